@@ -1,0 +1,398 @@
+// Package ir reads and writes OpenVINO IR v10 and v11 models (.xml + .bin).
+//
+// Reading is tolerant of real converter output (input ports without
+// precision, Const output port id 1, shapes written with spaces, Divide
+// without <data>, <meta_data> instead of <rt_info>, Loop and If bodies) and
+// strict about malformed files: every size is checked before anything is
+// allocated, and every error names the file and the layer, with OpenVINO's
+// wording where OpenVINO has one ("Incorrect weights in bin file!").
+//
+// Writing follows OpenVINO's serializer: tabs, " />", its attribute orders,
+// edges sorted, and constants packed into the .bin back to back without
+// alignment, identical byte runs stored once.
+//
+// Tensor data is little-endian; irdiv supports little-endian hosts only.
+package ir
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/irdiv/irdiv/shapeinfer"
+)
+
+// Attr is one XML attribute, kept in file order.
+type Attr struct {
+	Name, Value string
+}
+
+// Node is an XML element kept as data: rt_info, meta_data, port maps and
+// anything else irdiv does not interpret, written back as it was read.
+type Node struct {
+	Tag      string
+	Attrs    []Attr
+	Children []*Node
+	Text     string
+}
+
+// Attr returns the value of the named attribute and whether it is present.
+func (n *Node) Attr(name string) (string, bool) { return lookup(n.Attrs, name) }
+
+// Child returns the first child with the given tag, or nil.
+func (n *Node) Child(tag string) *Node {
+	if n == nil {
+		return nil
+	}
+	for _, c := range n.Children {
+		if c.Tag == tag {
+			return c
+		}
+	}
+	return nil
+}
+
+func lookup(attrs []Attr, name string) (string, bool) {
+	for _, a := range attrs {
+		if a.Name == name {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// Port is an input or output port of a layer.
+type Port struct {
+	ID uint64
+	// Precision is the precision attribute as written; "" when absent.
+	Precision string
+	// Type is the element type: from Precision, or, for an input port
+	// without one, from the output port that feeds it.
+	Type ElementType
+	// Dims are the <dim> values; -1 is a dynamic dimension. A port without
+	// dims is a scalar (or of dynamic rank).
+	Dims []int64
+	// Names are the tensor names of an output port.
+	Names  []string
+	RTInfo *Node
+}
+
+// Shape returns the declared port shape.
+func (p *Port) Shape() shapeinfer.Shape {
+	s := shapeinfer.Shape{Dims: make([]shapeinfer.Dim, len(p.Dims))}
+	for i, d := range p.Dims {
+		if d < 0 {
+			s.Dims[i] = shapeinfer.Dynamic()
+		} else {
+			s.Dims[i] = shapeinfer.Static(d)
+		}
+	}
+	return s
+}
+
+// Layer is one <layer> of the model.
+type Layer struct {
+	ID                  uint64
+	Name, Type, Version string
+	// Attrs are the <layer> attributes other than id, name, type and
+	// version (output_names on a v11 Result, for example).
+	Attrs []Attr
+	// Data are the attributes of <data>, in file order.
+	Data    []Attr
+	RTInfo  *Node
+	Inputs  []*Port // matched to edges by position, as OpenVINO does
+	Outputs []*Port
+	// Extra are the children after <output>: port maps and, parsed as
+	// models of their own, the bodies of Loop, TensorIterator and If.
+	Extra []Extra
+	// Value is the data of a Const, read from the weights. It is nil when
+	// the weights file was absent.
+	Value *Tensor
+}
+
+// Extra is a child element of a layer after its ports: either a body
+// (Body set, Node.Tag naming it) or a node kept as data.
+type Extra struct {
+	Node *Node
+	Body *Model
+}
+
+// DataAttr returns the value of a <data> attribute and whether it is present.
+func (l *Layer) DataAttr(name string) (string, bool) { return lookup(l.Data, name) }
+
+// SetDataAttr sets a <data> attribute, keeping the position of an existing one.
+func (l *Layer) SetDataAttr(name, value string) {
+	for i := range l.Data {
+		if l.Data[i].Name == name {
+			l.Data[i].Value = value
+			return
+		}
+	}
+	l.Data = append(l.Data, Attr{name, value})
+}
+
+// String names the layer as errors do: layer "div_3" (id 7).
+func (l *Layer) String() string { return fmt.Sprintf("layer %q (id %d)", l.Name, l.ID) }
+
+func (l *Layer) inputIndex(portID uint64) int {
+	return slices.IndexFunc(l.Inputs, func(p *Port) bool { return p.ID == portID })
+}
+
+func (l *Layer) outputIndex(portID uint64) int {
+	return slices.IndexFunc(l.Outputs, func(p *Port) bool { return p.ID == portID })
+}
+
+// Edge connects an output port to an input port, by layer and port ids.
+type Edge struct {
+	FromLayer, FromPort, ToLayer, ToPort uint64
+}
+
+// Output names one output of a layer.
+type Output struct {
+	Layer *Layer
+	Index int
+}
+
+// Port returns the output port.
+func (o Output) Port() *Port { return o.Layer.Outputs[o.Index] }
+
+// Model is an IR model or the body of a Loop, TensorIterator or If.
+type Model struct {
+	Name    string
+	Version int // 10 or 11; 0 writes as 11
+	Layers  []*Layer
+	Edges   []Edge
+	// Meta holds the top-level elements after <edges>: <rt_info>,
+	// <meta_data>, <quantization_parameters>, kept as read.
+	Meta []*Node
+	// Warnings are the tolerated irregularities found while reading.
+	Warnings []string
+	// WeightsMissing is set when the model was read without a weights file;
+	// its Consts then have no Value.
+	WeightsMissing bool
+
+	byID   map[uint64]*Layer
+	inputs map[*Layer][]Output
+}
+
+// LayerByID returns the layer with the given id, or nil.
+func (m *Model) LayerByID(id uint64) *Layer {
+	m.index()
+	return m.byID[id]
+}
+
+// Input returns the output that feeds input i of l; ok is false when that
+// input is not connected.
+func (m *Model) Input(l *Layer, i int) (Output, bool) {
+	m.index()
+	in := m.inputs[l]
+	if i >= len(in) || in[i].Layer == nil {
+		return Output{}, false
+	}
+	return in[i], true
+}
+
+// index builds the id and edge lookups; it is called again after changes.
+func (m *Model) index() {
+	if m.byID != nil {
+		return
+	}
+	m.byID = make(map[uint64]*Layer, len(m.Layers))
+	for _, l := range m.Layers {
+		m.byID[l.ID] = l
+	}
+	m.inputs = make(map[*Layer][]Output)
+	for _, e := range m.Edges {
+		from, to := m.byID[e.FromLayer], m.byID[e.ToLayer]
+		if from == nil || to == nil {
+			continue
+		}
+		oi, ii := from.outputIndex(e.FromPort), to.inputIndex(e.ToPort)
+		if oi < 0 || ii < 0 {
+			continue
+		}
+		in := m.inputs[to]
+		if len(in) < len(to.Inputs) {
+			in = append(in, make([]Output, len(to.Inputs)-len(in))...)
+		}
+		in[ii] = Output{from, oi}
+		m.inputs[to] = in
+	}
+}
+
+func (m *Model) invalidate() { m.byID, m.inputs = nil, nil }
+
+// Parameters returns the Parameter layers in model order.
+func (m *Model) Parameters() []*Layer { return m.layersOfType("Parameter") }
+
+// Results returns the Result layers in model order.
+func (m *Model) Results() []*Layer { return m.layersOfType("Result") }
+
+func (m *Model) layersOfType(typ string) []*Layer {
+	var out []*Layer
+	for _, l := range m.Layers {
+		if strings.EqualFold(l.Type, typ) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// ErrGraph is the class of structural errors: duplicate ids, dangling
+// edges, cycles.
+var ErrGraph = errors.New("invalid graph")
+
+// Check verifies the graph: unique layer ids, edges between existing layers
+// and ports, at most one edge into each input port, and no cycle.
+func (m *Model) Check() error {
+	seen := make(map[uint64]*Layer, len(m.Layers))
+	for _, l := range m.Layers {
+		if prev := seen[l.ID]; prev != nil {
+			return fmt.Errorf("%w: %s and %s share an id", ErrGraph, prev, l)
+		}
+		seen[l.ID] = l
+	}
+	fed := make(map[[2]uint64]bool)
+	for _, e := range m.Edges {
+		from, to := seen[e.FromLayer], seen[e.ToLayer]
+		switch {
+		case from == nil:
+			return fmt.Errorf("%w: Attempt to access node %d that not in graph.", ErrGraph, e.FromLayer)
+		case to == nil:
+			return fmt.Errorf("%w: Attempt to access node %d that not in graph.", ErrGraph, e.ToLayer)
+		case from.outputIndex(e.FromPort) < 0:
+			return fmt.Errorf("%w: Can not find output port with id %d in layer %s", ErrGraph, e.FromPort, from.Name)
+		case to.inputIndex(e.ToPort) < 0:
+			return fmt.Errorf("%w: Can not find input port with id %d in layer %s", ErrGraph, e.ToPort, to.Name)
+		}
+		key := [2]uint64{e.ToLayer, e.ToPort}
+		if fed[key] {
+			return fmt.Errorf("%w: %s layer %s with id: %d is inconsistent! (input port %d has two edges)", ErrGraph, to.Type, to.Name, to.ID, e.ToPort)
+		}
+		fed[key] = true
+	}
+	_, err := m.TopoOrder()
+	return err
+}
+
+// TopoOrder returns the layers in a topological order that keeps file order
+// among independent layers, or an error naming a layer on a cycle.
+func (m *Model) TopoOrder() ([]*Layer, error) {
+	m.index()
+	pos := make(map[*Layer]int, len(m.Layers))
+	for i, l := range m.Layers {
+		pos[l] = i
+	}
+	indeg := make([]int, len(m.Layers))
+	next := make([][]int, len(m.Layers))
+	for _, e := range m.Edges {
+		from, to := m.byID[e.FromLayer], m.byID[e.ToLayer]
+		if from == nil || to == nil {
+			continue
+		}
+		next[pos[from]] = append(next[pos[from]], pos[to])
+		indeg[pos[to]]++
+	}
+	order := make([]*Layer, 0, len(m.Layers))
+	var ready []int
+	for i := range m.Layers {
+		if indeg[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	for len(ready) > 0 {
+		i := ready[0]
+		ready = ready[1:]
+		order = append(order, m.Layers[i])
+		for _, j := range next[i] {
+			if indeg[j]--; indeg[j] == 0 {
+				ready = append(ready, j)
+			}
+		}
+	}
+	if len(order) != len(m.Layers) {
+		for i, d := range indeg {
+			if d > 0 {
+				return nil, fmt.Errorf("%w: cycle through %s", ErrGraph, m.Layers[i])
+			}
+		}
+	}
+	return order, nil
+}
+
+// Unreachable returns the layers from which no Result (or Assign) can be
+// reached. OpenVINO drops them silently when it reads a model.
+func (m *Model) Unreachable() []*Layer {
+	m.index()
+	live := make(map[*Layer]bool)
+	var stack []*Layer
+	for _, l := range m.Layers {
+		if strings.EqualFold(l.Type, "Result") || strings.EqualFold(l.Type, "Assign") {
+			live[l] = true
+			stack = append(stack, l)
+		}
+	}
+	for len(stack) > 0 {
+		l := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, in := range m.inputs[l] {
+			if in.Layer != nil && !live[in.Layer] {
+				live[in.Layer] = true
+				stack = append(stack, in.Layer)
+			}
+		}
+	}
+	var dead []*Layer
+	for _, l := range m.Layers {
+		if !live[l] {
+			dead = append(dead, l)
+		}
+	}
+	return dead
+}
+
+// MetaValue looks up a value of the model's metadata by path, in <rt_info>
+// or, for files written by the Model Optimizer, <meta_data>, where
+// "conversion_parameters" is spelt "cli_parameters". An element's value is
+// its value attribute.
+func (m *Model) MetaValue(path ...string) (string, bool) {
+	for _, top := range m.Meta {
+		if top.Tag != "rt_info" && top.Tag != "meta_data" {
+			continue
+		}
+		n := top
+		for i, p := range path {
+			c := n.Child(p)
+			if c == nil && i == 0 && p == "conversion_parameters" {
+				c = n.Child("cli_parameters")
+			}
+			if n = c; n == nil {
+				break
+			}
+		}
+		if n != nil {
+			if v, ok := n.Attr("value"); ok {
+				return v, true
+			}
+		}
+	}
+	return "", false
+}
+
+// Producer returns the version of the tool that wrote the model, if recorded.
+func (m *Model) Producer() string {
+	for _, key := range []string{"Runtime_version", "MO_version"} {
+		if v, ok := m.MetaValue(key); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// Framework returns the source framework recorded by the converter
+// ("onnx", "pytorch", "tf"...), or "".
+func (m *Model) Framework() string {
+	v, _ := m.MetaValue("conversion_parameters", "framework")
+	return v
+}

@@ -1,0 +1,459 @@
+package ir
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/beevik/etree"
+	"github.com/irdiv/irdiv/shapeinfer"
+)
+
+// Sentinel error classes of the reader; test them with errors.Is.
+var (
+	// ErrFormat: the file is not an IR v10/v11 model or is malformed.
+	ErrFormat = errors.New("malformed IR")
+	// ErrWeights: the weights file is missing, short or inconsistent.
+	ErrWeights = errors.New("invalid weights")
+)
+
+// ParseError is an error found while reading a model: the file, the layer
+// when there is one, and the cause.
+type ParseError struct {
+	File  string // path of the .xml, or "<memory>"
+	Layer string // `layer "name" (id N)`, or ""
+	Err   error
+}
+
+func (e *ParseError) Error() string {
+	if e.Layer != "" {
+		return fmt.Sprintf("ir: %s: %s: %v", e.File, e.Layer, e.Err)
+	}
+	return fmt.Sprintf("ir: %s: %v", e.File, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// ReadOptions configure Read and ReadBytes. The zero value is safe.
+type ReadOptions struct {
+	// WeightsPath is the .bin file; "" means the .xml path with its
+	// extension replaced by .bin, which may be absent.
+	WeightsPath string
+	// MaxXMLBytes bounds the size of the .xml; 0 means 1 GiB.
+	MaxXMLBytes int64
+	// MaxDepth bounds the XML nesting depth; 0 means 256.
+	MaxDepth int
+}
+
+func (o ReadOptions) maxXMLBytes() int64 {
+	if o.MaxXMLBytes > 0 {
+		return o.MaxXMLBytes
+	}
+	return 1 << 30
+}
+
+func (o ReadOptions) maxDepth() int {
+	if o.MaxDepth > 0 {
+		return o.MaxDepth
+	}
+	return 256
+}
+
+// weights is where Const data comes from; a nil *weights means no file.
+type weights struct {
+	r    io.ReaderAt
+	size int64
+}
+
+// Read reads an IR model from xmlPath and its weights (see ReadOptions).
+// A model whose Consts need no data loads without a .bin; when the default
+// .bin is absent the model loads with WeightsMissing set and no Const values.
+func Read(xmlPath string, opts ReadOptions) (*Model, error) {
+	xmlData, err := readLimited(xmlPath, opts.maxXMLBytes())
+	if err != nil {
+		return nil, &ParseError{File: xmlPath, Err: err}
+	}
+	var w *weights
+	binPath := opts.WeightsPath
+	if binPath == "" {
+		binPath = strings.TrimSuffix(xmlPath, filepath.Ext(xmlPath)) + ".bin"
+	}
+	f, err := os.Open(binPath)
+	switch {
+	case err == nil:
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			return nil, &ParseError{File: xmlPath, Err: fmt.Errorf("%w: Weights file %s cannot be opened!", ErrWeights, binPath)}
+		}
+		w = &weights{r: f, size: st.Size()}
+	case opts.WeightsPath != "" || !errors.Is(err, fs.ErrNotExist):
+		return nil, &ParseError{File: xmlPath, Err: fmt.Errorf("%w: Weights file %s cannot be opened!", ErrWeights, binPath)}
+	}
+	return decode(xmlData, w, xmlPath, opts)
+}
+
+// ReadBytes reads an IR model from memory. weights may be nil when no Const
+// needs data.
+func ReadBytes(xmlData, weightsData []byte, opts ReadOptions) (*Model, error) {
+	var w *weights
+	if weightsData != nil {
+		w = &weights{r: bytes.NewReader(weightsData), size: int64(len(weightsData))}
+	}
+	if int64(len(xmlData)) > opts.maxXMLBytes() {
+		return nil, &ParseError{File: "<memory>", Err: fmt.Errorf("%w: XML larger than %d bytes", ErrFormat, opts.maxXMLBytes())}
+	}
+	return decode(xmlData, w, "<memory>", opts)
+}
+
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%w: XML larger than %d bytes", ErrFormat, limit)
+	}
+	return data, nil
+}
+
+type reader struct {
+	file    string
+	weights *weights
+	model   *Model // the top-level model, which collects warnings
+}
+
+func decode(data []byte, w *weights, file string, opts ReadOptions) (*Model, error) {
+	doc := etree.NewDocument()
+	doc.ReadSettings.MaxDepth = opts.maxDepth()
+	unreadable := fmt.Errorf("%w: Unable to read the model: %s Please check that model format: xml is supported and the model is correct. Available frontends: ir", ErrFormat, file)
+	if err := doc.ReadFromBytes(data); err != nil {
+		return nil, &ParseError{File: file, Err: fmt.Errorf("%w (%v)", unreadable, err)}
+	}
+	root := doc.Root()
+	if root == nil || strings.ToLower(root.Tag) != "net" {
+		return nil, &ParseError{File: file, Err: unreadable}
+	}
+	version, err := strconv.Atoi(root.SelectAttrValue("version", ""))
+	if err != nil || version < 10 || version > 11 {
+		return nil, &ParseError{File: file, Err: fmt.Errorf("%w (IR version %q; irdiv reads 10 and 11)", unreadable, root.SelectAttrValue("version", ""))}
+	}
+	m := &Model{Name: root.SelectAttrValue("name", ""), Version: version}
+	r := &reader{file: file, weights: w, model: m}
+	if err := r.graph(m, root); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func (r *reader) fail(l *Layer, format string, args ...any) error {
+	pe := &ParseError{File: r.file, Err: fmt.Errorf(format, args...)}
+	if l != nil {
+		pe.Layer = l.String()
+	}
+	return pe
+}
+
+func (r *reader) warn(l *Layer, format string, args ...any) {
+	r.model.Warnings = append(r.model.Warnings, l.String()+": "+fmt.Sprintf(format, args...))
+}
+
+// graph reads <layers>, <edges> and the metadata of a net or a body into m.
+func (r *reader) graph(m *Model, el *etree.Element) error {
+	for _, c := range el.ChildElements() {
+		switch c.Tag {
+		case "layers":
+			for _, le := range c.ChildElements() {
+				if le.Tag != "layer" {
+					continue
+				}
+				l, err := r.layer(le, m.Version)
+				if err != nil {
+					return err
+				}
+				m.Layers = append(m.Layers, l)
+			}
+		case "edges":
+			for _, ee := range c.ChildElements() {
+				if ee.Tag != "edge" {
+					continue
+				}
+				e, err := r.edge(ee)
+				if err != nil {
+					return err
+				}
+				m.Edges = append(m.Edges, e)
+			}
+		default:
+			m.Meta = append(m.Meta, toNode(c))
+		}
+	}
+	if err := m.Check(); err != nil {
+		return &ParseError{File: r.file, Err: err}
+	}
+	r.resolveInputTypes(m)
+	for _, l := range m.Layers {
+		if strings.EqualFold(l.Type, "Const") {
+			if err := r.constValue(l); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func uintAttr(el *etree.Element, node, name string) (uint64, error) {
+	a := el.SelectAttr(name)
+	if a == nil {
+		return 0, fmt.Errorf("%w: node <%s> is missing mandatory attribute: %s", ErrFormat, node, name)
+	}
+	v, err := strconv.ParseUint(strings.TrimSpace(a.Value), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%w: node <%s> has attribute %q = %q which is not an unsigned 64 bit integer", ErrFormat, node, name, a.Value)
+	}
+	return v, nil
+}
+
+func (r *reader) edge(el *etree.Element) (Edge, error) {
+	var vals [4]uint64
+	for i, name := range []string{"from-layer", "from-port", "to-layer", "to-port"} {
+		v, err := uintAttr(el, "edge", name)
+		if err != nil {
+			return Edge{}, &ParseError{File: r.file, Err: err}
+		}
+		vals[i] = v
+	}
+	return Edge{vals[0], vals[1], vals[2], vals[3]}, nil
+}
+
+var bodyTags = map[string]bool{"body": true, "then_body": true, "else_body": true}
+
+func (r *reader) layer(el *etree.Element, version int) (*Layer, error) {
+	id, err := uintAttr(el, "layer", "id")
+	if err != nil {
+		return nil, &ParseError{File: r.file, Err: err}
+	}
+	l := &Layer{ID: id}
+	for _, a := range el.Attr {
+		switch a.FullKey() {
+		case "id":
+		case "name":
+			l.Name = a.Value
+		case "type":
+			l.Type = a.Value
+		case "version":
+			l.Version = a.Value
+		default:
+			l.Attrs = append(l.Attrs, Attr{a.FullKey(), a.Value})
+		}
+	}
+	for _, name := range []string{"name", "type", "version"} {
+		if el.SelectAttr(name) == nil {
+			return nil, r.fail(l, "%w: node <layer> is missing mandatory attribute: %s", ErrFormat, name)
+		}
+	}
+	for _, c := range el.ChildElements() {
+		switch {
+		case c.Tag == "data":
+			for _, a := range c.Attr {
+				l.Data = append(l.Data, Attr{a.FullKey(), a.Value})
+			}
+		case c.Tag == "rt_info":
+			l.RTInfo = toNode(c)
+		case c.Tag == "input" || c.Tag == "output":
+			for _, pe := range c.ChildElements() {
+				if pe.Tag != "port" {
+					continue
+				}
+				p, err := r.port(l, pe, c.Tag == "output")
+				if err != nil {
+					return nil, err
+				}
+				if c.Tag == "input" {
+					l.Inputs = append(l.Inputs, p)
+				} else {
+					l.Outputs = append(l.Outputs, p)
+				}
+			}
+		case bodyTags[c.Tag]:
+			body := &Model{Version: version}
+			if err := r.graph(body, c); err != nil {
+				return nil, err
+			}
+			l.Extra = append(l.Extra, Extra{Node: &Node{Tag: c.Tag}, Body: body})
+		default:
+			l.Extra = append(l.Extra, Extra{Node: toNode(c)})
+		}
+	}
+	if strings.EqualFold(l.Type, "Parameter") && len(l.Data) == 0 {
+		return nil, r.fail(l, "%w: Parameter has no <data> (shape and element_type are mandatory)", ErrFormat)
+	}
+	return l, nil
+}
+
+func (r *reader) port(l *Layer, el *etree.Element, output bool) (*Port, error) {
+	id, err := uintAttr(el, "port", "id")
+	if err != nil {
+		return nil, r.fail(l, "%w", err)
+	}
+	p := &Port{ID: id, Precision: el.SelectAttrValue("precision", "")}
+	if p.Precision != "" {
+		if p.Type, err = ParsePrecision(p.Precision); err != nil {
+			return nil, r.fail(l, "%w: port %d: %v", ErrFormat, id, err)
+		}
+	} else if output {
+		return nil, r.fail(l, "%w: output port %d has no precision", ErrFormat, id)
+	}
+	if names := el.SelectAttr("names"); names != nil {
+		p.Names = splitNames(names.Value)
+	}
+	for _, c := range el.ChildElements() {
+		switch c.Tag {
+		case "dim":
+			d, err := strconv.ParseInt(strings.TrimSpace(c.Text()), 10, 64)
+			if err != nil || d < -1 {
+				return nil, r.fail(l, "%w: port %d: dimension (%s) in node dim must be greater or equal to -1", ErrFormat, id, strings.TrimSpace(c.Text()))
+			}
+			p.Dims = append(p.Dims, d)
+		case "rt_info":
+			p.RTInfo = toNode(c)
+		}
+	}
+	return p, nil
+}
+
+// splitNames splits a names attribute on commas not escaped as "\,".
+func splitNames(s string) []string {
+	var names []string
+	var cur strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && s[i+1] == ',':
+			cur.WriteByte(',')
+			i++
+		case s[i] == ',':
+			names = append(names, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(s[i])
+		}
+	}
+	return append(names, cur.String())
+}
+
+// resolveInputTypes gives input ports without precision the type of the
+// output port that feeds them, as legacy MO/POT files need.
+func (r *reader) resolveInputTypes(m *Model) {
+	for _, e := range m.Edges {
+		from, to := m.LayerByID(e.FromLayer), m.LayerByID(e.ToLayer)
+		in := to.Inputs[to.inputIndex(e.ToPort)]
+		if in.Precision == "" {
+			in.Type = from.Outputs[from.outputIndex(e.FromPort)].Type
+		}
+	}
+}
+
+// constValue loads the data of a Const, checking sizes before allocating.
+func (r *reader) constValue(l *Layer) error {
+	if len(l.Outputs) != 1 {
+		return r.fail(l, "%w: Const must have one output port, has %d", ErrFormat, len(l.Outputs))
+	}
+	var offset, size uint64
+	for _, name := range []string{"offset", "size"} {
+		s, ok := l.DataAttr(name)
+		if !ok {
+			return r.fail(l, "%w: node <data> is missing mandatory attribute: %s", ErrFormat, name)
+		}
+		v, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			return r.fail(l, "%w: node <data> has attribute %q = %q which is not an unsigned 64 bit integer", ErrFormat, name, s)
+		}
+		if name == "offset" {
+			offset = v
+		} else {
+			size = v
+		}
+	}
+	port := l.Outputs[0]
+	et, shape := port.Type, port.Dims
+	if s, ok := l.DataAttr("element_type"); ok {
+		t, err := ParseElementType(s)
+		if err != nil {
+			return r.fail(l, "%w: %v", ErrFormat, err)
+		}
+		et = t
+	} else {
+		r.warn(l, "Const without element_type; type %s taken from its output port", et)
+	}
+	if s, ok := l.DataAttr("shape"); ok {
+		ps, err := shapeinfer.ParseShape(s)
+		if err != nil {
+			return r.fail(l, "%w: %v", ErrFormat, err)
+		}
+		dims, static := ps.ToStatic()
+		if !static {
+			return r.fail(l, "%w: Const shape %q is not static", ErrFormat, s)
+		}
+		shape = dims
+	} else {
+		r.warn(l, "Const without shape; shape %v taken from its output port", shape)
+	}
+	if et == Dynamic || et == String {
+		r.warn(l, "Const of element type %s is not decoded", et)
+		return nil
+	}
+	n, err := NumElements(shape)
+	if err != nil {
+		return r.fail(l, "%w: Attribute and shape size are inconsistent for Const op! (shape %v: %v)", ErrWeights, shape, err)
+	}
+	need, err := ByteSize(et, n)
+	if err != nil || uint64(need) > size {
+		return r.fail(l, "%w: Attribute and shape size are inconsistent for Const op! (%s%v needs %d bytes, size is %d)", ErrWeights, et, shape, need, size)
+	}
+	if r.weights == nil {
+		if need > 0 {
+			r.model.WeightsMissing = true
+			return nil
+		}
+	} else if r.weights.size == 0 && size > 0 {
+		return r.fail(l, "%w: Empty weights data in bin file or bin file cannot be found!", ErrWeights)
+	} else if total := uint64(r.weights.size); offset > total || size > total-offset {
+		return r.fail(l, "%w: Incorrect weights in bin file! (offset %d + size %d > %d bytes)", ErrWeights, offset, size, total)
+	}
+	t, err := NewTensor(et, shape)
+	if err != nil {
+		return r.fail(l, "%w: %v", ErrWeights, err)
+	}
+	if need > 0 {
+		if _, err := r.weights.r.ReadAt(t.Data, int64(offset)); err != nil {
+			return r.fail(l, "%w: reading weights: %v", ErrWeights, err)
+		}
+	}
+	l.Value = t
+	return nil
+}
+
+func toNode(el *etree.Element) *Node {
+	n := &Node{Tag: el.FullTag()}
+	for _, a := range el.Attr {
+		n.Attrs = append(n.Attrs, Attr{a.FullKey(), a.Value})
+	}
+	for _, c := range el.ChildElements() {
+		n.Children = append(n.Children, toNode(c))
+	}
+	if t := strings.TrimSpace(el.Text()); t != "" {
+		n.Text = t
+	}
+	return n
+}
