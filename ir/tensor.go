@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strconv"
 	"unsafe"
 
 	"github.com/x448/float16"
@@ -157,10 +158,12 @@ func (t *Tensor) Float64At(i int) float64 {
 // shortest form that reads back to the same value of their type.
 func (t *Tensor) Format(i int) string {
 	switch t.Type {
+	case I8, I16, I32, U8, U16, U32:
+		return strconv.FormatInt(int64(t.Float64At(i)), 10) // exact below 2^53
 	case I64:
-		return fmt.Sprint(View[int64](t)[i])
+		return strconv.FormatInt(View[int64](t)[i], 10)
 	case U64:
-		return fmt.Sprint(View[uint64](t)[i])
+		return strconv.FormatUint(View[uint64](t)[i], 10)
 	case F32:
 		return fmt.Sprint(View[float32](t)[i])
 	case F16, BF16:

@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package kernel
+
+func init() {
+	tables[Generic] = genericTable()
+}

@@ -1,0 +1,238 @@
+package kernel
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/x448/float16"
+)
+
+// The pure-Go kernels: the oracle of the SIMD levels, their tail handler
+// and the fallback on every other architecture.
+
+type float interface{ ~float32 | ~float64 }
+
+type signed interface {
+	~int8 | ~int16 | ~int32 | ~int64
+}
+
+type unsigned interface {
+	~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+func genericTable() *Table {
+	t := &Table{level: Generic}
+	t.f32 = floatVariants[float32]()
+	t.f64 = floatVariants[float64]()
+	t.f16 = variants[uint16]{vv: divF16VV, vs: divF16VS, sv: divF16SV}
+	t.bf16 = variants[uint16]{vv: divBF16VV, vs: divBF16VS, sv: divBF16SV}
+	t.i8 = signedVariants[int8]()
+	t.i16 = signedVariants[int16]()
+	t.i32 = signedVariants[int32]()
+	t.i64 = signedVariants[int64]()
+	t.u8 = unsignedVariants[uint8]()
+	t.u16 = unsignedVariants[uint16]()
+	t.u32 = unsignedVariants[uint32]()
+	t.u64 = unsignedVariants[uint64]()
+	return t
+}
+
+func floatVariants[T float]() variants[T] {
+	return variants[T]{
+		vv: func(dst, a, b []T) bool {
+			a, b = a[:len(dst)], b[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] / b[i]
+			}
+			return false
+		},
+		vs: func(dst, a, b []T) bool {
+			a, s := a[:len(dst)], b[0]
+			for i := range dst {
+				dst[i] = a[i] / s
+			}
+			return false
+		},
+		sv: func(dst, a, b []T) bool {
+			s, b := a[0], b[:len(dst)]
+			for i := range dst {
+				dst[i] = s / b[i]
+			}
+			return false
+		},
+	}
+}
+
+func f16(bits uint16) float32 { return float16.Frombits(bits).Float32() }
+
+// f16Div divides in f32 and rounds to nearest even: correctly rounded,
+// since f32 has more than 2*11+2 significand bits (divide-spec.md C.3).
+func f16Div(a, b uint16) uint16 { return float16.Fromfloat32(f16(a) / f16(b)).Bits() }
+
+func divF16VV(dst, a, b []uint16) bool {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = f16Div(a[i], b[i])
+	}
+	return false
+}
+
+func divF16VS(dst, a, b []uint16) bool {
+	a, s := a[:len(dst)], f16(b[0])
+	for i := range dst {
+		dst[i] = float16.Fromfloat32(f16(a[i]) / s).Bits()
+	}
+	return false
+}
+
+func divF16SV(dst, a, b []uint16) bool {
+	s, b := f16(a[0]), b[:len(dst)]
+	for i := range dst {
+		dst[i] = float16.Fromfloat32(s / f16(b[i])).Bits()
+	}
+	return false
+}
+
+func bf16(bits uint16) float32 { return math.Float32frombits(uint32(bits) << 16) }
+
+// bf16Round rounds an f32 to bfloat16, to nearest even, keeping NaN a
+// quiet NaN; correctly rounded for the quotient of two bfloat16 values.
+func bf16Round(f float32) uint16 {
+	b := math.Float32bits(f)
+	if b&0x7fffffff > 0x7f800000 {
+		return uint16(b>>16) | 0x0040
+	}
+	b += 0x7fff + (b>>16)&1
+	return uint16(b >> 16)
+}
+
+func divBF16VV(dst, a, b []uint16) bool {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = bf16Round(bf16(a[i]) / bf16(b[i]))
+	}
+	return false
+}
+
+func divBF16VS(dst, a, b []uint16) bool {
+	a, s := a[:len(dst)], bf16(b[0])
+	for i := range dst {
+		dst[i] = bf16Round(bf16(a[i]) / s)
+	}
+	return false
+}
+
+func divBF16SV(dst, a, b []uint16) bool {
+	s, b := bf16(a[0]), b[:len(dst)]
+	for i := range dst {
+		dst[i] = bf16Round(s / bf16(b[i]))
+	}
+	return false
+}
+
+// minOf returns the most negative value of a signed type.
+func minOf[T signed]() T {
+	var zero T
+	return T(1) << (8*unsafe.Sizeof(zero) - 1)
+}
+
+// signedFault reports whether a / b is an error: a zero divisor, or MIN / -1.
+func signedFault[T signed](a, b T) bool { return b == 0 || b == -1 && a == minOf[T]() }
+
+// floorDiv is Python's floor division for a valid signed pair: the
+// truncated quotient, less one when the remainder is non-zero and has the
+// divisor's opposite sign.
+func floorDiv[T signed](a, b T) T {
+	q := a / b
+	if r := a - q*b; r != 0 && (r^b) < 0 {
+		q--
+	}
+	return q
+}
+
+func signedVariants[T signed]() [2]variants[T] {
+	return [2]variants[T]{signedMode[T](false), signedMode[T](true)}
+}
+
+// signedMode builds the kernels of one mode; the mode test inside the loops
+// is loop-invariant and predicted perfectly.
+func signedMode[T signed](floor bool) variants[T] {
+	div := func(a, b T) T {
+		if floor {
+			return floorDiv(a, b)
+		}
+		return a / b
+	}
+	return variants[T]{
+		vv: func(dst, a, b []T) bool {
+			a, b = a[:len(dst)], b[:len(dst)]
+			for i := range dst {
+				if signedFault(a[i], b[i]) {
+					return true
+				}
+				dst[i] = div(a[i], b[i])
+			}
+			return false
+		},
+		vs: func(dst, a, b []T) bool {
+			a, s := a[:len(dst)], b[0]
+			if s == 0 {
+				return len(dst) > 0
+			}
+			for i := range dst {
+				if signedFault(a[i], s) {
+					return true
+				}
+				dst[i] = div(a[i], s)
+			}
+			return false
+		},
+		sv: func(dst, a, b []T) bool {
+			s, b := a[0], b[:len(dst)]
+			for i := range dst {
+				if signedFault(s, b[i]) {
+					return true
+				}
+				dst[i] = div(s, b[i])
+			}
+			return false
+		},
+	}
+}
+
+// unsignedVariants: floor and truncation agree for unsigned types.
+func unsignedVariants[T unsigned]() [2]variants[T] {
+	v := variants[T]{
+		vv: func(dst, a, b []T) bool {
+			a, b = a[:len(dst)], b[:len(dst)]
+			for i := range dst {
+				if b[i] == 0 {
+					return true
+				}
+				dst[i] = a[i] / b[i]
+			}
+			return false
+		},
+		vs: func(dst, a, b []T) bool {
+			a, s := a[:len(dst)], b[0]
+			if s == 0 {
+				return len(dst) > 0
+			}
+			for i := range dst {
+				dst[i] = a[i] / s
+			}
+			return false
+		},
+		sv: func(dst, a, b []T) bool {
+			s, b := a[0], b[:len(dst)]
+			for i := range dst {
+				if b[i] == 0 {
+					return true
+				}
+				dst[i] = s / b[i]
+			}
+			return false
+		},
+	}
+	return [2]variants[T]{v, v}
+}

@@ -1,0 +1,152 @@
+// Package kernel holds irdiv's element-wise division kernels and the
+// broadcast iteration that feeds them.
+//
+// Conventions, as in gonum's internal/asm: destination first
+// (div(dst, a, b)); kernels never allocate; a kernel of the (vector, scalar)
+// variant reads b[0] only, and (scalar, vector) reads a[0] only.
+//
+// Integer kernels return true when some element had a zero divisor or, for
+// signed types, MIN / -1; the caller then rescans that run with the scalar
+// checker to find the first offending element. Float kernels never fail.
+//
+// A Table holds one kernel set per SIMD level. Tables are chosen per call,
+// never through a global switch, so two models may run at different levels
+// at once. The level is detected once from golang.org/x/sys/cpu;
+// GODEBUG=cpu.avx2=off and the purego build tag select the generic level.
+package kernel
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Type is an element type with kernels.
+type Type uint8
+
+// The twelve numeric element types.
+const (
+	F32 Type = iota
+	F64
+	F16
+	BF16
+	I8
+	I16
+	I32
+	I64
+	U8
+	U16
+	U32
+	U64
+	NumTypes
+)
+
+var typeNames = [NumTypes]string{"f32", "f64", "f16", "bf16", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"}
+
+func (t Type) String() string {
+	if t < NumTypes {
+		return typeNames[t]
+	}
+	return fmt.Sprintf("Type(%d)", uint8(t))
+}
+
+// Size returns the element size in bytes.
+func (t Type) Size() int {
+	switch t {
+	case I8, U8:
+		return 1
+	case F16, BF16, I16, U16:
+		return 2
+	case F32, I32, U32:
+		return 4
+	}
+	return 8
+}
+
+// Level is a SIMD level.
+type Level uint8
+
+const (
+	// Generic is the pure-Go level, available everywhere.
+	Generic Level = iota
+	// AVX2 needs AVX, AVX2, FMA and F16C.
+	AVX2
+)
+
+func (l Level) String() string {
+	switch l {
+	case Generic:
+		return "generic"
+	case AVX2:
+		return "avx2"
+	}
+	return fmt.Sprintf("Level(%d)", uint8(l))
+}
+
+// ParseLevel parses "generic" or "avx2"; "auto" and "" mean Best().
+func ParseLevel(s string) (Level, error) {
+	switch strings.ToLower(s) {
+	case "", "auto":
+		return Best(), nil
+	case "generic":
+		return Generic, nil
+	case "avx2":
+		return AVX2, nil
+	}
+	return 0, fmt.Errorf("unknown SIMD level %q (want auto, avx2 or generic)", s)
+}
+
+// variants are the three contiguous-run shapes a kernel handles.
+type variants[T any] struct {
+	vv, vs, sv func(dst, a, b []T) bool
+}
+
+// Table is the kernel set of one SIMD level. Integer entries are indexed
+// by mode: 0 truncates, 1 floors.
+type Table struct {
+	level     Level
+	f32       variants[float32]
+	f64       variants[float64]
+	f16, bf16 variants[uint16]
+	i8        [2]variants[int8]
+	i16       [2]variants[int16]
+	i32       [2]variants[int32]
+	i64       [2]variants[int64]
+	u8        [2]variants[uint8]
+	u16       [2]variants[uint16]
+	u32       [2]variants[uint32]
+	u64       [2]variants[uint64]
+}
+
+// Level returns the table's SIMD level.
+func (t *Table) Level() Level { return t.level }
+
+var tables [AVX2 + 1]*Table
+
+// Levels returns the levels this machine and build can run, lowest first.
+func Levels() []Level {
+	var out []Level
+	for l, t := range tables {
+		if t != nil {
+			out = append(out, Level(l))
+		}
+	}
+	return out
+}
+
+// Best returns the highest available level.
+func Best() Level {
+	levels := Levels()
+	return levels[len(levels)-1]
+}
+
+// Lookup returns the table of a level, or an error if this machine or
+// build cannot run it.
+func Lookup(l Level) (*Table, error) {
+	if int(l) >= len(tables) || tables[l] == nil {
+		return nil, fmt.Errorf("SIMD level %s is not available on this CPU or build (available: %v)", l, Levels())
+	}
+	return tables[l], nil
+}
+
+// Default returns the table of the best level.
+func Default() *Table { return tables[Best()] }

@@ -1,0 +1,221 @@
+package kernel
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// MaxRank bounds the rank of a plan after collapsing dimensions.
+const MaxRank = 32
+
+// Plan describes one broadcast division: the output shape reduced to its
+// essential dimensions, the strides of A and B in elements (0 where an
+// operand is broadcast), and the length of the innermost contiguous run that
+// every kernel call receives. A Plan is immutable and safe for concurrent use.
+type Plan struct {
+	outer          []int // sizes of the dimensions above the run
+	aOuter, bOuter []int // their strides
+	run            int   // elements per kernel call
+	aRun, bRun     int   // 1 if the operand advances within a run, 0 if broadcast
+	total          int
+}
+
+// NewPlan builds the plan for out = a / b, where aDims and bDims have out's
+// rank: each of their dimensions equals out's or is 1 (broadcast).
+func NewPlan(out, aDims, bDims []int64) (*Plan, error) {
+	if len(aDims) != len(out) || len(bDims) != len(out) {
+		return nil, fmt.Errorf("kernel: operand ranks %d and %d for output rank %d", len(aDims), len(bDims), len(out))
+	}
+	total := 1
+	for i, d := range out {
+		if aDims[i] != d && aDims[i] != 1 || bDims[i] != d && bDims[i] != 1 {
+			return nil, fmt.Errorf("kernel: shapes %v and %v do not broadcast to %v", aDims, bDims, out)
+		}
+		total *= int(d)
+	}
+	p := &Plan{total: total, run: 1}
+	if total == 0 {
+		return p, nil
+	}
+	// Strides of each operand in its own dense layout; broadcast dimensions
+	// get stride 0. Dimensions of size 1 in the output are dropped, and
+	// neighbours that are contiguous in both operands are merged.
+	aStride, bStride := denseStrides(aDims), denseStrides(bDims)
+	var dims, as, bs []int
+	for i, d := range out {
+		if d == 1 {
+			continue
+		}
+		sa, sb := aStride[i], bStride[i]
+		if aDims[i] == 1 {
+			sa = 0
+		}
+		if bDims[i] == 1 {
+			sb = 0
+		}
+		if n := len(dims); n > 0 && as[n-1] == sa*int(d) && bs[n-1] == sb*int(d) {
+			dims[n-1] *= int(d)
+			as[n-1], bs[n-1] = sa, sb
+			continue
+		}
+		dims, as, bs = append(dims, int(d)), append(as, sa), append(bs, sb)
+	}
+	if len(dims) == 0 {
+		return p, nil // a single element
+	}
+	if len(dims) > MaxRank {
+		return nil, fmt.Errorf("kernel: rank %d after collapsing exceeds %d", len(dims), MaxRank)
+	}
+	last := len(dims) - 1
+	p.run, p.aRun, p.bRun = dims[last], as[last], bs[last]
+	p.outer, p.aOuter, p.bOuter = dims[:last], as[:last], bs[:last]
+	return p, nil
+}
+
+func denseStrides(dims []int64) []int {
+	s := make([]int, len(dims))
+	acc := 1
+	for i := len(dims) - 1; i >= 0; i-- {
+		s[i] = acc
+		acc *= int(dims[i])
+	}
+	return s
+}
+
+// Total returns the number of output elements.
+func (p *Plan) Total() int { return p.total }
+
+// Fault locates the first invalid integer division: the flat output index,
+// and whether it is MIN / -1 (otherwise a zero divisor). Index is -1 when
+// every division was valid.
+type Fault struct {
+	Index    int
+	Overflow bool
+}
+
+// NoFault is the Fault of a successful division.
+var NoFault = Fault{Index: -1}
+
+// Divide computes dst = a / b for the plan, on raw little-endian element
+// data of type typ, with floor (true) or truncating integer division. The
+// slices must hold the plan's element counts for their shapes and be
+// aligned to the element size. On a fault the output is unspecified.
+func (t *Table) Divide(typ Type, floor bool, p *Plan, dst, a, b []byte) Fault {
+	mode := 0
+	if floor {
+		mode = 1
+	}
+	switch typ {
+	case F32:
+		return run(p, t.f32, nil, dst, a, b)
+	case F64:
+		return run(p, t.f64, nil, dst, a, b)
+	case F16:
+		return run(p, t.f16, nil, dst, a, b)
+	case BF16:
+		return run(p, t.bf16, nil, dst, a, b)
+	case I8:
+		return run(p, t.i8[mode], signedCheck[int8], dst, a, b)
+	case I16:
+		return run(p, t.i16[mode], signedCheck[int16], dst, a, b)
+	case I32:
+		return run(p, t.i32[mode], signedCheck[int32], dst, a, b)
+	case I64:
+		return run(p, t.i64[mode], signedCheck[int64], dst, a, b)
+	case U8:
+		return run(p, t.u8[mode], unsignedCheck[uint8], dst, a, b)
+	case U16:
+		return run(p, t.u16[mode], unsignedCheck[uint16], dst, a, b)
+	case U32:
+		return run(p, t.u32[mode], unsignedCheck[uint32], dst, a, b)
+	case U64:
+		return run(p, t.u64[mode], unsignedCheck[uint64], dst, a, b)
+	}
+	panic(fmt.Sprintf("kernel: Divide of %s", typ))
+}
+
+// faultKind classifies one division for the rescan after a kernel failed.
+type faultKind uint8
+
+const (
+	valid faultKind = iota
+	byZero
+	overflow
+)
+
+func signedCheck[T signed](a, b T) faultKind {
+	switch {
+	case b == 0:
+		return byZero
+	case b == -1 && a == minOf[T]():
+		return overflow
+	}
+	return valid
+}
+
+func unsignedCheck[T unsigned](_, b T) faultKind {
+	if b == 0 {
+		return byZero
+	}
+	return valid
+}
+
+func view[T any](data []byte) []T {
+	var zero T
+	if len(data) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(data))), len(data)/int(unsafe.Sizeof(zero)))
+}
+
+// run walks the plan's runs in output order; check is nil for floats.
+func run[T any](p *Plan, k variants[T], check func(a, b T) faultKind, dstB, aB, bB []byte) Fault {
+	if p.total == 0 {
+		return NoFault
+	}
+	dst, a, b := view[T](dstB), view[T](aB), view[T](bB)
+	kern := k.vv
+	switch {
+	case p.aRun == 1 && p.bRun == 0:
+		kern = k.vs
+	case p.aRun == 0 && p.bRun == 1:
+		kern = k.sv
+	case p.aRun == 0 && p.bRun == 0:
+		kern = nil // both operands constant along the run
+	}
+	var idx [MaxRank]int
+	ao, bo := 0, 0
+	for o := 0; o < p.total; o += p.run {
+		out := dst[o : o+p.run]
+		var bad bool
+		if kern == nil {
+			bad = k.vv(out[:1], a[ao:ao+1], b[bo:bo+1])
+			for i := 1; i < len(out); i++ {
+				out[i] = out[0]
+			}
+		} else {
+			bad = kern(out, a[ao:ao+max(p.aRun*p.run, 1)], b[bo:bo+max(p.bRun*p.run, 1)])
+		}
+		if bad {
+			for i := range out {
+				if kind := check(a[ao+i*p.aRun], b[bo+i*p.bRun]); kind != valid {
+					return Fault{Index: o + i, Overflow: kind == overflow}
+				}
+			}
+			panic("kernel: a kernel reported a fault the scalar check does not find")
+		}
+		// Advance the outer index, odometer style.
+		for d := len(p.outer) - 1; d >= 0; d-- {
+			idx[d]++
+			ao += p.aOuter[d]
+			bo += p.bOuter[d]
+			if idx[d] < p.outer[d] {
+				break
+			}
+			ao -= p.aOuter[d] * p.outer[d]
+			bo -= p.bOuter[d] * p.outer[d]
+			idx[d] = 0
+		}
+	}
+	return NoFault
+}
