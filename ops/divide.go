@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -123,12 +124,12 @@ var kernelTypes = map[ir.ElementType]kernel.Type{
 // shapes: the output shape and the broadcast plan are computed once, so
 // running it allocates nothing. A Call is safe for concurrent use.
 type Call struct {
-	Type     ir.ElementType
-	OutShape []int64
-	ktype    kernel.Type
-	floor    bool
-	plan     *kernel.Plan
-	table    *kernel.Table
+	Type                     ir.ElementType
+	AShape, BShape, OutShape []int64
+	ktype                    kernel.Type
+	floor                    bool
+	plan                     *kernel.Plan
+	table                    *kernel.Table
 }
 
 // Prepare checks types and shapes and builds the call for inputs of type t
@@ -152,7 +153,7 @@ func (d *Divide) Prepare(t ir.ElementType, a, b []int64, level SIMDLevel) (*Call
 	if err != nil {
 		return nil, err
 	}
-	return &Call{Type: t, OutShape: outShape, ktype: kt, floor: d.PythonDiv, plan: plan, table: table}, nil
+	return &Call{Type: t, AShape: slices.Clone(a), BShape: slices.Clone(b), OutShape: outShape, ktype: kt, floor: d.PythonDiv, plan: plan, table: table}, nil
 }
 
 // alignedDims gives A and B the output's rank: numpy pads on the left;

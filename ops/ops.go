@@ -136,21 +136,55 @@ func newParameter(l *ir.Layer) (Op, error) {
 // Infer returns the declared type and shape.
 func (p *Parameter) Infer([]Value) ([]Value, error) { return []Value{{p.Type, p.Shape}}, nil }
 
-// Const is a constant tensor.
+// Const is a constant tensor. Value is nil when the model was read
+// without its weights: the type and shape still infer, evaluation fails.
 type Const struct {
+	Type  ir.ElementType
+	Shape []int64
 	Value *ir.Tensor
 }
 
 func newConst(l *ir.Layer) (Op, error) {
-	if l.Value == nil {
-		return nil, fmt.Errorf("%w: Empty weights data in bin file or bin file cannot be found!", ErrWeights)
+	if l.Value != nil {
+		return &Const{Type: l.Value.Type, Shape: l.Value.Shape, Value: l.Value}, nil
 	}
-	return &Const{Value: l.Value}, nil
+	if len(l.Outputs) != 1 {
+		return nil, fmt.Errorf("%w: Const must have one output port", ErrAttribute)
+	}
+	c := &Const{Type: l.Outputs[0].Type, Shape: l.Outputs[0].Dims}
+	if s, ok := l.DataAttr("element_type"); ok {
+		t, err := ir.ParseElementType(s)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrAttribute, err)
+		}
+		c.Type = t
+	}
+	if s, ok := l.DataAttr("shape"); ok {
+		shape, err := shapeinfer.ParseShape(s)
+		dims, static := shape.ToStatic()
+		if err != nil || !static {
+			return nil, fmt.Errorf("%w: Const shape %q", ErrAttribute, s)
+		}
+		c.Shape = dims
+	}
+	return c, nil
+}
+
+// ErrNoWeights is the OpenVINO message for a Const whose data is needed
+// but was not loaded.
+var ErrNoWeights = fmt.Errorf("%w: Empty weights data in bin file or bin file cannot be found!", ErrWeights)
+
+// Tensor returns the constant's value, or ErrNoWeights.
+func (c *Const) Tensor() (*ir.Tensor, error) {
+	if c.Value == nil {
+		return nil, ErrNoWeights
+	}
+	return c.Value, nil
 }
 
 // Infer returns the constant's type and static shape.
 func (c *Const) Infer([]Value) ([]Value, error) {
-	return []Value{{c.Value.Type, shapeinfer.StaticShape(c.Value.Shape...)}}, nil
+	return []Value{{c.Type, shapeinfer.StaticShape(c.Shape...)}}, nil
 }
 
 // Result is a model output.

@@ -1,0 +1,387 @@
+// Package plugin is irdiv's runtime API, shaped after OpenVINO's: a Core
+// reads and compiles models, a CompiledModel describes its inputs and
+// outputs and makes InferRequests, and an InferRequest binds input tensors,
+// runs, and hands out output tensors.
+//
+//	core := plugin.NewCore()
+//	model, _ := core.ReadModel("model.xml", "")
+//	compiled, _ := core.CompileModel(model, plugin.Config{})
+//	req := compiled.NewInferRequest()
+//	req.SetTensor("a", a)
+//	err := req.Infer()
+//	out, _ := req.OutputTensor(0)
+//
+// Models made of Parameter, Const, Divide and Result run end to end; a
+// Divide whose inputs are all constant is folded at compile time with the
+// same kernels. Dynamic and interval input dimensions are resolved at Infer
+// from the tensors given, and checked against the intervals. An
+// InferRequest reuses its buffers: once shapes are stable, Infer allocates
+// nothing.
+package plugin
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/shapeinfer"
+)
+
+// DeviceName is what QueryModel reports for the layers irdiv executes.
+const DeviceName = "IRDIV"
+
+// ErrUnsupportedOp is ops.ErrUnsupportedOp: the model has layers irdiv
+// cannot execute.
+var ErrUnsupportedOp = ops.ErrUnsupportedOp
+
+// ErrInput is the class of errors about the tensors bound to a request.
+var ErrInput = errors.New("invalid input")
+
+// Config configures CompileModel. The zero value is the default.
+type Config struct {
+	// Threads is the number of goroutines a large Divide may use; 0 means
+	// GOMAXPROCS.
+	Threads int
+	// SIMD is the kernel level: "" or "auto" (the best this CPU has),
+	// "avx2" or "generic". A level the CPU lacks is an error.
+	SIMD string
+}
+
+// Core reads and compiles models.
+type Core struct{}
+
+// NewCore returns a Core.
+func NewCore() *Core { return &Core{} }
+
+// ReadModel reads an IR model; weightsPath "" means the .xml path with .bin.
+func (c *Core) ReadModel(xmlPath, weightsPath string) (*ir.Model, error) {
+	return ir.Read(xmlPath, ir.ReadOptions{WeightsPath: weightsPath})
+}
+
+// ReadModelFromBytes reads an IR model from memory; weights may be nil
+// when no Const needs data.
+func (c *Core) ReadModelFromBytes(xmlText, weights []byte) (*ir.Model, error) {
+	return ir.ReadBytes(xmlText, weights, ir.ReadOptions{})
+}
+
+// QueryModel returns, for every layer irdiv can execute, its friendly name
+// mapped to DeviceName, as OpenVINO's query_model does.
+func (c *Core) QueryModel(m *ir.Model) map[string]string {
+	out := make(map[string]string)
+	for _, l := range m.Layers {
+		if ops.Supported(l) {
+			out[l.Name] = DeviceName
+		}
+	}
+	return out
+}
+
+// Port describes an input or output of a compiled model.
+type Port struct {
+	// Name is the friendly name of the Parameter or Result.
+	Name string
+	// Names are the tensor names of the port, which also address it.
+	Names []string
+	Index int
+	Type  ir.ElementType
+	Shape shapeinfer.Shape
+}
+
+func (p Port) has(name string) bool { return p.Name == name || slices.Contains(p.Names, name) }
+
+type stepKind uint8
+
+const (
+	stepParameter stepKind = iota
+	stepConst
+	stepDivide
+	stepResult
+)
+
+// step is one layer of the execution plan; values live in slots.
+type step struct {
+	kind   stepKind
+	layer  *ir.Layer
+	in     []int // slots read
+	out    int   // slot written
+	divide *ops.Divide
+	param  int // index among the inputs, for stepParameter
+}
+
+// CompiledModel is a model ready to run.
+type CompiledModel struct {
+	steps   []step
+	consts  map[int]*ir.Tensor // slots holding constants, folded ones included
+	slots   int
+	inputs  []Port
+	outputs []Port
+	outSlot []int
+	level   ops.SIMDLevel
+	threads int
+}
+
+// CompileModel checks the model and builds its execution plan. Layers
+// that no Result reaches are ignored, as OpenVINO drops them; any other
+// layer irdiv cannot execute makes compilation fail with an error that
+// lists them all.
+func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
+	level, err := ops.ParseSIMDLevel(cfg.SIMD)
+	if err != nil {
+		return nil, fmt.Errorf("plugin: %w", err)
+	}
+	if cfg.Threads < 0 {
+		return nil, fmt.Errorf("plugin: Threads = %d", cfg.Threads)
+	}
+	order, err := m.TopoOrder()
+	if err != nil {
+		return nil, fmt.Errorf("plugin: %w", err)
+	}
+	// Unreachable layers are dropped, except Parameters: they stay model
+	// inputs, in file order, as in OpenVINO.
+	dead := make(map[*ir.Layer]bool)
+	for _, l := range m.Unreachable() {
+		dead[l] = !strings.EqualFold(l.Type, "Parameter")
+	}
+	position := make(map[*ir.Layer]int)
+	for i, l := range m.Parameters() {
+		position[l] = i
+	}
+	results := m.Results()
+	for i, l := range results {
+		position[l] = i
+	}
+	var unsupported []string
+	for _, l := range order {
+		if _, err := ops.New(l); !dead[l] && errors.Is(err, ops.ErrUnsupportedOp) {
+			unsupported = append(unsupported, fmt.Sprintf("%q (%s %s)", l.Name, l.Type, l.Version))
+		}
+	}
+	if len(unsupported) > 0 {
+		return nil, fmt.Errorf("plugin: %w: irdiv cannot execute %d layer(s): %s", ErrUnsupportedOp, len(unsupported), strings.Join(unsupported, ", "))
+	}
+	inf, err := ops.InferModel(m)
+	if err != nil {
+		return nil, fmt.Errorf("plugin: %w", err)
+	}
+	cm := &CompiledModel{
+		consts:  make(map[int]*ir.Tensor),
+		level:   level,
+		threads: cfg.Threads,
+		inputs:  make([]Port, len(m.Parameters())),
+		outputs: make([]Port, len(results)),
+		outSlot: make([]int, len(results)),
+	}
+	slotOf := make(map[ir.Output]int)
+	for _, l := range order {
+		if dead[l] {
+			continue
+		}
+		st := step{layer: l, out: -1}
+		for i := range l.Inputs {
+			src, _ := m.Input(l, i)
+			st.in = append(st.in, slotOf[src])
+		}
+		switch op := inf.Ops[l].(type) {
+		case *ops.Parameter:
+			st.kind, st.param = stepParameter, position[l]
+			v := inf.Outputs[l][0]
+			cm.inputs[st.param] = Port{Name: l.Name, Names: l.Outputs[0].Names, Index: st.param, Type: v.Type, Shape: v.Shape}
+		case *ops.Const:
+			st.kind = stepConst
+		case *ops.Divide:
+			st.kind, st.divide = stepDivide, op
+		case ops.Result:
+			st.kind = stepResult
+			src, _ := m.Input(l, 0)
+			v := inf.Outputs[src.Layer][src.Index]
+			i := position[l]
+			cm.outputs[i] = Port{Name: l.Name, Names: src.Port().Names, Index: i, Type: v.Type, Shape: v.Shape}
+			cm.outSlot[i] = st.in[0]
+			continue
+		}
+		st.out = cm.slots
+		slotOf[ir.Output{Layer: l}] = cm.slots
+		cm.slots++
+		if err := cm.fold(st, inf.Ops[l]); err != nil {
+			return nil, err
+		}
+	}
+	return cm, nil
+}
+
+// fold records a constant step, or a Divide of constants evaluated now;
+// other steps join the plan.
+func (cm *CompiledModel) fold(st step, o ops.Op) error {
+	switch st.kind {
+	case stepConst:
+		v, err := o.(*ops.Const).Tensor()
+		if err != nil {
+			return fmt.Errorf("plugin: %w", &ops.LayerError{Layer: st.layer, Err: err})
+		}
+		cm.consts[st.out] = v
+		return nil
+	case stepDivide:
+		a, aok := cm.consts[st.in[0]]
+		b, bok := cm.consts[st.in[1]]
+		if aok && bok {
+			call, err := st.divide.Prepare(a.Type, a.Shape, b.Shape, cm.level)
+			if err != nil {
+				return fmt.Errorf("plugin: %w", &ops.LayerError{Layer: st.layer, Err: err})
+			}
+			out, err := ir.NewTensor(call.Type, call.OutShape)
+			if err == nil {
+				err = call.Run(out, a, b)
+			}
+			if err != nil {
+				return fmt.Errorf("plugin: folding constants: %w", &ops.LayerError{Layer: st.layer, Err: err})
+			}
+			cm.consts[st.out] = out
+			return nil
+		}
+	}
+	cm.steps = append(cm.steps, st)
+	return nil
+}
+
+// Inputs describes the model inputs, in Parameter order.
+func (cm *CompiledModel) Inputs() []Port { return slices.Clone(cm.inputs) }
+
+// Outputs describes the model outputs, in Result order.
+func (cm *CompiledModel) Outputs() []Port { return slices.Clone(cm.outputs) }
+
+// SIMD returns the kernel level the model runs at.
+func (cm *CompiledModel) SIMD() string { return cm.level.String() }
+
+// NewInferRequest returns a request with its own buffers. Requests of one
+// compiled model may run concurrently; one request may not.
+func (cm *CompiledModel) NewInferRequest() *InferRequest {
+	r := &InferRequest{
+		cm:     cm,
+		slots:  make([]*ir.Tensor, cm.slots),
+		inputs: make([]*ir.Tensor, len(cm.inputs)),
+		calls:  make([]*ops.Call, len(cm.steps)),
+		owned:  make([]*ir.Tensor, len(cm.steps)),
+	}
+	for slot, t := range cm.consts {
+		r.slots[slot] = t
+	}
+	return r
+}
+
+// InferRequest binds inputs, runs the model and holds its outputs.
+type InferRequest struct {
+	cm     *CompiledModel
+	slots  []*ir.Tensor
+	inputs []*ir.Tensor
+	calls  []*ops.Call  // per step: the Divide prepared for the last shapes seen
+	owned  []*ir.Tensor // per step: the output buffer the request owns
+}
+
+// SetTensor binds the input with the given Parameter name or tensor name.
+func (r *InferRequest) SetTensor(name string, t *ir.Tensor) error {
+	for _, p := range r.cm.inputs {
+		if p.has(name) {
+			return r.SetInputTensor(p.Index, t)
+		}
+	}
+	return fmt.Errorf("plugin: %w: the model has no input named %q", ErrInput, name)
+}
+
+// SetInputTensor binds input i. The tensor is read at each Infer, not copied.
+func (r *InferRequest) SetInputTensor(i int, t *ir.Tensor) error {
+	if i < 0 || i >= len(r.inputs) {
+		return fmt.Errorf("plugin: %w: input index %d out of range (%d inputs)", ErrInput, i, len(r.inputs))
+	}
+	p := r.cm.inputs[i]
+	if t.Type != p.Type {
+		return fmt.Errorf("plugin: %w: input %q is %s, got a %s tensor", ErrInput, p.Name, p.Type, t.Type)
+	}
+	if !p.Shape.Compatible(t.Shape) {
+		return fmt.Errorf("plugin: %w: input %q has shape %s, which does not admit %v", ErrInput, p.Name, p.Shape, t.Shape)
+	}
+	r.inputs[i] = t
+	return nil
+}
+
+// Infer runs the model on the bound inputs.
+func (r *InferRequest) Infer() error {
+	for i, t := range r.inputs {
+		if t == nil {
+			return fmt.Errorf("plugin: %w: input %q is not set", ErrInput, r.cm.inputs[i].Name)
+		}
+	}
+	for i, st := range r.cm.steps {
+		switch st.kind {
+		case stepParameter:
+			r.slots[st.out] = r.inputs[st.param]
+		case stepDivide:
+			out, err := r.divide(i, st)
+			if err != nil {
+				return fmt.Errorf("plugin: %w", &ops.LayerError{Layer: st.layer, Err: err})
+			}
+			r.slots[st.out] = out
+		}
+	}
+	return nil
+}
+
+// divide runs step i, preparing it again only when its input shapes
+// changed and reusing the output buffer when it is large enough.
+func (r *InferRequest) divide(i int, st step) (*ir.Tensor, error) {
+	a, b := r.slots[st.in[0]], r.slots[st.in[1]]
+	call := r.calls[i]
+	if call == nil || call.Type != a.Type || !slices.Equal(call.AShape, a.Shape) || !slices.Equal(call.BShape, b.Shape) {
+		if a.Type != b.Type {
+			return nil, fmt.Errorf("%w: Arguments do not have the same element type (arg0 element type: %s, arg1 element type: %s).", ops.ErrType, a.Type, b.Type)
+		}
+		var err error
+		if call, err = st.divide.Prepare(a.Type, a.Shape, b.Shape, r.cm.level); err != nil {
+			return nil, err
+		}
+		r.calls[i] = call
+		out := r.owned[i]
+		size, _ := ir.NumElements(call.OutShape)
+		if bytes, _ := ir.ByteSize(call.Type, size); out == nil || int64(cap(out.Data)) < bytes {
+			if out, err = ir.NewTensor(call.Type, call.OutShape); err != nil {
+				return nil, err
+			}
+		} else {
+			out = &ir.Tensor{Type: call.Type, Shape: call.OutShape, Data: out.Data[:bytes]}
+		}
+		r.owned[i] = out
+	}
+	out := r.owned[i]
+	return out, call.Run(out, a, b)
+}
+
+// Tensor returns the output (or input) tensor with the given Result name,
+// Parameter name or tensor name. Output tensors belong to the request and
+// are overwritten by the next Infer.
+func (r *InferRequest) Tensor(name string) (*ir.Tensor, error) {
+	for _, p := range r.cm.outputs {
+		if p.has(name) {
+			return r.OutputTensor(p.Index)
+		}
+	}
+	for _, p := range r.cm.inputs {
+		if p.has(name) {
+			return r.inputs[p.Index], nil
+		}
+	}
+	return nil, fmt.Errorf("plugin: %w: the model has no tensor named %q", ErrInput, name)
+}
+
+// OutputTensor returns output i after a successful Infer.
+func (r *InferRequest) OutputTensor(i int) (*ir.Tensor, error) {
+	if i < 0 || i >= len(r.cm.outputs) {
+		return nil, fmt.Errorf("plugin: %w: output index %d out of range (%d outputs)", ErrInput, i, len(r.cm.outputs))
+	}
+	t := r.slots[r.cm.outSlot[i]]
+	if t == nil {
+		return nil, fmt.Errorf("plugin: output %q is not computed yet; call Infer", r.cm.outputs[i].Name)
+	}
+	return t, nil
+}
