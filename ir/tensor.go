@@ -167,9 +167,30 @@ func (t *Tensor) Format(i int) string {
 	case F32:
 		return fmt.Sprint(View[float32](t)[i])
 	case F16, BF16:
-		return fmt.Sprint(float32(t.Float64At(i)))
+		return formatHalf(t.Type, View[uint16](t)[i])
 	}
 	return fmt.Sprint(t.Float64At(i))
+}
+
+// formatHalf prints a 16-bit float in the fewest digits that read back to
+// the same bits (3/5 in f16 prints as 0.6, not 0.60009766).
+func formatHalf(t ElementType, bits uint16) string {
+	v := float64(float16.Frombits(bits).Float32())
+	toBits := func(f float64) uint16 { return float16.Fromfloat32(float32(f)).Bits() }
+	if t == BF16 {
+		v = float64(BF16ToFloat32(bits))
+		toBits = func(f float64) uint16 { return BF16FromFloat32(float32(f)) }
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Sprint(v)
+	}
+	for prec := 1; prec < 9; prec++ {
+		s := strconv.FormatFloat(v, 'g', prec, 64)
+		if f, err := strconv.ParseFloat(s, 64); err == nil && toBits(f) == bits {
+			return s
+		}
+	}
+	return fmt.Sprint(float32(v))
 }
 
 // BF16ToFloat32 widens a bfloat16 bit pattern; the conversion is exact.

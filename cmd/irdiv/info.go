@@ -1,0 +1,193 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+)
+
+// The JSON form of info, documented in README.md.
+type infoJSON struct {
+	Name        string      `json:"name"`
+	IRVersion   int         `json:"ir_version"`
+	Producer    string      `json:"producer,omitempty"`
+	Framework   string      `json:"framework,omitempty"`
+	Inputs      []portJSON  `json:"inputs"`
+	Outputs     []portJSON  `json:"outputs"`
+	Layers      []layerJSON `json:"layers"`
+	Unsupported []string    `json:"unsupported"`
+}
+
+type portJSON struct {
+	Name        string `json:"name"`
+	ElementType string `json:"element_type"`
+	Shape       string `json:"shape"`
+}
+
+type valueJSON struct {
+	ElementType string `json:"element_type"`
+	Shape       string `json:"shape"`
+}
+
+type layerJSON struct {
+	ID         uint64            `json:"id"`
+	Name       string            `json:"name"`
+	Type       string            `json:"type"`
+	Version    string            `json:"version"`
+	Attributes map[string]string `json:"attributes"`
+	Outputs    []valueJSON       `json:"outputs"`
+}
+
+func infoCmd(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("info", "[--json] MODEL.xml", stdout)
+	asJSON := fs.Bool("json", false, "print one JSON object (schema in README.md)")
+	weights := fs.String("weights", "", "weights file (default: MODEL.bin; info works without it)")
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErr("want one MODEL.xml, got %d arguments", len(pos))
+	}
+	m, err := ir.Read(pos[0], ir.ReadOptions{WeightsPath: *weights})
+	if err != nil {
+		return err
+	}
+	inf, err := ops.InferModel(m)
+	if err != nil {
+		return err
+	}
+	info := describe(m, inf)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(info)
+	}
+	printInfo(stdout, m, inf, info)
+	return nil
+}
+
+func describe(m *ir.Model, inf *ops.Inference) infoJSON {
+	info := infoJSON{Name: m.Name, IRVersion: m.Version, Producer: m.Producer(), Framework: m.Framework(),
+		Inputs: []portJSON{}, Outputs: []portJSON{}, Layers: []layerJSON{}, Unsupported: []string{}}
+	for _, l := range m.Parameters() {
+		v := inf.Outputs[l][0]
+		info.Inputs = append(info.Inputs, portJSON{l.Name, v.Type.String(), v.Shape.String()})
+	}
+	for _, l := range m.Results() {
+		if src, ok := m.Input(l, 0); ok {
+			v := inf.Outputs[src.Layer][src.Index]
+			info.Outputs = append(info.Outputs, portJSON{l.Name, v.Type.String(), v.Shape.String()})
+		}
+	}
+	unsupported := make(map[string]bool)
+	for _, l := range inf.Unsupported {
+		unsupported[l.Type] = true
+	}
+	info.Unsupported = slices.Sorted(maps.Keys(unsupported))
+	if info.Unsupported == nil {
+		info.Unsupported = []string{}
+	}
+	for _, l := range m.Layers {
+		lj := layerJSON{ID: l.ID, Name: l.Name, Type: l.Type, Version: l.Version, Attributes: map[string]string{}, Outputs: []valueJSON{}}
+		for _, a := range l.Data {
+			lj.Attributes[a.Name] = a.Value
+		}
+		if d, ok := inf.Ops[l].(*ops.Divide); ok {
+			for _, a := range d.Attrs() { // effective values, defaults applied
+				lj.Attributes[a.Name] = a.Value
+			}
+		}
+		for _, v := range inf.Outputs[l] {
+			lj.Outputs = append(lj.Outputs, valueJSON{v.Type.String(), v.Shape.String()})
+		}
+		info.Layers = append(info.Layers, lj)
+	}
+	return info
+}
+
+func printInfo(w io.Writer, m *ir.Model, inf *ops.Inference, info infoJSON) {
+	fmt.Fprintf(w, "model     %s (IR v%d)\n", quote(info.Name), info.IRVersion)
+	if info.Producer != "" || info.Framework != "" {
+		fmt.Fprintf(w, "producer  %s (framework %s)\n", cmp.Or(info.Producer, "unknown"), cmp.Or(info.Framework, "unknown"))
+	}
+	if m.WeightsMissing {
+		fmt.Fprintln(w, "weights   not loaded (no .bin): Const values are unavailable, shapes and types are not")
+	}
+	fmt.Fprintln(w, "inputs")
+	for i, p := range info.Inputs {
+		fmt.Fprintf(w, "  %d %s %s %s\n", i, quote(p.Name), p.ElementType, p.Shape)
+	}
+	fmt.Fprintln(w, "outputs")
+	for i, p := range info.Outputs {
+		fmt.Fprintf(w, "  %d %s %s %s\n", i, quote(p.Name), p.ElementType, p.Shape)
+	}
+	counts := make(map[string]int)
+	for _, l := range m.Layers {
+		counts[l.Type]++
+	}
+	types := slices.SortedFunc(maps.Keys(counts), func(a, b string) int { return cmp.Or(cmp.Compare(counts[b], counts[a]), cmp.Compare(a, b)) })
+	var hist []string
+	for _, t := range types {
+		hist = append(hist, fmt.Sprintf("%s %d", t, counts[t]))
+	}
+	fmt.Fprintf(w, "layers    %d: %s\n", len(m.Layers), strings.Join(hist, ", "))
+	var divides []string
+	for _, l := range m.Layers {
+		d, ok := inf.Ops[l].(*ops.Divide)
+		if !ok {
+			continue
+		}
+		var attrs []string
+		for _, a := range d.Attrs() {
+			attrs = append(attrs, a.Name+"="+a.Value)
+		}
+		line := fmt.Sprintf("  %s: %s -> %s", l, strings.Join(attrs, " "), inf.Outputs[l][0])
+		if _, explicit := l.DataAttr("m_pythondiv"); !explicit {
+			line += " (m_pythondiv absent: default)"
+		}
+		divides = append(divides, line)
+		for _, warn := range d.Warnings {
+			divides = append(divides, "    warning: "+warn)
+		}
+	}
+	fmt.Fprintf(w, "divides   %d\n", len(divides))
+	for _, d := range divides {
+		fmt.Fprintln(w, d)
+	}
+	if len(info.Unsupported) > 0 {
+		fmt.Fprintf(w, "irdiv cannot execute: %s\n", strings.Join(info.Unsupported, ", "))
+	}
+	if dead := m.Unreachable(); len(dead) > 0 {
+		fmt.Fprintf(w, "unreachable: %d layers no Result reaches (OpenVINO drops them)\n", len(dead))
+	}
+	for _, warn := range m.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+	if m.Version == 10 {
+		for _, p := range info.Outputs {
+			if to := v10RuntimeType(p.ElementType); to != p.ElementType {
+				fmt.Fprintf(w, "note: IR v10: OpenVINO's runtime returns output %s as %s, irdiv keeps %s\n", quote(p.Name), to, p.ElementType)
+			}
+		}
+	}
+}
+
+// v10RuntimeType is the output type OpenVINO's Core gives a v10 model
+// (update_v10_model): 32/64-bit integers become i32, other non-f32 f32.
+func v10RuntimeType(t string) string {
+	switch t {
+	case "i64", "u64", "i32", "u32":
+		return "i32"
+	case "f32", "dynamic":
+		return t
+	}
+	return "f32"
+}

@@ -1,0 +1,162 @@
+// Command irdiv evaluates OpenVINO Divide-1 exactly: one division from the
+// command line (eval), a whole IR model or one layer of it (run), and a
+// model's description (info).
+//
+// Exit status: 0 on success, 1 on an error (one line on stderr starting
+// "irdiv: "), 2 on a usage error.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+const usage = `irdiv evaluates OpenVINO Divide-1 exactly.
+
+Usage:
+  irdiv eval [flags] A B        divide two tensors (.npy files or literals)
+  irdiv run [flags] MODEL.xml   run a model, or one layer of any model
+  irdiv info [--json] MODEL.xml describe a model
+  irdiv help                    this text
+
+Run "irdiv COMMAND -h" for the flags of a command.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// errUsage marks errors in the command line itself (exit status 2).
+var errUsage = errors.New("usage")
+
+type command func(args []string, stdout, stderr io.Writer) error
+
+var commands = map[string]command{
+	"eval": evalCmd,
+	"run":  runCmd,
+	"info": infoCmd,
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "irdiv: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	err := cmd(args[1:], stdout, stderr)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "irdiv %s: %v\n", args[0], strings.TrimPrefix(err.Error(), "usage: "))
+		return 2
+	default:
+		fmt.Fprintf(stderr, "irdiv: %s\n", oneLine(err.Error()))
+		return 1
+	}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func usageErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+}
+
+// flagSet is a subcommand's flags. Errors are reported by run, so the
+// set prints nothing itself; -h prints the usage to stdout.
+type flagSet struct {
+	*flag.FlagSet
+	synopsis string
+	stdout   io.Writer
+}
+
+func newFlagSet(name, synopsis string, stdout io.Writer) *flagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return &flagSet{FlagSet: fs, synopsis: synopsis, stdout: stdout}
+}
+
+func (fs *flagSet) printUsage() {
+	fmt.Fprintf(fs.stdout, "Usage: irdiv %s %s\n\nFlags:\n", fs.Name(), fs.synopsis)
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		line := "  " + dash + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		fmt.Fprintf(fs.stdout, "%s\n    \t%s", line, usage)
+		if f.DefValue != "" && f.DefValue != "false" {
+			fmt.Fprintf(fs.stdout, " (default %s)", f.DefValue)
+		}
+		fmt.Fprintln(fs.stdout)
+	})
+}
+
+// parse parses flags and positional arguments in any order, so that
+// "eval A B --type i32" works, and treats negative numbers such as "-5" as
+// positional values rather than flags. A lone "--" ends the flags.
+func (fs *flagSet) parse(args []string) ([]string, error) {
+	var flags, positional []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			positional = append(positional, args[i+1:]...)
+			i = len(args)
+		case a == "-h" || a == "-help" || a == "--help":
+			fs.printUsage()
+			return nil, flag.ErrHelp
+		case !strings.HasPrefix(a, "-") || a == "-" || isNumber(a):
+			positional = append(positional, a)
+		default:
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if strings.Contains(name, "=") {
+				continue
+			}
+			if f := fs.Lookup(name); f != nil && !isBoolFlag(f) && i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+		}
+	}
+	if err := fs.Parse(flags); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return positional, nil
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// multiFlag collects a repeated flag such as -i NAME=FILE.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }

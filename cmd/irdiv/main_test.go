@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/irdiv/irdiv/ir"
+)
+
+// irdiv runs the command line in-process and returns stdout, stderr and
+// the exit status.
+func irdiv(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	return stdout.String(), stderr.String(), code
+}
+
+func TestEvalDoneCriteria(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+		code int
+	}{
+		{[]string{"eval", "--pythondiv=true", "[-10,-10,10,10]", "[-3,3,-3,3]", "--type", "i32"}, "[3 -4 -4 3]", 0},
+		{[]string{"eval", "--pythondiv=false", "[-10,-10,10,10]", "[-3,3,-3,3]", "--type", "i32"}, "[3 -3 -3 3]", 0},
+		{[]string{"eval", "--type", "i32", "[1,2]", "[1,0]"}, "integer division by zero", 1},
+		{[]string{"eval", "--type", "i64", "-9223372036854775808", "-1"}, "integer division overflow", 1},
+		{[]string{"eval", "-7", "2", "--type", "i16"}, "-4", 0},
+		{[]string{"eval", "[[1,2],[3,4]]", "[2,0]"}, "[[0.5 +Inf] [1.5 +Inf]]", 0},
+		{[]string{"eval", "--type", "u8", "200", "7"}, "28", 0},
+		{[]string{"eval", "--type", "f16", "[3,4]", "[5,10]"}, "[0.6 0.4]", 0},
+		{[]string{"eval", "--broadcast", "none", "[1,2,3]", "[1,2]"}, "Argument shapes are inconsistent.", 1},
+		{[]string{"eval", "--broadcast", "pdpd", "--axis", "0", "[[4,6],[8,10]]", "[2,1]", "--type", "i32"}, "[[2 3] [8 10]]", 0},
+		{[]string{"eval", "--type", "u8", "300", "1"}, `"300" is not a u8 value`, 1},
+		{[]string{"eval", "--type", "i32", "1.5", "1"}, `"1.5" is not an i32 value`, 1},
+		{[]string{"eval", "[1,[2]]", "1"}, "ragged", 1},
+		{[]string{"eval", "1"}, "want two operands", 2},
+		{[]string{"eval", "--type", "x", "1", "1"}, "--type", 2},
+		{[]string{"eval", "--nope", "1", "1"}, "flag provided but not defined", 2},
+		{[]string{"frobnicate"}, "unknown command", 2},
+		{[]string{}, "Usage", 2},
+	} {
+		stdout, stderr, code := irdiv(t, tc.args...)
+		if code != tc.code || !strings.Contains(stdout+stderr, tc.want) {
+			t.Errorf("irdiv %q: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.args, code, stdout, stderr, tc.code, tc.want)
+		}
+		if code == 1 && (!strings.HasPrefix(stderr, "irdiv: ") || strings.Count(stderr, "\n") != 1) {
+			t.Errorf("irdiv %q: error is not one line starting with \"irdiv: \": %q", tc.args, stderr)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, cmd := range []string{"eval", "run", "info"} {
+		stdout, _, code := irdiv(t, cmd, "-h")
+		if code != 0 || !strings.Contains(stdout, "Usage: irdiv "+cmd) {
+			t.Errorf("%s -h: exit %d, %q", cmd, code, stdout)
+		}
+	}
+}
+
+func TestEvalNPY(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.npy")
+	out := filepath.Join(dir, "out.npy")
+	tensor, _ := ir.TensorOf(ir.I32, []int64{2, 2}, []int32{-7, 7, -8, 9})
+	data, _ := ir.EncodeNPY(tensor)
+	os.WriteFile(a, data, 0o644)
+	// The literal takes the .npy's type.
+	if _, stderr, code := irdiv(t, "eval", a, "2", "-o", out); code != 0 {
+		t.Fatal(stderr)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ir.DecodeNPY(got)
+	if err != nil || res.Type != ir.I32 || len(ir.View[int32](res)) != 4 || ir.View[int32](res)[0] != -4 {
+		t.Errorf("result %v %v", res, err)
+	}
+	// A dtype that disagrees with --type is an error, never a cast.
+	if _, stderr, code := irdiv(t, "eval", a, "2", "--type", "f32"); code != 1 || !strings.Contains(stderr, "never casts") {
+		t.Errorf("dtype mismatch: exit %d %q", code, stderr)
+	}
+	// bf16 travels as <u2 bit patterns, in and out.
+	bits, _ := ir.TensorOf(ir.U16, []int64{2}, []uint16{0x3f80, 0x4000}) // 1, 2
+	data, _ = ir.EncodeNPY(bits)
+	bfIn := filepath.Join(dir, "bf.npy")
+	os.WriteFile(bfIn, data, 0o644)
+	if _, stderr, code := irdiv(t, "eval", "--type", "bf16", bfIn, "[0.5,1.5]", "-o", out); code != 0 {
+		t.Fatal(stderr)
+	}
+	got, _ = os.ReadFile(out)
+	res, _ = ir.DecodeNPY(got)
+	if res.Type != ir.U16 || ir.View[uint16](res)[0] != 0x4000 || ir.View[uint16](res)[1] != 0x3FAB {
+		t.Errorf("bf16 result %#04x", ir.View[uint16](res))
+	}
+	if _, stderr, code := irdiv(t, "eval", bfIn, "1", "--type", "f16"); code != 1 || !strings.Contains(stderr, "never casts") {
+		t.Errorf("u2 as f16: exit %d %q", code, stderr)
+	}
+}
+
+func TestRunExample(t *testing.T) {
+	stdout, stderr, code := irdiv(t, "run", "../../examples/floordiv/model.xml", "-i", "a=../../examples/floordiv/a.npy", "-o", t.TempDir())
+	if code != 0 || !strings.Contains(stdout, "[-4 2 1 -2 -1 0 0 -15 715827882 715827882 3 1]") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	// Without -i the input is generated, with the seed printed.
+	stdout, stderr, code = irdiv(t, "run", "../../examples/floordiv/model.xml")
+	if code != 0 || !strings.Contains(stdout, "generated (seed 1)") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, stderr, code = irdiv(t, "run", "../../examples/floordiv/model.xml", "-i", "zz=x.npy"); code != 1 || !strings.Contains(stderr, "no input") {
+		t.Errorf("unknown input: exit %d %q", code, stderr)
+	}
+}
+
+func TestMalformedModel(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.xml")
+	os.WriteFile(path, []byte(`<net name="x" version="11"><layers><layer id="0" name="p" type="Parameter" version="opset1"><data shape="1" element_type="f32"/><output><port id="0" precision="FP32"><dim>-7</dim></port></output></layer></layers></net>`), 0o644)
+	for _, cmd := range []string{"info", "run"} {
+		_, stderr, code := irdiv(t, cmd, path)
+		if code != 1 || !strings.Contains(stderr, "must be greater or equal to -1") || !strings.Contains(stderr, path) {
+			t.Errorf("%s: exit %d %q", cmd, code, stderr)
+		}
+	}
+}
+
+func sharedModels(t *testing.T) []string {
+	files, _ := filepath.Glob("../../../shared/ir-models/*/*.xml")
+	if len(files) == 0 {
+		t.Skip("../shared/ir-models is absent")
+	}
+	return files
+}
+
+// TestSharedModels: info --json works on every model, and run --layer
+// evaluates every Divide in them.
+func TestSharedModels(t *testing.T) {
+	divides := 0
+	for _, f := range sharedModels(t) {
+		stdout, stderr, code := irdiv(t, "info", "--json", f)
+		if code != 0 {
+			t.Fatalf("info %s: %s", f, stderr)
+		}
+		var info infoJSON
+		if err := json.Unmarshal([]byte(stdout), &info); err != nil || info.IRVersion < 10 || len(info.Layers) == 0 || info.Inputs == nil {
+			t.Fatalf("info %s: %v", f, err)
+		}
+		for _, l := range info.Layers {
+			if l.Type != "Divide" {
+				continue
+			}
+			divides++
+			if l.Attributes["auto_broadcast"] != "numpy" || l.Attributes["m_pythondiv"] != "true" || len(l.Outputs) != 1 {
+				t.Errorf("%s: Divide %d described as %+v", f, l.ID, l)
+			}
+			stdout, stderr, code := irdiv(t, "run", f, "--layer", "id:"+jsonNumber(l.ID))
+			if code != 0 || !strings.Contains(stdout, "output") {
+				t.Errorf("run --layer %d of %s: exit %d %s", l.ID, f, code, stderr)
+			}
+		}
+		if _, stderr, code := irdiv(t, "info", f); code != 0 {
+			t.Errorf("info %s: %s", f, stderr)
+		}
+	}
+	if divides < 60 {
+		t.Errorf("found %d Divide layers, INDEX.md lists 64", divides)
+	}
+}
+
+func jsonNumber(n uint64) string { b, _ := json.Marshal(n); return string(b) }

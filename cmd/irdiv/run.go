@@ -1,0 +1,317 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/plugin"
+	"github.com/irdiv/irdiv/shapeinfer"
+	"github.com/x448/float16"
+)
+
+// runOptions are the flags run shares with bench.
+type runOptions struct {
+	weights, outDir, layer, simd string
+	inputs                       multiFlag
+	seed                         uint64
+}
+
+func runCmd(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("run", "MODEL.xml [flags]\n\nRuns a model made of Parameter, Const, Divide and Result, or with --layer one Divide of any model.\nInputs not given are generated from a fixed seed; generated integers are never zero.", stdout)
+	var o runOptions
+	fs.StringVar(&o.weights, "weights", "", "weights file (default: MODEL.bin)")
+	fs.Var(&o.inputs, "i", "input as `NAME=FILE.npy` (Parameter name, tensor name or index; with --layer, the input port index); repeatable")
+	fs.StringVar(&o.outDir, "o", "", "write one .npy per output into `DIR`")
+	fs.StringVar(&o.layer, "layer", "", "evaluate only the layer with this `NAME` (or id:N)")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of generated inputs")
+	fs.StringVar(&o.simd, "simd", "auto", "kernel level: auto, avx2 or generic")
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErr("want one MODEL.xml, got %d arguments", len(pos))
+	}
+	given, err := parseInputFlags(o.inputs)
+	if err != nil {
+		return err
+	}
+	m, err := ir.Read(pos[0], ir.ReadOptions{WeightsPath: o.weights})
+	if err != nil {
+		return err
+	}
+	gen := rand.New(rand.NewPCG(o.seed, 0x1d1f))
+	if o.layer != "" {
+		return runLayer(m, o, given, gen, stdout)
+	}
+	return runModel(m, o, given, gen, stdout)
+}
+
+// parseInputFlags splits -i NAME=FILE values.
+func parseInputFlags(flags []string) (map[string]string, error) {
+	given := make(map[string]string)
+	for _, f := range flags {
+		name, path, ok := strings.Cut(f, "=")
+		if !ok || name == "" || path == "" {
+			return nil, usageErr("-i %q: want NAME=FILE.npy", f)
+		}
+		if _, dup := given[name]; dup {
+			return nil, usageErr("-i %s given twice", name)
+		}
+		given[name] = path
+	}
+	return given, nil
+}
+
+func runModel(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand, stdout io.Writer) error {
+	cm, err := plugin.NewCore().CompileModel(m, plugin.Config{SIMD: o.simd})
+	if err != nil {
+		return err
+	}
+	req := cm.NewInferRequest()
+	used := make(map[string]bool)
+	for _, p := range cm.Inputs() {
+		key := ""
+		for _, k := range append([]string{p.Name, strconv.Itoa(p.Index)}, p.Names...) {
+			if _, ok := given[k]; ok {
+				key = k
+			}
+		}
+		var t *ir.Tensor
+		if key != "" {
+			used[key] = true
+			if t, err = readNPY(given[key], p.Type, true); err != nil {
+				return fmt.Errorf("input %q: %w", p.Name, err)
+			}
+			fmt.Fprintf(stdout, "input  %-12s %s %s from %s\n", quote(p.Name), p.Type, shapeString(t.Shape), given[key])
+		} else {
+			if t, err = generate(gen, p.Type, concreteDims(p.Shape)); err != nil {
+				return fmt.Errorf("input %q: %w", p.Name, err)
+			}
+			fmt.Fprintf(stdout, "input  %-12s %s %s generated (seed %d)\n", quote(p.Name), p.Type, shapeString(t.Shape), o.seed)
+		}
+		if err := req.SetInputTensor(p.Index, t); err != nil {
+			return err
+		}
+	}
+	for k := range given {
+		if !used[k] {
+			return fmt.Errorf("-i %s: the model has no input of that name or index", k)
+		}
+	}
+	if err := req.Infer(); err != nil {
+		return err
+	}
+	for _, p := range cm.Outputs() {
+		t, err := req.OutputTensor(p.Index)
+		if err != nil {
+			return err
+		}
+		if err := report(stdout, "output", p.Name, t, o.outDir); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func quote(s string) string { return strconv.Quote(s) }
+
+// report prints a tensor's summary and, with dir set, writes it as
+// dir/NAME.npy.
+func report(w io.Writer, kind, name string, t *ir.Tensor, dir string) error {
+	fmt.Fprintf(w, "%s %-12s %s %s %s\n", kind, quote(name), t.Type, shapeString(t.Shape), summary(t, 16))
+	if dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, fileName(name)+".npy")
+	if err := writeNPY(path, t); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "       wrote %s\n", path)
+	return nil
+}
+
+// fileName makes a layer name safe as a file name.
+func fileName(name string) string {
+	out := []rune(name)
+	for i, r := range out {
+		if !(r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			out[i] = '_'
+		}
+	}
+	if len(out) == 0 || out[0] == '.' {
+		return "_" + string(out)
+	}
+	return string(out)
+}
+
+// concreteDims picks a static shape inside a partial one: each dimension's
+// lower bound, or 1 when that is 0 and the interval allows it; a dynamic
+// rank becomes a scalar.
+func concreteDims(s shapeinfer.Shape) []int64 {
+	dims := make([]int64, len(s.Dims))
+	for i, d := range s.Dims {
+		dims[i] = d.Min
+		if d.Min == 0 && d.Max >= 1 {
+			dims[i] = 1
+		}
+	}
+	return dims
+}
+
+// generate makes deterministic data: floats in [-100, 100), signed
+// integers in ±[1, 100], unsigned in [1, 200]; never zero, so that any
+// generated tensor is a valid divisor.
+func generate(r *rand.Rand, t ir.ElementType, shape []int64) (*ir.Tensor, error) {
+	if !t.IsNumeric() {
+		return nil, fmt.Errorf("cannot generate %s data; give the input with -i", t)
+	}
+	out, err := ir.NewTensor(t, shape)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out.NumElements() {
+		f := r.Float64()*200 - 100
+		s := int64(1 + r.IntN(100))
+		if r.IntN(2) == 0 {
+			s = -s
+		}
+		u := uint64(1 + r.IntN(200))
+		switch t {
+		case ir.F32:
+			ir.View[float32](out)[i] = float32(f)
+		case ir.F64:
+			ir.View[float64](out)[i] = f
+		case ir.F16:
+			ir.View[uint16](out)[i] = float16.Fromfloat32(float32(f)).Bits()
+		case ir.BF16:
+			ir.View[uint16](out)[i] = ir.BF16FromFloat32(float32(f))
+		case ir.I8:
+			ir.View[int8](out)[i] = int8(s)
+		case ir.I16:
+			ir.View[int16](out)[i] = int16(s)
+		case ir.I32:
+			ir.View[int32](out)[i] = int32(s)
+		case ir.I64:
+			ir.View[int64](out)[i] = s
+		case ir.U8:
+			ir.View[uint8](out)[i] = uint8(u)
+		case ir.U16:
+			ir.View[uint16](out)[i] = uint16(u)
+		case ir.U32:
+			ir.View[uint32](out)[i] = uint32(u)
+		case ir.U64:
+			ir.View[uint64](out)[i] = u
+		}
+	}
+	return out, nil
+}
+
+// findLayer finds a layer by name, by "id:N", or by a bare id when no
+// name matches (real models often have numeric names).
+func findLayer(m *ir.Model, name string) (*ir.Layer, error) {
+	if s, ok := strings.CutPrefix(name, "id:"); ok {
+		id, err := strconv.ParseUint(s, 10, 64)
+		if err != nil || m.LayerByID(id) == nil {
+			return nil, fmt.Errorf("the model has no layer with id %s", s)
+		}
+		return m.LayerByID(id), nil
+	}
+	var found []*ir.Layer
+	for _, l := range m.Layers {
+		if l.Name == name {
+			found = append(found, l)
+		}
+	}
+	if len(found) == 0 {
+		if id, err := strconv.ParseUint(name, 10, 64); err == nil && m.LayerByID(id) != nil {
+			return m.LayerByID(id), nil
+		}
+		return nil, fmt.Errorf("the model has no layer named %q", name)
+	}
+	if len(found) > 1 {
+		return nil, fmt.Errorf("%d layers are named %q; give one as id:N (%s, %s...)", len(found), name, found[0], found[1])
+	}
+	return found[0], nil
+}
+
+// runLayer evaluates one Divide of any model: Const inputs come from the
+// weights, other inputs from -i PORT=FILE.npy or are generated from the
+// declared port shape (a dynamic dimension becomes 1).
+func runLayer(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand, stdout io.Writer) error {
+	l, err := findLayer(m, o.layer)
+	if err != nil {
+		return err
+	}
+	op, err := ops.New(l)
+	if err != nil {
+		return err
+	}
+	d, ok := op.(*ops.Divide)
+	if !ok {
+		return fmt.Errorf("%s is a %s; run --layer evaluates Divide layers", l, l.Type)
+	}
+	level, err := ops.ParseSIMDLevel(o.simd)
+	if err != nil {
+		return err
+	}
+	for k := range given {
+		if i, err := strconv.Atoi(k); err != nil || i < 0 || i >= len(l.Inputs) {
+			return usageErr("-i %s: with --layer, inputs are given by port index 0..%d", k, len(l.Inputs)-1)
+		}
+	}
+	in := make([]*ir.Tensor, len(l.Inputs))
+	for i, port := range l.Inputs {
+		src, connected := m.Input(l, i)
+		switch path, ok := given[strconv.Itoa(i)]; {
+		case ok:
+			if in[i], err = readNPY(path, port.Type, port.Type != ir.Dynamic); err != nil {
+				return fmt.Errorf("input %d: %w", i, err)
+			}
+			fmt.Fprintf(stdout, "input  %-12d %s %s from %s\n", i, in[i].Type, shapeString(in[i].Shape), path)
+		case connected && src.Layer.Value != nil:
+			in[i] = src.Layer.Value
+			fmt.Fprintf(stdout, "input  %-12d %s %s Const %s\n", i, in[i].Type, shapeString(in[i].Shape), quote(src.Layer.Name))
+		case connected && strings.EqualFold(src.Layer.Type, "Const"):
+			return fmt.Errorf("input %d: Const %s: %w", i, quote(src.Layer.Name), ops.ErrNoWeights)
+		default:
+			dims := make([]int64, len(port.Dims))
+			for j, d := range port.Dims {
+				dims[j] = max(d, 1)
+			}
+			if in[i], err = generate(gen, port.Type, dims); err != nil {
+				return fmt.Errorf("input %d: %w", i, err)
+			}
+			fmt.Fprintf(stdout, "input  %-12d %s %s generated (seed %d)\n", i, in[i].Type, shapeString(in[i].Shape), o.seed)
+		}
+	}
+	if len(in) != 2 {
+		return fmt.Errorf("%s has %d inputs; Divide needs 2", l, len(in))
+	}
+	if in[0].Type != in[1].Type {
+		_, err := d.Infer([]ops.Value{{Type: in[0].Type, Shape: shapeinfer.StaticShape(in[0].Shape...)}, {Type: in[1].Type, Shape: shapeinfer.StaticShape(in[1].Shape...)}})
+		return &ops.LayerError{Layer: l, Err: err}
+	}
+	call, err := d.Prepare(in[0].Type, in[0].Shape, in[1].Shape, level)
+	if err != nil {
+		return &ops.LayerError{Layer: l, Err: err}
+	}
+	out, err := ir.NewTensor(call.Type, call.OutShape)
+	if err != nil {
+		return err
+	}
+	if err := call.Run(out, in[0], in[1]); err != nil {
+		return &ops.LayerError{Layer: l, Err: err}
+	}
+	return report(stdout, "output", l.Name, out, o.outDir)
+}
