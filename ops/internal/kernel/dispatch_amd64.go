@@ -11,7 +11,7 @@ var hasAVX2Level = cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X8
 
 func init() {
 	tables[Generic] = genericTable()
-	// The AVX2 kernels are not written yet; the level is detected so that
-	// they drop in here without touching callers.
-	_ = hasAVX2Level
+	if hasAVX2Level {
+		tables[AVX2] = avx2Table()
+	}
 }

@@ -1,0 +1,432 @@
+// Command gen writes irdiv's AVX2 division kernels with avo:
+//
+//	go run . -out ../div_amd64.s -stubs ../div_amd64.go -pkg kernel
+//
+// Every kernel divides whole groups of elements (a group fills one vector
+// of f32 or f64 lanes); the Go wrappers in avx2_amd64.go finish the tail
+// with the generic kernels. Three variants per type: vv (two vectors), vs
+// (b[0] broadcast) and sv (a[0] broadcast). Integer kernels widen to 32-bit
+// lanes, check for zero divisors (and MIN / -1 for signed types) inside the
+// loop, OR the checks into an accumulator, and return whether any lane
+// failed; the wrapper then locates the element. Recipes: divide-spec.md and
+// simd-design.md section 8.
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+//go:generate go run . -out ../div_amd64.s -stubs ../div_amd64.go -pkg kernel
+
+// kind describes how one element type goes through a float divide.
+type kind struct {
+	name   string // Go name part: F32, I8...
+	goType string
+	size   int  // bytes per source element
+	lanes  int  // elements per group
+	double bool // divide in f64 (VDIVPD), else f32
+	signed bool
+	float  bool
+	unroll int
+	// widen loads one group from src (memory, or an xmm register holding
+	// a broadcast element) into integer lanes (or float lanes for floats).
+	widen func(src Op) reg.VecVirtual
+	// toFloat converts widened lanes to float lanes (identity for floats).
+	toFloat func(v reg.VecVirtual) reg.VecVirtual
+	// store converts a quotient vector back and writes one group to dst.
+	store func(q reg.VecVirtual, dst Mem)
+	// broadcast loads the element at m into every lane of an xmm (or ymm
+	// for f32/f64) register, for the vs and sv variants.
+	broadcast func(m Mem) Op
+}
+
+// Constants shared by the kernels.
+var (
+	shuf8, shuf16, permd8              Mem
+	min8, min16, min32, lsb, round7fff Mem
+	quiet, two31                       Mem
+)
+
+func constants() {
+	// VPSHUFB controls: per 128-bit lane, the low byte (shuf8) or the low
+	// two bytes (shuf16) of each dword; 0x80 zeroes a byte.
+	shuf8 = GLOBL("shuf8", RODATA|NOPTR)
+	for i := range 32 {
+		b := U8(0x80)
+		if i%16 < 4 {
+			b = U8(4 * (i % 16))
+		}
+		DATA(i, b)
+	}
+	shuf16 = GLOBL("shuf16", RODATA|NOPTR)
+	for i := range 32 {
+		b := U8(0x80)
+		if i%16 < 8 {
+			b = U8(4*(i%16/2) + i%2)
+		}
+		DATA(i, b)
+	}
+	// avo emits DATA for the most recent GLOBL, so each table is written
+	// right after its GLOBL.
+	permd8 = GLOBL("permd8", RODATA|NOPTR)
+	for i, v := range []uint32{0, 4, 0, 0, 0, 0, 0, 0} {
+		DATA(4*i, U32(v))
+	}
+	scalar := func(name string, v uint32) Mem {
+		m := GLOBL(name, RODATA|NOPTR)
+		DATA(0, U32(v))
+		return m
+	}
+	min8 = scalar("min8", 0xffffff80)
+	min16 = scalar("min16", 0xffff8000)
+	min32 = scalar("min32", 0x80000000)
+	lsb = scalar("lsb", 1)
+	round7fff = scalar("round7fff", 0x7fff)
+	quiet = scalar("quiet", 0x00400000)
+	two31 = GLOBL("two31", RODATA|NOPTR)
+	DATA(0, U64(0x41e0000000000000)) // 2^31 as f64
+}
+
+func main() {
+	ConstraintExpr("!purego")
+	constants()
+	for _, k := range kinds() {
+		for _, variant := range []string{"VV", "VS", "SV"} {
+			kernel(k, variant, false)
+			if k.signed {
+				kernel(k, variant, true)
+			}
+		}
+	}
+	Generate()
+}
+
+func kinds() []kind {
+	f32 := kind{name: "F32", goType: "float32", size: 4, lanes: 8, float: true, unroll: 4,
+		widen: func(src Op) reg.VecVirtual {
+			y := YMM()
+			VMOVUPS(src, y)
+			return y
+		},
+		store:     func(q reg.VecVirtual, dst Mem) { VMOVUPS(q, dst) },
+		broadcast: func(m Mem) Op { y := YMM(); VBROADCASTSS(m, y); return y },
+	}
+	f64 := kind{name: "F64", goType: "float64", size: 8, lanes: 4, double: true, float: true, unroll: 4,
+		widen: func(src Op) reg.VecVirtual {
+			y := YMM()
+			VMOVUPD(src, y)
+			return y
+		},
+		store:     func(q reg.VecVirtual, dst Mem) { VMOVUPD(q, dst) },
+		broadcast: func(m Mem) Op { y := YMM(); VBROADCASTSD(m, y); return y },
+	}
+	bcastW := func(m Mem) Op { x := XMM(); VPBROADCASTW(m, x); return x }
+	bcastB := func(m Mem) Op { x := XMM(); VPBROADCASTB(m, x); return x }
+	bcastD := func(m Mem) Op { x := XMM(); VPBROADCASTD(m, x); return x }
+	f16 := kind{name: "F16", goType: "uint16", size: 2, lanes: 8, float: true, unroll: 4,
+		widen: func(src Op) reg.VecVirtual {
+			y := YMM()
+			VCVTPH2PS(src, y)
+			return y
+		},
+		store:     func(q reg.VecVirtual, dst Mem) { VCVTPS2PH(Imm(0), q, dst) },
+		broadcast: bcastW,
+	}
+	bf16 := kind{name: "BF16", goType: "uint16", size: 2, lanes: 8, float: true, unroll: 2,
+		widen: func(src Op) reg.VecVirtual {
+			y := YMM()
+			VPMOVZXWD(src, y)
+			VPSLLD(Imm(16), y, y)
+			return y
+		},
+		store:     storeBF16,
+		broadcast: bcastW,
+	}
+	// 8- and 16-bit integers go through f32, exact by the 1/|b| argument.
+	small := func(name, goType string, size int, signed bool, widenOp func(Op, Op), bcast func(Mem) Op) kind {
+		k := kind{name: name, goType: goType, size: size, lanes: 8, signed: signed, unroll: 2, broadcast: bcast}
+		k.widen = func(src Op) reg.VecVirtual {
+			y := YMM()
+			widenOp(src, y)
+			return y
+		}
+		k.toFloat = func(v reg.VecVirtual) reg.VecVirtual {
+			f := YMM()
+			VCVTDQ2PS(v, f)
+			return f
+		}
+		k.store = func(q reg.VecVirtual, dst Mem) {
+			i := YMM()
+			VCVTTPS2DQ(q, i)
+			if size == 1 {
+				VPSHUFB(shuf8, i, i)
+				VPERMD(i, permdReg(), i)
+				VMOVQ(i.AsX(), dst)
+			} else {
+				VPSHUFB(shuf16, i, i)
+				VPERMQ(Imm(0x08), i, i)
+				VMOVDQU(i.AsX(), dst)
+			}
+		}
+		return k
+	}
+	i8 := small("I8", "int8", 1, true, func(s, d Op) { VPMOVSXBD(s, d) }, bcastB)
+	u8 := small("U8", "uint8", 1, false, func(s, d Op) { VPMOVZXBD(s, d) }, bcastB)
+	i16 := small("I16", "int16", 2, true, func(s, d Op) { VPMOVSXWD(s, d) }, bcastW)
+	u16 := small("U16", "uint16", 2, false, func(s, d Op) { VPMOVZXWD(s, d) }, bcastW)
+	// 32-bit integers go through f64, four per group.
+	i32 := kind{name: "I32", goType: "int32", size: 4, lanes: 4, double: true, signed: true, unroll: 4, broadcast: bcastD,
+		widen: func(src Op) reg.VecVirtual {
+			x := XMM()
+			VMOVDQU(src, x)
+			return x
+		},
+		toFloat: func(v reg.VecVirtual) reg.VecVirtual {
+			y := YMM()
+			VCVTDQ2PD(v, y)
+			return y
+		},
+		store: func(q reg.VecVirtual, dst Mem) {
+			x := XMM()
+			VCVTTPD2DQY(q, x)
+			VMOVDQU(x, dst)
+		},
+	}
+	u32 := i32
+	u32.name, u32.goType, u32.signed = "U32", "uint32", false
+	// AVX2 has no unsigned conversion: bias into the signed range and back.
+	u32.toFloat = func(v reg.VecVirtual) reg.VecVirtual {
+		x, y, bias := XMM(), YMM(), XMM()
+		VPBROADCASTD(min32, bias)
+		VPXOR(bias, v, x)
+		VCVTDQ2PD(x, y)
+		VADDPD(two31Reg(), y, y)
+		return y
+	}
+	u32.store = func(q reg.VecVirtual, dst Mem) {
+		// Truncate before re-biasing: truncating the biased (negative)
+		// value would round it up.
+		y, x, bias := YMM(), XMM(), XMM()
+		VROUNDPD(Imm(11), q, y)
+		VSUBPD(two31Reg(), y, y)
+		VCVTTPD2DQY(y, x)
+		VPBROADCASTD(min32, bias)
+		VPXOR(bias, x, x)
+		VMOVDQU(x, dst)
+	}
+	return []kind{f32, f64, f16, bf16, i8, u8, i16, u16, i32, u32}
+}
+
+// prologue holds the registers a kernel loads once before its loop.
+var prologue map[string]reg.VecVirtual
+
+func permdReg() reg.VecVirtual { return prologue["permd8"] }
+func two31Reg() reg.VecVirtual { return prologue["two31"] }
+
+// storeBF16 rounds f32 lanes to bfloat16, to nearest even, NaN kept a
+// quiet NaN, and stores eight halves.
+func storeBF16(q reg.VecVirtual, dst Mem) {
+	t, r, nan, qn := YMM(), YMM(), YMM(), YMM()
+	VPSRLD(Imm(16), q, t)
+	VPAND(prologue["lsb"], t, t)
+	VPADDD(prologue["round7fff"], t, t)
+	VPADDD(q, t, r)
+	VCMPPS(Imm(3), q, q, nan) // unordered: NaN lanes
+	VPOR(prologue["quiet"], q, qn)
+	VPBLENDVB(nan, qn, r, r)
+	VPSRLD(Imm(16), r, r)
+	VPACKUSDW(r, r, r)
+	VPERMQ(Imm(0x08), r, r)
+	VMOVDQU(r.AsX(), dst)
+}
+
+func kernel(k kind, variant string, floor bool) {
+	name := "div" + k.name
+	if !k.float {
+		if floor {
+			name += "Floor"
+		} else if k.signed {
+			name += "Trunc"
+		}
+	}
+	name += variant + "AVX2"
+	sig := fmt.Sprintf("func(dst, a, b []%s)", k.goType)
+	if !k.float {
+		sig += " bool"
+	}
+	TEXT(name, NOSPLIT, sig)
+	Doc(fmt.Sprintf("%s divides whole groups of %d elements (%s).", name, k.lanes, variant))
+	n := Load(Param("dst").Len(), GP64())
+	dst := Mem{Base: Load(Param("dst").Base(), GP64())}
+	a := Mem{Base: Load(Param("a").Base(), GP64())}
+	b := Mem{Base: Load(Param("b").Base(), GP64())}
+
+	// Prologue: constants and the broadcast operand.
+	prologue = map[string]reg.VecVirtual{}
+	load := func(name string, f func(reg.VecVirtual), y bool) {
+		var r reg.VecVirtual
+		if y {
+			r = YMM()
+		} else {
+			r = XMM()
+		}
+		f(r)
+		prologue[name] = r
+	}
+	switch {
+	case k.name == "I8" || k.name == "U8":
+		load("permd8", func(r reg.VecVirtual) { VMOVDQU(permd8, r) }, true)
+	case k.name == "U32":
+		load("two31", func(r reg.VecVirtual) { VBROADCASTSD(two31, r) }, true)
+	case k.name == "BF16":
+		load("lsb", func(r reg.VecVirtual) { VPBROADCASTD(lsb, r) }, true)
+		load("round7fff", func(r reg.VecVirtual) { VPBROADCASTD(round7fff, r) }, true)
+		load("quiet", func(r reg.VecVirtual) { VPBROADCASTD(quiet, r) }, true)
+	}
+	checks := !k.float && variant != "VS" // the wrapper checks a scalar divisor
+	overflow := k.signed && variant == "VV"
+	var acc, zero, ones, minv reg.VecVirtual
+	if checks {
+		mk := func() reg.VecVirtual {
+			if k.lanes == 8 {
+				return YMM()
+			}
+			return XMM()
+		}
+		acc, zero = mk(), mk()
+		VPXOR(acc, acc, acc)
+		VPXOR(zero, zero, zero)
+		if overflow {
+			ones, minv = mk(), mk()
+			VPCMPEQD(ones, ones, ones)
+			switch k.size {
+			case 1:
+				VPBROADCASTD(min8, minv)
+			case 2:
+				VPBROADCASTD(min16, minv)
+			default:
+				VPBROADCASTD(min32, minv)
+			}
+		}
+	}
+	// The broadcast operand, converted once.
+	var fixed reg.VecVirtual
+	toFloat := func(v reg.VecVirtual) reg.VecVirtual {
+		if k.toFloat == nil {
+			return v
+		}
+		return k.toFloat(v)
+	}
+	switch variant {
+	case "VS":
+		src := k.broadcast(b)
+		fixed = toFloat(widenOp(k, src))
+	case "SV":
+		src := k.broadcast(a)
+		fixed = toFloat(widenOp(k, src))
+	}
+
+	group := func(i int) {
+		aOff, bOff, dOff := a.Offset(i*k.lanes*k.size), b.Offset(i*k.lanes*k.size), dst.Offset(i*k.lanes*k.size)
+		var fa, fb reg.VecVirtual
+		if variant != "SV" {
+			wa := k.widen(aOff)
+			if overflow {
+				t := cloneReg(wa)
+				VPCMPEQD(minv, wa, t)
+				prologue["_amin"] = t
+			}
+			fa = toFloat(wa)
+		} else {
+			fa = fixed
+		}
+		if variant != "VS" {
+			wb := k.widen(bOff)
+			if checks {
+				t := cloneReg(wb)
+				VPCMPEQD(zero, wb, t)
+				VPOR(t, acc, acc)
+				if overflow {
+					VPCMPEQD(ones, wb, t)
+					VPAND(prologue["_amin"], t, t)
+					VPOR(t, acc, acc)
+				}
+			}
+			fb = toFloat(wb)
+		} else {
+			fb = fixed
+		}
+		q := YMM()
+		if k.double {
+			VDIVPD(fb, fa, q)
+		} else {
+			VDIVPS(fb, fa, q)
+		}
+		if floor {
+			if k.double {
+				VROUNDPD(Imm(9), q, q)
+			} else {
+				VROUNDPS(Imm(9), q, q)
+			}
+		}
+		k.store(q, dOff)
+	}
+
+	step := k.lanes * k.size
+	advance := func(groups int) {
+		if variant != "SV" {
+			ADDQ(U32(groups*step), a.Base)
+		}
+		if variant != "VS" {
+			ADDQ(U32(groups*step), b.Base)
+		}
+		ADDQ(U32(groups*step), dst.Base)
+		SUBQ(U32(groups*k.lanes), n)
+	}
+	Label(name + "_block")
+	CMPQ(n, U32(k.unroll*k.lanes))
+	JB(LabelRef(name + "_single"))
+	for i := range k.unroll {
+		group(i)
+	}
+	advance(k.unroll)
+	JMP(LabelRef(name + "_block"))
+	Label(name + "_single")
+	CMPQ(n, U32(k.lanes))
+	JB(LabelRef(name + "_done"))
+	group(0)
+	advance(1)
+	JMP(LabelRef(name + "_single"))
+	Label(name + "_done")
+	if !k.float {
+		ret := GP8()
+		if checks {
+			VPTEST(acc, acc)
+			SETNE(ret)
+		} else {
+			XORB(ret, ret)
+		}
+		Store(ret, ReturnIndex(0))
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// widenOp widens a broadcast register the way k.widen widens memory.
+func widenOp(k kind, src Op) reg.VecVirtual {
+	if r, ok := src.(reg.VecVirtual); ok && (k.name == "F32" || k.name == "F64") {
+		return r
+	}
+	return k.widen(src)
+}
+
+func cloneReg(r reg.VecVirtual) reg.VecVirtual {
+	if r.Size() == 32 {
+		return YMM()
+	}
+	return XMM()
+}

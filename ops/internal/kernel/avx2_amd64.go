@@ -1,0 +1,118 @@
+//go:build !purego
+
+package kernel
+
+// avx2Table wraps the generated kernels: they divide whole groups, the
+// generic kernels finish the tail, and the wrappers check a broadcast
+// scalar before the loop (a zero divisor fails at once; a -1 divisor or a
+// MIN dividend takes the generic path, which locates MIN / -1). i64 and
+// u64 stay scalar: AVX2 has no 64-bit conversion to f64 or 64-bit
+// multiply-high.
+func avx2Table() *Table {
+	g := genericTable()
+	t := *g
+	t.level = AVX2
+	t.f32 = floatVec(8, divF32VVAVX2, divF32VSAVX2, divF32SVAVX2, g.f32)
+	t.f64 = floatVec(4, divF64VVAVX2, divF64VSAVX2, divF64SVAVX2, g.f64)
+	t.f16 = floatVec(8, divF16VVAVX2, divF16VSAVX2, divF16SVAVX2, g.f16)
+	t.bf16 = floatVec(8, divBF16VVAVX2, divBF16VSAVX2, divBF16SVAVX2, g.bf16)
+	t.i8 = [2]variants[int8]{
+		signedVec(8, divI8TruncVVAVX2, divI8TruncVSAVX2, divI8TruncSVAVX2, g.i8[0]),
+		signedVec(8, divI8FloorVVAVX2, divI8FloorVSAVX2, divI8FloorSVAVX2, g.i8[1]),
+	}
+	t.i16 = [2]variants[int16]{
+		signedVec(8, divI16TruncVVAVX2, divI16TruncVSAVX2, divI16TruncSVAVX2, g.i16[0]),
+		signedVec(8, divI16FloorVVAVX2, divI16FloorVSAVX2, divI16FloorSVAVX2, g.i16[1]),
+	}
+	t.i32 = [2]variants[int32]{
+		signedVec(4, divI32TruncVVAVX2, divI32TruncVSAVX2, divI32TruncSVAVX2, g.i32[0]),
+		signedVec(4, divI32FloorVVAVX2, divI32FloorVSAVX2, divI32FloorSVAVX2, g.i32[1]),
+	}
+	u8 := unsignedVec(8, divU8VVAVX2, divU8VSAVX2, divU8SVAVX2, g.u8[0])
+	u16 := unsignedVec(8, divU16VVAVX2, divU16VSAVX2, divU16SVAVX2, g.u16[0])
+	u32 := unsignedVec(4, divU32VVAVX2, divU32VSAVX2, divU32SVAVX2, g.u32[0])
+	t.u8, t.u16, t.u32 = [2]variants[uint8]{u8, u8}, [2]variants[uint16]{u16, u16}, [2]variants[uint32]{u32, u32}
+	return &t
+}
+
+func floatVec[T any](lanes int, vv, vs, sv func(dst, a, b []T), g variants[T]) variants[T] {
+	return variants[T]{
+		vv: func(dst, a, b []T) bool {
+			if m := len(dst) - len(dst)%lanes; m > 0 {
+				raceAccess(dst[:m], a[:m], b[:m])
+				vv(dst[:m], a[:m], b[:m])
+				dst, a, b = dst[m:], a[m:], b[m:]
+			}
+			return g.vv(dst, a, b)
+		},
+		vs: func(dst, a, b []T) bool {
+			if m := len(dst) - len(dst)%lanes; m > 0 {
+				raceAccess(dst[:m], a[:m], b[:1])
+				vs(dst[:m], a[:m], b[:1])
+				dst, a = dst[m:], a[m:]
+			}
+			return g.vs(dst, a, b)
+		},
+		sv: func(dst, a, b []T) bool {
+			if m := len(dst) - len(dst)%lanes; m > 0 {
+				raceAccess(dst[:m], a[:1], b[:m])
+				sv(dst[:m], a[:1], b[:m])
+				dst, b = dst[m:], b[m:]
+			}
+			return g.sv(dst, a, b)
+		},
+	}
+}
+
+// intVec wraps integer kernels; vsGeneric and svGeneric tell when a
+// broadcast scalar needs the generic path.
+func intVec[T any](lanes int, vv, vs, sv func(dst, a, b []T) bool, g variants[T], vsGeneric, svGeneric func(T) bool) variants[T] {
+	return variants[T]{
+		vv: func(dst, a, b []T) bool {
+			if m := len(dst) - len(dst)%lanes; m > 0 {
+				raceAccess(dst[:m], a[:m], b[:m])
+				if vv(dst[:m], a[:m], b[:m]) {
+					return true
+				}
+				dst, a, b = dst[m:], a[m:], b[m:]
+			}
+			return g.vv(dst, a, b)
+		},
+		vs: func(dst, a, b []T) bool {
+			if vsGeneric(b[0]) {
+				return g.vs(dst, a, b)
+			}
+			if m := len(dst) - len(dst)%lanes; m > 0 {
+				raceAccess(dst[:m], a[:m], b[:1])
+				vs(dst[:m], a[:m], b[:1])
+				dst, a = dst[m:], a[m:]
+			}
+			return g.vs(dst, a, b)
+		},
+		sv: func(dst, a, b []T) bool {
+			if svGeneric(a[0]) {
+				return g.sv(dst, a, b)
+			}
+			if m := len(dst) - len(dst)%lanes; m > 0 {
+				raceAccess(dst[:m], a[:1], b[:m])
+				if sv(dst[:m], a[:1], b[:m]) {
+					return true
+				}
+				dst, b = dst[m:], b[m:]
+			}
+			return g.sv(dst, a, b)
+		},
+	}
+}
+
+func signedVec[T signed](lanes int, vv, vs, sv func(dst, a, b []T) bool, g variants[T]) variants[T] {
+	return intVec(lanes, vv, vs, sv, g,
+		func(s T) bool { return s == 0 || s == -1 },
+		func(s T) bool { return s == minOf[T]() })
+}
+
+func unsignedVec[T unsigned](lanes int, vv, vs, sv func(dst, a, b []T) bool, g variants[T]) variants[T] {
+	return intVec(lanes, vv, vs, sv, g,
+		func(s T) bool { return s == 0 },
+		func(T) bool { return false })
+}
