@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,6 +127,9 @@ var kernelTypes = map[ir.ElementType]kernel.Type{
 type Call struct {
 	Type                     ir.ElementType
 	AShape, BShape, OutShape []int64
+	// Threads is the number of goroutines a large division may use; 0
+	// means GOMAXPROCS, 1 the calling goroutine alone.
+	Threads int
 	ktype                    kernel.Type
 	floor                    bool
 	plan                     *kernel.Plan
@@ -182,7 +186,11 @@ func (c *Call) Run(dst, a, b *ir.Tensor) error {
 	if dst.Type != c.Type || a.Type != c.Type || b.Type != c.Type || dst.NumElements() != c.plan.Total() {
 		return fmt.Errorf("ops: Divide call for %s%v given %s, %s and %s tensors", c.Type, c.OutShape, a.Type, b.Type, dst.Type)
 	}
-	f := c.table.Divide(c.ktype, c.floor, c.plan, dst.Data, a.Data, b.Data)
+	threads := c.Threads
+	if threads == 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	f := c.table.Divide(c.ktype, c.floor, c.plan, dst.Data, a.Data, b.Data, threads)
 	switch {
 	case f.Index < 0:
 		return nil

@@ -341,6 +341,7 @@ func (r *InferRequest) divide(i int, st step) (*ir.Tensor, error) {
 		if call, err = st.divide.Prepare(a.Type, a.Shape, b.Shape, r.cm.level); err != nil {
 			return nil, err
 		}
+		call.Threads = r.cm.threads
 		r.calls[i] = call
 		out := r.owned[i]
 		size, _ := ir.NumElements(call.OutShape)

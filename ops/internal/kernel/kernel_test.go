@@ -93,10 +93,10 @@ func TestGuardBands(t *testing.T) {
 							t.Fatal(err)
 						}
 						name := fmt.Sprintf("%s/%s floor=%v n=%d %s", level, typ, floor, n, variant)
-						if f := table.Divide(typ, floor, p, dst, a, b); f != NoFault {
+						if f := table.Divide(typ, floor, p, dst, a, b, 1); f != NoFault {
 							t.Fatalf("%s: unexpected fault %+v", name, f)
 						}
-						gen.Divide(typ, floor, p, want, a, b)
+						gen.Divide(typ, floor, p, want, a, b, 1)
 						if !intact(dstAll, n*size) || !intact(aAll, len(a)) || !intact(bAll, len(b)) {
 							t.Fatalf("%s: guard band overwritten", name)
 						}

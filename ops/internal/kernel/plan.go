@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"sync"
 	"unsafe"
 )
 
@@ -96,40 +97,50 @@ type Fault struct {
 // NoFault is the Fault of a successful division.
 var NoFault = Fault{Index: -1}
 
+// Chunk bounds the elements of one kernel call: assembly cannot be
+// preempted, so no call may run long. It is also the unit of error
+// localisation.
+const Chunk = 32 << 10
+
+// ParallelMin is the output size from which Divide splits work across
+// goroutines; below it the fork and join cost more than they save.
+const ParallelMin = 1 << 20
+
 // Divide computes dst = a / b for the plan, on raw little-endian element
-// data of type typ, with floor (true) or truncating integer division. The
-// slices must hold the plan's element counts for their shapes and be
-// aligned to the element size. On a fault the output is unspecified.
-func (t *Table) Divide(typ Type, floor bool, p *Plan, dst, a, b []byte) Fault {
+// data of type typ, with floor (true) or truncating integer division, on up
+// to threads goroutines (threads <= 1 means the caller's alone). The slices
+// must hold the plan's element counts for their shapes and be aligned to
+// the element size. On a fault the output is unspecified.
+func (t *Table) Divide(typ Type, floor bool, p *Plan, dst, a, b []byte, threads int) Fault {
 	mode := 0
 	if floor {
 		mode = 1
 	}
 	switch typ {
 	case F32:
-		return run(p, t.f32, nil, dst, a, b)
+		return parallel(p, t.f32, nil, dst, a, b, threads)
 	case F64:
-		return run(p, t.f64, nil, dst, a, b)
+		return parallel(p, t.f64, nil, dst, a, b, threads)
 	case F16:
-		return run(p, t.f16, nil, dst, a, b)
+		return parallel(p, t.f16, nil, dst, a, b, threads)
 	case BF16:
-		return run(p, t.bf16, nil, dst, a, b)
+		return parallel(p, t.bf16, nil, dst, a, b, threads)
 	case I8:
-		return run(p, t.i8[mode], signedCheck[int8], dst, a, b)
+		return parallel(p, t.i8[mode], signedCheck[int8], dst, a, b, threads)
 	case I16:
-		return run(p, t.i16[mode], signedCheck[int16], dst, a, b)
+		return parallel(p, t.i16[mode], signedCheck[int16], dst, a, b, threads)
 	case I32:
-		return run(p, t.i32[mode], signedCheck[int32], dst, a, b)
+		return parallel(p, t.i32[mode], signedCheck[int32], dst, a, b, threads)
 	case I64:
-		return run(p, t.i64[mode], signedCheck[int64], dst, a, b)
+		return parallel(p, t.i64[mode], signedCheck[int64], dst, a, b, threads)
 	case U8:
-		return run(p, t.u8[mode], unsignedCheck[uint8], dst, a, b)
+		return parallel(p, t.u8[mode], unsignedCheck[uint8], dst, a, b, threads)
 	case U16:
-		return run(p, t.u16[mode], unsignedCheck[uint16], dst, a, b)
+		return parallel(p, t.u16[mode], unsignedCheck[uint16], dst, a, b, threads)
 	case U32:
-		return run(p, t.u32[mode], unsignedCheck[uint32], dst, a, b)
+		return parallel(p, t.u32[mode], unsignedCheck[uint32], dst, a, b, threads)
 	case U64:
-		return run(p, t.u64[mode], unsignedCheck[uint64], dst, a, b)
+		return parallel(p, t.u64[mode], unsignedCheck[uint64], dst, a, b, threads)
 	}
 	panic(fmt.Sprintf("kernel: Divide of %s", typ))
 }
@@ -168,12 +179,36 @@ func view[T any](data []byte) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(data))), len(data)/int(unsafe.Sizeof(zero)))
 }
 
-// run walks the plan's runs in output order; check is nil for floats.
-func run[T any](p *Plan, k variants[T], check func(a, b T) faultKind, dstB, aB, bB []byte) Fault {
-	if p.total == 0 {
+// parallel splits the output into one contiguous range per goroutine and
+// keeps the lowest fault.
+func parallel[T any](p *Plan, k variants[T], check func(a, b T) faultKind, dstB, aB, bB []byte, threads int) Fault {
+	dst, a, b := view[T](dstB), view[T](aB), view[T](bB)
+	workers := min(threads, p.total/(ParallelMin/4))
+	if p.total < ParallelMin || workers <= 1 {
+		return runRange(p, k, check, dst, a, b, 0, p.total)
+	}
+	faults := make([]Fault, workers)
+	var wg sync.WaitGroup
+	per := (p.total + workers - 1) / workers
+	for w := range workers {
+		lo, hi := w*per, min((w+1)*per, p.total)
+		wg.Go(func() { faults[w] = runRange(p, k, check, dst, a, b, lo, hi) })
+	}
+	wg.Wait()
+	for _, f := range faults {
+		if f.Index >= 0 {
+			return f // ranges are in order: the first fault found is the lowest
+		}
+	}
+	return NoFault
+}
+
+// runRange divides output elements [lo, hi) in order, run by run, each run
+// cut into calls of at most Chunk elements.
+func runRange[T any](p *Plan, k variants[T], check func(a, b T) faultKind, dst, a, b []T, lo, hi int) Fault {
+	if lo >= hi {
 		return NoFault
 	}
-	dst, a, b := view[T](dstB), view[T](aB), view[T](bB)
 	kern := k.vv
 	switch {
 	case p.aRun == 1 && p.bRun == 0:
@@ -183,28 +218,42 @@ func run[T any](p *Plan, k variants[T], check func(a, b T) faultKind, dstB, aB, 
 	case p.aRun == 0 && p.bRun == 0:
 		kern = nil // both operands constant along the run
 	}
+	// Position the odometer at the run holding lo.
 	var idx [MaxRank]int
 	ao, bo := 0, 0
-	for o := 0; o < p.total; o += p.run {
-		out := dst[o : o+p.run]
-		var bad bool
-		if kern == nil {
-			bad = k.vv(out[:1], a[ao:ao+1], b[bo:bo+1])
-			for i := 1; i < len(out); i++ {
-				out[i] = out[0]
-			}
-		} else {
-			bad = kern(out, a[ao:ao+max(p.aRun*p.run, 1)], b[bo:bo+max(p.bRun*p.run, 1)])
-		}
-		if bad {
-			for i := range out {
-				if kind := check(a[ao+i*p.aRun], b[bo+i*p.bRun]); kind != valid {
-					return Fault{Index: o + i, Overflow: kind == overflow}
+	rest := lo / p.run
+	for d := len(p.outer) - 1; d >= 0; d-- {
+		idx[d] = rest % p.outer[d]
+		rest /= p.outer[d]
+		ao += idx[d] * p.aOuter[d]
+		bo += idx[d] * p.bOuter[d]
+	}
+	for start := lo - lo%p.run; start < hi; start += p.run {
+		from, to := max(lo, start), min(hi, start+p.run)
+		for c := from; c < to; c += Chunk {
+			n := min(Chunk, to-c)
+			i := c - start // position inside the run
+			out := dst[c : c+n]
+			ax, bx := a[ao+i*p.aRun:], b[bo+i*p.bRun:]
+			var bad bool
+			if kern == nil {
+				bad = k.vv(out[:1], ax[:1], bx[:1])
+				for j := 1; j < n; j++ {
+					out[j] = out[0]
 				}
+			} else {
+				bad = kern(out, ax[:max(p.aRun*n, 1)], bx[:max(p.bRun*n, 1)])
 			}
-			panic("kernel: a kernel reported a fault the scalar check does not find")
+			if bad {
+				for j := range n {
+					if kind := check(ax[j*p.aRun], bx[j*p.bRun]); kind != valid {
+						return Fault{Index: c + j, Overflow: kind == overflow}
+					}
+				}
+				panic("kernel: a kernel reported a fault the scalar check does not find")
+			}
 		}
-		// Advance the outer index, odometer style.
+		// Advance the odometer to the next run.
 		for d := len(p.outer) - 1; d >= 0; d-- {
 			idx[d]++
 			ao += p.aOuter[d]
