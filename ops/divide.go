@@ -130,10 +130,10 @@ type Call struct {
 	// Threads is the number of goroutines a large division may use; 0
 	// means GOMAXPROCS, 1 the calling goroutine alone.
 	Threads int
-	ktype                    kernel.Type
-	floor                    bool
-	plan                     *kernel.Plan
-	table                    *kernel.Table
+	ktype   kernel.Type
+	floor   bool
+	plan    *kernel.Plan
+	table   *kernel.Table
 }
 
 // Prepare checks types and shapes and builds the call for inputs of type t

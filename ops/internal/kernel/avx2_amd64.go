@@ -6,8 +6,7 @@ package kernel
 // generic kernels finish the tail, and the wrappers check a broadcast
 // scalar before the loop (a zero divisor fails at once; a -1 divisor or a
 // MIN dividend takes the generic path, which locates MIN / -1). i64 and
-// u64 stay scalar: AVX2 has no 64-bit conversion to f64 or 64-bit
-// multiply-high.
+// u64 use the scalar kernels of div64.go.
 func avx2Table() *Table {
 	g := genericTable()
 	t := *g
@@ -32,6 +31,8 @@ func avx2Table() *Table {
 	u16 := unsignedVec(8, divU16VVAVX2, divU16VSAVX2, divU16SVAVX2, g.u16[0])
 	u32 := unsignedVec(4, divU32VVAVX2, divU32VSAVX2, divU32SVAVX2, g.u32[0])
 	t.u8, t.u16, t.u32 = [2]variants[uint8]{u8, u8}, [2]variants[uint16]{u16, u16}, [2]variants[uint32]{u32, u32}
+	t.i64 = fast64Variants(g.i64)
+	t.u64 = fastU64Variants(g.u64[0])
 	return &t
 }
 

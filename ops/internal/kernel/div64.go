@@ -1,0 +1,181 @@
+package kernel
+
+import "math/bits"
+
+// Fast 64-bit kernels for the SIMD levels. AVX2 cannot divide 64-bit
+// integers (f64 holds 53 bits and there is no 64-bit multiply-high), so
+// these are scalar: two vectors use IDIV with a branchless floor
+// correction; a broadcast divisor uses libdivide's magic numbers
+// (ridiculousfish/libdivide, libdivide_u64_gen and libdivide_s64_gen), a
+// multiply-high and shifts per element. The generic kernels stay the
+// plain oracle.
+
+const (
+	addMarker       = 0x40
+	negativeDivisor = 0x80
+	shiftMask       = 0x3f
+)
+
+// u64Divider divides by a fixed unsigned divisor d > 0.
+type u64Divider struct {
+	magic uint64
+	more  uint8
+}
+
+func newU64Divider(d uint64) u64Divider {
+	log := uint8(63 - bits.LeadingZeros64(d))
+	if d&(d-1) == 0 {
+		return u64Divider{more: log} // power of two: a shift
+	}
+	m, rem := bits.Div64(1<<log, 0, d) // 2^(64+log) / d
+	var more uint8
+	if e := d - rem; e < 1<<log {
+		more = log
+	} else {
+		m += m
+		if twice := rem + rem; twice >= d || twice < rem {
+			m++
+		}
+		more = log | addMarker
+	}
+	return u64Divider{magic: m + 1, more: more}
+}
+
+func (v u64Divider) div(n uint64) uint64 {
+	if v.magic == 0 {
+		return n >> v.more
+	}
+	q, _ := bits.Mul64(v.magic, n)
+	if v.more&addMarker != 0 {
+		t := (n-q)>>1 + q
+		return t >> (v.more & shiftMask)
+	}
+	return q >> v.more
+}
+
+// s64Divider divides by a fixed signed divisor d, d != 0 and d != -1.
+type s64Divider struct {
+	magic int64
+	more  uint8
+}
+
+func newS64Divider(d int64) s64Divider {
+	abs := uint64(d)
+	if d < 0 {
+		abs = -abs
+	}
+	log := uint8(63 - bits.LeadingZeros64(abs))
+	var neg uint8
+	if d < 0 {
+		neg = negativeDivisor
+	}
+	if abs&(abs-1) == 0 {
+		return s64Divider{more: log | neg}
+	}
+	m, rem := bits.Div64(1<<(log-1), 0, abs) // 2^(64+log-1) / |d|
+	var more uint8
+	if e := abs - rem; e < 1<<log {
+		more = log - 1
+	} else {
+		m += m
+		if twice := rem + rem; twice >= abs || twice < rem {
+			m++
+		}
+		more = log | addMarker
+	}
+	m++
+	magic := int64(m)
+	if d < 0 {
+		magic = -magic
+	}
+	return s64Divider{magic: magic, more: more | neg}
+}
+
+// mulhiSigned returns the high 64 bits of the signed 128-bit product.
+func mulhiSigned(a, b int64) int64 {
+	hi, _ := bits.Mul64(uint64(a), uint64(b))
+	return int64(hi) - (a>>63)&b - (b>>63)&a
+}
+
+// div truncates toward zero, as Go's / does.
+func (v s64Divider) div(n int64) int64 {
+	shift := v.more & shiftMask
+	sign := int64(int8(v.more)) >> 7 // -1 for a negative divisor
+	if v.magic == 0 {
+		mask := int64(1)<<shift - 1
+		q := (n + (n>>63)&mask) >> shift
+		return q ^ sign - sign
+	}
+	q := mulhiSigned(v.magic, n)
+	if v.more&addMarker != 0 {
+		q += n ^ sign - sign
+	}
+	q >>= shift
+	return q + int64(uint64(q)>>63)
+}
+
+// floorFix turns a truncated quotient q of n / d into the floor quotient
+// without branches: subtract one when the remainder is non-zero and its
+// sign differs from the divisor's.
+func floorFix(q, n, d int64) int64 {
+	r := n - q*d
+	nonZero := int64(uint64(r|-r) >> 63)
+	differ := int64(uint64(r^d) >> 63)
+	return q - nonZero&differ
+}
+
+func fast64Variants(g [2]variants[int64]) [2]variants[int64] {
+	mode := func(floor bool, g variants[int64]) variants[int64] {
+		return variants[int64]{
+			vv: func(dst, a, b []int64) bool {
+				a, b = a[:len(dst)], b[:len(dst)]
+				for i := range dst {
+					x, y := a[i], b[i]
+					if y == 0 || y == -1 && x == minOf[int64]() {
+						return true
+					}
+					q := x / y
+					if floor {
+						q = floorFix(q, x, y)
+					}
+					dst[i] = q
+				}
+				return false
+			},
+			vs: func(dst, a, b []int64) bool {
+				d := b[0]
+				if d == 0 || d == -1 {
+					return g.vs(dst, a, b)
+				}
+				v := newS64Divider(d)
+				a = a[:len(dst)]
+				for i := range dst {
+					q := v.div(a[i])
+					if floor {
+						q = floorFix(q, a[i], d)
+					}
+					dst[i] = q
+				}
+				return false
+			},
+			sv: g.sv,
+		}
+	}
+	return [2]variants[int64]{mode(false, g[0]), mode(true, g[1])}
+}
+
+func fastU64Variants(g variants[uint64]) [2]variants[uint64] {
+	v := g
+	v.vs = func(dst, a, b []uint64) bool {
+		if b[0] == 0 {
+			return len(dst) > 0
+		}
+		v := newU64Divider(b[0])
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = v.div(a[i])
+		}
+		return false
+	}
+	return [2]variants[uint64]{v, v}
+}

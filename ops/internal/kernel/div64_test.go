@@ -1,0 +1,48 @@
+package kernel
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func edge64() []int64 {
+	vals := []int64{0, 1, -1, 2, -2, 3, -3, 5, 7, 9, 10, 11, 641, 1000, -1000, math.MaxInt64, math.MaxInt64 - 1, math.MinInt64, math.MinInt64 + 1}
+	for k := 1; k < 63; k++ {
+		vals = append(vals, 1<<k, 1<<k-1, 1<<k+1, -(1 << k), -(1<<k - 1), -(1<<k + 1))
+	}
+	return vals
+}
+
+func TestMagicDividers(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	numerators := edge64()
+	for range 2000 {
+		numerators = append(numerators, int64(r.Uint64()), int64(r.Uint64()>>r.IntN(64)))
+	}
+	divisors := edge64()
+	for range 300 {
+		divisors = append(divisors, int64(r.Uint64()>>r.IntN(64)), -int64(r.Uint64()>>r.IntN(64)))
+	}
+	for _, d := range divisors {
+		if d != 0 && d != -1 {
+			v := newS64Divider(d)
+			for _, n := range numerators {
+				if got := v.div(n); got != n/d {
+					t.Fatalf("s64 %d / %d = %d, want %d", n, d, got, n/d)
+				}
+				if got, want := floorFix(n/d, n, d), floorDiv(n, d); got != want {
+					t.Fatalf("floor %d / %d = %d, want %d", n, d, got, want)
+				}
+			}
+		}
+		if ud := uint64(d); ud != 0 {
+			v := newU64Divider(ud)
+			for _, n := range numerators {
+				if got := v.div(uint64(n)); got != uint64(n)/ud {
+					t.Fatalf("u64 %d / %d = %d, want %d", uint64(n), ud, got, uint64(n)/ud)
+				}
+			}
+		}
+	}
+}
