@@ -199,3 +199,26 @@ func TestCompileRealModels(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkInfer measures the fixed cost of one inference of a one-element
+// model: Parameter / Const -> Divide -> Result.
+func BenchmarkInfer(b *testing.B) {
+	m := &ir.Model{Name: "one"}
+	a := m.AddParameter("a", ir.F32, shapeinfer.MustParse("1"))
+	c := m.AddConst("c", func() *ir.Tensor { t, _ := ir.TensorOf(ir.F32, []int64{1}, []float32{3}); return t }())
+	d, _ := ops.AddDivide(m, "d", ir.Output{Layer: a}, ir.Output{Layer: c}, ops.NewDivide(shapeinfer.NumpyBroadcast, true))
+	m.AddResult("out", ir.Output{Layer: d})
+	cm, err := NewCore().CompileModel(m, Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := cm.NewInferRequest()
+	x, _ := ir.TensorOf(ir.F32, []int64{1}, []float32{7})
+	req.SetInputTensor(0, x)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := req.Infer(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -147,15 +147,7 @@ func fast64Variants(g [2]variants[int64]) [2]variants[int64] {
 				if d == 0 || d == -1 {
 					return g.vs(dst, a, b)
 				}
-				v := newS64Divider(d)
-				a = a[:len(dst)]
-				for i := range dst {
-					q := v.div(a[i])
-					if floor {
-						q = floorFix(q, a[i], d)
-					}
-					dst[i] = q
-				}
+				divS64ByScalar(dst, a[:len(dst)], d, floor)
 				return false
 			},
 			sv: g.sv,
@@ -170,12 +162,63 @@ func fastU64Variants(g variants[uint64]) [2]variants[uint64] {
 		if b[0] == 0 {
 			return len(dst) > 0
 		}
-		v := newU64Divider(b[0])
-		a = a[:len(dst)]
-		for i := range dst {
-			dst[i] = v.div(a[i])
-		}
+		divU64ByScalar(dst, a[:len(dst)], b[0])
 		return false
 	}
 	return [2]variants[uint64]{v, v}
+}
+
+// divS64ByScalar is s64Divider.div inlined into one loop per divider
+// shape, so that the loop body is a multiply-high, shifts and adds.
+func divS64ByScalar(dst, a []int64, d int64, floor bool) {
+	v := newS64Divider(d)
+	shift := v.more & shiftMask
+	sign := int64(int8(v.more)) >> 7
+	a = a[:len(dst)]
+	switch {
+	case v.magic == 0:
+		mask := int64(1)<<shift - 1
+		for i, n := range a {
+			q := (n+(n>>63)&mask)>>shift ^ sign - sign
+			dst[i] = q
+		}
+	case v.more&addMarker != 0:
+		for i, n := range a {
+			q := (mulhiSigned(v.magic, n) + (n ^ sign - sign)) >> shift
+			dst[i] = q + int64(uint64(q)>>63)
+		}
+	default:
+		for i, n := range a {
+			q := mulhiSigned(v.magic, n) >> shift
+			dst[i] = q + int64(uint64(q)>>63)
+		}
+	}
+	if floor {
+		for i, n := range a {
+			dst[i] = floorFix(dst[i], n, d)
+		}
+	}
+}
+
+// divU64ByScalar is u64Divider.div inlined into one loop per shape.
+func divU64ByScalar(dst, a []uint64, d uint64) {
+	v := newU64Divider(d)
+	shift := v.more & shiftMask
+	a = a[:len(dst)]
+	switch {
+	case v.magic == 0:
+		for i, n := range a {
+			dst[i] = n >> shift
+		}
+	case v.more&addMarker != 0:
+		for i, n := range a {
+			q, _ := bits.Mul64(v.magic, n)
+			dst[i] = ((n-q)>>1 + q) >> shift
+		}
+	default:
+		for i, n := range a {
+			q, _ := bits.Mul64(v.magic, n)
+			dst[i] = q >> shift
+		}
+	}
 }

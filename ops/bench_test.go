@@ -1,0 +1,156 @@
+package ops
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/shapeinfer"
+)
+
+var benchSizes = []struct {
+	name string
+	n    int64
+}{{"1Ki", 1 << 10}, {"64Ki", 64 << 10}, {"1Mi", 1 << 20}, {"16Mi", 16 << 20}}
+
+// benchCases are the types of BenchmarkDivide; integers run in both modes.
+var benchCases = []struct {
+	name  string
+	typ   ir.ElementType
+	floor bool
+}{
+	{"f32", ir.F32, true}, {"f64", ir.F64, true}, {"f16", ir.F16, true}, {"bf16", ir.BF16, true},
+	{"i8-floor", ir.I8, true}, {"i8-trunc", ir.I8, false}, {"u8", ir.U8, true},
+	{"i16-floor", ir.I16, true}, {"i16-trunc", ir.I16, false}, {"u16", ir.U16, true},
+	{"i32-floor", ir.I32, true}, {"i32-trunc", ir.I32, false}, {"u32", ir.U32, true},
+	{"i64-floor", ir.I64, true}, {"i64-trunc", ir.I64, false}, {"u64", ir.U64, true},
+}
+
+// benchData fills a tensor as perf-baseline.md does: floats A in
+// [-100,100) and B in [1,2); signed A over most of the range and B in
+// ±[1,1000] with random signs; unsigned A over the range and B in [1,255].
+func benchData(typ ir.ElementType, shape []int64, divisor bool, r *rand.Rand) *ir.Tensor {
+	t, err := ir.NewTensor(typ, shape)
+	if err != nil {
+		panic(err)
+	}
+	bits := typ.Bits()
+	for i := range t.NumElements() {
+		var f float64
+		switch {
+		case typ.IsFloat() && divisor:
+			f = 1 + r.Float64()
+		case typ.IsFloat():
+			f = r.Float64()*200 - 100
+		case divisor && typ.IsSigned():
+			f = float64(1 + r.IntN(min(1000, 1<<(bits-1)-1)))
+			if r.IntN(2) == 0 {
+				f = -f
+			}
+		case divisor:
+			f = float64(1 + r.IntN(255))
+		}
+		switch {
+		case typ.IsFloat() || divisor:
+			setFloat(t, i, f)
+		case typ.IsSigned():
+			setInt(t, i, int64(r.Uint64())>>(64-bits+2)) // |A| < MAX/2
+		default:
+			setInt(t, i, int64(r.Uint64()>>(64-bits)))
+		}
+	}
+	return t
+}
+
+func setFloat(t *ir.Tensor, i int, f float64) {
+	switch t.Type {
+	case ir.F32:
+		ir.View[float32](t)[i] = float32(f)
+	case ir.F64:
+		ir.View[float64](t)[i] = f
+	case ir.F16:
+		ir.View[uint16](t)[i] = uint16(roundBinary(f, 10, 5))
+	case ir.BF16:
+		ir.View[uint16](t)[i] = ir.BF16FromFloat32(float32(f))
+	default:
+		setInt(t, i, int64(f))
+	}
+}
+
+func setInt(t *ir.Tensor, i int, v int64) {
+	switch t.Type.Size() {
+	case 1:
+		ir.View[uint8](t)[i] = uint8(v)
+	case 2:
+		ir.View[uint16](t)[i] = uint16(v)
+	case 4:
+		ir.View[uint32](t)[i] = uint32(v)
+	default:
+		ir.View[uint64](t)[i] = uint64(v)
+	}
+}
+
+// layoutShapes returns A's and B's shapes: same shape, a scalar divisor,
+// or a row of 256 broadcast over N/256 rows.
+func layoutShapes(layout string, n int64) (a, b []int64) {
+	switch layout {
+	case "scalar":
+		return []int64{n}, []int64{}
+	case "row":
+		return []int64{n / 256, 256}, []int64{256}
+	}
+	return []int64{n}, []int64{n}
+}
+
+func benchDivide(b *testing.B, typ ir.ElementType, floor bool, layout string, n int64, threads int) {
+	r := rand.New(rand.NewPCG(1, 2))
+	aShape, bShape := layoutShapes(layout, n)
+	x, y := benchData(typ, aShape, false, r), benchData(typ, bShape, true, r)
+	call, err := NewDivide(shapeinfer.NumpyBroadcast, floor).Prepare(typ, aShape, bShape, SIMDLevels()[len(SIMDLevels())-1])
+	if err != nil {
+		b.Fatal(err)
+	}
+	call.Threads = threads
+	out, _ := ir.NewTensor(typ, call.OutShape)
+	b.SetBytes(n * int64(typ.Size()))
+	b.ResetTimer()
+	for b.Loop() {
+		if err := call.Run(out, x, y); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+}
+
+// BenchmarkDivide/<type>/<layout>/<N>: one thread, the best SIMD level
+// (GODEBUG=cpu.avx2=off or -tags purego for the generic one).
+func BenchmarkDivide(b *testing.B) {
+	for _, c := range benchCases {
+		for _, layout := range []string{"same", "scalar", "row"} {
+			for _, size := range benchSizes {
+				b.Run(fmt.Sprintf("%s/%s/%s", c.name, layout, size.name), func(b *testing.B) {
+					benchDivide(b, c.typ, c.floor, layout, size.n, 1)
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkDivideThreads/<type>/<N>/threads=<T>: same-shape division split
+// across goroutines.
+func BenchmarkDivideThreads(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		typ   ir.ElementType
+		floor bool
+	}{{"f16", ir.F16, true}, {"i32-floor", ir.I32, true}, {"i64-floor", ir.I64, true}, {"f32", ir.F32, true}} {
+		for _, size := range benchSizes[2:] {
+			for _, threads := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/%s/threads=%d", c.name, size.name, threads), func(b *testing.B) {
+					benchDivide(b, c.typ, c.floor, "same", size.n, threads)
+				})
+			}
+		}
+	}
+}
