@@ -1,6 +1,6 @@
 // Command irdiv evaluates OpenVINO Divide-1 exactly: one division from the
-// command line (eval), a whole IR model or one layer of it (run), and a
-// model's description (info).
+// command line (eval), a whole IR model or one layer of it (run), a
+// model's description (info), and inference timing (bench).
 //
 // Exit status: 0 on success, 1 on an error (one line on stderr starting
 // "irdiv: "), 2 on a usage error.
@@ -22,6 +22,7 @@ Usage:
   irdiv eval [flags] A B        divide two tensors (.npy files or literals)
   irdiv run [flags] MODEL.xml   run a model, or one layer of any model
   irdiv info [--json] MODEL.xml describe a model
+  irdiv bench [flags] MODEL.xml measure inference like benchmark_app
   irdiv help                    this text
 
 Run "irdiv COMMAND -h" for the flags of a command.
@@ -37,9 +38,10 @@ var errUsage = errors.New("usage")
 type command func(args []string, stdout, stderr io.Writer) error
 
 var commands = map[string]command{
-	"eval": evalCmd,
-	"run":  runCmd,
-	"info": infoCmd,
+	"eval":  evalCmd,
+	"run":   runCmd,
+	"info":  infoCmd,
+	"bench": benchCmd,
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/irdiv/irdiv/ir"
 )
@@ -175,3 +176,43 @@ func TestSharedModels(t *testing.T) {
 }
 
 func jsonNumber(n uint64) string { b, _ := json.Marshal(n); return string(b) }
+
+func TestBenchPercentileRule(t *testing.T) {
+	lat := []time.Duration{4, 1, 3, 2} // ms after scaling below
+	for i := range lat {
+		lat[i] *= time.Millisecond
+	}
+	for _, tc := range []struct {
+		p      float64
+		median float64
+	}{{50, 3}, {100, 4}, {1, 1}, {75, 4}} {
+		res := benchResult{Percentile: tc.p}
+		summarize(&res, lat, 20*time.Millisecond)
+		if res.LatencyMS.Median != tc.median || res.LatencyMS.Min != 1 || res.LatencyMS.Max != 4 || res.LatencyMS.Average != 2.5 || res.ThroughputFPS != 200 {
+			t.Errorf("p=%g: %+v", tc.p, res)
+		}
+	}
+}
+
+func TestBenchCommand(t *testing.T) {
+	stdout, stderr, code := irdiv(t, "bench", "../../examples/floordiv/model.xml", "-niter", "50", "--json", "--shape", "a=[8,4]", "-nthreads", "1")
+	var res map[string]any
+	if code != 0 || json.Unmarshal([]byte(stdout), &res) != nil || res["count"] != 50.0 || res["threads"] != 1.0 || res["simd"] == "" {
+		t.Fatalf("exit %d %q %q", code, stdout, stderr)
+	}
+	for _, key := range []string{"duration_ms", "throughput_fps", "latency_ms"} {
+		if _, ok := res[key]; !ok {
+			t.Errorf("--json lacks %q", key)
+		}
+	}
+	stdout, _, code = irdiv(t, "bench", "../../examples/floordiv/model.xml", "-niter", "10", "--latency-percentile", "90")
+	if code != 0 || !strings.Contains(stdout, "[ INFO ] Count:            10 iterations") || !strings.Contains(stdout, "90 percentile:") {
+		t.Errorf("text output: %s", stdout)
+	}
+	if _, _, code := irdiv(t, "bench", "../../examples/floordiv/model.xml", "--shape", "a=[?,4]"); code != 2 {
+		t.Errorf("dynamic --shape accepted: exit %d", code)
+	}
+	if _, stderr, code := irdiv(t, "bench", "../../examples/floordiv/model.xml", "-niter", "1", "--simd", "avx512"); code != 1 || !strings.Contains(stderr, "avx512") {
+		t.Errorf("--simd avx512: exit %d %s", code, stderr)
+	}
+}

@@ -76,35 +76,8 @@ func runModel(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand
 		return err
 	}
 	req := cm.NewInferRequest()
-	used := make(map[string]bool)
-	for _, p := range cm.Inputs() {
-		key := ""
-		for _, k := range append([]string{p.Name, strconv.Itoa(p.Index)}, p.Names...) {
-			if _, ok := given[k]; ok {
-				key = k
-			}
-		}
-		var t *ir.Tensor
-		if key != "" {
-			used[key] = true
-			if t, err = readNPY(given[key], p.Type, true); err != nil {
-				return fmt.Errorf("input %q: %w", p.Name, err)
-			}
-			fmt.Fprintf(stdout, "input  %-12s %s %s from %s\n", quote(p.Name), p.Type, shapeString(t.Shape), given[key])
-		} else {
-			if t, err = generate(gen, p.Type, concreteDims(p.Shape)); err != nil {
-				return fmt.Errorf("input %q: %w", p.Name, err)
-			}
-			fmt.Fprintf(stdout, "input  %-12s %s %s generated (seed %d)\n", quote(p.Name), p.Type, shapeString(t.Shape), o.seed)
-		}
-		if err := req.SetInputTensor(p.Index, t); err != nil {
-			return err
-		}
-	}
-	for k := range given {
-		if !used[k] {
-			return fmt.Errorf("-i %s: the model has no input of that name or index", k)
-		}
+	if err := bindInputs(cm, req, given, nil, gen, o.seed, stdout); err != nil {
+		return err
 	}
 	if err := req.Infer(); err != nil {
 		return err
@@ -116,6 +89,59 @@ func runModel(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand
 		}
 		if err := report(stdout, "output", p.Name, t, o.outDir); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// bindInputs binds every model input: from -i files (by Parameter name,
+// tensor name or index), else generated, with the shape from shapes (by
+// the same keys) or the Parameter's lower bounds.
+func bindInputs(cm *plugin.CompiledModel, req *plugin.InferRequest, given map[string]string, shapes map[string][]int64, gen *rand.Rand, seed uint64, stdout io.Writer) error {
+	used := make(map[string]bool)
+	lookup := func(p plugin.Port, m map[string]string) string {
+		for _, k := range append([]string{p.Name, strconv.Itoa(p.Index)}, p.Names...) {
+			if _, ok := m[k]; ok {
+				used[k] = true
+				return k
+			}
+		}
+		return ""
+	}
+	for _, p := range cm.Inputs() {
+		var t *ir.Tensor
+		var err error
+		if key := lookup(p, given); key != "" {
+			if t, err = readNPY(given[key], p.Type, true); err != nil {
+				return fmt.Errorf("input %q: %w", p.Name, err)
+			}
+			fmt.Fprintf(stdout, "input  %-12s %s %s from %s\n", quote(p.Name), p.Type, shapeString(t.Shape), given[key])
+		} else {
+			dims := concreteDims(p.Shape)
+			shapeKeys := make(map[string]string, len(shapes))
+			for k := range shapes {
+				shapeKeys[k] = k
+			}
+			if key := lookup(p, shapeKeys); key != "" {
+				dims = shapes[key]
+			}
+			if t, err = generate(gen, p.Type, dims); err != nil {
+				return fmt.Errorf("input %q: %w", p.Name, err)
+			}
+			fmt.Fprintf(stdout, "input  %-12s %s %s generated (seed %d)\n", quote(p.Name), p.Type, shapeString(t.Shape), seed)
+		}
+		if err := req.SetInputTensor(p.Index, t); err != nil {
+			return err
+		}
+	}
+	for k := range given {
+		if !used[k] {
+			return fmt.Errorf("-i %s: the model has no input of that name or index", k)
+		}
+	}
+	for k := range shapes {
+		if !used[k] {
+			return fmt.Errorf("--shape %s: the model has no input of that name or index", k)
 		}
 	}
 	return nil
