@@ -14,7 +14,7 @@ func avx2Table() *Table {
 	t.f32 = floatVec(8, divF32VVAVX2, divF32VSAVX2, divF32SVAVX2, g.f32)
 	t.f64 = floatVec(4, divF64VVAVX2, divF64VSAVX2, divF64SVAVX2, g.f64)
 	t.f16 = floatVec(8, divF16VVAVX2, divF16VSAVX2, divF16SVAVX2, g.f16)
-	t.bf16 = floatVec(8, divBF16VVAVX2, divBF16VSAVX2, divBF16SVAVX2, g.bf16)
+	t.bf16 = floatVec(16, divBF16VVAVX2, divBF16VSAVX2, divBF16SVAVX2, g.bf16)
 	t.i8 = [2]variants[int8]{
 		signedVec(8, divI8TruncVVAVX2, divI8TruncVSAVX2, divI8TruncSVAVX2, g.i8[0]),
 		signedVec(8, divI8FloorVVAVX2, divI8FloorVSAVX2, divI8FloorSVAVX2, g.i8[1]),

@@ -31,13 +31,13 @@ func divF16VSAVX2(dst []uint16, a []uint16, b []uint16)
 // divF16SVAVX2 divides whole groups of 8 elements (SV).
 func divF16SVAVX2(dst []uint16, a []uint16, b []uint16)
 
-// divBF16VVAVX2 divides whole groups of 8 elements (VV).
+// divBF16VVAVX2 divides whole groups of 16 elements (VV).
 func divBF16VVAVX2(dst []uint16, a []uint16, b []uint16)
 
-// divBF16VSAVX2 divides whole groups of 8 elements (VS).
+// divBF16VSAVX2 divides whole groups of 16 elements (VS).
 func divBF16VSAVX2(dst []uint16, a []uint16, b []uint16)
 
-// divBF16SVAVX2 divides whole groups of 8 elements (SV).
+// divBF16SVAVX2 divides whole groups of 16 elements (SV).
 func divBF16SVAVX2(dst []uint16, a []uint16, b []uint16)
 
 // divI8TruncVVAVX2 divides whole groups of 8 elements (VV).

@@ -136,14 +136,13 @@ func kinds() []kind {
 		store:     func(q reg.VecVirtual, dst Mem) { VCVTPS2PH(Imm(0), q, dst) },
 		broadcast: bcastW,
 	}
-	bf16 := kind{name: "BF16", goType: "uint16", size: 2, lanes: 8, float: true, unroll: 2,
+	bf16 := kind{name: "BF16", goType: "uint16", size: 2, lanes: 16, float: true, unroll: 2,
 		widen: func(src Op) reg.VecVirtual {
 			y := YMM()
 			VPMOVZXWD(src, y)
 			VPSLLD(Imm(16), y, y)
 			return y
 		},
-		store:     storeBF16,
 		broadcast: bcastW,
 	}
 	// 8- and 16-bit integers go through f32, exact by the 1/|b| argument.
@@ -227,9 +226,9 @@ var prologue map[string]reg.VecVirtual
 func permdReg() reg.VecVirtual { return prologue["permd8"] }
 func two31Reg() reg.VecVirtual { return prologue["two31"] }
 
-// storeBF16 rounds f32 lanes to bfloat16, to nearest even, NaN kept a
-// quiet NaN, and stores eight halves.
-func storeBF16(q reg.VecVirtual, dst Mem) {
+// roundBF16 rounds f32 lanes to bfloat16, to nearest even with a NaN kept
+// a quiet NaN, leaving each result in the low half of its dword.
+func roundBF16(q reg.VecVirtual) reg.VecVirtual {
 	t, r, nan, qn := YMM(), YMM(), YMM(), YMM()
 	VPSRLD(Imm(16), q, t)
 	VPAND(prologue["lsb"], t, t)
@@ -239,9 +238,34 @@ func storeBF16(q reg.VecVirtual, dst Mem) {
 	VPOR(prologue["quiet"], q, qn)
 	VPBLENDVB(nan, qn, r, r)
 	VPSRLD(Imm(16), r, r)
-	VPACKUSDW(r, r, r)
-	VPERMQ(Imm(0x08), r, r)
-	VMOVDQU(r.AsX(), dst)
+	return r
+}
+
+// groupBF16 divides 16 bfloat16 values. Interleaving with zero widens the
+// low and high four words of each 128-bit lane to f32 (word << 16); the
+// in-lane pack restores the original order, so nothing crosses lanes.
+func groupBF16(a, b Op, aFixed, bFixed reg.VecVirtual, dst Mem) {
+	zero := prologue["zero"]
+	half := func(src Op, fixed reg.VecVirtual, high bool) reg.VecVirtual {
+		if fixed != nil {
+			return fixed
+		}
+		r := YMM()
+		if high {
+			VPUNPCKHWD(src, zero, r)
+		} else {
+			VPUNPCKLWD(src, zero, r)
+		}
+		return r
+	}
+	var out [2]reg.VecVirtual
+	for i, high := range []bool{false, true} {
+		q := YMM()
+		VDIVPS(half(b, bFixed, high), half(a, aFixed, high), q)
+		out[i] = roundBF16(q)
+	}
+	VPACKUSDW(out[1], out[0], out[0])
+	VMOVDQU(out[0], dst)
 }
 
 func kernel(k kind, variant string, floor bool) {
@@ -283,6 +307,7 @@ func kernel(k kind, variant string, floor bool) {
 	case k.name == "U32":
 		load("two31", func(r reg.VecVirtual) { VBROADCASTSD(two31, r) }, true)
 	case k.name == "BF16":
+		load("zero", func(r reg.VecVirtual) { VPXOR(r, r, r) }, true)
 		load("lsb", func(r reg.VecVirtual) { VPBROADCASTD(lsb, r) }, true)
 		load("round7fff", func(r reg.VecVirtual) { VPBROADCASTD(round7fff, r) }, true)
 		load("quiet", func(r reg.VecVirtual) { VPBROADCASTD(quiet, r) }, true)
@@ -332,6 +357,17 @@ func kernel(k kind, variant string, floor bool) {
 
 	group := func(i int) {
 		aOff, bOff, dOff := a.Offset(i*k.lanes*k.size), b.Offset(i*k.lanes*k.size), dst.Offset(i*k.lanes*k.size)
+		if k.name == "BF16" {
+			var aFixed, bFixed reg.VecVirtual
+			switch variant {
+			case "SV":
+				aFixed = fixed
+			case "VS":
+				bFixed = fixed
+			}
+			groupBF16(aOff, bOff, aFixed, bFixed, dOff)
+			return
+		}
 		var fa, fb reg.VecVirtual
 		if variant != "SV" {
 			wa := k.widen(aOff)
