@@ -11,33 +11,47 @@ func avx2Table() *Table {
 	g := genericTable()
 	t := *g
 	t.level = AVX2
-	t.f32 = floatVec(8, divF32VVAVX2, divF32VSAVX2, divF32SVAVX2, g.f32)
-	t.f64 = floatVec(4, divF64VVAVX2, divF64VSAVX2, divF64SVAVX2, g.f64)
-	t.f16 = floatVec(8, divF16VVAVX2, divF16VSAVX2, divF16SVAVX2, g.f16)
-	t.bf16 = floatVec(16, divBF16VVAVX2, divBF16VSAVX2, divBF16SVAVX2, g.bf16)
+	t.f32 = floatVec(8, divF32VVAVX2, divF32VSAVX2, divF32SVAVX2, divF32RWAVX2, g.f32)
+	t.f64 = floatVec(4, divF64VVAVX2, divF64VSAVX2, divF64SVAVX2, divF64RWAVX2, g.f64)
+	t.f16 = floatVec(8, divF16VVAVX2, divF16VSAVX2, divF16SVAVX2, divF16RWAVX2, g.f16)
+	t.bf16 = floatVec(16, divBF16VVAVX2, divBF16VSAVX2, divBF16SVAVX2, divBF16RWAVX2, g.bf16)
 	t.i8 = [2]variants[int8]{
-		signedVec(8, divI8TruncVVAVX2, divI8TruncVSAVX2, divI8TruncSVAVX2, g.i8[0]),
-		signedVec(8, divI8FloorVVAVX2, divI8FloorVSAVX2, divI8FloorSVAVX2, g.i8[1]),
+		signedVec(8, divI8TruncVVAVX2, divI8TruncVSAVX2, divI8TruncSVAVX2, divI8TruncRWAVX2, g.i8[0]),
+		signedVec(8, divI8FloorVVAVX2, divI8FloorVSAVX2, divI8FloorSVAVX2, divI8FloorRWAVX2, g.i8[1]),
 	}
 	t.i16 = [2]variants[int16]{
-		signedVec(8, divI16TruncVVAVX2, divI16TruncVSAVX2, divI16TruncSVAVX2, g.i16[0]),
-		signedVec(8, divI16FloorVVAVX2, divI16FloorVSAVX2, divI16FloorSVAVX2, g.i16[1]),
+		signedVec(8, divI16TruncVVAVX2, divI16TruncVSAVX2, divI16TruncSVAVX2, divI16TruncRWAVX2, g.i16[0]),
+		signedVec(8, divI16FloorVVAVX2, divI16FloorVSAVX2, divI16FloorSVAVX2, divI16FloorRWAVX2, g.i16[1]),
 	}
 	t.i32 = [2]variants[int32]{
-		signedVec(4, divI32TruncVVAVX2, divI32TruncVSAVX2, divI32TruncSVAVX2, g.i32[0]),
-		signedVec(4, divI32FloorVVAVX2, divI32FloorVSAVX2, divI32FloorSVAVX2, g.i32[1]),
+		signedVec(4, divI32TruncVVAVX2, divI32TruncVSAVX2, divI32TruncSVAVX2, divI32TruncRWAVX2, g.i32[0]),
+		signedVec(4, divI32FloorVVAVX2, divI32FloorVSAVX2, divI32FloorSVAVX2, divI32FloorRWAVX2, g.i32[1]),
 	}
-	u8 := unsignedVec(8, divU8VVAVX2, divU8VSAVX2, divU8SVAVX2, g.u8[0])
-	u16 := unsignedVec(8, divU16VVAVX2, divU16VSAVX2, divU16SVAVX2, g.u16[0])
-	u32 := unsignedVec(4, divU32VVAVX2, divU32VSAVX2, divU32SVAVX2, g.u32[0])
+	u8 := unsignedVec(8, divU8VVAVX2, divU8VSAVX2, divU8SVAVX2, divU8RWAVX2, g.u8[0])
+	u16 := unsignedVec(8, divU16VVAVX2, divU16VSAVX2, divU16SVAVX2, divU16RWAVX2, g.u16[0])
+	u32 := unsignedVec(4, divU32VVAVX2, divU32VSAVX2, divU32SVAVX2, divU32RWAVX2, g.u32[0])
 	t.u8, t.u16, t.u32 = [2]variants[uint8]{u8, u8}, [2]variants[uint16]{u16, u16}, [2]variants[uint32]{u32, u32}
 	t.i64 = fast64Variants(g.i64)
 	t.u64 = fastU64Variants(g.u64[0])
+	t.eachRowsOf64()
 	return &t
 }
 
-func floatVec[T any](lanes int, vv, vs, sv func(dst, a, b []T), g variants[T]) variants[T] {
-	return variants[T]{
+// rowsKernel calls a rows kernel when the row is whole groups, and the
+// level's vv row by row otherwise.
+func rowsKernel[T any](lanes int, rw func(dst, a, b []T) bool, vv func(dst, a, b []T) bool) func(dst, a, b []T) bool {
+	byVV := rowsByVV(vv)
+	return func(dst, a, b []T) bool {
+		if len(b)%lanes != 0 || len(b) == 0 {
+			return byVV(dst, a, b)
+		}
+		raceAccess(dst, a, b)
+		return rw(dst, a, b)
+	}
+}
+
+func floatVec[T any](lanes int, vv, vs, sv, rw func(dst, a, b []T), g variants[T]) variants[T] {
+	v := variants[T]{
 		vv: func(dst, a, b []T) bool {
 			if m := len(dst) - len(dst)%lanes; m > 0 {
 				raceAccess(dst[:m], a[:m], b[:m])
@@ -63,12 +77,14 @@ func floatVec[T any](lanes int, vv, vs, sv func(dst, a, b []T), g variants[T]) v
 			return g.sv(dst, a, b)
 		},
 	}
+	v.rows = rowsKernel(lanes, func(dst, a, b []T) bool { rw(dst, a, b); return false }, v.vv)
+	return v
 }
 
 // intVec wraps integer kernels; vsGeneric and svGeneric tell when a
 // broadcast scalar needs the generic path.
-func intVec[T any](lanes int, vv, vs, sv func(dst, a, b []T) bool, g variants[T], vsGeneric, svGeneric func(T) bool) variants[T] {
-	return variants[T]{
+func intVec[T any](lanes int, vv, vs, sv, rw func(dst, a, b []T) bool, g variants[T], vsGeneric, svGeneric func(T) bool) variants[T] {
+	v := variants[T]{
 		vv: func(dst, a, b []T) bool {
 			if m := len(dst) - len(dst)%lanes; m > 0 {
 				raceAccess(dst[:m], a[:m], b[:m])
@@ -104,16 +120,26 @@ func intVec[T any](lanes int, vv, vs, sv func(dst, a, b []T) bool, g variants[T]
 			return g.sv(dst, a, b)
 		},
 	}
+	v.rows = rowsKernel(lanes, rw, v.vv)
+	return v
 }
 
-func signedVec[T signed](lanes int, vv, vs, sv func(dst, a, b []T) bool, g variants[T]) variants[T] {
-	return intVec(lanes, vv, vs, sv, g,
+func signedVec[T signed](lanes int, vv, vs, sv, rw func(dst, a, b []T) bool, g variants[T]) variants[T] {
+	return intVec(lanes, vv, vs, sv, rw, g,
 		func(s T) bool { return s == 0 || s == -1 },
 		func(s T) bool { return s == minOf[T]() })
 }
 
-func unsignedVec[T unsigned](lanes int, vv, vs, sv func(dst, a, b []T) bool, g variants[T]) variants[T] {
-	return intVec(lanes, vv, vs, sv, g,
+func unsignedVec[T unsigned](lanes int, vv, vs, sv, rw func(dst, a, b []T) bool, g variants[T]) variants[T] {
+	return intVec(lanes, vv, vs, sv, rw, g,
 		func(s T) bool { return s == 0 },
 		func(T) bool { return false })
+}
+
+// eachRowsOf64 gives the scalar 64-bit kernels the row loop over their vv.
+func (t *Table) eachRowsOf64() {
+	for m := range 2 {
+		t.i64[m].rows = rowsByVV(t.i64[m].vv)
+		t.u64[m].rows = rowsByVV(t.u64[m].vv)
+	}
 }

@@ -13,6 +13,9 @@ func divF32VSAVX2(dst []float32, a []float32, b []float32)
 // divF32SVAVX2 divides whole groups of 8 elements (SV).
 func divF32SVAVX2(dst []float32, a []float32, b []float32)
 
+// divF32RWAVX2 divides whole groups of 8 elements (RW).
+func divF32RWAVX2(dst []float32, a []float32, b []float32)
+
 // divF64VVAVX2 divides whole groups of 4 elements (VV).
 func divF64VVAVX2(dst []float64, a []float64, b []float64)
 
@@ -21,6 +24,9 @@ func divF64VSAVX2(dst []float64, a []float64, b []float64)
 
 // divF64SVAVX2 divides whole groups of 4 elements (SV).
 func divF64SVAVX2(dst []float64, a []float64, b []float64)
+
+// divF64RWAVX2 divides whole groups of 4 elements (RW).
+func divF64RWAVX2(dst []float64, a []float64, b []float64)
 
 // divF16VVAVX2 divides whole groups of 8 elements (VV).
 func divF16VVAVX2(dst []uint16, a []uint16, b []uint16)
@@ -31,6 +37,9 @@ func divF16VSAVX2(dst []uint16, a []uint16, b []uint16)
 // divF16SVAVX2 divides whole groups of 8 elements (SV).
 func divF16SVAVX2(dst []uint16, a []uint16, b []uint16)
 
+// divF16RWAVX2 divides whole groups of 8 elements (RW).
+func divF16RWAVX2(dst []uint16, a []uint16, b []uint16)
+
 // divBF16VVAVX2 divides whole groups of 16 elements (VV).
 func divBF16VVAVX2(dst []uint16, a []uint16, b []uint16)
 
@@ -39,6 +48,9 @@ func divBF16VSAVX2(dst []uint16, a []uint16, b []uint16)
 
 // divBF16SVAVX2 divides whole groups of 16 elements (SV).
 func divBF16SVAVX2(dst []uint16, a []uint16, b []uint16)
+
+// divBF16RWAVX2 divides whole groups of 16 elements (RW).
+func divBF16RWAVX2(dst []uint16, a []uint16, b []uint16)
 
 // divI8TruncVVAVX2 divides whole groups of 8 elements (VV).
 func divI8TruncVVAVX2(dst []int8, a []int8, b []int8) bool
@@ -58,6 +70,12 @@ func divI8TruncSVAVX2(dst []int8, a []int8, b []int8) bool
 // divI8FloorSVAVX2 divides whole groups of 8 elements (SV).
 func divI8FloorSVAVX2(dst []int8, a []int8, b []int8) bool
 
+// divI8TruncRWAVX2 divides whole groups of 8 elements (RW).
+func divI8TruncRWAVX2(dst []int8, a []int8, b []int8) bool
+
+// divI8FloorRWAVX2 divides whole groups of 8 elements (RW).
+func divI8FloorRWAVX2(dst []int8, a []int8, b []int8) bool
+
 // divU8VVAVX2 divides whole groups of 8 elements (VV).
 func divU8VVAVX2(dst []uint8, a []uint8, b []uint8) bool
 
@@ -66,6 +84,9 @@ func divU8VSAVX2(dst []uint8, a []uint8, b []uint8) bool
 
 // divU8SVAVX2 divides whole groups of 8 elements (SV).
 func divU8SVAVX2(dst []uint8, a []uint8, b []uint8) bool
+
+// divU8RWAVX2 divides whole groups of 8 elements (RW).
+func divU8RWAVX2(dst []uint8, a []uint8, b []uint8) bool
 
 // divI16TruncVVAVX2 divides whole groups of 8 elements (VV).
 func divI16TruncVVAVX2(dst []int16, a []int16, b []int16) bool
@@ -85,6 +106,12 @@ func divI16TruncSVAVX2(dst []int16, a []int16, b []int16) bool
 // divI16FloorSVAVX2 divides whole groups of 8 elements (SV).
 func divI16FloorSVAVX2(dst []int16, a []int16, b []int16) bool
 
+// divI16TruncRWAVX2 divides whole groups of 8 elements (RW).
+func divI16TruncRWAVX2(dst []int16, a []int16, b []int16) bool
+
+// divI16FloorRWAVX2 divides whole groups of 8 elements (RW).
+func divI16FloorRWAVX2(dst []int16, a []int16, b []int16) bool
+
 // divU16VVAVX2 divides whole groups of 8 elements (VV).
 func divU16VVAVX2(dst []uint16, a []uint16, b []uint16) bool
 
@@ -93,6 +120,9 @@ func divU16VSAVX2(dst []uint16, a []uint16, b []uint16) bool
 
 // divU16SVAVX2 divides whole groups of 8 elements (SV).
 func divU16SVAVX2(dst []uint16, a []uint16, b []uint16) bool
+
+// divU16RWAVX2 divides whole groups of 8 elements (RW).
+func divU16RWAVX2(dst []uint16, a []uint16, b []uint16) bool
 
 // divI32TruncVVAVX2 divides whole groups of 4 elements (VV).
 func divI32TruncVVAVX2(dst []int32, a []int32, b []int32) bool
@@ -112,6 +142,12 @@ func divI32TruncSVAVX2(dst []int32, a []int32, b []int32) bool
 // divI32FloorSVAVX2 divides whole groups of 4 elements (SV).
 func divI32FloorSVAVX2(dst []int32, a []int32, b []int32) bool
 
+// divI32TruncRWAVX2 divides whole groups of 4 elements (RW).
+func divI32TruncRWAVX2(dst []int32, a []int32, b []int32) bool
+
+// divI32FloorRWAVX2 divides whole groups of 4 elements (RW).
+func divI32FloorRWAVX2(dst []int32, a []int32, b []int32) bool
+
 // divU32VVAVX2 divides whole groups of 4 elements (VV).
 func divU32VVAVX2(dst []uint32, a []uint32, b []uint32) bool
 
@@ -120,3 +156,6 @@ func divU32VSAVX2(dst []uint32, a []uint32, b []uint32) bool
 
 // divU32SVAVX2 divides whole groups of 4 elements (SV).
 func divU32SVAVX2(dst []uint32, a []uint32, b []uint32) bool
+
+// divU32RWAVX2 divides whole groups of 4 elements (RW).
+func divU32RWAVX2(dst []uint32, a []uint32, b []uint32) bool

@@ -138,7 +138,7 @@ divF32VVAVX2_block:
 
 divF32VVAVX2_single:
 	CMPQ    AX, $0x00000008
-	JB      divF32VVAVX2_done
+	JB      divF32VVAVX2_end
 	VMOVUPS (DX), Y0
 	VMOVUPS (BX), Y1
 	VDIVPS  Y1, Y0, Y0
@@ -149,7 +149,7 @@ divF32VVAVX2_single:
 	SUBQ    $0x00000008, AX
 	JMP     divF32VVAVX2_single
 
-divF32VVAVX2_done:
+divF32VVAVX2_end:
 	VZEROUPPER
 	RET
 
@@ -184,7 +184,7 @@ divF32VSAVX2_block:
 
 divF32VSAVX2_single:
 	CMPQ    AX, $0x00000008
-	JB      divF32VSAVX2_done
+	JB      divF32VSAVX2_end
 	VMOVUPS (DX), Y1
 	VDIVPS  Y0, Y1, Y1
 	VMOVUPS Y1, (CX)
@@ -193,7 +193,7 @@ divF32VSAVX2_single:
 	SUBQ    $0x00000008, AX
 	JMP     divF32VSAVX2_single
 
-divF32VSAVX2_done:
+divF32VSAVX2_end:
 	VZEROUPPER
 	RET
 
@@ -228,7 +228,7 @@ divF32SVAVX2_block:
 
 divF32SVAVX2_single:
 	CMPQ    AX, $0x00000008
-	JB      divF32SVAVX2_done
+	JB      divF32SVAVX2_end
 	VMOVUPS (BX), Y1
 	VDIVPS  Y1, Y0, Y1
 	VMOVUPS Y1, (CX)
@@ -237,7 +237,69 @@ divF32SVAVX2_single:
 	SUBQ    $0x00000008, AX
 	JMP     divF32SVAVX2_single
 
-divF32SVAVX2_done:
+divF32SVAVX2_end:
+	VZEROUPPER
+	RET
+
+// func divF32RWAVX2(dst []float32, a []float32, b []float32)
+// Requires: AVX
+TEXT ·divF32RWAVX2(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+divF32RWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divF32RWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divF32RWAVX2_block:
+	CMPQ    SI, $0x00000020
+	JB      divF32RWAVX2_single
+	VMOVUPS (DX), Y0
+	VMOVUPS (BX), Y1
+	VDIVPS  Y1, Y0, Y0
+	VMOVUPS Y0, (CX)
+	VMOVUPS 32(DX), Y0
+	VMOVUPS 32(BX), Y1
+	VDIVPS  Y1, Y0, Y0
+	VMOVUPS Y0, 32(CX)
+	VMOVUPS 64(DX), Y0
+	VMOVUPS 64(BX), Y1
+	VDIVPS  Y1, Y0, Y0
+	VMOVUPS Y0, 64(CX)
+	VMOVUPS 96(DX), Y0
+	VMOVUPS 96(BX), Y1
+	VDIVPS  Y1, Y0, Y0
+	VMOVUPS Y0, 96(CX)
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, BX
+	ADDQ    $0x00000080, CX
+	SUBQ    $0x00000020, SI
+	JMP     divF32RWAVX2_block
+
+divF32RWAVX2_single:
+	CMPQ    SI, $0x00000008
+	JB      divF32RWAVX2_end
+	VMOVUPS (DX), Y0
+	VMOVUPS (BX), Y1
+	VDIVPS  Y1, Y0, Y0
+	VMOVUPS Y0, (CX)
+	ADDQ    $0x00000020, DX
+	ADDQ    $0x00000020, BX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, SI
+	JMP     divF32RWAVX2_single
+
+divF32RWAVX2_end:
+	JMP divF32RWAVX2_row
+
+divF32RWAVX2_done:
 	VZEROUPPER
 	RET
 
@@ -276,7 +338,7 @@ divF64VVAVX2_block:
 
 divF64VVAVX2_single:
 	CMPQ    AX, $0x00000004
-	JB      divF64VVAVX2_done
+	JB      divF64VVAVX2_end
 	VMOVUPD (DX), Y0
 	VMOVUPD (BX), Y1
 	VDIVPD  Y1, Y0, Y0
@@ -287,7 +349,7 @@ divF64VVAVX2_single:
 	SUBQ    $0x00000004, AX
 	JMP     divF64VVAVX2_single
 
-divF64VVAVX2_done:
+divF64VVAVX2_end:
 	VZEROUPPER
 	RET
 
@@ -322,7 +384,7 @@ divF64VSAVX2_block:
 
 divF64VSAVX2_single:
 	CMPQ    AX, $0x00000004
-	JB      divF64VSAVX2_done
+	JB      divF64VSAVX2_end
 	VMOVUPD (DX), Y1
 	VDIVPD  Y0, Y1, Y1
 	VMOVUPD Y1, (CX)
@@ -331,7 +393,7 @@ divF64VSAVX2_single:
 	SUBQ    $0x00000004, AX
 	JMP     divF64VSAVX2_single
 
-divF64VSAVX2_done:
+divF64VSAVX2_end:
 	VZEROUPPER
 	RET
 
@@ -366,7 +428,7 @@ divF64SVAVX2_block:
 
 divF64SVAVX2_single:
 	CMPQ    AX, $0x00000004
-	JB      divF64SVAVX2_done
+	JB      divF64SVAVX2_end
 	VMOVUPD (BX), Y1
 	VDIVPD  Y1, Y0, Y1
 	VMOVUPD Y1, (CX)
@@ -375,7 +437,69 @@ divF64SVAVX2_single:
 	SUBQ    $0x00000004, AX
 	JMP     divF64SVAVX2_single
 
-divF64SVAVX2_done:
+divF64SVAVX2_end:
+	VZEROUPPER
+	RET
+
+// func divF64RWAVX2(dst []float64, a []float64, b []float64)
+// Requires: AVX
+TEXT ·divF64RWAVX2(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+divF64RWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divF64RWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divF64RWAVX2_block:
+	CMPQ    SI, $0x00000010
+	JB      divF64RWAVX2_single
+	VMOVUPD (DX), Y0
+	VMOVUPD (BX), Y1
+	VDIVPD  Y1, Y0, Y0
+	VMOVUPD Y0, (CX)
+	VMOVUPD 32(DX), Y0
+	VMOVUPD 32(BX), Y1
+	VDIVPD  Y1, Y0, Y0
+	VMOVUPD Y0, 32(CX)
+	VMOVUPD 64(DX), Y0
+	VMOVUPD 64(BX), Y1
+	VDIVPD  Y1, Y0, Y0
+	VMOVUPD Y0, 64(CX)
+	VMOVUPD 96(DX), Y0
+	VMOVUPD 96(BX), Y1
+	VDIVPD  Y1, Y0, Y0
+	VMOVUPD Y0, 96(CX)
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, BX
+	ADDQ    $0x00000080, CX
+	SUBQ    $0x00000010, SI
+	JMP     divF64RWAVX2_block
+
+divF64RWAVX2_single:
+	CMPQ    SI, $0x00000004
+	JB      divF64RWAVX2_end
+	VMOVUPD (DX), Y0
+	VMOVUPD (BX), Y1
+	VDIVPD  Y1, Y0, Y0
+	VMOVUPD Y0, (CX)
+	ADDQ    $0x00000020, DX
+	ADDQ    $0x00000020, BX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000004, SI
+	JMP     divF64RWAVX2_single
+
+divF64RWAVX2_end:
+	JMP divF64RWAVX2_row
+
+divF64RWAVX2_done:
 	VZEROUPPER
 	RET
 
@@ -414,7 +538,7 @@ divF16VVAVX2_block:
 
 divF16VVAVX2_single:
 	CMPQ      AX, $0x00000008
-	JB        divF16VVAVX2_done
+	JB        divF16VVAVX2_end
 	VCVTPH2PS (DX), Y0
 	VCVTPH2PS (BX), Y1
 	VDIVPS    Y1, Y0, Y0
@@ -425,7 +549,7 @@ divF16VVAVX2_single:
 	SUBQ      $0x00000008, AX
 	JMP       divF16VVAVX2_single
 
-divF16VVAVX2_done:
+divF16VVAVX2_end:
 	VZEROUPPER
 	RET
 
@@ -461,7 +585,7 @@ divF16VSAVX2_block:
 
 divF16VSAVX2_single:
 	CMPQ      AX, $0x00000008
-	JB        divF16VSAVX2_done
+	JB        divF16VSAVX2_end
 	VCVTPH2PS (DX), Y1
 	VDIVPS    Y0, Y1, Y1
 	VCVTPS2PH $0x00, Y1, (CX)
@@ -470,7 +594,7 @@ divF16VSAVX2_single:
 	SUBQ      $0x00000008, AX
 	JMP       divF16VSAVX2_single
 
-divF16VSAVX2_done:
+divF16VSAVX2_end:
 	VZEROUPPER
 	RET
 
@@ -506,7 +630,7 @@ divF16SVAVX2_block:
 
 divF16SVAVX2_single:
 	CMPQ      AX, $0x00000008
-	JB        divF16SVAVX2_done
+	JB        divF16SVAVX2_end
 	VCVTPH2PS (BX), Y1
 	VDIVPS    Y1, Y0, Y1
 	VCVTPS2PH $0x00, Y1, (CX)
@@ -515,7 +639,69 @@ divF16SVAVX2_single:
 	SUBQ      $0x00000008, AX
 	JMP       divF16SVAVX2_single
 
-divF16SVAVX2_done:
+divF16SVAVX2_end:
+	VZEROUPPER
+	RET
+
+// func divF16RWAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, F16C
+TEXT ·divF16RWAVX2(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+divF16RWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divF16RWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divF16RWAVX2_block:
+	CMPQ      SI, $0x00000020
+	JB        divF16RWAVX2_single
+	VCVTPH2PS (DX), Y0
+	VCVTPH2PS (BX), Y1
+	VDIVPS    Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, (CX)
+	VCVTPH2PS 16(DX), Y0
+	VCVTPH2PS 16(BX), Y1
+	VDIVPS    Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, 16(CX)
+	VCVTPH2PS 32(DX), Y0
+	VCVTPH2PS 32(BX), Y1
+	VDIVPS    Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, 32(CX)
+	VCVTPH2PS 48(DX), Y0
+	VCVTPH2PS 48(BX), Y1
+	VDIVPS    Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, 48(CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, BX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, SI
+	JMP       divF16RWAVX2_block
+
+divF16RWAVX2_single:
+	CMPQ      SI, $0x00000008
+	JB        divF16RWAVX2_end
+	VCVTPH2PS (DX), Y0
+	VCVTPH2PS (BX), Y1
+	VDIVPS    Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, (CX)
+	ADDQ      $0x00000010, DX
+	ADDQ      $0x00000010, BX
+	ADDQ      $0x00000010, CX
+	SUBQ      $0x00000008, SI
+	JMP       divF16RWAVX2_single
+
+divF16RWAVX2_end:
+	JMP divF16RWAVX2_row
+
+divF16RWAVX2_done:
 	VZEROUPPER
 	RET
 
@@ -590,7 +776,7 @@ divBF16VVAVX2_block:
 
 divBF16VVAVX2_single:
 	CMPQ       AX, $0x00000010
-	JB         divBF16VVAVX2_done
+	JB         divBF16VVAVX2_end
 	VPUNPCKLWD (BX), Y0, Y4
 	VPUNPCKLWD (DX), Y0, Y5
 	VDIVPS     Y4, Y5, Y4
@@ -621,7 +807,7 @@ divBF16VVAVX2_single:
 	SUBQ       $0x00000010, AX
 	JMP        divBF16VVAVX2_single
 
-divBF16VVAVX2_done:
+divBF16VVAVX2_end:
 	VZEROUPPER
 	RET
 
@@ -694,7 +880,7 @@ divBF16VSAVX2_block:
 
 divBF16VSAVX2_single:
 	CMPQ       AX, $0x00000010
-	JB         divBF16VSAVX2_done
+	JB         divBF16VSAVX2_end
 	VPUNPCKLWD (DX), Y0, Y5
 	VDIVPS     Y4, Y5, Y5
 	VPSRLD     $0x10, Y5, Y6
@@ -722,7 +908,7 @@ divBF16VSAVX2_single:
 	SUBQ       $0x00000010, AX
 	JMP        divBF16VSAVX2_single
 
-divBF16VSAVX2_done:
+divBF16VSAVX2_end:
 	VZEROUPPER
 	RET
 
@@ -795,7 +981,7 @@ divBF16SVAVX2_block:
 
 divBF16SVAVX2_single:
 	CMPQ       AX, $0x00000010
-	JB         divBF16SVAVX2_done
+	JB         divBF16SVAVX2_end
 	VPUNPCKLWD (BX), Y0, Y5
 	VDIVPS     Y5, Y4, Y5
 	VPSRLD     $0x10, Y5, Y6
@@ -823,7 +1009,125 @@ divBF16SVAVX2_single:
 	SUBQ       $0x00000010, AX
 	JMP        divBF16SVAVX2_single
 
-divBF16SVAVX2_done:
+divBF16SVAVX2_end:
+	VZEROUPPER
+	RET
+
+// func divBF16RWAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2
+TEXT ·divBF16RWAVX2(SB), NOSPLIT, $0-72
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	MOVQ         b_len+56(FP), DI
+	MOVQ         BX, R8
+	VPXOR        Y0, Y0, Y0
+	VPBROADCASTD lsb<>+0(SB), Y1
+	VPBROADCASTD round7fff<>+0(SB), Y2
+	VPBROADCASTD quiet<>+0(SB), Y3
+
+divBF16RWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divBF16RWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divBF16RWAVX2_block:
+	CMPQ       SI, $0x00000020
+	JB         divBF16RWAVX2_single
+	VPUNPCKLWD (BX), Y0, Y4
+	VPUNPCKLWD (DX), Y0, Y5
+	VDIVPS     Y4, Y5, Y4
+	VPSRLD     $0x10, Y4, Y5
+	VPAND      Y1, Y5, Y5
+	VPADDD     Y2, Y5, Y5
+	VPADDD     Y4, Y5, Y5
+	VCMPPS     $0x03, Y4, Y4, Y6
+	VPOR       Y3, Y4, Y4
+	VPBLENDVB  Y6, Y4, Y5, Y5
+	VPSRLD     $0x10, Y5, Y5
+	VPUNPCKHWD (BX), Y0, Y4
+	VPUNPCKHWD (DX), Y0, Y6
+	VDIVPS     Y4, Y6, Y4
+	VPSRLD     $0x10, Y4, Y6
+	VPAND      Y1, Y6, Y6
+	VPADDD     Y2, Y6, Y6
+	VPADDD     Y4, Y6, Y6
+	VCMPPS     $0x03, Y4, Y4, Y7
+	VPOR       Y3, Y4, Y4
+	VPBLENDVB  Y7, Y4, Y6, Y6
+	VPSRLD     $0x10, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y5
+	VMOVDQU    Y5, (CX)
+	VPUNPCKLWD 32(BX), Y0, Y4
+	VPUNPCKLWD 32(DX), Y0, Y5
+	VDIVPS     Y4, Y5, Y4
+	VPSRLD     $0x10, Y4, Y5
+	VPAND      Y1, Y5, Y5
+	VPADDD     Y2, Y5, Y5
+	VPADDD     Y4, Y5, Y5
+	VCMPPS     $0x03, Y4, Y4, Y6
+	VPOR       Y3, Y4, Y4
+	VPBLENDVB  Y6, Y4, Y5, Y5
+	VPSRLD     $0x10, Y5, Y5
+	VPUNPCKHWD 32(BX), Y0, Y4
+	VPUNPCKHWD 32(DX), Y0, Y6
+	VDIVPS     Y4, Y6, Y4
+	VPSRLD     $0x10, Y4, Y6
+	VPAND      Y1, Y6, Y6
+	VPADDD     Y2, Y6, Y6
+	VPADDD     Y4, Y6, Y6
+	VCMPPS     $0x03, Y4, Y4, Y7
+	VPOR       Y3, Y4, Y4
+	VPBLENDVB  Y7, Y4, Y6, Y6
+	VPSRLD     $0x10, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y5
+	VMOVDQU    Y5, 32(CX)
+	ADDQ       $0x00000040, DX
+	ADDQ       $0x00000040, BX
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000020, SI
+	JMP        divBF16RWAVX2_block
+
+divBF16RWAVX2_single:
+	CMPQ       SI, $0x00000010
+	JB         divBF16RWAVX2_end
+	VPUNPCKLWD (BX), Y0, Y4
+	VPUNPCKLWD (DX), Y0, Y5
+	VDIVPS     Y4, Y5, Y4
+	VPSRLD     $0x10, Y4, Y5
+	VPAND      Y1, Y5, Y5
+	VPADDD     Y2, Y5, Y5
+	VPADDD     Y4, Y5, Y5
+	VCMPPS     $0x03, Y4, Y4, Y6
+	VPOR       Y3, Y4, Y4
+	VPBLENDVB  Y6, Y4, Y5, Y5
+	VPSRLD     $0x10, Y5, Y5
+	VPUNPCKHWD (BX), Y0, Y4
+	VPUNPCKHWD (DX), Y0, Y6
+	VDIVPS     Y4, Y6, Y4
+	VPSRLD     $0x10, Y4, Y6
+	VPAND      Y1, Y6, Y6
+	VPADDD     Y2, Y6, Y6
+	VPADDD     Y4, Y6, Y6
+	VCMPPS     $0x03, Y4, Y4, Y7
+	VPOR       Y3, Y4, Y4
+	VPBLENDVB  Y7, Y4, Y6, Y6
+	VPSRLD     $0x10, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y5
+	VMOVDQU    Y5, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, SI
+	JMP        divBF16RWAVX2_single
+
+divBF16RWAVX2_end:
+	JMP divBF16RWAVX2_row
+
+divBF16RWAVX2_done:
 	VZEROUPPER
 	RET
 
@@ -881,7 +1185,7 @@ divI8TruncVVAVX2_block:
 
 divI8TruncVVAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divI8TruncVVAVX2_done
+	JB         divI8TruncVVAVX2_end
 	VPMOVSXBD  (DX), Y5
 	VPCMPEQD   Y4, Y5, Y6
 	VCVTDQ2PS  Y5, Y5
@@ -903,7 +1207,7 @@ divI8TruncVVAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divI8TruncVVAVX2_single
 
-divI8TruncVVAVX2_done:
+divI8TruncVVAVX2_end:
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -966,7 +1270,7 @@ divI8FloorVVAVX2_block:
 
 divI8FloorVVAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divI8FloorVVAVX2_done
+	JB         divI8FloorVVAVX2_end
 	VPMOVSXBD  (DX), Y5
 	VPCMPEQD   Y4, Y5, Y6
 	VCVTDQ2PS  Y5, Y5
@@ -989,7 +1293,7 @@ divI8FloorVVAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divI8FloorVVAVX2_single
 
-divI8FloorVVAVX2_done:
+divI8FloorVVAVX2_end:
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1032,7 +1336,7 @@ divI8TruncVSAVX2_block:
 
 divI8TruncVSAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divI8TruncVSAVX2_done
+	JB         divI8TruncVSAVX2_end
 	VPMOVSXBD  (DX), Y2
 	VCVTDQ2PS  Y2, Y2
 	VDIVPS     Y1, Y2, Y2
@@ -1045,7 +1349,7 @@ divI8TruncVSAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divI8TruncVSAVX2_single
 
-divI8TruncVSAVX2_done:
+divI8TruncVSAVX2_end:
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -1089,7 +1393,7 @@ divI8FloorVSAVX2_block:
 
 divI8FloorVSAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divI8FloorVSAVX2_done
+	JB         divI8FloorVSAVX2_end
 	VPMOVSXBD  (DX), Y2
 	VCVTDQ2PS  Y2, Y2
 	VDIVPS     Y1, Y2, Y2
@@ -1103,7 +1407,7 @@ divI8FloorVSAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divI8FloorVSAVX2_single
 
-divI8FloorVSAVX2_done:
+divI8FloorVSAVX2_end:
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -1151,7 +1455,7 @@ divI8TruncSVAVX2_block:
 
 divI8TruncSVAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divI8TruncSVAVX2_done
+	JB         divI8TruncSVAVX2_end
 	VPMOVSXBD  (BX), Y4
 	VPCMPEQD   Y2, Y4, Y5
 	VPOR       Y5, Y1, Y1
@@ -1166,7 +1470,7 @@ divI8TruncSVAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divI8TruncSVAVX2_single
 
-divI8TruncSVAVX2_done:
+divI8TruncSVAVX2_end:
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1217,7 +1521,7 @@ divI8FloorSVAVX2_block:
 
 divI8FloorSVAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divI8FloorSVAVX2_done
+	JB         divI8FloorSVAVX2_end
 	VPMOVSXBD  (BX), Y4
 	VPCMPEQD   Y2, Y4, Y5
 	VPOR       Y5, Y1, Y1
@@ -1233,7 +1537,200 @@ divI8FloorSVAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divI8FloorSVAVX2_single
 
-divI8FloorSVAVX2_done:
+divI8FloorSVAVX2_end:
+	VPTEST Y1, Y1
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI8TruncRWAVX2(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX2
+TEXT ·divI8TruncRWAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	MOVQ         b_len+56(FP), DI
+	MOVQ         BX, R8
+	VMOVDQU      permd8<>+0(SB), Y0
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPCMPEQD     Y3, Y3, Y3
+	VPBROADCASTD min8<>+0(SB), Y4
+
+divI8TruncRWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divI8TruncRWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divI8TruncRWAVX2_block:
+	CMPQ       SI, $0x00000010
+	JB         divI8TruncRWAVX2_single
+	VPMOVSXBD  (DX), Y5
+	VPCMPEQD   Y4, Y5, Y6
+	VCVTDQ2PS  Y5, Y5
+	VPMOVSXBD  (BX), Y7
+	VPCMPEQD   Y2, Y7, Y8
+	VPOR       Y8, Y1, Y1
+	VPCMPEQD   Y3, Y7, Y8
+	VPAND      Y6, Y8, Y8
+	VPOR       Y8, Y1, Y1
+	VCVTDQ2PS  Y7, Y6
+	VDIVPS     Y6, Y5, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPSHUFB    shuf8<>+0(SB), Y5, Y5
+	VPERMD     Y5, Y0, Y5
+	VMOVQ      X5, (CX)
+	VPMOVSXBD  8(DX), Y5
+	VPCMPEQD   Y4, Y5, Y6
+	VCVTDQ2PS  Y5, Y5
+	VPMOVSXBD  8(BX), Y7
+	VPCMPEQD   Y2, Y7, Y8
+	VPOR       Y8, Y1, Y1
+	VPCMPEQD   Y3, Y7, Y8
+	VPAND      Y6, Y8, Y8
+	VPOR       Y8, Y1, Y1
+	VCVTDQ2PS  Y7, Y6
+	VDIVPS     Y6, Y5, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPSHUFB    shuf8<>+0(SB), Y5, Y5
+	VPERMD     Y5, Y0, Y5
+	VMOVQ      X5, 8(CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, SI
+	JMP        divI8TruncRWAVX2_block
+
+divI8TruncRWAVX2_single:
+	CMPQ       SI, $0x00000008
+	JB         divI8TruncRWAVX2_end
+	VPMOVSXBD  (DX), Y5
+	VPCMPEQD   Y4, Y5, Y6
+	VCVTDQ2PS  Y5, Y5
+	VPMOVSXBD  (BX), Y7
+	VPCMPEQD   Y2, Y7, Y8
+	VPOR       Y8, Y1, Y1
+	VPCMPEQD   Y3, Y7, Y8
+	VPAND      Y6, Y8, Y8
+	VPOR       Y8, Y1, Y1
+	VCVTDQ2PS  Y7, Y6
+	VDIVPS     Y6, Y5, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPSHUFB    shuf8<>+0(SB), Y5, Y5
+	VPERMD     Y5, Y0, Y5
+	VMOVQ      X5, (CX)
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000008, BX
+	ADDQ       $0x00000008, CX
+	SUBQ       $0x00000008, SI
+	JMP        divI8TruncRWAVX2_single
+
+divI8TruncRWAVX2_end:
+	JMP divI8TruncRWAVX2_row
+
+divI8TruncRWAVX2_done:
+	VPTEST Y1, Y1
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI8FloorRWAVX2(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX2
+TEXT ·divI8FloorRWAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	MOVQ         b_len+56(FP), DI
+	MOVQ         BX, R8
+	VMOVDQU      permd8<>+0(SB), Y0
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPCMPEQD     Y3, Y3, Y3
+	VPBROADCASTD min8<>+0(SB), Y4
+
+divI8FloorRWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divI8FloorRWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divI8FloorRWAVX2_block:
+	CMPQ       SI, $0x00000010
+	JB         divI8FloorRWAVX2_single
+	VPMOVSXBD  (DX), Y5
+	VPCMPEQD   Y4, Y5, Y6
+	VCVTDQ2PS  Y5, Y5
+	VPMOVSXBD  (BX), Y7
+	VPCMPEQD   Y2, Y7, Y8
+	VPOR       Y8, Y1, Y1
+	VPCMPEQD   Y3, Y7, Y8
+	VPAND      Y6, Y8, Y8
+	VPOR       Y8, Y1, Y1
+	VCVTDQ2PS  Y7, Y6
+	VDIVPS     Y6, Y5, Y5
+	VROUNDPS   $0x09, Y5, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPSHUFB    shuf8<>+0(SB), Y5, Y5
+	VPERMD     Y5, Y0, Y5
+	VMOVQ      X5, (CX)
+	VPMOVSXBD  8(DX), Y5
+	VPCMPEQD   Y4, Y5, Y6
+	VCVTDQ2PS  Y5, Y5
+	VPMOVSXBD  8(BX), Y7
+	VPCMPEQD   Y2, Y7, Y8
+	VPOR       Y8, Y1, Y1
+	VPCMPEQD   Y3, Y7, Y8
+	VPAND      Y6, Y8, Y8
+	VPOR       Y8, Y1, Y1
+	VCVTDQ2PS  Y7, Y6
+	VDIVPS     Y6, Y5, Y5
+	VROUNDPS   $0x09, Y5, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPSHUFB    shuf8<>+0(SB), Y5, Y5
+	VPERMD     Y5, Y0, Y5
+	VMOVQ      X5, 8(CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, SI
+	JMP        divI8FloorRWAVX2_block
+
+divI8FloorRWAVX2_single:
+	CMPQ       SI, $0x00000008
+	JB         divI8FloorRWAVX2_end
+	VPMOVSXBD  (DX), Y5
+	VPCMPEQD   Y4, Y5, Y6
+	VCVTDQ2PS  Y5, Y5
+	VPMOVSXBD  (BX), Y7
+	VPCMPEQD   Y2, Y7, Y8
+	VPOR       Y8, Y1, Y1
+	VPCMPEQD   Y3, Y7, Y8
+	VPAND      Y6, Y8, Y8
+	VPOR       Y8, Y1, Y1
+	VCVTDQ2PS  Y7, Y6
+	VDIVPS     Y6, Y5, Y5
+	VROUNDPS   $0x09, Y5, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPSHUFB    shuf8<>+0(SB), Y5, Y5
+	VPERMD     Y5, Y0, Y5
+	VMOVQ      X5, (CX)
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000008, BX
+	ADDQ       $0x00000008, CX
+	SUBQ       $0x00000008, SI
+	JMP        divI8FloorRWAVX2_single
+
+divI8FloorRWAVX2_end:
+	JMP divI8FloorRWAVX2_row
+
+divI8FloorRWAVX2_done:
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1284,7 +1781,7 @@ divU8VVAVX2_block:
 
 divU8VVAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divU8VVAVX2_done
+	JB         divU8VVAVX2_end
 	VPMOVZXBD  (DX), Y3
 	VCVTDQ2PS  Y3, Y3
 	VPMOVZXBD  (BX), Y4
@@ -1302,7 +1799,7 @@ divU8VVAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divU8VVAVX2_single
 
-divU8VVAVX2_done:
+divU8VVAVX2_end:
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1345,7 +1842,7 @@ divU8VSAVX2_block:
 
 divU8VSAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divU8VSAVX2_done
+	JB         divU8VSAVX2_end
 	VPMOVZXBD  (DX), Y2
 	VCVTDQ2PS  Y2, Y2
 	VDIVPS     Y1, Y2, Y2
@@ -1358,7 +1855,7 @@ divU8VSAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divU8VSAVX2_single
 
-divU8VSAVX2_done:
+divU8VSAVX2_end:
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -1406,7 +1903,7 @@ divU8SVAVX2_block:
 
 divU8SVAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divU8SVAVX2_done
+	JB         divU8SVAVX2_end
 	VPMOVZXBD  (BX), Y4
 	VPCMPEQD   Y2, Y4, Y5
 	VPOR       Y5, Y1, Y1
@@ -1421,7 +1918,88 @@ divU8SVAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divU8SVAVX2_single
 
-divU8SVAVX2_done:
+divU8SVAVX2_end:
+	VPTEST Y1, Y1
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU8RWAVX2(dst []uint8, a []uint8, b []uint8) bool
+// Requires: AVX, AVX2
+TEXT ·divU8RWAVX2(SB), NOSPLIT, $0-73
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    a_base+24(FP), DX
+	MOVQ    b_base+48(FP), BX
+	MOVQ    b_len+56(FP), DI
+	MOVQ    BX, R8
+	VMOVDQU permd8<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+
+divU8RWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divU8RWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divU8RWAVX2_block:
+	CMPQ       SI, $0x00000010
+	JB         divU8RWAVX2_single
+	VPMOVZXBD  (DX), Y3
+	VCVTDQ2PS  Y3, Y3
+	VPMOVZXBD  (BX), Y4
+	VPCMPEQD   Y2, Y4, Y5
+	VPOR       Y5, Y1, Y1
+	VCVTDQ2PS  Y4, Y4
+	VDIVPS     Y4, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPSHUFB    shuf8<>+0(SB), Y3, Y3
+	VPERMD     Y3, Y0, Y3
+	VMOVQ      X3, (CX)
+	VPMOVZXBD  8(DX), Y3
+	VCVTDQ2PS  Y3, Y3
+	VPMOVZXBD  8(BX), Y4
+	VPCMPEQD   Y2, Y4, Y5
+	VPOR       Y5, Y1, Y1
+	VCVTDQ2PS  Y4, Y4
+	VDIVPS     Y4, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPSHUFB    shuf8<>+0(SB), Y3, Y3
+	VPERMD     Y3, Y0, Y3
+	VMOVQ      X3, 8(CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, SI
+	JMP        divU8RWAVX2_block
+
+divU8RWAVX2_single:
+	CMPQ       SI, $0x00000008
+	JB         divU8RWAVX2_end
+	VPMOVZXBD  (DX), Y3
+	VCVTDQ2PS  Y3, Y3
+	VPMOVZXBD  (BX), Y4
+	VPCMPEQD   Y2, Y4, Y5
+	VPOR       Y5, Y1, Y1
+	VCVTDQ2PS  Y4, Y4
+	VDIVPS     Y4, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPSHUFB    shuf8<>+0(SB), Y3, Y3
+	VPERMD     Y3, Y0, Y3
+	VMOVQ      X3, (CX)
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000008, BX
+	ADDQ       $0x00000008, CX
+	SUBQ       $0x00000008, SI
+	JMP        divU8RWAVX2_single
+
+divU8RWAVX2_end:
+	JMP divU8RWAVX2_row
+
+divU8RWAVX2_done:
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1481,7 +2059,7 @@ divI16TruncVVAVX2_block:
 
 divI16TruncVVAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divI16TruncVVAVX2_done
+	JB         divI16TruncVVAVX2_end
 	VPMOVSXWD  (DX), Y4
 	VPCMPEQD   Y3, Y4, Y5
 	VCVTDQ2PS  Y4, Y4
@@ -1503,7 +2081,7 @@ divI16TruncVVAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divI16TruncVVAVX2_single
 
-divI16TruncVVAVX2_done:
+divI16TruncVVAVX2_end:
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1565,7 +2143,7 @@ divI16FloorVVAVX2_block:
 
 divI16FloorVVAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divI16FloorVVAVX2_done
+	JB         divI16FloorVVAVX2_end
 	VPMOVSXWD  (DX), Y4
 	VPCMPEQD   Y3, Y4, Y5
 	VCVTDQ2PS  Y4, Y4
@@ -1588,7 +2166,7 @@ divI16FloorVVAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divI16FloorVVAVX2_single
 
-divI16FloorVVAVX2_done:
+divI16FloorVVAVX2_end:
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1630,7 +2208,7 @@ divI16TruncVSAVX2_block:
 
 divI16TruncVSAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divI16TruncVSAVX2_done
+	JB         divI16TruncVSAVX2_end
 	VPMOVSXWD  (DX), Y1
 	VCVTDQ2PS  Y1, Y1
 	VDIVPS     Y0, Y1, Y1
@@ -1643,7 +2221,7 @@ divI16TruncVSAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divI16TruncVSAVX2_single
 
-divI16TruncVSAVX2_done:
+divI16TruncVSAVX2_end:
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -1686,7 +2264,7 @@ divI16FloorVSAVX2_block:
 
 divI16FloorVSAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divI16FloorVSAVX2_done
+	JB         divI16FloorVSAVX2_end
 	VPMOVSXWD  (DX), Y1
 	VCVTDQ2PS  Y1, Y1
 	VDIVPS     Y0, Y1, Y1
@@ -1700,7 +2278,7 @@ divI16FloorVSAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divI16FloorVSAVX2_single
 
-divI16FloorVSAVX2_done:
+divI16FloorVSAVX2_end:
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -1747,7 +2325,7 @@ divI16TruncSVAVX2_block:
 
 divI16TruncSVAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divI16TruncSVAVX2_done
+	JB         divI16TruncSVAVX2_end
 	VPMOVSXWD  (BX), Y3
 	VPCMPEQD   Y1, Y3, Y4
 	VPOR       Y4, Y0, Y0
@@ -1762,7 +2340,7 @@ divI16TruncSVAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divI16TruncSVAVX2_single
 
-divI16TruncSVAVX2_done:
+divI16TruncSVAVX2_end:
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1812,7 +2390,7 @@ divI16FloorSVAVX2_block:
 
 divI16FloorSVAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divI16FloorSVAVX2_done
+	JB         divI16FloorSVAVX2_end
 	VPMOVSXWD  (BX), Y3
 	VPCMPEQD   Y1, Y3, Y4
 	VPOR       Y4, Y0, Y0
@@ -1828,7 +2406,198 @@ divI16FloorSVAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divI16FloorSVAVX2_single
 
-divI16FloorSVAVX2_done:
+divI16FloorSVAVX2_end:
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI16TruncRWAVX2(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX2
+TEXT ·divI16TruncRWAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	MOVQ         b_len+56(FP), DI
+	MOVQ         BX, R8
+	VPXOR        Y0, Y0, Y0
+	VPXOR        Y1, Y1, Y1
+	VPCMPEQD     Y2, Y2, Y2
+	VPBROADCASTD min16<>+0(SB), Y3
+
+divI16TruncRWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divI16TruncRWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divI16TruncRWAVX2_block:
+	CMPQ       SI, $0x00000010
+	JB         divI16TruncRWAVX2_single
+	VPMOVSXWD  (DX), Y4
+	VPCMPEQD   Y3, Y4, Y5
+	VCVTDQ2PS  Y4, Y4
+	VPMOVSXWD  (BX), Y6
+	VPCMPEQD   Y1, Y6, Y7
+	VPOR       Y7, Y0, Y0
+	VPCMPEQD   Y2, Y6, Y7
+	VPAND      Y5, Y7, Y7
+	VPOR       Y7, Y0, Y0
+	VCVTDQ2PS  Y6, Y5
+	VDIVPS     Y5, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSHUFB    shuf16<>+0(SB), Y4, Y4
+	VPERMQ     $0x08, Y4, Y4
+	VMOVDQU    X4, (CX)
+	VPMOVSXWD  16(DX), Y4
+	VPCMPEQD   Y3, Y4, Y5
+	VCVTDQ2PS  Y4, Y4
+	VPMOVSXWD  16(BX), Y6
+	VPCMPEQD   Y1, Y6, Y7
+	VPOR       Y7, Y0, Y0
+	VPCMPEQD   Y2, Y6, Y7
+	VPAND      Y5, Y7, Y7
+	VPOR       Y7, Y0, Y0
+	VCVTDQ2PS  Y6, Y5
+	VDIVPS     Y5, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSHUFB    shuf16<>+0(SB), Y4, Y4
+	VPERMQ     $0x08, Y4, Y4
+	VMOVDQU    X4, 16(CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, SI
+	JMP        divI16TruncRWAVX2_block
+
+divI16TruncRWAVX2_single:
+	CMPQ       SI, $0x00000008
+	JB         divI16TruncRWAVX2_end
+	VPMOVSXWD  (DX), Y4
+	VPCMPEQD   Y3, Y4, Y5
+	VCVTDQ2PS  Y4, Y4
+	VPMOVSXWD  (BX), Y6
+	VPCMPEQD   Y1, Y6, Y7
+	VPOR       Y7, Y0, Y0
+	VPCMPEQD   Y2, Y6, Y7
+	VPAND      Y5, Y7, Y7
+	VPOR       Y7, Y0, Y0
+	VCVTDQ2PS  Y6, Y5
+	VDIVPS     Y5, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSHUFB    shuf16<>+0(SB), Y4, Y4
+	VPERMQ     $0x08, Y4, Y4
+	VMOVDQU    X4, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000008, SI
+	JMP        divI16TruncRWAVX2_single
+
+divI16TruncRWAVX2_end:
+	JMP divI16TruncRWAVX2_row
+
+divI16TruncRWAVX2_done:
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI16FloorRWAVX2(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX2
+TEXT ·divI16FloorRWAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	MOVQ         b_len+56(FP), DI
+	MOVQ         BX, R8
+	VPXOR        Y0, Y0, Y0
+	VPXOR        Y1, Y1, Y1
+	VPCMPEQD     Y2, Y2, Y2
+	VPBROADCASTD min16<>+0(SB), Y3
+
+divI16FloorRWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divI16FloorRWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divI16FloorRWAVX2_block:
+	CMPQ       SI, $0x00000010
+	JB         divI16FloorRWAVX2_single
+	VPMOVSXWD  (DX), Y4
+	VPCMPEQD   Y3, Y4, Y5
+	VCVTDQ2PS  Y4, Y4
+	VPMOVSXWD  (BX), Y6
+	VPCMPEQD   Y1, Y6, Y7
+	VPOR       Y7, Y0, Y0
+	VPCMPEQD   Y2, Y6, Y7
+	VPAND      Y5, Y7, Y7
+	VPOR       Y7, Y0, Y0
+	VCVTDQ2PS  Y6, Y5
+	VDIVPS     Y5, Y4, Y4
+	VROUNDPS   $0x09, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSHUFB    shuf16<>+0(SB), Y4, Y4
+	VPERMQ     $0x08, Y4, Y4
+	VMOVDQU    X4, (CX)
+	VPMOVSXWD  16(DX), Y4
+	VPCMPEQD   Y3, Y4, Y5
+	VCVTDQ2PS  Y4, Y4
+	VPMOVSXWD  16(BX), Y6
+	VPCMPEQD   Y1, Y6, Y7
+	VPOR       Y7, Y0, Y0
+	VPCMPEQD   Y2, Y6, Y7
+	VPAND      Y5, Y7, Y7
+	VPOR       Y7, Y0, Y0
+	VCVTDQ2PS  Y6, Y5
+	VDIVPS     Y5, Y4, Y4
+	VROUNDPS   $0x09, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSHUFB    shuf16<>+0(SB), Y4, Y4
+	VPERMQ     $0x08, Y4, Y4
+	VMOVDQU    X4, 16(CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, SI
+	JMP        divI16FloorRWAVX2_block
+
+divI16FloorRWAVX2_single:
+	CMPQ       SI, $0x00000008
+	JB         divI16FloorRWAVX2_end
+	VPMOVSXWD  (DX), Y4
+	VPCMPEQD   Y3, Y4, Y5
+	VCVTDQ2PS  Y4, Y4
+	VPMOVSXWD  (BX), Y6
+	VPCMPEQD   Y1, Y6, Y7
+	VPOR       Y7, Y0, Y0
+	VPCMPEQD   Y2, Y6, Y7
+	VPAND      Y5, Y7, Y7
+	VPOR       Y7, Y0, Y0
+	VCVTDQ2PS  Y6, Y5
+	VDIVPS     Y5, Y4, Y4
+	VROUNDPS   $0x09, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSHUFB    shuf16<>+0(SB), Y4, Y4
+	VPERMQ     $0x08, Y4, Y4
+	VMOVDQU    X4, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000008, SI
+	JMP        divI16FloorRWAVX2_single
+
+divI16FloorRWAVX2_end:
+	JMP divI16FloorRWAVX2_row
+
+divI16FloorRWAVX2_done:
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1878,7 +2647,7 @@ divU16VVAVX2_block:
 
 divU16VVAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divU16VVAVX2_done
+	JB         divU16VVAVX2_end
 	VPMOVZXWD  (DX), Y2
 	VCVTDQ2PS  Y2, Y2
 	VPMOVZXWD  (BX), Y3
@@ -1896,7 +2665,7 @@ divU16VVAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divU16VVAVX2_single
 
-divU16VVAVX2_done:
+divU16VVAVX2_end:
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1938,7 +2707,7 @@ divU16VSAVX2_block:
 
 divU16VSAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divU16VSAVX2_done
+	JB         divU16VSAVX2_end
 	VPMOVZXWD  (DX), Y1
 	VCVTDQ2PS  Y1, Y1
 	VDIVPS     Y0, Y1, Y1
@@ -1951,7 +2720,7 @@ divU16VSAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divU16VSAVX2_single
 
-divU16VSAVX2_done:
+divU16VSAVX2_end:
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -1998,7 +2767,7 @@ divU16SVAVX2_block:
 
 divU16SVAVX2_single:
 	CMPQ       AX, $0x00000008
-	JB         divU16SVAVX2_done
+	JB         divU16SVAVX2_end
 	VPMOVZXWD  (BX), Y3
 	VPCMPEQD   Y1, Y3, Y4
 	VPOR       Y4, Y0, Y0
@@ -2013,7 +2782,87 @@ divU16SVAVX2_single:
 	SUBQ       $0x00000008, AX
 	JMP        divU16SVAVX2_single
 
-divU16SVAVX2_done:
+divU16SVAVX2_end:
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU16RWAVX2(dst []uint16, a []uint16, b []uint16) bool
+// Requires: AVX, AVX2
+TEXT ·divU16RWAVX2(SB), NOSPLIT, $0-73
+	MOVQ  dst_len+8(FP), AX
+	MOVQ  dst_base+0(FP), CX
+	MOVQ  a_base+24(FP), DX
+	MOVQ  b_base+48(FP), BX
+	MOVQ  b_len+56(FP), DI
+	MOVQ  BX, R8
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+
+divU16RWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divU16RWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divU16RWAVX2_block:
+	CMPQ       SI, $0x00000010
+	JB         divU16RWAVX2_single
+	VPMOVZXWD  (DX), Y2
+	VCVTDQ2PS  Y2, Y2
+	VPMOVZXWD  (BX), Y3
+	VPCMPEQD   Y1, Y3, Y4
+	VPOR       Y4, Y0, Y0
+	VCVTDQ2PS  Y3, Y3
+	VDIVPS     Y3, Y2, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPSHUFB    shuf16<>+0(SB), Y2, Y2
+	VPERMQ     $0x08, Y2, Y2
+	VMOVDQU    X2, (CX)
+	VPMOVZXWD  16(DX), Y2
+	VCVTDQ2PS  Y2, Y2
+	VPMOVZXWD  16(BX), Y3
+	VPCMPEQD   Y1, Y3, Y4
+	VPOR       Y4, Y0, Y0
+	VCVTDQ2PS  Y3, Y3
+	VDIVPS     Y3, Y2, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPSHUFB    shuf16<>+0(SB), Y2, Y2
+	VPERMQ     $0x08, Y2, Y2
+	VMOVDQU    X2, 16(CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, SI
+	JMP        divU16RWAVX2_block
+
+divU16RWAVX2_single:
+	CMPQ       SI, $0x00000008
+	JB         divU16RWAVX2_end
+	VPMOVZXWD  (DX), Y2
+	VCVTDQ2PS  Y2, Y2
+	VPMOVZXWD  (BX), Y3
+	VPCMPEQD   Y1, Y3, Y4
+	VPOR       Y4, Y0, Y0
+	VCVTDQ2PS  Y3, Y3
+	VDIVPS     Y3, Y2, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPSHUFB    shuf16<>+0(SB), Y2, Y2
+	VPERMQ     $0x08, Y2, Y2
+	VMOVDQU    X2, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000008, SI
+	JMP        divU16RWAVX2_single
+
+divU16RWAVX2_end:
+	JMP divU16RWAVX2_row
+
+divU16RWAVX2_done:
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2095,7 +2944,7 @@ divI32TruncVVAVX2_block:
 
 divI32TruncVVAVX2_single:
 	CMPQ        AX, $0x00000004
-	JB          divI32TruncVVAVX2_done
+	JB          divI32TruncVVAVX2_end
 	VMOVDQU     (DX), X4
 	VPCMPEQD    X3, X4, X5
 	VCVTDQ2PD   X4, Y4
@@ -2115,7 +2964,7 @@ divI32TruncVVAVX2_single:
 	SUBQ        $0x00000004, AX
 	JMP         divI32TruncVVAVX2_single
 
-divI32TruncVVAVX2_done:
+divI32TruncVVAVX2_end:
 	VPTEST X0, X0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2201,7 +3050,7 @@ divI32FloorVVAVX2_block:
 
 divI32FloorVVAVX2_single:
 	CMPQ        AX, $0x00000004
-	JB          divI32FloorVVAVX2_done
+	JB          divI32FloorVVAVX2_end
 	VMOVDQU     (DX), X4
 	VPCMPEQD    X3, X4, X5
 	VCVTDQ2PD   X4, Y4
@@ -2222,7 +3071,7 @@ divI32FloorVVAVX2_single:
 	SUBQ        $0x00000004, AX
 	JMP         divI32FloorVVAVX2_single
 
-divI32FloorVVAVX2_done:
+divI32FloorVVAVX2_end:
 	VPTEST X0, X0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2270,7 +3119,7 @@ divI32TruncVSAVX2_block:
 
 divI32TruncVSAVX2_single:
 	CMPQ        AX, $0x00000004
-	JB          divI32TruncVSAVX2_done
+	JB          divI32TruncVSAVX2_end
 	VMOVDQU     (DX), X1
 	VCVTDQ2PD   X1, Y1
 	VDIVPD      Y0, Y1, Y1
@@ -2281,7 +3130,7 @@ divI32TruncVSAVX2_single:
 	SUBQ        $0x00000004, AX
 	JMP         divI32TruncVSAVX2_single
 
-divI32TruncVSAVX2_done:
+divI32TruncVSAVX2_end:
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -2332,7 +3181,7 @@ divI32FloorVSAVX2_block:
 
 divI32FloorVSAVX2_single:
 	CMPQ        AX, $0x00000004
-	JB          divI32FloorVSAVX2_done
+	JB          divI32FloorVSAVX2_end
 	VMOVDQU     (DX), X1
 	VCVTDQ2PD   X1, Y1
 	VDIVPD      Y0, Y1, Y1
@@ -2344,7 +3193,7 @@ divI32FloorVSAVX2_single:
 	SUBQ        $0x00000004, AX
 	JMP         divI32FloorVSAVX2_single
 
-divI32FloorVSAVX2_done:
+divI32FloorVSAVX2_end:
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -2401,7 +3250,7 @@ divI32TruncSVAVX2_block:
 
 divI32TruncSVAVX2_single:
 	CMPQ        AX, $0x00000004
-	JB          divI32TruncSVAVX2_done
+	JB          divI32TruncSVAVX2_end
 	VMOVDQU     (BX), X3
 	VPCMPEQD    X1, X3, X4
 	VPOR        X4, X0, X0
@@ -2414,7 +3263,7 @@ divI32TruncSVAVX2_single:
 	SUBQ        $0x00000004, AX
 	JMP         divI32TruncSVAVX2_single
 
-divI32TruncSVAVX2_done:
+divI32TruncSVAVX2_end:
 	VPTEST X0, X0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2476,7 +3325,7 @@ divI32FloorSVAVX2_block:
 
 divI32FloorSVAVX2_single:
 	CMPQ        AX, $0x00000004
-	JB          divI32FloorSVAVX2_done
+	JB          divI32FloorSVAVX2_end
 	VMOVDQU     (BX), X3
 	VPCMPEQD    X1, X3, X4
 	VPOR        X4, X0, X0
@@ -2490,7 +3339,240 @@ divI32FloorSVAVX2_single:
 	SUBQ        $0x00000004, AX
 	JMP         divI32FloorSVAVX2_single
 
-divI32FloorSVAVX2_done:
+divI32FloorSVAVX2_end:
+	VPTEST X0, X0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32TruncRWAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2
+TEXT ·divI32TruncRWAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	MOVQ         b_len+56(FP), DI
+	MOVQ         BX, R8
+	VPXOR        X0, X0, X0
+	VPXOR        X1, X1, X1
+	VPCMPEQD     X2, X2, X2
+	VPBROADCASTD min32<>+0(SB), X3
+
+divI32TruncRWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divI32TruncRWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divI32TruncRWAVX2_block:
+	CMPQ        SI, $0x00000010
+	JB          divI32TruncRWAVX2_single
+	VMOVDQU     (DX), X4
+	VPCMPEQD    X3, X4, X5
+	VCVTDQ2PD   X4, Y4
+	VMOVDQU     (BX), X6
+	VPCMPEQD    X1, X6, X7
+	VPOR        X7, X0, X0
+	VPCMPEQD    X2, X6, X7
+	VPAND       X5, X7, X7
+	VPOR        X7, X0, X0
+	VCVTDQ2PD   X6, Y5
+	VDIVPD      Y5, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VMOVDQU     X4, (CX)
+	VMOVDQU     16(DX), X4
+	VPCMPEQD    X3, X4, X5
+	VCVTDQ2PD   X4, Y4
+	VMOVDQU     16(BX), X6
+	VPCMPEQD    X1, X6, X7
+	VPOR        X7, X0, X0
+	VPCMPEQD    X2, X6, X7
+	VPAND       X5, X7, X7
+	VPOR        X7, X0, X0
+	VCVTDQ2PD   X6, Y5
+	VDIVPD      Y5, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VMOVDQU     X4, 16(CX)
+	VMOVDQU     32(DX), X4
+	VPCMPEQD    X3, X4, X5
+	VCVTDQ2PD   X4, Y4
+	VMOVDQU     32(BX), X6
+	VPCMPEQD    X1, X6, X7
+	VPOR        X7, X0, X0
+	VPCMPEQD    X2, X6, X7
+	VPAND       X5, X7, X7
+	VPOR        X7, X0, X0
+	VCVTDQ2PD   X6, Y5
+	VDIVPD      Y5, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VMOVDQU     X4, 32(CX)
+	VMOVDQU     48(DX), X4
+	VPCMPEQD    X3, X4, X5
+	VCVTDQ2PD   X4, Y4
+	VMOVDQU     48(BX), X6
+	VPCMPEQD    X1, X6, X7
+	VPOR        X7, X0, X0
+	VPCMPEQD    X2, X6, X7
+	VPAND       X5, X7, X7
+	VPOR        X7, X0, X0
+	VCVTDQ2PD   X6, Y5
+	VDIVPD      Y5, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VMOVDQU     X4, 48(CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000010, SI
+	JMP         divI32TruncRWAVX2_block
+
+divI32TruncRWAVX2_single:
+	CMPQ        SI, $0x00000004
+	JB          divI32TruncRWAVX2_end
+	VMOVDQU     (DX), X4
+	VPCMPEQD    X3, X4, X5
+	VCVTDQ2PD   X4, Y4
+	VMOVDQU     (BX), X6
+	VPCMPEQD    X1, X6, X7
+	VPOR        X7, X0, X0
+	VPCMPEQD    X2, X6, X7
+	VPAND       X5, X7, X7
+	VPOR        X7, X0, X0
+	VCVTDQ2PD   X6, Y5
+	VDIVPD      Y5, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VMOVDQU     X4, (CX)
+	ADDQ        $0x00000010, DX
+	ADDQ        $0x00000010, BX
+	ADDQ        $0x00000010, CX
+	SUBQ        $0x00000004, SI
+	JMP         divI32TruncRWAVX2_single
+
+divI32TruncRWAVX2_end:
+	JMP divI32TruncRWAVX2_row
+
+divI32TruncRWAVX2_done:
+	VPTEST X0, X0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32FloorRWAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2
+TEXT ·divI32FloorRWAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	MOVQ         b_len+56(FP), DI
+	MOVQ         BX, R8
+	VPXOR        X0, X0, X0
+	VPXOR        X1, X1, X1
+	VPCMPEQD     X2, X2, X2
+	VPBROADCASTD min32<>+0(SB), X3
+
+divI32FloorRWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divI32FloorRWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divI32FloorRWAVX2_block:
+	CMPQ        SI, $0x00000010
+	JB          divI32FloorRWAVX2_single
+	VMOVDQU     (DX), X4
+	VPCMPEQD    X3, X4, X5
+	VCVTDQ2PD   X4, Y4
+	VMOVDQU     (BX), X6
+	VPCMPEQD    X1, X6, X7
+	VPOR        X7, X0, X0
+	VPCMPEQD    X2, X6, X7
+	VPAND       X5, X7, X7
+	VPOR        X7, X0, X0
+	VCVTDQ2PD   X6, Y5
+	VDIVPD      Y5, Y4, Y4
+	VROUNDPD    $0x09, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VMOVDQU     X4, (CX)
+	VMOVDQU     16(DX), X4
+	VPCMPEQD    X3, X4, X5
+	VCVTDQ2PD   X4, Y4
+	VMOVDQU     16(BX), X6
+	VPCMPEQD    X1, X6, X7
+	VPOR        X7, X0, X0
+	VPCMPEQD    X2, X6, X7
+	VPAND       X5, X7, X7
+	VPOR        X7, X0, X0
+	VCVTDQ2PD   X6, Y5
+	VDIVPD      Y5, Y4, Y4
+	VROUNDPD    $0x09, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VMOVDQU     X4, 16(CX)
+	VMOVDQU     32(DX), X4
+	VPCMPEQD    X3, X4, X5
+	VCVTDQ2PD   X4, Y4
+	VMOVDQU     32(BX), X6
+	VPCMPEQD    X1, X6, X7
+	VPOR        X7, X0, X0
+	VPCMPEQD    X2, X6, X7
+	VPAND       X5, X7, X7
+	VPOR        X7, X0, X0
+	VCVTDQ2PD   X6, Y5
+	VDIVPD      Y5, Y4, Y4
+	VROUNDPD    $0x09, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VMOVDQU     X4, 32(CX)
+	VMOVDQU     48(DX), X4
+	VPCMPEQD    X3, X4, X5
+	VCVTDQ2PD   X4, Y4
+	VMOVDQU     48(BX), X6
+	VPCMPEQD    X1, X6, X7
+	VPOR        X7, X0, X0
+	VPCMPEQD    X2, X6, X7
+	VPAND       X5, X7, X7
+	VPOR        X7, X0, X0
+	VCVTDQ2PD   X6, Y5
+	VDIVPD      Y5, Y4, Y4
+	VROUNDPD    $0x09, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VMOVDQU     X4, 48(CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000010, SI
+	JMP         divI32FloorRWAVX2_block
+
+divI32FloorRWAVX2_single:
+	CMPQ        SI, $0x00000004
+	JB          divI32FloorRWAVX2_end
+	VMOVDQU     (DX), X4
+	VPCMPEQD    X3, X4, X5
+	VCVTDQ2PD   X4, Y4
+	VMOVDQU     (BX), X6
+	VPCMPEQD    X1, X6, X7
+	VPOR        X7, X0, X0
+	VPCMPEQD    X2, X6, X7
+	VPAND       X5, X7, X7
+	VPOR        X7, X0, X0
+	VCVTDQ2PD   X6, Y5
+	VDIVPD      Y5, Y4, Y4
+	VROUNDPD    $0x09, Y4, Y4
+	VCVTTPD2DQY Y4, X4
+	VMOVDQU     X4, (CX)
+	ADDQ        $0x00000010, DX
+	ADDQ        $0x00000010, BX
+	ADDQ        $0x00000010, CX
+	SUBQ        $0x00000004, SI
+	JMP         divI32FloorRWAVX2_single
+
+divI32FloorRWAVX2_end:
+	JMP divI32FloorRWAVX2_row
+
+divI32FloorRWAVX2_done:
 	VPTEST X0, X0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2595,7 +3677,7 @@ divU32VVAVX2_block:
 
 divU32VVAVX2_single:
 	CMPQ         AX, $0x00000004
-	JB           divU32VVAVX2_done
+	JB           divU32VVAVX2_end
 	VMOVDQU      (DX), X3
 	VPBROADCASTD min32<>+0(SB), X4
 	VPXOR        X4, X3, X3
@@ -2621,7 +3703,7 @@ divU32VVAVX2_single:
 	SUBQ         $0x00000004, AX
 	JMP          divU32VVAVX2_single
 
-divU32VVAVX2_done:
+divU32VVAVX2_end:
 	VPTEST X1, X1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2701,7 +3783,7 @@ divU32VSAVX2_block:
 
 divU32VSAVX2_single:
 	CMPQ         AX, $0x00000004
-	JB           divU32VSAVX2_done
+	JB           divU32VSAVX2_end
 	VMOVDQU      (DX), X2
 	VPBROADCASTD min32<>+0(SB), X3
 	VPXOR        X3, X2, X2
@@ -2719,7 +3801,7 @@ divU32VSAVX2_single:
 	SUBQ         $0x00000004, AX
 	JMP          divU32VSAVX2_single
 
-divU32VSAVX2_done:
+divU32VSAVX2_end:
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -2808,7 +3890,7 @@ divU32SVAVX2_block:
 
 divU32SVAVX2_single:
 	CMPQ         AX, $0x00000004
-	JB           divU32SVAVX2_done
+	JB           divU32SVAVX2_end
 	VMOVDQU      (BX), X4
 	VPCMPEQD     X2, X4, X5
 	VPOR         X5, X1, X1
@@ -2828,7 +3910,150 @@ divU32SVAVX2_single:
 	SUBQ         $0x00000004, AX
 	JMP          divU32SVAVX2_single
 
-divU32SVAVX2_done:
+divU32SVAVX2_end:
+	VPTEST X1, X1
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU32RWAVX2(dst []uint32, a []uint32, b []uint32) bool
+// Requires: AVX, AVX2
+TEXT ·divU32RWAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	MOVQ         b_len+56(FP), DI
+	MOVQ         BX, R8
+	VBROADCASTSD two31<>+0(SB), Y0
+	VPXOR        X1, X1, X1
+	VPXOR        X2, X2, X2
+
+divU32RWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divU32RWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divU32RWAVX2_block:
+	CMPQ         SI, $0x00000010
+	JB           divU32RWAVX2_single
+	VMOVDQU      (DX), X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y0, Y3, Y3
+	VMOVDQU      (BX), X4
+	VPCMPEQD     X2, X4, X5
+	VPOR         X5, X1, X1
+	VPBROADCASTD min32<>+0(SB), X5
+	VPXOR        X5, X4, X4
+	VCVTDQ2PD    X4, Y4
+	VADDPD       Y0, Y4, Y4
+	VDIVPD       Y4, Y3, Y3
+	VROUNDPD     $0x0b, Y3, Y3
+	VSUBPD       Y0, Y3, Y3
+	VCVTTPD2DQY  Y3, X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VMOVDQU      X3, (CX)
+	VMOVDQU      16(DX), X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y0, Y3, Y3
+	VMOVDQU      16(BX), X4
+	VPCMPEQD     X2, X4, X5
+	VPOR         X5, X1, X1
+	VPBROADCASTD min32<>+0(SB), X5
+	VPXOR        X5, X4, X4
+	VCVTDQ2PD    X4, Y4
+	VADDPD       Y0, Y4, Y4
+	VDIVPD       Y4, Y3, Y3
+	VROUNDPD     $0x0b, Y3, Y3
+	VSUBPD       Y0, Y3, Y3
+	VCVTTPD2DQY  Y3, X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VMOVDQU      X3, 16(CX)
+	VMOVDQU      32(DX), X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y0, Y3, Y3
+	VMOVDQU      32(BX), X4
+	VPCMPEQD     X2, X4, X5
+	VPOR         X5, X1, X1
+	VPBROADCASTD min32<>+0(SB), X5
+	VPXOR        X5, X4, X4
+	VCVTDQ2PD    X4, Y4
+	VADDPD       Y0, Y4, Y4
+	VDIVPD       Y4, Y3, Y3
+	VROUNDPD     $0x0b, Y3, Y3
+	VSUBPD       Y0, Y3, Y3
+	VCVTTPD2DQY  Y3, X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VMOVDQU      X3, 32(CX)
+	VMOVDQU      48(DX), X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y0, Y3, Y3
+	VMOVDQU      48(BX), X4
+	VPCMPEQD     X2, X4, X5
+	VPOR         X5, X1, X1
+	VPBROADCASTD min32<>+0(SB), X5
+	VPXOR        X5, X4, X4
+	VCVTDQ2PD    X4, Y4
+	VADDPD       Y0, Y4, Y4
+	VDIVPD       Y4, Y3, Y3
+	VROUNDPD     $0x0b, Y3, Y3
+	VSUBPD       Y0, Y3, Y3
+	VCVTTPD2DQY  Y3, X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VMOVDQU      X3, 48(CX)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, BX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000010, SI
+	JMP          divU32RWAVX2_block
+
+divU32RWAVX2_single:
+	CMPQ         SI, $0x00000004
+	JB           divU32RWAVX2_end
+	VMOVDQU      (DX), X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y0, Y3, Y3
+	VMOVDQU      (BX), X4
+	VPCMPEQD     X2, X4, X5
+	VPOR         X5, X1, X1
+	VPBROADCASTD min32<>+0(SB), X5
+	VPXOR        X5, X4, X4
+	VCVTDQ2PD    X4, Y4
+	VADDPD       Y0, Y4, Y4
+	VDIVPD       Y4, Y3, Y3
+	VROUNDPD     $0x0b, Y3, Y3
+	VSUBPD       Y0, Y3, Y3
+	VCVTTPD2DQY  Y3, X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VMOVDQU      X3, (CX)
+	ADDQ         $0x00000010, DX
+	ADDQ         $0x00000010, BX
+	ADDQ         $0x00000010, CX
+	SUBQ         $0x00000004, SI
+	JMP          divU32RWAVX2_single
+
+divU32RWAVX2_end:
+	JMP divU32RWAVX2_row
+
+divU32RWAVX2_done:
 	VPTEST X1, X1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)

@@ -34,7 +34,26 @@ func genericTable() *Table {
 	t.u16 = unsignedVariants[uint16]()
 	t.u32 = unsignedVariants[uint32]()
 	t.u64 = unsignedVariants[uint64]()
+	t.eachWithRows()
 	return t
+}
+
+// eachWithRows gives every variant set the row loop over its vv kernel.
+func (t *Table) eachWithRows() {
+	t.f32.rows = rowsByVV(t.f32.vv)
+	t.f64.rows = rowsByVV(t.f64.vv)
+	t.f16.rows = rowsByVV(t.f16.vv)
+	t.bf16.rows = rowsByVV(t.bf16.vv)
+	for m := range 2 {
+		t.i8[m].rows = rowsByVV(t.i8[m].vv)
+		t.i16[m].rows = rowsByVV(t.i16[m].vv)
+		t.i32[m].rows = rowsByVV(t.i32[m].vv)
+		t.i64[m].rows = rowsByVV(t.i64[m].vv)
+		t.u8[m].rows = rowsByVV(t.u8[m].vv)
+		t.u16[m].rows = rowsByVV(t.u16[m].vv)
+		t.u32[m].rows = rowsByVV(t.u32[m].vv)
+		t.u64[m].rows = rowsByVV(t.u64[m].vv)
+	}
 }
 
 func floatVariants[T float]() variants[T] {

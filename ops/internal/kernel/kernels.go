@@ -95,9 +95,25 @@ func ParseLevel(s string) (Level, error) {
 	return 0, fmt.Errorf("unknown SIMD level %q (want auto, avx2 or generic)", s)
 }
 
-// variants are the three contiguous-run shapes a kernel handles.
+// variants are the contiguous-run shapes a kernel handles: vv, vs and sv,
+// and rows, where dst and a hold whole rows of len(b) each and b is the
+// same row for all of them (row broadcasting without a call per row).
 type variants[T any] struct {
-	vv, vs, sv func(dst, a, b []T) bool
+	vv, vs, sv, rows func(dst, a, b []T) bool
+}
+
+// rowsByVV divides row by row with vv, for levels and lengths without a
+// rows kernel.
+func rowsByVV[T any](vv func(dst, a, b []T) bool) func(dst, a, b []T) bool {
+	return func(dst, a, b []T) bool {
+		run := len(b)
+		for i := 0; i+run <= len(dst); i += run {
+			if vv(dst[i:i+run], a[i:i+run], b) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // Table is the kernel set of one SIMD level. Integer entries are indexed

@@ -228,8 +228,32 @@ func runRange[T any](p *Plan, k variants[T], check func(a, b T) faultKind, dst, 
 		ao += idx[d] * p.aOuter[d]
 		bo += idx[d] * p.bOuter[d]
 	}
+	// Row broadcasting: A advances run by run and B repeats one row, so
+	// whole consecutive rows go to the rows kernel in one call.
+	last := len(p.outer) - 1
+	rowMode := kern != nil && p.aRun == 1 && p.bRun == 1 && last >= 0 && p.bOuter[last] == 0 && p.aOuter[last] == p.run
 	for start := lo - lo%p.run; start < hi; start += p.run {
 		from, to := max(lo, start), min(hi, start+p.run)
+		if rowMode && from == start && to == start+p.run {
+			rows := min(p.outer[last]-idx[last], (hi-start)/p.run, max(1, Chunk/p.run))
+			if rows > 1 {
+				n := rows * p.run
+				if k.rows(dst[start:start+n], a[ao:ao+n], b[bo:bo+p.run]) {
+					for j := range n {
+						if kind := check(a[ao+j], b[bo+j%p.run]); kind != valid {
+							return Fault{Index: start + j, Overflow: kind == overflow}
+						}
+					}
+					panic("kernel: a rows kernel reported a fault the scalar check does not find")
+				}
+				// Stay in the last dimension for rows-1 runs; the odometer
+				// below advances the final one.
+				idx[last] += rows - 1
+				ao += (rows - 1) * p.aOuter[last]
+				start += (rows - 1) * p.run
+				from, to = start, start // nothing left of this run
+			}
+		}
 		for c := from; c < to; c += Chunk {
 			n := min(Chunk, to-c)
 			i := c - start // position inside the run

@@ -95,7 +95,7 @@ func main() {
 	ConstraintExpr("!purego")
 	constants()
 	for _, k := range kinds() {
-		for _, variant := range []string{"VV", "VS", "SV"} {
+		for _, variant := range []string{"VV", "VS", "SV", "RW"} {
 			kernel(k, variant, false)
 			if k.signed {
 				kernel(k, variant, true)
@@ -288,6 +288,13 @@ func kernel(k kind, variant string, floor bool) {
 	dst := Mem{Base: Load(Param("dst").Base(), GP64())}
 	a := Mem{Base: Load(Param("a").Base(), GP64())}
 	b := Mem{Base: Load(Param("b").Base(), GP64())}
+	// RW divides rows of dst and a by the one row b: the loops below count
+	// cnt down over a row, and an outer loop restarts b for every row.
+	cnt, run, bRow := n, reg.Register(nil), reg.Register(nil)
+	if variant == "RW" {
+		cnt, run, bRow = GP64(), Load(Param("b").Len(), GP64()), GP64()
+		MOVQ(b.Base, bRow)
+	}
 
 	// Prologue: constants and the broadcast operand.
 	prologue = map[string]reg.VecVirtual{}
@@ -313,7 +320,7 @@ func kernel(k kind, variant string, floor bool) {
 		load("quiet", func(r reg.VecVirtual) { VPBROADCASTD(quiet, r) }, true)
 	}
 	checks := !k.float && variant != "VS" // the wrapper checks a scalar divisor
-	overflow := k.signed && variant == "VV"
+	overflow := k.signed && (variant == "VV" || variant == "RW")
 	var acc, zero, ones, minv reg.VecVirtual
 	if checks {
 		mk := func() reg.VecVirtual {
@@ -421,10 +428,18 @@ func kernel(k kind, variant string, floor bool) {
 			ADDQ(U32(groups*step), b.Base)
 		}
 		ADDQ(U32(groups*step), dst.Base)
-		SUBQ(U32(groups*k.lanes), n)
+		SUBQ(U32(groups*k.lanes), cnt)
+	}
+	if variant == "RW" {
+		Label(name + "_row")
+		CMPQ(n, U32(0))
+		JE(LabelRef(name + "_done"))
+		MOVQ(run, cnt)
+		MOVQ(bRow, b.Base)
+		SUBQ(run, n)
 	}
 	Label(name + "_block")
-	CMPQ(n, U32(k.unroll*k.lanes))
+	CMPQ(cnt, U32(k.unroll*k.lanes))
 	JB(LabelRef(name + "_single"))
 	for i := range k.unroll {
 		group(i)
@@ -432,11 +447,15 @@ func kernel(k kind, variant string, floor bool) {
 	advance(k.unroll)
 	JMP(LabelRef(name + "_block"))
 	Label(name + "_single")
-	CMPQ(n, U32(k.lanes))
-	JB(LabelRef(name + "_done"))
+	CMPQ(cnt, U32(k.lanes))
+	JB(LabelRef(name + "_end"))
 	group(0)
 	advance(1)
 	JMP(LabelRef(name + "_single"))
+	Label(name + "_end")
+	if variant == "RW" {
+		JMP(LabelRef(name + "_row"))
+	}
 	Label(name + "_done")
 	if !k.float {
 		ret := GP8()
