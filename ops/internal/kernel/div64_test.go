@@ -83,3 +83,55 @@ func TestScalarLoops(t *testing.T) {
 		}
 	}
 }
+
+// TestMagicVectorAtEveryLevel: the scalar-divisor kernels of every level
+// agree with Go's / (and the floor oracle) for every edge divisor, on
+// lengths that exercise vector bodies and tails.
+func TestMagicVectorAtEveryLevel(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	n := append(edge64(), 0)
+	for range 61 {
+		n = append(n, int64(r.Uint64()), int64(r.Uint64()>>r.IntN(64)))
+	}
+	un := make([]uint64, len(n))
+	for i, v := range n {
+		un[i] = uint64(v)
+	}
+	dst, udst := make([]int64, len(n)), make([]uint64, len(n))
+	for _, level := range Levels() {
+		table, _ := Lookup(level)
+		for _, d := range append(edge64(), 641, -641, 1000003, -99999989) {
+			if d == 0 || d == -1 {
+				continue
+			}
+			for mode, floor := range []bool{false, true} {
+				for _, length := range []int{len(n), len(n) - 1, 5, 4, 3} {
+					var as []int64
+					for _, x := range n[:length] {
+						if x == math.MinInt64 && d == -1 {
+							x = 0
+						}
+						as = append(as, x)
+					}
+					table.i64[mode].vs(dst[:length], as, []int64{d})
+					for i, x := range as {
+						want := x / d
+						if floor {
+							want = floorDiv(x, d)
+						}
+						if dst[i] != want {
+							t.Fatalf("%s: %d / %d (floor=%v, len %d) = %d, want %d", level, x, d, floor, length, dst[i], want)
+						}
+					}
+				}
+			}
+			ud := uint64(d)
+			table.u64[0].vs(udst, un, []uint64{ud})
+			for i, x := range un {
+				if udst[i] != x/ud {
+					t.Fatalf("%s: u64 %d / %d = %d, want %d", level, x, ud, udst[i], x/ud)
+				}
+			}
+		}
+	}
+}

@@ -159,3 +159,21 @@ func divU32SVAVX2(dst []uint32, a []uint32, b []uint32) bool
 
 // divU32RWAVX2 divides whole groups of 4 elements (RW).
 func divU32RWAVX2(dst []uint32, a []uint32, b []uint32) bool
+
+// divI64MagicTruncAVX2 divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.
+func divI64MagicTruncAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI64MagicFloorAVX2 divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.
+func divI64MagicFloorAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI64MagicTruncAddAVX2 divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.
+func divI64MagicTruncAddAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI64MagicFloorAddAVX2 divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.
+func divI64MagicFloorAddAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divU64MagicAVX2 divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.
+func divU64MagicAVX2(dst []uint64, a []uint64, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divU64MagicAddAVX2 divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.
+func divU64MagicAddAVX2(dst []uint64, a []uint64, magic uint64, shift uint64, absD uint64, negD uint64)

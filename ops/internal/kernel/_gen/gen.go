@@ -102,7 +102,142 @@ func main() {
 			}
 		}
 	}
+	for _, signed := range []bool{true, false} {
+		for _, add := range []bool{false, true} {
+			for _, floor := range []bool{false, true} {
+				if !signed && floor {
+					continue
+				}
+				magic64(signed, add, floor)
+			}
+		}
+	}
 	Generate()
+}
+
+// magic64 divides 64-bit integers by one divisor with libdivide's
+// unsigned magic number for |d|, four lanes at a time: |n| times magic,
+// high half built from four 32x32 multiplies, shifts, then the sign of
+// the quotient restored and, for floor, one subtracted where the
+// remainder is non-zero and the signs differ. Powers of two and -1 are
+// left to the scalar code.
+func magic64(signed, add, floor bool) {
+	name := "divU64Magic"
+	goType := "uint64"
+	if signed {
+		name, goType = "divI64Magic", "int64"
+		if floor {
+			name += "Floor"
+		} else {
+			name += "Trunc"
+		}
+	}
+	if add {
+		name += "Add"
+	}
+	name += "AVX2"
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, a []%s, magic, shift, absD, negD uint64)", goType))
+	Doc(name + " divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.")
+	n := Load(Param("dst").Len(), GP64())
+	dst := Mem{Base: Load(Param("dst").Base(), GP64())}
+	a := Mem{Base: Load(Param("a").Base(), GP64())}
+	bcast := func(p string) reg.VecVirtual {
+		g := Load(Param(p), GP64())
+		x, y := XMM(), YMM()
+		MOVQ(g, x)
+		VPBROADCASTQ(x, y)
+		return y
+	}
+	mLo, shift, absD, negD := bcast("magic"), XMM(), bcast("absD"), bcast("negD")
+	MOVQ(Load(Param("shift"), GP64()), shift)
+	mHi, dHi, lo32, zero := YMM(), YMM(), YMM(), YMM()
+	VPSRLQ(Imm(32), mLo, mHi)
+	VPSRLQ(Imm(32), absD, dHi)
+	VPCMPEQQ(lo32, lo32, lo32)
+	VPSRLQ(Imm(32), lo32, lo32)
+	VPXOR(zero, zero, zero)
+
+	group := func(off int) {
+		v, sign, u, uHi := YMM(), YMM(), YMM(), YMM()
+		VMOVDQU(a.Offset(off), v)
+		if signed {
+			VPCMPGTQ(v, zero, sign) // -1 where v < 0
+			VPXOR(sign, v, u)
+			VPSUBQ(sign, u, u) // |v|
+		} else {
+			u = v
+		}
+		// hi = mulhi(u, magic)
+		ll, lh, hl, hh, t, w := YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
+		VPSRLQ(Imm(32), u, uHi)
+		VPMULUDQ(mLo, u, ll)
+		VPMULUDQ(mHi, u, lh)
+		VPMULUDQ(mLo, uHi, hl)
+		VPMULUDQ(mHi, uHi, hh)
+		VPSRLQ(Imm(32), ll, t)
+		VPADDQ(hl, t, t)
+		VPAND(lo32, t, w)
+		VPADDQ(lh, w, w)
+		VPSRLQ(Imm(32), t, t)
+		VPADDQ(t, hh, hh)
+		VPSRLQ(Imm(32), w, w)
+		VPADDQ(w, hh, hh) // hh = high 64 bits
+		q := YMM()
+		if add {
+			VPSUBQ(hh, u, q)
+			VPSRLQ(Imm(1), q, q)
+			VPADDQ(hh, q, q)
+			VPSRLQ(shift, q, q)
+		} else {
+			VPSRLQ(shift, hh, q)
+		}
+		if signed {
+			if floor {
+				// rem != 0  <=>  q*|d| != |v| (low 64 bits suffice).
+				p, c1, c2, qHi := YMM(), YMM(), YMM(), YMM()
+				VPSRLQ(Imm(32), q, qHi)
+				VPMULUDQ(absD, q, p)
+				VPMULUDQ(dHi, q, c1)
+				VPMULUDQ(absD, qHi, c2)
+				VPADDQ(c2, c1, c1)
+				VPSLLQ(Imm(32), c1, c1)
+				VPADDQ(c1, p, p)
+				VPCMPEQQ(u, p, p) // -1 where exact
+				s := YMM()
+				VPXOR(negD, sign, s) // -1 where the signs differ
+				VPXOR(s, q, q)
+				VPSUBQ(s, q, q) // truncated quotient with its sign
+				VPANDN(s, p, p) // -1 where inexact and signs differ
+				VPADDQ(p, q, q)
+			} else {
+				s := YMM()
+				VPXOR(negD, sign, s)
+				VPXOR(s, q, q)
+				VPSUBQ(s, q, q)
+			}
+		}
+		VMOVDQU(q, dst.Offset(off))
+	}
+	Label(name + "_block")
+	CMPQ(n, U32(8))
+	JB(LabelRef(name + "_single"))
+	group(0)
+	group(32)
+	ADDQ(U32(64), a.Base)
+	ADDQ(U32(64), dst.Base)
+	SUBQ(U32(8), n)
+	JMP(LabelRef(name + "_block"))
+	Label(name + "_single")
+	CMPQ(n, U32(4))
+	JB(LabelRef(name + "_done"))
+	group(0)
+	ADDQ(U32(32), a.Base)
+	ADDQ(U32(32), dst.Base)
+	SUBQ(U32(4), n)
+	JMP(LabelRef(name + "_single"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
 }
 
 func kinds() []kind {
