@@ -37,17 +37,17 @@ func TestPlanCollapse(t *testing.T) {
 
 const guard = 0xA5
 
-// guarded returns a buffer of n bytes between two bands of 32 guard bytes,
-// and the inner slice; the allocation is 8-aligned, so the inner slice is
-// aligned for every element size.
-func guarded(n int) (all, inner []byte) {
-	all = bytes.Repeat([]byte{guard}, n+64)
-	return all, all[32 : 32+n : 32+n]
+// guarded returns n bytes between two bands of guard bytes, starting off
+// bytes into an 8-aligned buffer (off a multiple of the element size, so
+// starts vary within a vector but stay element-aligned), and the bands.
+func guarded(n, off int) (all, inner []byte) {
+	all = bytes.Repeat([]byte{guard}, n+96)
+	return all, all[32+off : 32+off+n : 32+off+n]
 }
 
-func intact(all []byte, n int) bool {
-	for _, b := range append(all[:32:32], all[32+n:]...) {
-		if b != guard {
+func intact(all []byte, n, off int) bool {
+	for i, b := range all {
+		if (i < 32+off || i >= 32+off+n) && b != guard {
 			return false
 		}
 	}
@@ -65,6 +65,7 @@ func TestGuardBands(t *testing.T) {
 		for typ := range NumTypes {
 			for _, floor := range []bool{false, true} {
 				for n := 0; n <= 67; n++ {
+					off := (n % 4) * typ.Size() // starts 0..3 elements past a 32-byte boundary
 					for _, variant := range []string{"vv", "vs", "sv"} {
 						aDims, bDims := []int64{int64(n)}, []int64{int64(n)}
 						switch variant {
@@ -74,8 +75,8 @@ func TestGuardBands(t *testing.T) {
 							aDims = []int64{1}
 						}
 						size := typ.Size()
-						aAll, a := guarded(int(aDims[0]) * size)
-						bAll, b := guarded(int(bDims[0]) * size)
+						aAll, a := guarded(int(aDims[0])*size, off)
+						bAll, b := guarded(int(bDims[0])*size, off)
 						for i := range a {
 							a[i] = byte(r.Uint32())
 						}
@@ -86,7 +87,7 @@ func TestGuardBands(t *testing.T) {
 							avoidMinByMinusOne(a, b, size)
 						}
 						aCopy, bCopy := bytes.Clone(a), bytes.Clone(b)
-						dstAll, dst := guarded(n * size)
+						dstAll, dst := guarded(n*size, off)
 						want := make([]byte, n*size)
 						p, err := NewPlan([]int64{int64(n)}, aDims, bDims)
 						if err != nil {
@@ -97,7 +98,7 @@ func TestGuardBands(t *testing.T) {
 							t.Fatalf("%s: unexpected fault %+v", name, f)
 						}
 						gen.Divide(typ, floor, p, want, a, b, 1)
-						if !intact(dstAll, n*size) || !intact(aAll, len(a)) || !intact(bAll, len(b)) {
+						if !intact(dstAll, n*size, off) || !intact(aAll, len(a), off) || !intact(bAll, len(b), off) {
 							t.Fatalf("%s: guard band overwritten", name)
 						}
 						if !bytes.Equal(a, aCopy) || !bytes.Equal(b, bCopy) {
