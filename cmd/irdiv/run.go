@@ -13,7 +13,6 @@ import (
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/plugin"
 	"github.com/irdiv/irdiv/shapeinfer"
-	"github.com/x448/float16"
 )
 
 // runOptions are the flags run shares with bench.
@@ -208,37 +207,14 @@ func generate(r *rand.Rand, t ir.ElementType, shape []int64) (*ir.Tensor, error)
 	}
 	for i := range out.NumElements() {
 		f := r.Float64()*200 - 100
-		s := int64(1 + r.IntN(100))
-		if r.IntN(2) == 0 {
-			s = -s
+		n := int64(1 + r.IntN(200)) // unsigned: [1, 200]
+		if t.IsSigned() {
+			n = int64(1 + r.IntN(100))
+			if r.IntN(2) == 0 {
+				n = -n
+			}
 		}
-		u := uint64(1 + r.IntN(200))
-		switch t {
-		case ir.F32:
-			ir.View[float32](out)[i] = float32(f)
-		case ir.F64:
-			ir.View[float64](out)[i] = f
-		case ir.F16:
-			ir.View[uint16](out)[i] = float16.Fromfloat32(float32(f)).Bits()
-		case ir.BF16:
-			ir.View[uint16](out)[i] = ir.BF16FromFloat32(float32(f))
-		case ir.I8:
-			ir.View[int8](out)[i] = int8(s)
-		case ir.I16:
-			ir.View[int16](out)[i] = int16(s)
-		case ir.I32:
-			ir.View[int32](out)[i] = int32(s)
-		case ir.I64:
-			ir.View[int64](out)[i] = s
-		case ir.U8:
-			ir.View[uint8](out)[i] = uint8(u)
-		case ir.U16:
-			ir.View[uint16](out)[i] = uint16(u)
-		case ir.U32:
-			ir.View[uint32](out)[i] = uint32(u)
-		case ir.U64:
-			ir.View[uint64](out)[i] = u
-		}
+		setValue(out, i, f, n)
 	}
 	return out, nil
 }

@@ -116,16 +116,7 @@ func setElement(t *ir.Tensor, i int, tok string) error {
 		if err != nil && !isRangeErr(err) {
 			return fmt.Errorf("%q is not a number", tok)
 		}
-		switch t.Type {
-		case ir.F32:
-			ir.View[float32](t)[i] = float32(f)
-		case ir.F64:
-			ir.View[float64](t)[i] = f
-		case ir.F16:
-			ir.View[uint16](t)[i] = float16.Fromfloat32(float32(f)).Bits()
-		case ir.BF16:
-			ir.View[uint16](t)[i] = ir.BF16FromFloat32(float32(f))
-		}
+		setValue(t, i, f, 0)
 		return nil
 	}
 	bits := t.Type.Bits()
@@ -134,33 +125,39 @@ func setElement(t *ir.Tensor, i int, tok string) error {
 		if err != nil {
 			return fmt.Errorf("%q is not an %s value (whole numbers from %d to %d)", tok, t.Type, int64(-1)<<(bits-1), int64(1)<<(bits-1)-1)
 		}
-		switch t.Type {
-		case ir.I8:
-			ir.View[int8](t)[i] = int8(v)
-		case ir.I16:
-			ir.View[int16](t)[i] = int16(v)
-		case ir.I32:
-			ir.View[int32](t)[i] = int32(v)
-		case ir.I64:
-			ir.View[int64](t)[i] = v
-		}
+		setValue(t, i, 0, v)
 		return nil
 	}
 	v, err := strconv.ParseUint(tok, 10, bits)
 	if err != nil {
 		return fmt.Errorf("%q is not a %s value (whole numbers from 0 to %d)", tok, t.Type, uint64(math.MaxUint64)>>(64-bits))
 	}
-	switch t.Type {
-	case ir.U8:
-		ir.View[uint8](t)[i] = uint8(v)
-	case ir.U16:
-		ir.View[uint16](t)[i] = uint16(v)
-	case ir.U32:
-		ir.View[uint32](t)[i] = uint32(v)
-	case ir.U64:
-		ir.View[uint64](t)[i] = v
-	}
+	setValue(t, i, 0, int64(v))
 	return nil
+}
+
+// setValue stores element i: f for float types (rounded to nearest even),
+// n for integer types (its two's-complement bits, truncated to the width,
+// so a uint64 travels as int64).
+func setValue(t *ir.Tensor, i int, f float64, n int64) {
+	switch t.Type {
+	case ir.F32:
+		ir.View[float32](t)[i] = float32(f)
+	case ir.F64:
+		ir.View[float64](t)[i] = f
+	case ir.F16:
+		ir.View[uint16](t)[i] = float16.Fromfloat32(float32(f)).Bits()
+	case ir.BF16:
+		ir.View[uint16](t)[i] = ir.BF16FromFloat32(float32(f))
+	case ir.I8, ir.U8:
+		ir.View[uint8](t)[i] = uint8(n)
+	case ir.I16, ir.U16:
+		ir.View[uint16](t)[i] = uint16(n)
+	case ir.I32, ir.U32:
+		ir.View[uint32](t)[i] = uint32(n)
+	case ir.I64, ir.U64:
+		ir.View[uint64](t)[i] = uint64(n)
+	}
 }
 
 func isRangeErr(err error) bool {
