@@ -183,8 +183,11 @@ func (d *Divide) alignedDims(a, b []int64, rank int) (aDims, bDims []int64) {
 // shapes, dst the output shape. Integer division by zero or MIN / -1 fails
 // with the lowest offending flat output index; dst is then unspecified.
 func (c *Call) Run(dst, a, b *ir.Tensor) error {
-	if dst.Type != c.Type || a.Type != c.Type || b.Type != c.Type || dst.NumElements() != c.plan.Total() {
-		return fmt.Errorf("ops: Divide call for %s%v given %s, %s and %s tensors", c.Type, c.OutShape, a.Type, b.Type, dst.Type)
+	if dst.Type != c.Type || a.Type != c.Type || b.Type != c.Type ||
+		!slices.Equal(a.Shape, c.AShape) || !slices.Equal(b.Shape, c.BShape) || !slices.Equal(dst.Shape, c.OutShape) ||
+		!fits(a) || !fits(b) || !fits(dst) {
+		return fmt.Errorf("ops: Divide call for %s%v / %s%v -> %v given %s%v / %s%v -> %s%v (or tensors whose data do not match their shapes)",
+			c.Type, c.AShape, c.Type, c.BShape, c.OutShape, a.Type, a.Shape, b.Type, b.Shape, dst.Type, dst.Shape)
 	}
 	threads := c.Threads
 	if threads == 0 {
@@ -199,6 +202,16 @@ func (c *Call) Run(dst, a, b *ir.Tensor) error {
 	default:
 		return fmt.Errorf("divide: %w at flat output index %d", ErrDivideByZero, f.Index)
 	}
+}
+
+// fits reports whether a tensor's data holds exactly its shape's elements.
+func fits(t *ir.Tensor) bool {
+	n, err := ir.NumElements(t.Shape)
+	if err != nil {
+		return false
+	}
+	size, err := ir.ByteSize(t.Type, n)
+	return err == nil && int64(len(t.Data)) == size
 }
 
 // Evaluate returns a / b in a new tensor, using the best SIMD level.

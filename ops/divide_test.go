@@ -241,3 +241,28 @@ func TestInferModelReportsLayer(t *testing.T) {
 		t.Errorf("InferModel error = %v", err)
 	}
 }
+
+func TestCallRunChecksTensors(t *testing.T) {
+	d := NewDivide(shapeinfer.NumpyBroadcast, true)
+	call, err := d.Prepare(ir.I32, []int64{2, 3}, []int64{3}, SIMDLevels()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := mustTensor(t, ir.I32, []int64{2, 3}, []int32{1, 2, 3, 4, 5, 6})
+	b := mustTensor(t, ir.I32, []int64{3}, []int32{1, 2, 3})
+	out, _ := ir.NewTensor(ir.I32, []int64{2, 3})
+	if err := call.Run(out, a, b); err != nil {
+		t.Fatal(err)
+	}
+	short := &ir.Tensor{Type: ir.I32, Shape: []int64{2, 3}, Data: a.Data[:8]}
+	wrongShape := mustTensor(t, ir.I32, []int64{3, 2}, []int32{1, 2, 3, 4, 5, 6})
+	for name, args := range map[string][3]*ir.Tensor{
+		"short data":  {out, short, b},
+		"wrong shape": {out, wrongShape, b},
+		"wrong type":  {out, a, mustTensor(t, ir.F32, []int64{3}, []float32{1, 2, 3})},
+	} {
+		if err := call.Run(args[0], args[1], args[2]); err == nil {
+			t.Errorf("%s: Run accepted it", name)
+		}
+	}
+}
