@@ -3,9 +3,9 @@ package kernel
 import "math/bits"
 
 // Fast 64-bit kernels for the SIMD levels. AVX2 cannot divide 64-bit
-// integers (f64 holds 53 bits and there is no 64-bit multiply-high), so
-// these are scalar: two vectors use IDIV with a branchless floor
-// correction; a broadcast divisor uses libdivide's magic numbers
+// integers (f64 holds 53 bits and there is no 64-bit multiply-high), so two
+// vectors use the generic IDIV loops; a broadcast divisor uses libdivide's
+// magic numbers
 // (ridiculousfish/libdivide, libdivide_u64_gen and libdivide_s64_gen), a
 // multiply-high and shifts per element. The generic kernels stay the
 // plain oracle.
@@ -114,46 +114,28 @@ func (v s64Divider) div(n int64) int64 {
 	return q + int64(uint64(q)>>63)
 }
 
-// floorFix turns a truncated quotient q of n / d into the floor quotient
-// without branches: subtract one when the remainder is non-zero and its
-// sign differs from the divisor's.
+// floorFix turns a truncated quotient q of n / d into the floor quotient,
+// with the sign masks of floorDiv.
 func floorFix(q, n, d int64) int64 {
 	r := n - q*d
-	nonZero := int64(uint64(r|-r) >> 63)
-	differ := int64(uint64(r^d) >> 63)
-	return q - nonZero&differ
+	return q + ((r^d)>>63)&((r|-r)>>63)
 }
 
+// fast64Variants keeps the generic two-vector kernels (IDIV with the
+// branchless floor) and divides by a broadcast divisor with magic numbers.
 func fast64Variants(g [2]variants[int64]) [2]variants[int64] {
-	mode := func(floor bool, g variants[int64]) variants[int64] {
-		return variants[int64]{
-			vv: func(dst, a, b []int64) bool {
-				a, b = a[:len(dst)], b[:len(dst)]
-				for i := range dst {
-					x, y := a[i], b[i]
-					if y == 0 || y == -1 && x == minOf[int64]() {
-						return true
-					}
-					q := x / y
-					if floor {
-						q = floorFix(q, x, y)
-					}
-					dst[i] = q
-				}
-				return false
-			},
-			vs: func(dst, a, b []int64) bool {
-				d := b[0]
-				if d == 0 || d == -1 {
-					return g.vs(dst, a, b)
-				}
-				divS64ByScalar(dst, a[:len(dst)], d, floor)
-				return false
-			},
-			sv: g.sv,
+	for mode, floor := range []bool{false, true} {
+		scalar := g[mode].vs
+		g[mode].vs = func(dst, a, b []int64) bool {
+			d := b[0]
+			if d == 0 || d == -1 {
+				return scalar(dst, a, b)
+			}
+			divS64ByScalar(dst, a[:len(dst)], d, floor)
+			return false
 		}
 	}
-	return [2]variants[int64]{mode(false, g[0]), mode(true, g[1])}
+	return g
 }
 
 func fastU64Variants(g variants[uint64]) [2]variants[uint64] {

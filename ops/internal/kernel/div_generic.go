@@ -160,27 +160,55 @@ func signedFault[T signed](a, b T) bool { return b == 0 || b == -1 && a == minOf
 
 // floorDiv is Python's floor division for a valid signed pair: the
 // truncated quotient, less one when the remainder is non-zero and has the
-// divisor's opposite sign.
+// divisor's opposite sign. Both conditions are sign masks (-1 or 0), so
+// there is no branch to mispredict on random signs.
 func floorDiv[T signed](a, b T) T {
 	q := a / b
-	if r := a - q*b; r != 0 && (r^b) < 0 {
-		q--
-	}
-	return q
+	r := a - q*b
+	shift := 8*unsafe.Sizeof(a) - 1
+	return q + ((r^b)>>shift)&((r|-r)>>shift)
 }
 
 func signedVariants[T signed]() [2]variants[T] {
 	return [2]variants[T]{signedMode[T](false), signedMode[T](true)}
 }
 
-// signedMode builds the kernels of one mode; the mode test inside the loops
-// is loop-invariant and predicted perfectly.
+// signedMode builds the kernels of one mode, with the loops written out
+// per mode so that the division inlines.
 func signedMode[T signed](floor bool) variants[T] {
-	div := func(a, b T) T {
-		if floor {
-			return floorDiv(a, b)
+	if floor {
+		return variants[T]{
+			vv: func(dst, a, b []T) bool {
+				a, b = a[:len(dst)], b[:len(dst)]
+				for i := range dst {
+					if signedFault(a[i], b[i]) {
+						return true
+					}
+					dst[i] = floorDiv(a[i], b[i])
+				}
+				return false
+			},
+			vs: func(dst, a, b []T) bool {
+				a, s := a[:len(dst)], b[0]
+				for i := range dst {
+					if signedFault(a[i], s) {
+						return true
+					}
+					dst[i] = floorDiv(a[i], s)
+				}
+				return false
+			},
+			sv: func(dst, a, b []T) bool {
+				s, b := a[0], b[:len(dst)]
+				for i := range dst {
+					if signedFault(s, b[i]) {
+						return true
+					}
+					dst[i] = floorDiv(s, b[i])
+				}
+				return false
+			},
 		}
-		return a / b
 	}
 	return variants[T]{
 		vv: func(dst, a, b []T) bool {
@@ -189,20 +217,17 @@ func signedMode[T signed](floor bool) variants[T] {
 				if signedFault(a[i], b[i]) {
 					return true
 				}
-				dst[i] = div(a[i], b[i])
+				dst[i] = a[i] / b[i]
 			}
 			return false
 		},
 		vs: func(dst, a, b []T) bool {
 			a, s := a[:len(dst)], b[0]
-			if s == 0 {
-				return len(dst) > 0
-			}
 			for i := range dst {
 				if signedFault(a[i], s) {
 					return true
 				}
-				dst[i] = div(a[i], s)
+				dst[i] = a[i] / s
 			}
 			return false
 		},
@@ -212,7 +237,7 @@ func signedMode[T signed](floor bool) variants[T] {
 				if signedFault(s, b[i]) {
 					return true
 				}
-				dst[i] = div(s, b[i])
+				dst[i] = s / b[i]
 			}
 			return false
 		},
