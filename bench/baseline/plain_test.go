@@ -6,6 +6,7 @@ package baseline
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/x448/float16"
@@ -15,6 +16,12 @@ var sizes = []struct {
 	name string
 	n    int
 }{{"1Ki", 1 << 10}, {"64Ki", 64 << 10}, {"1Mi", 1 << 20}, {"16Mi", 16 << 20}}
+
+// settle collects earlier cases' garbage before the timed loop.
+func settle(b *testing.B) {
+	runtime.GC()
+	b.ResetTimer()
+}
 
 func report(b *testing.B, n int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
@@ -63,6 +70,7 @@ func BenchmarkPlain(b *testing.B) {
 		n := size.n
 		b.Run(fmt.Sprintf("f32/same/%s", size.name), func(b *testing.B) {
 			x, y, c := floatData(n, false), floatData(n, true), make([]float32, n)
+			settle(b)
 			for b.Loop() {
 				for i := range c {
 					c[i] = x[i] / y[i]
@@ -76,6 +84,7 @@ func BenchmarkPlain(b *testing.B) {
 			for i := range x {
 				x[i], y[i] = float16.Fromfloat32(xf[i]), float16.Fromfloat32(yf[i])
 			}
+			settle(b)
 			for b.Loop() {
 				for i := range c {
 					c[i] = float16.Fromfloat32(x[i].Float32() / y[i].Float32())
@@ -90,6 +99,7 @@ func BenchmarkPlain(b *testing.B) {
 				for i := range x {
 					x[i], y[i] = int32(x64[i]), int32(y64[i])
 				}
+				settle(b)
 				for b.Loop() {
 					if mode == "floor" {
 						for i := range c {
@@ -106,6 +116,7 @@ func BenchmarkPlain(b *testing.B) {
 			for _, layout := range []string{"same", "scalar"} {
 				b.Run(fmt.Sprintf("i64-%s/%s/%s", mode, layout, size.name), func(b *testing.B) {
 					x, y, c := intData(n, false, 64), intData(n, true, 64), make([]int64, n)
+					settle(b)
 					for b.Loop() {
 						switch {
 						case layout == "scalar" && mode == "floor":
