@@ -57,7 +57,7 @@ func TestEvalDoneCriteria(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, cmd := range []string{"eval", "run", "info"} {
+	for _, cmd := range []string{"eval", "run", "info", "bench"} {
 		stdout, _, code := irdiv(t, cmd, "-h")
 		if code != 0 || !strings.Contains(stdout, "Usage: irdiv "+cmd) {
 			t.Errorf("%s -h: exit %d, %q", cmd, code, stdout)
