@@ -3,7 +3,8 @@
 //
 // Conventions, as in gonum's internal/asm: destination first
 // (div(dst, a, b)); kernels never allocate; a kernel of the (vector, scalar)
-// variant reads b[0] only, and (scalar, vector) reads a[0] only.
+// variant reads b[0] only, (scalar, vector) reads a[0] only, and the rows
+// variant divides consecutive rows of a by the one row b.
 //
 // Integer kernels return true when some element had a zero divisor or, for
 // signed types, MIN / -1; the caller then rescans that run with the scalar

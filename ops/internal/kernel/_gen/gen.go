@@ -4,12 +4,14 @@
 //
 // Every kernel divides whole groups of elements (a group fills one vector
 // of f32 or f64 lanes); the Go wrappers in avx2_amd64.go finish the tail
-// with the generic kernels. Three variants per type: vv (two vectors), vs
-// (b[0] broadcast) and sv (a[0] broadcast). Integer kernels widen to 32-bit
-// lanes, check for zero divisors (and MIN / -1 for signed types) inside the
-// loop, OR the checks into an accumulator, and return whether any lane
-// failed; the wrapper then locates the element. Recipes: divide-spec.md and
-// simd-design.md section 8.
+// with the generic kernels. Four variants per type: VV (two vectors), VS
+// (b[0] broadcast), SV (a[0] broadcast) and RW (rows of a divided by the
+// one row b, for row broadcasting in one call). Integer kernels widen to
+// 32-bit lanes, check for zero divisors (and MIN / -1 for signed types)
+// inside the loop, OR the checks into an accumulator, and return whether
+// any lane failed; the wrapper then locates the element. The 64-bit types
+// get only magic-number kernels for a broadcast divisor (magic64).
+// Recipes: divide-spec.md and simd-design.md section 8.
 package main
 
 import (
