@@ -172,8 +172,12 @@ type Model struct {
 	// its Consts then have no Value.
 	WeightsMissing bool
 
-	byID   map[uint64]*Layer
-	inputs map[*Layer][]Output
+	// The lookups below are built on demand and rebuilt when the number
+	// of layers or edges changes (AddLayer resets them).
+	byID          map[uint64]*Layer
+	inputs        map[*Layer][]Output
+	indexedLayers int
+	indexedEdges  int
 }
 
 // LayerByID returns the layer with the given id, or nil.
@@ -193,11 +197,13 @@ func (m *Model) Input(l *Layer, i int) (Output, bool) {
 	return in[i], true
 }
 
-// index builds the id and edge lookups; it is called again after changes.
+// index builds the id and edge lookups, again when layers or edges were
+// added or removed since.
 func (m *Model) index() {
-	if m.byID != nil {
+	if m.byID != nil && m.indexedLayers == len(m.Layers) && m.indexedEdges == len(m.Edges) {
 		return
 	}
+	m.indexedLayers, m.indexedEdges = len(m.Layers), len(m.Edges)
 	m.byID = make(map[uint64]*Layer, len(m.Layers))
 	for _, l := range m.Layers {
 		m.byID[l.ID] = l

@@ -432,3 +432,21 @@ func TestElementTypes(t *testing.T) {
 		t.Error("element type properties are wrong")
 	}
 }
+
+func TestIndexFollowsDirectEdits(t *testing.T) {
+	m, err := ReadBytes([]byte(legacyXML), int64Bytes(2), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.LayerByID(9) != nil {
+		t.Fatal("layer 9 exists")
+	}
+	m.Layers = append(m.Layers, &Layer{ID: 9, Name: "extra", Type: "Result", Version: "opset1", Inputs: []*Port{{ID: 0}}})
+	m.Edges = append(m.Edges, Edge{FromLayer: 2, FromPort: 2, ToLayer: 9, ToPort: 0})
+	if l := m.LayerByID(9); l == nil || l.Name != "extra" {
+		t.Errorf("LayerByID after a direct append = %v", l)
+	}
+	if src, ok := m.Input(m.LayerByID(9), 0); !ok || src.Layer.Name != "div" {
+		t.Errorf("Input after a direct append = %v, %v", src, ok)
+	}
+}
