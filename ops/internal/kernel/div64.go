@@ -16,7 +16,8 @@ const (
 	shiftMask       = 0x3f
 )
 
-// u64Divider divides by a fixed unsigned divisor d > 0.
+// u64Divider holds libdivide's magic number and shift for a fixed
+// unsigned divisor d > 0; divU64ByScalar and the AVX2 kernels apply it.
 type u64Divider struct {
 	magic uint64
 	more  uint8
@@ -41,19 +42,8 @@ func newU64Divider(d uint64) u64Divider {
 	return u64Divider{magic: m + 1, more: more}
 }
 
-func (v u64Divider) div(n uint64) uint64 {
-	if v.magic == 0 {
-		return n >> v.more
-	}
-	q, _ := bits.Mul64(v.magic, n)
-	if v.more&addMarker != 0 {
-		t := (n-q)>>1 + q
-		return t >> (v.more & shiftMask)
-	}
-	return q >> v.more
-}
-
-// s64Divider divides by a fixed signed divisor d, d != 0 and d != -1.
+// s64Divider holds libdivide's magic number and shift for a fixed signed
+// divisor d, d != 0 and d != -1; divS64ByScalar applies it.
 type s64Divider struct {
 	magic int64
 	more  uint8
@@ -95,23 +85,6 @@ func newS64Divider(d int64) s64Divider {
 func mulhiSigned(a, b int64) int64 {
 	hi, _ := bits.Mul64(uint64(a), uint64(b))
 	return int64(hi) - (a>>63)&b - (b>>63)&a
-}
-
-// div truncates toward zero, as Go's / does.
-func (v s64Divider) div(n int64) int64 {
-	shift := v.more & shiftMask
-	sign := int64(int8(v.more)) >> 7 // -1 for a negative divisor
-	if v.magic == 0 {
-		mask := int64(1)<<shift - 1
-		q := (n + (n>>63)&mask) >> shift
-		return q ^ sign - sign
-	}
-	q := mulhiSigned(v.magic, n)
-	if v.more&addMarker != 0 {
-		q += n ^ sign - sign
-	}
-	q >>= shift
-	return q + int64(uint64(q)>>63)
 }
 
 // floorFix turns a truncated quotient q of n / d into the floor quotient,

@@ -24,23 +24,31 @@ func TestMagicDividers(t *testing.T) {
 	for range 300 {
 		divisors = append(divisors, int64(r.Uint64()>>r.IntN(64)), -int64(r.Uint64()>>r.IntN(64)))
 	}
+	dst, udst := make([]int64, len(numerators)), make([]uint64, len(numerators))
+	un := make([]uint64, len(numerators))
+	for i, n := range numerators {
+		un[i] = uint64(n)
+	}
 	for _, d := range divisors {
 		if d != 0 && d != -1 {
-			v := newS64Divider(d)
-			for _, n := range numerators {
-				if got := v.div(n); got != n/d {
-					t.Fatalf("s64 %d / %d = %d, want %d", n, d, got, n/d)
+			divS64ByScalar(dst, numerators, d, false)
+			for i, n := range numerators {
+				if dst[i] != n/d {
+					t.Fatalf("s64 %d / %d = %d, want %d", n, d, dst[i], n/d)
 				}
-				if got, want := floorFix(n/d, n, d), floorDiv(n, d); got != want {
-					t.Fatalf("floor %d / %d = %d, want %d", n, d, got, want)
+			}
+			divS64ByScalar(dst, numerators, d, true)
+			for i, n := range numerators {
+				if want := floorDiv(n, d); dst[i] != want {
+					t.Fatalf("floor %d / %d = %d, want %d", n, d, dst[i], want)
 				}
 			}
 		}
 		if ud := uint64(d); ud != 0 {
-			v := newU64Divider(ud)
-			for _, n := range numerators {
-				if got := v.div(uint64(n)); got != uint64(n)/ud {
-					t.Fatalf("u64 %d / %d = %d, want %d", uint64(n), ud, got, uint64(n)/ud)
+			divU64ByScalar(udst, un, ud)
+			for i, n := range un {
+				if udst[i] != n/ud {
+					t.Fatalf("u64 %d / %d = %d, want %d", n, ud, udst[i], n/ud)
 				}
 			}
 		}

@@ -239,12 +239,7 @@ func runRange[T any](p *Plan, k variants[T], check func(a, b T) faultKind, dst, 
 			if rows > 1 {
 				n := rows * p.run
 				if k.rows(dst[start:start+n], a[ao:ao+n], b[bo:bo+p.run]) {
-					for j := range n {
-						if kind := check(a[ao+j], b[bo+j%p.run]); kind != valid {
-							return Fault{Index: start + j, Overflow: kind == overflow}
-						}
-					}
-					panic("kernel: a rows kernel reported a fault the scalar check does not find")
+					return locate(check, n, start, func(j int) (T, T) { return a[ao+j], b[bo+j%p.run] })
 				}
 				// Stay in the last dimension for rows-1 runs; the odometer
 				// below advances the final one.
@@ -269,12 +264,7 @@ func runRange[T any](p *Plan, k variants[T], check func(a, b T) faultKind, dst, 
 				bad = kern(out, ax[:max(p.aRun*n, 1)], bx[:max(p.bRun*n, 1)])
 			}
 			if bad {
-				for j := range n {
-					if kind := check(ax[j*p.aRun], bx[j*p.bRun]); kind != valid {
-						return Fault{Index: c + j, Overflow: kind == overflow}
-					}
-				}
-				panic("kernel: a kernel reported a fault the scalar check does not find")
+				return locate(check, n, c, func(j int) (T, T) { return ax[j*p.aRun], bx[j*p.bRun] })
 			}
 		}
 		// Advance the odometer to the next run.
@@ -291,4 +281,16 @@ func runRange[T any](p *Plan, k variants[T], check func(a, b T) faultKind, dst, 
 		}
 	}
 	return NoFault
+}
+
+// locate runs after a kernel reported a fault: it finds the first of n
+// divisions that fails the scalar check, operands(j) giving the j-th pair
+// and start+j its flat output index.
+func locate[T any](check func(a, b T) faultKind, n, start int, operands func(j int) (T, T)) Fault {
+	for j := range n {
+		if kind := check(operands(j)); kind != valid {
+			return Fault{Index: start + j, Overflow: kind == overflow}
+		}
+	}
+	panic("kernel: a kernel reported a fault the scalar check does not find")
 }
