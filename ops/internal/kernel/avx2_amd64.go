@@ -24,8 +24,8 @@ func avx2Table() *Table {
 		signedVec(8, divI16FloorVVAVX2, divI16FloorVSAVX2, divI16FloorSVAVX2, divI16FloorRWAVX2, g.i16[1]),
 	}
 	t.i32 = [2]variants[int32]{
-		signedVec(4, divI32TruncVVAVX2, divI32TruncVSAVX2, divI32TruncSVAVX2, divI32TruncRWAVX2, g.i32[0]),
-		signedVec(4, divI32FloorVVAVX2, divI32FloorVSAVX2, divI32FloorSVAVX2, divI32FloorRWAVX2, g.i32[1]),
+		signedVec(8, divI32TruncVVAVX2, divI32TruncVSAVX2, divI32TruncSVAVX2, divI32TruncRWAVX2, g.i32[0]),
+		signedVec(8, divI32FloorVVAVX2, divI32FloorVSAVX2, divI32FloorSVAVX2, divI32FloorRWAVX2, g.i32[1]),
 	}
 	u8 := unsignedVec(8, divU8VVAVX2, divU8VSAVX2, divU8SVAVX2, divU8RWAVX2, g.u8[0])
 	u16 := unsignedVec(8, divU16VVAVX2, divU16VSAVX2, divU16SVAVX2, divU16RWAVX2, g.u16[0])

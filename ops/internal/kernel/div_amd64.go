@@ -124,30 +124,6 @@ func divU16SVAVX2(dst []uint16, a []uint16, b []uint16) bool
 // divU16RWAVX2 divides whole groups of 8 elements (RW).
 func divU16RWAVX2(dst []uint16, a []uint16, b []uint16) bool
 
-// divI32TruncVVAVX2 divides whole groups of 4 elements (VV).
-func divI32TruncVVAVX2(dst []int32, a []int32, b []int32) bool
-
-// divI32FloorVVAVX2 divides whole groups of 4 elements (VV).
-func divI32FloorVVAVX2(dst []int32, a []int32, b []int32) bool
-
-// divI32TruncVSAVX2 divides whole groups of 4 elements (VS).
-func divI32TruncVSAVX2(dst []int32, a []int32, b []int32) bool
-
-// divI32FloorVSAVX2 divides whole groups of 4 elements (VS).
-func divI32FloorVSAVX2(dst []int32, a []int32, b []int32) bool
-
-// divI32TruncSVAVX2 divides whole groups of 4 elements (SV).
-func divI32TruncSVAVX2(dst []int32, a []int32, b []int32) bool
-
-// divI32FloorSVAVX2 divides whole groups of 4 elements (SV).
-func divI32FloorSVAVX2(dst []int32, a []int32, b []int32) bool
-
-// divI32TruncRWAVX2 divides whole groups of 4 elements (RW).
-func divI32TruncRWAVX2(dst []int32, a []int32, b []int32) bool
-
-// divI32FloorRWAVX2 divides whole groups of 4 elements (RW).
-func divI32FloorRWAVX2(dst []int32, a []int32, b []int32) bool
-
 // divU32VVAVX2 divides whole groups of 4 elements (VV).
 func divU32VVAVX2(dst []uint32, a []uint32, b []uint32) bool
 
@@ -159,6 +135,30 @@ func divU32SVAVX2(dst []uint32, a []uint32, b []uint32) bool
 
 // divU32RWAVX2 divides whole groups of 4 elements (RW).
 func divU32RWAVX2(dst []uint32, a []uint32, b []uint32) bool
+
+// divI32TruncVVAVX2 divides whole groups of 8 elements (VV).
+func divI32TruncVVAVX2(dst []int32, a []int32, b []int32) bool
+
+// divI32FloorVVAVX2 divides whole groups of 8 elements (VV).
+func divI32FloorVVAVX2(dst []int32, a []int32, b []int32) bool
+
+// divI32TruncVSAVX2 divides whole groups of 8 elements (VS).
+func divI32TruncVSAVX2(dst []int32, a []int32, b []int32) bool
+
+// divI32FloorVSAVX2 divides whole groups of 8 elements (VS).
+func divI32FloorVSAVX2(dst []int32, a []int32, b []int32) bool
+
+// divI32TruncSVAVX2 divides whole groups of 8 elements (SV).
+func divI32TruncSVAVX2(dst []int32, a []int32, b []int32) bool
+
+// divI32FloorSVAVX2 divides whole groups of 8 elements (SV).
+func divI32FloorSVAVX2(dst []int32, a []int32, b []int32) bool
+
+// divI32TruncRWAVX2 divides whole groups of 8 elements (RW).
+func divI32TruncRWAVX2(dst []int32, a []int32, b []int32) bool
+
+// divI32FloorRWAVX2 divides whole groups of 8 elements (RW).
+func divI32FloorRWAVX2(dst []int32, a []int32, b []int32) bool
 
 // divI64MagicTruncAVX2 divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.
 func divI64MagicTruncAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)

@@ -100,6 +100,9 @@ GLOBL round7fff<>(SB), RODATA|NOPTR, $4
 DATA quiet<>+0(SB)/4, $0x00400000
 GLOBL quiet<>(SB), RODATA|NOPTR, $4
 
+DATA rcpscale<>+0(SB)/4, $0x3f7ffff0
+GLOBL rcpscale<>(SB), RODATA|NOPTR, $4
+
 DATA two31<>+0(SB)/8, $0x41e0000000000000
 GLOBL two31<>(SB), RODATA|NOPTR, $8
 
@@ -2869,716 +2872,6 @@ divU16RWAVX2_done:
 	VZEROUPPER
 	RET
 
-// func divI32TruncVVAVX2(dst []int32, a []int32, b []int32) bool
-// Requires: AVX, AVX2
-TEXT ·divI32TruncVVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
-	VPXOR        X0, X0, X0
-	VPXOR        X1, X1, X1
-	VPCMPEQD     X2, X2, X2
-	VPBROADCASTD min32<>+0(SB), X3
-
-divI32TruncVVAVX2_block:
-	CMPQ        AX, $0x00000010
-	JB          divI32TruncVVAVX2_single
-	VMOVDQU     (DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     (BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, (CX)
-	VMOVDQU     16(DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     16(BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, 16(CX)
-	VMOVDQU     32(DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     32(BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, 32(CX)
-	VMOVDQU     48(DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     48(BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, 48(CX)
-	ADDQ        $0x00000040, DX
-	ADDQ        $0x00000040, BX
-	ADDQ        $0x00000040, CX
-	SUBQ        $0x00000010, AX
-	JMP         divI32TruncVVAVX2_block
-
-divI32TruncVVAVX2_single:
-	CMPQ        AX, $0x00000004
-	JB          divI32TruncVVAVX2_end
-	VMOVDQU     (DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     (BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, (CX)
-	ADDQ        $0x00000010, DX
-	ADDQ        $0x00000010, BX
-	ADDQ        $0x00000010, CX
-	SUBQ        $0x00000004, AX
-	JMP         divI32TruncVVAVX2_single
-
-divI32TruncVVAVX2_end:
-	VPTEST X0, X0
-	SETNE  AL
-	MOVB   AL, ret+72(FP)
-	VZEROUPPER
-	RET
-
-// func divI32FloorVVAVX2(dst []int32, a []int32, b []int32) bool
-// Requires: AVX, AVX2
-TEXT ·divI32FloorVVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
-	VPXOR        X0, X0, X0
-	VPXOR        X1, X1, X1
-	VPCMPEQD     X2, X2, X2
-	VPBROADCASTD min32<>+0(SB), X3
-
-divI32FloorVVAVX2_block:
-	CMPQ        AX, $0x00000010
-	JB          divI32FloorVVAVX2_single
-	VMOVDQU     (DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     (BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VROUNDPD    $0x09, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, (CX)
-	VMOVDQU     16(DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     16(BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VROUNDPD    $0x09, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, 16(CX)
-	VMOVDQU     32(DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     32(BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VROUNDPD    $0x09, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, 32(CX)
-	VMOVDQU     48(DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     48(BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VROUNDPD    $0x09, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, 48(CX)
-	ADDQ        $0x00000040, DX
-	ADDQ        $0x00000040, BX
-	ADDQ        $0x00000040, CX
-	SUBQ        $0x00000010, AX
-	JMP         divI32FloorVVAVX2_block
-
-divI32FloorVVAVX2_single:
-	CMPQ        AX, $0x00000004
-	JB          divI32FloorVVAVX2_end
-	VMOVDQU     (DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     (BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VROUNDPD    $0x09, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, (CX)
-	ADDQ        $0x00000010, DX
-	ADDQ        $0x00000010, BX
-	ADDQ        $0x00000010, CX
-	SUBQ        $0x00000004, AX
-	JMP         divI32FloorVVAVX2_single
-
-divI32FloorVVAVX2_end:
-	VPTEST X0, X0
-	SETNE  AL
-	MOVB   AL, ret+72(FP)
-	VZEROUPPER
-	RET
-
-// func divI32TruncVSAVX2(dst []int32, a []int32, b []int32) bool
-// Requires: AVX, AVX2
-TEXT ·divI32TruncVSAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
-	VPBROADCASTD (BX), X0
-	VMOVDQU      X0, X0
-	VCVTDQ2PD    X0, Y0
-
-divI32TruncVSAVX2_block:
-	CMPQ        AX, $0x00000010
-	JB          divI32TruncVSAVX2_single
-	VMOVDQU     (DX), X1
-	VCVTDQ2PD   X1, Y1
-	VDIVPD      Y0, Y1, Y1
-	VCVTTPD2DQY Y1, X1
-	VMOVDQU     X1, (CX)
-	VMOVDQU     16(DX), X1
-	VCVTDQ2PD   X1, Y1
-	VDIVPD      Y0, Y1, Y1
-	VCVTTPD2DQY Y1, X1
-	VMOVDQU     X1, 16(CX)
-	VMOVDQU     32(DX), X1
-	VCVTDQ2PD   X1, Y1
-	VDIVPD      Y0, Y1, Y1
-	VCVTTPD2DQY Y1, X1
-	VMOVDQU     X1, 32(CX)
-	VMOVDQU     48(DX), X1
-	VCVTDQ2PD   X1, Y1
-	VDIVPD      Y0, Y1, Y1
-	VCVTTPD2DQY Y1, X1
-	VMOVDQU     X1, 48(CX)
-	ADDQ        $0x00000040, DX
-	ADDQ        $0x00000040, CX
-	SUBQ        $0x00000010, AX
-	JMP         divI32TruncVSAVX2_block
-
-divI32TruncVSAVX2_single:
-	CMPQ        AX, $0x00000004
-	JB          divI32TruncVSAVX2_end
-	VMOVDQU     (DX), X1
-	VCVTDQ2PD   X1, Y1
-	VDIVPD      Y0, Y1, Y1
-	VCVTTPD2DQY Y1, X1
-	VMOVDQU     X1, (CX)
-	ADDQ        $0x00000010, DX
-	ADDQ        $0x00000010, CX
-	SUBQ        $0x00000004, AX
-	JMP         divI32TruncVSAVX2_single
-
-divI32TruncVSAVX2_end:
-	XORB AL, AL
-	MOVB AL, ret+72(FP)
-	VZEROUPPER
-	RET
-
-// func divI32FloorVSAVX2(dst []int32, a []int32, b []int32) bool
-// Requires: AVX, AVX2
-TEXT ·divI32FloorVSAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
-	VPBROADCASTD (BX), X0
-	VMOVDQU      X0, X0
-	VCVTDQ2PD    X0, Y0
-
-divI32FloorVSAVX2_block:
-	CMPQ        AX, $0x00000010
-	JB          divI32FloorVSAVX2_single
-	VMOVDQU     (DX), X1
-	VCVTDQ2PD   X1, Y1
-	VDIVPD      Y0, Y1, Y1
-	VROUNDPD    $0x09, Y1, Y1
-	VCVTTPD2DQY Y1, X1
-	VMOVDQU     X1, (CX)
-	VMOVDQU     16(DX), X1
-	VCVTDQ2PD   X1, Y1
-	VDIVPD      Y0, Y1, Y1
-	VROUNDPD    $0x09, Y1, Y1
-	VCVTTPD2DQY Y1, X1
-	VMOVDQU     X1, 16(CX)
-	VMOVDQU     32(DX), X1
-	VCVTDQ2PD   X1, Y1
-	VDIVPD      Y0, Y1, Y1
-	VROUNDPD    $0x09, Y1, Y1
-	VCVTTPD2DQY Y1, X1
-	VMOVDQU     X1, 32(CX)
-	VMOVDQU     48(DX), X1
-	VCVTDQ2PD   X1, Y1
-	VDIVPD      Y0, Y1, Y1
-	VROUNDPD    $0x09, Y1, Y1
-	VCVTTPD2DQY Y1, X1
-	VMOVDQU     X1, 48(CX)
-	ADDQ        $0x00000040, DX
-	ADDQ        $0x00000040, CX
-	SUBQ        $0x00000010, AX
-	JMP         divI32FloorVSAVX2_block
-
-divI32FloorVSAVX2_single:
-	CMPQ        AX, $0x00000004
-	JB          divI32FloorVSAVX2_end
-	VMOVDQU     (DX), X1
-	VCVTDQ2PD   X1, Y1
-	VDIVPD      Y0, Y1, Y1
-	VROUNDPD    $0x09, Y1, Y1
-	VCVTTPD2DQY Y1, X1
-	VMOVDQU     X1, (CX)
-	ADDQ        $0x00000010, DX
-	ADDQ        $0x00000010, CX
-	SUBQ        $0x00000004, AX
-	JMP         divI32FloorVSAVX2_single
-
-divI32FloorVSAVX2_end:
-	XORB AL, AL
-	MOVB AL, ret+72(FP)
-	VZEROUPPER
-	RET
-
-// func divI32TruncSVAVX2(dst []int32, a []int32, b []int32) bool
-// Requires: AVX, AVX2
-TEXT ·divI32TruncSVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
-	VPXOR        X0, X0, X0
-	VPXOR        X1, X1, X1
-	VPBROADCASTD (DX), X2
-	VMOVDQU      X2, X2
-	VCVTDQ2PD    X2, Y2
-
-divI32TruncSVAVX2_block:
-	CMPQ        AX, $0x00000010
-	JB          divI32TruncSVAVX2_single
-	VMOVDQU     (BX), X3
-	VPCMPEQD    X1, X3, X4
-	VPOR        X4, X0, X0
-	VCVTDQ2PD   X3, Y3
-	VDIVPD      Y3, Y2, Y3
-	VCVTTPD2DQY Y3, X3
-	VMOVDQU     X3, (CX)
-	VMOVDQU     16(BX), X3
-	VPCMPEQD    X1, X3, X4
-	VPOR        X4, X0, X0
-	VCVTDQ2PD   X3, Y3
-	VDIVPD      Y3, Y2, Y3
-	VCVTTPD2DQY Y3, X3
-	VMOVDQU     X3, 16(CX)
-	VMOVDQU     32(BX), X3
-	VPCMPEQD    X1, X3, X4
-	VPOR        X4, X0, X0
-	VCVTDQ2PD   X3, Y3
-	VDIVPD      Y3, Y2, Y3
-	VCVTTPD2DQY Y3, X3
-	VMOVDQU     X3, 32(CX)
-	VMOVDQU     48(BX), X3
-	VPCMPEQD    X1, X3, X4
-	VPOR        X4, X0, X0
-	VCVTDQ2PD   X3, Y3
-	VDIVPD      Y3, Y2, Y3
-	VCVTTPD2DQY Y3, X3
-	VMOVDQU     X3, 48(CX)
-	ADDQ        $0x00000040, BX
-	ADDQ        $0x00000040, CX
-	SUBQ        $0x00000010, AX
-	JMP         divI32TruncSVAVX2_block
-
-divI32TruncSVAVX2_single:
-	CMPQ        AX, $0x00000004
-	JB          divI32TruncSVAVX2_end
-	VMOVDQU     (BX), X3
-	VPCMPEQD    X1, X3, X4
-	VPOR        X4, X0, X0
-	VCVTDQ2PD   X3, Y3
-	VDIVPD      Y3, Y2, Y3
-	VCVTTPD2DQY Y3, X3
-	VMOVDQU     X3, (CX)
-	ADDQ        $0x00000010, BX
-	ADDQ        $0x00000010, CX
-	SUBQ        $0x00000004, AX
-	JMP         divI32TruncSVAVX2_single
-
-divI32TruncSVAVX2_end:
-	VPTEST X0, X0
-	SETNE  AL
-	MOVB   AL, ret+72(FP)
-	VZEROUPPER
-	RET
-
-// func divI32FloorSVAVX2(dst []int32, a []int32, b []int32) bool
-// Requires: AVX, AVX2
-TEXT ·divI32FloorSVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
-	VPXOR        X0, X0, X0
-	VPXOR        X1, X1, X1
-	VPBROADCASTD (DX), X2
-	VMOVDQU      X2, X2
-	VCVTDQ2PD    X2, Y2
-
-divI32FloorSVAVX2_block:
-	CMPQ        AX, $0x00000010
-	JB          divI32FloorSVAVX2_single
-	VMOVDQU     (BX), X3
-	VPCMPEQD    X1, X3, X4
-	VPOR        X4, X0, X0
-	VCVTDQ2PD   X3, Y3
-	VDIVPD      Y3, Y2, Y3
-	VROUNDPD    $0x09, Y3, Y3
-	VCVTTPD2DQY Y3, X3
-	VMOVDQU     X3, (CX)
-	VMOVDQU     16(BX), X3
-	VPCMPEQD    X1, X3, X4
-	VPOR        X4, X0, X0
-	VCVTDQ2PD   X3, Y3
-	VDIVPD      Y3, Y2, Y3
-	VROUNDPD    $0x09, Y3, Y3
-	VCVTTPD2DQY Y3, X3
-	VMOVDQU     X3, 16(CX)
-	VMOVDQU     32(BX), X3
-	VPCMPEQD    X1, X3, X4
-	VPOR        X4, X0, X0
-	VCVTDQ2PD   X3, Y3
-	VDIVPD      Y3, Y2, Y3
-	VROUNDPD    $0x09, Y3, Y3
-	VCVTTPD2DQY Y3, X3
-	VMOVDQU     X3, 32(CX)
-	VMOVDQU     48(BX), X3
-	VPCMPEQD    X1, X3, X4
-	VPOR        X4, X0, X0
-	VCVTDQ2PD   X3, Y3
-	VDIVPD      Y3, Y2, Y3
-	VROUNDPD    $0x09, Y3, Y3
-	VCVTTPD2DQY Y3, X3
-	VMOVDQU     X3, 48(CX)
-	ADDQ        $0x00000040, BX
-	ADDQ        $0x00000040, CX
-	SUBQ        $0x00000010, AX
-	JMP         divI32FloorSVAVX2_block
-
-divI32FloorSVAVX2_single:
-	CMPQ        AX, $0x00000004
-	JB          divI32FloorSVAVX2_end
-	VMOVDQU     (BX), X3
-	VPCMPEQD    X1, X3, X4
-	VPOR        X4, X0, X0
-	VCVTDQ2PD   X3, Y3
-	VDIVPD      Y3, Y2, Y3
-	VROUNDPD    $0x09, Y3, Y3
-	VCVTTPD2DQY Y3, X3
-	VMOVDQU     X3, (CX)
-	ADDQ        $0x00000010, BX
-	ADDQ        $0x00000010, CX
-	SUBQ        $0x00000004, AX
-	JMP         divI32FloorSVAVX2_single
-
-divI32FloorSVAVX2_end:
-	VPTEST X0, X0
-	SETNE  AL
-	MOVB   AL, ret+72(FP)
-	VZEROUPPER
-	RET
-
-// func divI32TruncRWAVX2(dst []int32, a []int32, b []int32) bool
-// Requires: AVX, AVX2
-TEXT ·divI32TruncRWAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
-	MOVQ         b_len+56(FP), DI
-	MOVQ         BX, R8
-	VPXOR        X0, X0, X0
-	VPXOR        X1, X1, X1
-	VPCMPEQD     X2, X2, X2
-	VPBROADCASTD min32<>+0(SB), X3
-
-divI32TruncRWAVX2_row:
-	CMPQ AX, $0x00000000
-	JE   divI32TruncRWAVX2_done
-	MOVQ DI, SI
-	MOVQ R8, BX
-	SUBQ DI, AX
-
-divI32TruncRWAVX2_block:
-	CMPQ        SI, $0x00000010
-	JB          divI32TruncRWAVX2_single
-	VMOVDQU     (DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     (BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, (CX)
-	VMOVDQU     16(DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     16(BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, 16(CX)
-	VMOVDQU     32(DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     32(BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, 32(CX)
-	VMOVDQU     48(DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     48(BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, 48(CX)
-	ADDQ        $0x00000040, DX
-	ADDQ        $0x00000040, BX
-	ADDQ        $0x00000040, CX
-	SUBQ        $0x00000010, SI
-	JMP         divI32TruncRWAVX2_block
-
-divI32TruncRWAVX2_single:
-	CMPQ        SI, $0x00000004
-	JB          divI32TruncRWAVX2_end
-	VMOVDQU     (DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     (BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, (CX)
-	ADDQ        $0x00000010, DX
-	ADDQ        $0x00000010, BX
-	ADDQ        $0x00000010, CX
-	SUBQ        $0x00000004, SI
-	JMP         divI32TruncRWAVX2_single
-
-divI32TruncRWAVX2_end:
-	JMP divI32TruncRWAVX2_row
-
-divI32TruncRWAVX2_done:
-	VPTEST X0, X0
-	SETNE  AL
-	MOVB   AL, ret+72(FP)
-	VZEROUPPER
-	RET
-
-// func divI32FloorRWAVX2(dst []int32, a []int32, b []int32) bool
-// Requires: AVX, AVX2
-TEXT ·divI32FloorRWAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
-	MOVQ         b_len+56(FP), DI
-	MOVQ         BX, R8
-	VPXOR        X0, X0, X0
-	VPXOR        X1, X1, X1
-	VPCMPEQD     X2, X2, X2
-	VPBROADCASTD min32<>+0(SB), X3
-
-divI32FloorRWAVX2_row:
-	CMPQ AX, $0x00000000
-	JE   divI32FloorRWAVX2_done
-	MOVQ DI, SI
-	MOVQ R8, BX
-	SUBQ DI, AX
-
-divI32FloorRWAVX2_block:
-	CMPQ        SI, $0x00000010
-	JB          divI32FloorRWAVX2_single
-	VMOVDQU     (DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     (BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VROUNDPD    $0x09, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, (CX)
-	VMOVDQU     16(DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     16(BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VROUNDPD    $0x09, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, 16(CX)
-	VMOVDQU     32(DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     32(BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VROUNDPD    $0x09, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, 32(CX)
-	VMOVDQU     48(DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     48(BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VROUNDPD    $0x09, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, 48(CX)
-	ADDQ        $0x00000040, DX
-	ADDQ        $0x00000040, BX
-	ADDQ        $0x00000040, CX
-	SUBQ        $0x00000010, SI
-	JMP         divI32FloorRWAVX2_block
-
-divI32FloorRWAVX2_single:
-	CMPQ        SI, $0x00000004
-	JB          divI32FloorRWAVX2_end
-	VMOVDQU     (DX), X4
-	VPCMPEQD    X3, X4, X5
-	VCVTDQ2PD   X4, Y4
-	VMOVDQU     (BX), X6
-	VPCMPEQD    X1, X6, X7
-	VPOR        X7, X0, X0
-	VPCMPEQD    X2, X6, X7
-	VPAND       X5, X7, X7
-	VPOR        X7, X0, X0
-	VCVTDQ2PD   X6, Y5
-	VDIVPD      Y5, Y4, Y4
-	VROUNDPD    $0x09, Y4, Y4
-	VCVTTPD2DQY Y4, X4
-	VMOVDQU     X4, (CX)
-	ADDQ        $0x00000010, DX
-	ADDQ        $0x00000010, BX
-	ADDQ        $0x00000010, CX
-	SUBQ        $0x00000004, SI
-	JMP         divI32FloorRWAVX2_single
-
-divI32FloorRWAVX2_end:
-	JMP divI32FloorRWAVX2_row
-
-divI32FloorRWAVX2_done:
-	VPTEST X0, X0
-	SETNE  AL
-	MOVB   AL, ret+72(FP)
-	VZEROUPPER
-	RET
-
 // func divU32VVAVX2(dst []uint32, a []uint32, b []uint32) bool
 // Requires: AVX, AVX2
 TEXT ·divU32VVAVX2(SB), NOSPLIT, $0-73
@@ -4057,6 +3350,1073 @@ divU32RWAVX2_done:
 	VPTEST X1, X1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32TruncVVAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2
+TEXT ·divI32TruncVVAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	VBROADCASTSS rcpscale<>+0(SB), Y0
+	VPBROADCASTD min32<>+0(SB), Y1
+	VPXOR        Y2, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	VPXOR        X4, X4, X4
+
+divI32TruncVVAVX2_block:
+	CMPQ        AX, $0x00000018
+	JB          divI32TruncVVAVX2_single
+	VMOVDQU     (DX), Y5
+	VMOVDQU     (BX), Y6
+	VCVTDQ2PS   Y6, Y7
+	VDIVPS      Y7, Y0, Y7
+	VCVTDQ2PS   Y5, Y8
+	VMULPS      Y7, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMULLD     Y6, Y8, Y9
+	VPSUBD      Y9, Y5, Y10
+	VCVTDQ2PS   Y10, Y9
+	VMULPS      Y7, Y9, Y9
+	VCVTPS2DQ   Y9, Y9
+	VPADDD      Y9, Y8, Y7
+	VPMULLD     Y6, Y9, Y9
+	VPSUBD      Y9, Y10, Y9
+	VPSIGND     Y5, Y9, Y9
+	VPSRAD      $0x1f, Y9, Y9
+	VPSIGND     Y5, Y9, Y9
+	VPSIGND     Y6, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPCMPEQD    Y1, Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPXOR       Y5, Y6, Y5
+	VPANDN      Y7, Y5, Y5
+	VPOR        Y5, Y3, Y3
+	VMOVDQU     Y7, (CX)
+	VMOVDQU     32(DX), Y5
+	VMOVDQU     32(BX), Y6
+	VCVTDQ2PS   Y6, Y7
+	VDIVPS      Y7, Y0, Y7
+	VCVTDQ2PS   Y5, Y8
+	VMULPS      Y7, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMULLD     Y6, Y8, Y9
+	VPSUBD      Y9, Y5, Y10
+	VCVTDQ2PS   Y10, Y9
+	VMULPS      Y7, Y9, Y9
+	VCVTPS2DQ   Y9, Y9
+	VPADDD      Y9, Y8, Y7
+	VPMULLD     Y6, Y9, Y9
+	VPSUBD      Y9, Y10, Y9
+	VPSIGND     Y5, Y9, Y9
+	VPSRAD      $0x1f, Y9, Y9
+	VPSIGND     Y5, Y9, Y9
+	VPSIGND     Y6, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPCMPEQD    Y1, Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPXOR       Y5, Y6, Y5
+	VPANDN      Y7, Y5, Y5
+	VPOR        Y5, Y3, Y3
+	VMOVDQU     Y7, 32(CX)
+	VCVTDQ2PD   64(DX), Y5
+	VMOVDQU     64(BX), X6
+	VCVTDQ2PD   X6, Y7
+	VDIVPD      Y7, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPCMPEQD    X2, X6, X7
+	VPOR        X7, X4, X4
+	VPXOR       64(DX), X6, X7
+	VPANDN      X5, X7, X7
+	VPOR        X7, X4, X4
+	VMOVDQU     X5, 64(CX)
+	VCVTDQ2PD   80(DX), Y5
+	VMOVDQU     80(BX), X6
+	VCVTDQ2PD   X6, Y7
+	VDIVPD      Y7, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPCMPEQD    X2, X6, X7
+	VPOR        X7, X4, X4
+	VPXOR       80(DX), X6, X7
+	VPANDN      X5, X7, X7
+	VPOR        X7, X4, X4
+	VMOVDQU     X5, 80(CX)
+	ADDQ        $0x00000060, DX
+	ADDQ        $0x00000060, BX
+	ADDQ        $0x00000060, CX
+	SUBQ        $0x00000018, AX
+	JMP         divI32TruncVVAVX2_block
+
+divI32TruncVVAVX2_single:
+	CMPQ       AX, $0x00000008
+	JB         divI32TruncVVAVX2_end
+	VMOVDQU    (DX), Y2
+	VMOVDQU    (BX), Y5
+	VCVTDQ2PS  Y5, Y6
+	VDIVPS     Y6, Y0, Y6
+	VCVTDQ2PS  Y2, Y7
+	VMULPS     Y6, Y7, Y7
+	VCVTTPS2DQ Y7, Y7
+	VPMULLD    Y5, Y7, Y8
+	VPSUBD     Y8, Y2, Y9
+	VCVTDQ2PS  Y9, Y8
+	VMULPS     Y6, Y8, Y8
+	VCVTPS2DQ  Y8, Y8
+	VPADDD     Y8, Y7, Y6
+	VPMULLD    Y5, Y8, Y8
+	VPSUBD     Y8, Y9, Y8
+	VPSIGND    Y2, Y8, Y8
+	VPSRAD     $0x1f, Y8, Y8
+	VPSIGND    Y2, Y8, Y8
+	VPSIGND    Y5, Y8, Y8
+	VPADDD     Y8, Y6, Y6
+	VPCMPEQD   Y1, Y7, Y7
+	VPOR       Y7, Y3, Y3
+	VPXOR      Y2, Y5, Y2
+	VPANDN     Y6, Y2, Y2
+	VPOR       Y2, Y3, Y3
+	VMOVDQU    Y6, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, AX
+	JMP        divI32TruncVVAVX2_single
+
+divI32TruncVVAVX2_end:
+	VMOVMSKPS Y3, AX
+	VMOVMSKPS X4, CX
+	ORL       CX, AX
+	SETNE     AL
+	MOVB      AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32FloorVVAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2
+TEXT ·divI32FloorVVAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	VBROADCASTSS rcpscale<>+0(SB), Y0
+	VPBROADCASTD min32<>+0(SB), Y1
+	VPXOR        Y2, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	VPXOR        X4, X4, X4
+
+divI32FloorVVAVX2_block:
+	CMPQ        AX, $0x00000018
+	JB          divI32FloorVVAVX2_single
+	VMOVDQU     (DX), Y5
+	VMOVDQU     (BX), Y6
+	VCVTDQ2PS   Y6, Y7
+	VDIVPS      Y7, Y0, Y7
+	VCVTDQ2PS   Y5, Y8
+	VMULPS      Y7, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMULLD     Y6, Y8, Y9
+	VPSUBD      Y9, Y5, Y10
+	VCVTDQ2PS   Y10, Y9
+	VMULPS      Y7, Y9, Y9
+	VCVTPS2DQ   Y9, Y9
+	VPADDD      Y9, Y8, Y7
+	VPMULLD     Y6, Y9, Y9
+	VPSUBD      Y9, Y10, Y9
+	VPABSD      Y6, Y10
+	VPSIGND     Y6, Y9, Y9
+	VPCMPEQD    Y10, Y9, Y10
+	VPSUBD      Y10, Y7, Y7
+	VPSRAD      $0x1f, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPCMPEQD    Y1, Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPXOR       Y5, Y6, Y5
+	VPANDN      Y7, Y5, Y5
+	VPOR        Y5, Y3, Y3
+	VMOVDQU     Y7, (CX)
+	VMOVDQU     32(DX), Y5
+	VMOVDQU     32(BX), Y6
+	VCVTDQ2PS   Y6, Y7
+	VDIVPS      Y7, Y0, Y7
+	VCVTDQ2PS   Y5, Y8
+	VMULPS      Y7, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMULLD     Y6, Y8, Y9
+	VPSUBD      Y9, Y5, Y10
+	VCVTDQ2PS   Y10, Y9
+	VMULPS      Y7, Y9, Y9
+	VCVTPS2DQ   Y9, Y9
+	VPADDD      Y9, Y8, Y7
+	VPMULLD     Y6, Y9, Y9
+	VPSUBD      Y9, Y10, Y9
+	VPABSD      Y6, Y10
+	VPSIGND     Y6, Y9, Y9
+	VPCMPEQD    Y10, Y9, Y10
+	VPSUBD      Y10, Y7, Y7
+	VPSRAD      $0x1f, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPCMPEQD    Y1, Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPXOR       Y5, Y6, Y5
+	VPANDN      Y7, Y5, Y5
+	VPOR        Y5, Y3, Y3
+	VMOVDQU     Y7, 32(CX)
+	VCVTDQ2PD   64(DX), Y5
+	VMOVDQU     64(BX), X6
+	VCVTDQ2PD   X6, Y7
+	VDIVPD      Y7, Y5, Y5
+	VROUNDPD    $0x09, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPCMPEQD    X2, X6, X7
+	VPOR        X7, X4, X4
+	VPXOR       64(DX), X6, X7
+	VPANDN      X5, X7, X7
+	VPOR        X7, X4, X4
+	VMOVDQU     X5, 64(CX)
+	VCVTDQ2PD   80(DX), Y5
+	VMOVDQU     80(BX), X6
+	VCVTDQ2PD   X6, Y7
+	VDIVPD      Y7, Y5, Y5
+	VROUNDPD    $0x09, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPCMPEQD    X2, X6, X7
+	VPOR        X7, X4, X4
+	VPXOR       80(DX), X6, X7
+	VPANDN      X5, X7, X7
+	VPOR        X7, X4, X4
+	VMOVDQU     X5, 80(CX)
+	ADDQ        $0x00000060, DX
+	ADDQ        $0x00000060, BX
+	ADDQ        $0x00000060, CX
+	SUBQ        $0x00000018, AX
+	JMP         divI32FloorVVAVX2_block
+
+divI32FloorVVAVX2_single:
+	CMPQ       AX, $0x00000008
+	JB         divI32FloorVVAVX2_end
+	VMOVDQU    (DX), Y2
+	VMOVDQU    (BX), Y5
+	VCVTDQ2PS  Y5, Y6
+	VDIVPS     Y6, Y0, Y6
+	VCVTDQ2PS  Y2, Y7
+	VMULPS     Y6, Y7, Y7
+	VCVTTPS2DQ Y7, Y7
+	VPMULLD    Y5, Y7, Y8
+	VPSUBD     Y8, Y2, Y9
+	VCVTDQ2PS  Y9, Y8
+	VMULPS     Y6, Y8, Y8
+	VCVTPS2DQ  Y8, Y8
+	VPADDD     Y8, Y7, Y6
+	VPMULLD    Y5, Y8, Y8
+	VPSUBD     Y8, Y9, Y8
+	VPABSD     Y5, Y9
+	VPSIGND    Y5, Y8, Y8
+	VPCMPEQD   Y9, Y8, Y9
+	VPSUBD     Y9, Y6, Y6
+	VPSRAD     $0x1f, Y8, Y8
+	VPADDD     Y8, Y6, Y6
+	VPCMPEQD   Y1, Y7, Y7
+	VPOR       Y7, Y3, Y3
+	VPXOR      Y2, Y5, Y2
+	VPANDN     Y6, Y2, Y2
+	VPOR       Y2, Y3, Y3
+	VMOVDQU    Y6, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, AX
+	JMP        divI32FloorVVAVX2_single
+
+divI32FloorVVAVX2_end:
+	VMOVMSKPS Y3, AX
+	VMOVMSKPS X4, CX
+	ORL       CX, AX
+	SETNE     AL
+	MOVB      AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32TruncVSAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2
+TEXT ·divI32TruncVSAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	VBROADCASTSS rcpscale<>+0(SB), Y0
+	VPBROADCASTD min32<>+0(SB), Y1
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y1, Y1, Y1
+	VPXOR        X2, X2, X2
+	VPBROADCASTD (BX), Y3
+	VCVTDQ2PS    Y3, Y4
+	VDIVPS       Y4, Y0, Y0
+
+divI32TruncVSAVX2_block:
+	CMPQ       AX, $0x00000018
+	JB         divI32TruncVSAVX2_single
+	VMOVDQU    (DX), Y4
+	VCVTDQ2PS  Y4, Y5
+	VMULPS     Y0, Y5, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPMULLD    Y3, Y5, Y6
+	VPSUBD     Y6, Y4, Y7
+	VCVTDQ2PS  Y7, Y6
+	VMULPS     Y0, Y6, Y6
+	VCVTPS2DQ  Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VPMULLD    Y3, Y6, Y6
+	VPSUBD     Y6, Y7, Y6
+	VPSIGND    Y4, Y6, Y6
+	VPSRAD     $0x1f, Y6, Y6
+	VPSIGND    Y4, Y6, Y6
+	VPSIGND    Y3, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VMOVDQU    Y5, (CX)
+	VMOVDQU    32(DX), Y4
+	VCVTDQ2PS  Y4, Y5
+	VMULPS     Y0, Y5, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPMULLD    Y3, Y5, Y6
+	VPSUBD     Y6, Y4, Y7
+	VCVTDQ2PS  Y7, Y6
+	VMULPS     Y0, Y6, Y6
+	VCVTPS2DQ  Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VPMULLD    Y3, Y6, Y6
+	VPSUBD     Y6, Y7, Y6
+	VPSIGND    Y4, Y6, Y6
+	VPSRAD     $0x1f, Y6, Y6
+	VPSIGND    Y4, Y6, Y6
+	VPSIGND    Y3, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VMOVDQU    Y5, 32(CX)
+	VMOVDQU    64(DX), Y4
+	VCVTDQ2PS  Y4, Y5
+	VMULPS     Y0, Y5, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPMULLD    Y3, Y5, Y6
+	VPSUBD     Y6, Y4, Y7
+	VCVTDQ2PS  Y7, Y6
+	VMULPS     Y0, Y6, Y6
+	VCVTPS2DQ  Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VPMULLD    Y3, Y6, Y6
+	VPSUBD     Y6, Y7, Y6
+	VPSIGND    Y4, Y6, Y6
+	VPSRAD     $0x1f, Y6, Y6
+	VPSIGND    Y4, Y6, Y6
+	VPSIGND    Y3, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VMOVDQU    Y5, 64(CX)
+	ADDQ       $0x00000060, DX
+	ADDQ       $0x00000060, CX
+	SUBQ       $0x00000018, AX
+	JMP        divI32TruncVSAVX2_block
+
+divI32TruncVSAVX2_single:
+	CMPQ       AX, $0x00000008
+	JB         divI32TruncVSAVX2_end
+	VMOVDQU    (DX), Y4
+	VCVTDQ2PS  Y4, Y5
+	VMULPS     Y0, Y5, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPMULLD    Y3, Y5, Y6
+	VPSUBD     Y6, Y4, Y7
+	VCVTDQ2PS  Y7, Y6
+	VMULPS     Y0, Y6, Y6
+	VCVTPS2DQ  Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VPMULLD    Y3, Y6, Y6
+	VPSUBD     Y6, Y7, Y6
+	VPSIGND    Y4, Y6, Y6
+	VPSRAD     $0x1f, Y6, Y6
+	VPSIGND    Y4, Y6, Y6
+	VPSIGND    Y3, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VMOVDQU    Y5, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, AX
+	JMP        divI32TruncVSAVX2_single
+
+divI32TruncVSAVX2_end:
+	VMOVMSKPS Y1, AX
+	VMOVMSKPS X2, CX
+	ORL       CX, AX
+	SETNE     AL
+	MOVB      AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32FloorVSAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2
+TEXT ·divI32FloorVSAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	VBROADCASTSS rcpscale<>+0(SB), Y0
+	VPBROADCASTD min32<>+0(SB), Y1
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y1, Y1, Y1
+	VPXOR        X2, X2, X2
+	VPBROADCASTD (BX), Y3
+	VCVTDQ2PS    Y3, Y4
+	VDIVPS       Y4, Y0, Y0
+
+divI32FloorVSAVX2_block:
+	CMPQ       AX, $0x00000018
+	JB         divI32FloorVSAVX2_single
+	VMOVDQU    (DX), Y4
+	VCVTDQ2PS  Y4, Y5
+	VMULPS     Y0, Y5, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPMULLD    Y3, Y5, Y6
+	VPSUBD     Y6, Y4, Y4
+	VCVTDQ2PS  Y4, Y6
+	VMULPS     Y0, Y6, Y6
+	VCVTPS2DQ  Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VPMULLD    Y3, Y6, Y6
+	VPSUBD     Y6, Y4, Y6
+	VPABSD     Y3, Y4
+	VPSIGND    Y3, Y6, Y6
+	VPCMPEQD   Y4, Y6, Y4
+	VPSUBD     Y4, Y5, Y5
+	VPSRAD     $0x1f, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VMOVDQU    Y5, (CX)
+	VMOVDQU    32(DX), Y4
+	VCVTDQ2PS  Y4, Y5
+	VMULPS     Y0, Y5, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPMULLD    Y3, Y5, Y6
+	VPSUBD     Y6, Y4, Y4
+	VCVTDQ2PS  Y4, Y6
+	VMULPS     Y0, Y6, Y6
+	VCVTPS2DQ  Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VPMULLD    Y3, Y6, Y6
+	VPSUBD     Y6, Y4, Y6
+	VPABSD     Y3, Y4
+	VPSIGND    Y3, Y6, Y6
+	VPCMPEQD   Y4, Y6, Y4
+	VPSUBD     Y4, Y5, Y5
+	VPSRAD     $0x1f, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VMOVDQU    Y5, 32(CX)
+	VMOVDQU    64(DX), Y4
+	VCVTDQ2PS  Y4, Y5
+	VMULPS     Y0, Y5, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPMULLD    Y3, Y5, Y6
+	VPSUBD     Y6, Y4, Y4
+	VCVTDQ2PS  Y4, Y6
+	VMULPS     Y0, Y6, Y6
+	VCVTPS2DQ  Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VPMULLD    Y3, Y6, Y6
+	VPSUBD     Y6, Y4, Y6
+	VPABSD     Y3, Y4
+	VPSIGND    Y3, Y6, Y6
+	VPCMPEQD   Y4, Y6, Y4
+	VPSUBD     Y4, Y5, Y5
+	VPSRAD     $0x1f, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VMOVDQU    Y5, 64(CX)
+	ADDQ       $0x00000060, DX
+	ADDQ       $0x00000060, CX
+	SUBQ       $0x00000018, AX
+	JMP        divI32FloorVSAVX2_block
+
+divI32FloorVSAVX2_single:
+	CMPQ       AX, $0x00000008
+	JB         divI32FloorVSAVX2_end
+	VMOVDQU    (DX), Y4
+	VCVTDQ2PS  Y4, Y5
+	VMULPS     Y0, Y5, Y5
+	VCVTTPS2DQ Y5, Y5
+	VPMULLD    Y3, Y5, Y6
+	VPSUBD     Y6, Y4, Y4
+	VCVTDQ2PS  Y4, Y6
+	VMULPS     Y0, Y6, Y6
+	VCVTPS2DQ  Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VPMULLD    Y3, Y6, Y6
+	VPSUBD     Y6, Y4, Y6
+	VPABSD     Y3, Y4
+	VPSIGND    Y3, Y6, Y6
+	VPCMPEQD   Y4, Y6, Y4
+	VPSUBD     Y4, Y5, Y5
+	VPSRAD     $0x1f, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VMOVDQU    Y5, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, AX
+	JMP        divI32FloorVSAVX2_single
+
+divI32FloorVSAVX2_end:
+	VMOVMSKPS Y1, AX
+	VMOVMSKPS X2, CX
+	ORL       CX, AX
+	SETNE     AL
+	MOVB      AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32TruncSVAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2
+TEXT ·divI32TruncSVAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	VBROADCASTSS rcpscale<>+0(SB), Y0
+	VPBROADCASTD min32<>+0(SB), Y1
+	VPXOR        Y2, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	VPXOR        X4, X4, X4
+	VPBROADCASTD (DX), Y5
+	VCVTDQ2PS    Y5, Y6
+
+divI32TruncSVAVX2_block:
+	CMPQ        AX, $0x00000018
+	JB          divI32TruncSVAVX2_single
+	VMOVDQU     (BX), Y7
+	VCVTDQ2PS   Y7, Y8
+	VDIVPS      Y8, Y0, Y8
+	VMULPS      Y8, Y6, Y9
+	VCVTTPS2DQ  Y9, Y9
+	VPMULLD     Y7, Y9, Y10
+	VPSUBD      Y10, Y5, Y11
+	VCVTDQ2PS   Y11, Y10
+	VMULPS      Y8, Y10, Y10
+	VCVTPS2DQ   Y10, Y10
+	VPADDD      Y10, Y9, Y8
+	VPMULLD     Y7, Y10, Y10
+	VPSUBD      Y10, Y11, Y10
+	VPSIGND     Y5, Y10, Y10
+	VPSRAD      $0x1f, Y10, Y10
+	VPSIGND     Y5, Y10, Y10
+	VPSIGND     Y7, Y10, Y10
+	VPADDD      Y10, Y8, Y8
+	VPCMPEQD    Y1, Y9, Y9
+	VPOR        Y9, Y3, Y3
+	VMOVDQU     Y8, (CX)
+	VMOVDQU     32(BX), Y7
+	VCVTDQ2PS   Y7, Y8
+	VDIVPS      Y8, Y0, Y8
+	VMULPS      Y8, Y6, Y9
+	VCVTTPS2DQ  Y9, Y9
+	VPMULLD     Y7, Y9, Y10
+	VPSUBD      Y10, Y5, Y11
+	VCVTDQ2PS   Y11, Y10
+	VMULPS      Y8, Y10, Y10
+	VCVTPS2DQ   Y10, Y10
+	VPADDD      Y10, Y9, Y8
+	VPMULLD     Y7, Y10, Y10
+	VPSUBD      Y10, Y11, Y10
+	VPSIGND     Y5, Y10, Y10
+	VPSRAD      $0x1f, Y10, Y10
+	VPSIGND     Y5, Y10, Y10
+	VPSIGND     Y7, Y10, Y10
+	VPADDD      Y10, Y8, Y8
+	VPCMPEQD    Y1, Y9, Y9
+	VPOR        Y9, Y3, Y3
+	VMOVDQU     Y8, 32(CX)
+	VCVTDQ2PD   X5, Y7
+	VMOVDQU     64(BX), X8
+	VCVTDQ2PD   X8, Y9
+	VDIVPD      Y9, Y7, Y7
+	VCVTTPD2DQY Y7, X7
+	VPCMPEQD    X2, X8, X8
+	VPOR        X8, X4, X4
+	VMOVDQU     X7, 64(CX)
+	VCVTDQ2PD   X5, Y7
+	VMOVDQU     80(BX), X8
+	VCVTDQ2PD   X8, Y9
+	VDIVPD      Y9, Y7, Y7
+	VCVTTPD2DQY Y7, X7
+	VPCMPEQD    X2, X8, X8
+	VPOR        X8, X4, X4
+	VMOVDQU     X7, 80(CX)
+	ADDQ        $0x00000060, BX
+	ADDQ        $0x00000060, CX
+	SUBQ        $0x00000018, AX
+	JMP         divI32TruncSVAVX2_block
+
+divI32TruncSVAVX2_single:
+	CMPQ       AX, $0x00000008
+	JB         divI32TruncSVAVX2_end
+	VMOVDQU    (BX), Y2
+	VCVTDQ2PS  Y2, Y7
+	VDIVPS     Y7, Y0, Y7
+	VMULPS     Y7, Y6, Y8
+	VCVTTPS2DQ Y8, Y8
+	VPMULLD    Y2, Y8, Y9
+	VPSUBD     Y9, Y5, Y10
+	VCVTDQ2PS  Y10, Y9
+	VMULPS     Y7, Y9, Y9
+	VCVTPS2DQ  Y9, Y9
+	VPADDD     Y9, Y8, Y7
+	VPMULLD    Y2, Y9, Y9
+	VPSUBD     Y9, Y10, Y9
+	VPSIGND    Y5, Y9, Y9
+	VPSRAD     $0x1f, Y9, Y9
+	VPSIGND    Y5, Y9, Y9
+	VPSIGND    Y2, Y9, Y9
+	VPADDD     Y9, Y7, Y7
+	VPCMPEQD   Y1, Y8, Y8
+	VPOR       Y8, Y3, Y3
+	VMOVDQU    Y7, (CX)
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, AX
+	JMP        divI32TruncSVAVX2_single
+
+divI32TruncSVAVX2_end:
+	VMOVMSKPS Y3, AX
+	VMOVMSKPS X4, CX
+	ORL       CX, AX
+	SETNE     AL
+	MOVB      AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32FloorSVAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2
+TEXT ·divI32FloorSVAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	VBROADCASTSS rcpscale<>+0(SB), Y0
+	VPBROADCASTD min32<>+0(SB), Y1
+	VPXOR        Y2, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	VPXOR        X4, X4, X4
+	VPBROADCASTD (DX), Y5
+	VCVTDQ2PS    Y5, Y6
+
+divI32FloorSVAVX2_block:
+	CMPQ        AX, $0x00000018
+	JB          divI32FloorSVAVX2_single
+	VMOVDQU     (BX), Y7
+	VCVTDQ2PS   Y7, Y8
+	VDIVPS      Y8, Y0, Y8
+	VMULPS      Y8, Y6, Y9
+	VCVTTPS2DQ  Y9, Y9
+	VPMULLD     Y7, Y9, Y10
+	VPSUBD      Y10, Y5, Y11
+	VCVTDQ2PS   Y11, Y10
+	VMULPS      Y8, Y10, Y10
+	VCVTPS2DQ   Y10, Y10
+	VPADDD      Y10, Y9, Y8
+	VPMULLD     Y7, Y10, Y10
+	VPSUBD      Y10, Y11, Y10
+	VPABSD      Y7, Y11
+	VPSIGND     Y7, Y10, Y10
+	VPCMPEQD    Y11, Y10, Y11
+	VPSUBD      Y11, Y8, Y8
+	VPSRAD      $0x1f, Y10, Y10
+	VPADDD      Y10, Y8, Y8
+	VPCMPEQD    Y1, Y9, Y9
+	VPOR        Y9, Y3, Y3
+	VMOVDQU     Y8, (CX)
+	VMOVDQU     32(BX), Y7
+	VCVTDQ2PS   Y7, Y8
+	VDIVPS      Y8, Y0, Y8
+	VMULPS      Y8, Y6, Y9
+	VCVTTPS2DQ  Y9, Y9
+	VPMULLD     Y7, Y9, Y10
+	VPSUBD      Y10, Y5, Y11
+	VCVTDQ2PS   Y11, Y10
+	VMULPS      Y8, Y10, Y10
+	VCVTPS2DQ   Y10, Y10
+	VPADDD      Y10, Y9, Y8
+	VPMULLD     Y7, Y10, Y10
+	VPSUBD      Y10, Y11, Y10
+	VPABSD      Y7, Y11
+	VPSIGND     Y7, Y10, Y10
+	VPCMPEQD    Y11, Y10, Y11
+	VPSUBD      Y11, Y8, Y8
+	VPSRAD      $0x1f, Y10, Y10
+	VPADDD      Y10, Y8, Y8
+	VPCMPEQD    Y1, Y9, Y9
+	VPOR        Y9, Y3, Y3
+	VMOVDQU     Y8, 32(CX)
+	VCVTDQ2PD   X5, Y7
+	VMOVDQU     64(BX), X8
+	VCVTDQ2PD   X8, Y9
+	VDIVPD      Y9, Y7, Y7
+	VROUNDPD    $0x09, Y7, Y7
+	VCVTTPD2DQY Y7, X7
+	VPCMPEQD    X2, X8, X8
+	VPOR        X8, X4, X4
+	VMOVDQU     X7, 64(CX)
+	VCVTDQ2PD   X5, Y7
+	VMOVDQU     80(BX), X8
+	VCVTDQ2PD   X8, Y9
+	VDIVPD      Y9, Y7, Y7
+	VROUNDPD    $0x09, Y7, Y7
+	VCVTTPD2DQY Y7, X7
+	VPCMPEQD    X2, X8, X8
+	VPOR        X8, X4, X4
+	VMOVDQU     X7, 80(CX)
+	ADDQ        $0x00000060, BX
+	ADDQ        $0x00000060, CX
+	SUBQ        $0x00000018, AX
+	JMP         divI32FloorSVAVX2_block
+
+divI32FloorSVAVX2_single:
+	CMPQ       AX, $0x00000008
+	JB         divI32FloorSVAVX2_end
+	VMOVDQU    (BX), Y2
+	VCVTDQ2PS  Y2, Y7
+	VDIVPS     Y7, Y0, Y7
+	VMULPS     Y7, Y6, Y8
+	VCVTTPS2DQ Y8, Y8
+	VPMULLD    Y2, Y8, Y9
+	VPSUBD     Y9, Y5, Y10
+	VCVTDQ2PS  Y10, Y9
+	VMULPS     Y7, Y9, Y9
+	VCVTPS2DQ  Y9, Y9
+	VPADDD     Y9, Y8, Y7
+	VPMULLD    Y2, Y9, Y9
+	VPSUBD     Y9, Y10, Y9
+	VPABSD     Y2, Y10
+	VPSIGND    Y2, Y9, Y9
+	VPCMPEQD   Y10, Y9, Y10
+	VPSUBD     Y10, Y7, Y7
+	VPSRAD     $0x1f, Y9, Y9
+	VPADDD     Y9, Y7, Y7
+	VPCMPEQD   Y1, Y8, Y8
+	VPOR       Y8, Y3, Y3
+	VMOVDQU    Y7, (CX)
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, AX
+	JMP        divI32FloorSVAVX2_single
+
+divI32FloorSVAVX2_end:
+	VMOVMSKPS Y3, AX
+	VMOVMSKPS X4, CX
+	ORL       CX, AX
+	SETNE     AL
+	MOVB      AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32TruncRWAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2
+TEXT ·divI32TruncRWAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	MOVQ         b_len+56(FP), DI
+	MOVQ         BX, R8
+	VBROADCASTSS rcpscale<>+0(SB), Y0
+	VPBROADCASTD min32<>+0(SB), Y1
+	VPXOR        Y2, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	VPXOR        X4, X4, X4
+
+divI32TruncRWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divI32TruncRWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divI32TruncRWAVX2_block:
+	CMPQ        SI, $0x00000018
+	JB          divI32TruncRWAVX2_single
+	VMOVDQU     (DX), Y5
+	VMOVDQU     (BX), Y6
+	VCVTDQ2PS   Y6, Y7
+	VDIVPS      Y7, Y0, Y7
+	VCVTDQ2PS   Y5, Y8
+	VMULPS      Y7, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMULLD     Y6, Y8, Y9
+	VPSUBD      Y9, Y5, Y10
+	VCVTDQ2PS   Y10, Y9
+	VMULPS      Y7, Y9, Y9
+	VCVTPS2DQ   Y9, Y9
+	VPADDD      Y9, Y8, Y7
+	VPMULLD     Y6, Y9, Y9
+	VPSUBD      Y9, Y10, Y9
+	VPSIGND     Y5, Y9, Y9
+	VPSRAD      $0x1f, Y9, Y9
+	VPSIGND     Y5, Y9, Y9
+	VPSIGND     Y6, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPCMPEQD    Y1, Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPXOR       Y5, Y6, Y5
+	VPANDN      Y7, Y5, Y5
+	VPOR        Y5, Y3, Y3
+	VMOVDQU     Y7, (CX)
+	VMOVDQU     32(DX), Y5
+	VMOVDQU     32(BX), Y6
+	VCVTDQ2PS   Y6, Y7
+	VDIVPS      Y7, Y0, Y7
+	VCVTDQ2PS   Y5, Y8
+	VMULPS      Y7, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMULLD     Y6, Y8, Y9
+	VPSUBD      Y9, Y5, Y10
+	VCVTDQ2PS   Y10, Y9
+	VMULPS      Y7, Y9, Y9
+	VCVTPS2DQ   Y9, Y9
+	VPADDD      Y9, Y8, Y7
+	VPMULLD     Y6, Y9, Y9
+	VPSUBD      Y9, Y10, Y9
+	VPSIGND     Y5, Y9, Y9
+	VPSRAD      $0x1f, Y9, Y9
+	VPSIGND     Y5, Y9, Y9
+	VPSIGND     Y6, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPCMPEQD    Y1, Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPXOR       Y5, Y6, Y5
+	VPANDN      Y7, Y5, Y5
+	VPOR        Y5, Y3, Y3
+	VMOVDQU     Y7, 32(CX)
+	VCVTDQ2PD   64(DX), Y5
+	VMOVDQU     64(BX), X6
+	VCVTDQ2PD   X6, Y7
+	VDIVPD      Y7, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPCMPEQD    X2, X6, X7
+	VPOR        X7, X4, X4
+	VPXOR       64(DX), X6, X7
+	VPANDN      X5, X7, X7
+	VPOR        X7, X4, X4
+	VMOVDQU     X5, 64(CX)
+	VCVTDQ2PD   80(DX), Y5
+	VMOVDQU     80(BX), X6
+	VCVTDQ2PD   X6, Y7
+	VDIVPD      Y7, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPCMPEQD    X2, X6, X7
+	VPOR        X7, X4, X4
+	VPXOR       80(DX), X6, X7
+	VPANDN      X5, X7, X7
+	VPOR        X7, X4, X4
+	VMOVDQU     X5, 80(CX)
+	ADDQ        $0x00000060, DX
+	ADDQ        $0x00000060, BX
+	ADDQ        $0x00000060, CX
+	SUBQ        $0x00000018, SI
+	JMP         divI32TruncRWAVX2_block
+
+divI32TruncRWAVX2_single:
+	CMPQ       SI, $0x00000008
+	JB         divI32TruncRWAVX2_end
+	VMOVDQU    (DX), Y5
+	VMOVDQU    (BX), Y6
+	VCVTDQ2PS  Y6, Y7
+	VDIVPS     Y7, Y0, Y7
+	VCVTDQ2PS  Y5, Y8
+	VMULPS     Y7, Y8, Y8
+	VCVTTPS2DQ Y8, Y8
+	VPMULLD    Y6, Y8, Y9
+	VPSUBD     Y9, Y5, Y10
+	VCVTDQ2PS  Y10, Y9
+	VMULPS     Y7, Y9, Y9
+	VCVTPS2DQ  Y9, Y9
+	VPADDD     Y9, Y8, Y7
+	VPMULLD    Y6, Y9, Y9
+	VPSUBD     Y9, Y10, Y9
+	VPSIGND    Y5, Y9, Y9
+	VPSRAD     $0x1f, Y9, Y9
+	VPSIGND    Y5, Y9, Y9
+	VPSIGND    Y6, Y9, Y9
+	VPADDD     Y9, Y7, Y7
+	VPCMPEQD   Y1, Y8, Y8
+	VPOR       Y8, Y3, Y3
+	VPXOR      Y5, Y6, Y5
+	VPANDN     Y7, Y5, Y5
+	VPOR       Y5, Y3, Y3
+	VMOVDQU    Y7, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, SI
+	JMP        divI32TruncRWAVX2_single
+
+divI32TruncRWAVX2_end:
+	JMP divI32TruncRWAVX2_row
+
+divI32TruncRWAVX2_done:
+	VMOVMSKPS Y3, AX
+	VMOVMSKPS X4, CX
+	ORL       CX, AX
+	SETNE     AL
+	MOVB      AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32FloorRWAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2
+TEXT ·divI32FloorRWAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	MOVQ         b_len+56(FP), DI
+	MOVQ         BX, R8
+	VBROADCASTSS rcpscale<>+0(SB), Y0
+	VPBROADCASTD min32<>+0(SB), Y1
+	VPXOR        Y2, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	VPXOR        X4, X4, X4
+
+divI32FloorRWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divI32FloorRWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+divI32FloorRWAVX2_block:
+	CMPQ        SI, $0x00000018
+	JB          divI32FloorRWAVX2_single
+	VMOVDQU     (DX), Y5
+	VMOVDQU     (BX), Y6
+	VCVTDQ2PS   Y6, Y7
+	VDIVPS      Y7, Y0, Y7
+	VCVTDQ2PS   Y5, Y8
+	VMULPS      Y7, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMULLD     Y6, Y8, Y9
+	VPSUBD      Y9, Y5, Y10
+	VCVTDQ2PS   Y10, Y9
+	VMULPS      Y7, Y9, Y9
+	VCVTPS2DQ   Y9, Y9
+	VPADDD      Y9, Y8, Y7
+	VPMULLD     Y6, Y9, Y9
+	VPSUBD      Y9, Y10, Y9
+	VPABSD      Y6, Y10
+	VPSIGND     Y6, Y9, Y9
+	VPCMPEQD    Y10, Y9, Y10
+	VPSUBD      Y10, Y7, Y7
+	VPSRAD      $0x1f, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPCMPEQD    Y1, Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPXOR       Y5, Y6, Y5
+	VPANDN      Y7, Y5, Y5
+	VPOR        Y5, Y3, Y3
+	VMOVDQU     Y7, (CX)
+	VMOVDQU     32(DX), Y5
+	VMOVDQU     32(BX), Y6
+	VCVTDQ2PS   Y6, Y7
+	VDIVPS      Y7, Y0, Y7
+	VCVTDQ2PS   Y5, Y8
+	VMULPS      Y7, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMULLD     Y6, Y8, Y9
+	VPSUBD      Y9, Y5, Y10
+	VCVTDQ2PS   Y10, Y9
+	VMULPS      Y7, Y9, Y9
+	VCVTPS2DQ   Y9, Y9
+	VPADDD      Y9, Y8, Y7
+	VPMULLD     Y6, Y9, Y9
+	VPSUBD      Y9, Y10, Y9
+	VPABSD      Y6, Y10
+	VPSIGND     Y6, Y9, Y9
+	VPCMPEQD    Y10, Y9, Y10
+	VPSUBD      Y10, Y7, Y7
+	VPSRAD      $0x1f, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPCMPEQD    Y1, Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPXOR       Y5, Y6, Y5
+	VPANDN      Y7, Y5, Y5
+	VPOR        Y5, Y3, Y3
+	VMOVDQU     Y7, 32(CX)
+	VCVTDQ2PD   64(DX), Y5
+	VMOVDQU     64(BX), X6
+	VCVTDQ2PD   X6, Y7
+	VDIVPD      Y7, Y5, Y5
+	VROUNDPD    $0x09, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPCMPEQD    X2, X6, X7
+	VPOR        X7, X4, X4
+	VPXOR       64(DX), X6, X7
+	VPANDN      X5, X7, X7
+	VPOR        X7, X4, X4
+	VMOVDQU     X5, 64(CX)
+	VCVTDQ2PD   80(DX), Y5
+	VMOVDQU     80(BX), X6
+	VCVTDQ2PD   X6, Y7
+	VDIVPD      Y7, Y5, Y5
+	VROUNDPD    $0x09, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPCMPEQD    X2, X6, X7
+	VPOR        X7, X4, X4
+	VPXOR       80(DX), X6, X7
+	VPANDN      X5, X7, X7
+	VPOR        X7, X4, X4
+	VMOVDQU     X5, 80(CX)
+	ADDQ        $0x00000060, DX
+	ADDQ        $0x00000060, BX
+	ADDQ        $0x00000060, CX
+	SUBQ        $0x00000018, SI
+	JMP         divI32FloorRWAVX2_block
+
+divI32FloorRWAVX2_single:
+	CMPQ       SI, $0x00000008
+	JB         divI32FloorRWAVX2_end
+	VMOVDQU    (DX), Y5
+	VMOVDQU    (BX), Y6
+	VCVTDQ2PS  Y6, Y7
+	VDIVPS     Y7, Y0, Y7
+	VCVTDQ2PS  Y5, Y8
+	VMULPS     Y7, Y8, Y8
+	VCVTTPS2DQ Y8, Y8
+	VPMULLD    Y6, Y8, Y9
+	VPSUBD     Y9, Y5, Y10
+	VCVTDQ2PS  Y10, Y9
+	VMULPS     Y7, Y9, Y9
+	VCVTPS2DQ  Y9, Y9
+	VPADDD     Y9, Y8, Y7
+	VPMULLD    Y6, Y9, Y9
+	VPSUBD     Y9, Y10, Y9
+	VPABSD     Y6, Y10
+	VPSIGND    Y6, Y9, Y9
+	VPCMPEQD   Y10, Y9, Y10
+	VPSUBD     Y10, Y7, Y7
+	VPSRAD     $0x1f, Y9, Y9
+	VPADDD     Y9, Y7, Y7
+	VPCMPEQD   Y1, Y8, Y8
+	VPOR       Y8, Y3, Y3
+	VPXOR      Y5, Y6, Y5
+	VPANDN     Y7, Y5, Y5
+	VPOR       Y5, Y3, Y3
+	VMOVDQU    Y7, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, SI
+	JMP        divI32FloorRWAVX2_single
+
+divI32FloorRWAVX2_end:
+	JMP divI32FloorRWAVX2_row
+
+divI32FloorRWAVX2_done:
+	VMOVMSKPS Y3, AX
+	VMOVMSKPS X4, CX
+	ORL       CX, AX
+	SETNE     AL
+	MOVB      AL, ret+72(FP)
 	VZEROUPPER
 	RET
 

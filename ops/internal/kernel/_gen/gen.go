@@ -50,7 +50,7 @@ type kind struct {
 var (
 	shuf8, shuf16, permd8              Mem
 	min8, min16, min32, lsb, round7fff Mem
-	quiet, two31                       Mem
+	quiet, two31, rcpScale             Mem
 )
 
 func constants() {
@@ -89,6 +89,7 @@ func constants() {
 	lsb = scalar("lsb", 1)
 	round7fff = scalar("round7fff", 0x7fff)
 	quiet = scalar("quiet", 0x00400000)
+	rcpScale = scalar("rcpscale", 0x3f7ffff0) // 1 - 2^-20 as f32
 	two31 = GLOBL("two31", RODATA|NOPTR)
 	DATA(0, U64(0x41e0000000000000)) // 2^31 as f64
 }
@@ -96,13 +97,18 @@ func constants() {
 func main() {
 	ConstraintExpr("!purego")
 	constants()
+	variants := []string{"VV", "VS", "SV", "RW"}
 	for _, k := range kinds() {
-		for _, variant := range []string{"VV", "VS", "SV", "RW"} {
+		for _, variant := range variants {
 			kernel(k, variant, false)
 			if k.signed {
 				kernel(k, variant, true)
 			}
 		}
+	}
+	for _, variant := range variants {
+		i32Kernel(variant, false)
+		i32Kernel(variant, true)
 	}
 	for _, signed := range []bool{true, false} {
 		for _, add := range []bool{false, true} {
@@ -314,47 +320,36 @@ func kinds() []kind {
 	u8 := small("U8", "uint8", 1, false, func(s, d Op) { VPMOVZXBD(s, d) }, bcastB)
 	i16 := small("I16", "int16", 2, true, func(s, d Op) { VPMOVSXWD(s, d) }, bcastW)
 	u16 := small("U16", "uint16", 2, false, func(s, d Op) { VPMOVZXWD(s, d) }, bcastW)
-	// 32-bit integers go through f64, four per group.
-	i32 := kind{name: "I32", goType: "int32", size: 4, lanes: 4, double: true, signed: true, unroll: 4, broadcast: bcastD,
+	// u32 goes through f64, four per group (i32 has kernels of its own:
+	// i32.go). AVX2 has no unsigned conversion: bias into the signed range
+	// and back.
+	u32 := kind{name: "U32", goType: "uint32", size: 4, lanes: 4, double: true, unroll: 4, broadcast: bcastD,
 		widen: func(src Op) reg.VecVirtual {
 			x := XMM()
 			VMOVDQU(src, x)
 			return x
 		},
 		toFloat: func(v reg.VecVirtual) reg.VecVirtual {
-			y := YMM()
-			VCVTDQ2PD(v, y)
+			x, y, bias := XMM(), YMM(), XMM()
+			VPBROADCASTD(min32, bias)
+			VPXOR(bias, v, x)
+			VCVTDQ2PD(x, y)
+			VADDPD(two31Reg(), y, y)
 			return y
 		},
 		store: func(q reg.VecVirtual, dst Mem) {
-			x := XMM()
-			VCVTTPD2DQY(q, x)
+			// Truncate before re-biasing: truncating the biased (negative)
+			// value would round it up.
+			y, x, bias := YMM(), XMM(), XMM()
+			VROUNDPD(Imm(11), q, y)
+			VSUBPD(two31Reg(), y, y)
+			VCVTTPD2DQY(y, x)
+			VPBROADCASTD(min32, bias)
+			VPXOR(bias, x, x)
 			VMOVDQU(x, dst)
 		},
 	}
-	u32 := i32
-	u32.name, u32.goType, u32.signed = "U32", "uint32", false
-	// AVX2 has no unsigned conversion: bias into the signed range and back.
-	u32.toFloat = func(v reg.VecVirtual) reg.VecVirtual {
-		x, y, bias := XMM(), YMM(), XMM()
-		VPBROADCASTD(min32, bias)
-		VPXOR(bias, v, x)
-		VCVTDQ2PD(x, y)
-		VADDPD(two31Reg(), y, y)
-		return y
-	}
-	u32.store = func(q reg.VecVirtual, dst Mem) {
-		// Truncate before re-biasing: truncating the biased (negative)
-		// value would round it up.
-		y, x, bias := YMM(), XMM(), XMM()
-		VROUNDPD(Imm(11), q, y)
-		VSUBPD(two31Reg(), y, y)
-		VCVTTPD2DQY(y, x)
-		VPBROADCASTD(min32, bias)
-		VPXOR(bias, x, x)
-		VMOVDQU(x, dst)
-	}
-	return []kind{f32, f64, f16, bf16, i8, u8, i16, u16, i32, u32}
+	return []kind{f32, f64, f16, bf16, i8, u8, i16, u16, u32}
 }
 
 // prologue holds the registers a kernel loads once before its loop.
