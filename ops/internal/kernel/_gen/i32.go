@@ -41,11 +41,10 @@ import (
 //     [0, |b|): it adds one where p == |b| (the overshoot of an exact
 //     negative quotient) and subtracts one where p < 0.
 //
-// Failures show without extra passes: a zero divisor makes rcp infinite
-// and q0 the conversion's 0x80000000, which no valid lane produces, and
-// MIN / -1 yields 0x80000000 where a and b have equal signs, where every
-// valid quotient is non-negative. So the accumulator collects q0 == MIN
-// and (a^b) &^ q, and only sign bits count.
+// Failures show without extra passes: a running unsigned minimum of the
+// divisors catches a zero, and MIN / -1 yields 0x80000000 where a and b
+// have equal signs, where every valid quotient is non-negative, so
+// OR-ing (a^b) &^ q catches it in the sign bit.
 func i32Kernel(variant string, floor bool) {
 	name := "divI32Trunc"
 	if floor {
@@ -64,15 +63,18 @@ func i32Kernel(variant string, floor bool) {
 		MOVQ(b.Base, bRow)
 	}
 
-	c, minv, zero, acc, acc4 := YMM(), YMM(), YMM(), YMM(), XMM()
-	VBROADCASTSS(rcpScale, c)
-	VPBROADCASTD(min32, minv)
-	VPXOR(zero, zero, zero)
-	VPXOR(acc, acc, acc)
-	VPXOR(acc4, acc4, acc4)
 	// The wrapper gives VS a divisor other than 0 and -1, and SV a
 	// dividend other than MIN: VS needs no checks, SV only the zero one.
 	zeroCheck, overflowCheck := variant != "VS", variant == "VV" || variant == "RW"
+	// minB and minB4 keep the unsigned minimum of the divisors (zero where
+	// one is zero); flags and flags4 collect (a^b) &^ q, whose sign bit is
+	// set only by MIN / -1.
+	c, minB, flags, minB4, flags4 := YMM(), YMM(), YMM(), XMM(), XMM()
+	VBROADCASTSS(rcpScale, c)
+	VPCMPEQD(minB, minB, minB)
+	VPCMPEQD(minB4, minB4, minB4)
+	VPXOR(flags, flags, flags)
+	VPXOR(flags4, flags4, flags4)
 
 	// The broadcast operand, converted once.
 	var fixedA, fixedB, fixedFA, fixedFB, fixedRcp reg.VecVirtual
@@ -125,33 +127,31 @@ func i32Kernel(variant string, floor bool) {
 		r1 := YMM()
 		VPMULLD(vb, q1, p)
 		VPSUBD(p, r0, r1)
+		s := YMM()
+		VPXOR(va, vb, s) // sign bit: the quotient is negative
 		if floor {
 			// p = r1 with b's sign: floor wants 0 <= p < |b|.
-			absB := YMM()
-			VPABSD(vb, absB)
+			eq := YMM()
+			VPCMPEQD(vb, r1, eq) // p == |b|: one too low
+			VPSUBD(eq, q, q)
 			VPSIGND(vb, r1, p)
-			VPCMPEQD(absB, p, absB) // p == |b|: one too low
-			VPSUBD(absB, q, q)
 			VPSRAD(Imm(31), p, p) // p < 0: one too high
 			VPADDD(p, q, q)
 		} else {
 			// r1 and a of opposite signs: one too far from zero, so step
-			// back towards it: -1 times the sign of a times the sign of b.
+			// back towards it. s is zero only where a == b, and there r1
+			// is zero too.
 			VPSIGND(va, r1, p)
 			VPSRAD(Imm(31), p, p)
-			VPSIGND(va, p, p)
-			VPSIGND(vb, p, p)
+			VPSIGND(s, p, p)
 			VPADDD(p, q, q)
 		}
 		if zeroCheck {
-			VPCMPEQD(minv, q0, q0)
-			VPOR(q0, acc, acc)
+			VPMINUD(vb, minB, minB)
 		}
 		if overflowCheck {
-			s := YMM()
-			VPXOR(va, vb, s)
 			VPANDN(q, s, s)
-			VPOR(s, acc, acc)
+			VPOR(s, flags, flags)
 		}
 		VMOVDQU(q, dst.Offset(off))
 	}
@@ -171,13 +171,12 @@ func i32Kernel(variant string, floor bool) {
 		}
 		x := XMM()
 		VCVTTPD2DQY(q, x)
-		t := XMM()
-		VPCMPEQD(zero.AsX(), xb, t)
-		VPOR(t, acc4, acc4)
+		VPMINUD(xb, minB4, minB4)
 		if overflowCheck {
+			t := XMM()
 			VPXOR(a.Offset(off), xb, t)
 			VPANDN(x, t, t)
-			VPOR(t, acc4, acc4)
+			VPOR(t, flags4, flags4)
 		}
 		VMOVDQU(x, dst.Offset(off))
 	}
@@ -225,12 +224,22 @@ func i32Kernel(variant string, floor bool) {
 		JMP(LabelRef(name + "_row"))
 	}
 	Label(name + "_done")
-	m8, m4 := GP32(), GP32()
-	VMOVMSKPS(acc, m8)
-	VMOVMSKPS(acc4, m4)
-	ORL(m4, m8)
 	ret := GP8()
-	SETNE(ret)
+	if zeroCheck {
+		zero := YMM()
+		VPXOR(zero, zero, zero)
+		VPCMPEQD(zero, minB, minB)
+		VPOR(minB, flags, flags)
+		VPCMPEQD(zero.AsX(), minB4, minB4)
+		VPOR(minB4, flags4, flags4)
+		m8, m4 := GP32(), GP32()
+		VMOVMSKPS(flags, m8)
+		VMOVMSKPS(flags4, m4)
+		ORL(m4, m8)
+		SETNE(ret)
+	} else {
+		XORB(ret, ret)
+	}
 	Store(ret, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
