@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -118,6 +119,49 @@ func TestI32AgainstOracle(t *testing.T) {
 					t.Fatalf("%s rows: %d / %d = %d, want %d", name, a[i], row[i%256], dst[i], want)
 				}
 			}
+		}
+	}
+}
+
+var i32All = flag.Bool("i32.all", false, "TestI32AllDividends: check every int32 dividend (minutes)")
+
+// TestI32AllDividends divides all 2^32 dividends by divisors chosen to
+// reach the ends of the error bounds in _gen/i32.go (the extremes, ±1,
+// powers of two and their neighbours, a large prime) in both modes, as
+// vectors on both operands so that every value meets the f32 and the f64
+// lanes. It takes minutes, so it runs only with -i32.all:
+//
+//	go test ./ops/internal/kernel -run TestI32AllDividends -i32.all -v
+func TestI32AllDividends(t *testing.T) {
+	if !*i32All {
+		t.Skip("runs with -i32.all")
+	}
+	table := Default()
+	const chunk = 1 << 20
+	a, b, dst := make([]int32, chunk+12), make([]int32, chunk+12), make([]int32, chunk+12)
+	for _, d := range []int32{1, -1, 2, -3, 7, 1000, -65537, 1<<24 + 1, 2147483629, math.MaxInt32, math.MinInt32} {
+		for mode, floor := range []bool{false, true} {
+			for start := int64(math.MinInt32); start <= math.MaxInt32; start += chunk {
+				// A 4-element shift per chunk moves each value between the
+				// f32 and f64 lanes of the 24-element blocks.
+				shift := 4 * (int(start/chunk) & 3)
+				n := chunk + shift
+				for i := range n {
+					a[i], b[i] = int32(start+int64(i-shift)), d
+					if d == -1 && a[i] == math.MinInt32 {
+						a[i] = 0
+					}
+				}
+				if table.i32[mode].vv(dst[:n], a[:n], b[:n]) {
+					t.Fatalf("%d: fault reported near %d", d, start)
+				}
+				for i := range n {
+					if want := i32Oracle(a[i], d, floor); dst[i] != want {
+						t.Fatalf("%s floor=%v: %d / %d = %d, want %d", table.Level(), floor, a[i], d, dst[i], want)
+					}
+				}
+			}
+			t.Logf("%s floor=%v: all dividends by %d agree", table.Level(), floor, d)
 		}
 	}
 }

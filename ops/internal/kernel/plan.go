@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -179,28 +180,109 @@ func view[T any](data []byte) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(data))), len(data)/int(unsafe.Sizeof(zero)))
 }
 
-// parallel splits the output into one contiguous range per goroutine and
-// keeps the lowest fault.
+// parallel divides on up to threads goroutines. The output is cut into
+// pieces of about Chunk elements (whole rows where rows are shorter) and
+// each goroutine owns a contiguous span of them, which it works through
+// from the front; one that is done takes pieces from the back of the
+// others' spans. So each goroutine keeps to the same memory from call to
+// call, and one that starts late (waking an idle CPU takes tens of
+// microseconds in a VM) costs its lateness shared, not whole. The caller
+// only waits: a goroutine it starts and then runs beside would sit in
+// its P's runnext slot, which other Ps steal from only after a delay.
+// Pieces above the lowest faulty one found so far are skipped and the
+// rest are all done, so the lowest fault found is the answer.
 func parallel[T any](p *Plan, k variants[T], check func(a, b T) faultKind, dstB, aB, bB []byte, threads int) Fault {
 	dst, a, b := view[T](dstB), view[T](aB), view[T](bB)
 	workers := min(threads, p.total/(ParallelMin/4))
 	if p.total < ParallelMin || workers <= 1 {
 		return runRange(p, k, check, dst, a, b, 0, p.total)
 	}
-	faults := make([]Fault, workers)
-	var wg sync.WaitGroup
-	per := (p.total + workers - 1) / workers
-	for w := range workers {
-		lo, hi := w*per, min((w+1)*per, p.total)
-		wg.Go(func() { faults[w] = runRange(p, k, check, dst, a, b, lo, hi) })
+	piece := Chunk
+	if p.run < Chunk {
+		piece = Chunk / p.run * p.run
 	}
-	wg.Wait()
-	for _, f := range faults {
-		if f.Index >= 0 {
-			return f // ranges are in order: the first fault found is the lowest
+	pieces := (p.total + piece - 1) / piece
+	spans := make([]span, workers)
+	for w := range spans {
+		spans[w].set(w*pieces/workers, (w+1)*pieces/workers)
+	}
+	var firstBad atomic.Int64
+	firstBad.Store(int64(pieces))
+	faults := make([]Fault, workers)
+	do := func(w, i int) {
+		if int64(i) > firstBad.Load() {
+			return
+		}
+		lo := i * piece
+		f := runRange(p, k, check, dst, a, b, lo, min(lo+piece, p.total))
+		if f.Index < 0 {
+			return
+		}
+		if faults[w].Index < 0 || f.Index < faults[w].Index {
+			faults[w] = f
+		}
+		for {
+			bad := firstBad.Load()
+			if int64(i) >= bad || firstBad.CompareAndSwap(bad, int64(i)) {
+				return
+			}
 		}
 	}
-	return NoFault
+	work := func(w int) {
+		faults[w] = NoFault
+		for i, ok := spans[w].front(); ok; i, ok = spans[w].front() {
+			do(w, i)
+		}
+		for o := 1; o < workers; o++ {
+			other := &spans[(w+o)%workers]
+			for i, ok := other.back(); ok; i, ok = other.back() {
+				do(w, i)
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { work(w) })
+	}
+	wg.Wait()
+	lowest := NoFault
+	for _, f := range faults {
+		if f.Index >= 0 && (lowest.Index < 0 || f.Index < lowest.Index) {
+			lowest = f
+		}
+	}
+	return lowest
+}
+
+// span is the pieces [front, back) not yet taken from one goroutine's
+// share, packed into one word so that both ends move atomically; the
+// padding keeps spans on separate cache lines.
+type span struct {
+	v atomic.Uint64
+	_ [56]byte
+}
+
+func (s *span) set(front, back int) { s.v.Store(uint64(front)<<32 | uint64(back)) }
+
+// front takes the first piece left, back the last.
+func (s *span) front() (int, bool) { return s.take(false) }
+func (s *span) back() (int, bool)  { return s.take(true) }
+
+func (s *span) take(fromBack bool) (int, bool) {
+	for {
+		v := s.v.Load()
+		front, back := v>>32, v&(1<<32-1)
+		if front >= back {
+			return 0, false
+		}
+		next, i := (front+1)<<32|back, front
+		if fromBack {
+			next, i = front<<32|(back-1), back-1
+		}
+		if s.v.CompareAndSwap(v, next) {
+			return int(i), true
+		}
+	}
 }
 
 // runRange divides output elements [lo, hi) in order, run by run, each run
