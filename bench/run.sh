@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Measures irdiv against its peers in one run on this machine and prints
 # the ratios the speed issue targets. Peers: a plain Go loop
-# (bench/baseline), a C loop built with gcc -O3 -march=native (bench/c),
-# and NumPy when python3 can import it. Single-thread runs are pinned to
+# (bench/baseline), a C loop built with gcc -O3 -march=native (bench/c,
+# with an OpenMP f16 reference for the two-thread ratios), and NumPy when
+# python3 can import it. Single-thread runs are pinned to
 # one core with taskset when it is available. Never compare absolute
 # numbers across runs or machines; compare the ratios.
 #
@@ -26,9 +27,10 @@ echo "building..."
 go test -c -o "$out/ops.test" ./ops
 go test -c -o "$out/baseline.test" ./bench/baseline
 go test -c -o "$out/plugin.test" ./plugin
-cc=""
+cc="" ccthreads=""
 if command -v gcc >/dev/null; then
 	gcc -O3 -march=native -o "$out/cdiv" bench/c/div.c && cc="$out/cdiv"
+	gcc -O3 -march=native -fopenmp -o "$out/cthreads" bench/c/threads.c && ccthreads="$out/cthreads"
 fi
 py=""
 for p in python3 /usr/bin/python3; do
@@ -55,6 +57,7 @@ $pin "$out/plugin.test" -test.run '^$' -test.bench 'BenchmarkInfer$' -test.bench
 if [ -n "$cc" ]; then
 	echo "running C..."
 	$pin "$cc" >>"$results"
+	if [ -n "$ccthreads" ]; then "$ccthreads" >>"$results"; fi
 else
 	echo "gcc not found: no C ceiling"
 fi
@@ -68,6 +71,9 @@ fi
 echo
 awk '
 	!($1 in v) || $2 + 0 < v[$1] + 0 { v[$1] = $2 } # the minimum of repeated runs
+	function ref(label, num, den) { # a reference figure, no target
+		if ((num in v) && (den in v) && v[den] != 0) printf "%-52s %9.2fx   (reference)\n", label, v[num] / v[den]
+	}
 	function row(label, num, den, target, higher,    r, verdict) {
 		if (!(num in v) || !(den in v) || v[den] == 0) { printf "%-52s %10s   %s\n", label, "n/a", target; return }
 		r = v[num] / v[den]
@@ -96,6 +102,11 @@ awk '
 		for (i = 1; i <= 3; i++) for (s = 1; s <= 2; s++) {
 			size = s == 1 ? "1Mi" : "16Mi"
 			row(par[i] " same " size ": 1 thread / 2 threads", "threads/" par[i] "/" size "/threads=1", "threads/" par[i] "/" size "/threads=2", 1.7, 1)
+		}
+		for (s = 1; s <= 2; s++) {
+			size = s == 1 ? "1Mi" : "16Mi"
+			ref("f16 same " size ": C OpenMP 1 thread / 2 threads", "c-threads/f16/" size "/threads=1", "c-threads/f16/" size "/threads=2")
+			ref("f16 same " size ": irdiv 2 threads / C OpenMP 2 threads", "threads/f16/" size "/threads=2", "c-threads/f16/" size "/threads=2")
 		}
 		if ("infer/ns" in v) printf "%-52s %8.0f ns   median < 1000 ns, %s allocs/op (target 0)\n", "one-element model: Infer", v["infer/ns"], v["infer/allocs"]
 	}' "$results"
