@@ -416,17 +416,8 @@ func kernel(k kind, variant string, floor bool) {
 	}
 	TEXT(name, NOSPLIT, sig)
 	Doc(fmt.Sprintf("%s divides whole groups of %d elements (%s).", name, k.lanes, variant))
-	n := Load(Param("dst").Len(), GP64())
-	dst := Mem{Base: Load(Param("dst").Base(), GP64())}
-	a := Mem{Base: Load(Param("a").Base(), GP64())}
-	b := Mem{Base: Load(Param("b").Base(), GP64())}
-	// RW divides rows of dst and a by the one row b: the loops below count
-	// cnt down over a row, and an outer loop restarts b for every row.
-	cnt, run, bRow := n, reg.Register(nil), reg.Register(nil)
-	if variant == "RW" {
-		cnt, run, bRow = GP64(), Load(Param("b").Len(), GP64()), GP64()
-		MOVQ(b.Base, bRow)
-	}
+	args := loadParams(variant)
+	dst, a, b := args.dst, args.a, args.b
 
 	// Prologue: constants and the broadcast operand.
 	prologue = map[string]reg.VecVirtual{}
@@ -551,44 +542,11 @@ func kernel(k kind, variant string, floor bool) {
 		k.store(q, dOff)
 	}
 
-	step := k.lanes * k.size
-	advance := func(groups int) {
-		if variant != "SV" {
-			ADDQ(U32(groups*step), a.Base)
+	args.loops(name, variant, k.unroll*k.lanes, k.lanes, func() {
+		for i := range k.unroll {
+			group(i)
 		}
-		if variant != "VS" {
-			ADDQ(U32(groups*step), b.Base)
-		}
-		ADDQ(U32(groups*step), dst.Base)
-		SUBQ(U32(groups*k.lanes), cnt)
-	}
-	if variant == "RW" {
-		Label(name + "_row")
-		CMPQ(n, U32(0))
-		JE(LabelRef(name + "_done"))
-		MOVQ(run, cnt)
-		MOVQ(bRow, b.Base)
-		SUBQ(run, n)
-	}
-	Label(name + "_block")
-	CMPQ(cnt, U32(k.unroll*k.lanes))
-	JB(LabelRef(name + "_single"))
-	for i := range k.unroll {
-		group(i)
-	}
-	advance(k.unroll)
-	JMP(LabelRef(name + "_block"))
-	Label(name + "_single")
-	CMPQ(cnt, U32(k.lanes))
-	JB(LabelRef(name + "_end"))
-	group(0)
-	advance(1)
-	JMP(LabelRef(name + "_single"))
-	Label(name + "_end")
-	if variant == "RW" {
-		JMP(LabelRef(name + "_row"))
-	}
-	Label(name + "_done")
+	}, func() { group(0) }, k.size)
 	if !k.float {
 		ret := GP8()
 		if checks {
@@ -616,4 +574,68 @@ func cloneReg(r reg.VecVirtual) reg.VecVirtual {
 		return YMM()
 	}
 	return XMM()
+}
+
+// params are a kernel's arguments: dst's length n, the three slices'
+// bases, and for RW the row length run and the start of b, bRow. cnt
+// counts down the elements left (of the row, for RW).
+type params struct {
+	n, cnt, run, bRow reg.Register
+	dst, a, b         Mem
+}
+
+func loadParams(variant string) params {
+	p := params{n: Load(Param("dst").Len(), GP64())}
+	p.dst = Mem{Base: Load(Param("dst").Base(), GP64())}
+	p.a = Mem{Base: Load(Param("a").Base(), GP64())}
+	p.b = Mem{Base: Load(Param("b").Base(), GP64())}
+	p.cnt = p.n
+	if variant == "RW" {
+		// RW divides rows of dst and a by the one row b: the loops count
+		// cnt down over a row, and an outer loop restarts b for every row.
+		p.cnt, p.run, p.bRow = GP64(), Load(Param("b").Len(), GP64()), GP64()
+		MOVQ(p.b.Base, p.bRow)
+	}
+	return p
+}
+
+// loops emits a kernel's loops: blockBody divides block elements per
+// round while that many are left, then singleBody single elements; for
+// RW both run once per row. The label name_done follows them.
+func (p params) loops(name, variant string, block, single int, blockBody, singleBody func(), size int) {
+	advance := func(elems int) {
+		if variant != "SV" {
+			ADDQ(U32(elems*size), p.a.Base)
+		}
+		if variant != "VS" {
+			ADDQ(U32(elems*size), p.b.Base)
+		}
+		ADDQ(U32(elems*size), p.dst.Base)
+		SUBQ(U32(elems), p.cnt)
+	}
+	if variant == "RW" {
+		Label(name + "_row")
+		CMPQ(p.n, U32(0))
+		JE(LabelRef(name + "_done"))
+		MOVQ(p.run, p.cnt)
+		MOVQ(p.bRow, p.b.Base)
+		SUBQ(p.run, p.n)
+	}
+	Label(name + "_block")
+	CMPQ(p.cnt, U32(block))
+	JB(LabelRef(name + "_single"))
+	blockBody()
+	advance(block)
+	JMP(LabelRef(name + "_block"))
+	Label(name + "_single")
+	CMPQ(p.cnt, U32(single))
+	JB(LabelRef(name + "_end"))
+	singleBody()
+	advance(single)
+	JMP(LabelRef(name + "_single"))
+	Label(name + "_end")
+	if variant == "RW" {
+		JMP(LabelRef(name + "_row"))
+	}
+	Label(name + "_done")
 }

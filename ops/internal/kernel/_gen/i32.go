@@ -53,15 +53,8 @@ func i32Kernel(variant string, floor bool) {
 	name += variant + "AVX2"
 	TEXT(name, NOSPLIT, "func(dst, a, b []int32) bool")
 	Doc(fmt.Sprintf("%s divides whole groups of 8 elements (%s).", name, variant))
-	n := Load(Param("dst").Len(), GP64())
-	dst := Mem{Base: Load(Param("dst").Base(), GP64())}
-	a := Mem{Base: Load(Param("a").Base(), GP64())}
-	b := Mem{Base: Load(Param("b").Base(), GP64())}
-	cnt, run, bRow := n, reg.Register(nil), reg.Register(nil)
-	if variant == "RW" {
-		cnt, run, bRow = GP64(), Load(Param("b").Len(), GP64()), GP64()
-		MOVQ(b.Base, bRow)
-	}
+	args := loadParams(variant)
+	dst, a, b := args.dst, args.a, args.b
 
 	// The wrapper gives VS a divisor other than 0 and -1, and SV a
 	// dividend other than MIN: VS needs no checks, SV only the zero one.
@@ -182,48 +175,16 @@ func i32Kernel(variant string, floor bool) {
 	}
 
 	const lanes, block = 8, 24
-	advance := func(elems int) {
-		if variant != "SV" {
-			ADDQ(U32(elems*4), a.Base)
+	args.loops(name, variant, block, lanes, func() {
+		group32(0)
+		group32(32)
+		if variant == "VS" {
+			group32(64)
+		} else {
+			group64(64)
+			group64(80)
 		}
-		if variant != "VS" {
-			ADDQ(U32(elems*4), b.Base)
-		}
-		ADDQ(U32(elems*4), dst.Base)
-		SUBQ(U32(elems), cnt)
-	}
-	if variant == "RW" {
-		Label(name + "_row")
-		CMPQ(n, U32(0))
-		JE(LabelRef(name + "_done"))
-		MOVQ(run, cnt)
-		MOVQ(bRow, b.Base)
-		SUBQ(run, n)
-	}
-	Label(name + "_block")
-	CMPQ(cnt, U32(block))
-	JB(LabelRef(name + "_single"))
-	group32(0)
-	group32(32)
-	if variant == "VS" {
-		group32(64)
-	} else {
-		group64(64)
-		group64(80)
-	}
-	advance(block)
-	JMP(LabelRef(name + "_block"))
-	Label(name + "_single")
-	CMPQ(cnt, U32(lanes))
-	JB(LabelRef(name + "_end"))
-	group32(0)
-	advance(lanes)
-	JMP(LabelRef(name + "_single"))
-	Label(name + "_end")
-	if variant == "RW" {
-		JMP(LabelRef(name + "_row"))
-	}
-	Label(name + "_done")
+	}, func() { group32(0) }, 4)
 	ret := GP8()
 	if zeroCheck {
 		zero := YMM()
