@@ -548,17 +548,27 @@ func kernel(k kind, variant string, floor bool) {
 		}
 	}, func() { group(0) }, k.size)
 	if !k.float {
-		ret := GP8()
+		var test func()
 		if checks {
-			VPTEST(acc, acc)
-			SETNE(ret)
-		} else {
-			XORB(ret, ret)
+			test = func() { VPTEST(acc, acc) }
 		}
-		Store(ret, ReturnIndex(0))
+		returnFault(test)
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// returnFault stores an integer kernel's result: whether the flags left by
+// test say that some lane failed, or false where test is nil.
+func returnFault(test func()) {
+	ret := GP8()
+	if test != nil {
+		test()
+		SETNE(ret)
+	} else {
+		XORB(ret, ret)
+	}
+	Store(ret, ReturnIndex(0))
 }
 
 // widenOp widens a broadcast register the way k.widen widens memory.

@@ -185,23 +185,22 @@ func i32Kernel(variant string, floor bool) {
 			group64(80)
 		}
 	}, func() { group32(0) }, 4)
-	ret := GP8()
+	var test func()
 	if zeroCheck {
-		zero := YMM()
-		VPXOR(zero, zero, zero)
-		VPCMPEQD(zero, minB, minB)
-		VPOR(minB, flags, flags)
-		VPCMPEQD(zero.AsX(), minB4, minB4)
-		VPOR(minB4, flags4, flags4)
-		m8, m4 := GP32(), GP32()
-		VMOVMSKPS(flags, m8)
-		VMOVMSKPS(flags4, m4)
-		ORL(m4, m8)
-		SETNE(ret)
-	} else {
-		XORB(ret, ret)
+		test = func() {
+			zero := YMM()
+			VPXOR(zero, zero, zero)
+			VPCMPEQD(zero, minB, minB)
+			VPOR(minB, flags, flags)
+			VPCMPEQD(zero.AsX(), minB4, minB4)
+			VPOR(minB4, flags4, flags4)
+			m8, m4 := GP32(), GP32()
+			VMOVMSKPS(flags, m8)
+			VMOVMSKPS(flags4, m4)
+			ORL(m4, m8)
+		}
 	}
-	Store(ret, ReturnIndex(0))
+	returnFault(test)
 	VZEROUPPER()
 	RET()
 }
