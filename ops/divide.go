@@ -127,8 +127,9 @@ var kernelTypes = map[ir.ElementType]kernel.Type{
 type Call struct {
 	Type                     ir.ElementType
 	AShape, BShape, OutShape []int64
-	// Threads is the number of goroutines a large division may use; 0
-	// means GOMAXPROCS, 1 the calling goroutine alone.
+	// Threads is the number of goroutines a large division may use (the
+	// caller and helpers it shares with other calls, never more than
+	// GOMAXPROCS); 0 means GOMAXPROCS, 1 the calling goroutine alone.
 	Threads int
 	ktype   kernel.Type
 	floor   bool

@@ -42,8 +42,8 @@ var ErrInput = errors.New("invalid input")
 
 // Config configures CompileModel. The zero value is the default.
 type Config struct {
-	// Threads is the number of goroutines a large Divide may use; 0 means
-	// GOMAXPROCS.
+	// Threads is the number of goroutines a large Divide may use, never
+	// more than GOMAXPROCS; 0 means GOMAXPROCS.
 	Threads int
 	// SIMD is the kernel level: "" or "auto" (the best this CPU has),
 	// "avx2" or "generic". A level the CPU lacks is an error.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -64,6 +66,99 @@ func TestParallelAndChunksMatchSerial(t *testing.T) {
 						t.Fatalf("%s threads=%d: fault %+v, want index %d", name, threads, f, want)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestConcurrentParallelCalls: callers that compete for the crew's helpers
+// (more of them than GOMAXPROCS-1, each asking for more threads than there
+// are helpers) still get exact results and their own lowest fault. It runs
+// in -short so that the race leg checks the handover between callers and
+// helpers.
+func TestConcurrentParallelCalls(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	const total, callers, calls = ParallelMin + 3*Chunk + 5, 5, 3
+	plan, err := NewPlan([]int64{total}, []int64{total}, []int64{total})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range Levels() {
+		table, _ := Lookup(level)
+		var wg sync.WaitGroup
+		errs := make(chan error, callers)
+		for c := range callers {
+			wg.Go(func() {
+				r := rand.New(rand.NewPCG(uint64(c), 77))
+				a, b := make([]byte, total*4), make([]byte, total*4)
+				for i := range total {
+					put(a, I32, i, int64(r.Int32()))
+					put(b, I32, i, int64(r.IntN(2000)-1000)|1)
+				}
+				want := make([]byte, len(a))
+				if f := table.Divide(I32, true, plan, want, a, b, 1); f != NoFault {
+					errs <- fmt.Errorf("%s caller %d serial: %+v", level, c, f)
+					return
+				}
+				// Odd callers divide by zero twice: near the end of the
+				// second third and at the start of the last, where a third
+				// worker finds it first. The lower one must win.
+				zeroAt := -1
+				if c%2 == 1 {
+					pieces := (total + Chunk - 1) / Chunk
+					zeroAt = (2*pieces/3-2)*Chunk + c
+					put(b, I32, zeroAt, 0)
+					put(b, I32, 2*pieces/3*Chunk+c, 0)
+				}
+				for n := range calls {
+					got := make([]byte, len(a))
+					f := table.Divide(I32, true, plan, got, a, b, 3)
+					switch {
+					case zeroAt >= 0 && f != Fault{Index: zeroAt}:
+						errs <- fmt.Errorf("%s caller %d call %d: fault %+v, want index %d", level, c, n, f, zeroAt)
+						return
+					case zeroAt < 0 && f != NoFault:
+						errs <- fmt.Errorf("%s caller %d call %d: fault %+v", level, c, n, f)
+						return
+					case zeroAt < 0 && !bytes.Equal(got, want):
+						errs <- fmt.Errorf("%s caller %d call %d: result differs from serial", level, c, n)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+	}
+}
+
+// TestParallelAllocatesNothing: once warm, a division split across the
+// crew allocates nothing (its bookkeeping is pooled).
+func TestParallelAllocatesNothing(t *testing.T) {
+	if raceBuild {
+		t.Skip("sync.Pool drops items at random under the race detector")
+	}
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	const total = ParallelMin
+	plan, err := NewPlan([]int64{total}, []int64{total}, []int64{total})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, dst := make([]byte, total*4), make([]byte, total*4), make([]byte, total*4)
+	for i := range total {
+		put(b, F32, i, 0x3f800000) // 1.0, and a large divisor as an int32
+	}
+	for _, level := range Levels() {
+		table, _ := Lookup(level)
+		for _, typ := range []Type{F32, I32} {
+			table.Divide(typ, true, plan, dst, a, b, 2)
+			if allocs := testing.AllocsPerRun(20, func() { table.Divide(typ, true, plan, dst, a, b, 2) }); allocs != 0 {
+				t.Errorf("%s %s: %v allocations per parallel division", level, typ, allocs)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -119,29 +120,29 @@ func (t *Table) Divide(typ Type, floor bool, p *Plan, dst, a, b []byte, threads 
 	}
 	switch typ {
 	case F32:
-		return parallel(p, t.f32, nil, dst, a, b, threads)
+		return parallel(p, &t.f32, nil, dst, a, b, threads)
 	case F64:
-		return parallel(p, t.f64, nil, dst, a, b, threads)
+		return parallel(p, &t.f64, nil, dst, a, b, threads)
 	case F16:
-		return parallel(p, t.f16, nil, dst, a, b, threads)
+		return parallel(p, &t.f16, nil, dst, a, b, threads)
 	case BF16:
-		return parallel(p, t.bf16, nil, dst, a, b, threads)
+		return parallel(p, &t.bf16, nil, dst, a, b, threads)
 	case I8:
-		return parallel(p, t.i8[mode], signedCheck[int8], dst, a, b, threads)
+		return parallel(p, &t.i8[mode], signedCheck[int8], dst, a, b, threads)
 	case I16:
-		return parallel(p, t.i16[mode], signedCheck[int16], dst, a, b, threads)
+		return parallel(p, &t.i16[mode], signedCheck[int16], dst, a, b, threads)
 	case I32:
-		return parallel(p, t.i32[mode], signedCheck[int32], dst, a, b, threads)
+		return parallel(p, &t.i32[mode], signedCheck[int32], dst, a, b, threads)
 	case I64:
-		return parallel(p, t.i64[mode], signedCheck[int64], dst, a, b, threads)
+		return parallel(p, &t.i64[mode], signedCheck[int64], dst, a, b, threads)
 	case U8:
-		return parallel(p, t.u8[mode], unsignedCheck[uint8], dst, a, b, threads)
+		return parallel(p, &t.u8[mode], unsignedCheck[uint8], dst, a, b, threads)
 	case U16:
-		return parallel(p, t.u16[mode], unsignedCheck[uint16], dst, a, b, threads)
+		return parallel(p, &t.u16[mode], unsignedCheck[uint16], dst, a, b, threads)
 	case U32:
-		return parallel(p, t.u32[mode], unsignedCheck[uint32], dst, a, b, threads)
+		return parallel(p, &t.u32[mode], unsignedCheck[uint32], dst, a, b, threads)
 	case U64:
-		return parallel(p, t.u64[mode], unsignedCheck[uint64], dst, a, b, threads)
+		return parallel(p, &t.u64[mode], unsignedCheck[uint64], dst, a, b, threads)
 	}
 	panic(fmt.Sprintf("kernel: Divide of %s", typ))
 }
@@ -180,73 +181,123 @@ func view[T any](data []byte) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(data))), len(data)/int(unsafe.Sizeof(zero)))
 }
 
-// parallel divides on up to threads goroutines. The output is cut into
-// pieces of about Chunk elements (whole rows where rows are shorter) and
-// each goroutine owns a contiguous span of them, which it works through
-// from the front; one that is done takes pieces from the back of the
-// others' spans. So each goroutine keeps to the same memory from call to
-// call, and one that starts late (waking an idle CPU takes tens of
-// microseconds in a VM) costs its lateness shared, not whole. The caller
-// only waits: a goroutine it starts and then runs beside would sit in
-// its P's runnext slot, which other Ps steal from only after a delay.
+// parallel divides on up to threads goroutines: the caller and helpers
+// of the crew (see crew.go), never more than GOMAXPROCS. The output is
+// cut into pieces of about Chunk elements (whole rows where rows are
+// shorter) and each worker owns a contiguous span of them, which it works
+// through from the front; one that is done takes pieces from the back of
+// the others' spans. So each worker keeps to the same memory from call to
+// call, and one that starts late costs its lateness shared, not whole.
 // Pieces above the lowest faulty one found so far are skipped and the
 // rest are all done, so the lowest fault found is the answer.
-func parallel[T any](p *Plan, k variants[T], check func(a, b T) faultKind, dstB, aB, bB []byte, threads int) Fault {
-	dst, a, b := view[T](dstB), view[T](aB), view[T](bB)
-	workers := min(threads, p.total/(ParallelMin/4))
-	if p.total < ParallelMin || workers <= 1 {
-		return runRange(p, k, check, dst, a, b, 0, p.total)
+func parallel[T any](p *Plan, k *variants[T], check func(a, b T) faultKind, dst, a, b []byte, threads int) Fault {
+	workers := min(threads, p.total/(ParallelMin/4), runtime.GOMAXPROCS(0))
+	var bt *batch
+	if p.total >= ParallelMin && workers > 1 {
+		bt = batches.Get().(*batch)
+		bt.helpers = claimHelpers(bt.helpers[:0], workers-1)
+		if len(bt.helpers) == 0 {
+			batches.Put(bt)
+			bt = nil
+		}
 	}
-	piece := Chunk
+	if bt == nil {
+		return runRange(p, *k, check, view[T](dst), view[T](a), view[T](b), 0, p.total)
+	}
+	bt.plan, bt.kern, bt.check, bt.runRange = p, k, check, runPiece[T]
+	bt.dst, bt.a, bt.b = dst, a, b
+	bt.start(1 + len(bt.helpers))
+	for w, h := range bt.helpers {
+		h.start(bt, w+1)
+	}
+	bt.work(0)
+	for _, h := range bt.helpers {
+		h.wait()
+	}
+	f := bt.lowestFault()
+	*bt = batch{spans: bt.spans, faults: bt.faults, helpers: bt.helpers[:0]} // drop the tensors
+	batches.Put(bt)
+	return f
+}
+
+// batch is the state one parallel division shares between its workers.
+// Batches are pooled, so a steady stream of large divisions allocates
+// nothing; the element type hides behind kern, check and runRange.
+type batch struct {
+	plan          *Plan
+	kern, check   any // *variants[T] and func(a, b T) faultKind
+	runRange      func(bt *batch, lo, hi int) Fault
+	dst, a, b     []byte
+	piece, pieces int
+	firstBad      atomic.Int64
+	spans         []span
+	faults        []Fault
+	helpers       []*helper
+}
+
+var batches = sync.Pool{New: func() any { return new(batch) }}
+
+func runPiece[T any](bt *batch, lo, hi int) Fault {
+	check, _ := bt.check.(func(a, b T) faultKind)
+	return runRange(bt.plan, *bt.kern.(*variants[T]), check, view[T](bt.dst), view[T](bt.a), view[T](bt.b), lo, hi)
+}
+
+// start cuts the output into pieces and deals them to workers spans.
+func (bt *batch) start(workers int) {
+	p := bt.plan
+	bt.piece = Chunk
 	if p.run < Chunk {
-		piece = Chunk / p.run * p.run
+		bt.piece = Chunk / p.run * p.run
 	}
-	pieces := (p.total + piece - 1) / piece
-	spans := make([]span, workers)
-	for w := range spans {
-		spans[w].set(w*pieces/workers, (w+1)*pieces/workers)
+	bt.pieces = (p.total + bt.piece - 1) / bt.piece
+	if cap(bt.spans) < workers {
+		bt.spans, bt.faults = make([]span, workers), make([]Fault, workers)
 	}
-	var firstBad atomic.Int64
-	firstBad.Store(int64(pieces))
-	faults := make([]Fault, workers)
-	do := func(w, i int) {
-		if int64(i) > firstBad.Load() {
-			return
-		}
-		lo := i * piece
-		f := runRange(p, k, check, dst, a, b, lo, min(lo+piece, p.total))
-		if f.Index < 0 {
-			return
-		}
-		if faults[w].Index < 0 || f.Index < faults[w].Index {
-			faults[w] = f
-		}
-		for {
-			bad := firstBad.Load()
-			if int64(i) >= bad || firstBad.CompareAndSwap(bad, int64(i)) {
-				return
-			}
-		}
-	}
-	work := func(w int) {
-		faults[w] = NoFault
-		for i, ok := spans[w].front(); ok; i, ok = spans[w].front() {
-			do(w, i)
-		}
-		for o := 1; o < workers; o++ {
-			other := &spans[(w+o)%workers]
-			for i, ok := other.back(); ok; i, ok = other.back() {
-				do(w, i)
-			}
-		}
-	}
-	var wg sync.WaitGroup
+	bt.spans, bt.faults = bt.spans[:workers], bt.faults[:workers]
 	for w := range workers {
-		wg.Go(func() { work(w) })
+		bt.spans[w].set(w*bt.pieces/workers, (w+1)*bt.pieces/workers)
+		bt.faults[w] = NoFault
 	}
-	wg.Wait()
+	bt.firstBad.Store(int64(bt.pieces))
+}
+
+// work is worker w's part: its own span from the front, then the others'
+// from the back.
+func (bt *batch) work(w int) {
+	for i, ok := bt.spans[w].front(); ok; i, ok = bt.spans[w].front() {
+		bt.do(w, i)
+	}
+	for o := 1; o < len(bt.spans); o++ {
+		other := &bt.spans[(w+o)%len(bt.spans)]
+		for i, ok := other.back(); ok; i, ok = other.back() {
+			bt.do(w, i)
+		}
+	}
+}
+
+func (bt *batch) do(w, i int) {
+	if int64(i) > bt.firstBad.Load() {
+		return
+	}
+	lo := i * bt.piece
+	f := bt.runRange(bt, lo, min(lo+bt.piece, bt.plan.total))
+	if f.Index < 0 {
+		return
+	}
+	if bt.faults[w].Index < 0 || f.Index < bt.faults[w].Index {
+		bt.faults[w] = f
+	}
+	for {
+		bad := bt.firstBad.Load()
+		if int64(i) >= bad || bt.firstBad.CompareAndSwap(bad, int64(i)) {
+			return
+		}
+	}
+}
+
+func (bt *batch) lowestFault() Fault {
 	lowest := NoFault
-	for _, f := range faults {
+	for _, f := range bt.faults {
 		if f.Index >= 0 && (lowest.Index < 0 || f.Index < lowest.Index) {
 			lowest = f
 		}

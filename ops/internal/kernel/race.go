@@ -7,6 +7,9 @@ import (
 	"unsafe"
 )
 
+// raceBuild reports whether the race detector is on.
+const raceBuild = true
+
 // raceAccess tells the race detector what an assembly kernel reads and
 // writes, which it cannot see.
 func raceAccess[T any](dst, a, b []T) {
