@@ -1,10 +1,14 @@
 """NumPy peer of bench/run.sh: np.divide and np.floor_divide with out=,
 the same data as ops.BenchmarkDivide. Prints "numpy/<case>/<layout>/<N> ns/elem",
-the minimum over repetitions of at least 20 ms each."""
+the minimum over repetitions of at least 20 ms each. An optional argument
+picks sizes as bench/run.sh does: "64Ki" or "1Ki|64Ki|1Mi|16Mi" (the default)."""
+import sys
 import time
 import numpy as np
 
 SIZES = [("1Ki", 1 << 10), ("64Ki", 64 << 10), ("1Mi", 1 << 20), ("16Mi", 16 << 20)]
+if len(sys.argv) > 1:
+    SIZES = [s for s in SIZES if s[0] in sys.argv[1].split("|")]
 rng = np.random.default_rng(1)
 
 

@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# Measures irdiv against its peers in one run on this machine and prints
-# the ratios the speed issue targets. Peers: a plain Go loop
-# (bench/baseline), a C loop built with gcc -O3 -march=native (bench/c,
-# with an OpenMP f16 reference for the two-thread ratios), and NumPy when
-# python3 can import it. Single-thread runs are pinned to
+# Measures irdiv against its peers on this machine and prints the ratios
+# the speed issue targets. Peers: a plain Go loop (bench/baseline), a C
+# loop built with gcc -O3 -march=native (bench/c, with an OpenMP f16
+# reference for the two-thread ratios), and NumPy when python3 can import
+# it. Every peer runs once per round (ROUNDS, 5 by default), the two sides
+# of a ratio run next to each other, each ratio is taken within a round,
+# and the median over the rounds is compared with the target: the host's
+# speed drifts over minutes, and a ratio of figures taken minutes apart
+# measures the drift as much as the code. Single-thread runs are pinned to
 # one core with taskset when it is available. Never compare absolute
 # numbers across runs or machines; compare the ratios.
 #
-#   bash bench/run.sh              # the sizes of the targets: 64Ki, 1Mi, 16Mi
+#   bash bench/run.sh              # the cases of the targets
 #   SIZES='1Ki|64Ki|1Mi|16Mi' BENCHTIME=1s bash bench/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT_DIR:-bench/out}
-sizes=${SIZES:-64Ki|1Mi|16Mi}
+sizes=${SIZES:-64Ki} # of the one-thread tables; f32 16Mi and the thread runs always run
 benchtime=${BENCHTIME:-0.2s}
-count=${COUNT:-3} # Go benchmarks run count times and keep the minimum, as C and NumPy do
+rounds=${ROUNDS:-5}
 mkdir -p "$out"
 results=$out/results.txt
 : >"$results"
@@ -46,42 +50,59 @@ metric() {
 		}'
 }
 
-echo "running irdiv kernels (one thread)..."
-$pin "$out/ops.test" -test.run '^$' -test.bench "^BenchmarkDivide$/.*/.*/^($sizes)$" -test.benchtime "$benchtime" -test.count "$count" | metric irdiv ns/elem >>"$results"
-echo "running irdiv with 1 and 2 threads..."
-"$out/ops.test" -test.run '^$' -test.bench "^BenchmarkDivideThreads$/.*/^(1Mi|16Mi)$/" -test.benchtime "$benchtime" -test.count "$count" | metric threads ns/elem >>"$results"
-echo "running plain Go loops..."
-$pin "$out/baseline.test" -test.run '^$' -test.bench "^BenchmarkPlain$/.*/.*/^($sizes)$" -test.benchtime "$benchtime" -test.count "$count" | metric go ns/elem >>"$results"
-echo "running the one-element model..."
-$pin "$out/plugin.test" -test.run '^$' -test.bench 'BenchmarkInfer$' -test.benchtime "$benchtime" | awk '$1 ~ /^BenchmarkInfer/ { for (i = 2; i <= NF; i++) { if ($i == "ns/op") print "infer/ns", $(i-1); if ($i == "allocs/op") print "infer/allocs", $(i-1) } }' >>"$results"
-if [ -n "$cc" ]; then
-	echo "running C..."
-	$pin "$cc" >>"$results"
-	if [ -n "$ccthreads" ]; then "$ccthreads" >>"$results"; fi
-else
-	echo "gcc not found: no C ceiling"
-fi
+[ -n "$cc" ] || echo "gcc not found: no C ceiling"
 if [ -n "$py" ]; then
-	echo "running NumPy ($($py -c 'import numpy; print(numpy.__version__)'))..."
-	$pin "$py" bench/numpy_bench.py >>"$results"
+	echo "NumPy $($py -c 'import numpy; print(numpy.__version__)')"
 else
 	echo "NumPy not found (apt-get install python3-numpy): no NumPy ratios"
 fi
+for round in $(seq "$rounds"); do
+	echo "round $round of $rounds..."
+	{
+		$pin "$out/ops.test" -test.run '^$' -test.bench "^BenchmarkDivide$/.*/.*/^($sizes)$" -test.benchtime "$benchtime" | metric irdiv ns/elem
+		$pin "$out/baseline.test" -test.run '^$' -test.bench "^BenchmarkPlain$/.*/.*/^($sizes)$" -test.benchtime "$benchtime" | metric go ns/elem
+		if [ -n "$py" ]; then $pin "$py" bench/numpy_bench.py "$sizes"; fi
+		$pin "$out/ops.test" -test.run '^$' -test.bench '^BenchmarkDivide$/^f32$/^same$/^16Mi$' -test.benchtime "$benchtime" | metric irdiv ns/elem
+		if [ -n "$cc" ]; then $pin "$cc"; fi
+		"$out/ops.test" -test.run '^$' -test.bench '^BenchmarkDivideThreads$/^(f16|i32-floor|i64-floor)$/^(1Mi|16Mi)$/' -test.benchtime "$benchtime" | metric threads ns/elem
+		if [ -n "$ccthreads" ]; then "$ccthreads"; fi
+		$pin "$out/plugin.test" -test.run '^$' -test.bench 'BenchmarkInfer$' -test.benchtime "$benchtime" | awk '$1 ~ /^BenchmarkInfer/ { for (i = 2; i <= NF; i++) { if ($i == "ns/op") print "infer/ns", $(i-1); if ($i == "allocs/op") print "infer/allocs", $(i-1) } }'
+	} | sed "s/^/$round /" >>"$results"
+done
 
 echo
 awk '
-	!($1 in v) || $2 + 0 < v[$1] + 0 { v[$1] = $2 } # the minimum of repeated runs
-	function ref(label, num, den) { # a reference figure, no target
-		if ((num in v) && (den in v) && v[den] != 0) printf "%-52s %9.2fx   (reference)\n", label, v[num] / v[den]
+	{ v[$1, $2] = $3; if ($1 > rounds) rounds = $1 }
+	# ratio sets r[1..n] to num/den in every round that has both and
+	# returns n, with r sorted.
+	function ratio(num, den,    k, n) {
+		n = 0
+		for (k = 1; k <= rounds; k++)
+			if (((k, num) in v) && ((k, den) in v) && v[k, den] != 0) r[++n] = v[k, num] / v[k, den]
+		return sortr(n)
 	}
-	function row(label, num, den, target, higher,    r, verdict) {
-		if (!(num in v) || !(den in v) || v[den] == 0) { printf "%-52s %10s   %s\n", label, "n/a", target; return }
-		r = v[num] / v[den]
-		verdict = (higher ? r >= target : r <= target) ? "met" : "MISSED"
-		printf "%-52s %9.2fx   %s %.2fx  %s\n", label, r, higher ? ">=" : "<=", target, verdict
+	# values sets r[1..n] to key in every round, sorted, and returns n.
+	function values(key,    k, n) {
+		n = 0
+		for (k = 1; k <= rounds; k++) if ((k, key) in v) r[++n] = v[k, key]
+		return sortr(n)
+	}
+	function sortr(n,    i, j, x) {
+		for (i = 2; i <= n; i++) for (j = i; j > 1 && r[j-1] > r[j]; j--) { x = r[j]; r[j] = r[j-1]; r[j-1] = x }
+		return n
+	}
+	function median(n) { return n % 2 ? r[(n+1)/2] : (r[n/2] + r[n/2+1]) / 2 }
+	function ref(label, num, den,    n) { # a reference figure, no target
+		if ((n = ratio(num, den)) > 0) printf "%-52s %8.2fx  %5.2f-%-5.2f (reference)\n", label, median(n), r[1], r[n]
+	}
+	function row(label, num, den, target, higher,    n, m, verdict) {
+		if ((n = ratio(num, den)) == 0) { printf "%-52s %9s  %11s %s %.2fx\n", label, "n/a", "", higher ? ">=" : "<=", target; return }
+		m = median(n)
+		verdict = (higher ? m >= target : m <= target) ? "met" : "MISSED"
+		printf "%-52s %8.2fx  %5.2f-%-5.2f %s %.2fx  %s\n", label, m, r[1], r[n], higher ? ">=" : "<=", target, verdict
 	}
 	END {
-		printf "%-52s %10s   %s\n", "ratio (one run, same machine)", "measured", "target"
+		printf "ratios within each of %d rounds on one machine: their median, their range, the target\n", rounds
 		row("f32 same 64Ki: NumPy / irdiv", "numpy/f32/same/64Ki", "irdiv/f32/same/64Ki", 1, 1)
 		row("f32 same 64Ki: plain Go / irdiv", "go/f32/same/64Ki", "irdiv/f32/same/64Ki", 5, 1)
 		row("f32 same 64Ki: irdiv / C (gcc -O3 -march=native)", "irdiv/f32/same/64Ki", "c-div/f32/same/64Ki", 1.1, 0)
@@ -108,7 +129,10 @@ awk '
 			ref("f16 same " size ": C OpenMP 1 thread / 2 threads", "c-threads/f16/" size "/threads=1", "c-threads/f16/" size "/threads=2")
 			ref("f16 same " size ": irdiv 2 threads / C OpenMP 2 threads", "threads/f16/" size "/threads=2", "c-threads/f16/" size "/threads=2")
 		}
-		if ("infer/ns" in v) printf "%-52s %8.0f ns   median < 1000 ns, %s allocs/op (target 0)\n", "one-element model: Infer", v["infer/ns"], v["infer/allocs"]
+		if ((n = values("infer/ns")) > 0) {
+			m = median(n); lo = r[1]; hi = r[n]; n = values("infer/allocs")
+			printf "%-52s %6.0f ns  %4.0f-%-4.0f ns < 1000 ns, max %s allocs/op (target 0)\n", "one-element model: Infer", m, lo, hi, r[n]
+		}
 	}' "$results"
 echo
 echo "raw figures (ns/elem): $results"

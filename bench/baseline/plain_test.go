@@ -17,8 +17,11 @@ var sizes = []struct {
 	n    int
 }{{"1Ki", 1 << 10}, {"64Ki", 64 << 10}, {"1Mi", 1 << 20}, {"16Mi", 16 << 20}}
 
-// settle collects earlier cases' garbage before the timed loop.
-func settle(b *testing.B) {
+// settle collects earlier cases' garbage and writes the output once
+// before the timed loop, so that it times no page faults (ops.benchDivide
+// and the C loops warm up too).
+func settle[T any](b *testing.B, out []T) {
+	clear(out)
 	runtime.GC()
 	b.ResetTimer()
 }
@@ -70,7 +73,7 @@ func BenchmarkPlain(b *testing.B) {
 		n := size.n
 		b.Run(fmt.Sprintf("f32/same/%s", size.name), func(b *testing.B) {
 			x, y, c := floatData(n, false), floatData(n, true), make([]float32, n)
-			settle(b)
+			settle(b, c)
 			for b.Loop() {
 				for i := range c {
 					c[i] = x[i] / y[i]
@@ -84,7 +87,7 @@ func BenchmarkPlain(b *testing.B) {
 			for i := range x {
 				x[i], y[i] = float16.Fromfloat32(xf[i]), float16.Fromfloat32(yf[i])
 			}
-			settle(b)
+			settle(b, c)
 			for b.Loop() {
 				for i := range c {
 					c[i] = float16.Fromfloat32(x[i].Float32() / y[i].Float32())
@@ -99,7 +102,7 @@ func BenchmarkPlain(b *testing.B) {
 				for i := range x {
 					x[i], y[i] = int32(x64[i]), int32(y64[i])
 				}
-				settle(b)
+				settle(b, c)
 				for b.Loop() {
 					if mode == "floor" {
 						for i := range c {
@@ -116,7 +119,7 @@ func BenchmarkPlain(b *testing.B) {
 			for _, layout := range []string{"same", "scalar"} {
 				b.Run(fmt.Sprintf("i64-%s/%s/%s", mode, layout, size.name), func(b *testing.B) {
 					x, y, c := intData(n, false, 64), intData(n, true, 64), make([]int64, n)
-					settle(b)
+					settle(b, c)
 					for b.Loop() {
 						switch {
 						case layout == "scalar" && mode == "floor":

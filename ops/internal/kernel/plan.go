@@ -191,9 +191,9 @@ func view[T any](data []byte) []T {
 // Pieces above the lowest faulty one found so far are skipped and the
 // rest are all done, so the lowest fault found is the answer.
 func parallel[T any](p *Plan, k *variants[T], check func(a, b T) faultKind, dst, a, b []byte, threads int) Fault {
-	workers := min(threads, p.total/(ParallelMin/4), runtime.GOMAXPROCS(0))
 	var bt *batch
-	if p.total >= ParallelMin && workers > 1 {
+	if p.total >= ParallelMin && threads > 1 {
+		workers := min(threads, p.total/(ParallelMin/4), runtime.GOMAXPROCS(0))
 		bt = batches.Get().(*batch)
 		bt.helpers = claimHelpers(bt.helpers[:0], workers-1)
 		if len(bt.helpers) == 0 {
