@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestParallelAndChunksMatchSerial: splitting across goroutines and into
@@ -160,6 +161,38 @@ func TestParallelAllocatesNothing(t *testing.T) {
 			if allocs := testing.AllocsPerRun(20, func() { table.Divide(typ, true, plan, dst, a, b, 2) }); allocs != 0 {
 				t.Errorf("%s %s: %v allocations per parallel division", level, typ, allocs)
 			}
+		}
+	}
+}
+
+// TestHelpersParkAndWake: calls spaced wider than helperSpin find the
+// helpers parked and must wake them; calls back to back find them
+// spinning. Both hand over work correctly (a lost wake-up hangs the test).
+func TestHelpersParkAndWake(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	const total = ParallelMin
+	plan, err := NewPlan([]int64{total}, []int64{total}, []int64{total})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	a, b := make([]byte, total*4), make([]byte, total*4)
+	for i := range total {
+		put(a, I32, i, int64(r.Int32()))
+		put(b, I32, i, int64(r.IntN(100)+1))
+	}
+	table := Default()
+	want := make([]byte, len(a))
+	table.Divide(I32, false, plan, want, a, b, 1)
+	for call := range 12 {
+		if call%3 == 0 {
+			time.Sleep(3 * helperSpin)
+		}
+		got := make([]byte, len(a))
+		if f := table.Divide(I32, false, plan, got, a, b, 2); f != NoFault || !bytes.Equal(got, want) {
+			t.Fatalf("call %d: fault %+v or a result that differs from serial", call, f)
 		}
 	}
 }
