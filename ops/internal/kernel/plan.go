@@ -224,15 +224,15 @@ func parallel[T any](p *Plan, k *variants[T], check func(a, b T) faultKind, dst,
 // Batches are pooled, so a steady stream of large divisions allocates
 // nothing; the element type hides behind kern, check and runRange.
 type batch struct {
-	plan          *Plan
-	kern, check   any // *variants[T] and func(a, b T) faultKind
-	runRange      func(bt *batch, lo, hi int) Fault
-	dst, a, b     []byte
-	piece, pieces int
-	firstBad      atomic.Int64
-	spans         []span
-	faults        []Fault
-	helpers       []*helper
+	plan        *Plan
+	kern, check any // *variants[T] and func(a, b T) faultKind
+	runRange    func(bt *batch, lo, hi int) Fault
+	dst, a, b   []byte
+	piece       int // elements per piece
+	firstBad    atomic.Int64
+	spans       []span
+	faults      []Fault
+	helpers     []*helper
 }
 
 var batches = sync.Pool{New: func() any { return new(batch) }}
@@ -242,23 +242,23 @@ func runPiece[T any](bt *batch, lo, hi int) Fault {
 	return runRange(bt.plan, *bt.kern.(*variants[T]), check, view[T](bt.dst), view[T](bt.a), view[T](bt.b), lo, hi)
 }
 
-// start cuts the output into pieces and deals them to workers spans.
+// start cuts the output into pieces and deals them to the workers' spans.
 func (bt *batch) start(workers int) {
 	p := bt.plan
 	bt.piece = Chunk
 	if p.run < Chunk {
 		bt.piece = Chunk / p.run * p.run
 	}
-	bt.pieces = (p.total + bt.piece - 1) / bt.piece
+	pieces := (p.total + bt.piece - 1) / bt.piece
 	if cap(bt.spans) < workers {
 		bt.spans, bt.faults = make([]span, workers), make([]Fault, workers)
 	}
 	bt.spans, bt.faults = bt.spans[:workers], bt.faults[:workers]
 	for w := range workers {
-		bt.spans[w].set(w*bt.pieces/workers, (w+1)*bt.pieces/workers)
+		bt.spans[w].set(w*pieces/workers, (w+1)*pieces/workers)
 		bt.faults[w] = NoFault
 	}
-	bt.firstBad.Store(int64(bt.pieces))
+	bt.firstBad.Store(int64(pieces))
 }
 
 // work is worker w's part: its own span from the front, then the others'
