@@ -11,7 +11,7 @@ import (
 // A helper that finishes a job spins for helperSpin before it parks, so
 // back-to-back calls (an inference loop) find it running: waking a parked
 // goroutine means waking an idle CPU, which takes tens of microseconds in
-// a VM, a tenth of a 1Mi-element f16 division. OpenMP runtimes spin for
+// a VM, a sixth of a two-thread 1Mi f16 division. OpenMP runtimes spin for
 // the same reason. Helpers are started on first need, never more than
 // GOMAXPROCS-1, and live as long as the process, parked when idle.
 var crew struct {
