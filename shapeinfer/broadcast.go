@@ -148,7 +148,9 @@ func pdpdMerge(a, b Shape, axis int64) (Shape, bool) {
 	if axis == -1 {
 		axis = ra - rb
 	}
-	if rb+axis > ra {
+	// OpenVINO's check is rank(B) + axis > rank(A); written this way it
+	// cannot overflow for an axis near the int64 limit.
+	if axis > ra-rb {
 		return Shape{}, false
 	}
 	out := clone(a)

@@ -2,6 +2,7 @@ package shapeinfer
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -211,6 +212,12 @@ func TestElementwise(t *testing.T) {
 		{"pdpd_dynamic_a_stretched", "2,?", "5", pdpd(-1), "[2,5]"},
 		{"pdpd_one_a_dynamic_b", "2,1", "?", pdpd(-1), "[2,?]"},
 		{"pdpd_static_one_a", "2,1", "5", pdpd(-1), throw},
+		// Axes near the int64 limits must fail, not overflow rank(B)+axis.
+		{"pdpd_axis_max", "2,3", "3", pdpd(math.MaxInt64), throw},
+		{"pdpd_axis_max_minus_rank", "2,3", "3", pdpd(math.MaxInt64 - 1), throw},
+		{"pdpd_axis_min", "2,3", "3", pdpd(math.MinInt64), throw},
+		{"pdpd_axis_past_end", "2,3", "3", pdpd(2), throw},
+		{"pdpd_axis_last", "2,3", "3", pdpd(1), "[2,3]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Elementwise(MustParse(tc.a), MustParse(tc.b), tc.bc)
