@@ -266,3 +266,68 @@ func TestCallRunChecksTensors(t *testing.T) {
 		}
 	}
 }
+
+// TestInferModelPortArity: a layer whose declared ports disagree with what
+// its op takes and produces is an error naming it, never an index out of
+// range (an edge may leave from the extra port).
+func TestInferModelPortArity(t *testing.T) {
+	build := func(edit func(m *ir.Model, a, b, div, res *ir.Layer)) *ir.Model {
+		m := &ir.Model{Name: "arity"}
+		a := m.AddParameter("a", ir.I32, shapeinfer.MustParse("4"))
+		b := m.AddParameter("b", ir.I32, shapeinfer.MustParse("4"))
+		div, err := AddDivide(m, "div", ir.Output{Layer: a}, ir.Output{Layer: b}, NewDivide(shapeinfer.NumpyBroadcast, true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := m.AddResult("r", ir.Output{Layer: div})
+		edit(m, a, b, div, res)
+		return m
+	}
+	extraOutput := func(l *ir.Layer, id uint64) *ir.Port {
+		p := &ir.Port{ID: id, Type: ir.I32, Dims: []int64{4}}
+		l.Outputs = append(l.Outputs, p)
+		return p
+	}
+	for _, tc := range []struct {
+		name, layer, want string
+		edit              func(m *ir.Model, a, b, div, res *ir.Layer)
+	}{
+		{"parameter second output used", "a", "Parameter has 1 output, but the layer declares 2 output ports", func(m *ir.Model, a, b, div, res *ir.Layer) {
+			extraOutput(a, 7)
+			m.Edges[0].FromPort = 7
+		}},
+		{"divide second output used", "div", "Divide has 1 output, but the layer declares 2 output ports", func(m *ir.Model, a, b, div, res *ir.Layer) {
+			extraOutput(div, 9)
+			m.Edges[2].FromPort = 9
+		}},
+		{"result output feeds a layer", "r", "Result has 0 outputs, but the layer declares 1 output port", func(m *ir.Model, a, b, div, res *ir.Layer) {
+			extraOutput(res, 1)
+			m.AddResult("r2", ir.Output{Layer: res})
+		}},
+		{"parameter without output port", "b", "Parameter has 1 output, but the layer declares 0 output ports", func(m *ir.Model, a, b, div, res *ir.Layer) {
+			b.Outputs = nil
+			m.Edges = m.Edges[:1:1]
+			m.Edges = append(m.Edges, ir.Edge{FromLayer: a.ID, FromPort: 0, ToLayer: div.ID, ToPort: 1}, ir.Edge{FromLayer: div.ID, FromPort: 2, ToLayer: res.ID, ToPort: 0})
+		}},
+		{"parameter with an input", "b", "Parameter has no inputs, but the layer declares 1 input port", func(m *ir.Model, a, b, div, res *ir.Layer) {
+			b.Inputs = []*ir.Port{{ID: 5, Type: ir.I32, Dims: []int64{4}}}
+			m.Edges = append(m.Edges, ir.Edge{FromLayer: a.ID, FromPort: 0, ToLayer: b.ID, ToPort: 5})
+		}},
+		{"result with two inputs", "r", "Result has 1 input, but the layer declares 2 input ports", func(m *ir.Model, a, b, div, res *ir.Layer) {
+			res.Inputs = append(res.Inputs, &ir.Port{ID: 1, Type: ir.I32})
+			m.Edges = append(m.Edges, ir.Edge{FromLayer: a.ID, FromPort: 0, ToLayer: res.ID, ToPort: 1})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := build(tc.edit)
+			if err := m.Check(); err != nil {
+				t.Fatalf("the model should pass the reader's checks: %v", err)
+			}
+			_, err := InferModel(m)
+			var le *LayerError
+			if !errors.As(err, &le) || le.Layer.Name != tc.layer || !errors.Is(err, ir.ErrGraph) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("InferModel error = %v; want layer %q and %q", err, tc.layer, tc.want)
+			}
+		})
+	}
+}

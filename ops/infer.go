@@ -50,6 +50,11 @@ func InferModel(m *ir.Model) (*Inference, error) {
 		if err != nil {
 			return nil, &LayerError{l, err}
 		}
+		// Edges address output ports by their position, so a port the op
+		// does not produce must not exist at all.
+		if len(out) != len(l.Outputs) {
+			return nil, &LayerError{l, fmt.Errorf("%w: %s has %s, but the layer declares %s", ir.ErrGraph, l.Type, count(len(out), "output"), count(len(l.Outputs), "output port"))}
+		}
 		inf.Ops[l] = op
 		inf.Outputs[l] = out
 		inf.Inferred[l] = true
@@ -77,4 +82,12 @@ func DeclaredOutputs(l *ir.Layer) []Value {
 		out[i] = Value{p.Type, p.Shape()}
 	}
 	return out
+}
+
+// count writes "1 input", "2 inputs", "0 output ports".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

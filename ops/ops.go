@@ -134,7 +134,19 @@ func newParameter(l *ir.Layer) (Op, error) {
 }
 
 // Infer returns the declared type and shape.
-func (p *Parameter) Infer([]Value) ([]Value, error) { return []Value{{p.Type, p.Shape}}, nil }
+func (p *Parameter) Infer(in []Value) ([]Value, error) {
+	if err := noInputs("Parameter", in); err != nil {
+		return nil, err
+	}
+	return []Value{{p.Type, p.Shape}}, nil
+}
+
+func noInputs(typ string, in []Value) error {
+	if len(in) != 0 {
+		return fmt.Errorf("%w: %s has no inputs, but the layer declares %s", ir.ErrGraph, typ, count(len(in), "input port"))
+	}
+	return nil
+}
 
 // Const is a constant tensor. Value is nil when the model was read
 // without its weights: the type and shape still infer, evaluation fails.
@@ -183,7 +195,10 @@ func (c *Const) Tensor() (*ir.Tensor, error) {
 }
 
 // Infer returns the constant's type and static shape.
-func (c *Const) Infer([]Value) ([]Value, error) {
+func (c *Const) Infer(in []Value) ([]Value, error) {
+	if err := noInputs("Const", in); err != nil {
+		return nil, err
+	}
 	return []Value{{c.Type, shapeinfer.StaticShape(c.Shape...)}}, nil
 }
 
@@ -193,7 +208,7 @@ type Result struct{}
 // Infer passes its input through.
 func (Result) Infer(in []Value) ([]Value, error) {
 	if len(in) != 1 {
-		return nil, fmt.Errorf("Result needs 1 input, has %d", len(in))
+		return nil, fmt.Errorf("%w: Result has 1 input, but the layer declares %s", ir.ErrGraph, count(len(in), "input port"))
 	}
 	return nil, nil
 }
