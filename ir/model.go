@@ -7,6 +7,13 @@
 // allocated, and every error names the file and the layer, with OpenVINO's
 // wording where OpenVINO has one ("Incorrect weights in bin file!").
 //
+// Reading is bounded: the caps of ReadOptions (bytes, nesting, XML nodes,
+// layers, ports, edges) are checked while the XML is scanned, before any
+// tree is built, and Const data never adds up to more than twice the
+// weights file. Look-ups are by map, so reading takes time linear in the
+// size of the file. Repeated attributes keep the first value, as in
+// OpenVINO's parser.
+//
 // Writing follows OpenVINO's serializer: tabs, " />", its attribute orders,
 // edges sorted, and constants packed into the .bin back to back without
 // alignment, identical byte runs stored once.
@@ -17,7 +24,6 @@ package ir
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/irdiv/irdiv/shapeinfer"
@@ -107,7 +113,8 @@ type Layer struct {
 	// models of their own, the bodies of Loop, TensorIterator and If.
 	Extra []Extra
 	// Value is the data of a Const, read from the weights. It is nil when
-	// the weights file was absent.
+	// the weights file was absent or not read. Consts stored at the same
+	// place in the weights share their data.
 	Value *Tensor
 }
 
@@ -132,15 +139,14 @@ func (l *Layer) SetDataAttr(name, value string) {
 	l.Data = append(l.Data, Attr{name, value})
 }
 
-// String names the layer as errors do: layer "div_3" (id 7).
-func (l *Layer) String() string { return fmt.Sprintf("layer %q (id %d)", l.Name, l.ID) }
-
-func (l *Layer) inputIndex(portID uint64) int {
-	return slices.IndexFunc(l.Inputs, func(p *Port) bool { return p.ID == portID })
-}
-
-func (l *Layer) outputIndex(portID uint64) int {
-	return slices.IndexFunc(l.Outputs, func(p *Port) bool { return p.ID == portID })
+// String names the layer as errors do: layer "div_3" (id 7). A name
+// longer than 200 bytes is cut, so that messages stay readable.
+func (l *Layer) String() string {
+	name := l.Name
+	if len(name) > 200 {
+		name = strings.ToValidUTF8(name[:200], "") + "..."
+	}
+	return fmt.Sprintf("layer %q (id %d)", name, l.ID)
 }
 
 // Edge connects an output port to an input port, by layer and port ids.
@@ -168,16 +174,44 @@ type Model struct {
 	Meta []*Node
 	// Warnings are the tolerated irregularities found while reading.
 	Warnings []string
-	// WeightsMissing is set when the model was read without a weights file;
-	// its Consts then have no Value.
+	// WeightsMissing is set when the model was read without a weights file
+	// or with ReadOptions.SkipWeights; its Consts then have no Value.
 	WeightsMissing bool
 
 	// The lookups below are built on demand and rebuilt when the number
 	// of layers or edges changes (AddLayer resets them).
 	byID          map[uint64]*Layer
+	ports         map[portKey]int
 	inputs        map[*Layer][]Output
 	indexedLayers int
 	indexedEdges  int
+}
+
+// portKey names a port by its layer id, direction and port id.
+type portKey struct {
+	layer, port uint64
+	output      bool
+}
+
+// portIndex maps every port of the layers to its position among its
+// layer's inputs or outputs; the first port wins when ids repeat.
+func portIndex(layers []*Layer) map[portKey]int {
+	n := 0
+	for _, l := range layers {
+		n += len(l.Inputs) + len(l.Outputs)
+	}
+	idx := make(map[portKey]int, n)
+	for _, l := range layers {
+		for out, ports := range [2][]*Port{l.Inputs, l.Outputs} {
+			for i, p := range ports {
+				k := portKey{l.ID, p.ID, out == 1}
+				if _, dup := idx[k]; !dup {
+					idx[k] = i
+				}
+			}
+		}
+	}
+	return idx
 }
 
 // LayerByID returns the layer with the given id, or nil.
@@ -186,19 +220,31 @@ func (m *Model) LayerByID(id uint64) *Layer {
 	return m.byID[id]
 }
 
+// port returns the layer with the given id and the position of its port,
+// or nil and -1.
+func (m *Model) port(layer, port uint64, output bool) (*Layer, int) {
+	m.index()
+	l := m.byID[layer]
+	i, ok := m.ports[portKey{layer, port, output}]
+	if l == nil || !ok {
+		return nil, -1
+	}
+	return l, i
+}
+
 // Input returns the output that feeds input i of l; ok is false when that
 // input is not connected.
 func (m *Model) Input(l *Layer, i int) (Output, bool) {
 	m.index()
 	in := m.inputs[l]
-	if i >= len(in) || in[i].Layer == nil {
+	if i < 0 || i >= len(in) || in[i].Layer == nil {
 		return Output{}, false
 	}
 	return in[i], true
 }
 
-// index builds the id and edge lookups, again when layers or edges were
-// added or removed since.
+// index builds the id, port and edge lookups, again when layers or edges
+// were added or removed since.
 func (m *Model) index() {
 	if m.byID != nil && m.indexedLayers == len(m.Layers) && m.indexedEdges == len(m.Edges) {
 		return
@@ -206,16 +252,20 @@ func (m *Model) index() {
 	m.indexedLayers, m.indexedEdges = len(m.Layers), len(m.Edges)
 	m.byID = make(map[uint64]*Layer, len(m.Layers))
 	for _, l := range m.Layers {
-		m.byID[l.ID] = l
+		if m.byID[l.ID] == nil {
+			m.byID[l.ID] = l
+		}
 	}
+	m.ports = portIndex(m.Layers)
 	m.inputs = make(map[*Layer][]Output)
 	for _, e := range m.Edges {
 		from, to := m.byID[e.FromLayer], m.byID[e.ToLayer]
 		if from == nil || to == nil {
 			continue
 		}
-		oi, ii := from.outputIndex(e.FromPort), to.inputIndex(e.ToPort)
-		if oi < 0 || ii < 0 {
+		oi, okOut := m.ports[portKey{e.FromLayer, e.FromPort, true}]
+		ii, okIn := m.ports[portKey{e.ToLayer, e.ToPort, false}]
+		if !okOut || !okIn {
 			continue
 		}
 		in := m.inputs[to]
@@ -227,7 +277,7 @@ func (m *Model) index() {
 	}
 }
 
-func (m *Model) invalidate() { m.byID, m.inputs = nil, nil }
+func (m *Model) invalidate() { m.byID, m.ports, m.inputs = nil, nil, nil }
 
 // Parameters returns the Parameter layers in model order.
 func (m *Model) Parameters() []*Layer { return m.layersOfType("Parameter") }
@@ -249,8 +299,9 @@ func (m *Model) layersOfType(typ string) []*Layer {
 // edges, cycles.
 var ErrGraph = errors.New("invalid graph")
 
-// Check verifies the graph: unique layer ids, edges between existing layers
-// and ports, at most one edge into each input port, and no cycle.
+// Check verifies the graph: unique layer ids, unique port ids within each
+// layer's inputs and outputs, edges between existing layers and ports, at
+// most one edge into each input port, and no cycle.
 func (m *Model) Check() error {
 	seen := make(map[uint64]*Layer, len(m.Layers))
 	for _, l := range m.Layers {
@@ -258,18 +309,30 @@ func (m *Model) Check() error {
 			return fmt.Errorf("%w: %s and %s share an id", ErrGraph, prev, l)
 		}
 		seen[l.ID] = l
+		for out, ports := range [2][]*Port{l.Inputs, l.Outputs} {
+			ids := make(map[uint64]bool, len(ports))
+			for _, p := range ports {
+				if ids[p.ID] {
+					return fmt.Errorf("%w: %s declares %s port %d twice", ErrGraph, l, [2]string{"input", "output"}[out], p.ID)
+				}
+				ids[p.ID] = true
+			}
+		}
 	}
-	fed := make(map[[2]uint64]bool)
+	ports := portIndex(m.Layers)
+	fed := make(map[[2]uint64]bool, len(m.Edges))
 	for _, e := range m.Edges {
 		from, to := seen[e.FromLayer], seen[e.ToLayer]
+		_, fromOK := ports[portKey{e.FromLayer, e.FromPort, true}]
+		_, toOK := ports[portKey{e.ToLayer, e.ToPort, false}]
 		switch {
 		case from == nil:
 			return fmt.Errorf("%w: Attempt to access node %d that not in graph.", ErrGraph, e.FromLayer)
 		case to == nil:
 			return fmt.Errorf("%w: Attempt to access node %d that not in graph.", ErrGraph, e.ToLayer)
-		case from.outputIndex(e.FromPort) < 0:
+		case !fromOK:
 			return fmt.Errorf("%w: Can not find output port with id %d in layer %s", ErrGraph, e.FromPort, from.Name)
-		case to.inputIndex(e.ToPort) < 0:
+		case !toOK:
 			return fmt.Errorf("%w: Can not find input port with id %d in layer %s", ErrGraph, e.ToPort, to.Name)
 		}
 		key := [2]uint64{e.ToLayer, e.ToPort}

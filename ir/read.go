@@ -40,42 +40,29 @@ func (e *ParseError) Error() string {
 
 func (e *ParseError) Unwrap() error { return e.Err }
 
-// ReadOptions configure Read and ReadBytes. The zero value is safe.
-type ReadOptions struct {
-	// WeightsPath is the .bin file; "" means the .xml path with its
-	// extension replaced by .bin, which may be absent.
-	WeightsPath string
-	// MaxXMLBytes bounds the size of the .xml; 0 means 1 GiB.
-	MaxXMLBytes int64
-	// MaxDepth bounds the XML nesting depth; 0 means 256.
-	MaxDepth int
-}
-
-func (o ReadOptions) maxXMLBytes() int64 {
-	if o.MaxXMLBytes > 0 {
-		return o.MaxXMLBytes
-	}
-	return 1 << 30
-}
-
-func (o ReadOptions) maxDepth() int {
-	if o.MaxDepth > 0 {
-		return o.MaxDepth
-	}
-	return 256
-}
-
 // weights is where Const data comes from; a nil *weights means no file.
 type weights struct {
 	r    io.ReaderAt
 	size int64
+	// shared holds the data read so far by (offset, length): Consts that
+	// the file stores at the same place share it, as OpenVINO's
+	// serializer stores identical constants once.
+	shared map[[2]uint64][]byte
+	// budget is what may still be read: distinct ranges add up to at most
+	// twice the file's size, so overlapping ranges cannot multiply it.
+	// (Writers store each constant once; the slack is for odd producers.)
+	budget int64
+}
+
+func newWeights(r io.ReaderAt, size int64) *weights {
+	return &weights{r: r, size: size, shared: make(map[[2]uint64][]byte), budget: 2 * size}
 }
 
 // Read reads an IR model from xmlPath and its weights (see ReadOptions).
 // A model whose Consts need no data loads without a .bin; when the default
 // .bin is absent the model loads with WeightsMissing set and no Const values.
 func Read(xmlPath string, opts ReadOptions) (*Model, error) {
-	xmlData, err := readLimited(xmlPath, opts.maxXMLBytes())
+	xmlData, err := readXMLFile(xmlPath, opts)
 	if err != nil {
 		return nil, &ParseError{File: xmlPath, Err: err}
 	}
@@ -92,7 +79,7 @@ func Read(xmlPath string, opts ReadOptions) (*Model, error) {
 		if err != nil || !st.Mode().IsRegular() {
 			return nil, &ParseError{File: xmlPath, Err: fmt.Errorf("%w: Weights file %s cannot be opened!", ErrWeights, binPath)}
 		}
-		w = &weights{r: f, size: st.Size()}
+		w = newWeights(f, st.Size())
 	case opts.WeightsPath != "" || !errors.Is(err, fs.ErrNotExist):
 		return nil, &ParseError{File: xmlPath, Err: fmt.Errorf("%w: Weights file %s cannot be opened!", ErrWeights, binPath)}
 	}
@@ -104,55 +91,124 @@ func Read(xmlPath string, opts ReadOptions) (*Model, error) {
 func ReadBytes(xmlData, weightsData []byte, opts ReadOptions) (*Model, error) {
 	var w *weights
 	if weightsData != nil {
-		w = &weights{r: bytes.NewReader(weightsData), size: int64(len(weightsData))}
+		w = newWeights(bytes.NewReader(weightsData), int64(len(weightsData)))
 	}
-	if int64(len(xmlData)) > opts.maxXMLBytes() {
-		return nil, &ParseError{File: "<memory>", Err: fmt.Errorf("%w: XML larger than %d bytes", ErrFormat, opts.maxXMLBytes())}
+	data, err := scanXML(bytes.NewReader(xmlData), int64(len(xmlData)), opts)
+	if err != nil {
+		return nil, &ParseError{File: "<memory>", Err: scanError(err, "<memory>")}
 	}
-	return decode(xmlData, w, "<memory>", opts)
+	return decode(data, w, "<memory>", opts)
 }
 
-func readLimited(path string, limit int64) ([]byte, error) {
+// readXMLFile reads and scans the .xml. A regular file's size is known
+// before reading; a stream (a pipe, /dev/zero) is read only as far as the
+// scan accepts it.
+func readXMLFile(path string, opts ReadOptions) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
+	var size int64
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
 	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%w: XML larger than %d bytes", ErrFormat, limit)
+	data, err := scanXML(f, size, opts)
+	if err != nil {
+		return nil, scanError(err, path)
 	}
 	return data, nil
 }
 
+// scanError words a scan failure: malformed XML as OpenVINO words it.
+func scanError(err error, file string) error {
+	var se *syntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("%w (%v)", unreadable(file), se.err)
+	}
+	return err
+}
+
+func unreadable(file string) error {
+	return fmt.Errorf("%w: Unable to read the model: %s Please check that model format: xml is supported and the model is correct. Available frontends: ir", ErrFormat, file)
+}
+
 type reader struct {
-	file    string
-	weights *weights
-	model   *Model // the top-level model, which collects warnings
+	file        string
+	weights     *weights
+	model       *Model // the top-level model, which collects warnings
+	skipWeights bool
+}
+
+// attrs returns the attributes of el, the first of each name only, as
+// OpenVINO reads them; a duplicate is reported as a warning about l (or
+// the model when l is nil).
+func (r *reader) attrs(el *etree.Element, l *Layer) []etree.Attr {
+	dup := false
+	if len(el.Attr) > 1 {
+		seen := make(map[string]bool, len(el.Attr))
+		for _, a := range el.Attr {
+			if seen[a.FullKey()] {
+				dup = true
+				break
+			}
+			seen[a.FullKey()] = true
+		}
+	}
+	if !dup {
+		return el.Attr
+	}
+	seen := make(map[string]bool, len(el.Attr))
+	out := make([]etree.Attr, 0, len(el.Attr))
+	for _, a := range el.Attr {
+		if seen[a.FullKey()] {
+			r.warn(l, "<%s> repeats attribute %q; the first value is used, as OpenVINO does", el.FullTag(), a.FullKey())
+			continue
+		}
+		seen[a.FullKey()] = true
+		out = append(out, a)
+	}
+	return out
+}
+
+func attrValue(attrs []etree.Attr, key string) (string, bool) {
+	for _, a := range attrs {
+		if a.FullKey() == key {
+			return a.Value, true
+		}
+	}
+	return "", false
 }
 
 func decode(data []byte, w *weights, file string, opts ReadOptions) (*Model, error) {
 	doc := etree.NewDocument()
-	doc.ReadSettings.MaxDepth = opts.maxDepth()
-	unreadable := fmt.Errorf("%w: Unable to read the model: %s Please check that model format: xml is supported and the model is correct. Available frontends: ir", ErrFormat, file)
+	doc.ReadSettings.MaxDepth = orDefault(opts.MaxDepth, DefaultMaxDepth)
+	// OpenVINO's parser (pugixml) keeps the first of duplicate attributes;
+	// etree would keep the last value, so it keeps them all and the reader
+	// takes the first.
+	doc.ReadSettings.PreserveDuplicateAttrs = true
 	if err := doc.ReadFromBytes(data); err != nil {
-		return nil, &ParseError{File: file, Err: fmt.Errorf("%w (%v)", unreadable, err)}
+		return nil, &ParseError{File: file, Err: fmt.Errorf("%w (%v)", unreadable(file), err)}
 	}
 	root := doc.Root()
 	if root == nil || strings.ToLower(root.Tag) != "net" {
-		return nil, &ParseError{File: file, Err: unreadable}
+		return nil, &ParseError{File: file, Err: unreadable(file)}
 	}
-	version, err := strconv.Atoi(root.SelectAttrValue("version", ""))
+	m := &Model{Version: 0}
+	r := &reader{file: file, weights: w, model: m, skipWeights: opts.SkipWeights}
+	rootAttrs := r.attrs(root, nil)
+	versionText, _ := attrValue(rootAttrs, "version")
+	version, err := strconv.Atoi(versionText)
 	if err != nil || version < 10 || version > 11 {
-		return nil, &ParseError{File: file, Err: fmt.Errorf("%w (IR version %q; irdiv reads 10 and 11)", unreadable, root.SelectAttrValue("version", ""))}
+		return nil, &ParseError{File: file, Err: fmt.Errorf("%w (IR version %q; irdiv reads 10 and 11)", unreadable(file), versionText)}
 	}
-	m := &Model{Name: root.SelectAttrValue("name", ""), Version: version}
-	r := &reader{file: file, weights: w, model: m}
+	m.Name, _ = attrValue(rootAttrs, "name")
+	m.Version = version
 	if err := r.graph(m, root); err != nil {
 		return nil, err
+	}
+	if opts.SkipWeights {
+		m.WeightsMissing = true
 	}
 	return m, nil
 }
@@ -166,7 +222,11 @@ func (r *reader) fail(l *Layer, format string, args ...any) error {
 }
 
 func (r *reader) warn(l *Layer, format string, args ...any) {
-	r.model.Warnings = append(r.model.Warnings, l.String()+": "+fmt.Sprintf(format, args...))
+	msg := fmt.Sprintf(format, args...)
+	if l != nil {
+		msg = l.String() + ": " + msg
+	}
+	r.model.Warnings = append(r.model.Warnings, msg)
 }
 
 // graph reads <layers>, <edges> and the metadata of a net or a body into m.
@@ -196,7 +256,7 @@ func (r *reader) graph(m *Model, el *etree.Element) error {
 				m.Edges = append(m.Edges, e)
 			}
 		default:
-			m.Meta = append(m.Meta, toNode(c))
+			m.Meta = append(m.Meta, r.node(c, nil))
 		}
 	}
 	if err := m.Check(); err != nil {
@@ -213,22 +273,23 @@ func (r *reader) graph(m *Model, el *etree.Element) error {
 	return nil
 }
 
-func uintAttr(el *etree.Element, node, name string) (uint64, error) {
-	a := el.SelectAttr(name)
-	if a == nil {
+func uintAttr(attrs []etree.Attr, node, name string) (uint64, error) {
+	s, ok := attrValue(attrs, name)
+	if !ok {
 		return 0, fmt.Errorf("%w: node <%s> is missing mandatory attribute: %s", ErrFormat, node, name)
 	}
-	v, err := strconv.ParseUint(strings.TrimSpace(a.Value), 10, 64)
+	v, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%w: node <%s> has attribute %q = %q which is not an unsigned 64 bit integer", ErrFormat, node, name, a.Value)
+		return 0, fmt.Errorf("%w: node <%s> has attribute %q = %q which is not an unsigned 64 bit integer", ErrFormat, node, name, s)
 	}
 	return v, nil
 }
 
 func (r *reader) edge(el *etree.Element) (Edge, error) {
+	attrs := r.attrs(el, nil)
 	var vals [4]uint64
 	for i, name := range []string{"from-layer", "from-port", "to-layer", "to-port"} {
-		v, err := uintAttr(el, "edge", name)
+		v, err := uintAttr(attrs, "edge", name)
 		if err != nil {
 			return Edge{}, &ParseError{File: r.file, Err: err}
 		}
@@ -240,12 +301,13 @@ func (r *reader) edge(el *etree.Element) (Edge, error) {
 var bodyTags = map[string]bool{"body": true, "then_body": true, "else_body": true}
 
 func (r *reader) layer(el *etree.Element, version int) (*Layer, error) {
-	id, err := uintAttr(el, "layer", "id")
+	attrs := r.attrs(el, nil)
+	id, err := uintAttr(attrs, "layer", "id")
 	if err != nil {
 		return nil, &ParseError{File: r.file, Err: err}
 	}
 	l := &Layer{ID: id}
-	for _, a := range el.Attr {
+	for _, a := range attrs {
 		switch a.FullKey() {
 		case "id":
 		case "name":
@@ -259,18 +321,18 @@ func (r *reader) layer(el *etree.Element, version int) (*Layer, error) {
 		}
 	}
 	for _, name := range []string{"name", "type", "version"} {
-		if el.SelectAttr(name) == nil {
+		if _, ok := attrValue(attrs, name); !ok {
 			return nil, r.fail(l, "%w: node <layer> is missing mandatory attribute: %s", ErrFormat, name)
 		}
 	}
 	for _, c := range el.ChildElements() {
 		switch {
 		case c.Tag == "data":
-			for _, a := range c.Attr {
+			for _, a := range r.attrs(c, l) {
 				l.Data = append(l.Data, Attr{a.FullKey(), a.Value})
 			}
 		case c.Tag == "rt_info":
-			l.RTInfo = toNode(c)
+			l.RTInfo = r.node(c, l)
 		case c.Tag == "input" || c.Tag == "output":
 			for _, pe := range c.ChildElements() {
 				if pe.Tag != "port" {
@@ -293,7 +355,7 @@ func (r *reader) layer(el *etree.Element, version int) (*Layer, error) {
 			}
 			l.Extra = append(l.Extra, Extra{Node: &Node{Tag: c.Tag}, Body: body})
 		default:
-			l.Extra = append(l.Extra, Extra{Node: toNode(c)})
+			l.Extra = append(l.Extra, Extra{Node: r.node(c, l)})
 		}
 	}
 	if strings.EqualFold(l.Type, "Parameter") && len(l.Data) == 0 {
@@ -303,11 +365,13 @@ func (r *reader) layer(el *etree.Element, version int) (*Layer, error) {
 }
 
 func (r *reader) port(l *Layer, el *etree.Element, output bool) (*Port, error) {
-	id, err := uintAttr(el, "port", "id")
+	attrs := r.attrs(el, l)
+	id, err := uintAttr(attrs, "port", "id")
 	if err != nil {
 		return nil, r.fail(l, "%w", err)
 	}
-	p := &Port{ID: id, Precision: el.SelectAttrValue("precision", "")}
+	precision, _ := attrValue(attrs, "precision")
+	p := &Port{ID: id, Precision: precision}
 	if p.Precision != "" {
 		if p.Type, err = ParsePrecision(p.Precision); err != nil {
 			return nil, r.fail(l, "%w: port %d: %v", ErrFormat, id, err)
@@ -315,8 +379,8 @@ func (r *reader) port(l *Layer, el *etree.Element, output bool) (*Port, error) {
 	} else if output {
 		return nil, r.fail(l, "%w: output port %d has no precision", ErrFormat, id)
 	}
-	if names := el.SelectAttr("names"); names != nil {
-		p.Names = splitNames(names.Value)
+	if names, ok := attrValue(attrs, "names"); ok {
+		p.Names = splitNames(names)
 	}
 	for _, c := range el.ChildElements() {
 		switch c.Tag {
@@ -327,7 +391,7 @@ func (r *reader) port(l *Layer, el *etree.Element, output bool) (*Port, error) {
 			}
 			p.Dims = append(p.Dims, d)
 		case "rt_info":
-			p.RTInfo = toNode(c)
+			p.RTInfo = r.node(c, l)
 		}
 	}
 	return p, nil
@@ -356,10 +420,10 @@ func splitNames(s string) []string {
 // output port that feeds them, as legacy MO/POT files need.
 func (r *reader) resolveInputTypes(m *Model) {
 	for _, e := range m.Edges {
-		from, to := m.LayerByID(e.FromLayer), m.LayerByID(e.ToLayer)
-		in := to.Inputs[to.inputIndex(e.ToPort)]
-		if in.Precision == "" {
-			in.Type = from.Outputs[from.outputIndex(e.FromPort)].Type
+		from, fromPort := m.port(e.FromLayer, e.FromPort, true)
+		to, toPort := m.port(e.ToLayer, e.ToPort, false)
+		if in := to.Inputs[toPort]; in.Precision == "" {
+			in.Type = from.Outputs[fromPort].Type
 		}
 	}
 }
@@ -431,26 +495,50 @@ func (r *reader) constValue(l *Layer) error {
 	} else if total := uint64(r.weights.size); offset > total || size > total-offset {
 		return r.fail(l, "%w: Incorrect weights in bin file! (offset %d + size %d > %d bytes)", ErrWeights, offset, size, total)
 	}
-	t, err := NewTensor(et, shape)
+	if need > MaxTensorBytes {
+		return r.fail(l, "%w: Const of %d bytes (limit %d)", ErrTooLarge, need, int64(MaxTensorBytes))
+	}
+	if r.skipWeights {
+		return nil
+	}
+	data, err := r.weights.read(offset, need)
 	if err != nil {
-		return r.fail(l, "%w: %v", ErrWeights, err)
+		return r.fail(l, "%w", err)
 	}
-	if need > 0 {
-		if _, err := r.weights.r.ReadAt(t.Data, int64(offset)); err != nil {
-			return r.fail(l, "%w: reading weights: %v", ErrWeights, err)
-		}
-	}
-	l.Value = t
+	l.Value = &Tensor{Type: et, Shape: shape, Data: data}
 	return nil
 }
 
-func toNode(el *etree.Element) *Node {
+// read returns n bytes at offset, shared with earlier reads of the same
+// range. The caller has checked the range against the file's size.
+func (w *weights) read(offset uint64, n int64) ([]byte, error) {
+	if w == nil || n == 0 {
+		return []byte{}, nil
+	}
+	key := [2]uint64{offset, uint64(n)}
+	if data, ok := w.shared[key]; ok {
+		return data, nil
+	}
+	if n > w.budget {
+		return nil, fmt.Errorf("%w: Incorrect weights in bin file! (the Consts' ranges overlap: together they read more than twice the %d bytes of the file)", ErrWeights, w.size)
+	}
+	w.budget -= n
+	data := alignedBytes(int(n))
+	if _, err := w.r.ReadAt(data, int64(offset)); err != nil {
+		return nil, fmt.Errorf("%w: reading weights: %v", ErrWeights, err)
+	}
+	w.shared[key] = data
+	return data, nil
+}
+
+// node keeps an element the reader does not interpret as data.
+func (r *reader) node(el *etree.Element, l *Layer) *Node {
 	n := &Node{Tag: el.FullTag()}
-	for _, a := range el.Attr {
+	for _, a := range r.attrs(el, l) {
 		n.Attrs = append(n.Attrs, Attr{a.FullKey(), a.Value})
 	}
 	for _, c := range el.ChildElements() {
-		n.Children = append(n.Children, toNode(c))
+		n.Children = append(n.Children, r.node(c, l))
 	}
 	if t := strings.TrimSpace(el.Text()); t != "" {
 		n.Text = t

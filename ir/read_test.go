@@ -375,7 +375,7 @@ func TestReadWeightsFiles(t *testing.T) {
 		t.Fatalf("with .bin: %v", err)
 	}
 	// A size limit on the XML is honoured.
-	if _, err := Read(xmlPath, ReadOptions{MaxXMLBytes: 100}); !errors.Is(err, ErrFormat) {
+	if _, err := Read(xmlPath, ReadOptions{MaxXMLBytes: 100}); !errors.Is(err, ErrLimit) {
 		t.Errorf("MaxXMLBytes not enforced: %v", err)
 	}
 }
