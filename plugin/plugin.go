@@ -17,13 +17,20 @@
 // from the tensors given, and checked against the intervals. An
 // InferRequest reuses its buffers: once shapes are stable, Infer allocates
 // nothing.
+//
+// Concurrency: a CompiledModel may be shared by any number of goroutines,
+// each with its own InferRequest; inputs are never written. One request
+// serves one call at a time: a call made while another runs on the same
+// request returns ErrRequestBusy, as OpenVINO answers REQUEST_BUSY.
 package plugin
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
@@ -40,6 +47,12 @@ var ErrUnsupportedOp = ops.ErrUnsupportedOp
 // ErrInput is the class of errors about the tensors bound to a request.
 var ErrInput = errors.New("invalid input")
 
+// ErrRequestBusy is returned by an InferRequest method called while
+// another call on the same request is running, as OpenVINO answers
+// REQUEST_BUSY: one request serves one caller at a time. Requests of one
+// CompiledModel are independent and may run concurrently.
+var ErrRequestBusy = errors.New("REQUEST_BUSY: the infer request is in use by another call")
+
 // Config configures CompileModel. The zero value is the default.
 type Config struct {
 	// Threads is the number of goroutines a large Divide may use, never
@@ -48,6 +61,10 @@ type Config struct {
 	// SIMD is the kernel level: "" or "auto" (the best this CPU has),
 	// "avx2" or "generic". A level the CPU lacks is an error.
 	SIMD string
+	// MaxTensorBytes bounds each output a request allocates; 0 means
+	// ir.MaxTensorBytes. Inputs whose broadcast makes a larger output
+	// fail at Infer with ir.ErrTooLarge instead of allocating it.
+	MaxTensorBytes int64
 }
 
 // Core reads and compiles models.
@@ -113,14 +130,15 @@ type step struct {
 
 // CompiledModel is a model ready to run.
 type CompiledModel struct {
-	steps   []step
-	consts  map[int]*ir.Tensor // slots holding constants, folded ones included
-	slots   int
-	inputs  []Port
-	outputs []Port
-	outSlot []int
-	level   ops.SIMDLevel
-	threads int
+	steps    []step
+	consts   map[int]*ir.Tensor // slots holding constants, folded ones included
+	slots    int
+	inputs   []Port
+	outputs  []Port
+	outSlot  []int
+	level    ops.SIMDLevel
+	threads  int
+	maxBytes int64
 }
 
 // CompileModel checks the model and builds its execution plan. Layers
@@ -132,8 +150,8 @@ func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("plugin: %w", err)
 	}
-	if cfg.Threads < 0 {
-		return nil, fmt.Errorf("plugin: Threads = %d", cfg.Threads)
+	if cfg.Threads < 0 || cfg.MaxTensorBytes < 0 {
+		return nil, fmt.Errorf("plugin: Config.Threads = %d and Config.MaxTensorBytes = %d must not be negative", cfg.Threads, cfg.MaxTensorBytes)
 	}
 	order, err := m.TopoOrder()
 	if err != nil {
@@ -167,12 +185,13 @@ func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 		return nil, fmt.Errorf("plugin: %w", err)
 	}
 	cm := &CompiledModel{
-		consts:  make(map[int]*ir.Tensor),
-		level:   level,
-		threads: cfg.Threads,
-		inputs:  make([]Port, len(m.Parameters())),
-		outputs: make([]Port, len(results)),
-		outSlot: make([]int, len(results)),
+		consts:   make(map[int]*ir.Tensor),
+		level:    level,
+		threads:  cfg.Threads,
+		maxBytes: cmp.Or(cfg.MaxTensorBytes, ir.MaxTensorBytes),
+		inputs:   make([]Port, len(m.Parameters())),
+		outputs:  make([]Port, len(results)),
+		outSlot:  make([]int, len(results)),
 	}
 	slotOf := make(map[ir.Output]int)
 	for _, l := range order {
@@ -231,7 +250,11 @@ func (cm *CompiledModel) fold(st step, o ops.Op) error {
 			if err != nil {
 				return fmt.Errorf("plugin: %w", &ops.LayerError{Layer: st.layer, Err: err})
 			}
-			out, err := ir.NewTensor(call.Type, call.OutShape)
+			var out *ir.Tensor
+			_, err = cm.outputBytes(call)
+			if err == nil {
+				out, err = ir.NewTensor(call.Type, call.OutShape)
+			}
 			if err == nil {
 				err = call.Run(out, a, b)
 			}
@@ -246,6 +269,19 @@ func (cm *CompiledModel) fold(st step, o ops.Op) error {
 	return nil
 }
 
+// outputBytes returns the size of a call's output, checked against
+// Config.MaxTensorBytes before anything is allocated.
+func (cm *CompiledModel) outputBytes(call *ops.Call) (int64, error) {
+	n, err := ir.NumElements(call.OutShape)
+	if err == nil {
+		var bytes int64
+		if bytes, err = ir.ByteSize(call.Type, n); err == nil && bytes <= cm.maxBytes {
+			return bytes, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: the output %s%v is larger than the %d bytes allowed (Config.MaxTensorBytes)", ir.ErrTooLarge, call.Type, call.OutShape, cm.maxBytes)
+}
+
 // Inputs describes the model inputs, in Parameter order.
 func (cm *CompiledModel) Inputs() []Port { return slices.Clone(cm.inputs) }
 
@@ -256,7 +292,8 @@ func (cm *CompiledModel) Outputs() []Port { return slices.Clone(cm.outputs) }
 func (cm *CompiledModel) SIMD() string { return cm.level.String() }
 
 // NewInferRequest returns a request with its own buffers. Requests of one
-// compiled model may run concurrently; one request may not.
+// compiled model may run concurrently; a request called from two
+// goroutines at once answers ErrRequestBusy to the second.
 func (cm *CompiledModel) NewInferRequest() *InferRequest {
 	r := &InferRequest{
 		cm:     cm,
@@ -273,12 +310,24 @@ func (cm *CompiledModel) NewInferRequest() *InferRequest {
 
 // InferRequest binds inputs, runs the model and holds its outputs.
 type InferRequest struct {
+	busy   atomic.Bool
 	cm     *CompiledModel
 	slots  []*ir.Tensor
 	inputs []*ir.Tensor
 	calls  []*ops.Call  // per step: the Divide prepared for the last shapes seen
 	owned  []*ir.Tensor // per step: the output buffer the request owns
 }
+
+// acquire marks the request busy; release must follow. The atomic flag
+// also orders one call's writes before the next call's reads.
+func (r *InferRequest) acquire() error {
+	if !r.busy.CompareAndSwap(false, true) {
+		return fmt.Errorf("plugin: %w", ErrRequestBusy)
+	}
+	return nil
+}
+
+func (r *InferRequest) release() { r.busy.Store(false) }
 
 // SetTensor binds the input with the given Parameter name or tensor name.
 func (r *InferRequest) SetTensor(name string, t *ir.Tensor) error {
@@ -292,10 +341,17 @@ func (r *InferRequest) SetTensor(name string, t *ir.Tensor) error {
 
 // SetInputTensor binds input i. The tensor is read at each Infer, not copied.
 func (r *InferRequest) SetInputTensor(i int, t *ir.Tensor) error {
+	if err := r.acquire(); err != nil {
+		return err
+	}
+	defer r.release()
 	if i < 0 || i >= len(r.inputs) {
 		return fmt.Errorf("plugin: %w: input index %d out of range (%d inputs)", ErrInput, i, len(r.inputs))
 	}
 	p := r.cm.inputs[i]
+	if t == nil {
+		return fmt.Errorf("plugin: %w: input %q: nil tensor", ErrInput, p.Name)
+	}
 	if t.Type != p.Type {
 		return fmt.Errorf("plugin: %w: input %q is %s, got a %s tensor", ErrInput, p.Name, p.Type, t.Type)
 	}
@@ -308,6 +364,10 @@ func (r *InferRequest) SetInputTensor(i int, t *ir.Tensor) error {
 
 // Infer runs the model on the bound inputs.
 func (r *InferRequest) Infer() error {
+	if err := r.acquire(); err != nil {
+		return err
+	}
+	defer r.release()
 	for i, t := range r.inputs {
 		if t == nil {
 			return fmt.Errorf("plugin: %w: input %q is not set", ErrInput, r.cm.inputs[i].Name)
@@ -342,17 +402,21 @@ func (r *InferRequest) divide(i int, st step) (*ir.Tensor, error) {
 			return nil, err
 		}
 		call.Threads = r.cm.threads
-		r.calls[i] = call
+		bytes, err := r.cm.outputBytes(call)
+		if err != nil {
+			return nil, err
+		}
 		out := r.owned[i]
-		size, _ := ir.NumElements(call.OutShape)
-		if bytes, _ := ir.ByteSize(call.Type, size); out == nil || int64(cap(out.Data)) < bytes {
+		if out == nil || int64(cap(out.Data)) < bytes {
 			if out, err = ir.NewTensor(call.Type, call.OutShape); err != nil {
 				return nil, err
 			}
 		} else {
 			out = &ir.Tensor{Type: call.Type, Shape: call.OutShape, Data: out.Data[:bytes]}
 		}
-		r.owned[i] = out
+		// Both are stored only once the buffer is known to fit, so a failed
+		// call leaves the request consistent.
+		r.calls[i], r.owned[i] = call, out
 	}
 	out := r.owned[i]
 	return out, call.Run(out, a, b)
@@ -369,6 +433,10 @@ func (r *InferRequest) Tensor(name string) (*ir.Tensor, error) {
 	}
 	for _, p := range r.cm.inputs {
 		if p.has(name) {
+			if err := r.acquire(); err != nil {
+				return nil, err
+			}
+			defer r.release()
 			return r.inputs[p.Index], nil
 		}
 	}
@@ -377,6 +445,10 @@ func (r *InferRequest) Tensor(name string) (*ir.Tensor, error) {
 
 // OutputTensor returns output i after a successful Infer.
 func (r *InferRequest) OutputTensor(i int) (*ir.Tensor, error) {
+	if err := r.acquire(); err != nil {
+		return nil, err
+	}
+	defer r.release()
 	if i < 0 || i >= len(r.cm.outputs) {
 		return nil, fmt.Errorf("plugin: %w: output index %d out of range (%d outputs)", ErrInput, i, len(r.cm.outputs))
 	}
