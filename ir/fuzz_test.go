@@ -22,23 +22,3 @@ func FuzzReadIR(f *testing.F) {
 		}
 	})
 }
-
-// FuzzReadNPY checks that no input crashes the .npy decoder and that what
-// it decodes encodes back to a file it decodes identically.
-func FuzzReadNPY(f *testing.F) {
-	f.Add(numpyI32)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		tensor, err := DecodeNPY(data)
-		if err != nil || tensor.Type == Boolean {
-			return
-		}
-		enc, err := EncodeNPY(tensor)
-		if err != nil {
-			t.Fatal(err)
-		}
-		again, err := DecodeNPY(enc)
-		if err != nil || string(again.Data) != string(tensor.Data) {
-			t.Fatalf("re-decoding: %v", err)
-		}
-	})
-}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -144,18 +145,7 @@ type reader struct {
 // OpenVINO reads them; a duplicate is reported as a warning about l (or
 // the model when l is nil).
 func (r *reader) attrs(el *etree.Element, l *Layer) []etree.Attr {
-	dup := false
-	if len(el.Attr) > 1 {
-		seen := make(map[string]bool, len(el.Attr))
-		for _, a := range el.Attr {
-			if seen[a.FullKey()] {
-				dup = true
-				break
-			}
-			seen[a.FullKey()] = true
-		}
-	}
-	if !dup {
+	if !hasDuplicates(el.Attr) {
 		return el.Attr
 	}
 	seen := make(map[string]bool, len(el.Attr))
@@ -169,6 +159,30 @@ func (r *reader) attrs(el *etree.Element, l *Layer) []etree.Attr {
 		out = append(out, a)
 	}
 	return out
+}
+
+func hasDuplicates(attrs []etree.Attr) bool {
+	if len(attrs) <= 16 {
+		for i := range attrs {
+			for j := range i {
+				if attrs[i].Space == attrs[j].Space && attrs[i].Key == attrs[j].Key {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	keys := make([]string, len(attrs))
+	for i, a := range attrs {
+		keys[i] = a.FullKey()
+	}
+	slices.Sort(keys)
+	for i := 1; i < len(keys); i++ {
+		if keys[i] == keys[i-1] {
+			return true
+		}
+	}
+	return false
 }
 
 func attrValue(attrs []etree.Attr, key string) (string, bool) {

@@ -62,7 +62,7 @@ func NewTensor(t ElementType, shape []int64) (*Tensor, error) {
 		return nil, fmt.Errorf("ir: tensor %s%v: %w", t, shape, err)
 	}
 	size, err := ByteSize(t, n)
-	if err != nil || size > MaxTensorBytes {
+	if err != nil || size > MaxTensorBytes || size > math.MaxInt {
 		return nil, fmt.Errorf("ir: tensor %s%v: %w (limit %d bytes)", t, shape, ErrTooLarge, int64(MaxTensorBytes))
 	}
 	return &Tensor{Type: t, Shape: append([]int64{}, shape...), Data: alignedBytes(int(size))}, nil

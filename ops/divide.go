@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -153,6 +154,10 @@ func (d *Divide) Prepare(t ir.ElementType, a, b []int64, level SIMDLevel) (*Call
 		return nil, fmt.Errorf("ops: %w", err)
 	}
 	outShape, _ := out[0].Shape.ToStatic()
+	// The kernels count elements in int: the output must fit.
+	if n, err := ir.NumElements(outShape); err != nil || n > math.MaxInt {
+		return nil, fmt.Errorf("%w: the output %s%v has too many elements", ir.ErrTooLarge, t, outShape)
+	}
 	aDims, bDims := d.alignedDims(a, b, len(outShape))
 	plan, err := kernel.NewPlan(outShape, aDims, bDims)
 	if err != nil {

@@ -331,3 +331,13 @@ func TestInferModelPortArity(t *testing.T) {
 		})
 	}
 }
+
+// TestPrepareRefusesOverflowingOutputs: shapes alone (no data yet) whose
+// broadcast has more elements than int64 holds are refused, not planned.
+func TestPrepareRefusesOverflowingOutputs(t *testing.T) {
+	d := NewDivide(shapeinfer.NumpyBroadcast, true)
+	_, err := d.Prepare(ir.I8, []int64{1 << 40, 1}, []int64{1, 1 << 40}, SIMDLevels()[0])
+	if !errors.Is(err, ir.ErrTooLarge) {
+		t.Errorf("Prepare of a 2^80-element output: %v", err)
+	}
+}

@@ -2,12 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -26,140 +25,192 @@ type benchResult struct {
 		Min     float64 `json:"min"`
 		Max     float64 `json:"max"`
 	} `json:"latency_ms"`
-	Percentile    float64 `json:"latency_percentile"`
+	Percentile float64 `json:"latency_percentile"`
+	// LatencyExact tells whether the percentile is one of the measured
+	// latencies (up to 65536 iterations) or read from the histogram
+	// (within 0.1%).
+	LatencyExact  bool    `json:"latency_exact"`
 	ThroughputFPS float64 `json:"throughput_fps"`
 	SIMD          string  `json:"simd"`
 	Threads       int     `json:"threads"`
 	FirstInferMS  float64 `json:"first_inference_ms"`
 }
 
+// benchOptions are bench's flags, checked.
+type benchOptions struct {
+	model, weights, simd string
+	seconds              float64 // 0: no time limit
+	niter                int64   // 0: no iteration limit
+	threads              int
+	inputs               map[string]string
+	shapes               map[string][]int64
+	percentile           float64
+	asJSON               bool
+	seed                 uint64
+	maxTensor            int64
+}
+
 func benchCmd(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", "MODEL.xml [flags]\n\nMeasures inference like OpenVINO's benchmark_app: synchronous requests one after another,\nthe first inference excluded, latency percentiles by benchmark_app's index rule.", stdout)
-	seconds := fs.Float64("t", 0, "run for this many `SECONDS` (default 10 when -niter is not given)")
-	niter := fs.Int("niter", 0, "run this many iterations")
-	threads := fs.Int("nthreads", 0, "goroutines a large Divide may use (default GOMAXPROCS)")
-	var inputs, shapes multiFlag
-	fs.Var(&inputs, "i", "input as `NAME=FILE.npy`; repeatable")
-	fs.Var(&shapes, "shape", "shape of a generated input as `NAME=[dims]`; repeatable")
-	simd := fs.String("simd", "auto", "kernel level: auto, avx2 or generic")
-	asJSON := fs.Bool("json", false, "print one JSON object (schema in README.md)")
-	percentile := fs.Float64("latency-percentile", 50, "latency percentile to report as the median line, 1..100")
-	weights := fs.String("weights", "", "weights file (default: MODEL.bin)")
-	seed := fs.Uint64("seed", 1, "seed of generated inputs")
-	pos, err := fs.parse(args)
+	o, err := parseBench(args, stdout)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageErr("want one MODEL.xml, got %d arguments", len(pos))
-	}
-	if *niter < 0 || *seconds < 0 || *threads < 0 || *percentile < 1 || *percentile > 100 {
-		return usageErr("-niter, -t and -nthreads must not be negative; --latency-percentile is 1..100")
-	}
-	if *niter == 0 && *seconds == 0 {
-		*seconds = 10
-	}
-	given, err := parseInputFlags(inputs)
+	m, err := ir.Read(o.model, ir.ReadOptions{WeightsPath: o.weights})
 	if err != nil {
 		return err
 	}
-	shapeOf := make(map[string][]int64)
-	for _, s := range shapes {
-		name, text, ok := strings.Cut(s, "=")
-		shape, perr := shapeinfer.ParseShape(text)
-		dims, static := shape.ToStatic()
-		if !ok || perr != nil || !static {
-			return usageErr("--shape %q: want NAME=[d0,d1,...] with static dims", s)
-		}
-		shapeOf[name] = dims
-	}
-	m, err := ir.Read(pos[0], ir.ReadOptions{WeightsPath: *weights})
-	if err != nil {
-		return err
-	}
-	cm, err := plugin.NewCore().CompileModel(m, plugin.Config{Threads: *threads, SIMD: *simd})
+	cm, err := plugin.NewCore().CompileModel(m, plugin.Config{Threads: o.threads, SIMD: o.simd, MaxTensorBytes: o.maxTensor})
 	if err != nil {
 		return err
 	}
 	req := cm.NewInferRequest()
 	log := stdout
-	if *asJSON {
+	if o.asJSON {
 		log = io.Discard
 	}
-	if err := bindInputs(cm, req, given, shapeOf, rand.New(rand.NewPCG(*seed, 0x1d1f)), *seed, log); err != nil {
+	if err := bindInputs(cm, req, o.inputs, o.shapes, rand.New(rand.NewPCG(o.seed, 0x1d1f)), o.seed, o.maxTensor, log); err != nil {
 		return err
 	}
-	var res benchResult
-	res.SIMD, res.Threads, res.Percentile = cm.SIMD(), *threads, *percentile
+	var progress io.Writer
+	if isTerminal(stderr) && !o.asJSON {
+		progress = stderr
+	}
+	res, err := measure(req, o, progress)
+	if err != nil {
+		return err
+	}
+	res.SIMD, res.Threads = cm.SIMD(), o.threads
+	return reportBench(stdout, res, o.asJSON)
+}
+
+func parseBench(args []string, stdout io.Writer) (benchOptions, error) {
+	fs := newFlagSet("bench", "MODEL.xml [flags]\n\nMeasures inference like OpenVINO's benchmark_app: synchronous requests one after another,\nthe first inference excluded, latency percentiles by benchmark_app's index rule.\nWith both -t and -niter it runs until both are reached, as benchmark_app does.", stdout)
+	o := benchOptions{inputs: map[string]string{}, shapes: map[string][]int64{}}
+	fs.Float64Var(&o.seconds, "t", 0, "run for at least this many `SECONDS` (default 10 when -niter is not given)")
+	fs.Int64Var(&o.niter, "niter", 0, "run at least this many iterations")
+	fs.IntVar(&o.threads, "nthreads", 0, "goroutines a large Divide may use (default GOMAXPROCS)")
+	var inputs, shapes multiFlag
+	fs.Var(&inputs, "i", "input as `NAME=FILE.npy`; repeatable")
+	fs.Var(&shapes, "shape", "shape of a generated input as `NAME=[dims]`; repeatable")
+	fs.StringVar(&o.simd, "simd", "auto", "kernel level: auto, avx2 or generic")
+	fs.BoolVar(&o.asJSON, "json", false, "print one JSON object (schema in README.md)")
+	fs.Float64Var(&o.percentile, "latency-percentile", 50, "latency percentile to report as the median line, 1..100")
+	fs.StringVar(&o.weights, "weights", "", "weights file (default: MODEL.bin)")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of generated inputs")
+	maxTensor := addMaxTensorFlag(fs)
+	pos, err := fs.parse(args)
+	if err != nil {
+		return o, err
+	}
+	o.maxTensor = int64(*maxTensor)
+	if len(pos) != 1 {
+		return o, usageErr("want one MODEL.xml, got %d arguments", len(pos))
+	}
+	o.model = pos[0]
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case set["t"] && !(o.seconds > 0 && o.seconds <= maxBenchSeconds):
+		return o, usageErr("-t %v: want a number of seconds above 0, at most %d", o.seconds, maxBenchSeconds)
+	case set["niter"] && o.niter < 1:
+		return o, usageErr("-niter %d: want at least 1 iteration", o.niter)
+	case o.threads < 0:
+		return o, usageErr("-nthreads %d: want 0 (GOMAXPROCS) or more", o.threads)
+	case !(o.percentile >= 1 && o.percentile <= 100):
+		return o, usageErr("--latency-percentile %v: want a number from 1 to 100", o.percentile)
+	}
+	if !set["t"] && !set["niter"] {
+		o.seconds = 10
+	}
+	if o.inputs, err = parseInputFlags(inputs); err != nil {
+		return o, err
+	}
+	for _, s := range shapes {
+		name, text, ok := strings.Cut(s, "=")
+		shape, perr := shapeinfer.ParseShape(text)
+		dims, static := shape.ToStatic()
+		if !ok || perr != nil || !static {
+			return o, usageErr("--shape %q: want NAME=[d0,d1,...] with static dims", s)
+		}
+		o.shapes[name] = dims
+	}
+	return o, nil
+}
+
+// maxBenchSeconds bounds -t (a year), so that the deadline cannot overflow.
+const maxBenchSeconds = 365 * 24 * 3600
+
+// measure runs the first inference, then inferences one after another
+// until both limits are reached, recording each latency.
+func measure(req *plugin.InferRequest, o benchOptions, progress io.Writer) (benchResult, error) {
+	res := benchResult{Percentile: o.percentile}
 	start := time.Now()
 	if err := req.Infer(); err != nil {
-		return err
+		return res, err
 	}
 	res.FirstInferMS = ms(time.Since(start))
-	progress := isTerminal(stderr) && !*asJSON
-	latencies := make([]time.Duration, 0, max(*niter, 1024))
-	limit := time.Duration(*seconds * float64(time.Second))
+	var lat latencies
+	limit := time.Duration(o.seconds * float64(time.Second))
 	begin := time.Now()
 	lastReport := begin
-	for i := 0; *niter > 0 && i < *niter || *niter == 0 && time.Since(begin) < limit; i++ {
+	for i := int64(0); o.niter > 0 && i < o.niter || limit > 0 && time.Since(begin) < limit; i++ {
 		t0 := time.Now()
 		if err := req.Infer(); err != nil {
-			return err
+			return res, err
 		}
 		t1 := time.Now()
-		latencies = append(latencies, t1.Sub(t0))
-		if progress && t1.Sub(lastReport) > 250*time.Millisecond {
+		lat.add(t1.Sub(t0))
+		if progress != nil && t1.Sub(lastReport) > 250*time.Millisecond {
 			lastReport = t1
-			fmt.Fprintf(stderr, "\r[ INFO ] %d iterations, %.1f s", len(latencies), t1.Sub(begin).Seconds())
+			fmt.Fprintf(progress, "\r[ INFO ] %d iterations, %.1f s", lat.n, t1.Sub(begin).Seconds())
 		}
 	}
 	total := time.Since(begin)
-	if progress {
-		fmt.Fprint(stderr, "\r\033[K")
+	if progress != nil {
+		fmt.Fprint(progress, "\r\033[K")
 	}
-	summarize(&res, latencies, total)
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
+	summarize(&res, &lat, total)
+	return res, nil
+}
+
+// summarize fills the statistics: the percentile is benchmark_app's
+// (element floor(n/100*p) of the sorted latencies, clamped to n-1), the
+// average the mean, the throughput 1000 * count / duration_ms.
+func summarize(res *benchResult, lat *latencies, total time.Duration) {
+	res.Count = lat.n
+	res.DurationMS = ms(total)
+	res.LatencyExact = lat.isExact()
+	if lat.n == 0 {
+		return
+	}
+	res.LatencyMS.Median = ms(lat.percentile(res.Percentile))
+	res.LatencyMS.Average = ms(lat.sum) / float64(lat.n)
+	res.LatencyMS.Min = ms(lat.min)
+	res.LatencyMS.Max = ms(lat.max)
+	res.ThroughputFPS = 1000 * float64(res.Count) / res.DurationMS
+}
+
+func reportBench(w io.Writer, res benchResult, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
-	fmt.Fprintf(stdout, "[ INFO ] Execution Devices: %s (simd %s, threads %s)\n", plugin.DeviceName, res.SIMD, threadsText(res.Threads))
-	fmt.Fprintf(stdout, "[ INFO ] First inference took %.2f ms\n", res.FirstInferMS)
-	fmt.Fprintf(stdout, "[ INFO ] Count:            %d iterations\n", res.Count)
-	fmt.Fprintf(stdout, "[ INFO ] Duration:         %.2f ms\n", res.DurationMS)
-	fmt.Fprintf(stdout, "[ INFO ] Latency:\n")
+	fmt.Fprintf(w, "[ INFO ] Execution Devices: %s (simd %s, threads %s)\n", plugin.DeviceName, res.SIMD, threadsText(res.Threads))
+	fmt.Fprintf(w, "[ INFO ] First inference took %.2f ms\n", res.FirstInferMS)
+	fmt.Fprintf(w, "[ INFO ] Count:            %d iterations\n", res.Count)
+	fmt.Fprintf(w, "[ INFO ] Duration:         %.2f ms\n", res.DurationMS)
+	fmt.Fprintf(w, "[ INFO ] Latency:\n")
 	label := "Median:"
 	if res.Percentile != 50 {
 		label = fmt.Sprintf("%g percentile:", res.Percentile)
 	}
-	fmt.Fprintf(stdout, "[ INFO ]    %-14s%s\n", label, msText(res.LatencyMS.Median))
-	fmt.Fprintf(stdout, "[ INFO ]    %-14s%s\n", "Average:", msText(res.LatencyMS.Average))
-	fmt.Fprintf(stdout, "[ INFO ]    %-14s%s\n", "Min:", msText(res.LatencyMS.Min))
-	fmt.Fprintf(stdout, "[ INFO ]    %-14s%s\n", "Max:", msText(res.LatencyMS.Max))
-	fmt.Fprintf(stdout, "[ INFO ] Throughput:       %.2f FPS\n", res.ThroughputFPS)
+	fmt.Fprintf(w, "[ INFO ]    %-14s%s\n", label, msText(res.LatencyMS.Median))
+	fmt.Fprintf(w, "[ INFO ]    %-14s%s\n", "Average:", msText(res.LatencyMS.Average))
+	fmt.Fprintf(w, "[ INFO ]    %-14s%s\n", "Min:", msText(res.LatencyMS.Min))
+	fmt.Fprintf(w, "[ INFO ]    %-14s%s\n", "Max:", msText(res.LatencyMS.Max))
+	fmt.Fprintf(w, "[ INFO ] Throughput:       %.2f FPS\n", res.ThroughputFPS)
 	return nil
-}
-
-// summarize fills the statistics. The percentile is benchmark_app's:
-// sorted ascending, element floor(n/100*p), clamped to n-1 (for p = 100).
-func summarize(res *benchResult, latencies []time.Duration, total time.Duration) {
-	res.Count = len(latencies)
-	res.DurationMS = ms(total)
-	if len(latencies) == 0 {
-		return
-	}
-	sorted := slices.Clone(latencies)
-	slices.Sort(sorted)
-	idx := min(int(math.Floor(float64(len(sorted))/100*res.Percentile)), len(sorted)-1)
-	var sum time.Duration
-	for _, l := range sorted {
-		sum += l
-	}
-	res.LatencyMS.Median = ms(sorted[idx])
-	res.LatencyMS.Average = ms(sum) / float64(len(sorted))
-	res.LatencyMS.Min = ms(sorted[0])
-	res.LatencyMS.Max = ms(sorted[len(sorted)-1])
-	res.ThroughputFPS = 1000 * float64(res.Count) / res.DurationMS
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ir/npy"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
 )
@@ -19,6 +20,7 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 	axis := fs.Int64("axis", -1, "pdpd axis")
 	outPath := fs.String("o", "", "write the result to this .npy file instead of printing it")
 	simd := fs.String("simd", "auto", "kernel level: auto, avx2 or generic")
+	maxTensor := addMaxTensorFlag(fs)
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -41,7 +43,7 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 			return usageErr("--type %q: want one of f32 f64 f16 bf16 i8 i16 i32 i64 u8 u16 u32 u64", *typeName)
 		}
 	}
-	a, b, err := operands(pos[0], pos[1], typ, haveType)
+	a, b, err := operands(pos[0], pos[1], typ, haveType, int64(*maxTensor))
 	if err != nil {
 		return err
 	}
@@ -54,6 +56,9 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkSize("the result", call.Type, call.OutShape, int64(*maxTensor)); err != nil {
+		return err
+	}
 	out, err := ir.NewTensor(call.Type, call.OutShape)
 	if err != nil {
 		return err
@@ -62,15 +67,24 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *outPath != "" {
-		return writeNPY(*outPath, out)
+		return npy.WriteFile(*outPath, out)
 	}
-	fmt.Fprintf(stdout, "shape %s %s\n%s\n", shapeString(out.Shape), out.Type, formatTensor(out))
+	fmt.Fprintf(stdout, "shape %s %s\n", shapeString(out.Shape), out.Type)
+	if n := out.NumElements(); n > maxPrinted {
+		fmt.Fprintf(stdout, "%s (%d values; -o FILE.npy writes them all)\n", summary(out, 16), n)
+	} else {
+		fmt.Fprintln(stdout, formatTensor(out))
+	}
 	return nil
 }
 
+// maxPrinted is the largest result eval prints in full; a larger one is
+// summarised as run does, so printing never costs more than it shows.
+const maxPrinted = 256
+
 // operands loads A and B. A .npy operand fixes the type of a literal one;
 // an explicit type must agree with every .npy.
-func operands(aArg, bArg string, typ ir.ElementType, haveType bool) (a, b *ir.Tensor, err error) {
+func operands(aArg, bArg string, typ ir.ElementType, haveType bool, maxBytes int64) (a, b *ir.Tensor, err error) {
 	isFile := func(s string) bool {
 		if strings.HasSuffix(s, ".npy") {
 			return true
@@ -78,7 +92,7 @@ func operands(aArg, bArg string, typ ir.ElementType, haveType bool) (a, b *ir.Te
 		st, err := os.Stat(s)
 		return err == nil && st.Mode().IsRegular()
 	}
-	load := func(arg string) (*ir.Tensor, error) { return readNPY(arg, typ, haveType) }
+	load := func(arg string) (*ir.Tensor, error) { return readNPY(arg, typ, haveType, maxBytes) }
 	var files [2]*ir.Tensor
 	for i, arg := range []string{aArg, bArg} {
 		if isFile(arg) {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -56,7 +58,8 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return usageErr("want one MODEL.xml, got %d arguments", len(pos))
 	}
-	m, err := ir.Read(pos[0], ir.ReadOptions{WeightsPath: *weights})
+	// info needs types and shapes only: Const values are never loaded.
+	m, err := ir.Read(pos[0], ir.ReadOptions{WeightsPath: *weights, SkipWeights: true})
 	if err != nil {
 		return err
 	}
@@ -71,6 +74,12 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(info)
 	}
 	printInfo(stdout, m, inf, info)
+	if *weights == "" {
+		bin := strings.TrimSuffix(pos[0], filepath.Ext(pos[0])) + ".bin"
+		if _, err := os.Stat(bin); err != nil {
+			fmt.Fprintf(stdout, "weights   %s is absent: run needs it for the Consts' values (info does not)\n", bin)
+		}
+	}
 	return nil
 }
 
@@ -117,9 +126,6 @@ func printInfo(w io.Writer, m *ir.Model, inf *ops.Inference, info infoJSON) {
 	fmt.Fprintf(w, "model     %s (IR v%d)\n", quote(info.Name), info.IRVersion)
 	if info.Producer != "" || info.Framework != "" {
 		fmt.Fprintf(w, "producer  %s (framework %s)\n", cmp.Or(info.Producer, "unknown"), cmp.Or(info.Framework, "unknown"))
-	}
-	if m.WeightsMissing {
-		fmt.Fprintln(w, "weights   not loaded (no .bin): Const values are unavailable, shapes and types are not")
 	}
 	fmt.Fprintln(w, "inputs")
 	for i, p := range info.Inputs {

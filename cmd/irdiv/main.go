@@ -56,7 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "irdiv: unknown command %q\n\n%s", args[0], usage)
+		fmt.Fprintf(stderr, "irdiv: unknown command %s (commands: eval, run, info, bench; see irdiv help)\n", oneLine(strconv.Quote(args[0])))
 		return 2
 	}
 	err := cmd(args[1:], stdout, stderr)
@@ -64,7 +64,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "irdiv %s: %v\n", args[0], strings.TrimPrefix(err.Error(), "usage: "))
+		fmt.Fprintf(stderr, "irdiv: %s: %s (see irdiv %s -h)\n", args[0], oneLine(strings.TrimPrefix(err.Error(), "usage: ")), args[0])
 		return 2
 	default:
 		fmt.Fprintf(stderr, "irdiv: %s\n", oneLine(err.Error()))
@@ -72,7 +72,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// maxMessage bounds an error line: values from a file can be long.
+const maxMessage = 2000
+
+// oneLine folds white space so that an error is one line, and cuts it.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > maxMessage {
+		s = strings.ToValidUTF8(s[:maxMessage], "") + " ... (cut)"
+	}
+	return s
+}
 
 func usageErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))

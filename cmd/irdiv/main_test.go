@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ir/npy"
 )
 
 // irdiv runs the command line in-process and returns stdout, stderr and
@@ -70,7 +71,7 @@ func TestEvalNPY(t *testing.T) {
 	a := filepath.Join(dir, "a.npy")
 	out := filepath.Join(dir, "out.npy")
 	tensor, _ := ir.TensorOf(ir.I32, []int64{2, 2}, []int32{-7, 7, -8, 9})
-	data, _ := ir.EncodeNPY(tensor)
+	data, _ := npy.Encode(tensor)
 	os.WriteFile(a, data, 0o644)
 	// The literal takes the .npy's type.
 	if _, stderr, code := irdiv(t, "eval", a, "2", "-o", out); code != 0 {
@@ -80,7 +81,7 @@ func TestEvalNPY(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ir.DecodeNPY(got)
+	res, err := npy.Decode(got)
 	if err != nil || res.Type != ir.I32 || len(ir.View[int32](res)) != 4 || ir.View[int32](res)[0] != -4 {
 		t.Errorf("result %v %v", res, err)
 	}
@@ -90,14 +91,14 @@ func TestEvalNPY(t *testing.T) {
 	}
 	// bf16 travels as <u2 bit patterns, in and out.
 	bits, _ := ir.TensorOf(ir.U16, []int64{2}, []uint16{0x3f80, 0x4000}) // 1, 2
-	data, _ = ir.EncodeNPY(bits)
+	data, _ = npy.Encode(bits)
 	bfIn := filepath.Join(dir, "bf.npy")
 	os.WriteFile(bfIn, data, 0o644)
 	if _, stderr, code := irdiv(t, "eval", "--type", "bf16", bfIn, "[0.5,1.5]", "-o", out); code != 0 {
 		t.Fatal(stderr)
 	}
 	got, _ = os.ReadFile(out)
-	res, _ = ir.DecodeNPY(got)
+	res, _ = npy.Decode(got)
 	if res.Type != ir.U16 || ir.View[uint16](res)[0] != 0x4000 || ir.View[uint16](res)[1] != 0x3FAB {
 		t.Errorf("bf16 result %#04x", ir.View[uint16](res))
 	}
@@ -178,16 +179,16 @@ func TestSharedModels(t *testing.T) {
 func jsonNumber(n uint64) string { b, _ := json.Marshal(n); return string(b) }
 
 func TestBenchPercentileRule(t *testing.T) {
-	lat := []time.Duration{4, 1, 3, 2} // ms after scaling below
-	for i := range lat {
-		lat[i] *= time.Millisecond
+	var lat latencies
+	for _, d := range []time.Duration{4, 1, 3, 2} {
+		lat.add(d * time.Millisecond)
 	}
 	for _, tc := range []struct {
 		p      float64
 		median float64
 	}{{50, 3}, {100, 4}, {1, 1}, {75, 4}} {
 		res := benchResult{Percentile: tc.p}
-		summarize(&res, lat, 20*time.Millisecond)
+		summarize(&res, &lat, 20*time.Millisecond)
 		if res.LatencyMS.Median != tc.median || res.LatencyMS.Min != 1 || res.LatencyMS.Max != 4 || res.LatencyMS.Average != 2.5 || res.ThroughputFPS != 200 {
 			t.Errorf("p=%g: %+v", tc.p, res)
 		}

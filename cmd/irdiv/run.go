@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ir/npy"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/plugin"
 	"github.com/irdiv/irdiv/shapeinfer"
@@ -20,6 +21,7 @@ type runOptions struct {
 	weights, outDir, layer, simd string
 	inputs                       multiFlag
 	seed                         uint64
+	maxTensor                    *byteSize
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) error {
@@ -31,6 +33,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.layer, "layer", "", "evaluate only the layer with this `NAME` (or id:N)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of generated inputs")
 	fs.StringVar(&o.simd, "simd", "auto", "kernel level: auto, avx2 or generic")
+	o.maxTensor = addMaxTensorFlag(fs)
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -70,12 +73,12 @@ func parseInputFlags(flags []string) (map[string]string, error) {
 }
 
 func runModel(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand, stdout io.Writer) error {
-	cm, err := plugin.NewCore().CompileModel(m, plugin.Config{SIMD: o.simd})
+	cm, err := plugin.NewCore().CompileModel(m, plugin.Config{SIMD: o.simd, MaxTensorBytes: int64(*o.maxTensor)})
 	if err != nil {
 		return err
 	}
 	req := cm.NewInferRequest()
-	if err := bindInputs(cm, req, given, nil, gen, o.seed, stdout); err != nil {
+	if err := bindInputs(cm, req, given, nil, gen, o.seed, int64(*o.maxTensor), stdout); err != nil {
 		return err
 	}
 	if err := req.Infer(); err != nil {
@@ -96,7 +99,7 @@ func runModel(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand
 // bindInputs binds every model input: from -i files (by Parameter name,
 // tensor name or index), else generated, with the shape from shapes (by
 // the same keys) or the Parameter's lower bounds.
-func bindInputs(cm *plugin.CompiledModel, req *plugin.InferRequest, given map[string]string, shapes map[string][]int64, gen *rand.Rand, seed uint64, stdout io.Writer) error {
+func bindInputs(cm *plugin.CompiledModel, req *plugin.InferRequest, given map[string]string, shapes map[string][]int64, gen *rand.Rand, seed uint64, maxBytes int64, stdout io.Writer) error {
 	used := make(map[string]bool)
 	lookup := func(p plugin.Port, m map[string]string) string {
 		for _, k := range append([]string{p.Name, strconv.Itoa(p.Index)}, p.Names...) {
@@ -111,7 +114,7 @@ func bindInputs(cm *plugin.CompiledModel, req *plugin.InferRequest, given map[st
 		var t *ir.Tensor
 		var err error
 		if key := lookup(p, given); key != "" {
-			if t, err = readNPY(given[key], p.Type, true); err != nil {
+			if t, err = readNPY(given[key], p.Type, true, maxBytes); err != nil {
 				return fmt.Errorf("input %q: %w", p.Name, err)
 			}
 			fmt.Fprintf(stdout, "input  %-12s %s %s from %s\n", quote(p.Name), p.Type, shapeString(t.Shape), given[key])
@@ -124,7 +127,7 @@ func bindInputs(cm *plugin.CompiledModel, req *plugin.InferRequest, given map[st
 			if key := lookup(p, shapeKeys); key != "" {
 				dims = shapes[key]
 			}
-			if t, err = generate(gen, p.Type, dims); err != nil {
+			if t, err = generate(gen, p.Type, dims, maxBytes); err != nil {
 				return fmt.Errorf("input %q: %w", p.Name, err)
 			}
 			fmt.Fprintf(stdout, "input  %-12s %s %s generated (seed %d)\n", quote(p.Name), p.Type, shapeString(t.Shape), seed)
@@ -159,7 +162,7 @@ func report(w io.Writer, kind, name string, t *ir.Tensor, dir string) error {
 		return err
 	}
 	path := filepath.Join(dir, fileName(name)+".npy")
-	if err := writeNPY(path, t); err != nil {
+	if err := npy.WriteFile(path, t); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "       wrote %s\n", path)
@@ -196,10 +199,13 @@ func concreteDims(s shapeinfer.Shape) []int64 {
 
 // generate makes deterministic data: floats in [-100, 100), signed
 // integers in ±[1, 100], unsigned in [1, 200]; never zero, so that any
-// generated tensor is a valid divisor.
-func generate(r *rand.Rand, t ir.ElementType, shape []int64) (*ir.Tensor, error) {
+// generated tensor is a valid divisor. It refuses tensors above maxBytes.
+func generate(r *rand.Rand, t ir.ElementType, shape []int64, maxBytes int64) (*ir.Tensor, error) {
 	if !t.IsNumeric() {
 		return nil, fmt.Errorf("cannot generate %s data; give the input with -i", t)
+	}
+	if err := checkSize("a generated input", t, shape, maxBytes); err != nil {
+		return nil, err
 	}
 	out, err := ir.NewTensor(t, shape)
 	if err != nil {
@@ -277,7 +283,7 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand
 		src, connected := m.Input(l, i)
 		switch path, ok := given[strconv.Itoa(i)]; {
 		case ok:
-			if in[i], err = readNPY(path, port.Type, port.Type != ir.Dynamic); err != nil {
+			if in[i], err = readNPY(path, port.Type, port.Type != ir.Dynamic, int64(*o.maxTensor)); err != nil {
 				return fmt.Errorf("input %d: %w", i, err)
 			}
 			fmt.Fprintf(stdout, "input  %-12d %s %s from %s\n", i, in[i].Type, shapeString(in[i].Shape), path)
@@ -291,7 +297,7 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand
 			for j, d := range port.Dims {
 				dims[j] = max(d, 1)
 			}
-			if in[i], err = generate(gen, port.Type, dims); err != nil {
+			if in[i], err = generate(gen, port.Type, dims, int64(*o.maxTensor)); err != nil {
 				return fmt.Errorf("input %d: %w", i, err)
 			}
 			fmt.Fprintf(stdout, "input  %-12d %s %s generated (seed %d)\n", i, in[i].Type, shapeString(in[i].Shape), o.seed)
@@ -307,6 +313,9 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand
 	call, err := d.Prepare(in[0].Type, in[0].Shape, in[1].Shape, level)
 	if err != nil {
 		return &ops.LayerError{Layer: l, Err: err}
+	}
+	if err := checkSize("the output", call.Type, call.OutShape, int64(*o.maxTensor)); err != nil {
+		return err
 	}
 	out, err := ir.NewTensor(call.Type, call.OutShape)
 	if err != nil {

@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ir/npy"
 	"github.com/x448/float16"
 )
 
@@ -165,16 +165,13 @@ func isRangeErr(err error) bool {
 	return ok && ne.Err == strconv.ErrRange
 }
 
-// readNPY reads a .npy file. With want set, the file's dtype must be that
-// type (bf16 travels as <u2); irdiv never casts.
-func readNPY(path string, want ir.ElementType, haveWant bool) (*ir.Tensor, error) {
-	data, err := os.ReadFile(path)
+// readNPY reads a .npy file; a stream (a pipe, a device) may declare at
+// most maxBytes. With want set, the file's dtype must be that type (bf16
+// travels as <u2); irdiv never casts.
+func readNPY(path string, want ir.ElementType, haveWant bool, maxBytes int64) (*ir.Tensor, error) {
+	t, err := npy.ReadFile(path, maxBytes)
 	if err != nil {
 		return nil, err
-	}
-	t, err := ir.DecodeNPY(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if !haveWant {
 		return t, nil
@@ -184,7 +181,7 @@ func readNPY(path string, want ir.ElementType, haveWant bool) (*ir.Tensor, error
 		return t, nil
 	}
 	if t.Type != want {
-		descr, _ := ir.NPYDescr(t.Type)
+		descr, _ := npy.Descr(t.Type)
 		hint := ""
 		if want == ir.BF16 {
 			hint = " (bf16 travels as <u2 bit patterns)"
@@ -192,15 +189,6 @@ func readNPY(path string, want ir.ElementType, haveWant bool) (*ir.Tensor, error
 		return nil, fmt.Errorf("%s has dtype %s (%s) but the type is %s%s; irdiv never casts", path, descr, t.Type, want, hint)
 	}
 	return t, nil
-}
-
-// writeNPY writes a tensor as .npy (bf16 as <u2 bit patterns).
-func writeNPY(path string, t *ir.Tensor) error {
-	data, err := ir.EncodeNPY(t)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, data, 0o644)
 }
 
 // formatTensor prints the values nested like the shape, e.g. [[1 2] [3 4]].

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ir/npy"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
 )
@@ -53,9 +54,5 @@ func generate(dir string) error {
 	if err != nil {
 		return err
 	}
-	npy, err := ir.EncodeNPY(input)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "a.npy"), npy, 0o644)
+	return npy.WriteFile(filepath.Join(dir, "a.npy"), input)
 }

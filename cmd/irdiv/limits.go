@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/irdiv/irdiv/ir"
+)
+
+// defaultMaxTensor bounds every tensor the command line generates or
+// computes, and the data of an input read from a stream, unless
+// --max-tensor raises it: a 600-byte model or two small .npy files must not
+// make irdiv allocate gigabytes.
+const defaultMaxTensor = 256 << 20
+
+// byteSize is a flag value in bytes: a number with an optional KiB, MiB,
+// GiB or TiB suffix (KB, MB... mean the same powers of 1024).
+type byteSize int64
+
+func (b *byteSize) String() string { return formatBytes(int64(*b)) }
+
+func (b *byteSize) Set(s string) error {
+	num := strings.TrimSpace(s)
+	shift := 0
+	for i, suffix := range []string{"KiB", "MiB", "GiB", "TiB"} {
+		short := suffix[:1] + "B"
+		if rest, ok := strings.CutSuffix(num, suffix); ok {
+			num, shift = rest, 10*(i+1)
+			break
+		}
+		if rest, ok := strings.CutSuffix(num, short); ok {
+			num, shift = rest, 10*(i+1)
+			break
+		}
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	if err != nil || n <= 0 || n > ir.MaxTensorBytes>>shift {
+		return fmt.Errorf("want a size from 1 to 16GiB, such as 512MiB, got %q", s)
+	}
+	*b = byteSize(n << shift)
+	return nil
+}
+
+// formatBytes prints 268435456 as 256MiB.
+func formatBytes(n int64) string {
+	for _, u := range []struct {
+		shift int
+		name  string
+	}{{40, "TiB"}, {30, "GiB"}, {20, "MiB"}, {10, "KiB"}} {
+		if n >= 1<<u.shift && n%(1<<u.shift) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// addMaxTensorFlag defines --max-tensor on a command.
+func addMaxTensorFlag(fs *flagSet) *byteSize {
+	max := byteSize(defaultMaxTensor)
+	fs.Var(&max, "max-tensor", "largest `SIZE` of a tensor irdiv generates or computes, or reads from a stream")
+	return &max
+}
+
+// checkSize refuses a tensor of type t and shape dims above max before it
+// is allocated; what names the tensor.
+func checkSize(what string, t ir.ElementType, dims []int64, max int64) error {
+	n, err := ir.NumElements(dims)
+	if err == nil {
+		var size int64
+		if size, err = ir.ByteSize(t, n); err == nil && size <= max {
+			return nil
+		}
+		if err == nil {
+			return fmt.Errorf("%s %s%s would take %s, more than --max-tensor %s allows; raise it to go on", what, t, shapeString(dims), formatBytes(size), formatBytes(max))
+		}
+	}
+	return fmt.Errorf("%s %s%s is too large to allocate (%v)", what, t, shapeString(dims), err)
+}
