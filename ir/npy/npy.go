@@ -144,11 +144,15 @@ func ReadFile(path string, maxBytes int64) (*ir.Tensor, error) {
 
 // WriteFile writes t as a .npy file (bf16 as "<u2" bit patterns).
 func WriteFile(path string, t *ir.Tensor) error {
-	data, err := Encode(t)
+	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, data, 0o644)
+	if err := Write(f, t); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // parseHeader reads the Python dict literal of a .npy header, e.g.
@@ -200,12 +204,22 @@ func parseHeader(h string) (descr string, fortran bool, shape []int64, err error
 	return descr, fortran, shape, nil
 }
 
-// Encode encodes a tensor as a version 1.0 .npy file. bf16 is written as
+// Encode encodes a tensor as a .npy file: format version 1.0, or 2.0 when
+// the header does not fit version 1's 16-bit length. bf16 is written as
 // "<u2" bit patterns.
 func Encode(t *ir.Tensor) ([]byte, error) {
+	var b bytes.Buffer
+	if err := Write(&b, t); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Write writes t to w as Encode encodes it, without copying the data.
+func Write(w io.Writer, t *ir.Tensor) error {
 	descr, ok := Descr(t.Type)
 	if !ok {
-		return nil, fmt.Errorf("%w: no NumPy dtype for %s", ErrFormat, t.Type)
+		return fmt.Errorf("%w: no NumPy dtype for %s", ErrFormat, t.Type)
 	}
 	dims := make([]string, len(t.Shape))
 	for i, d := range t.Shape {
@@ -216,13 +230,23 @@ func Encode(t *ir.Tensor) ([]byte, error) {
 		shape += ","
 	}
 	header := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, shape)
+	pre := append([]byte{}, magic...)
+	pre = append(pre, 1, 0)
+	if len(header)+64 > 0xffff {
+		pre[6] = 2
+	}
+	lenBytes := 2 + 2*int(pre[6]-1)
 	// Pad with spaces so that magic, length and header end on a 64-byte boundary.
-	total := 10 + len(header) + 1
+	total := len(pre) + lenBytes + len(header) + 1
 	header += strings.Repeat(" ", (64-total%64)%64) + "\n"
-	out := make([]byte, 0, 10+len(header)+len(t.Data))
-	out = append(out, magic...)
-	out = append(out, 1, 0)
-	out = binary.LittleEndian.AppendUint16(out, uint16(len(header)))
-	out = append(out, header...)
-	return append(out, t.Data...), nil
+	if pre[6] == 1 {
+		pre = binary.LittleEndian.AppendUint16(pre, uint16(len(header)))
+	} else {
+		pre = binary.LittleEndian.AppendUint32(pre, uint32(len(header)))
+	}
+	if _, err := w.Write(append(pre, header...)); err != nil {
+		return err
+	}
+	_, err := w.Write(t.Data)
+	return err
 }

@@ -136,3 +136,21 @@ func TestReadIsBounded(t *testing.T) {
 		t.Errorf("ReadFile allocated %d bytes", grown)
 	}
 }
+
+// TestLongHeaderUsesVersion2: a header too long for version 1's 16-bit
+// length is written as version 2, and reads back.
+func TestLongHeaderUsesVersion2(t *testing.T) {
+	shape := make([]int64, 30000)
+	for i := range shape {
+		shape[i] = 1
+	}
+	in, _ := ir.NewTensor(ir.I32, shape)
+	enc, err := Encode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Decode(enc)
+	if enc[6] != 2 || err != nil || len(out.Shape) != len(shape) || (len(enc)-len(in.Data))%64 != 0 {
+		t.Errorf("version %d, %v", enc[6], err)
+	}
+}
