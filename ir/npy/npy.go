@@ -59,9 +59,10 @@ func Decode(data []byte) (*ir.Tensor, error) {
 	return Read(bytes.NewReader(data), int64(len(data)))
 }
 
-// Read reads one .npy file from r. maxBytes bounds the data the header may
-// declare: the size of the file when it is known, or a cap for a stream
-// (0 means ir.MaxTensorBytes). Data past the declared size is an error.
+// Read reads one .npy file from r. maxBytes bounds the whole file, header
+// and declared data: the size of the file when it is known, or a cap for a
+// stream (0 means ir.MaxTensorBytes). Data past the declared size is an
+// error.
 func Read(r io.Reader, maxBytes int64) (*ir.Tensor, error) {
 	if maxBytes <= 0 || maxBytes > ir.MaxTensorBytes {
 		maxBytes = ir.MaxTensorBytes
@@ -71,6 +72,7 @@ func Read(r io.Reader, maxBytes int64) (*ir.Tensor, error) {
 		return nil, fmt.Errorf("%w: no NUMPY magic", ErrFormat)
 	}
 	var headerLen int
+	prefix := 10
 	switch major := pre[6]; major {
 	case 1:
 		headerLen = int(binary.LittleEndian.Uint16(pre[8:10]))
@@ -82,9 +84,12 @@ func Read(r io.Reader, maxBytes int64) (*ir.Tensor, error) {
 		if hl > maxHeader {
 			return nil, fmt.Errorf("%w: header of %d bytes", ErrFormat, hl)
 		}
-		headerLen = int(hl)
+		headerLen, prefix = int(hl), 12
 	default:
 		return nil, fmt.Errorf("%w: format version %d", ErrFormat, major)
+	}
+	if maxBytes -= int64(prefix + headerLen); maxBytes < 0 {
+		return nil, fmt.Errorf("%w: truncated header", ErrFormat)
 	}
 	header := make([]byte, headerLen)
 	if _, err := io.ReadFull(r, header); err != nil {
@@ -107,7 +112,7 @@ func Read(r io.Reader, maxBytes int64) (*ir.Tensor, error) {
 	}
 	need, err := ir.ByteSize(et, n)
 	if err != nil || need > maxBytes {
-		return nil, fmt.Errorf("%w: shape %v of %s declares more data than the file holds (%d bytes at most)", ErrFormat, shape, descr, maxBytes)
+		return nil, fmt.Errorf("%w: shape %v of %s declares more data than the file holds (%d bytes at most after the header)", ErrFormat, shape, descr, maxBytes)
 	}
 	t, err := ir.NewTensor(et, shape)
 	if err != nil {

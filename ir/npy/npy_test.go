@@ -107,7 +107,7 @@ func TestReadIsBounded(t *testing.T) {
 		want string
 	}{
 		{"zeros", endless(0), 1 << 30, "no NUMPY magic"},
-		{"declares more than the cap", io.MultiReader(strings.NewReader(header("1073741824,")), endless(1)), 1 << 20, "declares more data than the file holds (1048576 bytes at most)"},
+		{"declares more than the cap", io.MultiReader(strings.NewReader(header("1073741824,")), endless(1)), 1 << 20, "declares more data than the file holds (1048496 bytes at most after the header)"},
 		{"endless body", io.MultiReader(strings.NewReader(header("16,")), endless(1)), 1 << 20, "data continues past the 16 bytes"},
 		{"short body", strings.NewReader(header("16,") + "abc"), 1 << 20, "needs 16 data bytes, file has 3"},
 	} {
@@ -122,7 +122,7 @@ func TestReadIsBounded(t *testing.T) {
 			}
 		})
 	}
-	if got, err := Read(strings.NewReader(header("4,")+"abcd"), 4); err != nil || string(got.Data) != "abcd" {
+	if got, err := Read(strings.NewReader(header("4,")+"abcd"), 80+4); err != nil || string(got.Data) != "abcd" {
 		t.Errorf("a file exactly at the cap: %v", err)
 	}
 	// A regular file may declare no more than it holds.

@@ -1,0 +1,363 @@
+package main
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+)
+
+// The hostile-input corpus of testdata/bad: every case is generated here
+// and written with "go test ./cmd/irdiv -run TestBadCorpus -update";
+// TestBadCorpus fails when the committed files differ from what this file
+// generates, then runs every case through the command line and, for model
+// files, through the Go API.
+
+// badCase is one hostile input: its files, the command line that uses them
+// ({dir} is the case's folder), and what must come of it.
+type badCase struct {
+	Name  string            `json:"-"`
+	Files map[string][]byte `json:"-"`
+	Args  []string          `json:"args"`
+	Exit  int               `json:"exit"`
+	Want  string            `json:"want"`
+	// API: the Go API path (read, infer, compile, infer with inputs) must
+	// fail with Want too.
+	API bool `json:"api"`
+}
+
+// baseXML is a valid model: q = a / [3,-3,4,-7], a i32 [?,4], floor.
+const baseXML = `<?xml version="1.0"?>
+<net name="bad" version="11">
+<layers>
+<layer id="0" name="a" type="Parameter" version="opset1"><data shape="?,4" element_type="i32"/><output><port id="0" precision="I32" names="a"><dim>-1</dim><dim>4</dim></port></output></layer>
+<layer id="1" name="b" type="Const" version="opset1"><data element_type="i32" shape="4" offset="0" size="16"/><output><port id="0" precision="I32"><dim>4</dim></port></output></layer>
+<layer id="2" name="div" type="Divide" version="opset1"><data auto_broadcast="numpy" m_pythondiv="true"/><input><port id="0" precision="I32"><dim>-1</dim><dim>4</dim></port><port id="1" precision="I32"><dim>4</dim></port></input><output><port id="2" precision="I32" names="div"><dim>-1</dim><dim>4</dim></port></output></layer>
+<layer id="3" name="q" type="Result" version="opset1"><input><port id="0" precision="I32"><dim>-1</dim><dim>4</dim></port></input></layer>
+</layers>
+<edges>
+<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+<edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+<edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
+</edges>
+</net>
+`
+
+func i32Bytes(vals ...int32) []byte {
+	out := make([]byte, 0, 4*len(vals))
+	for _, v := range vals {
+		out = binary.LittleEndian.AppendUint32(out, uint32(v))
+	}
+	return out
+}
+
+var baseBin = i32Bytes(3, -3, 4, -7)
+
+// npyFile builds a version 1 .npy file from a header dict and data.
+func npyFile(dict string, data []byte) []byte {
+	header := dict
+	total := 10 + len(header) + 1
+	header += strings.Repeat(" ", (64-total%64)%64) + "\n"
+	out := append([]byte("\x93NUMPY\x01\x00"), byte(len(header)), byte(len(header)>>8))
+	return append(append(out, header...), data...)
+}
+
+func npyDict(descr, fortran, shape string) string {
+	return fmt.Sprintf("{'descr': '%s', 'fortran_order': %s, 'shape': (%s), }", descr, fortran, shape)
+}
+
+// goodInput is a valid input for a: i32 (2,4).
+var goodInput = npyFile(npyDict("<i4", "False", "2, 4"), i32Bytes(1, 2, 3, 4, 5, 6, 7, 8))
+
+// corpusBuilder collects cases; a replacement that does not apply is a
+// mistake in this file, reported by the test.
+type corpusBuilder struct {
+	cases    []badCase
+	mistakes []string
+}
+
+// edit applies old→new replacements to baseXML.
+func (b *corpusBuilder) edit(name string, pairs ...string) []byte {
+	x := baseXML
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if !strings.Contains(x, pairs[i]) {
+			b.mistakes = append(b.mistakes, fmt.Sprintf("%s: %q not in the base model", name, pairs[i]))
+		}
+		x = strings.Replace(x, pairs[i], pairs[i+1], 1)
+	}
+	return []byte(x)
+}
+
+// model adds a case of an edited base model run with "run"; extra
+// arguments follow, and api tells whether the Go API must fail too.
+func (b *corpusBuilder) model(name, want string, api bool, pairs ...string) {
+	b.cases = append(b.cases, badCase{
+		Name:  name,
+		Files: map[string][]byte{"model.xml": b.edit(name, pairs...), "model.bin": baseBin},
+		Args:  []string{"run", "{dir}/model.xml"},
+		Exit:  1, Want: want, API: api,
+	})
+}
+
+// raw adds a case with its own files and command line.
+func (b *corpusBuilder) raw(name string, files map[string][]byte, exit int, want string, api bool, args ...string) {
+	b.cases = append(b.cases, badCase{Name: name, Files: files, Args: args, Exit: exit, Want: want, API: api})
+}
+
+// input adds a case that runs the base model with -i a=a.npy.
+func (b *corpusBuilder) input(name string, data []byte, want string) {
+	b.raw(name, map[string][]byte{"model.xml": []byte(baseXML), "model.bin": baseBin, "a.npy": data}, 1, want, true,
+		"run", "{dir}/model.xml", "-i", "a={dir}/a.npy")
+}
+
+const (
+	paramA   = `<layer id="0" name="a" type="Parameter" version="opset1">`
+	constB   = `<layer id="1" name="b" type="Const" version="opset1">`
+	divide   = `<layer id="2" name="div" type="Divide" version="opset1">`
+	result   = `<layer id="3" name="q" type="Result" version="opset1">`
+	divData  = `<data auto_broadcast="numpy" m_pythondiv="true"/>`
+	bData    = `<data element_type="i32" shape="4" offset="0" size="16"/>`
+	aData    = `<data shape="?,4" element_type="i32"/>`
+	edgeA    = `<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>`
+	edgeB    = `<edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>`
+	edgeQ    = `<edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>`
+	endLayer = `</layers>`
+	divInput = `<port id="1" precision="I32"><dim>4</dim></port></input>`
+	divOut   = `<output><port id="2" precision="I32" names="div"><dim>-1</dim><dim>4</dim></port></output>`
+	aOut     = `<output><port id="0" precision="I32" names="a"><dim>-1</dim><dim>4</dim></port></output>`
+	bOut     = `<output><port id="0" precision="I32"><dim>4</dim></port></output>`
+)
+
+// constLayer returns a Const layer of type t and shape [n] at offset/size.
+func constLayer(id int, name, t, prec string, n, offset, size string) string {
+	return fmt.Sprintf(`<layer id="%d" name="%s" type="Const" version="opset1"><data element_type="%s" shape="%s" offset="%s" size="%s"/><output><port id="0" precision="%s"><dim>%s</dim></port></output></layer>`, id, name, t, n, offset, size, prec, n)
+}
+
+// typedPair is a model q = x / y with Parameters of one type and shape [4].
+func typedPair(t, prec string) []byte {
+	return []byte(fmt.Sprintf(`<?xml version="1.0"?>
+<net name="typed" version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="4" element_type="%[1]s"/><output><port id="0" precision="%[2]s"><dim>4</dim></port></output></layer>
+<layer id="1" name="y" type="Parameter" version="opset1"><data shape="4" element_type="%[1]s"/><output><port id="0" precision="%[2]s"><dim>4</dim></port></output></layer>
+<layer id="2" name="div" type="Divide" version="opset1"><input><port id="0" precision="%[2]s"><dim>4</dim></port><port id="1" precision="%[2]s"><dim>4</dim></port></input><output><port id="2" precision="%[2]s"><dim>4</dim></port></output></layer>
+<layer id="3" name="q" type="Result" version="opset1"><input><port id="0" precision="%[2]s"><dim>4</dim></port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/><edge from-layer="1" from-port="0" to-layer="2" to-port="1"/><edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
+</edges></net>
+`, t, prec))
+}
+
+// constPair is a model q = c0 / c1 of two Consts of type t, shape [4],
+// folded at compile time.
+func constPair(t, prec, size string) []byte {
+	return []byte(`<?xml version="1.0"?>
+<net name="consts" version="11"><layers>
+` + constLayer(0, "c0", t, prec, "4", "0", size) + "\n" + constLayer(1, "c1", t, prec, "4", "0", size) + `
+<layer id="2" name="div" type="Divide" version="opset1"><input><port id="0" precision="` + prec + `"><dim>4</dim></port><port id="1" precision="` + prec + `"><dim>4</dim></port></input><output><port id="2" precision="` + prec + `"><dim>4</dim></port></output></layer>
+<layer id="3" name="q" type="Result" version="opset1"><input><port id="0" precision="` + prec + `"><dim>4</dim></port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/><edge from-layer="1" from-port="0" to-layer="2" to-port="1"/><edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
+</edges></net>
+`)
+}
+
+func buildCorpus() ([]badCase, []string) {
+	b := &corpusBuilder{}
+	notXML := "Unable to read the model"
+
+	// Not XML, or not an IR.
+	b.raw("xml-empty", map[string][]byte{"model.xml": {}}, 1, notXML, true, "info", "{dir}/model.xml")
+	b.raw("xml-binary", map[string][]byte{"model.xml": {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0}}, 1, "illegal character code U+0002", true, "info", "{dir}/model.xml")
+	b.model("xml-unclosed", notXML, true, "</edges>\n</net>\n", "</edges>\n")
+	b.model("xml-mismatched-tags", notXML, true, "</layers>", "</layer>")
+	b.model("xml-bad-entity", notXML, true, `name="bad"`, `name="&bogus;"`)
+	b.raw("xml-billion-laughs", map[string][]byte{"model.xml": []byte(`<?xml version="1.0"?>
+<!DOCTYPE net [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;"><!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>
+<net name="&lol3;" version="11"><layers/></net>
+`)}, 1, notXML, true, "info", "{dir}/model.xml")
+	b.raw("xml-external-entity", map[string][]byte{"model.xml": []byte(`<?xml version="1.0"?>
+<!DOCTYPE net [<!ENTITY x SYSTEM "file:///etc/passwd">]>
+<net name="&x;" version="11"><layers/></net>
+`)}, 1, notXML, true, "info", "{dir}/model.xml")
+	b.raw("xml-deep-nesting", map[string][]byte{"model.xml": []byte(`<net version="11"><rt_info>` + strings.Repeat("<a>", 300) + strings.Repeat("</a>", 300) + `</rt_info></net>`)}, 1, "nested deeper than 256 elements", true, "info", "{dir}/model.xml")
+	b.model("root-not-net", notXML, true, `<net name="bad" version="11">`, `<model name="bad" version="11">`, "</net>", "</model>")
+	b.model("version-9", `IR version "9"`, true, `version="11">`, `version="9">`)
+	b.model("version-12", `IR version "12"`, true, `version="11">`, `version="12">`)
+	b.model("version-missing", `IR version ""`, true, ` version="11">`, `>`)
+	b.model("version-text", `IR version "eleven"`, true, `version="11">`, `version="eleven">`)
+
+	// Mandatory attributes.
+	b.model("layer-missing-id", "node <layer> is missing mandatory attribute: id", true, `<layer id="3" name="q"`, `<layer name="q"`)
+	b.model("layer-missing-name", "node <layer> is missing mandatory attribute: name", true, `id="3" name="q" `, `id="3" `)
+	b.model("layer-missing-type", "node <layer> is missing mandatory attribute: type", true, ` type="Result"`, ``)
+	b.model("layer-missing-version", "node <layer> is missing mandatory attribute: version", true, `type="Result" version="opset1"`, `type="Result"`)
+	b.model("layer-id-negative", `node <layer> has attribute "id" = "-3" which is not an unsigned 64 bit integer`, true, `<layer id="3"`, `<layer id="-3"`)
+	b.model("port-missing-id", "node <port> is missing mandatory attribute: id", true, `<port id="2" precision="I32" names="div">`, `<port precision="I32" names="div">`)
+	b.model("port-id-text", `node <port> has attribute "id" = "two" which is not an unsigned 64 bit integer`, true, `<port id="2" precision="I32" names="div">`, `<port id="two" precision="I32" names="div">`)
+	b.model("edge-missing-from-layer", "node <edge> is missing mandatory attribute: from-layer", true, edgeQ, `<edge from-port="2" to-layer="3" to-port="0"/>`)
+	b.model("edge-missing-to-port", "node <edge> is missing mandatory attribute: to-port", true, edgeQ, `<edge from-layer="2" from-port="2" to-layer="3"/>`)
+	b.model("edge-port-negative", `node <edge> has attribute "to-port" = "-1" which is not an unsigned 64 bit integer`, true, edgeQ, `<edge from-layer="2" from-port="2" to-layer="3" to-port="-1"/>`)
+	b.model("edge-port-2pow64", `node <edge> has attribute "from-port" = "18446744073709551616"`, true, edgeQ, `<edge from-layer="2" from-port="18446744073709551616" to-layer="3" to-port="0"/>`)
+	b.model("parameter-no-data", "Parameter has no <data>", true, aData, ``)
+	b.model("parameter-no-element-type", "Parameter without element_type", true, aData, `<data shape="?,4"/>`)
+	b.model("parameter-no-shape", "Parameter without shape", true, aData, `<data element_type="i32"/>`)
+	b.model("parameter-type-precision-name", `"FP32" is not a member of enum element::Type_t`, true, aData, `<data shape="?,4" element_type="FP32"/>`)
+	b.model("const-no-offset", "node <data> is missing mandatory attribute: offset", true, bData, `<data element_type="i32" shape="4" size="16"/>`)
+	b.model("const-no-size", "node <data> is missing mandatory attribute: size", true, bData, `<data element_type="i32" shape="4" offset="0"/>`)
+	b.model("const-size-text", `node <data> has attribute "size" = "16 bytes" which is not an unsigned 64 bit integer`, true, bData, `<data element_type="i32" shape="4" offset="0" size="16 bytes"/>`)
+	b.model("output-port-no-precision", "output port 2 has no precision", true, `<port id="2" precision="I32" names="div">`, `<port id="2" names="div">`)
+	b.model("precision-unknown", "Incorrect type: F32X", true, `<port id="2" precision="I32" names="div">`, `<port id="2" precision="F32X" names="div">`)
+
+	// Dimensions and shapes.
+	b.model("dim-minus-2", "dimension (-2) in node dim must be greater or equal to -1", true, `<dim>-1</dim><dim>4</dim></port></output></layer>
+<layer id="1"`, `<dim>-2</dim><dim>4</dim></port></output></layer>
+<layer id="1"`)
+	b.model("dim-text", "dimension (four) in node dim must be greater or equal to -1", true, bOut, `<output><port id="0" precision="I32"><dim>four</dim></port></output>`)
+	b.model("dim-2pow63", "dimension (9223372036854775808) in node dim", true, bOut, `<output><port id="0" precision="I32"><dim>9223372036854775808</dim></port></output>`)
+	b.model("shape-empty-field", `Cannot get vector of dimensions! "?,,4" is incorrect`, true, `shape="?,4"`, `shape="?,,4"`)
+	b.model("shape-bad-max-bound", `Cannot parse max bound: "x"`, true, `shape="?,4"`, `shape="1..x,4"`)
+	b.model("shape-min-above-max", "min bound above max bound", true, `shape="?,4"`, `shape="9..2,4"`)
+	b.model("shape-dim-2pow63", `Cannot parse dimension: "9223372036854775808"`, true, `shape="?,4"`, `shape="9223372036854775808,4"`)
+	b.model("shape-minus-2", `Cannot parse dimension: "-2"`, true, `shape="?,4"`, `shape="-2,4"`)
+	b.model("shape-ellipsis-mixed", `Cannot parse dimension: "..."`, true, `shape="?,4"`, `shape="1,...,4"`)
+	b.model("shape-product-overflows", "is too large to allocate", false, `shape="?,4"`, `shape="4294967296,4294967296,4"`, `<dim>-1</dim><dim>4</dim></port></output></layer>
+<layer id="1"`, `<dim>-1</dim><dim>-1</dim><dim>4</dim></port></output></layer>
+<layer id="1"`)
+	b.model("shape-generates-2gib", "more than --max-tensor 256MiB allows", false, `shape="?,4"`, `shape="536870912,4"`)
+	b.model("const-shape-dynamic", `Const shape "?" is not static`, true, bData, `<data element_type="i32" shape="?" offset="0" size="16"/>`)
+	b.model("const-shape-product-overflows", "Attribute and shape size are inconsistent for Const op!", true, bData, `<data element_type="i32" shape="4294967296, 4294967296" offset="0" size="16"/>`)
+
+	// Graph structure.
+	b.model("duplicate-layer-id", "share an id", true, `<layer id="3" name="q"`, `<layer id="2" name="q"`)
+	b.model("duplicate-port-id", "declares input port 1 twice", true, `<input><port id="0" precision="I32"><dim>-1</dim><dim>4</dim></port><port id="1"`, `<input><port id="1" precision="I32"><dim>-1</dim><dim>4</dim></port><port id="1"`)
+	b.model("edge-to-missing-layer", "Attempt to access node 9 that not in graph.", true, edgeQ, `<edge from-layer="2" from-port="2" to-layer="9" to-port="0"/>`)
+	b.model("edge-from-missing-layer", "Attempt to access node 8 that not in graph.", true, edgeA, `<edge from-layer="8" from-port="0" to-layer="2" to-port="0"/>`)
+	b.model("edge-to-missing-port", "Can not find input port with id 7 in layer q", true, edgeQ, `<edge from-layer="2" from-port="2" to-layer="3" to-port="7"/>`)
+	b.model("edge-from-undeclared-port", "Can not find output port with id 5 in layer div", true, edgeQ, `<edge from-layer="2" from-port="5" to-layer="3" to-port="0"/>`)
+	b.model("edge-two-into-one-port", "is inconsistent! (input port 0 has two edges)", true, edgeB, `<edge from-layer="1" from-port="0" to-layer="2" to-port="0"/>`)
+	b.model("edge-cycle", "cycle through", true, endLayer, `<layer id="4" name="d2" type="Divide" version="opset1"><input><port id="0" precision="I32"/><port id="1" precision="I32"/></input><output><port id="2" precision="I32"/></output></layer>
+<layer id="5" name="d3" type="Divide" version="opset1"><input><port id="0" precision="I32"/><port id="1" precision="I32"/></input><output><port id="2" precision="I32"/></output></layer>
+</layers>`, edgeQ, edgeQ+`<edge from-layer="4" from-port="2" to-layer="5" to-port="0"/><edge from-layer="5" from-port="2" to-layer="4" to-port="0"/>`)
+	b.model("edge-self-loop", "cycle through", true, endLayer, `<layer id="4" name="d2" type="Divide" version="opset1"><input><port id="0" precision="I32"/><port id="1" precision="I32"/></input><output><port id="2" precision="I32"/></output></layer>
+</layers>`, edgeQ, edgeQ+`<edge from-layer="4" from-port="2" to-layer="4" to-port="0"/>`)
+	b.model("parameter-second-output-used", "Parameter has 1 output, but the layer declares 2 output ports", true, aOut, `<output><port id="0" precision="I32" names="a"><dim>-1</dim><dim>4</dim></port><port id="1" precision="I32"><dim>-1</dim><dim>4</dim></port></output>`, edgeA, `<edge from-layer="0" from-port="1" to-layer="2" to-port="0"/>`)
+	b.model("divide-second-output-used", "Divide has 1 output, but the layer declares 2 output ports", true, divOut, `<output><port id="2" precision="I32" names="div"><dim>-1</dim><dim>4</dim></port><port id="3" precision="I32"><dim>-1</dim><dim>4</dim></port></output>`, edgeQ, `<edge from-layer="2" from-port="3" to-layer="3" to-port="0"/>`)
+	b.model("result-output-feeds-a-layer", "Result has 0 outputs, but the layer declares 1 output port", true, `<dim>4</dim></port></input></layer>
+</layers>`, `<dim>4</dim></port></input><output><port id="1" precision="I32"><dim>-1</dim><dim>4</dim></port></output></layer>
+<layer id="4" name="q2" type="Result" version="opset1"><input><port id="0" precision="I32"/></input></layer>
+</layers>`, edgeQ, edgeQ+`<edge from-layer="3" from-port="1" to-layer="4" to-port="0"/>`)
+	b.model("parameter-without-output-port", "Parameter has 1 output, but the layer declares 0 output ports", true, endLayer, `<layer id="4" name="lonely" type="Parameter" version="opset1"><data shape="4" element_type="i32"/></layer>
+</layers>`)
+	b.model("divide-without-output-port", "Divide has 1 output, but the layer declares 0 output ports", true, endLayer, `<layer id="4" name="d2" type="Divide" version="opset1"><input><port id="0" precision="I32"><dim>4</dim></port><port id="1" precision="I32"><dim>4</dim></port></input></layer>
+</layers>`, edgeQ, edgeQ+`<edge from-layer="1" from-port="0" to-layer="4" to-port="0"/><edge from-layer="1" from-port="0" to-layer="4" to-port="1"/>`)
+	b.model("parameter-with-input", "Parameter has no inputs, but the layer declares 1 input port", true, endLayer, `<layer id="4" name="p2" type="Parameter" version="opset1"><data shape="4" element_type="i32"/><input><port id="0" precision="I32"/></input><output><port id="1" precision="I32"><dim>4</dim></port></output></layer>
+</layers>`, edgeQ, edgeQ+`<edge from-layer="1" from-port="0" to-layer="4" to-port="0"/>`)
+	b.model("divide-one-input", "Incorrect number of inputs. Required: 2, got 1", true, divInput, `</input>`, edgeB, ``)
+	b.model("divide-three-inputs", "Incorrect number of inputs. Required: 2, got 3", true, divInput, `<port id="1" precision="I32"><dim>4</dim></port><port id="5" precision="I32"><dim>4</dim></port></input>`, edgeB, edgeB+`<edge from-layer="1" from-port="0" to-layer="2" to-port="5"/>`)
+	b.model("divide-input-unconnected", "input 1 is not connected", true, edgeB, ``)
+	b.model("result-two-inputs", "Result has 1 input, but the layer declares 2 input ports", true, `<dim>4</dim></port></input></layer>
+</layers>`, `<dim>4</dim></port><port id="1" precision="I32"><dim>4</dim></port></input></layer>
+</layers>`, edgeQ, edgeQ+`<edge from-layer="1" from-port="0" to-layer="3" to-port="1"/>`)
+	b.model("result-no-input", "Result has 1 input, but the layer declares 0 input ports", true, endLayer, `<layer id="4" name="q2" type="Result" version="opset1"/>
+</layers>`)
+	b.model("unsupported-opset", `"div" (Divide opset99)`, true, `type="Divide" version="opset1"`, `type="Divide" version="opset99"`)
+	b.model("unsupported-op", "irdiv cannot execute 1 layer(s)", true, `type="Divide" version="opset1"`, `type="Relu" version="opset1"`)
+
+	// Weights.
+	b.model("const-beyond-bin", "Incorrect weights in bin file!", true, bData, `<data element_type="i32" shape="4" offset="8" size="16"/>`)
+	b.model("const-offset-overflows", "Incorrect weights in bin file!", true, bData, `<data element_type="i32" shape="4" offset="18446744073709551615" size="16"/>`)
+	b.model("const-size-overflows", "Incorrect weights in bin file!", true, bData, `<data element_type="i32" shape="4" offset="0" size="18446744073709551615"/>`)
+	b.model("const-size-too-small", "Attribute and shape size are inconsistent for Const op!", true, bData, `<data element_type="i32" shape="4" offset="0" size="8"/>`)
+	b.raw("const-empty-bin", map[string][]byte{"model.xml": []byte(baseXML), "model.bin": {}}, 1, "Empty weights data in bin file or bin file cannot be found!", true, "run", "{dir}/model.xml")
+	b.raw("const-weights-missing", map[string][]byte{"model.xml": []byte(baseXML)}, 1, "Weights file {dir}/nope.bin cannot be opened!", false, "run", "{dir}/model.xml", "--weights", "{dir}/nope.bin")
+	b.raw("const-no-bin", map[string][]byte{"model.xml": []byte(baseXML)}, 1, "Empty weights data in bin file or bin file cannot be found!", true, "run", "{dir}/model.xml")
+	overlap := baseXML
+	for i := range 6 {
+		overlap = strings.Replace(overlap, endLayer, constLayer(10+i, fmt.Sprintf("o%d", i), "u8", "U8", "15", fmt.Sprint(i%2), "15")+"\n"+endLayer, 1)
+	}
+	b.raw("const-overlapping-ranges", map[string][]byte{"model.xml": []byte(overlap), "model.bin": baseBin}, 1, "the Consts' ranges overlap", true, "run", "{dir}/model.xml")
+
+	// Types.
+	b.raw("type-mismatch", map[string][]byte{"model.xml": b.edit("type-mismatch", aData, `<data shape="?,4" element_type="f32"/>`, `<port id="0" precision="I32" names="a">`, `<port id="0" precision="FP32" names="a">`), "model.bin": baseBin}, 1,
+		"Arguments do not have the same element type (arg0 element type: f32, arg1 element type: i32).", true, "run", "{dir}/model.xml")
+	b.raw("type-boolean", map[string][]byte{"model.xml": typedPair("boolean", "BOOL")}, 1, "This operation does not support inputs with element type: boolean", true, "run", "{dir}/model.xml")
+	b.raw("type-string", map[string][]byte{"model.xml": typedPair("string", "STRING")}, 1, "This operation does not support inputs with element type: string", true, "run", "{dir}/model.xml")
+	b.raw("type-u4-const", map[string][]byte{"model.xml": constPair("u4", "U4", "2"), "model.bin": {0x21, 0x43}}, 1, "unsupported element type u4", true, "run", "{dir}/model.xml")
+	b.raw("type-f8e4m3-const", map[string][]byte{"model.xml": constPair("f8e4m3", "F8E4M3", "4"), "model.bin": {1, 2, 3, 4}}, 1, "unsupported element type f8e4m3", true, "run", "{dir}/model.xml")
+	b.raw("type-u4-generated", map[string][]byte{"model.xml": typedPair("u4", "U4")}, 1, "cannot generate u4 data", false, "run", "{dir}/model.xml")
+
+	// Broadcasting.
+	b.model("pdpd-axis-int64-max", "Argument shapes are inconsistent.", true, divData, `<data auto_broadcast="pdpd" auto_broadcast.auto_broadcast_axis="9223372036854775807" m_pythondiv="true"/>`)
+	b.model("pdpd-axis-int64-min", "Argument shapes are inconsistent.", true, divData, `<data auto_broadcast="pdpd" auto_broadcast.auto_broadcast_axis="-9223372036854775808" m_pythondiv="true"/>`)
+	b.model("pdpd-axis-minus-2", "Argument shapes are inconsistent.", true, divData, `<data auto_broadcast="pdpd" auto_broadcast.auto_broadcast_axis="-2" m_pythondiv="true"/>`)
+	b.model("pdpd-axis-past-rank", "Argument shapes are inconsistent.", true, divData, `<data auto_broadcast="pdpd" auto_broadcast.auto_broadcast_axis="2" m_pythondiv="true"/>`)
+	b.model("auto-broadcast-unknown", `"bidirectional" is not a member of enum ov::op::AutoBroadcastType`, true, divData, `<data auto_broadcast="bidirectional" m_pythondiv="true"/>`)
+	b.model("numpy-inconsistent", "Argument shapes are inconsistent.", true, bData, `<data element_type="i32" shape="3" offset="0" size="12"/>`, `<output><port id="0" precision="I32"><dim>4</dim></port></output></layer>`, `<output><port id="0" precision="I32"><dim>3</dim></port></output></layer>`)
+	b.model("none-unequal", "Argument shapes are inconsistent.", true, divData, `<data auto_broadcast="none" m_pythondiv="true"/>`)
+
+	// Values.
+	b.raw("fold-division-by-zero", map[string][]byte{"model.xml": constPair("i32", "I32", "16"), "model.bin": i32Bytes(5, 0, 7, 0)}, 1, "integer division by zero at flat output index 1", true, "run", "{dir}/model.xml")
+	b.raw("run-overflow", map[string][]byte{"model.xml": []byte(baseXML), "model.bin": i32Bytes(3, -3, 4, -1), "a.npy": npyFile(npyDict("<i4", "False", "1, 4"), i32Bytes(1, 1, 1, -2147483648))}, 1,
+		"integer division overflow at flat output index 3", true, "run", "{dir}/model.xml", "-i", "a={dir}/a.npy")
+	b.raw("run-zero-in-input", map[string][]byte{"model.xml": b.edit("run-zero-in-input", `m_pythondiv="true"`, `m_pythondiv="false"`), "model.bin": i32Bytes(3, 0, 4, -7)}, 1, "integer division by zero at flat output index 1", true, "run", "{dir}/model.xml")
+
+	// .npy inputs.
+	good := npyDict("<i4", "False", "2, 4")
+	b.input("npy-empty", []byte{}, "no NUMPY magic")
+	b.input("npy-no-magic", []byte("PK\x03\x04 not a numpy file"), "no NUMPY magic")
+	b.input("npy-truncated-header", goodInput[:40], "truncated header")
+	b.input("npy-version-4", append([]byte("\x93NUMPY\x04\x00"), goodInput[8:]...), "format version 4")
+	b.input("npy-v2-huge-header", []byte("\x93NUMPY\x02\x00\xff\xff\xff\x7f"), "header of 2147483647 bytes")
+	b.input("npy-fortran", npyFile(npyDict("<i4", "True", "2, 4"), i32Bytes(1, 2, 3, 4, 5, 6, 7, 8)), "fortran_order arrays are not supported")
+	b.input("npy-big-endian", npyFile(npyDict(">i4", "False", "2, 4"), i32Bytes(1, 2, 3, 4, 5, 6, 7, 8)), `unsupported dtype ">i4"`)
+	b.input("npy-object-dtype", npyFile(npyDict("|O", "False", "2,"), []byte("\x80\x04N.")), `unsupported dtype "|O"`)
+	b.input("npy-huge-shape", npyFile(npyDict("<i4", "False", "1099511627776, 4"), nil), "declares more data than the file holds")
+	b.input("npy-shape-overflows", npyFile(npyDict("<i4", "False", "4294967296, 4294967296, 4"), nil), "tensor too large")
+	b.input("npy-short-data", npyFile(good, i32Bytes(1, 2, 3)), "declares more data than the file holds")
+	b.input("npy-long-data", npyFile(good, i32Bytes(1, 2, 3, 4, 5, 6, 7, 8, 9)), "data continues past the 32 bytes")
+	b.input("npy-negative-dim", npyFile(npyDict("<i4", "False", "-2, 4"), nil), `bad dimension "-2"`)
+	b.input("npy-header-garbage", npyFile("{'shape': (2, 4)}", nil), "header without descr")
+	b.input("npy-dtype-mismatch", npyFile(npyDict("<f4", "False", "2, 4"), make([]byte, 32)), "irdiv never casts")
+	b.cases[len(b.cases)-1].API = false // the Go API takes any tensor and words the mismatch itself
+	b.input("npy-shape-not-admitted", npyFile(npyDict("<i4", "False", "2, 5"), make([]byte, 40)), "which does not admit [2 5]")
+
+	// eval: literals and operands.
+	b.raw("eval-bool-operands", map[string][]byte{"a.npy": npyFile(npyDict("|b1", "False", "2,"), []byte{1, 0})}, 1, "This operation does not support inputs with element type: boolean", false, "eval", "{dir}/a.npy", "{dir}/a.npy")
+	col := npyFile(npyDict("<f4", "False", "16384, 1"), make([]byte, 65536))
+	row := npyFile(npyDict("<f4", "False", "1, 16384"), make([]byte, 65536))
+	b.raw("eval-broadcast-amplifies", map[string][]byte{"col.npy": col, "row.npy": row}, 1, "the result f32[16384,16384] would take 1GiB, more than --max-tensor 256MiB allows", false, "eval", "{dir}/col.npy", "{dir}/row.npy")
+	b.raw("eval-literal-ragged", nil, 1, "ragged array", false, "eval", "[[1],[2,3]]", "1")
+	b.raw("eval-literal-too-deep", nil, 1, "nested deeper than 32", false, "eval", strings.Repeat("[", 40)+"1"+strings.Repeat("]", 40), "1")
+	b.raw("eval-literal-unterminated", nil, 1, "expected ',' or ']'", false, "eval", "[1,2", "1")
+	b.raw("eval-literal-garbage", nil, 1, `"x" is not an i32 value`, false, "eval", "--type", "i32", "[1,x]", "1")
+	b.raw("eval-literal-out-of-range", nil, 1, `"300" is not a u8 value`, false, "eval", "--type", "u8", "300", "1")
+	b.raw("eval-literal-empty", nil, 1, "expected a number at offset 0", false, "eval", "", "1")
+	b.raw("eval-axis-int64-max", nil, 1, "Argument shapes are inconsistent.", false, "eval", "--broadcast", "pdpd", "--axis", "9223372036854775807", "[[1,2]]", "[1,2]")
+	b.raw("eval-axis-int64-min", nil, 1, "Argument shapes are inconsistent.", false, "eval", "--broadcast", "pdpd", "--axis", "-9223372036854775808", "[[1,2]]", "[1,2]")
+	b.raw("eval-division-by-zero", nil, 1, "integer division by zero at flat output index 1", false, "eval", "--type", "i64", "[1,2]", "[1,0]")
+	b.raw("eval-output-dir-missing", nil, 1, "no such file or directory", false, "eval", "1", "2", "-o", "{dir}/missing/out.npy")
+
+	// Flags and usage.
+	b.raw("usage-unknown-command", nil, 2, `unknown command "frobnicate"`, false, "frobnicate")
+	b.raw("usage-broadcast", nil, 2, "--broadcast", false, "eval", "--broadcast", "sideways", "1", "2")
+	b.raw("usage-type-boolean", nil, 2, "--type", false, "eval", "--type", "boolean", "1", "2")
+	b.raw("usage-simd", nil, 2, "unknown SIMD level", false, "eval", "--simd", "avx9", "1", "2")
+	b.raw("usage-unknown-flag", nil, 2, "flag provided but not defined: -frob", false, "eval", "-frob", "1", "2")
+	b.raw("usage-max-tensor", nil, 2, "want a size from 1 to 16GiB", false, "eval", "--max-tensor", "-5", "1", "2")
+	base := map[string][]byte{"model.xml": []byte(baseXML), "model.bin": baseBin}
+	b.raw("usage-bench-niter-negative", base, 2, "-niter -1: want at least 1 iteration", false, "bench", "{dir}/model.xml", "-niter", "-1")
+	b.raw("usage-bench-t-nan", base, 2, "-t NaN: want a number of seconds above 0", false, "bench", "{dir}/model.xml", "-t", "NaN")
+	b.raw("usage-bench-t-inf", base, 2, "-t +Inf: want a number of seconds above 0", false, "bench", "{dir}/model.xml", "-t", "Inf")
+	b.raw("usage-bench-t-zero", base, 2, "-t 0: want a number of seconds above 0", false, "bench", "{dir}/model.xml", "-t", "0")
+	b.raw("usage-bench-percentile-nan", base, 2, "--latency-percentile NaN", false, "bench", "{dir}/model.xml", "--latency-percentile", "NaN")
+	b.raw("bench-shape-too-large", base, 1, "more than --max-tensor 256MiB allows", false, "bench", "{dir}/model.xml", "-niter", "1", "--shape", "a=[2147483648,4]")
+	b.raw("bench-shape-outside-interval", base, 1, "which does not admit [2 5]", false, "bench", "{dir}/model.xml", "-niter", "1", "--shape", "a=[2,5]")
+	b.raw("usage-run-input-syntax", base, 2, `-i "a": want NAME=FILE.npy`, false, "run", "{dir}/model.xml", "-i", "a")
+	b.raw("run-input-missing-file", base, 1, "no such file or directory", false, "run", "{dir}/model.xml", "-i", "a={dir}/missing.npy")
+	b.raw("run-input-unknown-name", map[string][]byte{"model.xml": []byte(baseXML), "model.bin": baseBin, "a.npy": goodInput}, 1, "-i zz: the model has no input of that name or index", false, "run", "{dir}/model.xml", "-i", "zz={dir}/a.npy")
+	b.raw("run-layer-unknown", base, 1, `the model has no layer named "nosuch"`, false, "run", "{dir}/model.xml", "--layer", "nosuch")
+	b.raw("run-layer-id-unknown", base, 1, "the model has no layer with id 999", false, "run", "{dir}/model.xml", "--layer", "id:999")
+	b.raw("run-layer-not-divide", base, 1, `is a Parameter; run --layer evaluates Divide layers`, false, "run", "{dir}/model.xml", "--layer", "a")
+	b.raw("run-output-dir-is-a-file", map[string][]byte{"model.xml": []byte(baseXML), "model.bin": baseBin, "file": []byte("x")}, 1, "not a directory", false, "run", "{dir}/model.xml", "-o", "{dir}/file")
+	b.raw("info-weights-missing", base, 1, "cannot be opened!", false, "info", "{dir}/model.xml", "--weights", "{dir}/nope.bin")
+	return b.cases, b.mistakes
+}
