@@ -210,4 +210,3 @@ func checkCorpusUpToDate(t *testing.T, cases []badCase) {
 		t.Fatalf("testdata/bad is stale (%d files, e.g. %s); run go test ./cmd/irdiv -run TestBadCorpus -update", len(stale), stale[0])
 	}
 }
-
