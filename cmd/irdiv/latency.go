@@ -80,10 +80,3 @@ func (l *latencies) percentile(p float64) time.Duration {
 	}
 	return l.max
 }
-
-func (l *latencies) average() time.Duration {
-	if l.n == 0 {
-		return 0
-	}
-	return l.sum / time.Duration(l.n)
-}
