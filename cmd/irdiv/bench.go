@@ -112,8 +112,8 @@ func parseBench(args []string, stdout io.Writer) (benchOptions, error) {
 	switch {
 	case set["t"] && !(o.seconds > 0 && o.seconds <= maxBenchSeconds):
 		return o, usageErr("-t %v: want a number of seconds above 0, at most %d", o.seconds, maxBenchSeconds)
-	case set["niter"] && o.niter < 1:
-		return o, usageErr("-niter %d: want at least 1 iteration", o.niter)
+	case set["niter"] && !(o.niter >= 1 && o.niter <= maxBenchIterations):
+		return o, usageErr("-niter %d: want from 1 to %d iterations", o.niter, int64(maxBenchIterations))
 	case o.threads < 0:
 		return o, usageErr("-nthreads %d: want 0 (GOMAXPROCS) or more", o.threads)
 	case !(o.percentile >= 1 && o.percentile <= 100):
@@ -137,8 +137,13 @@ func parseBench(args []string, stdout io.Writer) (benchOptions, error) {
 	return o, nil
 }
 
-// maxBenchSeconds bounds -t (a year), so that the deadline cannot overflow.
-const maxBenchSeconds = 365 * 24 * 3600
+// maxBenchSeconds bounds -t (a year), so that the deadline cannot
+// overflow; maxBenchIterations bounds -niter (a day and more of the
+// fastest inference irdiv does), so that a typo is not a run without end.
+const (
+	maxBenchSeconds    = 365 * 24 * 3600
+	maxBenchIterations = 1 << 40
+)
 
 // measure runs the first inference, then inferences one after another
 // until both limits are reached, recording each latency.

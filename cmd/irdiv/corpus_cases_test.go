@@ -344,7 +344,8 @@ func buildCorpus() ([]badCase, []string) {
 	b.raw("usage-unknown-flag", nil, 2, "flag provided but not defined: -frob", false, "eval", "-frob", "1", "2")
 	b.raw("usage-max-tensor", nil, 2, "want a size from 1 to 16GiB", false, "eval", "--max-tensor", "-5", "1", "2")
 	base := map[string][]byte{"model.xml": []byte(baseXML), "model.bin": baseBin}
-	b.raw("usage-bench-niter-negative", base, 2, "-niter -1: want at least 1 iteration", false, "bench", "{dir}/model.xml", "-niter", "-1")
+	b.raw("usage-bench-niter-negative", base, 2, "-niter -1: want from 1 to 1099511627776 iterations", false, "bench", "{dir}/model.xml", "-niter", "-1")
+	b.raw("usage-bench-niter-int64-max", base, 2, "-niter 9223372036854775807: want from 1 to 1099511627776 iterations", false, "bench", "{dir}/model.xml", "-niter", "9223372036854775807")
 	b.raw("usage-bench-t-nan", base, 2, "-t NaN: want a number of seconds above 0", false, "bench", "{dir}/model.xml", "-t", "NaN")
 	b.raw("usage-bench-t-inf", base, 2, "-t +Inf: want a number of seconds above 0", false, "bench", "{dir}/model.xml", "-t", "Inf")
 	b.raw("usage-bench-t-zero", base, 2, "-t 0: want a number of seconds above 0", false, "bench", "{dir}/model.xml", "-t", "0")
