@@ -25,7 +25,6 @@ func (m *Model) AddLayer(typ, version, name string, data []Attr, ins []Output, o
 		}
 	}
 	m.Layers = append(m.Layers, l)
-	m.invalidate()
 	return l
 }
 
@@ -47,7 +46,7 @@ func (m *Model) AddParameter(name string, t ElementType, shape shapeinfer.Shape)
 func (m *Model) AddConst(name string, v *Tensor) *Layer {
 	data := []Attr{{"element_type", v.Type.String()}, {"shape", joinDims(v.Shape, ", ")}, {"offset", "0"}, {"size", strconv.Itoa(len(v.Data))}}
 	l := m.AddLayer("Const", "opset1", name, data, nil, []*Port{{Type: v.Type, Dims: append([]int64{}, v.Shape...)}})
-	l.Value = v
+	l.Constant = v
 	return l
 }
 

@@ -133,7 +133,7 @@ func ParseElementType(s string) (ElementType, error) {
 			return t, nil
 		}
 	}
-	return 0, fmt.Errorf("%q is not a member of enum element::Type_t", s)
+	return 0, errorf("%q is not a member of enum element::Type_t", s)
 }
 
 // ParsePrecision parses a port precision. It is case-sensitive and accepts
@@ -151,5 +151,5 @@ func ParsePrecision(s string) (ElementType, error) {
 			return t, nil
 		}
 	}
-	return 0, fmt.Errorf("Incorrect type: %s", s)
+	return 0, errorf("Incorrect type: %s", s)
 }

@@ -18,7 +18,7 @@ func ExampleRead() {
 		fmt.Printf("%d %s %s %v\n", l.ID, l.Type, l.Name, l.Data)
 	}
 	b := m.LayerByID(1)
-	fmt.Println("divisor:", ir.View[int32](b.Value))
+	fmt.Println("divisor:", ir.View[int32](b.Constant))
 	// Output:
 	// floordiv IR version 11
 	// 0 Parameter a [{shape ?,4} {element_type i32}]

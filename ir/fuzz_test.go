@@ -45,7 +45,7 @@ func FuzzReadIR(f *testing.F) {
 // undecodedConst reports whether a Const of m or its bodies has no value.
 func undecodedConst(m *Model) bool {
 	for _, l := range m.Layers {
-		if strings.EqualFold(l.Type, "Const") && l.Value == nil {
+		if strings.EqualFold(l.Type, "Const") && l.Constant == nil {
 			return true
 		}
 		for _, x := range l.Extra {

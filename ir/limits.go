@@ -8,10 +8,6 @@ import (
 	"io"
 )
 
-// ErrLimit is the class of files that exceed a cap of ReadOptions: the
-// file may be valid, but reading it would take more memory than allowed.
-var ErrLimit = errors.New("limit exceeded")
-
 // Default caps of ReadOptions. The largest model in the real-model corpus
 // irdiv is tested on has about 6,500 layers, 127,000 XML elements and
 // 94,000 attributes in 2.7 MB of XML; every default is 18 times that or more.
@@ -61,7 +57,7 @@ func orDefault[T int | int64](v, def T) T {
 func scanXML(r io.Reader, size int64, o ReadOptions) ([]byte, error) {
 	maxBytes := orDefault(o.MaxXMLBytes, DefaultMaxXMLBytes)
 	if size > maxBytes {
-		return nil, fmt.Errorf("%w: the XML has %d bytes, more than the %d allowed (ReadOptions.MaxXMLBytes)", ErrLimit, size, maxBytes)
+		return nil, errorf("%w: the XML has %d bytes, more than the %d allowed (ReadOptions.MaxXMLBytes)", ErrLimit, size, maxBytes)
 	}
 	var buf bytes.Buffer
 	if size > 0 {
@@ -88,7 +84,7 @@ func scanXML(r io.Reader, size int64, o ReadOptions) ([]byte, error) {
 			break
 		}
 		if lr.over {
-			return nil, fmt.Errorf("%w: the XML has more than the %d bytes allowed (ReadOptions.MaxXMLBytes)", ErrLimit, maxBytes)
+			return nil, errorf("%w: the XML has more than the %d bytes allowed (ReadOptions.MaxXMLBytes)", ErrLimit, maxBytes)
 		}
 		var xmlErr *xml.SyntaxError
 		switch {
@@ -100,7 +96,7 @@ func scanXML(r io.Reader, size int64, o ReadOptions) ([]byte, error) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if depth++; depth > maxDepth {
-				return nil, fmt.Errorf("%w: the XML is nested deeper than %d elements (ReadOptions.MaxDepth)", ErrLimit, maxDepth)
+				return nil, errorf("%w: the XML is nested deeper than %d elements (ReadOptions.MaxDepth)", ErrLimit, maxDepth)
 			}
 			caps[0].n += 1 + len(t.Attr)
 			switch t.Name.Local {
@@ -113,7 +109,7 @@ func scanXML(r io.Reader, size int64, o ReadOptions) ([]byte, error) {
 			}
 			for _, c := range caps {
 				if c.n > c.max {
-					return nil, fmt.Errorf("%w: the XML has more than %d %s (ReadOptions.%s)", ErrLimit, c.max, c.what, c.field)
+					return nil, errorf("%w: the XML has more than %d %s (ReadOptions.%s)", ErrLimit, c.max, c.what, c.field)
 				}
 			}
 		case xml.EndElement:

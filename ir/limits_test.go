@@ -143,7 +143,7 @@ func TestConstWeightsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c0, c1, c2 := m.LayerByID(0).Value, m.LayerByID(1).Value, m.LayerByID(2).Value
+	c0, c1, c2 := m.LayerByID(0).Constant, m.LayerByID(1).Constant, m.LayerByID(2).Constant
 	if &c0.Data[0] != &c1.Data[0] || string(c0.Data) != string(bin) || string(c2.Data) != "4567" {
 		t.Errorf("values %q %q %q; the first two should share memory", c0.Data, c1.Data, c2.Data)
 	}
@@ -154,7 +154,7 @@ func TestConstWeightsBounded(t *testing.T) {
 	}
 	// SkipWeights loads nothing but still checks every range.
 	m, err = ReadBytes([]byte(constsXML([2]int{0, 16}, [2]int{1, 15})), bin, ReadOptions{SkipWeights: true})
-	if err != nil || !m.WeightsMissing || m.LayerByID(0).Value != nil {
+	if err != nil || !m.WeightsMissing || m.LayerByID(0).Constant != nil {
 		t.Errorf("SkipWeights: %v, WeightsMissing=%v", err, m.WeightsMissing)
 	}
 	if _, err := ReadBytes([]byte(constsXML([2]int{8, 16})), bin, ReadOptions{SkipWeights: true}); !errors.Is(err, ErrWeights) || !strings.Contains(err.Error(), "Incorrect weights in bin file!") {

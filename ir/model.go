@@ -22,7 +22,6 @@
 package ir
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -112,10 +111,10 @@ type Layer struct {
 	// Extra are the children after <output>: port maps and, parsed as
 	// models of their own, the bodies of Loop, TensorIterator and If.
 	Extra []Extra
-	// Value is the data of a Const, read from the weights. It is nil when
-	// the weights file was absent or not read. Consts stored at the same
-	// place in the weights share their data.
-	Value *Tensor
+	// Constant is the value of a Const, read from the weights. It is nil
+	// when the weights file was absent or not read. Consts stored at the
+	// same place in the weights share their data.
+	Constant *Tensor
 }
 
 // Extra is a child element of a layer after its ports: either a body
@@ -177,14 +176,6 @@ type Model struct {
 	// WeightsMissing is set when the model was read without a weights file
 	// or with ReadOptions.SkipWeights; its Consts then have no Value.
 	WeightsMissing bool
-
-	// The lookups below are built on demand and rebuilt when the number
-	// of layers or edges changes (AddLayer resets them).
-	byID          map[uint64]*Layer
-	ports         map[portKey]int
-	inputs        map[*Layer][]Output
-	indexedLayers int
-	indexedEdges  int
 }
 
 // portKey names a port by its layer id, direction and port id.
@@ -214,70 +205,83 @@ func portIndex(layers []*Layer) map[portKey]int {
 	return idx
 }
 
-// LayerByID returns the layer with the given id, or nil.
+// LayerByID returns the layer with the given id, or nil. It looks the
+// layers through; for many look-ups, keep a map.
 func (m *Model) LayerByID(id uint64) *Layer {
-	m.index()
-	return m.byID[id]
+	for _, l := range m.Layers {
+		if l.ID == id {
+			return l
+		}
+	}
+	return nil
 }
 
-// port returns the layer with the given id and the position of its port,
-// or nil and -1.
-func (m *Model) port(layer, port uint64, output bool) (*Layer, int) {
-	m.index()
-	l := m.byID[layer]
-	i, ok := m.ports[portKey{layer, port, output}]
-	if l == nil || !ok {
-		return nil, -1
+// LayerByName returns the first layer with the given name, or nil.
+// OpenVINO allows several layers to share a name.
+func (m *Model) LayerByName(name string) *Layer {
+	for _, l := range m.Layers {
+		if l.Name == name {
+			return l
+		}
 	}
-	return l, i
+	return nil
 }
 
 // Input returns the output that feeds input i of l; ok is false when that
-// input is not connected.
+// input is not connected. It looks the edges through; Sources answers for
+// every layer at once.
 func (m *Model) Input(l *Layer, i int) (Output, bool) {
-	m.index()
-	in := m.inputs[l]
-	if i < 0 || i >= len(in) || in[i].Layer == nil {
+	if i < 0 || i >= len(l.Inputs) {
 		return Output{}, false
 	}
-	return in[i], true
-}
-
-// index builds the id, port and edge lookups, again when layers or edges
-// were added or removed since.
-func (m *Model) index() {
-	if m.byID != nil && m.indexedLayers == len(m.Layers) && m.indexedEdges == len(m.Edges) {
-		return
-	}
-	m.indexedLayers, m.indexedEdges = len(m.Layers), len(m.Edges)
-	m.byID = make(map[uint64]*Layer, len(m.Layers))
-	for _, l := range m.Layers {
-		if m.byID[l.ID] == nil {
-			m.byID[l.ID] = l
-		}
-	}
-	m.ports = portIndex(m.Layers)
-	m.inputs = make(map[*Layer][]Output)
 	for _, e := range m.Edges {
-		from, to := m.byID[e.FromLayer], m.byID[e.ToLayer]
-		if from == nil || to == nil {
+		if e.ToLayer != l.ID || e.ToPort != l.Inputs[i].ID {
 			continue
 		}
-		oi, okOut := m.ports[portKey{e.FromLayer, e.FromPort, true}]
-		ii, okIn := m.ports[portKey{e.ToLayer, e.ToPort, false}]
-		if !okOut || !okIn {
-			continue
+		for _, from := range m.Layers {
+			if from.ID != e.FromLayer {
+				continue
+			}
+			for j, p := range from.Outputs {
+				if p.ID == e.FromPort {
+					return Output{from, j}, true
+				}
+			}
 		}
-		in := m.inputs[to]
-		if len(in) < len(to.Inputs) {
-			in = append(in, make([]Output, len(to.Inputs)-len(in))...)
-		}
-		in[ii] = Output{from, oi}
-		m.inputs[to] = in
 	}
+	return Output{}, false
 }
 
-func (m *Model) invalidate() { m.byID, m.ports, m.inputs = nil, nil, nil }
+// Sources returns, for every layer with inputs, the outputs that feed
+// them by input position (a zero Output where an input is not connected).
+// It is a snapshot of the edges: after editing the model, call it again.
+func (m *Model) Sources() map[*Layer][]Output {
+	byID := make(map[uint64]*Layer, len(m.Layers))
+	for _, l := range m.Layers {
+		if byID[l.ID] == nil {
+			byID[l.ID] = l
+		}
+	}
+	ports := portIndex(m.Layers)
+	sources := make(map[*Layer][]Output)
+	for _, e := range m.Edges {
+		from, to := byID[e.FromLayer], byID[e.ToLayer]
+		oi, okOut := ports[portKey{e.FromLayer, e.FromPort, true}]
+		ii, okIn := ports[portKey{e.ToLayer, e.ToPort, false}]
+		if from == nil || to == nil || !okOut || !okIn {
+			continue
+		}
+		in := sources[to]
+		if in == nil {
+			in = make([]Output, len(to.Inputs))
+			sources[to] = in
+		}
+		if in[ii].Layer == nil {
+			in[ii] = Output{from, oi}
+		}
+	}
+	return sources
+}
 
 // Parameters returns the Parameter layers in model order.
 func (m *Model) Parameters() []*Layer { return m.layersOfType("Parameter") }
@@ -295,10 +299,6 @@ func (m *Model) layersOfType(typ string) []*Layer {
 	return out
 }
 
-// ErrGraph is the class of structural errors: duplicate ids, dangling
-// edges, cycles.
-var ErrGraph = errors.New("invalid graph")
-
 // Check verifies the graph: unique layer ids, unique port ids within each
 // layer's inputs and outputs, edges between existing layers and ports, at
 // most one edge into each input port, and no cycle.
@@ -306,14 +306,14 @@ func (m *Model) Check() error {
 	seen := make(map[uint64]*Layer, len(m.Layers))
 	for _, l := range m.Layers {
 		if prev := seen[l.ID]; prev != nil {
-			return fmt.Errorf("%w: %s and %s share an id", ErrGraph, prev, l)
+			return errorf("%w: %s and %s share an id", ErrGraph, prev, l)
 		}
 		seen[l.ID] = l
 		for out, ports := range [2][]*Port{l.Inputs, l.Outputs} {
 			ids := make(map[uint64]bool, len(ports))
 			for _, p := range ports {
 				if ids[p.ID] {
-					return fmt.Errorf("%w: %s declares %s port %d twice", ErrGraph, l, [2]string{"input", "output"}[out], p.ID)
+					return errorf("%w: %s declares %s port %d twice", ErrGraph, l, [2]string{"input", "output"}[out], p.ID)
 				}
 				ids[p.ID] = true
 			}
@@ -327,17 +327,17 @@ func (m *Model) Check() error {
 		_, toOK := ports[portKey{e.ToLayer, e.ToPort, false}]
 		switch {
 		case from == nil:
-			return fmt.Errorf("%w: Attempt to access node %d that not in graph.", ErrGraph, e.FromLayer)
+			return errorf("%w: Attempt to access node %d that not in graph.", ErrGraph, e.FromLayer)
 		case to == nil:
-			return fmt.Errorf("%w: Attempt to access node %d that not in graph.", ErrGraph, e.ToLayer)
+			return errorf("%w: Attempt to access node %d that not in graph.", ErrGraph, e.ToLayer)
 		case !fromOK:
-			return fmt.Errorf("%w: Can not find output port with id %d in layer %s", ErrGraph, e.FromPort, from.Name)
+			return errorf("%w: Can not find output port with id %d in layer %s", ErrGraph, e.FromPort, from.Name)
 		case !toOK:
-			return fmt.Errorf("%w: Can not find input port with id %d in layer %s", ErrGraph, e.ToPort, to.Name)
+			return errorf("%w: Can not find input port with id %d in layer %s", ErrGraph, e.ToPort, to.Name)
 		}
 		key := [2]uint64{e.ToLayer, e.ToPort}
 		if fed[key] {
-			return fmt.Errorf("%w: %s layer %s with id: %d is inconsistent! (input port %d has two edges)", ErrGraph, to.Type, to.Name, to.ID, e.ToPort)
+			return errorf("%w: %s layer %s with id: %d is inconsistent! (input port %d has two edges)", ErrGraph, to.Type, to.Name, to.ID, e.ToPort)
 		}
 		fed[key] = true
 	}
@@ -348,15 +348,18 @@ func (m *Model) Check() error {
 // TopoOrder returns the layers in a topological order that keeps file order
 // among independent layers, or an error naming a layer on a cycle.
 func (m *Model) TopoOrder() ([]*Layer, error) {
-	m.index()
 	pos := make(map[*Layer]int, len(m.Layers))
+	byID := make(map[uint64]*Layer, len(m.Layers))
 	for i, l := range m.Layers {
 		pos[l] = i
+		if byID[l.ID] == nil {
+			byID[l.ID] = l
+		}
 	}
 	indeg := make([]int, len(m.Layers))
 	next := make([][]int, len(m.Layers))
 	for _, e := range m.Edges {
-		from, to := m.byID[e.FromLayer], m.byID[e.ToLayer]
+		from, to := byID[e.FromLayer], byID[e.ToLayer]
 		if from == nil || to == nil {
 			continue
 		}
@@ -383,7 +386,7 @@ func (m *Model) TopoOrder() ([]*Layer, error) {
 	if len(order) != len(m.Layers) {
 		for i, d := range indeg {
 			if d > 0 {
-				return nil, fmt.Errorf("%w: cycle through %s", ErrGraph, m.Layers[i])
+				return nil, errorf("%w: cycle through %s", ErrGraph, m.Layers[i])
 			}
 		}
 	}
@@ -393,7 +396,7 @@ func (m *Model) TopoOrder() ([]*Layer, error) {
 // Unreachable returns the layers from which no Result (or Assign) can be
 // reached. OpenVINO drops them silently when it reads a model.
 func (m *Model) Unreachable() []*Layer {
-	m.index()
+	sources := m.Sources()
 	live := make(map[*Layer]bool)
 	var stack []*Layer
 	for _, l := range m.Layers {
@@ -405,7 +408,7 @@ func (m *Model) Unreachable() []*Layer {
 	for len(stack) > 0 {
 		l := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, in := range m.inputs[l] {
+		for _, in := range sources[l] {
 			if in.Layer != nil && !live[in.Layer] {
 				live[in.Layer] = true
 				stack = append(stack, in.Layer)

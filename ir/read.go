@@ -16,31 +16,6 @@ import (
 	"github.com/irdiv/irdiv/shapeinfer"
 )
 
-// Sentinel error classes of the reader; test them with errors.Is.
-var (
-	// ErrFormat: the file is not an IR v10/v11 model or is malformed.
-	ErrFormat = errors.New("malformed IR")
-	// ErrWeights: the weights file is missing, short or inconsistent.
-	ErrWeights = errors.New("invalid weights")
-)
-
-// ParseError is an error found while reading a model: the file, the layer
-// when there is one, and the cause.
-type ParseError struct {
-	File  string // path of the .xml, or "<memory>"
-	Layer string // `layer "name" (id N)`, or ""
-	Err   error
-}
-
-func (e *ParseError) Error() string {
-	if e.Layer != "" {
-		return fmt.Sprintf("ir: %s: %s: %v", e.File, e.Layer, e.Err)
-	}
-	return fmt.Sprintf("ir: %s: %v", e.File, e.Err)
-}
-
-func (e *ParseError) Unwrap() error { return e.Err }
-
 // weights is where Const data comes from; a nil *weights means no file.
 type weights struct {
 	r    io.ReaderAt
@@ -65,7 +40,7 @@ func newWeights(r io.ReaderAt, size int64) *weights {
 func Read(xmlPath string, opts ReadOptions) (*Model, error) {
 	xmlData, err := readXMLFile(xmlPath, opts)
 	if err != nil {
-		return nil, &ParseError{File: xmlPath, Err: err}
+		return nil, &ParseError{File: xmlPath, Err: asLocal(err)}
 	}
 	var w *weights
 	binPath := opts.WeightsPath
@@ -78,11 +53,11 @@ func Read(xmlPath string, opts ReadOptions) (*Model, error) {
 		defer f.Close()
 		st, err := f.Stat()
 		if err != nil || !st.Mode().IsRegular() {
-			return nil, &ParseError{File: xmlPath, Err: fmt.Errorf("%w: Weights file %s cannot be opened!", ErrWeights, binPath)}
+			return nil, &ParseError{File: xmlPath, Err: errorf("%w: Weights file %s cannot be opened!", ErrWeights, binPath)}
 		}
 		w = newWeights(f, st.Size())
 	case opts.WeightsPath != "" || !errors.Is(err, fs.ErrNotExist):
-		return nil, &ParseError{File: xmlPath, Err: fmt.Errorf("%w: Weights file %s cannot be opened!", ErrWeights, binPath)}
+		return nil, &ParseError{File: xmlPath, Err: errorf("%w: Weights file %s cannot be opened!", ErrWeights, binPath)}
 	}
 	return decode(xmlData, w, xmlPath, opts)
 }
@@ -125,9 +100,18 @@ func readXMLFile(path string, opts ReadOptions) ([]byte, error) {
 func scanError(err error, file string) error {
 	var se *syntaxError
 	if errors.As(err, &se) {
-		return fmt.Errorf("%w (%v)", unreadable(file), se.err)
+		return errorf("%w (%v)", unreadable(file), se.err)
 	}
-	return err
+	return asLocal(err)
+}
+
+// asLocal marks an error met while reading (a limit, an I/O error) as this
+// package's, so that ParseError names the package.
+func asLocal(err error) error {
+	if _, ok := err.(*irError); ok {
+		return err
+	}
+	return &irError{err}
 }
 
 func unreadable(file string) error {
@@ -202,11 +186,11 @@ func decode(data []byte, w *weights, file string, opts ReadOptions) (*Model, err
 	// takes the first.
 	doc.ReadSettings.PreserveDuplicateAttrs = true
 	if err := doc.ReadFromBytes(data); err != nil {
-		return nil, &ParseError{File: file, Err: fmt.Errorf("%w (%v)", unreadable(file), err)}
+		return nil, &ParseError{File: file, Err: errorf("%w (%v)", unreadable(file), err)}
 	}
 	root := doc.Root()
 	if root == nil || strings.ToLower(root.Tag) != "net" {
-		return nil, &ParseError{File: file, Err: unreadable(file)}
+		return nil, &ParseError{File: file, Err: &irError{unreadable(file)}}
 	}
 	m := &Model{Version: 0}
 	r := &reader{file: file, weights: w, model: m, skipWeights: opts.SkipWeights}
@@ -214,7 +198,7 @@ func decode(data []byte, w *weights, file string, opts ReadOptions) (*Model, err
 	versionText, _ := attrValue(rootAttrs, "version")
 	version, err := strconv.Atoi(versionText)
 	if err != nil || version < 10 || version > 11 {
-		return nil, &ParseError{File: file, Err: fmt.Errorf("%w (IR version %q; irdiv reads 10 and 11)", unreadable(file), versionText)}
+		return nil, &ParseError{File: file, Err: errorf("%w (IR version %q; irdiv reads 10 and 11)", unreadable(file), versionText)}
 	}
 	m.Name, _ = attrValue(rootAttrs, "name")
 	m.Version = version
@@ -228,11 +212,7 @@ func decode(data []byte, w *weights, file string, opts ReadOptions) (*Model, err
 }
 
 func (r *reader) fail(l *Layer, format string, args ...any) error {
-	pe := &ParseError{File: r.file, Err: fmt.Errorf(format, args...)}
-	if l != nil {
-		pe.Layer = l.String()
-	}
-	return pe
+	return &ParseError{File: r.file, Layer: l, Err: errorf(format, args...)}
 }
 
 func (r *reader) warn(l *Layer, format string, args ...any) {
@@ -274,7 +254,7 @@ func (r *reader) graph(m *Model, el *etree.Element) error {
 		}
 	}
 	if err := m.Check(); err != nil {
-		return &ParseError{File: r.file, Err: err}
+		return &ParseError{File: r.file, Err: asLocal(err)}
 	}
 	r.resolveInputTypes(m)
 	for _, l := range m.Layers {
@@ -290,11 +270,11 @@ func (r *reader) graph(m *Model, el *etree.Element) error {
 func uintAttr(attrs []etree.Attr, node, name string) (uint64, error) {
 	s, ok := attrValue(attrs, name)
 	if !ok {
-		return 0, fmt.Errorf("%w: node <%s> is missing mandatory attribute: %s", ErrFormat, node, name)
+		return 0, errorf("%w: node <%s> is missing mandatory attribute: %s", ErrFormat, node, name)
 	}
 	v, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%w: node <%s> has attribute %q = %q which is not an unsigned 64 bit integer", ErrFormat, node, name, s)
+		return 0, errorf("%w: node <%s> has attribute %q = %q which is not an unsigned 64 bit integer", ErrFormat, node, name, s)
 	}
 	return v, nil
 }
@@ -382,13 +362,13 @@ func (r *reader) port(l *Layer, el *etree.Element, output bool) (*Port, error) {
 	attrs := r.attrs(el, l)
 	id, err := uintAttr(attrs, "port", "id")
 	if err != nil {
-		return nil, r.fail(l, "%w", err)
+		return nil, r.fail(l, "%w", inner(err))
 	}
 	precision, _ := attrValue(attrs, "precision")
 	p := &Port{ID: id, Precision: precision}
 	if p.Precision != "" {
 		if p.Type, err = ParsePrecision(p.Precision); err != nil {
-			return nil, r.fail(l, "%w: port %d: %v", ErrFormat, id, err)
+			return nil, r.fail(l, "%w: port %d: %w", ErrFormat, id, inner(err))
 		}
 	} else if output {
 		return nil, r.fail(l, "%w: output port %d has no precision", ErrFormat, id)
@@ -433,11 +413,11 @@ func splitNames(s string) []string {
 // resolveInputTypes gives input ports without precision the type of the
 // output port that feeds them, as legacy MO/POT files need.
 func (r *reader) resolveInputTypes(m *Model) {
-	for _, e := range m.Edges {
-		from, fromPort := m.port(e.FromLayer, e.FromPort, true)
-		to, toPort := m.port(e.ToLayer, e.ToPort, false)
-		if in := to.Inputs[toPort]; in.Precision == "" {
-			in.Type = from.Outputs[fromPort].Type
+	for to, sources := range m.Sources() {
+		for i, src := range sources {
+			if in := to.Inputs[i]; in.Precision == "" && src.Layer != nil {
+				in.Type = src.Port().Type
+			}
 		}
 	}
 }
@@ -468,7 +448,7 @@ func (r *reader) constValue(l *Layer) error {
 	if s, ok := l.DataAttr("element_type"); ok {
 		t, err := ParseElementType(s)
 		if err != nil {
-			return r.fail(l, "%w: %v", ErrFormat, err)
+			return r.fail(l, "%w: %w", ErrFormat, inner(err))
 		}
 		et = t
 	} else {
@@ -477,7 +457,7 @@ func (r *reader) constValue(l *Layer) error {
 	if s, ok := l.DataAttr("shape"); ok {
 		ps, err := shapeinfer.ParseShape(s)
 		if err != nil {
-			return r.fail(l, "%w: %v", ErrFormat, err)
+			return &ParseError{File: r.file, Layer: l, Err: err}
 		}
 		dims, static := ps.ToStatic()
 		if !static {
@@ -493,7 +473,7 @@ func (r *reader) constValue(l *Layer) error {
 	}
 	n, err := NumElements(shape)
 	if err != nil {
-		return r.fail(l, "%w: Attribute and shape size are inconsistent for Const op! (shape %v: %v)", ErrWeights, shape, err)
+		return r.fail(l, "%w: Attribute and shape size are inconsistent for Const op! (shape %v: %w)", ErrWeights, shape, inner(err))
 	}
 	need, err := ByteSize(et, n)
 	if err != nil || uint64(need) > size {
@@ -517,9 +497,9 @@ func (r *reader) constValue(l *Layer) error {
 	}
 	data, err := r.weights.read(offset, need)
 	if err != nil {
-		return r.fail(l, "%w", err)
+		return r.fail(l, "%w", inner(err))
 	}
-	l.Value = &Tensor{Type: et, Shape: shape, Data: data}
+	l.Constant = &Tensor{Type: et, Shape: shape, Data: data}
 	return nil
 }
 
@@ -534,12 +514,12 @@ func (w *weights) read(offset uint64, n int64) ([]byte, error) {
 		return data, nil
 	}
 	if n > w.budget {
-		return nil, fmt.Errorf("%w: Incorrect weights in bin file! (the Consts' ranges overlap: together they read more than twice the %d bytes of the file)", ErrWeights, w.size)
+		return nil, errorf("%w: Incorrect weights in bin file! (the Consts' ranges overlap: together they read more than twice the %d bytes of the file)", ErrWeights, w.size)
 	}
 	w.budget -= n
 	data := alignedBytes(int(n))
 	if _, err := w.r.ReadAt(data, int64(offset)); err != nil {
-		return nil, fmt.Errorf("%w: reading weights: %v", ErrWeights, err)
+		return nil, errorf("%w: reading weights: %v", ErrWeights, err)
 	}
 	w.shared[key] = data
 	return data, nil

@@ -45,7 +45,7 @@ func TestReadSharedModels(t *testing.T) {
 			}
 			// Every Const with data has its value, of the declared size.
 			for _, l := range m.Layers {
-				if l.Type == "Const" && l.Value != nil && len(l.Value.Data) == 0 && l.Value.NumElements() > 0 {
+				if l.Type == "Const" && l.Constant != nil && len(l.Constant.Data) == 0 && l.Constant.Len() > 0 {
 					t.Errorf("%s: empty value", l)
 				}
 			}
@@ -76,7 +76,7 @@ func TestSharedModelFacts(t *testing.T) {
 		t.Errorf("sisr1033 Divide inputs: %+v %+v", div.Inputs[0], div.Inputs[1])
 	}
 	b, ok := m.Input(div, 1)
-	if !ok || b.Layer.Type != "Const" || b.Port().ID != 1 || View[int64](b.Layer.Value)[0] != 9 {
+	if !ok || b.Layer.Type != "Const" || b.Port().ID != 1 || View[int64](b.Layer.Constant)[0] != 9 {
 		t.Errorf("sisr1033 divisor: %+v", b)
 	}
 	if m.Framework() != "onnx" || !strings.HasPrefix(m.Producer(), "2021.2.0") {
@@ -164,7 +164,7 @@ func equalModels(t *testing.T, a, b *Model) {
 				}
 			}
 		}
-		if (la.Value == nil) != (lb.Value == nil) || la.Value != nil && (la.Value.Type != lb.Value.Type || !slices.Equal(la.Value.Shape, lb.Value.Shape) || string(la.Value.Data) != string(lb.Value.Data)) {
+		if (la.Constant == nil) != (lb.Constant == nil) || la.Constant != nil && (la.Constant.Type != lb.Constant.Type || !slices.Equal(la.Constant.Shape, lb.Constant.Shape) || string(la.Constant.Data) != string(lb.Constant.Data)) {
 			t.Errorf("%s: value differs", la)
 		}
 		if len(la.Extra) != len(lb.Extra) {
@@ -272,8 +272,8 @@ func TestReadLegacyQuirks(t *testing.T) {
 		t.Errorf("input types not resolved from producers: %+v %+v", div.Inputs[0], div.Inputs[1])
 	}
 	c := m.LayerByID(1)
-	if c.Value == nil || c.Value.Type != I64 || len(c.Value.Shape) != 0 || View[int64](c.Value)[0] != 2 {
-		t.Errorf("Const value = %+v", c.Value)
+	if c.Constant == nil || c.Constant.Type != I64 || len(c.Constant.Shape) != 0 || View[int64](c.Constant)[0] != 2 {
+		t.Errorf("Const value = %+v", c.Constant)
 	}
 	if m.Framework() != "onnx" || m.Producer() != "2021.2.0-1867-8f507a07f5f-releases/2021/2" {
 		t.Errorf("meta_data: framework %q producer %q", m.Framework(), m.Producer())
@@ -291,7 +291,7 @@ func TestReadLegacyConstWithoutType(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := m.LayerByID(1).Value; v == nil || View[int64](v)[0] != 7 || len(m.Warnings) != 2 {
+	if v := m.LayerByID(1).Constant; v == nil || View[int64](v)[0] != 7 || len(m.Warnings) != 2 {
 		t.Errorf("legacy Const: value %+v, warnings %q", v, m.Warnings)
 	}
 }
@@ -358,7 +358,7 @@ func TestReadWeightsFiles(t *testing.T) {
 	}
 	// No .bin next to the .xml: the model loads, without Const values.
 	m, err := Read(xmlPath, ReadOptions{})
-	if err != nil || !m.WeightsMissing || m.LayerByID(1).Value != nil {
+	if err != nil || !m.WeightsMissing || m.LayerByID(1).Constant != nil {
 		t.Fatalf("without .bin: %v, WeightsMissing=%v", err, m.WeightsMissing)
 	}
 	// An explicit weights path that does not exist is an error.
@@ -371,7 +371,7 @@ func TestReadWeightsFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, err = Read(xmlPath, ReadOptions{})
-	if err != nil || View[int64](m.LayerByID(1).Value)[0] != 5 {
+	if err != nil || View[int64](m.LayerByID(1).Constant)[0] != 5 {
 		t.Fatalf("with .bin: %v", err)
 	}
 	// A size limit on the XML is honoured.

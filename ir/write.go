@@ -28,7 +28,7 @@ func Encode(m *Model) (xmlText, bin []byte, err error) {
 		version = 11
 	}
 	if version != 10 && version != 11 {
-		return nil, nil, fmt.Errorf("ir: Unsupported version %d", version)
+		return nil, nil, errorf("Unsupported version %d", version)
 	}
 	e := &encoder{offsets: make(map[string]int)}
 	e.buf.WriteString("<?xml version=\"1.0\"?>\n")
@@ -53,10 +53,10 @@ func Write(m *Model, xmlPath, binPath string) error {
 		binPath = strings.TrimSuffix(xmlPath, filepath.Ext(xmlPath)) + ".bin"
 	}
 	if err := os.WriteFile(xmlPath, x, 0o644); err != nil {
-		return fmt.Errorf("ir: %w", err)
+		return &irError{err}
 	}
 	if err := os.WriteFile(binPath, b, 0o644); err != nil {
-		return fmt.Errorf("ir: %w", err)
+		return &irError{err}
 	}
 	return nil
 }
@@ -98,10 +98,10 @@ func (e *encoder) layer(l *Layer, depth int) error {
 	attrs := append([]Attr{{"id", strconv.FormatUint(l.ID, 10)}, {"name", l.Name}, {"type", l.Type}, {"version", l.Version}}, l.Attrs...)
 	data := orderData(l)
 	if strings.EqualFold(l.Type, "Const") {
-		if l.Value == nil {
-			return fmt.Errorf("ir: %s: Const has no value (was the model read without its weights?)", l)
+		if l.Constant == nil {
+			return errorf("%s: Const has no value (was the model read without its weights?)", l)
 		}
-		data = e.pack(l.Value, data)
+		data = e.pack(l.Constant, data)
 	}
 	e.open(depth, "layer", attrs)
 	if len(data) > 0 {

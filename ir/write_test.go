@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 // shape of model the examples ship.
 func buildDivideModel(t testing.TB) *Model {
 	m := &Model{Name: "floordiv", Version: 11}
-	a := m.AddParameter("a", I32, shapeinfer.MustParse("?,3"))
+	a := m.AddParameter("a", I32, shapeinfer.MustParseShape("?,3"))
 	b, err := TensorOf(I32, []int64{3}, []int32{2, -3, 4})
 	if err != nil {
 		t.Fatal(err)

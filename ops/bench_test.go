@@ -37,7 +37,7 @@ func benchData(typ ir.ElementType, shape []int64, divisor bool, r *rand.Rand) *i
 		panic(err)
 	}
 	bits := typ.Bits()
-	for i := range t.NumElements() {
+	for i := range t.Len() {
 		var f float64
 		switch {
 		case typ.IsFloat() && divisor:
@@ -108,12 +108,11 @@ func benchDivide(b *testing.B, typ ir.ElementType, floor bool, layout string, n 
 	r := rand.New(rand.NewPCG(1, 2))
 	aShape, bShape := layoutShapes(layout, n)
 	x, y := benchData(typ, aShape, false, r), benchData(typ, bShape, true, r)
-	call, err := NewDivide(shapeinfer.NumpyBroadcast, floor).Prepare(typ, aShape, bShape, SIMDLevels()[len(SIMDLevels())-1])
+	call, err := NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, floor).Prepare(x, y, Options{Threads: threads})
 	if err != nil {
 		b.Fatal(err)
 	}
-	call.Threads = threads
-	out, _ := ir.NewTensor(typ, call.OutShape)
+	out, _ := ir.NewTensor(typ, call.OutShape())
 	b.SetBytes(n * int64(typ.Size()))
 	if err := call.Run(out, x, y); err != nil { // fault the output's pages in untimed
 		b.Fatal(err)

@@ -1,12 +1,14 @@
 package ops
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops/internal/kernel"
@@ -22,7 +24,8 @@ const AxisAttr = "auto_broadcast.auto_broadcast_axis"
 type Divide struct {
 	Broadcast shapeinfer.Broadcast
 	PythonDiv bool
-	// Warnings are attribute values OpenVINO silently ignores.
+	// Warnings are attribute values OpenVINO silently ignores, found when
+	// the Divide was read from a layer.
 	Warnings []string
 }
 
@@ -31,16 +34,16 @@ func NewDivide(bc shapeinfer.Broadcast, pythonDiv bool) *Divide {
 	return &Divide{Broadcast: bc, PythonDiv: pythonDiv}
 }
 
-// DivideFromLayer reads a Divide's attributes: defaults numpy and
+// divideFromLayer reads a Divide's attributes: defaults numpy and
 // m_pythondiv=true when absent, values matched case-insensitively,
 // "explicit" meaning none, and OpenVINO's boolean rule (true/false/1/0; any
 // other string keeps the default and is reported in Warnings).
-func DivideFromLayer(l *ir.Layer) (*Divide, error) {
-	d := NewDivide(shapeinfer.NumpyBroadcast, true)
+func divideFromLayer(l *ir.Layer) (*Divide, error) {
+	d := NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true)
 	if s, ok := l.DataAttr("auto_broadcast"); ok {
 		mode, err := shapeinfer.ParseMode(s)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrAttribute, strings.TrimPrefix(err.Error(), "shapeinfer: "))
+			return nil, err
 		}
 		d.Broadcast.Mode = mode
 	}
@@ -94,25 +97,25 @@ func (d *Divide) Attrs() []ir.Attr {
 
 // Infer checks and infers in OpenVINO's order: input count, element type
 // agreement, shapes, then the boolean/string rejection.
-func (d *Divide) Infer(in []Value) ([]Value, error) {
+func (d *Divide) Infer(in []ValueInfo) ([]ValueInfo, error) {
 	if len(in) != 2 {
-		return nil, fmt.Errorf("Incorrect number of inputs. Required: 2, got %d", len(in))
+		return nil, errorf("Incorrect number of inputs. Required: 2, got %d", len(in))
 	}
 	t := in[0].Type
 	switch {
 	case t == ir.Dynamic:
 		t = in[1].Type
 	case in[1].Type != ir.Dynamic && in[1].Type != t:
-		return nil, fmt.Errorf("%w: Arguments do not have the same element type (arg0 element type: %s, arg1 element type: %s).", ErrType, in[0].Type, in[1].Type)
+		return nil, errorf("%w: Arguments do not have the same element type (arg0 element type: %s, arg1 element type: %s).", ErrType, in[0].Type, in[1].Type)
 	}
 	shape, err := shapeinfer.Elementwise(in[0].Shape, in[1].Shape, d.Broadcast)
 	if err != nil {
 		return nil, err
 	}
 	if t == ir.Boolean || t == ir.String {
-		return nil, fmt.Errorf("%w: This operation does not support inputs with element type: %s", ErrType, t)
+		return nil, errorf("%w: This operation does not support inputs with element type: %s", ErrType, t)
 	}
-	return []Value{{t, shape}}, nil
+	return []ValueInfo{{t, shape}}, nil
 }
 
 // kernelTypes maps the twelve numeric element types to kernel types.
@@ -122,48 +125,76 @@ var kernelTypes = map[ir.ElementType]kernel.Type{
 	ir.U8: kernel.U8, ir.U16: kernel.U16, ir.U32: kernel.U32, ir.U64: kernel.U64,
 }
 
-// Call is a Divide prepared for one element type and pair of static input
-// shapes: the output shape and the broadcast plan are computed once, so
-// running it allocates nothing. A Call is safe for concurrent use.
-type Call struct {
-	Type                     ir.ElementType
-	AShape, BShape, OutShape []int64
-	// Threads is the number of goroutines a large division may use (the
+// Options tune a prepared division. The zero value is the default.
+type Options struct {
+	// SIMD is the kernel level; SIMDAuto (the zero value) is the best.
+	SIMD SIMD
+	// Threads is the number of goroutines a large division may use: the
 	// caller and helpers it shares with other calls, never more than
-	// GOMAXPROCS); 0 means GOMAXPROCS, 1 the calling goroutine alone.
+	// GOMAXPROCS. 0 means GOMAXPROCS, 1 the calling goroutine alone.
 	Threads int
-	ktype   kernel.Type
-	floor   bool
-	plan    *kernel.Plan
-	table   *kernel.Table
+	// HelperSpin is how long a helper goroutine keeps its CPU after its
+	// share of a large division before it parks, so that back-to-back
+	// calls find it running (waking a parked one takes tens of
+	// microseconds in a VM). 0 means 100µs; a negative value parks at once.
+	HelperSpin time.Duration
+	// MaxTensorBytes bounds the output; 0 means ir.MaxTensorBytes.
+	MaxTensorBytes int64
 }
 
-// Prepare checks types and shapes and builds the call for inputs of type t
-// and static shapes a and b, with kernels of the given SIMD level.
-func (d *Divide) Prepare(t ir.ElementType, a, b []int64, level SIMDLevel) (*Call, error) {
-	out, err := d.Infer([]Value{{t, shapeinfer.StaticShape(a...)}, {t, shapeinfer.StaticShape(b...)}})
+// Call is a Divide prepared for the element type and static shapes of its
+// operands: the checks, the output shape and the broadcast plan are done
+// once, and running it allocates nothing (Run). A Call is immutable and
+// safe for concurrent use.
+type Call struct {
+	typ                      ir.ElementType
+	aShape, bShape, outShape []int64
+	outBytes                 int64
+	ktype                    kernel.Type
+	floor                    bool
+	plan                     *kernel.Plan
+	table                    *kernel.Table
+	threads                  int
+	spin                     time.Duration
+}
+
+// Prepare checks the types and shapes of a and b as model inference does
+// (only their Type and Shape are read) and returns the Call that divides
+// tensors like them.
+func (d *Divide) Prepare(a, b *ir.Tensor, o Options) (*Call, error) {
+	out, err := d.Infer([]ValueInfo{{a.Type, shapeinfer.StaticShape(a.Shape...)}, {b.Type, shapeinfer.StaticShape(b.Shape...)}})
 	if err != nil {
 		return nil, err
 	}
+	t := out[0].Type
 	kt, ok := kernelTypes[t]
 	if !ok {
-		return nil, fmt.Errorf("%w: unsupported element type %s for evaluation (irdiv evaluates f16, bf16, f32, f64, i8-i64, u8-u64)", ErrType, t)
+		return nil, errorf("%w: unsupported element type %s for evaluation (irdiv evaluates f16, bf16, f32, f64, i8-i64, u8-u64)", ErrType, t)
 	}
-	table, err := kernel.Lookup(level)
-	if err != nil {
-		return nil, fmt.Errorf("ops: %w", err)
-	}
-	outShape, _ := out[0].Shape.ToStatic()
-	// The kernels count elements in int: the output must fit.
-	if n, err := ir.NumElements(outShape); err != nil || n > math.MaxInt {
-		return nil, fmt.Errorf("%w: the output %s%v has too many elements", ir.ErrTooLarge, t, outShape)
-	}
-	aDims, bDims := d.alignedDims(a, b, len(outShape))
-	plan, err := kernel.NewPlan(outShape, aDims, bDims)
+	table, err := o.SIMD.table()
 	if err != nil {
 		return nil, err
 	}
-	return &Call{Type: t, AShape: slices.Clone(a), BShape: slices.Clone(b), OutShape: outShape, ktype: kt, floor: d.PythonDiv, plan: plan, table: table}, nil
+	outShape, _ := out[0].Shape.ToStatic()
+	maxBytes := cmp.Or(o.MaxTensorBytes, ir.MaxTensorBytes)
+	n, err := ir.NumElements(outShape)
+	var size int64
+	if err == nil {
+		size, err = ir.ByteSize(t, n)
+	}
+	// The kernels count elements in int: the output must fit.
+	if err != nil || size > maxBytes || n > math.MaxInt {
+		return nil, errorf("%w: the output %s%s is larger than the %d bytes allowed (MaxTensorBytes)", ir.ErrTooLarge, t, out[0].Shape, maxBytes)
+	}
+	aDims, bDims := d.alignedDims(a.Shape, b.Shape, len(outShape))
+	plan, err := kernel.NewPlan(outShape, aDims, bDims)
+	if err != nil {
+		return nil, errorf("%w", err)
+	}
+	return &Call{
+		typ: t, aShape: slices.Clone(a.Shape), bShape: slices.Clone(b.Shape), outShape: outShape, outBytes: size,
+		ktype: kt, floor: d.PythonDiv, plan: plan, table: table, threads: o.Threads, spin: o.HelperSpin,
+	}, nil
 }
 
 // alignedDims gives A and B the output's rank: numpy pads on the left;
@@ -185,28 +216,54 @@ func (d *Divide) alignedDims(a, b []int64, rank int) (aDims, bDims []int64) {
 	return append(ones(rank-len(a)), a...), append(ones(rank-len(b)), b...)
 }
 
-// Run computes dst = a / b. The tensors must have the call's type and
-// shapes, dst the output shape. Integer division by zero or MIN / -1 fails
-// with the lowest offending flat output index; dst is then unspecified.
-func (c *Call) Run(dst, a, b *ir.Tensor) error {
-	if dst.Type != c.Type || a.Type != c.Type || b.Type != c.Type ||
-		!slices.Equal(a.Shape, c.AShape) || !slices.Equal(b.Shape, c.BShape) || !slices.Equal(dst.Shape, c.OutShape) ||
-		!fits(a) || !fits(b) || !fits(dst) {
-		return fmt.Errorf("ops: Divide call for %s%v / %s%v -> %v given %s%v / %s%v -> %s%v (or tensors whose data do not match their shapes)",
-			c.Type, c.AShape, c.Type, c.BShape, c.OutShape, a.Type, a.Shape, b.Type, b.Shape, dst.Type, dst.Shape)
+// Type returns the element type of the operands and the output.
+func (c *Call) Type() ir.ElementType { return c.typ }
+
+// OutShape returns the output's shape.
+func (c *Call) OutShape() []int64 { return slices.Clone(c.outShape) }
+
+// OutBytes returns the output's size in bytes.
+func (c *Call) OutBytes() int64 { return c.outBytes }
+
+// Accepts reports whether a and b have the type and shapes the call was
+// prepared for.
+func (c *Call) Accepts(a, b *ir.Tensor) bool {
+	return a.Type == c.typ && b.Type == c.typ && slices.Equal(a.Shape, c.aShape) && slices.Equal(b.Shape, c.bShape)
+}
+
+// Evaluate returns a / b in a new tensor.
+func (c *Call) Evaluate(a, b *ir.Tensor) (*ir.Tensor, error) {
+	out, err := ir.NewTensor(c.typ, c.outShape)
+	if err != nil {
+		return nil, err
 	}
-	threads := c.Threads
+	if err := c.Run(out, a, b); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Run computes dst = a / b. The tensors must have the call's type and
+// shapes, dst the output shape. An integer division by zero or MIN / -1
+// is a *DivideError naming the lowest offending flat output index; dst is
+// then unspecified.
+func (c *Call) Run(dst, a, b *ir.Tensor) error {
+	if !c.Accepts(a, b) || dst.Type != c.typ || !slices.Equal(dst.Shape, c.outShape) || !fits(a) || !fits(b) || !fits(dst) {
+		return errorf("Divide prepared for %s%v / %s%v -> %v given %s%v / %s%v -> %s%v (or tensors whose data do not match their shapes)",
+			c.typ, c.aShape, c.typ, c.bShape, c.outShape, a.Type, a.Shape, b.Type, b.Shape, dst.Type, dst.Shape)
+	}
+	threads := c.threads
 	if threads == 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	f := c.table.Divide(c.ktype, c.floor, c.plan, dst.Data, a.Data, b.Data, threads)
+	f := c.table.Divide(c.ktype, c.floor, c.plan, dst.Data, a.Data, b.Data, threads, c.spin)
 	switch {
 	case f.Index < 0:
 		return nil
 	case f.Overflow:
-		return fmt.Errorf("divide: %w at flat output index %d", ErrOverflow, f.Index)
+		return &DivideError{Index: f.Index, Err: ErrOverflow}
 	default:
-		return fmt.Errorf("divide: %w at flat output index %d", ErrDivideByZero, f.Index)
+		return &DivideError{Index: f.Index, Err: ErrDivideByZero}
 	}
 }
 
@@ -220,36 +277,25 @@ func fits(t *ir.Tensor) bool {
 	return err == nil && int64(len(t.Data)) == size
 }
 
-// Evaluate returns a / b in a new tensor, using the best SIMD level.
+// Evaluate returns a / b in a new tensor, with the default Options.
 func (d *Divide) Evaluate(a, b *ir.Tensor) (*ir.Tensor, error) {
-	if a.Type != b.Type {
-		_, err := d.Infer([]Value{{a.Type, shapeinfer.StaticShape(a.Shape...)}, {b.Type, shapeinfer.StaticShape(b.Shape...)}})
-		return nil, err
-	}
-	call, err := d.Prepare(a.Type, a.Shape, b.Shape, kernel.Best())
+	call, err := d.Prepare(a, b, Options{})
 	if err != nil {
 		return nil, err
 	}
-	out, err := ir.NewTensor(call.Type, call.OutShape)
-	if err != nil {
-		return nil, err
-	}
-	if err := call.Run(out, a, b); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return call.Evaluate(a, b)
 }
 
 // AddDivide appends a Divide layer fed by a and b to m, with its output
 // port typed and shaped by inference from the input ports.
 func AddDivide(m *ir.Model, name string, a, b ir.Output, d *Divide) (*ir.Layer, error) {
-	in := []Value{
+	in := []ValueInfo{
 		{a.Port().Type, a.Port().Shape()},
 		{b.Port().Type, b.Port().Shape()},
 	}
 	out, err := d.Infer(in)
 	if err != nil {
-		return nil, fmt.Errorf("ops: Divide %q: %w", name, err)
+		return nil, err
 	}
 	return m.AddLayer("Divide", "opset1", name, d.Attrs(), []ir.Output{a, b},
 		[]*ir.Port{{Type: out[0].Type, Dims: ir.PortDims(out[0].Shape), Names: []string{name}}}), nil

@@ -99,7 +99,7 @@ func TestBroadcastAgainstNaive(t *testing.T) {
 		if mode == shapeinfer.Numpy {
 			wantShape = out[rank-max(len(aShape), len(bShape)):]
 		}
-		for _, level := range SIMDLevels() {
+		for _, level := range AvailableSIMD() {
 			got, err := divideAt(level, NewDivide(bc, true), mustTensor(t, ir.I32, aShape, a), mustTensor(t, ir.I32, bShape, b))
 			if err != nil {
 				t.Fatalf("%v / %v (%s): %v", aShape, bShape, bc, err)
@@ -195,10 +195,12 @@ func TestDivideAttributes(t *testing.T) {
 }
 
 func TestDivideTypeChecks(t *testing.T) {
-	v := func(et ir.ElementType, shape string) Value { return Value{et, shapeinfer.MustParse(shape)} }
-	d := NewDivide(shapeinfer.NumpyBroadcast, true)
+	v := func(et ir.ElementType, shape string) ValueInfo {
+		return ValueInfo{et, shapeinfer.MustParseShape(shape)}
+	}
+	d := NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true)
 	for _, tc := range []struct {
-		a, b  Value
+		a, b  ValueInfo
 		want  string
 		class error
 	}{
@@ -210,46 +212,46 @@ func TestDivideTypeChecks(t *testing.T) {
 		{v(ir.Boolean, "2,2,3,3"), v(ir.Boolean, "2,2,3,3"), "This operation does not support inputs with element type: boolean", ErrType},
 		{v(ir.String, "2"), v(ir.String, "2"), "This operation does not support inputs with element type: string", ErrType},
 	} {
-		_, err := d.Infer([]Value{tc.a, tc.b})
+		_, err := d.Infer([]ValueInfo{tc.a, tc.b})
 		if !errors.Is(err, tc.class) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v / %v: %v, want %q", tc.a, tc.b, err, tc.want)
 		}
 	}
-	if out, err := d.Infer([]Value{v(ir.Dynamic, "?"), v(ir.I64, "3")}); err != nil || out[0].String() != "i64[3]" {
+	if out, err := d.Infer([]ValueInfo{v(ir.Dynamic, "?"), v(ir.I64, "3")}); err != nil || out[0].String() != "i64[3]" {
 		t.Errorf("dynamic type merge: %v, %v", out, err)
 	}
-	if out, err := d.Infer([]Value{v(ir.U4, "3"), v(ir.U4, "3")}); err != nil || out[0].Type != ir.U4 {
+	if out, err := d.Infer([]ValueInfo{v(ir.U4, "3"), v(ir.U4, "3")}); err != nil || out[0].Type != ir.U4 {
 		t.Errorf("u4 inference (accepted as OpenVINO does): %v, %v", out, err)
 	}
-	if _, err := d.Prepare(ir.U4, []int64{3}, []int64{3}, SIMDLevels()[0]); !errors.Is(err, ErrType) || !strings.Contains(err.Error(), "unsupported element type") {
+	if _, err := d.Prepare(&ir.Tensor{Type: ir.U4, Shape: []int64{3}}, &ir.Tensor{Type: ir.U4, Shape: []int64{3}}, Options{}); !errors.Is(err, ErrType) || !strings.Contains(err.Error(), "unsupported element type") {
 		t.Errorf("u4 evaluation: %v", err)
 	}
-	if _, err := d.Infer([]Value{v(ir.F32, "2")}); err == nil || !strings.Contains(err.Error(), "Incorrect number of inputs. Required: 2") {
+	if _, err := d.Infer([]ValueInfo{v(ir.F32, "2")}); err == nil || !strings.Contains(err.Error(), "Incorrect number of inputs. Required: 2") {
 		t.Errorf("one input: %v", err)
 	}
 }
 
 func TestInferModelReportsLayer(t *testing.T) {
 	m := &ir.Model{Name: "bad"}
-	a := m.AddParameter("a", ir.F32, shapeinfer.MustParse("3"))
-	b := m.AddParameter("b", ir.F32, shapeinfer.MustParse("4"))
+	a := m.AddParameter("a", ir.F32, shapeinfer.MustParseShape("3"))
+	b := m.AddParameter("b", ir.F32, shapeinfer.MustParseShape("4"))
 	div := m.AddLayer("Divide", "opset1", "div", nil, []ir.Output{{Layer: a}, {Layer: b}}, []*ir.Port{{Type: ir.F32}})
 	m.AddResult("r", ir.Output{Layer: div})
 	_, err := InferModel(m)
 	var le *LayerError
-	if !errors.As(err, &le) || le.Layer != div || !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), `layer "div" (id 2): Argument shapes are inconsistent.`) {
+	if !errors.As(err, &le) || le.Layer != div || !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), `layer "div" (id 2): shapeinfer: Argument shapes are inconsistent.`) {
 		t.Errorf("InferModel error = %v", err)
 	}
 }
 
 func TestCallRunChecksTensors(t *testing.T) {
-	d := NewDivide(shapeinfer.NumpyBroadcast, true)
-	call, err := d.Prepare(ir.I32, []int64{2, 3}, []int64{3}, SIMDLevels()[0])
+	d := NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true)
+	a := mustTensor(t, ir.I32, []int64{2, 3}, []int32{1, 2, 3, 4, 5, 6})
+	b := mustTensor(t, ir.I32, []int64{3}, []int32{1, 2, 3})
+	call, err := d.Prepare(a, b, Options{SIMD: SIMDGeneric})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := mustTensor(t, ir.I32, []int64{2, 3}, []int32{1, 2, 3, 4, 5, 6})
-	b := mustTensor(t, ir.I32, []int64{3}, []int32{1, 2, 3})
 	out, _ := ir.NewTensor(ir.I32, []int64{2, 3})
 	if err := call.Run(out, a, b); err != nil {
 		t.Fatal(err)
@@ -273,9 +275,9 @@ func TestCallRunChecksTensors(t *testing.T) {
 func TestInferModelPortArity(t *testing.T) {
 	build := func(edit func(m *ir.Model, a, b, div, res *ir.Layer)) *ir.Model {
 		m := &ir.Model{Name: "arity"}
-		a := m.AddParameter("a", ir.I32, shapeinfer.MustParse("4"))
-		b := m.AddParameter("b", ir.I32, shapeinfer.MustParse("4"))
-		div, err := AddDivide(m, "div", ir.Output{Layer: a}, ir.Output{Layer: b}, NewDivide(shapeinfer.NumpyBroadcast, true))
+		a := m.AddParameter("a", ir.I32, shapeinfer.MustParseShape("4"))
+		b := m.AddParameter("b", ir.I32, shapeinfer.MustParseShape("4"))
+		div, err := AddDivide(m, "div", ir.Output{Layer: a}, ir.Output{Layer: b}, NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -335,8 +337,8 @@ func TestInferModelPortArity(t *testing.T) {
 // TestPrepareRefusesOverflowingOutputs: shapes alone (no data yet) whose
 // broadcast has more elements than int64 holds are refused, not planned.
 func TestPrepareRefusesOverflowingOutputs(t *testing.T) {
-	d := NewDivide(shapeinfer.NumpyBroadcast, true)
-	_, err := d.Prepare(ir.I8, []int64{1 << 40, 1}, []int64{1, 1 << 40}, SIMDLevels()[0])
+	d := NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true)
+	_, err := d.Prepare(&ir.Tensor{Type: ir.I8, Shape: []int64{1 << 40, 1}}, &ir.Tensor{Type: ir.I8, Shape: []int64{1, 1 << 40}}, Options{})
 	if !errors.Is(err, ir.ErrTooLarge) {
 		t.Errorf("Prepare of a 2^80-element output: %v", err)
 	}

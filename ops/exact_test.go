@@ -15,22 +15,18 @@ import (
 )
 
 // forEachLevel runs f once per SIMD level this machine and build can run.
-func forEachLevel(t *testing.T, f func(t *testing.T, level SIMDLevel)) {
-	for _, level := range SIMDLevels() {
+func forEachLevel(t *testing.T, f func(t *testing.T, level SIMD)) {
+	for _, level := range AvailableSIMD() {
 		t.Run(level.String(), func(t *testing.T) { f(t, level) })
 	}
 }
 
-func divideAt(level SIMDLevel, d *Divide, a, b *ir.Tensor) (*ir.Tensor, error) {
-	call, err := d.Prepare(a.Type, a.Shape, b.Shape, level)
+func divideAt(level SIMD, d *Divide, a, b *ir.Tensor) (*ir.Tensor, error) {
+	call, err := d.Prepare(a, b, Options{SIMD: level})
 	if err != nil {
 		return nil, err
 	}
-	out, err := ir.NewTensor(call.Type, call.OutShape)
-	if err != nil {
-		return nil, err
-	}
-	return out, call.Run(out, a, b)
+	return call.Evaluate(a, b)
 }
 
 func mustTensor[T ir.Scalar](t testing.TB, et ir.ElementType, shape []int64, vals []T) *ir.Tensor {
@@ -77,9 +73,9 @@ func checkIntegerPairs[T integer](t *testing.T, et ir.ElementType, as, bs []T) {
 	}
 	n := int64(len(va))
 	a, b := mustTensor(t, et, []int64{n}, va), mustTensor(t, et, []int64{n}, vb)
-	forEachLevel(t, func(t *testing.T, level SIMDLevel) {
+	forEachLevel(t, func(t *testing.T, level SIMD) {
 		for _, floor := range []bool{false, true} {
-			out, err := divideAt(level, NewDivide(shapeinfer.NumpyBroadcast, floor), a, b)
+			out, err := divideAt(level, NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, floor), a, b)
 			if err != nil {
 				t.Fatalf("floor=%v: %v", floor, err)
 			}
@@ -271,8 +267,8 @@ func checkHalf(t *testing.T, et ir.ElementType, value func(uint16) float64, mant
 	}
 	size := []int64{int64(len(as))}
 	a, b := mustTensor(t, et, size, as), mustTensor(t, et, size, bs)
-	forEachLevel(t, func(t *testing.T, level SIMDLevel) {
-		out, err := divideAt(level, NewDivide(shapeinfer.NumpyBroadcast, true), a, b)
+	forEachLevel(t, func(t *testing.T, level SIMD) {
+		out, err := divideAt(level, NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true), a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -317,7 +313,7 @@ func TestHalfFloatSpecVectors(t *testing.T) {
 		}
 		return out
 	}
-	out, err := NewDivide(shapeinfer.NumpyBroadcast, true).Evaluate(
+	out, err := NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true).Evaluate(
 		mustTensor(t, ir.F16, []int64{6}, f16s(1, 2, 3, 4, 5, 6)), mustTensor(t, ir.F16, []int64{6}, f16s(2, 4, 5, 10, 2, 3)))
 	if err != nil {
 		t.Fatal(err)
@@ -332,7 +328,7 @@ func TestHalfFloatSpecVectors(t *testing.T) {
 		}
 		return out
 	}
-	out, err = NewDivide(shapeinfer.NumpyBroadcast, true).Evaluate(
+	out, err = NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true).Evaluate(
 		mustTensor(t, ir.BF16, []int64{4}, bf(1, 2, 3, 4)), mustTensor(t, ir.BF16, []int64{4}, bf(0.5, 1.5, 2.5, 3.5)))
 	if err != nil {
 		t.Fatal(err)
@@ -351,7 +347,7 @@ func TestFloatSemantics(t *testing.T) {
 		{nan, 1, nan}, {inf, inf, nan}, {inf, 2, inf}, {0, -5, math.Copysign(0, -1)},
 		{1e-38, 1e3, 1e-41}, {3e38, 0.1, inf},
 	} {
-		forEachLevel(t, func(t *testing.T, level SIMDLevel) {
+		forEachLevel(t, func(t *testing.T, level SIMD) {
 			for _, et := range []ir.ElementType{ir.F32, ir.F64} {
 				var a, b *ir.Tensor
 				if et == ir.F32 {
@@ -359,7 +355,7 @@ func TestFloatSemantics(t *testing.T) {
 				} else {
 					a, b = mustTensor(t, et, []int64{1}, []float64{tc.a}), mustTensor(t, et, []int64{1}, []float64{tc.b})
 				}
-				out, err := divideAt(level, NewDivide(shapeinfer.NumpyBroadcast, true), a, b)
+				out, err := divideAt(level, NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true), a, b)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -381,7 +377,7 @@ func TestFloatSemantics(t *testing.T) {
 
 // TestRuntimeReference is divide-spec.md F.2 and the integer table of C.1.
 func TestRuntimeReference(t *testing.T) {
-	numpy := shapeinfer.NumpyBroadcast
+	numpy := shapeinfer.Broadcast{Mode: shapeinfer.Numpy}
 	for _, et := range []ir.ElementType{ir.I8, ir.U8, ir.F32, ir.F16, ir.BF16, ir.I64, ir.I32, ir.U64, ir.U32, ir.I16, ir.U16, ir.F64} {
 		a := tensorFromFloats(t, et, []int64{2, 2}, 2, 4, 8, 16)
 		b := tensorFromFloats(t, et, []int64{2, 2}, 1, 2, 4, 8)
@@ -475,7 +471,7 @@ func formatAll(t *ir.Tensor) string {
 	if t == nil {
 		return "<nil>"
 	}
-	parts := make([]string, t.NumElements())
+	parts := make([]string, t.Len())
 	for i := range parts {
 		v := t.Float64At(i)
 		if math.IsInf(v, 1) {
@@ -491,7 +487,7 @@ func formatAll(t *ir.Tensor) string {
 // index, the kind of that element choosing the message, at every level,
 // in the vector body, the tail and through broadcasting.
 func TestErrorPolicy(t *testing.T) {
-	numpy := shapeinfer.NumpyBroadcast
+	numpy := shapeinfer.Broadcast{Mode: shapeinfer.Numpy}
 	for _, tc := range []struct {
 		name      string
 		et        ir.ElementType
@@ -518,7 +514,7 @@ func TestErrorPolicy(t *testing.T) {
 		{"u64 zero", ir.U64, []int64{2}, []float64{1, 2}, []int64{2}, []float64{3, 0}, 1, ErrDivideByZero},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			forEachLevel(t, func(t *testing.T, level SIMDLevel) {
+			forEachLevel(t, func(t *testing.T, level SIMD) {
 				for _, floor := range []bool{false, true} {
 					_, err := divideAt(level, NewDivide(numpy, floor), tensorFromFloats(t, tc.et, tc.aShape, tc.a...), tensorFromFloats(t, tc.et, tc.bShape, tc.b...))
 					want := fmt.Sprintf("%v at flat output index %d", tc.class, tc.wantIndex)

@@ -7,15 +7,13 @@ import (
 	"github.com/irdiv/irdiv/ir"
 )
 
-// Inference is the result of InferModel: the ops of the supported layers,
-// the output values of every layer, and the layers irdiv cannot execute.
+// Inference is the result of InferModel: the ops of the layers irdiv can
+// execute, the output infos of every layer, and the layers irdiv cannot
+// execute, whose outputs are taken from the ports declared in the file.
 type Inference struct {
 	Ops         map[*ir.Layer]Op
-	Outputs     map[*ir.Layer][]Value
+	Outputs     map[*ir.Layer][]ValueInfo
 	Unsupported []*ir.Layer
-	// Inferred tells, per layer, whether its outputs were inferred (true)
-	// or taken from the ports declared in the file.
-	Inferred map[*ir.Layer]bool
 }
 
 // InferModel infers the outputs of every layer in topological order:
@@ -25,12 +23,12 @@ type Inference struct {
 func InferModel(m *ir.Model) (*Inference, error) {
 	order, err := m.TopoOrder()
 	if err != nil {
-		return nil, fmt.Errorf("ops: %w", err)
+		return nil, err
 	}
+	inputs := m.Sources()
 	inf := &Inference{
-		Ops:      make(map[*ir.Layer]Op),
-		Outputs:  make(map[*ir.Layer][]Value, len(order)),
-		Inferred: make(map[*ir.Layer]bool),
+		Ops:     make(map[*ir.Layer]Op),
+		Outputs: make(map[*ir.Layer][]ValueInfo, len(order)),
 	}
 	for _, l := range order {
 		op, err := New(l)
@@ -42,7 +40,7 @@ func InferModel(m *ir.Model) (*Inference, error) {
 		if err != nil {
 			return nil, err
 		}
-		in, err := inf.Inputs(m, l)
+		in, err := inf.inputs(l, inputs[l])
 		if err != nil {
 			return nil, err
 		}
@@ -53,33 +51,32 @@ func InferModel(m *ir.Model) (*Inference, error) {
 		// Edges address output ports by their position, so a port the op
 		// does not produce must not exist at all.
 		if len(out) != len(l.Outputs) {
-			return nil, &LayerError{l, fmt.Errorf("%w: %s has %s, but the layer declares %s", ir.ErrGraph, l.Type, count(len(out), "output"), count(len(l.Outputs), "output port"))}
+			return nil, &LayerError{l, errorf("%w: %s has %s, but the layer declares %s", ir.ErrGraph, l.Type, count(len(out), "output"), count(len(l.Outputs), "output port"))}
 		}
 		inf.Ops[l] = op
 		inf.Outputs[l] = out
-		inf.Inferred[l] = true
 	}
 	return inf, nil
 }
 
-// Inputs returns the values that feed the inputs of l.
-func (inf *Inference) Inputs(m *ir.Model, l *ir.Layer) ([]Value, error) {
-	in := make([]Value, len(l.Inputs))
+// inputs returns the infos that feed the inputs of l, given what feeds
+// each of its input ports.
+func (inf *Inference) inputs(l *ir.Layer, sources []ir.Output) ([]ValueInfo, error) {
+	in := make([]ValueInfo, len(l.Inputs))
 	for i := range l.Inputs {
-		src, ok := m.Input(l, i)
-		if !ok {
-			return nil, &LayerError{l, fmt.Errorf("input %d is not connected", i)}
+		if i >= len(sources) || sources[i].Layer == nil {
+			return nil, &LayerError{l, errorf("input %d is not connected", i)}
 		}
-		in[i] = inf.Outputs[src.Layer][src.Index]
+		in[i] = inf.Outputs[sources[i].Layer][sources[i].Index]
 	}
 	return in, nil
 }
 
-// DeclaredOutputs returns the output values written in the file's ports.
-func DeclaredOutputs(l *ir.Layer) []Value {
-	out := make([]Value, len(l.Outputs))
+// DeclaredOutputs returns the output infos written in the file's ports.
+func DeclaredOutputs(l *ir.Layer) []ValueInfo {
+	out := make([]ValueInfo, len(l.Outputs))
 	for i, p := range l.Outputs {
-		out[i] = Value{p.Type, p.Shape()}
+		out[i] = ValueInfo{p.Type, p.Shape()}
 	}
 	return out
 }

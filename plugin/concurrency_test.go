@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/irdiv/irdiv/internal/testutil"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
@@ -15,9 +16,9 @@ import (
 // quotientModel: q = a / [2, -3, 4] (floor), a of shape [?,3].
 func quotientModel(t testing.TB) *CompiledModel {
 	m := &ir.Model{Name: "q"}
-	a := m.AddParameter("a", ir.I32, shapeinfer.MustParse("?,3"))
+	a := m.AddParameter("a", ir.I32, shapeinfer.MustParseShape("?,3"))
 	c := m.AddConst("c", i32(t, []int64{3}, 2, -3, 4))
-	q, err := ops.AddDivide(m, "q", ir.Output{Layer: a}, ir.Output{Layer: c}, ops.NewDivide(shapeinfer.NumpyBroadcast, true))
+	q, err := ops.AddDivide(m, "q", ir.Output{Layer: a}, ir.Output{Layer: c}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func caseFor(t testing.TB, g int) (*ir.Tensor, []int32) {
 	want := make([]int32, len(a))
 	for i := range a {
 		a[i] = int32((g+1)*1000 - 37*i)
-		want[i] = floorDiv(a[i], []int32{2, -3, 4}[i%3])
+		want[i] = testutil.FloorDiv(a[i], []int32{2, -3, 4}[i%3])
 	}
 	return i32(t, []int64{int64(rows), 3}, a...), want
 }
@@ -113,7 +114,7 @@ func TestRequestHammered(t *testing.T) {
 						fail("goroutine %d: %v", g, err)
 					}
 				}
-				if out != nil && (!shapes[fmt.Sprint(out.Shape)] || len(out.Data) != 4*out.NumElements()) {
+				if out != nil && (!shapes[fmt.Sprint(out.Shape)] || len(out.Data) != 4*out.Len()) {
 					fail("goroutine %d: output of shape %v with %d bytes", g, out.Shape, len(out.Data))
 				}
 				mu.Lock()
@@ -186,10 +187,10 @@ func TestCompiledModelSharedByManyRequests(t *testing.T) {
 // ir.ErrTooLarge before anything is allocated, at Infer and when folding.
 func TestOutputCap(t *testing.T) {
 	m := &ir.Model{Name: "cap"}
-	a := m.AddParameter("a", ir.I32, shapeinfer.MustParse("?,1"))
+	a := m.AddParameter("a", ir.I32, shapeinfer.MustParseShape("?,1"))
 	row := m.AddConst("row", i32(t, []int64{1, 4}, 1, 2, 3, 4))
 	col := m.AddConst("col", i32(t, []int64{4, 1}, 1, 2, 3, 4))
-	q, _ := ops.AddDivide(m, "q", ir.Output{Layer: a}, ir.Output{Layer: row}, ops.NewDivide(shapeinfer.NumpyBroadcast, true))
+	q, _ := ops.AddDivide(m, "q", ir.Output{Layer: a}, ir.Output{Layer: row}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
 	m.AddResult("q_out", ir.Output{Layer: q})
 	cm, err := NewCore().CompileModel(m, Config{MaxTensorBytes: 64})
 	if err != nil {
@@ -209,7 +210,7 @@ func TestOutputCap(t *testing.T) {
 	if err := req.Infer(); err != nil {
 		t.Errorf("after a refused call: %v", err)
 	}
-	folded, _ := ops.AddDivide(m, "f", ir.Output{Layer: col}, ir.Output{Layer: row}, ops.NewDivide(shapeinfer.NumpyBroadcast, true))
+	folded, _ := ops.AddDivide(m, "f", ir.Output{Layer: col}, ir.Output{Layer: row}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
 	m.AddResult("f_out", ir.Output{Layer: folded})
 	if _, err := NewCore().CompileModel(m, Config{MaxTensorBytes: 63}); !errors.Is(err, ir.ErrTooLarge) {
 		t.Errorf("folding above the cap: %v", err)

@@ -22,15 +22,20 @@
 // each with its own InferRequest; inputs are never written. One request
 // serves one call at a time: a call made while another runs on the same
 // request returns ErrRequestBusy, as OpenVINO answers REQUEST_BUSY.
+//
+// Errors of this package read "plugin: ..."; errors of the model (a layer
+// that fails, a division by zero) come from ir and ops, naming the layer.
 package plugin
 
 import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
@@ -53,14 +58,22 @@ var ErrInput = errors.New("invalid input")
 // CompiledModel are independent and may run concurrently.
 var ErrRequestBusy = errors.New("REQUEST_BUSY: the infer request is in use by another call")
 
+func errorf(format string, args ...any) error { return fmt.Errorf("plugin: "+format, args...) }
+
 // Config configures CompileModel. The zero value is the default.
 type Config struct {
 	// Threads is the number of goroutines a large Divide may use, never
 	// more than GOMAXPROCS; 0 means GOMAXPROCS.
 	Threads int
-	// SIMD is the kernel level: "" or "auto" (the best this CPU has),
-	// "avx2" or "generic". A level the CPU lacks is an error.
-	SIMD string
+	// SIMD is the kernel level; the zero value, ops.SIMDAuto, is the best
+	// this CPU has. A level the CPU lacks is an error.
+	SIMD ops.SIMD
+	// HelperSpin is how long the helper goroutines of a large Divide keep
+	// their CPU after their share before they park, so that the next
+	// inference finds them running. The helpers are shared by the whole
+	// process. 0 means 100µs; a negative value parks them at once, which
+	// frees the CPUs sooner and makes back-to-back large inferences slower.
+	HelperSpin time.Duration
 	// MaxTensorBytes bounds each output a request allocates; 0 means
 	// ir.MaxTensorBytes. Inputs whose broadcast makes a larger output
 	// fail at Infer with ir.ErrTooLarge instead of allocating it.
@@ -113,9 +126,7 @@ type stepKind uint8
 
 const (
 	stepParameter stepKind = iota
-	stepConst
 	stepDivide
-	stepResult
 )
 
 // step is one layer of the execution plan; values live in slots.
@@ -130,38 +141,42 @@ type step struct {
 
 // CompiledModel is a model ready to run.
 type CompiledModel struct {
-	steps    []step
-	consts   map[int]*ir.Tensor // slots holding constants, folded ones included
-	slots    int
-	inputs   []Port
-	outputs  []Port
-	outSlot  []int
-	level    ops.SIMDLevel
-	threads  int
-	maxBytes int64
+	steps   []step
+	consts  map[int]*ir.Tensor // slots holding constants, folded ones included
+	slots   int
+	inputs  []Port
+	outputs []Port
+	outSlot []int
+	opts    ops.Options
 }
 
 // CompileModel checks the model and builds its execution plan. Layers
 // that no Result reaches are ignored, as OpenVINO drops them; any other
 // layer irdiv cannot execute makes compilation fail with an error that
-// lists them all.
+// counts them by type.
 func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
-	level, err := ops.ParseSIMDLevel(cfg.SIMD)
-	if err != nil {
-		return nil, fmt.Errorf("plugin: %w", err)
+	if !cfg.SIMD.Available() {
+		return nil, errorf("SIMD level %s is not available on this CPU or build (available: %v)", cfg.SIMD, ops.AvailableSIMD())
 	}
 	if cfg.Threads < 0 || cfg.MaxTensorBytes < 0 {
-		return nil, fmt.Errorf("plugin: Config.Threads = %d and Config.MaxTensorBytes = %d must not be negative", cfg.Threads, cfg.MaxTensorBytes)
+		return nil, errorf("Config.Threads = %d and Config.MaxTensorBytes = %d must not be negative", cfg.Threads, cfg.MaxTensorBytes)
 	}
 	order, err := m.TopoOrder()
 	if err != nil {
-		return nil, fmt.Errorf("plugin: %w", err)
+		return nil, err
 	}
 	// Unreachable layers are dropped, except Parameters: they stay model
 	// inputs, in file order, as in OpenVINO.
 	dead := make(map[*ir.Layer]bool)
 	for _, l := range m.Unreachable() {
 		dead[l] = !strings.EqualFold(l.Type, "Parameter")
+	}
+	if err := unsupported(order, dead); err != nil {
+		return nil, err
+	}
+	inf, err := ops.InferModel(m)
+	if err != nil {
+		return nil, err
 	}
 	position := make(map[*ir.Layer]int)
 	for i, l := range m.Parameters() {
@@ -171,36 +186,21 @@ func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 	for i, l := range results {
 		position[l] = i
 	}
-	var unsupported []string
-	for _, l := range order {
-		if _, err := ops.New(l); !dead[l] && errors.Is(err, ops.ErrUnsupportedOp) {
-			unsupported = append(unsupported, fmt.Sprintf("%q (%s %s)", l.Name, l.Type, l.Version))
-		}
-	}
-	if len(unsupported) > 0 {
-		return nil, fmt.Errorf("plugin: %w: irdiv cannot execute %d layer(s): %s", ErrUnsupportedOp, len(unsupported), strings.Join(unsupported, ", "))
-	}
-	inf, err := ops.InferModel(m)
-	if err != nil {
-		return nil, fmt.Errorf("plugin: %w", err)
-	}
 	cm := &CompiledModel{
-		consts:   make(map[int]*ir.Tensor),
-		level:    level,
-		threads:  cfg.Threads,
-		maxBytes: cmp.Or(cfg.MaxTensorBytes, ir.MaxTensorBytes),
-		inputs:   make([]Port, len(m.Parameters())),
-		outputs:  make([]Port, len(results)),
-		outSlot:  make([]int, len(results)),
+		consts:  make(map[int]*ir.Tensor),
+		opts:    ops.Options{SIMD: cfg.SIMD, Threads: cfg.Threads, HelperSpin: cfg.HelperSpin, MaxTensorBytes: cmp.Or(cfg.MaxTensorBytes, ir.MaxTensorBytes)},
+		inputs:  make([]Port, len(m.Parameters())),
+		outputs: make([]Port, len(results)),
+		outSlot: make([]int, len(results)),
 	}
+	sources := m.Sources()
 	slotOf := make(map[ir.Output]int)
 	for _, l := range order {
 		if dead[l] {
 			continue
 		}
-		st := step{layer: l, out: -1}
-		for i := range l.Inputs {
-			src, _ := m.Input(l, i)
+		st := step{layer: l, out: cm.slots}
+		for _, src := range sources[l] {
 			st.in = append(st.in, slotOf[src])
 		}
 		switch op := inf.Ops[l].(type) {
@@ -208,78 +208,81 @@ func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 			st.kind, st.param = stepParameter, position[l]
 			v := inf.Outputs[l][0]
 			cm.inputs[st.param] = Port{Name: l.Name, Names: l.Outputs[0].Names, Index: st.param, Type: v.Type, Shape: v.Shape}
+			cm.steps = append(cm.steps, st)
 		case *ops.Const:
-			st.kind = stepConst
+			if op.Tensor == nil {
+				return nil, &ops.LayerError{Layer: l, Err: ops.ErrNoWeights}
+			}
+			cm.consts[st.out] = op.Tensor
 		case *ops.Divide:
 			st.kind, st.divide = stepDivide, op
-		case ops.Result:
-			st.kind = stepResult
-			src, _ := m.Input(l, 0)
+			if err := cm.addDivide(st); err != nil {
+				return nil, err
+			}
+		case *ops.Result:
+			src := sources[l][0]
 			v := inf.Outputs[src.Layer][src.Index]
 			i := position[l]
 			cm.outputs[i] = Port{Name: l.Name, Names: src.Port().Names, Index: i, Type: v.Type, Shape: v.Shape}
 			cm.outSlot[i] = st.in[0]
 			continue
 		}
-		st.out = cm.slots
 		slotOf[ir.Output{Layer: l}] = cm.slots
 		cm.slots++
-		if err := cm.fold(st, inf.Ops[l]); err != nil {
-			return nil, err
-		}
 	}
 	return cm, nil
 }
 
-// fold records a constant step, or a Divide of constants evaluated now;
-// other steps join the plan.
-func (cm *CompiledModel) fold(st step, o ops.Op) error {
-	switch st.kind {
-	case stepConst:
-		v, err := o.(*ops.Const).Tensor()
-		if err != nil {
-			return fmt.Errorf("plugin: %w", &ops.LayerError{Layer: st.layer, Err: err})
-		}
-		cm.consts[st.out] = v
-		return nil
-	case stepDivide:
-		a, aok := cm.consts[st.in[0]]
-		b, bok := cm.consts[st.in[1]]
-		if aok && bok {
-			call, err := st.divide.Prepare(a.Type, a.Shape, b.Shape, cm.level)
-			if err != nil {
-				return fmt.Errorf("plugin: %w", &ops.LayerError{Layer: st.layer, Err: err})
+// unsupported fails when a live layer is one irdiv cannot execute,
+// counting such layers by type on one line.
+func unsupported(order []*ir.Layer, dead map[*ir.Layer]bool) error {
+	byType := make(map[string]int)
+	var first *ir.Layer
+	for _, l := range order {
+		if _, err := ops.New(l); !dead[l] && errors.Is(err, ops.ErrUnsupportedOp) {
+			byType[l.Type+" "+l.Version]++
+			if first == nil {
+				first = l
 			}
-			var out *ir.Tensor
-			_, err = cm.outputBytes(call)
-			if err == nil {
-				out, err = ir.NewTensor(call.Type, call.OutShape)
-			}
-			if err == nil {
-				err = call.Run(out, a, b)
-			}
-			if err != nil {
-				return fmt.Errorf("plugin: folding constants: %w", &ops.LayerError{Layer: st.layer, Err: err})
-			}
-			cm.consts[st.out] = out
-			return nil
 		}
 	}
-	cm.steps = append(cm.steps, st)
-	return nil
+	if first == nil {
+		return nil
+	}
+	types := slices.SortedFunc(maps.Keys(byType), func(a, b string) int {
+		return cmp.Or(cmp.Compare(byType[b], byType[a]), cmp.Compare(a, b))
+	})
+	total := 0
+	var counts []string
+	for i, t := range types {
+		total += byType[t]
+		if i < 8 {
+			counts = append(counts, fmt.Sprintf("%s x%d", t, byType[t]))
+		}
+	}
+	if len(types) > 8 {
+		counts = append(counts, fmt.Sprintf("%d more types", len(types)-8))
+	}
+	return errorf("%w: irdiv cannot execute %s (%s), first %s; irdiv runs models of Parameter, Const, Divide and Result (irdiv run --layer evaluates one Divide of any model)",
+		ErrUnsupportedOp, plural(total, "layer"), strings.Join(counts, ", "), first)
 }
 
-// outputBytes returns the size of a call's output, checked against
-// Config.MaxTensorBytes before anything is allocated.
-func (cm *CompiledModel) outputBytes(call *ops.Call) (int64, error) {
-	n, err := ir.NumElements(call.OutShape)
-	if err == nil {
-		var bytes int64
-		if bytes, err = ir.ByteSize(call.Type, n); err == nil && bytes <= cm.maxBytes {
-			return bytes, nil
-		}
+// addDivide folds a Divide of constants now; any other joins the plan.
+func (cm *CompiledModel) addDivide(st step) error {
+	a, aok := cm.consts[st.in[0]]
+	b, bok := cm.consts[st.in[1]]
+	if !aok || !bok {
+		cm.steps = append(cm.steps, st)
+		return nil
 	}
-	return 0, fmt.Errorf("%w: the output %s%v is larger than the %d bytes allowed (Config.MaxTensorBytes)", ir.ErrTooLarge, call.Type, call.OutShape, cm.maxBytes)
+	call, err := st.divide.Prepare(a, b, cm.opts)
+	if err == nil {
+		cm.consts[st.out], err = call.Evaluate(a, b)
+	}
+	if err != nil {
+		return fmt.Errorf("folding the constants of %s: %w", st.layer, err)
+	}
+	return nil
 }
 
 // Inputs describes the model inputs, in Parameter order.
@@ -289,7 +292,7 @@ func (cm *CompiledModel) Inputs() []Port { return slices.Clone(cm.inputs) }
 func (cm *CompiledModel) Outputs() []Port { return slices.Clone(cm.outputs) }
 
 // SIMD returns the kernel level the model runs at.
-func (cm *CompiledModel) SIMD() string { return cm.level.String() }
+func (cm *CompiledModel) SIMD() ops.SIMD { return cm.opts.SIMD.Resolve() }
 
 // NewInferRequest returns a request with its own buffers. Requests of one
 // compiled model may run concurrently; a request called from two
@@ -322,7 +325,7 @@ type InferRequest struct {
 // also orders one call's writes before the next call's reads.
 func (r *InferRequest) acquire() error {
 	if !r.busy.CompareAndSwap(false, true) {
-		return fmt.Errorf("plugin: %w", ErrRequestBusy)
+		return errorf("%w", ErrRequestBusy)
 	}
 	return nil
 }
@@ -336,7 +339,23 @@ func (r *InferRequest) SetTensor(name string, t *ir.Tensor) error {
 			return r.SetInputTensor(p.Index, t)
 		}
 	}
-	return fmt.Errorf("plugin: %w: the model has no input named %q", ErrInput, name)
+	return errorf("%w: the model has no input named %q (inputs: %s)", ErrInput, name, portNames(r.cm.inputs))
+}
+
+// portNames lists ports by name for messages, a few and then a count.
+func portNames(ports []Port) string {
+	var names []string
+	for i, p := range ports {
+		if i == 6 {
+			names = append(names, fmt.Sprintf("and %d more", len(ports)-i))
+			break
+		}
+		names = append(names, fmt.Sprintf("%q", p.Name))
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }
 
 // SetInputTensor binds input i. The tensor is read at each Infer, not copied.
@@ -346,17 +365,17 @@ func (r *InferRequest) SetInputTensor(i int, t *ir.Tensor) error {
 	}
 	defer r.release()
 	if i < 0 || i >= len(r.inputs) {
-		return fmt.Errorf("plugin: %w: input index %d out of range (%d inputs)", ErrInput, i, len(r.inputs))
+		return errorf("%w: input index %d out of range (%d inputs)", ErrInput, i, len(r.inputs))
 	}
 	p := r.cm.inputs[i]
 	if t == nil {
-		return fmt.Errorf("plugin: %w: input %q: nil tensor", ErrInput, p.Name)
+		return errorf("%w: input %q: nil tensor", ErrInput, p.Name)
 	}
 	if t.Type != p.Type {
-		return fmt.Errorf("plugin: %w: input %q is %s, got a %s tensor", ErrInput, p.Name, p.Type, t.Type)
+		return errorf("%w: input %q is %s, got a %s tensor", ErrInput, p.Name, p.Type, t.Type)
 	}
 	if !p.Shape.Compatible(t.Shape) {
-		return fmt.Errorf("plugin: %w: input %q has shape %s, which does not admit %v", ErrInput, p.Name, p.Shape, t.Shape)
+		return errorf("%w: input %q has shape %s, which does not admit %v", ErrInput, p.Name, p.Shape, t.Shape)
 	}
 	r.inputs[i] = t
 	return nil
@@ -370,7 +389,7 @@ func (r *InferRequest) Infer() error {
 	defer r.release()
 	for i, t := range r.inputs {
 		if t == nil {
-			return fmt.Errorf("plugin: %w: input %q is not set", ErrInput, r.cm.inputs[i].Name)
+			return errorf("%w: input %q is not set", ErrInput, r.cm.inputs[i].Name)
 		}
 	}
 	for i, st := range r.cm.steps {
@@ -380,7 +399,7 @@ func (r *InferRequest) Infer() error {
 		case stepDivide:
 			out, err := r.divide(i, st)
 			if err != nil {
-				return fmt.Errorf("plugin: %w", &ops.LayerError{Layer: st.layer, Err: err})
+				return &ops.LayerError{Layer: st.layer, Err: err}
 			}
 			r.slots[st.out] = out
 		}
@@ -388,31 +407,23 @@ func (r *InferRequest) Infer() error {
 	return nil
 }
 
-// divide runs step i, preparing it again only when its input shapes
-// changed and reusing the output buffer when it is large enough.
+// divide runs step i, preparing it again only when its operands' types or
+// shapes changed and reusing the output buffer when it is large enough.
 func (r *InferRequest) divide(i int, st step) (*ir.Tensor, error) {
 	a, b := r.slots[st.in[0]], r.slots[st.in[1]]
 	call := r.calls[i]
-	if call == nil || call.Type != a.Type || !slices.Equal(call.AShape, a.Shape) || !slices.Equal(call.BShape, b.Shape) {
-		if a.Type != b.Type {
-			return nil, fmt.Errorf("%w: Arguments do not have the same element type (arg0 element type: %s, arg1 element type: %s).", ops.ErrType, a.Type, b.Type)
-		}
+	if call == nil || !call.Accepts(a, b) {
 		var err error
-		if call, err = st.divide.Prepare(a.Type, a.Shape, b.Shape, r.cm.level); err != nil {
-			return nil, err
-		}
-		call.Threads = r.cm.threads
-		bytes, err := r.cm.outputBytes(call)
-		if err != nil {
+		if call, err = st.divide.Prepare(a, b, r.cm.opts); err != nil {
 			return nil, err
 		}
 		out := r.owned[i]
-		if out == nil || int64(cap(out.Data)) < bytes {
-			if out, err = ir.NewTensor(call.Type, call.OutShape); err != nil {
+		if out == nil || int64(cap(out.Data)) < call.OutBytes() {
+			if out, err = ir.NewTensor(call.Type(), call.OutShape()); err != nil {
 				return nil, err
 			}
 		} else {
-			out = &ir.Tensor{Type: call.Type, Shape: call.OutShape, Data: out.Data[:bytes]}
+			out = &ir.Tensor{Type: call.Type(), Shape: call.OutShape(), Data: out.Data[:call.OutBytes()]}
 		}
 		// Both are stored only once the buffer is known to fit, so a failed
 		// call leaves the request consistent.
@@ -440,7 +451,7 @@ func (r *InferRequest) Tensor(name string) (*ir.Tensor, error) {
 			return r.inputs[p.Index], nil
 		}
 	}
-	return nil, fmt.Errorf("plugin: %w: the model has no tensor named %q", ErrInput, name)
+	return nil, errorf("%w: the model has no tensor named %q (outputs: %s; inputs: %s)", ErrInput, name, portNames(r.cm.outputs), portNames(r.cm.inputs))
 }
 
 // OutputTensor returns output i after a successful Infer.
@@ -450,11 +461,19 @@ func (r *InferRequest) OutputTensor(i int) (*ir.Tensor, error) {
 	}
 	defer r.release()
 	if i < 0 || i >= len(r.cm.outputs) {
-		return nil, fmt.Errorf("plugin: %w: output index %d out of range (%d outputs)", ErrInput, i, len(r.cm.outputs))
+		return nil, errorf("%w: output index %d out of range (%d outputs)", ErrInput, i, len(r.cm.outputs))
 	}
 	t := r.slots[r.cm.outSlot[i]]
 	if t == nil {
-		return nil, fmt.Errorf("plugin: output %q is not computed yet; call Infer", r.cm.outputs[i].Name)
+		return nil, errorf("output %q is not computed yet; call Infer", r.cm.outputs[i].Name)
 	}
 	return t, nil
+}
+
+// plural writes "1 layer", "2 layers".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

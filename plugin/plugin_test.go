@@ -3,10 +3,10 @@ package plugin
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/irdiv/irdiv/internal/testutil"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
@@ -25,19 +25,19 @@ func i32(t testing.TB, shape []int64, vals ...int32) *ir.Tensor {
 // (folded at compile time); all three are outputs.
 func chainModel(t testing.TB) *ir.Model {
 	m := &ir.Model{Name: "chain"}
-	a := m.AddParameter("a", ir.I32, shapeinfer.MustParse("?,3"))
-	b := m.AddParameter("b", ir.I32, shapeinfer.MustParse("1..4,3"))
+	a := m.AddParameter("a", ir.I32, shapeinfer.MustParseShape("?,3"))
+	b := m.AddParameter("b", ir.I32, shapeinfer.MustParseShape("1..4,3"))
 	c := m.AddConst("c", i32(t, []int64{3}, 2, -3, 4))
 	c2 := m.AddConst("c2", i32(t, []int64{}, 2))
-	q, err := ops.AddDivide(m, "q", ir.Output{Layer: a}, ir.Output{Layer: c}, ops.NewDivide(shapeinfer.NumpyBroadcast, true))
+	q, err := ops.AddDivide(m, "q", ir.Output{Layer: a}, ir.Output{Layer: c}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := ops.AddDivide(m, "r", ir.Output{Layer: q}, ir.Output{Layer: b}, ops.NewDivide(shapeinfer.NumpyBroadcast, false))
+	r, err := ops.AddDivide(m, "r", ir.Output{Layer: q}, ir.Output{Layer: b}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := ops.AddDivide(m, "s", ir.Output{Layer: c}, ir.Output{Layer: c2}, ops.NewDivide(shapeinfer.NumpyBroadcast, true))
+	s, err := ops.AddDivide(m, "s", ir.Output{Layer: c}, ir.Output{Layer: c2}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestInferEndToEnd(t *testing.T) {
 		r, _ := req.Tensor("r")
 		s, _ := req.OutputTensor(2)
 		for i := range a {
-			wantQ := floorDiv(a[i], []int32{2, -3, 4}[i%3])
+			wantQ := testutil.FloorDiv(a[i], []int32{2, -3, 4}[i%3])
 			wantR := wantQ / b[i]
 			if ir.View[int32](q)[i] != wantQ || ir.View[int32](r)[i] != wantR {
 				t.Fatalf("rows=%d element %d: q=%d r=%d, want %d %d", rows, i, ir.View[int32](q)[i], ir.View[int32](r)[i], wantQ, wantR)
@@ -99,14 +99,6 @@ func TestInferEndToEnd(t *testing.T) {
 			t.Errorf("folded constant = %v", ir.View[int32](s))
 		}
 	}
-}
-
-func floorDiv(a, b int32) int32 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
 }
 
 func TestInferErrors(t *testing.T) {
@@ -133,10 +125,10 @@ func TestInferErrors(t *testing.T) {
 	req.SetTensor("a", i32(t, []int64{1, 3}, 1, 2, 3))
 	req.SetTensor("b", i32(t, []int64{1, 3}, 1, 0, 1))
 	err = req.Infer()
-	if !errors.Is(err, ops.ErrDivideByZero) || !strings.Contains(err.Error(), `layer "r" (id 5): divide: integer division by zero at flat output index 1`) {
+	if !errors.Is(err, ops.ErrDivideByZero) || !strings.Contains(err.Error(), `ops: layer "r" (id 5): integer division by zero at flat output index 1`) {
 		t.Errorf("division by zero: %v", err)
 	}
-	if _, err := core.CompileModel(chainModel(t), Config{SIMD: "avx512"}); err == nil {
+	if _, err := core.CompileModel(chainModel(t), Config{SIMD: ops.SIMD(200)}); err == nil {
 		t.Error("unknown SIMD level accepted")
 	}
 }
@@ -145,10 +137,10 @@ func TestCompileFoldsConstantsWithErrorPolicy(t *testing.T) {
 	m := &ir.Model{}
 	c := m.AddConst("c", i32(t, []int64{2}, 1, 2))
 	z := m.AddConst("z", i32(t, []int64{2}, 1, 0))
-	d, _ := ops.AddDivide(m, "d", ir.Output{Layer: c}, ir.Output{Layer: z}, ops.NewDivide(shapeinfer.NumpyBroadcast, true))
+	d, _ := ops.AddDivide(m, "d", ir.Output{Layer: c}, ir.Output{Layer: z}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
 	m.AddResult("out", ir.Output{Layer: d})
 	_, err := NewCore().CompileModel(m, Config{})
-	if !errors.Is(err, ops.ErrDivideByZero) || !strings.Contains(err.Error(), "folding constants") {
+	if !errors.Is(err, ops.ErrDivideByZero) || !strings.Contains(err.Error(), `folding the constants of layer "d" (id 2): ops: integer division by zero at flat output index 1`) {
 		t.Errorf("compile: %v", err)
 	}
 }
@@ -177,10 +169,7 @@ func TestSteadyStateInferDoesNotAllocate(t *testing.T) {
 // (only Parameter/Const/Divide/Result reachable) or fails listing the
 // layers irdiv cannot execute; QueryModel marks every Divide.
 func TestCompileRealModels(t *testing.T) {
-	files, _ := filepath.Glob("../../shared/ir-models/div_*/*.xml")
-	if len(files) == 0 {
-		t.Skip("../shared/ir-models is absent")
-	}
+	files := testutil.SharedFiles(t, "ir-models/div_*/*.xml")
 	core := NewCore()
 	for _, f := range files {
 		m, err := core.ReadModel(f, "")
@@ -193,9 +182,22 @@ func TestCompileRealModels(t *testing.T) {
 				t.Errorf("%s: Divide %q not supported", f, l.Name)
 			}
 		}
+		// The error counts the layers irdiv cannot execute by type, on one
+		// short line, and points at run --layer.
+		dead := make(map[*ir.Layer]bool)
+		for _, l := range m.Unreachable() {
+			dead[l] = true
+		}
+		cannot := 0
+		for _, l := range m.Layers {
+			if !dead[l] && !ops.Supported(l) {
+				cannot++
+			}
+		}
 		_, err = core.CompileModel(m, Config{})
-		if !errors.Is(err, ErrUnsupportedOp) || !strings.Contains(err.Error(), "Convolution") {
-			t.Errorf("%s: compile error %v", f, err)
+		want := fmt.Sprintf("irdiv cannot execute %d layers (", cannot) // every real model has several
+		if !errors.Is(err, ErrUnsupportedOp) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "run --layer") || len(err.Error()) > 600 {
+			t.Errorf("%s: compile error %v; want %q", f, err, want)
 		}
 	}
 }
@@ -204,9 +206,9 @@ func TestCompileRealModels(t *testing.T) {
 // model: Parameter / Const -> Divide -> Result.
 func BenchmarkInfer(b *testing.B) {
 	m := &ir.Model{Name: "one"}
-	a := m.AddParameter("a", ir.F32, shapeinfer.MustParse("1"))
+	a := m.AddParameter("a", ir.F32, shapeinfer.MustParseShape("1"))
 	c := m.AddConst("c", func() *ir.Tensor { t, _ := ir.TensorOf(ir.F32, []int64{1}, []float32{3}); return t }())
-	d, _ := ops.AddDivide(m, "d", ir.Output{Layer: a}, ir.Output{Layer: c}, ops.NewDivide(shapeinfer.NumpyBroadcast, true))
+	d, _ := ops.AddDivide(m, "d", ir.Output{Layer: a}, ir.Output{Layer: c}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
 	m.AddResult("out", ir.Output{Layer: d})
 	cm, err := NewCore().CompileModel(m, Config{})
 	if err != nil {

@@ -41,18 +41,16 @@ func ParseMode(s string) (Mode, error) {
 	case "pdpd":
 		return PDPD, nil
 	}
-	return 0, fmt.Errorf("shapeinfer: %q is not a member of enum ov::op::AutoBroadcastType", s)
+	return 0, fmt.Errorf("shapeinfer: %q is not a member of enum ov::op::AutoBroadcastType (auto_broadcast must be one of none, explicit, numpy, pdpd)", s)
 }
 
 // Broadcast is an auto_broadcast specification. Axis matters only for PDPD,
-// where -1 means "align B with the end of A".
+// where -1 means "align B with the end of A". Divide-1's default is
+// Broadcast{Mode: Numpy}.
 type Broadcast struct {
 	Mode Mode
 	Axis int64
 }
-
-// NumpyBroadcast is the default specification of Divide-1.
-var NumpyBroadcast = Broadcast{Mode: Numpy}
 
 // String prints "numpy", "none" or "pdpd(axis=N)".
 func (b Broadcast) String() string {
@@ -63,7 +61,7 @@ func (b Broadcast) String() string {
 }
 
 func inconsistent(a, b Shape, bc Broadcast) error {
-	return fmt.Errorf("%w (%s and %s, auto_broadcast %s)", ErrShape, a, b, bc)
+	return fmt.Errorf("shapeinfer: %w (%s and %s, auto_broadcast %s)", ErrShape, a, b, bc)
 }
 
 // Elementwise infers the output shape of a binary element-wise operation

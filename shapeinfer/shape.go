@@ -143,8 +143,9 @@ func ParseShape(text string) (Shape, error) {
 	return shape, nil
 }
 
-// MustParse parses a shape and panics on error; for tests and literals.
-func MustParse(text string) Shape {
+// MustParseShape is ParseShape for shapes known to be valid: it panics on
+// an error. For literals in code and tests.
+func MustParseShape(text string) Shape {
 	s, err := ParseShape(text)
 	if err != nil {
 		panic(err)

@@ -120,7 +120,7 @@ func pdpd(axis int64) Broadcast { return Broadcast{Mode: PDPD, Axis: axis} }
 
 var (
 	none  = Broadcast{Mode: None}
-	numpy = NumpyBroadcast
+	numpy = Broadcast{Mode: Numpy}
 )
 
 // TestElementwise holds every row of divide-spec.md F.1 (type propagation),
@@ -220,7 +220,7 @@ func TestElementwise(t *testing.T) {
 		{"pdpd_axis_last", "2,3", "3", pdpd(1), "[2,3]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Elementwise(MustParse(tc.a), MustParse(tc.b), tc.bc)
+			got, err := Elementwise(MustParseShape(tc.a), MustParseShape(tc.b), tc.bc)
 			if tc.want == throw {
 				if !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "Argument shapes are inconsistent.") {
 					t.Fatalf("Elementwise = %v, %v; want the inconsistent-shapes error", got, err)
@@ -247,7 +247,7 @@ func TestParseMode(t *testing.T) {
 }
 
 func TestShapeCompatible(t *testing.T) {
-	s := MustParse("?,3,2..224")
+	s := MustParseShape("?,3,2..224")
 	if !s.Compatible([]int64{5, 3, 224}) || s.Compatible([]int64{5, 3, 225}) || s.Compatible([]int64{5, 3}) {
 		t.Errorf("Compatible misjudges %v", s)
 	}

@@ -38,16 +38,15 @@ type benchResult struct {
 
 // benchOptions are bench's flags, checked.
 type benchOptions struct {
-	model, weights, simd string
-	seconds              float64 // 0: no time limit
-	niter                int64   // 0: no iteration limit
-	threads              int
-	inputs               map[string]string
-	shapes               map[string][]int64
-	percentile           float64
-	asJSON               bool
-	seed                 uint64
-	maxTensor            int64
+	modelFlags
+	model      string
+	config     plugin.Config
+	seconds    float64 // 0: no time limit
+	niter      int64   // 0: no iteration limit
+	given      map[string]string
+	shapes     map[string][]int64
+	percentile float64
+	asJSON     bool
 }
 
 func benchCmd(args []string, stdout, stderr io.Writer) error {
@@ -55,11 +54,11 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, err := ir.Read(o.model, ir.ReadOptions{WeightsPath: o.weights})
+	m, err := readModel(o.model, ir.ReadOptions{WeightsPath: o.weights})
 	if err != nil {
 		return err
 	}
-	cm, err := plugin.NewCore().CompileModel(m, plugin.Config{Threads: o.threads, SIMD: o.simd, MaxTensorBytes: o.maxTensor})
+	cm, err := plugin.NewCore().CompileModel(m, o.config)
 	if err != nil {
 		return err
 	}
@@ -68,7 +67,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if o.asJSON {
 		log = io.Discard
 	}
-	if err := bindInputs(cm, req, o.inputs, o.shapes, rand.New(rand.NewPCG(o.seed, 0x1d1f)), o.seed, o.maxTensor, log); err != nil {
+	if err := bindInputs(cm, req, o.given, o.shapes, rand.New(rand.NewPCG(o.seed, 0x1d1f)), o.seed, int64(o.maxTensor), log); err != nil {
 		return err
 	}
 	var progress io.Writer
@@ -79,30 +78,31 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res.SIMD, res.Threads = cm.SIMD(), o.threads
+	res.SIMD, res.Threads = cm.SIMD().String(), o.threads
 	return reportBench(stdout, res, o.asJSON)
 }
 
+const benchHelp = `MODEL.xml [flags]
+
+Measures inference like OpenVINO's benchmark_app: synchronous requests one
+after another, the first inference excluded, latency percentiles by
+benchmark_app's index rule. With both -t and -niter it runs until both are
+reached, as benchmark_app does.`
+
 func parseBench(args []string, stdout io.Writer) (benchOptions, error) {
-	fs := newFlagSet("bench", "MODEL.xml [flags]\n\nMeasures inference like OpenVINO's benchmark_app: synchronous requests one after another,\nthe first inference excluded, latency percentiles by benchmark_app's index rule.\nWith both -t and -niter it runs until both are reached, as benchmark_app does.", stdout)
-	o := benchOptions{inputs: map[string]string{}, shapes: map[string][]int64{}}
+	fs := newFlagSet("bench", benchHelp, stdout)
+	var o benchOptions
+	o.modelFlags.register(fs)
 	fs.Float64Var(&o.seconds, "t", 0, "run for at least this many `SECONDS` (default 10 when -niter is not given)")
 	fs.Int64Var(&o.niter, "niter", 0, "run at least this many iterations")
-	fs.IntVar(&o.threads, "nthreads", 0, "goroutines a large Divide may use (default GOMAXPROCS)")
-	var inputs, shapes multiFlag
-	fs.Var(&inputs, "i", "input as `NAME=FILE.npy`; repeatable")
+	var shapes multiFlag
 	fs.Var(&shapes, "shape", "shape of a generated input as `NAME=[dims]`; repeatable")
-	fs.StringVar(&o.simd, "simd", "auto", "kernel level: auto, avx2 or generic")
 	fs.BoolVar(&o.asJSON, "json", false, "print one JSON object (schema in README.md)")
 	fs.Float64Var(&o.percentile, "latency-percentile", 50, "latency percentile to report as the median line, 1..100")
-	fs.StringVar(&o.weights, "weights", "", "weights file (default: MODEL.bin)")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed of generated inputs")
-	maxTensor := addMaxTensorFlag(fs)
 	pos, err := fs.parse(args)
 	if err != nil {
 		return o, err
 	}
-	o.maxTensor = int64(*maxTensor)
 	if len(pos) != 1 {
 		return o, usageErr("want one MODEL.xml, got %d arguments", len(pos))
 	}
@@ -114,17 +114,19 @@ func parseBench(args []string, stdout io.Writer) (benchOptions, error) {
 		return o, usageErr("-t %v: want a number of seconds above 0, at most %d", o.seconds, maxBenchSeconds)
 	case set["niter"] && !(o.niter >= 1 && o.niter <= maxBenchIterations):
 		return o, usageErr("-niter %d: want from 1 to %d iterations", o.niter, int64(maxBenchIterations))
-	case o.threads < 0:
-		return o, usageErr("-nthreads %d: want 0 (GOMAXPROCS) or more", o.threads)
 	case !(o.percentile >= 1 && o.percentile <= 100):
 		return o, usageErr("--latency-percentile %v: want a number from 1 to 100", o.percentile)
 	}
 	if !set["t"] && !set["niter"] {
 		o.seconds = 10
 	}
-	if o.inputs, err = parseInputFlags(inputs); err != nil {
+	if o.config, err = o.modelFlags.config(); err != nil {
 		return o, err
 	}
+	if o.given, err = parseInputFlags(o.inputs); err != nil {
+		return o, err
+	}
+	o.shapes = make(map[string][]int64)
 	for _, s := range shapes {
 		name, text, ok := strings.Cut(s, "=")
 		shape, perr := shapeinfer.ParseShape(text)

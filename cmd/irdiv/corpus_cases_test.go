@@ -259,8 +259,8 @@ func buildCorpus() ([]badCase, []string) {
 </layers>`, edgeQ, edgeQ+`<edge from-layer="1" from-port="0" to-layer="3" to-port="1"/>`)
 	b.model("result-no-input", "Result has 1 input, but the layer declares 0 input ports", true, endLayer, `<layer id="4" name="q2" type="Result" version="opset1"/>
 </layers>`)
-	b.model("unsupported-opset", `"div" (Divide opset99)`, true, `type="Divide" version="opset1"`, `type="Divide" version="opset99"`)
-	b.model("unsupported-op", "irdiv cannot execute 1 layer(s)", true, `type="Divide" version="opset1"`, `type="Relu" version="opset1"`)
+	b.model("unsupported-opset", "irdiv cannot execute 1 layer (Divide opset99 x1)", true, `type="Divide" version="opset1"`, `type="Divide" version="opset99"`)
+	b.model("unsupported-op", "irdiv cannot execute 1 layer (Relu opset1 x1)", true, `type="Divide" version="opset1"`, `type="Relu" version="opset1"`)
 
 	// Weights.
 	b.model("const-beyond-bin", "Incorrect weights in bin file!", true, bData, `<data element_type="i32" shape="4" offset="8" size="16"/>`)
@@ -324,7 +324,7 @@ func buildCorpus() ([]badCase, []string) {
 	b.raw("eval-bool-operands", map[string][]byte{"a.npy": npyFile(npyDict("|b1", "False", "2,"), []byte{1, 0})}, 1, "This operation does not support inputs with element type: boolean", false, "eval", "{dir}/a.npy", "{dir}/a.npy")
 	col := npyFile(npyDict("<f4", "False", "16384, 1"), make([]byte, 65536))
 	row := npyFile(npyDict("<f4", "False", "1, 16384"), make([]byte, 65536))
-	b.raw("eval-broadcast-amplifies", map[string][]byte{"col.npy": col, "row.npy": row}, 1, "the result f32[16384,16384] would take 1GiB, more than --max-tensor 256MiB allows", false, "eval", "{dir}/col.npy", "{dir}/row.npy")
+	b.raw("eval-broadcast-amplifies", map[string][]byte{"col.npy": col, "row.npy": row}, 1, "the output f32[16384,16384] is larger than the 268435456 bytes allowed (MaxTensorBytes); --max-tensor raises the limit", false, "eval", "{dir}/col.npy", "{dir}/row.npy")
 	b.raw("eval-literal-ragged", nil, 1, "ragged array", false, "eval", "[[1],[2,3]]", "1")
 	b.raw("eval-literal-too-deep", nil, 1, "nested deeper than 32", false, "eval", strings.Repeat("[", 40)+"1"+strings.Repeat("]", 40), "1")
 	b.raw("eval-literal-unterminated", nil, 1, "expected ',' or ']'", false, "eval", "[1,2", "1")
@@ -340,7 +340,7 @@ func buildCorpus() ([]badCase, []string) {
 	b.raw("usage-unknown-command", nil, 2, `unknown command "frobnicate"`, false, "frobnicate")
 	b.raw("usage-broadcast", nil, 2, "--broadcast", false, "eval", "--broadcast", "sideways", "1", "2")
 	b.raw("usage-type-boolean", nil, 2, "--type", false, "eval", "--type", "boolean", "1", "2")
-	b.raw("usage-simd", nil, 2, "unknown SIMD level", false, "eval", "--simd", "avx9", "1", "2")
+	b.raw("usage-simd", nil, 2, "--simd avx9: must be one of auto", false, "eval", "--simd", "avx9", "1", "2")
 	b.raw("usage-unknown-flag", nil, 2, "flag provided but not defined: -frob", false, "eval", "-frob", "1", "2")
 	b.raw("usage-max-tensor", nil, 2, "want a size from 1 to 16GiB", false, "eval", "--max-tensor", "-5", "1", "2")
 	base := map[string][]byte{"model.xml": []byte(baseXML), "model.bin": baseBin}

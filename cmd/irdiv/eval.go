@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
@@ -12,15 +11,22 @@ import (
 	"github.com/irdiv/irdiv/shapeinfer"
 )
 
+const evalHelp = `[flags] A B
+
+Divides A by B. Each operand is a literal or a .npy file, told apart by
+syntax: a literal is a number (5, -2.5, inf, nan) or starts with "["
+([[1,2],[3,4]]); anything else names a file. Literals take --type, or the
+type of the other operand when that one is a .npy file.`
+
 func evalCmd(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("eval", "[flags] A B\n\nA and B are .npy files or inline literals: a number or a nested array such as [[1,2],[3,4]].\nLiterals take --type, or the type of the other operand when that one is a .npy file.", stdout)
+	fs := newFlagSet("eval", evalHelp, stdout)
 	typeName := fs.String("type", "", "element type: f32 f64 f16 bf16 i8 i16 i32 i64 u8 u16 u32 u64 (default f32, or the .npy operand's)")
 	pythonDiv := fs.Bool("pythondiv", true, "floor integer division (true) or truncate (false); floats ignore it")
 	broadcast := fs.String("broadcast", "numpy", "auto_broadcast: none, numpy or pdpd")
 	axis := fs.Int64("axis", -1, "pdpd axis")
 	outPath := fs.String("o", "", "write the result to this .npy file instead of printing it")
-	simd := fs.String("simd", "auto", "kernel level: auto, avx2 or generic")
-	maxTensor := addMaxTensorFlag(fs)
+	var k kernelFlags
+	k.register(fs)
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -30,47 +36,36 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	mode, err := shapeinfer.ParseMode(*broadcast)
 	if err != nil {
-		return usageErr("--broadcast: %v", err)
+		return usageErr("--broadcast %s: must be one of none, numpy, pdpd (or explicit, which is none)", *broadcast)
 	}
-	level, err := ops.ParseSIMDLevel(*simd)
+	opts, err := k.options()
 	if err != nil {
-		return usageErr("--simd: %v", err)
+		return err
 	}
 	var typ ir.ElementType
 	haveType := *typeName != ""
 	if haveType {
 		if typ, err = ir.ParseElementType(*typeName); err != nil || !typ.IsNumeric() {
-			return usageErr("--type %q: want one of f32 f64 f16 bf16 i8 i16 i32 i64 u8 u16 u32 u64", *typeName)
+			return usageErr("--type %s: must be one of f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16, u32, u64", *typeName)
 		}
 	}
-	a, b, err := operands(pos[0], pos[1], typ, haveType, int64(*maxTensor))
+	a, b, err := operands(pos[0], pos[1], typ, haveType, opts.MaxTensorBytes)
 	if err != nil {
 		return err
 	}
-	d := ops.NewDivide(shapeinfer.Broadcast{Mode: mode, Axis: *axis}, *pythonDiv)
-	if a.Type != b.Type {
-		_, err := d.Infer([]ops.Value{{Type: a.Type, Shape: shapeinfer.StaticShape(a.Shape...)}, {Type: b.Type, Shape: shapeinfer.StaticShape(b.Shape...)}})
-		return err
-	}
-	call, err := d.Prepare(a.Type, a.Shape, b.Shape, level)
+	call, err := ops.NewDivide(shapeinfer.Broadcast{Mode: mode, Axis: *axis}, *pythonDiv).Prepare(a, b, opts)
 	if err != nil {
 		return err
 	}
-	if err := checkSize("the result", call.Type, call.OutShape, int64(*maxTensor)); err != nil {
-		return err
-	}
-	out, err := ir.NewTensor(call.Type, call.OutShape)
+	out, err := call.Evaluate(a, b)
 	if err != nil {
-		return err
-	}
-	if err := call.Run(out, a, b); err != nil {
 		return err
 	}
 	if *outPath != "" {
 		return npy.WriteFile(*outPath, out)
 	}
 	fmt.Fprintf(stdout, "shape %s %s\n", shapeString(out.Shape), out.Type)
-	if n := out.NumElements(); n > maxPrinted {
+	if n := out.Len(); n > maxPrinted {
 		fmt.Fprintf(stdout, "%s (%d values; -o FILE.npy writes them all)\n", summary(out, 16), n)
 	} else {
 		fmt.Fprintln(stdout, formatTensor(out))
@@ -82,45 +77,44 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 // summarised as run does, so printing never costs more than it shows.
 const maxPrinted = 256
 
+// isLiteral tells an inline operand from a file name by its syntax alone,
+// never by what happens to exist on disk.
+func isLiteral(arg string) bool {
+	s := strings.TrimSpace(arg)
+	return s == "" || strings.HasPrefix(s, "[") || isNumber(s)
+}
+
 // operands loads A and B. A .npy operand fixes the type of a literal one;
 // an explicit type must agree with every .npy.
 func operands(aArg, bArg string, typ ir.ElementType, haveType bool, maxBytes int64) (a, b *ir.Tensor, err error) {
-	isFile := func(s string) bool {
-		if strings.HasSuffix(s, ".npy") {
-			return true
-		}
-		st, err := os.Stat(s)
-		return err == nil && st.Mode().IsRegular()
-	}
-	load := func(arg string) (*ir.Tensor, error) { return readNPY(arg, typ, haveType, maxBytes) }
-	var files [2]*ir.Tensor
+	var tensors [2]*ir.Tensor
 	for i, arg := range []string{aArg, bArg} {
-		if isFile(arg) {
-			if files[i], err = load(arg); err != nil {
+		if !isLiteral(arg) {
+			if tensors[i], err = readNPY(arg, typ, haveType, maxBytes); err != nil {
 				return nil, nil, err
 			}
 		}
 	}
 	if !haveType {
 		typ = ir.F32
-		for _, f := range files {
-			if f != nil {
-				typ, haveType = f.Type, true
+		for _, t := range tensors {
+			if t != nil {
+				typ = t.Type
 				break
 			}
 		}
 	}
 	for i, arg := range []string{aArg, bArg} {
-		if files[i] != nil {
+		if tensors[i] != nil {
 			continue
 		}
 		lit, err := parseLiteral(arg)
 		if err != nil {
 			return nil, nil, err
 		}
-		if files[i], err = lit.tensor(typ); err != nil {
+		if tensors[i], err = lit.tensor(typ); err != nil {
 			return nil, nil, fmt.Errorf("operand %c: %w", "AB"[i], err)
 		}
 	}
-	return files[0], files[1], nil
+	return tensors[0], tensors[1], nil
 }

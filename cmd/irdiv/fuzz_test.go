@@ -23,7 +23,7 @@ func FuzzLiteral(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if tensor.NumElements() != len(lit.values) {
+			if tensor.Len() != len(lit.values) {
 				t.Fatalf("%q: %d values for shape %v", s, len(lit.values), tensor.Shape)
 			}
 		}

@@ -59,7 +59,7 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 		return usageErr("want one MODEL.xml, got %d arguments", len(pos))
 	}
 	// info needs types and shapes only: Const values are never loaded.
-	m, err := ir.Read(pos[0], ir.ReadOptions{WeightsPath: *weights, SkipWeights: true})
+	m, err := readModel(pos[0], ir.ReadOptions{WeightsPath: *weights, SkipWeights: true})
 	if err != nil {
 		return err
 	}

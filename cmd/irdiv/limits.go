@@ -55,13 +55,6 @@ func formatBytes(n int64) string {
 	return strconv.FormatInt(n, 10) + " bytes"
 }
 
-// addMaxTensorFlag defines --max-tensor on a command.
-func addMaxTensorFlag(fs *flagSet) *byteSize {
-	max := byteSize(defaultMaxTensor)
-	fs.Var(&max, "max-tensor", "largest `SIZE` of a tensor irdiv generates or computes, or reads from a stream")
-	return &max
-}
-
 // checkSize refuses a tensor of type t and shape dims above max before it
 // is allocated; what names the tensor.
 func checkSize(what string, t ir.ElementType, dims []int64, max int64) error {

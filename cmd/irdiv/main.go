@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/irdiv/irdiv/ir"
 	"io"
 	"os"
 	"strconv"
@@ -19,13 +20,14 @@ import (
 const usage = `irdiv evaluates OpenVINO Divide-1 exactly.
 
 Usage:
-  irdiv eval [flags] A B        divide two tensors (.npy files or literals)
-  irdiv run [flags] MODEL.xml   run a model, or one layer of any model
-  irdiv info [--json] MODEL.xml describe a model
-  irdiv bench [flags] MODEL.xml measure inference like benchmark_app
-  irdiv help                    this text
+  irdiv eval [flags] A B          divide two tensors (.npy files or literals)
+  irdiv run [flags] MODEL.xml     run a model, or one Divide of any model
+  irdiv info [--json] MODEL.xml   describe a model
+  irdiv bench [flags] MODEL.xml   measure inference like benchmark_app
+  irdiv version                   print irdiv's version, Go's and the SIMD level
+  irdiv help [COMMAND]            this text, or a command's flags
 
-Run "irdiv COMMAND -h" for the flags of a command.
+Run "irdiv help COMMAND" or "irdiv COMMAND -h" for the flags of a command.
 `
 
 func main() {
@@ -38,10 +40,11 @@ var errUsage = errors.New("usage")
 type command func(args []string, stdout, stderr io.Writer) error
 
 var commands = map[string]command{
-	"eval":  evalCmd,
-	"run":   runCmd,
-	"info":  infoCmd,
-	"bench": benchCmd,
+	"eval":    evalCmd,
+	"run":     runCmd,
+	"info":    infoCmd,
+	"bench":   benchCmd,
+	"version": versionCmd,
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -51,8 +54,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			return run([]string{args[1], "-h"}, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
+	case "-version", "--version":
+		args = []string{"version"}
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
@@ -67,7 +75,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "irdiv: %s: %s (see irdiv %s -h)\n", args[0], oneLine(strings.TrimPrefix(err.Error(), "usage: ")), args[0])
 		return 2
 	default:
-		fmt.Fprintf(stderr, "irdiv: %s\n", oneLine(err.Error()))
+		msg := err.Error()
+		if errors.Is(err, ir.ErrTooLarge) && args[0] != "info" {
+			msg += "; --max-tensor raises the limit"
+		}
+		fmt.Fprintf(stderr, "irdiv: %s\n", oneLine(msg))
 		return 1
 	}
 }
@@ -157,9 +169,11 @@ func (fs *flagSet) parse(args []string) ([]string, error) {
 	return positional, nil
 }
 
+// isNumber reports whether s is a number (inf and nan included, and
+// numbers too large for a float64, which are still numbers).
 func isNumber(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
-	return err == nil
+	return err == nil || errors.Is(err, strconv.ErrRange)
 }
 
 func isBoolFlag(f *flag.Flag) bool {

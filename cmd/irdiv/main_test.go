@@ -213,7 +213,7 @@ func TestBenchCommand(t *testing.T) {
 	if _, _, code := irdiv(t, "bench", "../../examples/floordiv/model.xml", "--shape", "a=[?,4]"); code != 2 {
 		t.Errorf("dynamic --shape accepted: exit %d", code)
 	}
-	if _, stderr, code := irdiv(t, "bench", "../../examples/floordiv/model.xml", "-niter", "1", "--simd", "avx512"); code != 1 || !strings.Contains(stderr, "avx512") {
+	if _, stderr, code := irdiv(t, "bench", "../../examples/floordiv/model.xml", "-niter", "1", "--simd", "avx512"); code != 2 || !strings.Contains(stderr, "--simd avx512: must be one of auto, generic") {
 		t.Errorf("--simd avx512: exit %d %s", code, stderr)
 	}
 }

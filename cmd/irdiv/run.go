@@ -16,24 +16,24 @@ import (
 	"github.com/irdiv/irdiv/shapeinfer"
 )
 
-// runOptions are the flags run shares with bench.
+// runOptions are run's flags.
 type runOptions struct {
-	weights, outDir, layer, simd string
-	inputs                       multiFlag
-	seed                         uint64
-	maxTensor                    *byteSize
+	modelFlags
+	outDir, layer string
 }
 
+const runHelp = `MODEL.xml [flags]
+
+Runs a model made of Parameter, Const, Divide and Result, or with --layer
+one Divide of any model. Inputs not given are generated from a fixed seed;
+generated integers are never zero.`
+
 func runCmd(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "MODEL.xml [flags]\n\nRuns a model made of Parameter, Const, Divide and Result, or with --layer one Divide of any model.\nInputs not given are generated from a fixed seed; generated integers are never zero.", stdout)
+	fs := newFlagSet("run", runHelp, stdout)
 	var o runOptions
-	fs.StringVar(&o.weights, "weights", "", "weights file (default: MODEL.bin)")
-	fs.Var(&o.inputs, "i", "input as `NAME=FILE.npy` (Parameter name, tensor name or index; with --layer, the input port index); repeatable")
+	o.modelFlags.register(fs)
 	fs.StringVar(&o.outDir, "o", "", "write one .npy per output into `DIR`")
-	fs.StringVar(&o.layer, "layer", "", "evaluate only the layer with this `NAME` (or id:N)")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed of generated inputs")
-	fs.StringVar(&o.simd, "simd", "auto", "kernel level: auto, avx2 or generic")
-	o.maxTensor = addMaxTensorFlag(fs)
+	fs.StringVar(&o.layer, "layer", "", "evaluate only the Divide layer with this `NAME` (or id:N)")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -45,7 +45,11 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, err := ir.Read(pos[0], ir.ReadOptions{WeightsPath: o.weights})
+	cfg, err := o.config()
+	if err != nil {
+		return err
+	}
+	m, err := readModel(pos[0], ir.ReadOptions{WeightsPath: o.weights})
 	if err != nil {
 		return err
 	}
@@ -53,7 +57,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if o.layer != "" {
 		return runLayer(m, o, given, gen, stdout)
 	}
-	return runModel(m, o, given, gen, stdout)
+	return runModel(m, o, cfg, given, gen, stdout)
 }
 
 // parseInputFlags splits -i NAME=FILE values.
@@ -72,13 +76,13 @@ func parseInputFlags(flags []string) (map[string]string, error) {
 	return given, nil
 }
 
-func runModel(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand, stdout io.Writer) error {
-	cm, err := plugin.NewCore().CompileModel(m, plugin.Config{SIMD: o.simd, MaxTensorBytes: int64(*o.maxTensor)})
+func runModel(m *ir.Model, o runOptions, cfg plugin.Config, given map[string]string, gen *rand.Rand, stdout io.Writer) error {
+	cm, err := plugin.NewCore().CompileModel(m, cfg)
 	if err != nil {
 		return err
 	}
 	req := cm.NewInferRequest()
-	if err := bindInputs(cm, req, given, nil, gen, o.seed, int64(*o.maxTensor), stdout); err != nil {
+	if err := bindInputs(cm, req, given, nil, gen, o.seed, int64(o.maxTensor), stdout); err != nil {
 		return err
 	}
 	if err := req.Infer(); err != nil {
@@ -136,14 +140,18 @@ func bindInputs(cm *plugin.CompiledModel, req *plugin.InferRequest, given map[st
 			return err
 		}
 	}
+	var names []string
+	for _, p := range cm.Inputs() {
+		names = append(names, quote(p.Name))
+	}
 	for k := range given {
 		if !used[k] {
-			return fmt.Errorf("-i %s: the model has no input of that name or index", k)
+			return fmt.Errorf("-i %s: the model has no input of that name or index (inputs: %s)", k, strings.Join(names, ", "))
 		}
 	}
 	for k := range shapes {
 		if !used[k] {
-			return fmt.Errorf("--shape %s: the model has no input of that name or index", k)
+			return fmt.Errorf("--shape %s: the model has no input of that name or index (inputs: %s)", k, strings.Join(names, ", "))
 		}
 	}
 	return nil
@@ -211,7 +219,7 @@ func generate(r *rand.Rand, t ir.ElementType, shape []int64, maxBytes int64) (*i
 	if err != nil {
 		return nil, err
 	}
-	for i := range out.NumElements() {
+	for i := range out.Len() {
 		f := r.Float64()*200 - 100
 		n := int64(1 + r.IntN(200)) // unsigned: [1, 200]
 		if t.IsSigned() {
@@ -220,7 +228,11 @@ func generate(r *rand.Rand, t ir.ElementType, shape []int64, maxBytes int64) (*i
 				n = -n
 			}
 		}
-		setValue(out, i, f, n)
+		if t.IsFloat() {
+			out.SetFloat64(i, f)
+		} else {
+			out.SetInt64(i, n)
+		}
 	}
 	return out, nil
 }
@@ -230,10 +242,10 @@ func generate(r *rand.Rand, t ir.ElementType, shape []int64, maxBytes int64) (*i
 func findLayer(m *ir.Model, name string) (*ir.Layer, error) {
 	if s, ok := strings.CutPrefix(name, "id:"); ok {
 		id, err := strconv.ParseUint(s, 10, 64)
-		if err != nil || m.LayerByID(id) == nil {
-			return nil, fmt.Errorf("the model has no layer with id %s", s)
+		if l := m.LayerByID(id); err == nil && l != nil {
+			return l, nil
 		}
-		return m.LayerByID(id), nil
+		return nil, fmt.Errorf("the model has no layer with id %s (%s)", s, divideLayers(m))
 	}
 	var found []*ir.Layer
 	for _, l := range m.Layers {
@@ -245,12 +257,33 @@ func findLayer(m *ir.Model, name string) (*ir.Layer, error) {
 		if id, err := strconv.ParseUint(name, 10, 64); err == nil && m.LayerByID(id) != nil {
 			return m.LayerByID(id), nil
 		}
-		return nil, fmt.Errorf("the model has no layer named %q", name)
+		return nil, fmt.Errorf("the model has no layer named %q (%s)", name, divideLayers(m))
 	}
 	if len(found) > 1 {
 		return nil, fmt.Errorf("%d layers are named %q; give one as id:N (%s, %s...)", len(found), name, found[0], found[1])
 	}
 	return found[0], nil
+}
+
+// divideLayers names the Divide layers of m for messages: a few, then a
+// count.
+func divideLayers(m *ir.Model) string {
+	var names []string
+	n := 0
+	for _, l := range m.Layers {
+		if strings.EqualFold(l.Type, "Divide") {
+			if n++; n <= 5 {
+				names = append(names, fmt.Sprintf("%q (id:%d)", l.Name, l.ID))
+			}
+		}
+	}
+	switch {
+	case n == 0:
+		return "it has no Divide layer"
+	case n > 5:
+		names = append(names, fmt.Sprintf("and %d more", n-5))
+	}
+	return "its Divide layers: " + strings.Join(names, ", ")
 }
 
 // runLayer evaluates one Divide of any model: Const inputs come from the
@@ -267,9 +300,9 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand
 	}
 	d, ok := op.(*ops.Divide)
 	if !ok {
-		return fmt.Errorf("%s is a %s; run --layer evaluates Divide layers", l, l.Type)
+		return fmt.Errorf("%s is a %s; run --layer evaluates Divide layers (%s)", l, l.Type, divideLayers(m))
 	}
-	level, err := ops.ParseSIMDLevel(o.simd)
+	opts, err := o.options()
 	if err != nil {
 		return err
 	}
@@ -278,17 +311,20 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand
 			return usageErr("-i %s: with --layer, inputs are given by port index 0..%d", k, len(l.Inputs)-1)
 		}
 	}
+	if len(l.Inputs) != 2 {
+		return &ops.LayerError{Layer: l, Err: fmt.Errorf("Incorrect number of inputs. Required: 2, got %d", len(l.Inputs))}
+	}
 	in := make([]*ir.Tensor, len(l.Inputs))
 	for i, port := range l.Inputs {
 		src, connected := m.Input(l, i)
 		switch path, ok := given[strconv.Itoa(i)]; {
 		case ok:
-			if in[i], err = readNPY(path, port.Type, port.Type != ir.Dynamic, int64(*o.maxTensor)); err != nil {
+			if in[i], err = readNPY(path, port.Type, port.Type != ir.Dynamic, opts.MaxTensorBytes); err != nil {
 				return fmt.Errorf("input %d: %w", i, err)
 			}
 			fmt.Fprintf(stdout, "input  %-12d %s %s from %s\n", i, in[i].Type, shapeString(in[i].Shape), path)
-		case connected && src.Layer.Value != nil:
-			in[i] = src.Layer.Value
+		case connected && src.Layer.Constant != nil:
+			in[i] = src.Layer.Constant
 			fmt.Fprintf(stdout, "input  %-12d %s %s Const %s\n", i, in[i].Type, shapeString(in[i].Shape), quote(src.Layer.Name))
 		case connected && strings.EqualFold(src.Layer.Type, "Const"):
 			return fmt.Errorf("input %d: Const %s: %w", i, quote(src.Layer.Name), ops.ErrNoWeights)
@@ -297,31 +333,18 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand
 			for j, d := range port.Dims {
 				dims[j] = max(d, 1)
 			}
-			if in[i], err = generate(gen, port.Type, dims, int64(*o.maxTensor)); err != nil {
+			if in[i], err = generate(gen, port.Type, dims, opts.MaxTensorBytes); err != nil {
 				return fmt.Errorf("input %d: %w", i, err)
 			}
 			fmt.Fprintf(stdout, "input  %-12d %s %s generated (seed %d)\n", i, in[i].Type, shapeString(in[i].Shape), o.seed)
 		}
 	}
-	if len(in) != 2 {
-		return fmt.Errorf("%s has %d inputs; Divide needs 2", l, len(in))
-	}
-	if in[0].Type != in[1].Type {
-		_, err := d.Infer([]ops.Value{{Type: in[0].Type, Shape: shapeinfer.StaticShape(in[0].Shape...)}, {Type: in[1].Type, Shape: shapeinfer.StaticShape(in[1].Shape...)}})
-		return &ops.LayerError{Layer: l, Err: err}
-	}
-	call, err := d.Prepare(in[0].Type, in[0].Shape, in[1].Shape, level)
+	call, err := d.Prepare(in[0], in[1], opts)
 	if err != nil {
 		return &ops.LayerError{Layer: l, Err: err}
 	}
-	if err := checkSize("the output", call.Type, call.OutShape, int64(*o.maxTensor)); err != nil {
-		return err
-	}
-	out, err := ir.NewTensor(call.Type, call.OutShape)
+	out, err := call.Evaluate(in[0], in[1])
 	if err != nil {
-		return err
-	}
-	if err := call.Run(out, in[0], in[1]); err != nil {
 		return &ops.LayerError{Layer: l, Err: err}
 	}
 	return report(stdout, "output", l.Name, out, o.outDir)

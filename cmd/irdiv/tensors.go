@@ -8,7 +8,6 @@ import (
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ir/npy"
-	"github.com/x448/float16"
 )
 
 // literal is a parsed inline value: a number, or a nested rectangular array.
@@ -109,14 +108,15 @@ func (l *literal) tensor(t ir.ElementType) (*ir.Tensor, error) {
 }
 
 // setElement parses tok as a value of the tensor's type into element i.
-// Integers must be whole and in range; floats are rounded to nearest even.
+// Integers must be whole and in range; floats are rounded to nearest even,
+// once, from the decimal's nearest float64.
 func setElement(t *ir.Tensor, i int, tok string) error {
 	if t.Type.IsFloat() {
 		f, err := strconv.ParseFloat(tok, 64)
 		if err != nil && !isRangeErr(err) {
 			return fmt.Errorf("%q is not a number", tok)
 		}
-		setValue(t, i, f, 0)
+		t.SetFloat64(i, f)
 		return nil
 	}
 	bits := t.Type.Bits()
@@ -125,39 +125,15 @@ func setElement(t *ir.Tensor, i int, tok string) error {
 		if err != nil {
 			return fmt.Errorf("%q is not an %s value (whole numbers from %d to %d)", tok, t.Type, int64(-1)<<(bits-1), int64(1)<<(bits-1)-1)
 		}
-		setValue(t, i, 0, v)
+		t.SetInt64(i, v)
 		return nil
 	}
 	v, err := strconv.ParseUint(tok, 10, bits)
 	if err != nil {
 		return fmt.Errorf("%q is not a %s value (whole numbers from 0 to %d)", tok, t.Type, uint64(math.MaxUint64)>>(64-bits))
 	}
-	setValue(t, i, 0, int64(v))
+	t.SetInt64(i, int64(v)) // the bits of v, for a u64 above 2^63-1
 	return nil
-}
-
-// setValue stores element i: f for float types (rounded to nearest even),
-// n for integer types (its two's-complement bits, truncated to the width,
-// so a uint64 travels as int64).
-func setValue(t *ir.Tensor, i int, f float64, n int64) {
-	switch t.Type {
-	case ir.F32:
-		ir.View[float32](t)[i] = float32(f)
-	case ir.F64:
-		ir.View[float64](t)[i] = f
-	case ir.F16:
-		ir.View[uint16](t)[i] = float16.Fromfloat32(float32(f)).Bits()
-	case ir.BF16:
-		ir.View[uint16](t)[i] = ir.BF16FromFloat32(float32(f))
-	case ir.I8, ir.U8:
-		ir.View[uint8](t)[i] = uint8(n)
-	case ir.I16, ir.U16:
-		ir.View[uint16](t)[i] = uint16(n)
-	case ir.I32, ir.U32:
-		ir.View[uint32](t)[i] = uint32(n)
-	case ir.I64, ir.U64:
-		ir.View[uint64](t)[i] = uint64(n)
-	}
 }
 
 func isRangeErr(err error) bool {
@@ -220,7 +196,7 @@ func formatTensor(t *ir.Tensor) string {
 
 // summary prints the first values and the min and max of a tensor.
 func summary(t *ir.Tensor, first int) string {
-	n := t.NumElements()
+	n := t.Len()
 	var vals []string
 	for i := range min(n, first) {
 		vals = append(vals, t.Format(i))

@@ -29,13 +29,13 @@ func main() {
 
 func generate(dir string) error {
 	m := &ir.Model{Name: "floordiv", Version: 11}
-	a := m.AddParameter("a", ir.I32, shapeinfer.MustParse("?,4"))
+	a := m.AddParameter("a", ir.I32, shapeinfer.MustParseShape("?,4"))
 	divisor, err := ir.TensorOf(ir.I32, []int64{4}, []int32{3, -3, 4, -7})
 	if err != nil {
 		return err
 	}
 	b := m.AddConst("b", divisor)
-	div, err := ops.AddDivide(m, "div", ir.Output{Layer: a}, ir.Output{Layer: b}, ops.NewDivide(shapeinfer.NumpyBroadcast, true))
+	div, err := ops.AddDivide(m, "div", ir.Output{Layer: a}, ir.Output{Layer: b}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
 	if err != nil {
 		return err
 	}

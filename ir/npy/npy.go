@@ -25,7 +25,7 @@ import (
 )
 
 // ErrFormat is the class of malformed or unsupported .npy data.
-var ErrFormat = errors.New("invalid .npy")
+var ErrFormat = errors.New("malformed .npy")
 
 var magic = []byte("\x93NUMPY")
 
@@ -54,6 +54,12 @@ func Descr(t ir.ElementType) (string, bool) {
 // maxHeader bounds the header of version 2 and 3 files.
 const maxHeader = 1 << 20
 
+// npyError is an error of this package: it names the package once.
+type npyError struct{ err error }
+
+func (e *npyError) Error() string { return "npy: " + e.err.Error() }
+func (e *npyError) Unwrap() error { return e.err }
+
 // Decode decodes a whole .npy file held in memory.
 func Decode(data []byte) (*ir.Tensor, error) {
 	return Read(bytes.NewReader(data), int64(len(data)))
@@ -64,6 +70,14 @@ func Decode(data []byte) (*ir.Tensor, error) {
 // stream (0 means ir.MaxTensorBytes). Data past the declared size is an
 // error.
 func Read(r io.Reader, maxBytes int64) (*ir.Tensor, error) {
+	t, err := read(r, maxBytes)
+	if err != nil {
+		return nil, &npyError{err}
+	}
+	return t, nil
+}
+
+func read(r io.Reader, maxBytes int64) (*ir.Tensor, error) {
 	if maxBytes <= 0 || maxBytes > ir.MaxTensorBytes {
 		maxBytes = ir.MaxTensorBytes
 	}
@@ -108,7 +122,7 @@ func Read(r io.Reader, maxBytes int64) (*ir.Tensor, error) {
 	}
 	n, err := ir.NumElements(shape)
 	if err != nil {
-		return nil, fmt.Errorf("%w: shape %v: %v", ErrFormat, shape, err)
+		return nil, fmt.Errorf("%w: shape %v has too many elements (%w)", ErrFormat, shape, ir.ErrTooLarge)
 	}
 	need, err := ir.ByteSize(et, n)
 	if err != nil || need > maxBytes {
@@ -140,9 +154,9 @@ func ReadFile(path string, maxBytes int64) (*ir.Tensor, error) {
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		maxBytes = st.Size()
 	}
-	t, err := Read(f, maxBytes)
+	t, err := read(f, maxBytes)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, &npyError{fmt.Errorf("%s: %w", path, err)}
 	}
 	return t, nil
 }
@@ -224,7 +238,7 @@ func Encode(t *ir.Tensor) ([]byte, error) {
 func Write(w io.Writer, t *ir.Tensor) error {
 	descr, ok := Descr(t.Type)
 	if !ok {
-		return fmt.Errorf("%w: no NumPy dtype for %s", ErrFormat, t.Type)
+		return &npyError{fmt.Errorf("%w: no NumPy dtype for %s", ErrFormat, t.Type)}
 	}
 	dims := make([]string, len(t.Shape))
 	for i, d := range t.Shape {

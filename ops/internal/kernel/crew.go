@@ -8,7 +8,8 @@ import (
 )
 
 // The crew is the set of helper goroutines that large divisions share.
-// A helper that finishes a job spins for helperSpin before it parks, so
+// A helper that finishes a job spins (DefaultSpin unless the call asks
+// otherwise) before it parks, so
 // back-to-back calls (an inference loop) find it running: waking a parked
 // goroutine means waking an idle CPU, which takes tens of microseconds in
 // a VM, a sixth of a two-thread 1Mi f16 division. OpenMP runtimes spin for
@@ -19,8 +20,9 @@ var crew struct {
 	helpers atomic.Pointer[[]*helper]
 }
 
-// helperSpin is how long an idle helper keeps its CPU before parking.
-const helperSpin = 100 * time.Microsecond
+// DefaultSpin is how long an idle helper keeps its CPU before parking,
+// unless the call that used it last asked otherwise.
+const DefaultSpin = 100 * time.Microsecond
 
 // helper runs one worker's share of one batch at a time, for the caller
 // that claimed it.
@@ -32,6 +34,7 @@ type helper struct {
 	wake     chan struct{}
 	job      *batch
 	worker   int
+	spin     atomic.Int64 // of the last job: how long to spin after it
 }
 
 // claimHelpers appends up to n idle helpers to dst, starting new ones
@@ -65,9 +68,14 @@ func claimHelpers(dst []*helper, n int) []*helper {
 	return dst
 }
 
-// start hands the helper worker w of job.
-func (h *helper) start(job *batch, w int) {
+// start hands the helper worker w of job, after which it spins for spin
+// (0: DefaultSpin; negative: not at all) before it parks.
+func (h *helper) start(job *batch, w int, spin time.Duration) {
+	if spin == 0 {
+		spin = DefaultSpin
+	}
 	h.job, h.worker = job, w
+	h.spin.Store(int64(spin))
 	h.posted.Add(1)
 	if h.parked.CompareAndSwap(true, false) {
 		h.wake <- struct{}{}
@@ -96,14 +104,14 @@ func (h *helper) serve() {
 	}
 }
 
-// await returns once job number want is posted: it spins for helperSpin,
-// then parks until start wakes it. Parking announces itself before the
+// await returns once job number want is posted: it spins for the last
+// job's spin, then parks until start wakes it. Parking announces itself before the
 // last look at posted, and start posts before it looks at parked, so one
 // of the two always sees the other.
 func (h *helper) await(want uint64) {
-	since := time.Now()
+	since, spin := time.Now(), time.Duration(h.spin.Load())
 	for i := 0; h.posted.Load() != want; i++ {
-		if i%64 != 63 || time.Since(since) < helperSpin {
+		if spin > 0 && (i%64 != 63 || time.Since(since) < spin) {
 			continue
 		}
 		h.parked.Store(true)

@@ -46,7 +46,7 @@ func TestFaultsAtEveryLevel(t *testing.T) {
 						if second >= 0 && second < n {
 							put(b, typ, second, 0)
 						}
-						if f := table.Divide(typ, floor, plan, dst, a, b, 1); f != (Fault{Index: pos}) {
+						if f := table.Divide(typ, floor, plan, dst, a, b, 1, 0); f != (Fault{Index: pos}) {
 							t.Fatalf("%s vv: zero at %d (and %d): got %+v", name, pos, second, f)
 						}
 						if !isSigned(typ) {
@@ -55,7 +55,7 @@ func TestFaultsAtEveryLevel(t *testing.T) {
 						fill(b, 3)
 						put(a, typ, pos, minValue(typ))
 						put(b, typ, pos, -1)
-						if f := table.Divide(typ, floor, plan, dst, a, b, 1); f != (Fault{Index: pos, Overflow: true}) {
+						if f := table.Divide(typ, floor, plan, dst, a, b, 1, 0); f != (Fault{Index: pos, Overflow: true}) {
 							t.Fatalf("%s vv: MIN/-1 at %d: got %+v", name, pos, f)
 						}
 					}
@@ -64,7 +64,7 @@ func TestFaultsAtEveryLevel(t *testing.T) {
 					fill(a, 20)
 					fill(b, 3)
 					put(b, typ, pos, 0)
-					if f := table.Divide(typ, floor, svPlan, dst, a[:typ.Size()], b, 1); f != (Fault{Index: pos}) {
+					if f := table.Divide(typ, floor, svPlan, dst, a[:typ.Size()], b, 1, 0); f != (Fault{Index: pos}) {
 						t.Fatalf("%s sv: zero at %d: got %+v", name, pos, f)
 					}
 					// vs: a scalar -1 divisor and MIN at pos.
@@ -73,14 +73,14 @@ func TestFaultsAtEveryLevel(t *testing.T) {
 						fill(a, 20)
 						put(a, typ, pos, minValue(typ))
 						put(b, typ, 0, -1)
-						if f := table.Divide(typ, floor, vsPlan, dst, a, b[:typ.Size()], 1); f != (Fault{Index: pos, Overflow: true}) {
+						if f := table.Divide(typ, floor, vsPlan, dst, a, b[:typ.Size()], 1, 0); f != (Fault{Index: pos, Overflow: true}) {
 							t.Fatalf("%s vs: MIN at %d / -1: got %+v", name, pos, f)
 						}
 					}
 				}
 				vsPlan, _ := NewPlan([]int64{n}, []int64{n}, []int64{1})
 				put(b, typ, 0, 0)
-				if f := table.Divide(typ, floor, vsPlan, dst, a, b[:typ.Size()], 1); f != (Fault{Index: 0}) {
+				if f := table.Divide(typ, floor, vsPlan, dst, a, b[:typ.Size()], 1, 0); f != (Fault{Index: 0}) {
 					t.Fatalf("%s vs: zero scalar: got %+v", name, f)
 				}
 			}

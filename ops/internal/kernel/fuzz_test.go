@@ -38,11 +38,11 @@ func FuzzDiv(f *testing.F) {
 		}
 		a, b := fill(aDims, 0), fill(bDims, 0x5a)
 		want := make([]byte, int(r*c)*size)
-		wantFault := genericTable().Divide(typ, floor, plan, want, a, b, 1)
+		wantFault := genericTable().Divide(typ, floor, plan, want, a, b, 1, 0)
 		for _, level := range Levels() {
 			table, _ := Lookup(level)
 			got := make([]byte, len(want))
-			fault := table.Divide(typ, floor, plan, got, a, b, 1)
+			fault := table.Divide(typ, floor, plan, got, a, b, 1, 0)
 			if fault != wantFault || fault == NoFault && !bytes.Equal(got, want) {
 				t.Fatalf("%s %s floor=%v %v/%v: fault %+v (generic %+v), equal %v", level, typ, floor, aDims, bDims, fault, wantFault, bytes.Equal(got, want))
 			}

@@ -94,10 +94,10 @@ func TestGuardBands(t *testing.T) {
 							t.Fatal(err)
 						}
 						name := fmt.Sprintf("%s/%s floor=%v n=%d %s", level, typ, floor, n, variant)
-						if f := table.Divide(typ, floor, p, dst, a, b, 1); f != NoFault {
+						if f := table.Divide(typ, floor, p, dst, a, b, 1, 0); f != NoFault {
 							t.Fatalf("%s: unexpected fault %+v", name, f)
 						}
-						gen.Divide(typ, floor, p, want, a, b, 1)
+						gen.Divide(typ, floor, p, want, a, b, 1, 0)
 						if !intact(dstAll, n*size, off) || !intact(aAll, len(a), off) || !intact(bAll, len(b), off) {
 							t.Fatalf("%s: guard band overwritten", name)
 						}

@@ -41,10 +41,10 @@ func TestParallelAndChunksMatchSerial(t *testing.T) {
 					put(b, typ, i, int64(r.IntN(200)+1))
 				}
 				serial, par := make([]byte, len(a)), make([]byte, len(a))
-				if f := table.Divide(typ, true, plan, serial, a, b, 1); f != NoFault {
+				if f := table.Divide(typ, true, plan, serial, a, b, 1, 0); f != NoFault {
 					t.Fatalf("%s serial: %+v", name, f)
 				}
-				if f := table.Divide(typ, true, plan, par, a, b, 4); f != NoFault {
+				if f := table.Divide(typ, true, plan, par, a, b, 4, 0); f != NoFault {
 					t.Fatalf("%s parallel: %+v", name, f)
 				}
 				if !bytes.Equal(serial, par) {
@@ -63,7 +63,7 @@ func TestParallelAndChunksMatchSerial(t *testing.T) {
 					want = early
 				}
 				for _, threads := range []int{1, 4} {
-					if f := table.Divide(typ, true, plan, par, a, b, threads); f != (Fault{Index: want}) {
+					if f := table.Divide(typ, true, plan, par, a, b, threads, 0); f != (Fault{Index: want}) {
 						t.Fatalf("%s threads=%d: fault %+v, want index %d", name, threads, f, want)
 					}
 				}
@@ -97,7 +97,7 @@ func TestConcurrentParallelCalls(t *testing.T) {
 					put(b, I32, i, int64(r.IntN(2000)-1000)|1)
 				}
 				want := make([]byte, len(a))
-				if f := table.Divide(I32, true, plan, want, a, b, 1); f != NoFault {
+				if f := table.Divide(I32, true, plan, want, a, b, 1, 0); f != NoFault {
 					errs <- fmt.Errorf("%s caller %d serial: %+v", level, c, f)
 					return
 				}
@@ -113,7 +113,7 @@ func TestConcurrentParallelCalls(t *testing.T) {
 				}
 				for n := range calls {
 					got := make([]byte, len(a))
-					f := table.Divide(I32, true, plan, got, a, b, 3)
+					f := table.Divide(I32, true, plan, got, a, b, 3, 0)
 					switch {
 					case zeroAt >= 0 && f != Fault{Index: zeroAt}:
 						errs <- fmt.Errorf("%s caller %d call %d: fault %+v, want index %d", level, c, n, f, zeroAt)
@@ -157,15 +157,15 @@ func TestParallelAllocatesNothing(t *testing.T) {
 	for _, level := range Levels() {
 		table, _ := Lookup(level)
 		for _, typ := range []Type{F32, I32} {
-			table.Divide(typ, true, plan, dst, a, b, 2)
-			if allocs := testing.AllocsPerRun(20, func() { table.Divide(typ, true, plan, dst, a, b, 2) }); allocs != 0 {
+			table.Divide(typ, true, plan, dst, a, b, 2, 0)
+			if allocs := testing.AllocsPerRun(20, func() { table.Divide(typ, true, plan, dst, a, b, 2, 0) }); allocs != 0 {
 				t.Errorf("%s %s: %v allocations per parallel division", level, typ, allocs)
 			}
 		}
 	}
 }
 
-// TestHelpersParkAndWake: calls spaced wider than helperSpin find the
+// TestHelpersParkAndWake: calls spaced wider than DefaultSpin find the
 // helpers parked and must wake them; calls back to back find them
 // spinning. Both hand over work correctly (a lost wake-up hangs the test).
 func TestHelpersParkAndWake(t *testing.T) {
@@ -185,13 +185,13 @@ func TestHelpersParkAndWake(t *testing.T) {
 	}
 	table := Default()
 	want := make([]byte, len(a))
-	table.Divide(I32, false, plan, want, a, b, 1)
+	table.Divide(I32, false, plan, want, a, b, 1, 0)
 	for call := range 12 {
 		if call%3 == 0 {
-			time.Sleep(3 * helperSpin)
+			time.Sleep(3 * DefaultSpin)
 		}
 		got := make([]byte, len(a))
-		if f := table.Divide(I32, false, plan, got, a, b, 2); f != NoFault || !bytes.Equal(got, want) {
+		if f := table.Divide(I32, false, plan, got, a, b, 2, 0); f != NoFault || !bytes.Equal(got, want) {
 			t.Fatalf("call %d: fault %+v or a result that differs from serial", call, f)
 		}
 	}

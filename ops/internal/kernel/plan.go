@@ -2,9 +2,7 @@ package kernel
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -27,12 +25,12 @@ type Plan struct {
 // rank: each of their dimensions equals out's or is 1 (broadcast).
 func NewPlan(out, aDims, bDims []int64) (*Plan, error) {
 	if len(aDims) != len(out) || len(bDims) != len(out) {
-		return nil, fmt.Errorf("kernel: operand ranks %d and %d for output rank %d", len(aDims), len(bDims), len(out))
+		return nil, fmt.Errorf("operand ranks %d and %d for output rank %d", len(aDims), len(bDims), len(out))
 	}
 	total := 1
 	for i, d := range out {
 		if aDims[i] != d && aDims[i] != 1 || bDims[i] != d && bDims[i] != 1 {
-			return nil, fmt.Errorf("kernel: shapes %v and %v do not broadcast to %v", aDims, bDims, out)
+			return nil, fmt.Errorf("shapes %v and %v do not broadcast to %v", aDims, bDims, out)
 		}
 		total *= int(d)
 	}
@@ -67,7 +65,7 @@ func NewPlan(out, aDims, bDims []int64) (*Plan, error) {
 		return p, nil // a single element
 	}
 	if len(dims) > MaxRank {
-		return nil, fmt.Errorf("kernel: rank %d after collapsing exceeds %d", len(dims), MaxRank)
+		return nil, fmt.Errorf("rank %d after collapsing exceeds %d", len(dims), MaxRank)
 	}
 	last := len(dims) - 1
 	p.run, p.aRun, p.bRun = dims[last], as[last], bs[last]
@@ -110,39 +108,41 @@ const ParallelMin = 1 << 20
 
 // Divide computes dst = a / b for the plan, on raw little-endian element
 // data of type typ, with floor (true) or truncating integer division, on up
-// to threads goroutines (threads <= 1 means the caller's alone). The slices
+// to threads goroutines (threads <= 1 means the caller's alone). Helpers
+// that took part spin for spin after their share before they park (0 means
+// DefaultSpin, a negative spin parks them at once; see crew.go). The slices
 // must hold the plan's element counts for their shapes and be aligned to
 // the element size. On a fault the output is unspecified.
-func (t *Table) Divide(typ Type, floor bool, p *Plan, dst, a, b []byte, threads int) Fault {
+func (t *Table) Divide(typ Type, floor bool, p *Plan, dst, a, b []byte, threads int, spin time.Duration) Fault {
 	mode := 0
 	if floor {
 		mode = 1
 	}
 	switch typ {
 	case F32:
-		return parallel(p, &t.f32, nil, dst, a, b, threads)
+		return parallel(p, &t.f32, nil, dst, a, b, threads, spin)
 	case F64:
-		return parallel(p, &t.f64, nil, dst, a, b, threads)
+		return parallel(p, &t.f64, nil, dst, a, b, threads, spin)
 	case F16:
-		return parallel(p, &t.f16, nil, dst, a, b, threads)
+		return parallel(p, &t.f16, nil, dst, a, b, threads, spin)
 	case BF16:
-		return parallel(p, &t.bf16, nil, dst, a, b, threads)
+		return parallel(p, &t.bf16, nil, dst, a, b, threads, spin)
 	case I8:
-		return parallel(p, &t.i8[mode], signedCheck[int8], dst, a, b, threads)
+		return parallel(p, &t.i8[mode], signedCheck[int8], dst, a, b, threads, spin)
 	case I16:
-		return parallel(p, &t.i16[mode], signedCheck[int16], dst, a, b, threads)
+		return parallel(p, &t.i16[mode], signedCheck[int16], dst, a, b, threads, spin)
 	case I32:
-		return parallel(p, &t.i32[mode], signedCheck[int32], dst, a, b, threads)
+		return parallel(p, &t.i32[mode], signedCheck[int32], dst, a, b, threads, spin)
 	case I64:
-		return parallel(p, &t.i64[mode], signedCheck[int64], dst, a, b, threads)
+		return parallel(p, &t.i64[mode], signedCheck[int64], dst, a, b, threads, spin)
 	case U8:
-		return parallel(p, &t.u8[mode], unsignedCheck[uint8], dst, a, b, threads)
+		return parallel(p, &t.u8[mode], unsignedCheck[uint8], dst, a, b, threads, spin)
 	case U16:
-		return parallel(p, &t.u16[mode], unsignedCheck[uint16], dst, a, b, threads)
+		return parallel(p, &t.u16[mode], unsignedCheck[uint16], dst, a, b, threads, spin)
 	case U32:
-		return parallel(p, &t.u32[mode], unsignedCheck[uint32], dst, a, b, threads)
+		return parallel(p, &t.u32[mode], unsignedCheck[uint32], dst, a, b, threads, spin)
 	case U64:
-		return parallel(p, &t.u64[mode], unsignedCheck[uint64], dst, a, b, threads)
+		return parallel(p, &t.u64[mode], unsignedCheck[uint64], dst, a, b, threads, spin)
 	}
 	panic(fmt.Sprintf("kernel: Divide of %s", typ))
 }
@@ -179,161 +179,6 @@ func view[T any](data []byte) []T {
 		return nil
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(data))), len(data)/int(unsafe.Sizeof(zero)))
-}
-
-// parallel divides on up to threads goroutines: the caller and helpers
-// of the crew (see crew.go), never more than GOMAXPROCS. The output is
-// cut into pieces of about Chunk elements (whole rows where rows are
-// shorter) and each worker owns a contiguous span of them, which it works
-// through from the front; one that is done takes pieces from the back of
-// the others' spans. So each worker keeps to the same memory from call to
-// call, and one that starts late costs its lateness shared, not whole.
-// Pieces above the lowest faulty one found so far are skipped and the
-// rest are all done, so the lowest fault found is the answer.
-func parallel[T any](p *Plan, k *variants[T], check func(a, b T) faultKind, dst, a, b []byte, threads int) Fault {
-	var bt *batch
-	if p.total >= ParallelMin && threads > 1 {
-		workers := min(threads, p.total/(ParallelMin/4), runtime.GOMAXPROCS(0))
-		bt = batches.Get().(*batch)
-		bt.helpers = claimHelpers(bt.helpers[:0], workers-1)
-		if len(bt.helpers) == 0 {
-			batches.Put(bt)
-			bt = nil
-		}
-	}
-	if bt == nil {
-		return runRange(p, *k, check, view[T](dst), view[T](a), view[T](b), 0, p.total)
-	}
-	bt.plan, bt.kern, bt.check, bt.runRange = p, k, check, runPiece[T]
-	bt.dst, bt.a, bt.b = dst, a, b
-	bt.start(1 + len(bt.helpers))
-	for w, h := range bt.helpers {
-		h.start(bt, w+1)
-	}
-	bt.work(0)
-	for _, h := range bt.helpers {
-		h.wait()
-	}
-	f := bt.lowestFault()
-	*bt = batch{spans: bt.spans, faults: bt.faults, helpers: bt.helpers[:0]} // drop the tensors
-	batches.Put(bt)
-	return f
-}
-
-// batch is the state one parallel division shares between its workers.
-// Batches are pooled, so a steady stream of large divisions allocates
-// nothing; the element type hides behind kern, check and runRange.
-type batch struct {
-	plan        *Plan
-	kern, check any // *variants[T] and func(a, b T) faultKind
-	runRange    func(bt *batch, lo, hi int) Fault
-	dst, a, b   []byte
-	piece       int // elements per piece
-	firstBad    atomic.Int64
-	spans       []span
-	faults      []Fault
-	helpers     []*helper
-}
-
-var batches = sync.Pool{New: func() any { return new(batch) }}
-
-func runPiece[T any](bt *batch, lo, hi int) Fault {
-	check, _ := bt.check.(func(a, b T) faultKind)
-	return runRange(bt.plan, *bt.kern.(*variants[T]), check, view[T](bt.dst), view[T](bt.a), view[T](bt.b), lo, hi)
-}
-
-// start cuts the output into pieces and deals them to the workers' spans.
-func (bt *batch) start(workers int) {
-	p := bt.plan
-	bt.piece = Chunk
-	if p.run < Chunk {
-		bt.piece = Chunk / p.run * p.run
-	}
-	pieces := (p.total + bt.piece - 1) / bt.piece
-	if cap(bt.spans) < workers {
-		bt.spans, bt.faults = make([]span, workers), make([]Fault, workers)
-	}
-	bt.spans, bt.faults = bt.spans[:workers], bt.faults[:workers]
-	for w := range workers {
-		bt.spans[w].set(w*pieces/workers, (w+1)*pieces/workers)
-		bt.faults[w] = NoFault
-	}
-	bt.firstBad.Store(int64(pieces))
-}
-
-// work is worker w's part: its own span from the front, then the others'
-// from the back.
-func (bt *batch) work(w int) {
-	for i, ok := bt.spans[w].front(); ok; i, ok = bt.spans[w].front() {
-		bt.do(w, i)
-	}
-	for o := 1; o < len(bt.spans); o++ {
-		other := &bt.spans[(w+o)%len(bt.spans)]
-		for i, ok := other.back(); ok; i, ok = other.back() {
-			bt.do(w, i)
-		}
-	}
-}
-
-func (bt *batch) do(w, i int) {
-	if int64(i) > bt.firstBad.Load() {
-		return
-	}
-	lo := i * bt.piece
-	f := bt.runRange(bt, lo, min(lo+bt.piece, bt.plan.total))
-	if f.Index < 0 {
-		return
-	}
-	if bt.faults[w].Index < 0 || f.Index < bt.faults[w].Index {
-		bt.faults[w] = f
-	}
-	for {
-		bad := bt.firstBad.Load()
-		if int64(i) >= bad || bt.firstBad.CompareAndSwap(bad, int64(i)) {
-			return
-		}
-	}
-}
-
-func (bt *batch) lowestFault() Fault {
-	lowest := NoFault
-	for _, f := range bt.faults {
-		if f.Index >= 0 && (lowest.Index < 0 || f.Index < lowest.Index) {
-			lowest = f
-		}
-	}
-	return lowest
-}
-
-// span is the pieces [front, back) not yet taken from one goroutine's
-// share, packed into one word so that both ends move atomically; the
-// padding keeps spans on separate cache lines.
-type span struct {
-	v atomic.Uint64
-	_ [56]byte
-}
-
-func (s *span) set(front, back int) { s.v.Store(uint64(front)<<32 | uint64(back)) }
-
-// front takes the first piece left, back the last.
-func (s *span) front() (int, bool) { return s.take(false) }
-func (s *span) back() (int, bool)  { return s.take(true) }
-
-func (s *span) take(fromBack bool) (int, bool) {
-	for {
-		v := s.v.Load()
-		front, back := v>>32, v&(1<<32-1)
-		if front >= back {
-			return 0, false
-		}
-		next, i := (front+1)<<32|back, front
-		if fromBack {
-			next, i = front<<32|(back-1), back-1
-		}
-		if s.v.CompareAndSwap(v, next) {
-			return int(i), true
-		}
-	}
 }
 
 // runRange divides output elements [lo, hi) in order, run by run, each run

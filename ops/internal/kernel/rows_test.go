@@ -37,10 +37,10 @@ func TestRowsLayout(t *testing.T) {
 					}
 					got, want := make([]byte, len(a)), make([]byte, len(a))
 					for _, floor := range []bool{false, true} {
-						if f := table.Divide(typ, floor, plan, got, a, b, 1); f != NoFault {
+						if f := table.Divide(typ, floor, plan, got, a, b, 1, 0); f != NoFault {
 							t.Fatalf("%s: fault %+v", name, f)
 						}
-						gen.Divide(typ, floor, plan, want, a, b, 1)
+						gen.Divide(typ, floor, plan, want, a, b, 1, 0)
 						if !bytes.Equal(got, want) {
 							t.Fatalf("%s floor=%v: differs from generic", name, floor)
 						}
@@ -50,7 +50,7 @@ func TestRowsLayout(t *testing.T) {
 					}
 					// A zero in the divisor row is met first in row 0.
 					put(b, typ, run-1, 0)
-					if f := table.Divide(typ, true, plan, got, a, b, 1); f != (Fault{Index: run - 1}) {
+					if f := table.Divide(typ, true, plan, got, a, b, 1, 0); f != (Fault{Index: run - 1}) {
 						t.Fatalf("%s: zero divisor: %+v", name, f)
 					}
 					put(b, typ, run-1, 1)
@@ -58,7 +58,7 @@ func TestRowsLayout(t *testing.T) {
 						put(b, typ, 3%run, -1)
 						at := (rows-1)*run + 3%run
 						put(a, typ, at, minValue(typ))
-						if f := table.Divide(typ, false, plan, got, a, b, 1); f != (Fault{Index: at, Overflow: true}) {
+						if f := table.Divide(typ, false, plan, got, a, b, 1, 0); f != (Fault{Index: at, Overflow: true}) {
 							t.Fatalf("%s: MIN/-1 in the last row: %+v", name, f)
 						}
 					}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/plugin"
+)
+
+// kernelFlags are the flags of every command that divides: the SIMD
+// level, the thread count and the tensor cap.
+type kernelFlags struct {
+	simd      string
+	threads   int
+	maxTensor byteSize
+}
+
+func (k *kernelFlags) register(fs *flagSet) {
+	fs.StringVar(&k.simd, "simd", "auto", "kernel level: "+strings.Join(simdNames(), ", "))
+	fs.IntVar(&k.threads, "nthreads", 0, "goroutines a large Divide may use (default GOMAXPROCS)")
+	k.maxTensor = defaultMaxTensor
+	fs.Var(&k.maxTensor, "max-tensor", "largest `SIZE` of a tensor irdiv generates or computes, or reads from a stream")
+}
+
+func simdNames() []string {
+	names := []string{ops.SIMDAuto.String()}
+	for _, s := range ops.AvailableSIMD() {
+		names = append(names, s.String())
+	}
+	return names
+}
+
+// options checks the flags and returns them as ops.Options.
+func (k *kernelFlags) options() (ops.Options, error) {
+	level, err := ops.ParseSIMD(k.simd)
+	if err != nil {
+		return ops.Options{}, usageErr("--simd %s: must be one of %s on this machine", k.simd, strings.Join(simdNames(), ", "))
+	}
+	if k.threads < 0 {
+		return ops.Options{}, usageErr("-nthreads %d: want 0 (GOMAXPROCS) or more", k.threads)
+	}
+	return ops.Options{SIMD: level, Threads: k.threads, MaxTensorBytes: int64(k.maxTensor)}, nil
+}
+
+// config is options for a whole model.
+func (k *kernelFlags) config() (plugin.Config, error) {
+	o, err := k.options()
+	return plugin.Config{SIMD: o.SIMD, Threads: o.Threads, MaxTensorBytes: o.MaxTensorBytes}, err
+}
+
+// modelFlags are the flags run and bench share, besides kernelFlags.
+type modelFlags struct {
+	kernelFlags
+	weights string
+	inputs  multiFlag
+	seed    uint64
+}
+
+func (m *modelFlags) register(fs *flagSet) {
+	fs.StringVar(&m.weights, "weights", "", "weights file (default: MODEL.bin)")
+	fs.Var(&m.inputs, "i", "input as `NAME=FILE.npy` (Parameter name, tensor name or index; with run --layer, the input port index); repeatable")
+	fs.Uint64Var(&m.seed, "seed", 1, "seed of generated inputs")
+	m.kernelFlags.register(fs)
+}
+
+// readModel reads the model of run, bench or info, saying how to get IR
+// from a file that is ONNX.
+func readModel(path string, opts ir.ReadOptions) (*ir.Model, error) {
+	m, err := ir.Read(path, opts)
+	if err != nil && strings.HasSuffix(strings.ToLower(path), ".onnx") {
+		return nil, fmt.Errorf("%s is an ONNX model; irdiv reads OpenVINO IR (.xml and .bin): convert it with OpenVINO's ovc (ovc %s)", path, path)
+	}
+	return m, err
+}

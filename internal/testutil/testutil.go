@@ -1,0 +1,77 @@
+// Package testutil holds what the tests of several irdiv packages share:
+// finding the real-data corpus in ../shared, the exact floor-division
+// oracle and a loop over SIMD levels. It imports no other package of the
+// project, so that any package's own tests may use it.
+package testutil
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// SharedFiles returns the files that match pattern (a filepath.Glob
+// pattern such as "ir-models/*/*.xml") under the shared folder that sits
+// beside the repository, ../shared. When there are none, the test is
+// skipped with one line saying why; as go test caches results, rerun with
+// -count=1 after adding the folder.
+func SharedFiles(t testing.TB, pattern string) []string {
+	t.Helper()
+	root, err := moduleRoot()
+	if err == nil {
+		files, _ := filepath.Glob(filepath.Join(root, "..", "shared", pattern))
+		if len(files) > 0 {
+			return files
+		}
+	}
+	t.Skipf("skipped: no ../shared/%s beside the repository (real-data tests run where it is)", pattern)
+	return nil
+}
+
+// SharedDir returns the path of a folder of ../shared, skipping the test
+// as SharedFiles does when it is absent.
+func SharedDir(t testing.TB, name string) string {
+	t.Helper()
+	return SharedFiles(t, name)[0]
+}
+
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above %s", dir)
+		}
+		dir = parent
+	}
+}
+
+// Integer is every Go integer type.
+type Integer interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+// FloorDiv is the exact oracle of floor division (truncation for unsigned
+// types): b must not be 0, nor -1 with a the type's minimum.
+func FloorDiv[T Integer](a, b T) T {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// ForEach runs f as a subtest once per level, named after it.
+func ForEach[L fmt.Stringer](t *testing.T, levels []L, f func(t *testing.T, level L)) {
+	t.Helper()
+	for _, level := range levels {
+		t.Run(level.String(), func(t *testing.T) { f(t, level) })
+	}
+}

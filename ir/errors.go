@@ -1,0 +1,63 @@
+package ir
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel error classes; test them with errors.Is.
+var (
+	// ErrFormat: the file is not an IR v10/v11 model or is malformed.
+	ErrFormat = errors.New("malformed IR")
+	// ErrWeights: the weights file is missing, short or inconsistent.
+	ErrWeights = errors.New("invalid weights")
+	// ErrGraph is the class of structural errors: duplicate ids, dangling
+	// edges, ports that do not match, cycles.
+	ErrGraph = errors.New("invalid graph")
+	// ErrLimit: the file exceeds a cap of ReadOptions: it may be valid, but
+	// reading it would take more memory than allowed.
+	ErrLimit = errors.New("limit exceeded")
+	// ErrTooLarge: a tensor's size overflows or exceeds MaxTensorBytes.
+	ErrTooLarge = errors.New("tensor too large")
+)
+
+// ParseError is an error found while reading a model: the file, the layer
+// when there is one, and the cause. The cause is this package's (its text
+// then follows the "ir: " prefix and the context) or, for a shape or a
+// broadcast rule, shapeinfer's (the context then comes first).
+type ParseError struct {
+	File  string // path of the .xml, or "<memory>"
+	Layer *Layer // the layer at fault, or nil
+	Err   error
+}
+
+func (e *ParseError) Error() string {
+	context := e.File + ": "
+	if e.Layer != nil {
+		context += e.Layer.String() + ": "
+	}
+	if local, ok := e.Err.(*irError); ok {
+		return "ir: " + context + local.err.Error()
+	}
+	return context + e.Err.Error()
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// irError is an error that starts in this package: it names the package
+// once, and ParseError puts the context after that name.
+type irError struct{ err error }
+
+func (e *irError) Error() string { return "ir: " + e.err.Error() }
+func (e *irError) Unwrap() error { return e.err }
+
+func errorf(format string, args ...any) error { return &irError{fmt.Errorf(format, args...)} }
+
+// inner returns an error of this package without the package's name, to
+// wrap it in another of its messages.
+func inner(err error) error {
+	if local, ok := err.(*irError); ok {
+		return local.err
+	}
+	return err
+}
