@@ -1,27 +1,28 @@
 package ir
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/irdiv/irdiv/internal/testutil"
 )
 
 // sharedModels returns the .xml files of ../shared/ir-models (including the
 // XML-only ones when withXMLOnly), skipping the test when they are absent.
 func sharedModels(t testing.TB, withXMLOnly bool) []string {
 	t.Helper()
-	files, _ := filepath.Glob("../../shared/ir-models/*/*.xml")
+	files := testutil.SharedFiles(t, "ir-models/*/*.xml")
 	if withXMLOnly {
-		more, _ := filepath.Glob("../../shared/ir-models/_xml_only_bin_unavailable/*/*.xml")
+		more, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(files[0]))), "_xml_only_bin_unavailable/*/*.xml"))
 		files = append(files, more...)
-	}
-	if len(files) == 0 {
-		t.Skip("../shared/ir-models is absent")
 	}
 	return files
 }
@@ -43,11 +44,27 @@ func TestReadSharedModels(t *testing.T) {
 			if xmlOnly {
 				return
 			}
-			// Every Const with data has its value, of the declared size.
+			// Every Const's value is the bytes its offset names in the .bin,
+			// as many as its type and shape need, read here independently.
+			bin, err := os.ReadFile(strings.TrimSuffix(f, ".xml") + ".bin")
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				t.Fatal(err) // a model without Consts may come without a .bin
+			}
+			consts := 0
 			for _, l := range m.Layers {
-				if l.Type == "Const" && l.Constant != nil && len(l.Constant.Data) == 0 && l.Constant.Len() > 0 {
-					t.Errorf("%s: empty value", l)
+				if l.Type != "Const" || l.Constant == nil {
+					continue
 				}
+				consts++
+				offsetText, _ := l.DataAttr("offset")
+				offset, _ := strconv.Atoi(offsetText)
+				need := (l.Constant.Len()*l.Constant.Type.Bits() + 7) / 8
+				if !bytes.Equal(l.Constant.Data, bin[offset:offset+need]) {
+					t.Errorf("%s: value %d bytes at %d differs from the .bin", l, need, offset)
+				}
+			}
+			if consts == 0 && len(bin) > 0 {
+				t.Error("no Const value read from a non-empty .bin")
 			}
 			roundTrip(t, m)
 		})
@@ -56,8 +73,7 @@ func TestReadSharedModels(t *testing.T) {
 
 // TestSharedModelFacts checks what INDEX.md says of particular real files.
 func TestSharedModelFacts(t *testing.T) {
-	sharedModels(t, false)
-	dir := "../../shared/ir-models/"
+	dir := filepath.Dir(filepath.Dir(sharedModels(t, false)[0])) + "/"
 	m, err := Read(dir+"div_sisr1033_mo2021_2_v10/single-image-super-resolution-1033.xml", ReadOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -54,42 +54,14 @@ func benchData(typ ir.ElementType, shape []int64, divisor bool, r *rand.Rand) *i
 		}
 		switch {
 		case typ.IsFloat() || divisor:
-			setFloat(t, i, f)
+			t.SetFloat64(i, f)
 		case typ.IsSigned():
-			setInt(t, i, int64(r.Uint64())>>(64-bits+2)) // |A| < MAX/2
+			t.SetInt64(i, int64(r.Uint64())>>(64-bits+2)) // |A| < MAX/2
 		default:
-			setInt(t, i, int64(r.Uint64()>>(64-bits)))
+			t.SetInt64(i, int64(r.Uint64()>>(64-bits)))
 		}
 	}
 	return t
-}
-
-func setFloat(t *ir.Tensor, i int, f float64) {
-	switch t.Type {
-	case ir.F32:
-		ir.View[float32](t)[i] = float32(f)
-	case ir.F64:
-		ir.View[float64](t)[i] = f
-	case ir.F16:
-		ir.View[uint16](t)[i] = uint16(roundBinary(f, 10, 5))
-	case ir.BF16:
-		ir.View[uint16](t)[i] = ir.BF16FromFloat32(float32(f))
-	default:
-		setInt(t, i, int64(f))
-	}
-}
-
-func setInt(t *ir.Tensor, i int, v int64) {
-	switch t.Type.Size() {
-	case 1:
-		ir.View[uint8](t)[i] = uint8(v)
-	case 2:
-		ir.View[uint16](t)[i] = uint16(v)
-	case 4:
-		ir.View[uint32](t)[i] = uint32(v)
-	default:
-		ir.View[uint64](t)[i] = uint64(v)
-	}
 }
 
 // layoutShapes returns A's and B's shapes: same shape, a scalar divisor,
