@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/irdiv/irdiv/internal/testutil"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ir/npy"
 )
@@ -70,9 +71,7 @@ func TestEvalNPY(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.npy")
 	out := filepath.Join(dir, "out.npy")
-	tensor, _ := ir.TensorOf(ir.I32, []int64{2, 2}, []int32{-7, 7, -8, 9})
-	data, _ := npy.Encode(tensor)
-	os.WriteFile(a, data, 0o644)
+	writeNPY(t, a, must(ir.TensorOf(ir.I32, []int64{2, 2}, []int32{-7, 7, -8, 9})))
 	// The literal takes the .npy's type.
 	if _, stderr, code := irdiv(t, "eval", a, "2", "-o", out); code != 0 {
 		t.Fatal(stderr)
@@ -90,20 +89,34 @@ func TestEvalNPY(t *testing.T) {
 		t.Errorf("dtype mismatch: exit %d %q", code, stderr)
 	}
 	// bf16 travels as <u2 bit patterns, in and out.
-	bits, _ := ir.TensorOf(ir.U16, []int64{2}, []uint16{0x3f80, 0x4000}) // 1, 2
-	data, _ = npy.Encode(bits)
 	bfIn := filepath.Join(dir, "bf.npy")
-	os.WriteFile(bfIn, data, 0o644)
+	writeNPY(t, bfIn, must(ir.TensorOf(ir.U16, []int64{2}, []uint16{0x3f80, 0x4000}))) // 1, 2
 	if _, stderr, code := irdiv(t, "eval", "--type", "bf16", bfIn, "[0.5,1.5]", "-o", out); code != 0 {
 		t.Fatal(stderr)
 	}
-	got, _ = os.ReadFile(out)
-	res, _ = npy.Decode(got)
+	res, err = npy.ReadFile(out, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if res.Type != ir.U16 || ir.View[uint16](res)[0] != 0x4000 || ir.View[uint16](res)[1] != 0x3FAB {
 		t.Errorf("bf16 result %#04x", ir.View[uint16](res))
 	}
 	if _, stderr, code := irdiv(t, "eval", bfIn, "1", "--type", "f16"); code != 1 || !strings.Contains(stderr, "never casts") {
 		t.Errorf("u2 as f16: exit %d %q", code, stderr)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func writeNPY(t *testing.T, path string, tensor *ir.Tensor) {
+	t.Helper()
+	if err := npy.WriteFile(path, tensor); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -133,22 +146,25 @@ func TestMalformedModel(t *testing.T) {
 	}
 }
 
-func sharedModels(t *testing.T) []string {
-	files, _ := filepath.Glob("../../../shared/ir-models/*/*.xml")
-	if len(files) == 0 {
-		t.Skip("../shared/ir-models is absent")
-	}
-	return files
-}
-
 // TestSharedModels: info --json works on every model, and run --layer
 // evaluates every Divide in them.
 func TestSharedModels(t *testing.T) {
 	divides := 0
-	for _, f := range sharedModels(t) {
+	for _, f := range testutil.SharedFiles(t, "ir-models/*/*.xml") {
 		stdout, stderr, code := irdiv(t, "info", "--json", f)
 		if code != 0 {
 			t.Fatalf("info %s: %s", f, stderr)
+		}
+		// Every documented key is there (decoding into the struct alone
+		// would pass with keys missing).
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(stdout), &keys); err != nil {
+			t.Fatalf("info %s: %v", f, err)
+		}
+		for _, key := range []string{"name", "ir_version", "inputs", "outputs", "layers", "unsupported"} {
+			if _, ok := keys[key]; !ok {
+				t.Errorf("info --json %s lacks %q", f, key)
+			}
 		}
 		var info infoJSON
 		if err := json.Unmarshal([]byte(stdout), &info); err != nil || info.IRVersion < 10 || len(info.Layers) == 0 || info.Inputs == nil {

@@ -16,7 +16,7 @@ import (
 // call, and one that starts late costs its lateness shared, not whole.
 // Pieces above the lowest faulty one found so far are skipped and the
 // rest are all done, so the lowest fault found is the answer.
-func parallel[T any](p *Plan, k *variants[T], check func(a, b T) faultKind, dst, a, b []byte, threads int, spin time.Duration) Fault {
+func parallel[T any](p *Plan, k *variants[T], check func(a, b T) faultKind, dst, a, b []byte, threads int, spin time.Duration, run pieceRunner) Fault {
 	var bt *batch
 	if p.total >= ParallelMin && threads > 1 {
 		workers := min(threads, p.total/(ParallelMin/4), runtime.GOMAXPROCS(0))
@@ -30,7 +30,7 @@ func parallel[T any](p *Plan, k *variants[T], check func(a, b T) faultKind, dst,
 	if bt == nil {
 		return runRange(p, *k, check, view[T](dst), view[T](a), view[T](b), 0, p.total)
 	}
-	bt.plan, bt.kern, bt.check, bt.runRange = p, k, check, runPiece[T]
+	bt.plan, bt.kern, bt.check, bt.runRange = p, k, check, run
 	bt.dst, bt.a, bt.b = dst, a, b
 	bt.start(1 + len(bt.helpers))
 	for w, h := range bt.helpers {
@@ -52,7 +52,7 @@ func parallel[T any](p *Plan, k *variants[T], check func(a, b T) faultKind, dst,
 type batch struct {
 	plan        *Plan
 	kern, check any // *variants[T] and func(a, b T) faultKind
-	runRange    func(bt *batch, lo, hi int) Fault
+	runRange    pieceRunner
 	dst, a, b   []byte
 	piece       int // elements per piece
 	firstBad    atomic.Int64
@@ -62,6 +62,17 @@ type batch struct {
 }
 
 var batches = sync.Pool{New: func() any { return new(batch) }}
+
+// pieceRunner runs output elements [lo, hi) of a batch.
+type pieceRunner func(bt *batch, lo, hi int) Fault
+
+// runPieces holds one runPiece instance per type, made once: a generic
+// function taken as a value inside parallel would allocate on every call.
+var runPieces = [NumTypes]pieceRunner{
+	F32: runPiece[float32], F64: runPiece[float64], F16: runPiece[uint16], BF16: runPiece[uint16],
+	I8: runPiece[int8], I16: runPiece[int16], I32: runPiece[int32], I64: runPiece[int64],
+	U8: runPiece[uint8], U16: runPiece[uint16], U32: runPiece[uint32], U64: runPiece[uint64],
+}
 
 func runPiece[T any](bt *batch, lo, hi int) Fault {
 	check, _ := bt.check.(func(a, b T) faultKind)

@@ -137,7 +137,8 @@ func TestConcurrentParallelCalls(t *testing.T) {
 }
 
 // TestParallelAllocatesNothing: once warm, a division split across the
-// crew allocates nothing (its bookkeeping is pooled).
+// crew allocates nothing (its bookkeeping is pooled), and the helpers do
+// take part.
 func TestParallelAllocatesNothing(t *testing.T) {
 	if raceBuild {
 		t.Skip("sync.Pool drops items at random under the race detector")
@@ -158,16 +159,54 @@ func TestParallelAllocatesNothing(t *testing.T) {
 		table, _ := Lookup(level)
 		for _, typ := range []Type{F32, I32} {
 			table.Divide(typ, true, plan, dst, a, b, 2, 0)
-			if allocs := testing.AllocsPerRun(20, func() { table.Divide(typ, true, plan, dst, a, b, 2, 0) }); allocs != 0 {
-				t.Errorf("%s %s: %v allocations per parallel division", level, typ, allocs)
+			// testing.AllocsPerRun would run at GOMAXPROCS 1, where no
+			// helper takes part; count the process's allocations instead.
+			const calls = 50
+			jobs := helperJobs()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for range calls {
+				table.Divide(typ, true, plan, dst, a, b, 2, 0)
+			}
+			runtime.ReadMemStats(&after)
+			if allocs := after.Mallocs - before.Mallocs; allocs >= calls/5 {
+				t.Errorf("%s %s: %d allocations in %d parallel divisions", level, typ, allocs, calls)
+			}
+			if jobs := helperJobs() - jobs; jobs < calls {
+				t.Errorf("%s %s: helpers took %d jobs in %d two-thread divisions", level, typ, jobs, calls)
 			}
 		}
 	}
 }
 
-// TestHelpersParkAndWake: calls spaced wider than DefaultSpin find the
-// helpers parked and must wake them; calls back to back find them
-// spinning. Both hand over work correctly (a lost wake-up hangs the test).
+// helperJobs counts the jobs the crew's helpers have finished.
+func helperJobs() uint64 {
+	var n uint64
+	if list := crew.helpers.Load(); list != nil {
+		for _, h := range *list {
+			n += h.finished.Load()
+		}
+	}
+	return n
+}
+
+// anyParked reports whether a helper of the crew is parked.
+func anyParked() bool {
+	if list := crew.helpers.Load(); list != nil {
+		for _, h := range *list {
+			if h.parked.Load() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestHelpersParkAndWake: calls spaced wider than the helpers' spin find
+// them parked and must wake them; calls back to back find them spinning;
+// with a negative spin they park after every job. Every call must hand its
+// work over and get it back: a lost wake-up would hang, so the calls run
+// under a deadline that fails the test instead.
 func TestHelpersParkAndWake(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
@@ -186,13 +225,37 @@ func TestHelpersParkAndWake(t *testing.T) {
 	table := Default()
 	want := make([]byte, len(a))
 	table.Divide(I32, false, plan, want, a, b, 1, 0)
-	for call := range 12 {
-		if call%3 == 0 {
-			time.Sleep(3 * DefaultSpin)
+	done := make(chan error, 1)
+	parkedSeen := 0
+	go func() {
+		for call := range 18 {
+			spin := time.Duration(0)
+			switch {
+			case call >= 12:
+				spin = -1 // park at once, every time
+			case call%3 == 0:
+				time.Sleep(3 * DefaultSpin)
+			}
+			if anyParked() {
+				parkedSeen++
+			}
+			got := make([]byte, len(a))
+			if f := table.Divide(I32, false, plan, got, a, b, 2, spin); f != NoFault || !bytes.Equal(got, want) {
+				done <- fmt.Errorf("call %d: fault %+v or a result that differs from serial", call, f)
+				return
+			}
 		}
-		got := make([]byte, len(a))
-		if f := table.Divide(I32, false, plan, got, a, b, 2, 0); f != NoFault || !bytes.Equal(got, want) {
-			t.Fatalf("call %d: fault %+v or a result that differs from serial", call, f)
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
 		}
+	case <-time.After(time.Minute):
+		t.Fatal("a call did not return within a minute: a parked helper was not woken")
+	}
+	if parkedSeen < 4 {
+		t.Errorf("helpers were found parked before %d calls; the wake-up path was hardly tested", parkedSeen)
 	}
 }

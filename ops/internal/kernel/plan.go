@@ -120,29 +120,29 @@ func (t *Table) Divide(typ Type, floor bool, p *Plan, dst, a, b []byte, threads 
 	}
 	switch typ {
 	case F32:
-		return parallel(p, &t.f32, nil, dst, a, b, threads, spin)
+		return parallel(p, &t.f32, nil, dst, a, b, threads, spin, runPieces[F32])
 	case F64:
-		return parallel(p, &t.f64, nil, dst, a, b, threads, spin)
+		return parallel(p, &t.f64, nil, dst, a, b, threads, spin, runPieces[F64])
 	case F16:
-		return parallel(p, &t.f16, nil, dst, a, b, threads, spin)
+		return parallel(p, &t.f16, nil, dst, a, b, threads, spin, runPieces[F16])
 	case BF16:
-		return parallel(p, &t.bf16, nil, dst, a, b, threads, spin)
+		return parallel(p, &t.bf16, nil, dst, a, b, threads, spin, runPieces[BF16])
 	case I8:
-		return parallel(p, &t.i8[mode], signedCheck[int8], dst, a, b, threads, spin)
+		return parallel(p, &t.i8[mode], signedCheck[int8], dst, a, b, threads, spin, runPieces[I8])
 	case I16:
-		return parallel(p, &t.i16[mode], signedCheck[int16], dst, a, b, threads, spin)
+		return parallel(p, &t.i16[mode], signedCheck[int16], dst, a, b, threads, spin, runPieces[I16])
 	case I32:
-		return parallel(p, &t.i32[mode], signedCheck[int32], dst, a, b, threads, spin)
+		return parallel(p, &t.i32[mode], signedCheck[int32], dst, a, b, threads, spin, runPieces[I32])
 	case I64:
-		return parallel(p, &t.i64[mode], signedCheck[int64], dst, a, b, threads, spin)
+		return parallel(p, &t.i64[mode], signedCheck[int64], dst, a, b, threads, spin, runPieces[I64])
 	case U8:
-		return parallel(p, &t.u8[mode], unsignedCheck[uint8], dst, a, b, threads, spin)
+		return parallel(p, &t.u8[mode], unsignedCheck[uint8], dst, a, b, threads, spin, runPieces[U8])
 	case U16:
-		return parallel(p, &t.u16[mode], unsignedCheck[uint16], dst, a, b, threads, spin)
+		return parallel(p, &t.u16[mode], unsignedCheck[uint16], dst, a, b, threads, spin, runPieces[U16])
 	case U32:
-		return parallel(p, &t.u32[mode], unsignedCheck[uint32], dst, a, b, threads, spin)
+		return parallel(p, &t.u32[mode], unsignedCheck[uint32], dst, a, b, threads, spin, runPieces[U32])
 	case U64:
-		return parallel(p, &t.u64[mode], unsignedCheck[uint64], dst, a, b, threads, spin)
+		return parallel(p, &t.u64[mode], unsignedCheck[uint64], dst, a, b, threads, spin, runPieces[U64])
 	}
 	panic(fmt.Sprintf("kernel: Divide of %s", typ))
 }
