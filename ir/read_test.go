@@ -449,7 +449,9 @@ func TestElementTypes(t *testing.T) {
 	}
 }
 
-func TestIndexFollowsDirectEdits(t *testing.T) {
+// TestLookupsFollowDirectEdits: look-ups see every edit of the exported
+// fields, also those that keep the number of layers and edges.
+func TestLookupsFollowDirectEdits(t *testing.T) {
 	m, err := ReadBytes([]byte(legacyXML), int64Bytes(2), ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -464,5 +466,25 @@ func TestIndexFollowsDirectEdits(t *testing.T) {
 	}
 	if src, ok := m.Input(m.LayerByID(9), 0); !ok || src.Layer.Name != "div" {
 		t.Errorf("Input after a direct append = %v, %v", src, ok)
+	}
+	// Edits that keep the counts: an edge rewired in place, a layer
+	// renumbered with its edges.
+	m.Edges[len(m.Edges)-1].FromLayer, m.Edges[len(m.Edges)-1].FromPort = 0, 0
+	if src, ok := m.Input(m.LayerByID(9), 0); !ok || src.Layer.Name != "x" {
+		t.Errorf("Input after rewiring an edge = %v, %v", src, ok)
+	}
+	if src := m.Sources()[m.LayerByID(9)]; len(src) != 1 || src[0].Layer.Name != "x" {
+		t.Errorf("Sources after rewiring an edge = %v", src)
+	}
+	m.LayerByID(9).ID = 10
+	m.Edges[len(m.Edges)-1].ToLayer = 10
+	if l := m.LayerByID(10); l == nil || l.Name != "extra" || m.LayerByID(9) != nil {
+		t.Errorf("LayerByID after renumbering = %v", l)
+	}
+	if l := m.LayerByName("extra"); l == nil || l.ID != 10 || m.LayerByName("nope") != nil {
+		t.Errorf("LayerByName = %v", l)
+	}
+	if err := m.Check(); err != nil {
+		t.Errorf("Check after the edits: %v", err)
 	}
 }

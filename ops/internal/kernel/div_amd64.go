@@ -4,176 +4,620 @@
 
 package kernel
 
-// divF32VVAVX2 divides whole groups of 8 elements (VV).
+// divF32VVAVX2 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+//go:noescape
 func divF32VVAVX2(dst []float32, a []float32, b []float32)
 
-// divF32VSAVX2 divides whole groups of 8 elements (VS).
+// divF32VSAVX2 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[0]
+//	}
+//
+//go:noescape
 func divF32VSAVX2(dst []float32, a []float32, b []float32)
 
-// divF32SVAVX2 divides whole groups of 8 elements (SV).
+// divF32SVAVX2 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[0] / b[i]
+//	}
+//
+//go:noescape
 func divF32SVAVX2(dst []float32, a []float32, b []float32)
 
-// divF32RWAVX2 divides whole groups of 8 elements (RW).
+// divF32RWAVX2 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+//go:noescape
 func divF32RWAVX2(dst []float32, a []float32, b []float32)
 
-// divF64VVAVX2 divides whole groups of 4 elements (VV).
+// divF64VVAVX2 divides groups of 4 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 4
+//		dst[i] = a[i] / b[i]
+//	}
+//
+//go:noescape
 func divF64VVAVX2(dst []float64, a []float64, b []float64)
 
-// divF64VSAVX2 divides whole groups of 4 elements (VS).
+// divF64VSAVX2 divides groups of 4 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 4
+//		dst[i] = a[i] / b[0]
+//	}
+//
+//go:noescape
 func divF64VSAVX2(dst []float64, a []float64, b []float64)
 
-// divF64SVAVX2 divides whole groups of 4 elements (SV).
+// divF64SVAVX2 divides groups of 4 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 4
+//		dst[i] = a[0] / b[i]
+//	}
+//
+//go:noescape
 func divF64SVAVX2(dst []float64, a []float64, b []float64)
 
-// divF64RWAVX2 divides whole groups of 4 elements (RW).
+// divF64RWAVX2 divides groups of 4 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 4
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+//go:noescape
 func divF64RWAVX2(dst []float64, a []float64, b []float64)
 
-// divF16VVAVX2 divides whole groups of 8 elements (VV).
+// divF16VVAVX2 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+//go:noescape
 func divF16VVAVX2(dst []uint16, a []uint16, b []uint16)
 
-// divF16VSAVX2 divides whole groups of 8 elements (VS).
+// divF16VSAVX2 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[0]
+//	}
+//
+//go:noescape
 func divF16VSAVX2(dst []uint16, a []uint16, b []uint16)
 
-// divF16SVAVX2 divides whole groups of 8 elements (SV).
+// divF16SVAVX2 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[0] / b[i]
+//	}
+//
+//go:noescape
 func divF16SVAVX2(dst []uint16, a []uint16, b []uint16)
 
-// divF16RWAVX2 divides whole groups of 8 elements (RW).
+// divF16RWAVX2 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+//go:noescape
 func divF16RWAVX2(dst []uint16, a []uint16, b []uint16)
 
-// divBF16VVAVX2 divides whole groups of 16 elements (VV).
+// divBF16VVAVX2 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+//go:noescape
 func divBF16VVAVX2(dst []uint16, a []uint16, b []uint16)
 
-// divBF16VSAVX2 divides whole groups of 16 elements (VS).
+// divBF16VSAVX2 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[0]
+//	}
+//
+//go:noescape
 func divBF16VSAVX2(dst []uint16, a []uint16, b []uint16)
 
-// divBF16SVAVX2 divides whole groups of 16 elements (SV).
+// divBF16SVAVX2 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[0] / b[i]
+//	}
+//
+//go:noescape
 func divBF16SVAVX2(dst []uint16, a []uint16, b []uint16)
 
-// divBF16RWAVX2 divides whole groups of 16 elements (RW).
+// divBF16RWAVX2 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 16
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+//go:noescape
 func divBF16RWAVX2(dst []uint16, a []uint16, b []uint16)
 
-// divI8TruncVVAVX2 divides whole groups of 8 elements (VV).
+// divI8TruncVVAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divI8TruncVVAVX2(dst []int8, a []int8, b []int8) bool
 
-// divI8FloorVVAVX2 divides whole groups of 8 elements (VV).
+// divI8FloorVVAVX2 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divI8FloorVVAVX2(dst []int8, a []int8, b []int8) bool
 
-// divI8TruncVSAVX2 divides whole groups of 8 elements (VS).
+// divI8TruncVSAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
 func divI8TruncVSAVX2(dst []int8, a []int8, b []int8) bool
 
-// divI8FloorVSAVX2 divides whole groups of 8 elements (VS).
+// divI8FloorVSAVX2 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
 func divI8FloorVSAVX2(dst []int8, a []int8, b []int8) bool
 
-// divI8TruncSVAVX2 divides whole groups of 8 elements (SV).
+// divI8TruncSVAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
 func divI8TruncSVAVX2(dst []int8, a []int8, b []int8) bool
 
-// divI8FloorSVAVX2 divides whole groups of 8 elements (SV).
+// divI8FloorSVAVX2 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
 func divI8FloorSVAVX2(dst []int8, a []int8, b []int8) bool
 
-// divI8TruncRWAVX2 divides whole groups of 8 elements (RW).
+// divI8TruncRWAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divI8TruncRWAVX2(dst []int8, a []int8, b []int8) bool
 
-// divI8FloorRWAVX2 divides whole groups of 8 elements (RW).
+// divI8FloorRWAVX2 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divI8FloorRWAVX2(dst []int8, a []int8, b []int8) bool
 
-// divU8VVAVX2 divides whole groups of 8 elements (VV).
+// divU8VVAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divU8VVAVX2(dst []uint8, a []uint8, b []uint8) bool
 
-// divU8VSAVX2 divides whole groups of 8 elements (VS).
+// divU8VSAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
 func divU8VSAVX2(dst []uint8, a []uint8, b []uint8) bool
 
-// divU8SVAVX2 divides whole groups of 8 elements (SV).
+// divU8SVAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
 func divU8SVAVX2(dst []uint8, a []uint8, b []uint8) bool
 
-// divU8RWAVX2 divides whole groups of 8 elements (RW).
+// divU8RWAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divU8RWAVX2(dst []uint8, a []uint8, b []uint8) bool
 
-// divI16TruncVVAVX2 divides whole groups of 8 elements (VV).
+// divI16TruncVVAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divI16TruncVVAVX2(dst []int16, a []int16, b []int16) bool
 
-// divI16FloorVVAVX2 divides whole groups of 8 elements (VV).
+// divI16FloorVVAVX2 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divI16FloorVVAVX2(dst []int16, a []int16, b []int16) bool
 
-// divI16TruncVSAVX2 divides whole groups of 8 elements (VS).
+// divI16TruncVSAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
 func divI16TruncVSAVX2(dst []int16, a []int16, b []int16) bool
 
-// divI16FloorVSAVX2 divides whole groups of 8 elements (VS).
+// divI16FloorVSAVX2 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
 func divI16FloorVSAVX2(dst []int16, a []int16, b []int16) bool
 
-// divI16TruncSVAVX2 divides whole groups of 8 elements (SV).
+// divI16TruncSVAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
 func divI16TruncSVAVX2(dst []int16, a []int16, b []int16) bool
 
-// divI16FloorSVAVX2 divides whole groups of 8 elements (SV).
+// divI16FloorSVAVX2 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
 func divI16FloorSVAVX2(dst []int16, a []int16, b []int16) bool
 
-// divI16TruncRWAVX2 divides whole groups of 8 elements (RW).
+// divI16TruncRWAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divI16TruncRWAVX2(dst []int16, a []int16, b []int16) bool
 
-// divI16FloorRWAVX2 divides whole groups of 8 elements (RW).
+// divI16FloorRWAVX2 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divI16FloorRWAVX2(dst []int16, a []int16, b []int16) bool
 
-// divU16VVAVX2 divides whole groups of 8 elements (VV).
+// divU16VVAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divU16VVAVX2(dst []uint16, a []uint16, b []uint16) bool
 
-// divU16VSAVX2 divides whole groups of 8 elements (VS).
+// divU16VSAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
 func divU16VSAVX2(dst []uint16, a []uint16, b []uint16) bool
 
-// divU16SVAVX2 divides whole groups of 8 elements (SV).
+// divU16SVAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
 func divU16SVAVX2(dst []uint16, a []uint16, b []uint16) bool
 
-// divU16RWAVX2 divides whole groups of 8 elements (RW).
+// divU16RWAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divU16RWAVX2(dst []uint16, a []uint16, b []uint16) bool
 
-// divU32VVAVX2 divides whole groups of 4 elements (VV).
+// divU32VVAVX2 divides groups of 4 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 4
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divU32VVAVX2(dst []uint32, a []uint32, b []uint32) bool
 
-// divU32VSAVX2 divides whole groups of 4 elements (VS).
+// divU32VSAVX2 divides groups of 4 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 4
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
 func divU32VSAVX2(dst []uint32, a []uint32, b []uint32) bool
 
-// divU32SVAVX2 divides whole groups of 4 elements (SV).
+// divU32SVAVX2 divides groups of 4 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 4
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
 func divU32SVAVX2(dst []uint32, a []uint32, b []uint32) bool
 
-// divU32RWAVX2 divides whole groups of 4 elements (RW).
+// divU32RWAVX2 divides groups of 4 elements, truncating division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 4
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divU32RWAVX2(dst []uint32, a []uint32, b []uint32) bool
 
-// divI32TruncVVAVX2 divides whole groups of 8 elements (VV).
+// divI32TruncVVAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divI32TruncVVAVX2(dst []int32, a []int32, b []int32) bool
 
-// divI32FloorVVAVX2 divides whole groups of 8 elements (VV).
+// divI32FloorVVAVX2 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divI32FloorVVAVX2(dst []int32, a []int32, b []int32) bool
 
-// divI32TruncVSAVX2 divides whole groups of 8 elements (VS).
+// divI32TruncVSAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
 func divI32TruncVSAVX2(dst []int32, a []int32, b []int32) bool
 
-// divI32FloorVSAVX2 divides whole groups of 8 elements (VS).
+// divI32FloorVSAVX2 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
 func divI32FloorVSAVX2(dst []int32, a []int32, b []int32) bool
 
-// divI32TruncSVAVX2 divides whole groups of 8 elements (SV).
+// divI32TruncSVAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
 func divI32TruncSVAVX2(dst []int32, a []int32, b []int32) bool
 
-// divI32FloorSVAVX2 divides whole groups of 8 elements (SV).
+// divI32FloorSVAVX2 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
 func divI32FloorSVAVX2(dst []int32, a []int32, b []int32) bool
 
-// divI32TruncRWAVX2 divides whole groups of 8 elements (RW).
+// divI32TruncRWAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divI32TruncRWAVX2(dst []int32, a []int32, b []int32) bool
 
-// divI32FloorRWAVX2 divides whole groups of 8 elements (RW).
+// divI32FloorRWAVX2 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
 func divI32FloorRWAVX2(dst []int32, a []int32, b []int32) bool
 
-// divI64MagicTruncAVX2 divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.
+// divI64MagicTruncAVX2 divides groups of 4 elements by one divisor d, truncating division, with
+// libdivide's magic number for |d| (magic, shift; the add variant adds
+// back the numerator), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 4
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, -1 nor a power of two: the caller keeps those.
+//
+//go:noescape
 func divI64MagicTruncAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
 
-// divI64MagicFloorAVX2 divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.
+// divI64MagicFloorAVX2 divides groups of 4 elements by one divisor d, floor division, with
+// libdivide's magic number for |d| (magic, shift; the add variant adds
+// back the numerator), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 4
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, -1 nor a power of two: the caller keeps those.
+//
+//go:noescape
 func divI64MagicFloorAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
 
-// divI64MagicTruncAddAVX2 divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.
+// divI64MagicTruncAddAVX2 divides groups of 4 elements by one divisor d, truncating division, with
+// libdivide's magic number for |d| (magic, shift; the add variant adds
+// back the numerator), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 4
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, -1 nor a power of two: the caller keeps those.
+//
+//go:noescape
 func divI64MagicTruncAddAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
 
-// divI64MagicFloorAddAVX2 divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.
+// divI64MagicFloorAddAVX2 divides groups of 4 elements by one divisor d, floor division, with
+// libdivide's magic number for |d| (magic, shift; the add variant adds
+// back the numerator), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 4
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, -1 nor a power of two: the caller keeps those.
+//
+//go:noescape
 func divI64MagicFloorAddAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
 
-// divU64MagicAVX2 divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.
+// divU64MagicAVX2 divides groups of 4 elements by one divisor d, truncating division, with
+// libdivide's magic number for |d| (magic, shift; the add variant adds
+// back the numerator), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 4
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, -1 nor a power of two: the caller keeps those.
+//
+//go:noescape
 func divU64MagicAVX2(dst []uint64, a []uint64, magic uint64, shift uint64, absD uint64, negD uint64)
 
-// divU64MagicAddAVX2 divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.
+// divU64MagicAddAVX2 divides groups of 4 elements by one divisor d, truncating division, with
+// libdivide's magic number for |d| (magic, shift; the add variant adds
+// back the numerator), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 4
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, -1 nor a power of two: the caller keeps those.
+//
+//go:noescape
 func divU64MagicAddAVX2(dst []uint64, a []uint64, magic uint64, shift uint64, absD uint64, negD uint64)

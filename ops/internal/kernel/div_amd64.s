@@ -114,6 +114,8 @@ TEXT ·divF32VVAVX2(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
+	// Constants and the broadcast operand, loaded once.
+	// Blocks of 32 elements.
 divF32VVAVX2_block:
 	CMPQ    AX, $0x00000020
 	JB      divF32VVAVX2_single
@@ -139,6 +141,7 @@ divF32VVAVX2_block:
 	SUBQ    $0x00000020, AX
 	JMP     divF32VVAVX2_block
 
+	// Groups of 8 elements.
 divF32VVAVX2_single:
 	CMPQ    AX, $0x00000008
 	JB      divF32VVAVX2_end
@@ -159,12 +162,15 @@ divF32VVAVX2_end:
 // func divF32VSAVX2(dst []float32, a []float32, b []float32)
 // Requires: AVX
 TEXT ·divF32VSAVX2(SB), NOSPLIT, $0-72
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VBROADCASTSS (BX), Y0
 
+	// Blocks of 32 elements.
 divF32VSAVX2_block:
 	CMPQ    AX, $0x00000020
 	JB      divF32VSAVX2_single
@@ -185,6 +191,7 @@ divF32VSAVX2_block:
 	SUBQ    $0x00000020, AX
 	JMP     divF32VSAVX2_block
 
+	// Groups of 8 elements.
 divF32VSAVX2_single:
 	CMPQ    AX, $0x00000008
 	JB      divF32VSAVX2_end
@@ -203,12 +210,15 @@ divF32VSAVX2_end:
 // func divF32SVAVX2(dst []float32, a []float32, b []float32)
 // Requires: AVX
 TEXT ·divF32SVAVX2(SB), NOSPLIT, $0-72
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VBROADCASTSS (DX), Y0
 
+	// Blocks of 32 elements.
 divF32SVAVX2_block:
 	CMPQ    AX, $0x00000020
 	JB      divF32SVAVX2_single
@@ -229,6 +239,7 @@ divF32SVAVX2_block:
 	SUBQ    $0x00000020, AX
 	JMP     divF32SVAVX2_block
 
+	// Groups of 8 elements.
 divF32SVAVX2_single:
 	CMPQ    AX, $0x00000008
 	JB      divF32SVAVX2_end
@@ -254,6 +265,8 @@ TEXT ·divF32RWAVX2(SB), NOSPLIT, $0-72
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
+	// Constants and the broadcast operand, loaded once.
+	// One row of dst and a per round, b from its start.
 divF32RWAVX2_row:
 	CMPQ AX, $0x00000000
 	JE   divF32RWAVX2_done
@@ -261,6 +274,7 @@ divF32RWAVX2_row:
 	MOVQ R8, BX
 	SUBQ DI, AX
 
+	// Blocks of 32 elements.
 divF32RWAVX2_block:
 	CMPQ    SI, $0x00000020
 	JB      divF32RWAVX2_single
@@ -286,6 +300,7 @@ divF32RWAVX2_block:
 	SUBQ    $0x00000020, SI
 	JMP     divF32RWAVX2_block
 
+	// Groups of 8 elements.
 divF32RWAVX2_single:
 	CMPQ    SI, $0x00000008
 	JB      divF32RWAVX2_end
@@ -314,6 +329,8 @@ TEXT ·divF64VVAVX2(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
+	// Constants and the broadcast operand, loaded once.
+	// Blocks of 16 elements.
 divF64VVAVX2_block:
 	CMPQ    AX, $0x00000010
 	JB      divF64VVAVX2_single
@@ -339,6 +356,7 @@ divF64VVAVX2_block:
 	SUBQ    $0x00000010, AX
 	JMP     divF64VVAVX2_block
 
+	// Groups of 4 elements.
 divF64VVAVX2_single:
 	CMPQ    AX, $0x00000004
 	JB      divF64VVAVX2_end
@@ -359,12 +377,15 @@ divF64VVAVX2_end:
 // func divF64VSAVX2(dst []float64, a []float64, b []float64)
 // Requires: AVX
 TEXT ·divF64VSAVX2(SB), NOSPLIT, $0-72
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VBROADCASTSD (BX), Y0
 
+	// Blocks of 16 elements.
 divF64VSAVX2_block:
 	CMPQ    AX, $0x00000010
 	JB      divF64VSAVX2_single
@@ -385,6 +406,7 @@ divF64VSAVX2_block:
 	SUBQ    $0x00000010, AX
 	JMP     divF64VSAVX2_block
 
+	// Groups of 4 elements.
 divF64VSAVX2_single:
 	CMPQ    AX, $0x00000004
 	JB      divF64VSAVX2_end
@@ -403,12 +425,15 @@ divF64VSAVX2_end:
 // func divF64SVAVX2(dst []float64, a []float64, b []float64)
 // Requires: AVX
 TEXT ·divF64SVAVX2(SB), NOSPLIT, $0-72
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VBROADCASTSD (DX), Y0
 
+	// Blocks of 16 elements.
 divF64SVAVX2_block:
 	CMPQ    AX, $0x00000010
 	JB      divF64SVAVX2_single
@@ -429,6 +454,7 @@ divF64SVAVX2_block:
 	SUBQ    $0x00000010, AX
 	JMP     divF64SVAVX2_block
 
+	// Groups of 4 elements.
 divF64SVAVX2_single:
 	CMPQ    AX, $0x00000004
 	JB      divF64SVAVX2_end
@@ -454,6 +480,8 @@ TEXT ·divF64RWAVX2(SB), NOSPLIT, $0-72
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
+	// Constants and the broadcast operand, loaded once.
+	// One row of dst and a per round, b from its start.
 divF64RWAVX2_row:
 	CMPQ AX, $0x00000000
 	JE   divF64RWAVX2_done
@@ -461,6 +489,7 @@ divF64RWAVX2_row:
 	MOVQ R8, BX
 	SUBQ DI, AX
 
+	// Blocks of 16 elements.
 divF64RWAVX2_block:
 	CMPQ    SI, $0x00000010
 	JB      divF64RWAVX2_single
@@ -486,6 +515,7 @@ divF64RWAVX2_block:
 	SUBQ    $0x00000010, SI
 	JMP     divF64RWAVX2_block
 
+	// Groups of 4 elements.
 divF64RWAVX2_single:
 	CMPQ    SI, $0x00000004
 	JB      divF64RWAVX2_end
@@ -514,6 +544,8 @@ TEXT ·divF16VVAVX2(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
+	// Constants and the broadcast operand, loaded once.
+	// Blocks of 32 elements.
 divF16VVAVX2_block:
 	CMPQ      AX, $0x00000020
 	JB        divF16VVAVX2_single
@@ -539,6 +571,7 @@ divF16VVAVX2_block:
 	SUBQ      $0x00000020, AX
 	JMP       divF16VVAVX2_block
 
+	// Groups of 8 elements.
 divF16VVAVX2_single:
 	CMPQ      AX, $0x00000008
 	JB        divF16VVAVX2_end
@@ -559,13 +592,16 @@ divF16VVAVX2_end:
 // func divF16VSAVX2(dst []uint16, a []uint16, b []uint16)
 // Requires: AVX, AVX2, F16C
 TEXT ·divF16VSAVX2(SB), NOSPLIT, $0-72
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VPBROADCASTW (BX), X0
 	VCVTPH2PS    X0, Y0
 
+	// Blocks of 32 elements.
 divF16VSAVX2_block:
 	CMPQ      AX, $0x00000020
 	JB        divF16VSAVX2_single
@@ -586,6 +622,7 @@ divF16VSAVX2_block:
 	SUBQ      $0x00000020, AX
 	JMP       divF16VSAVX2_block
 
+	// Groups of 8 elements.
 divF16VSAVX2_single:
 	CMPQ      AX, $0x00000008
 	JB        divF16VSAVX2_end
@@ -604,13 +641,16 @@ divF16VSAVX2_end:
 // func divF16SVAVX2(dst []uint16, a []uint16, b []uint16)
 // Requires: AVX, AVX2, F16C
 TEXT ·divF16SVAVX2(SB), NOSPLIT, $0-72
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VPBROADCASTW (DX), X0
 	VCVTPH2PS    X0, Y0
 
+	// Blocks of 32 elements.
 divF16SVAVX2_block:
 	CMPQ      AX, $0x00000020
 	JB        divF16SVAVX2_single
@@ -631,6 +671,7 @@ divF16SVAVX2_block:
 	SUBQ      $0x00000020, AX
 	JMP       divF16SVAVX2_block
 
+	// Groups of 8 elements.
 divF16SVAVX2_single:
 	CMPQ      AX, $0x00000008
 	JB        divF16SVAVX2_end
@@ -656,6 +697,8 @@ TEXT ·divF16RWAVX2(SB), NOSPLIT, $0-72
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
+	// Constants and the broadcast operand, loaded once.
+	// One row of dst and a per round, b from its start.
 divF16RWAVX2_row:
 	CMPQ AX, $0x00000000
 	JE   divF16RWAVX2_done
@@ -663,6 +706,7 @@ divF16RWAVX2_row:
 	MOVQ R8, BX
 	SUBQ DI, AX
 
+	// Blocks of 32 elements.
 divF16RWAVX2_block:
 	CMPQ      SI, $0x00000020
 	JB        divF16RWAVX2_single
@@ -688,6 +732,7 @@ divF16RWAVX2_block:
 	SUBQ      $0x00000020, SI
 	JMP       divF16RWAVX2_block
 
+	// Groups of 8 elements.
 divF16RWAVX2_single:
 	CMPQ      SI, $0x00000008
 	JB        divF16RWAVX2_end
@@ -711,15 +756,18 @@ divF16RWAVX2_done:
 // func divBF16VVAVX2(dst []uint16, a []uint16, b []uint16)
 // Requires: AVX, AVX2
 TEXT ·divBF16VVAVX2(SB), NOSPLIT, $0-72
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VPXOR        Y0, Y0, Y0
 	VPBROADCASTD lsb<>+0(SB), Y1
 	VPBROADCASTD round7fff<>+0(SB), Y2
 	VPBROADCASTD quiet<>+0(SB), Y3
 
+	// Blocks of 32 elements.
 divBF16VVAVX2_block:
 	CMPQ       AX, $0x00000020
 	JB         divBF16VVAVX2_single
@@ -777,6 +825,7 @@ divBF16VVAVX2_block:
 	SUBQ       $0x00000020, AX
 	JMP        divBF16VVAVX2_block
 
+	// Groups of 16 elements.
 divBF16VVAVX2_single:
 	CMPQ       AX, $0x00000010
 	JB         divBF16VVAVX2_end
@@ -817,10 +866,12 @@ divBF16VVAVX2_end:
 // func divBF16VSAVX2(dst []uint16, a []uint16, b []uint16)
 // Requires: AVX, AVX2
 TEXT ·divBF16VSAVX2(SB), NOSPLIT, $0-72
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VPXOR        Y0, Y0, Y0
 	VPBROADCASTD lsb<>+0(SB), Y1
 	VPBROADCASTD round7fff<>+0(SB), Y2
@@ -829,6 +880,7 @@ TEXT ·divBF16VSAVX2(SB), NOSPLIT, $0-72
 	VPMOVZXWD    X4, Y4
 	VPSLLD       $0x10, Y4, Y4
 
+	// Blocks of 32 elements.
 divBF16VSAVX2_block:
 	CMPQ       AX, $0x00000020
 	JB         divBF16VSAVX2_single
@@ -881,6 +933,7 @@ divBF16VSAVX2_block:
 	SUBQ       $0x00000020, AX
 	JMP        divBF16VSAVX2_block
 
+	// Groups of 16 elements.
 divBF16VSAVX2_single:
 	CMPQ       AX, $0x00000010
 	JB         divBF16VSAVX2_end
@@ -918,10 +971,12 @@ divBF16VSAVX2_end:
 // func divBF16SVAVX2(dst []uint16, a []uint16, b []uint16)
 // Requires: AVX, AVX2
 TEXT ·divBF16SVAVX2(SB), NOSPLIT, $0-72
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VPXOR        Y0, Y0, Y0
 	VPBROADCASTD lsb<>+0(SB), Y1
 	VPBROADCASTD round7fff<>+0(SB), Y2
@@ -930,6 +985,7 @@ TEXT ·divBF16SVAVX2(SB), NOSPLIT, $0-72
 	VPMOVZXWD    X4, Y4
 	VPSLLD       $0x10, Y4, Y4
 
+	// Blocks of 32 elements.
 divBF16SVAVX2_block:
 	CMPQ       AX, $0x00000020
 	JB         divBF16SVAVX2_single
@@ -982,6 +1038,7 @@ divBF16SVAVX2_block:
 	SUBQ       $0x00000020, AX
 	JMP        divBF16SVAVX2_block
 
+	// Groups of 16 elements.
 divBF16SVAVX2_single:
 	CMPQ       AX, $0x00000010
 	JB         divBF16SVAVX2_end
@@ -1019,17 +1076,20 @@ divBF16SVAVX2_end:
 // func divBF16RWAVX2(dst []uint16, a []uint16, b []uint16)
 // Requires: AVX, AVX2
 TEXT ·divBF16RWAVX2(SB), NOSPLIT, $0-72
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
-	MOVQ         b_len+56(FP), DI
-	MOVQ         BX, R8
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Constants and the broadcast operand, loaded once.
 	VPXOR        Y0, Y0, Y0
 	VPBROADCASTD lsb<>+0(SB), Y1
 	VPBROADCASTD round7fff<>+0(SB), Y2
 	VPBROADCASTD quiet<>+0(SB), Y3
 
+	// One row of dst and a per round, b from its start.
 divBF16RWAVX2_row:
 	CMPQ AX, $0x00000000
 	JE   divBF16RWAVX2_done
@@ -1037,6 +1097,7 @@ divBF16RWAVX2_row:
 	MOVQ R8, BX
 	SUBQ DI, AX
 
+	// Blocks of 32 elements.
 divBF16RWAVX2_block:
 	CMPQ       SI, $0x00000020
 	JB         divBF16RWAVX2_single
@@ -1094,6 +1155,7 @@ divBF16RWAVX2_block:
 	SUBQ       $0x00000020, SI
 	JMP        divBF16RWAVX2_block
 
+	// Groups of 16 elements.
 divBF16RWAVX2_single:
 	CMPQ       SI, $0x00000010
 	JB         divBF16RWAVX2_end
@@ -1137,16 +1199,19 @@ divBF16RWAVX2_done:
 // func divI8TruncVVAVX2(dst []int8, a []int8, b []int8) bool
 // Requires: AVX, AVX2
 TEXT ·divI8TruncVVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VMOVDQU      permd8<>+0(SB), Y0
 	VPXOR        Y1, Y1, Y1
 	VPXOR        Y2, Y2, Y2
 	VPCMPEQD     Y3, Y3, Y3
 	VPBROADCASTD min8<>+0(SB), Y4
 
+	// Blocks of 16 elements.
 divI8TruncVVAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divI8TruncVVAVX2_single
@@ -1186,6 +1251,7 @@ divI8TruncVVAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divI8TruncVVAVX2_block
 
+	// Groups of 8 elements.
 divI8TruncVVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI8TruncVVAVX2_end
@@ -1211,6 +1277,7 @@ divI8TruncVVAVX2_single:
 	JMP        divI8TruncVVAVX2_single
 
 divI8TruncVVAVX2_end:
+	// Report whether some lane failed a check.
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1220,16 +1287,19 @@ divI8TruncVVAVX2_end:
 // func divI8FloorVVAVX2(dst []int8, a []int8, b []int8) bool
 // Requires: AVX, AVX2
 TEXT ·divI8FloorVVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VMOVDQU      permd8<>+0(SB), Y0
 	VPXOR        Y1, Y1, Y1
 	VPXOR        Y2, Y2, Y2
 	VPCMPEQD     Y3, Y3, Y3
 	VPBROADCASTD min8<>+0(SB), Y4
 
+	// Blocks of 16 elements.
 divI8FloorVVAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divI8FloorVVAVX2_single
@@ -1271,6 +1341,7 @@ divI8FloorVVAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divI8FloorVVAVX2_block
 
+	// Groups of 8 elements.
 divI8FloorVVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI8FloorVVAVX2_end
@@ -1297,6 +1368,7 @@ divI8FloorVVAVX2_single:
 	JMP        divI8FloorVVAVX2_single
 
 divI8FloorVVAVX2_end:
+	// Report whether some lane failed a check.
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1306,15 +1378,18 @@ divI8FloorVVAVX2_end:
 // func divI8TruncVSAVX2(dst []int8, a []int8, b []int8) bool
 // Requires: AVX, AVX2
 TEXT ·divI8TruncVSAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VMOVDQU      permd8<>+0(SB), Y0
 	VPBROADCASTB (BX), X1
 	VPMOVSXBD    X1, Y1
 	VCVTDQ2PS    Y1, Y1
 
+	// Blocks of 16 elements.
 divI8TruncVSAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divI8TruncVSAVX2_single
@@ -1337,6 +1412,7 @@ divI8TruncVSAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divI8TruncVSAVX2_block
 
+	// Groups of 8 elements.
 divI8TruncVSAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI8TruncVSAVX2_end
@@ -1353,6 +1429,7 @@ divI8TruncVSAVX2_single:
 	JMP        divI8TruncVSAVX2_single
 
 divI8TruncVSAVX2_end:
+	// Report whether some lane failed a check.
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -1361,15 +1438,18 @@ divI8TruncVSAVX2_end:
 // func divI8FloorVSAVX2(dst []int8, a []int8, b []int8) bool
 // Requires: AVX, AVX2
 TEXT ·divI8FloorVSAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VMOVDQU      permd8<>+0(SB), Y0
 	VPBROADCASTB (BX), X1
 	VPMOVSXBD    X1, Y1
 	VCVTDQ2PS    Y1, Y1
 
+	// Blocks of 16 elements.
 divI8FloorVSAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divI8FloorVSAVX2_single
@@ -1394,6 +1474,7 @@ divI8FloorVSAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divI8FloorVSAVX2_block
 
+	// Groups of 8 elements.
 divI8FloorVSAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI8FloorVSAVX2_end
@@ -1411,6 +1492,7 @@ divI8FloorVSAVX2_single:
 	JMP        divI8FloorVSAVX2_single
 
 divI8FloorVSAVX2_end:
+	// Report whether some lane failed a check.
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -1419,10 +1501,12 @@ divI8FloorVSAVX2_end:
 // func divI8TruncSVAVX2(dst []int8, a []int8, b []int8) bool
 // Requires: AVX, AVX2
 TEXT ·divI8TruncSVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VMOVDQU      permd8<>+0(SB), Y0
 	VPXOR        Y1, Y1, Y1
 	VPXOR        Y2, Y2, Y2
@@ -1430,6 +1514,7 @@ TEXT ·divI8TruncSVAVX2(SB), NOSPLIT, $0-73
 	VPMOVSXBD    X3, Y3
 	VCVTDQ2PS    Y3, Y3
 
+	// Blocks of 16 elements.
 divI8TruncSVAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divI8TruncSVAVX2_single
@@ -1456,6 +1541,7 @@ divI8TruncSVAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divI8TruncSVAVX2_block
 
+	// Groups of 8 elements.
 divI8TruncSVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI8TruncSVAVX2_end
@@ -1474,6 +1560,7 @@ divI8TruncSVAVX2_single:
 	JMP        divI8TruncSVAVX2_single
 
 divI8TruncSVAVX2_end:
+	// Report whether some lane failed a check.
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1483,10 +1570,12 @@ divI8TruncSVAVX2_end:
 // func divI8FloorSVAVX2(dst []int8, a []int8, b []int8) bool
 // Requires: AVX, AVX2
 TEXT ·divI8FloorSVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VMOVDQU      permd8<>+0(SB), Y0
 	VPXOR        Y1, Y1, Y1
 	VPXOR        Y2, Y2, Y2
@@ -1494,6 +1583,7 @@ TEXT ·divI8FloorSVAVX2(SB), NOSPLIT, $0-73
 	VPMOVSXBD    X3, Y3
 	VCVTDQ2PS    Y3, Y3
 
+	// Blocks of 16 elements.
 divI8FloorSVAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divI8FloorSVAVX2_single
@@ -1522,6 +1612,7 @@ divI8FloorSVAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divI8FloorSVAVX2_block
 
+	// Groups of 8 elements.
 divI8FloorSVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI8FloorSVAVX2_end
@@ -1541,6 +1632,7 @@ divI8FloorSVAVX2_single:
 	JMP        divI8FloorSVAVX2_single
 
 divI8FloorSVAVX2_end:
+	// Report whether some lane failed a check.
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1550,18 +1642,21 @@ divI8FloorSVAVX2_end:
 // func divI8TruncRWAVX2(dst []int8, a []int8, b []int8) bool
 // Requires: AVX, AVX2
 TEXT ·divI8TruncRWAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
-	MOVQ         b_len+56(FP), DI
-	MOVQ         BX, R8
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Constants and the broadcast operand, loaded once.
 	VMOVDQU      permd8<>+0(SB), Y0
 	VPXOR        Y1, Y1, Y1
 	VPXOR        Y2, Y2, Y2
 	VPCMPEQD     Y3, Y3, Y3
 	VPBROADCASTD min8<>+0(SB), Y4
 
+	// One row of dst and a per round, b from its start.
 divI8TruncRWAVX2_row:
 	CMPQ AX, $0x00000000
 	JE   divI8TruncRWAVX2_done
@@ -1569,6 +1664,7 @@ divI8TruncRWAVX2_row:
 	MOVQ R8, BX
 	SUBQ DI, AX
 
+	// Blocks of 16 elements.
 divI8TruncRWAVX2_block:
 	CMPQ       SI, $0x00000010
 	JB         divI8TruncRWAVX2_single
@@ -1608,6 +1704,7 @@ divI8TruncRWAVX2_block:
 	SUBQ       $0x00000010, SI
 	JMP        divI8TruncRWAVX2_block
 
+	// Groups of 8 elements.
 divI8TruncRWAVX2_single:
 	CMPQ       SI, $0x00000008
 	JB         divI8TruncRWAVX2_end
@@ -1636,6 +1733,7 @@ divI8TruncRWAVX2_end:
 	JMP divI8TruncRWAVX2_row
 
 divI8TruncRWAVX2_done:
+	// Report whether some lane failed a check.
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1645,18 +1743,21 @@ divI8TruncRWAVX2_done:
 // func divI8FloorRWAVX2(dst []int8, a []int8, b []int8) bool
 // Requires: AVX, AVX2
 TEXT ·divI8FloorRWAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
-	MOVQ         b_len+56(FP), DI
-	MOVQ         BX, R8
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Constants and the broadcast operand, loaded once.
 	VMOVDQU      permd8<>+0(SB), Y0
 	VPXOR        Y1, Y1, Y1
 	VPXOR        Y2, Y2, Y2
 	VPCMPEQD     Y3, Y3, Y3
 	VPBROADCASTD min8<>+0(SB), Y4
 
+	// One row of dst and a per round, b from its start.
 divI8FloorRWAVX2_row:
 	CMPQ AX, $0x00000000
 	JE   divI8FloorRWAVX2_done
@@ -1664,6 +1765,7 @@ divI8FloorRWAVX2_row:
 	MOVQ R8, BX
 	SUBQ DI, AX
 
+	// Blocks of 16 elements.
 divI8FloorRWAVX2_block:
 	CMPQ       SI, $0x00000010
 	JB         divI8FloorRWAVX2_single
@@ -1705,6 +1807,7 @@ divI8FloorRWAVX2_block:
 	SUBQ       $0x00000010, SI
 	JMP        divI8FloorRWAVX2_block
 
+	// Groups of 8 elements.
 divI8FloorRWAVX2_single:
 	CMPQ       SI, $0x00000008
 	JB         divI8FloorRWAVX2_end
@@ -1734,6 +1837,7 @@ divI8FloorRWAVX2_end:
 	JMP divI8FloorRWAVX2_row
 
 divI8FloorRWAVX2_done:
+	// Report whether some lane failed a check.
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1743,14 +1847,17 @@ divI8FloorRWAVX2_done:
 // func divU8VVAVX2(dst []uint8, a []uint8, b []uint8) bool
 // Requires: AVX, AVX2
 TEXT ·divU8VVAVX2(SB), NOSPLIT, $0-73
-	MOVQ    dst_len+8(FP), AX
-	MOVQ    dst_base+0(FP), CX
-	MOVQ    a_base+24(FP), DX
-	MOVQ    b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VMOVDQU permd8<>+0(SB), Y0
 	VPXOR   Y1, Y1, Y1
 	VPXOR   Y2, Y2, Y2
 
+	// Blocks of 16 elements.
 divU8VVAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divU8VVAVX2_single
@@ -1782,6 +1889,7 @@ divU8VVAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divU8VVAVX2_block
 
+	// Groups of 8 elements.
 divU8VVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divU8VVAVX2_end
@@ -1803,6 +1911,7 @@ divU8VVAVX2_single:
 	JMP        divU8VVAVX2_single
 
 divU8VVAVX2_end:
+	// Report whether some lane failed a check.
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1812,15 +1921,18 @@ divU8VVAVX2_end:
 // func divU8VSAVX2(dst []uint8, a []uint8, b []uint8) bool
 // Requires: AVX, AVX2
 TEXT ·divU8VSAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VMOVDQU      permd8<>+0(SB), Y0
 	VPBROADCASTB (BX), X1
 	VPMOVZXBD    X1, Y1
 	VCVTDQ2PS    Y1, Y1
 
+	// Blocks of 16 elements.
 divU8VSAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divU8VSAVX2_single
@@ -1843,6 +1955,7 @@ divU8VSAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divU8VSAVX2_block
 
+	// Groups of 8 elements.
 divU8VSAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divU8VSAVX2_end
@@ -1859,6 +1972,7 @@ divU8VSAVX2_single:
 	JMP        divU8VSAVX2_single
 
 divU8VSAVX2_end:
+	// Report whether some lane failed a check.
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -1867,10 +1981,12 @@ divU8VSAVX2_end:
 // func divU8SVAVX2(dst []uint8, a []uint8, b []uint8) bool
 // Requires: AVX, AVX2
 TEXT ·divU8SVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VMOVDQU      permd8<>+0(SB), Y0
 	VPXOR        Y1, Y1, Y1
 	VPXOR        Y2, Y2, Y2
@@ -1878,6 +1994,7 @@ TEXT ·divU8SVAVX2(SB), NOSPLIT, $0-73
 	VPMOVZXBD    X3, Y3
 	VCVTDQ2PS    Y3, Y3
 
+	// Blocks of 16 elements.
 divU8SVAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divU8SVAVX2_single
@@ -1904,6 +2021,7 @@ divU8SVAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divU8SVAVX2_block
 
+	// Groups of 8 elements.
 divU8SVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divU8SVAVX2_end
@@ -1922,6 +2040,7 @@ divU8SVAVX2_single:
 	JMP        divU8SVAVX2_single
 
 divU8SVAVX2_end:
+	// Report whether some lane failed a check.
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -1931,16 +2050,19 @@ divU8SVAVX2_end:
 // func divU8RWAVX2(dst []uint8, a []uint8, b []uint8) bool
 // Requires: AVX, AVX2
 TEXT ·divU8RWAVX2(SB), NOSPLIT, $0-73
-	MOVQ    dst_len+8(FP), AX
-	MOVQ    dst_base+0(FP), CX
-	MOVQ    a_base+24(FP), DX
-	MOVQ    b_base+48(FP), BX
-	MOVQ    b_len+56(FP), DI
-	MOVQ    BX, R8
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Constants and the broadcast operand, loaded once.
 	VMOVDQU permd8<>+0(SB), Y0
 	VPXOR   Y1, Y1, Y1
 	VPXOR   Y2, Y2, Y2
 
+	// One row of dst and a per round, b from its start.
 divU8RWAVX2_row:
 	CMPQ AX, $0x00000000
 	JE   divU8RWAVX2_done
@@ -1948,6 +2070,7 @@ divU8RWAVX2_row:
 	MOVQ R8, BX
 	SUBQ DI, AX
 
+	// Blocks of 16 elements.
 divU8RWAVX2_block:
 	CMPQ       SI, $0x00000010
 	JB         divU8RWAVX2_single
@@ -1979,6 +2102,7 @@ divU8RWAVX2_block:
 	SUBQ       $0x00000010, SI
 	JMP        divU8RWAVX2_block
 
+	// Groups of 8 elements.
 divU8RWAVX2_single:
 	CMPQ       SI, $0x00000008
 	JB         divU8RWAVX2_end
@@ -2003,6 +2127,7 @@ divU8RWAVX2_end:
 	JMP divU8RWAVX2_row
 
 divU8RWAVX2_done:
+	// Report whether some lane failed a check.
 	VPTEST Y1, Y1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2012,15 +2137,18 @@ divU8RWAVX2_done:
 // func divI16TruncVVAVX2(dst []int16, a []int16, b []int16) bool
 // Requires: AVX, AVX2
 TEXT ·divI16TruncVVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VPXOR        Y0, Y0, Y0
 	VPXOR        Y1, Y1, Y1
 	VPCMPEQD     Y2, Y2, Y2
 	VPBROADCASTD min16<>+0(SB), Y3
 
+	// Blocks of 16 elements.
 divI16TruncVVAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divI16TruncVVAVX2_single
@@ -2060,6 +2188,7 @@ divI16TruncVVAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divI16TruncVVAVX2_block
 
+	// Groups of 8 elements.
 divI16TruncVVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI16TruncVVAVX2_end
@@ -2085,6 +2214,7 @@ divI16TruncVVAVX2_single:
 	JMP        divI16TruncVVAVX2_single
 
 divI16TruncVVAVX2_end:
+	// Report whether some lane failed a check.
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2094,15 +2224,18 @@ divI16TruncVVAVX2_end:
 // func divI16FloorVVAVX2(dst []int16, a []int16, b []int16) bool
 // Requires: AVX, AVX2
 TEXT ·divI16FloorVVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VPXOR        Y0, Y0, Y0
 	VPXOR        Y1, Y1, Y1
 	VPCMPEQD     Y2, Y2, Y2
 	VPBROADCASTD min16<>+0(SB), Y3
 
+	// Blocks of 16 elements.
 divI16FloorVVAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divI16FloorVVAVX2_single
@@ -2144,6 +2277,7 @@ divI16FloorVVAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divI16FloorVVAVX2_block
 
+	// Groups of 8 elements.
 divI16FloorVVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI16FloorVVAVX2_end
@@ -2170,6 +2304,7 @@ divI16FloorVVAVX2_single:
 	JMP        divI16FloorVVAVX2_single
 
 divI16FloorVVAVX2_end:
+	// Report whether some lane failed a check.
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2179,14 +2314,17 @@ divI16FloorVVAVX2_end:
 // func divI16TruncVSAVX2(dst []int16, a []int16, b []int16) bool
 // Requires: AVX, AVX2
 TEXT ·divI16TruncVSAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VPBROADCASTW (BX), X0
 	VPMOVSXWD    X0, Y0
 	VCVTDQ2PS    Y0, Y0
 
+	// Blocks of 16 elements.
 divI16TruncVSAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divI16TruncVSAVX2_single
@@ -2209,6 +2347,7 @@ divI16TruncVSAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divI16TruncVSAVX2_block
 
+	// Groups of 8 elements.
 divI16TruncVSAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI16TruncVSAVX2_end
@@ -2225,6 +2364,7 @@ divI16TruncVSAVX2_single:
 	JMP        divI16TruncVSAVX2_single
 
 divI16TruncVSAVX2_end:
+	// Report whether some lane failed a check.
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -2233,14 +2373,17 @@ divI16TruncVSAVX2_end:
 // func divI16FloorVSAVX2(dst []int16, a []int16, b []int16) bool
 // Requires: AVX, AVX2
 TEXT ·divI16FloorVSAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VPBROADCASTW (BX), X0
 	VPMOVSXWD    X0, Y0
 	VCVTDQ2PS    Y0, Y0
 
+	// Blocks of 16 elements.
 divI16FloorVSAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divI16FloorVSAVX2_single
@@ -2265,6 +2408,7 @@ divI16FloorVSAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divI16FloorVSAVX2_block
 
+	// Groups of 8 elements.
 divI16FloorVSAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI16FloorVSAVX2_end
@@ -2282,6 +2426,7 @@ divI16FloorVSAVX2_single:
 	JMP        divI16FloorVSAVX2_single
 
 divI16FloorVSAVX2_end:
+	// Report whether some lane failed a check.
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -2290,16 +2435,19 @@ divI16FloorVSAVX2_end:
 // func divI16TruncSVAVX2(dst []int16, a []int16, b []int16) bool
 // Requires: AVX, AVX2
 TEXT ·divI16TruncSVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VPXOR        Y0, Y0, Y0
 	VPXOR        Y1, Y1, Y1
 	VPBROADCASTW (DX), X2
 	VPMOVSXWD    X2, Y2
 	VCVTDQ2PS    Y2, Y2
 
+	// Blocks of 16 elements.
 divI16TruncSVAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divI16TruncSVAVX2_single
@@ -2326,6 +2474,7 @@ divI16TruncSVAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divI16TruncSVAVX2_block
 
+	// Groups of 8 elements.
 divI16TruncSVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI16TruncSVAVX2_end
@@ -2344,6 +2493,7 @@ divI16TruncSVAVX2_single:
 	JMP        divI16TruncSVAVX2_single
 
 divI16TruncSVAVX2_end:
+	// Report whether some lane failed a check.
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2353,16 +2503,19 @@ divI16TruncSVAVX2_end:
 // func divI16FloorSVAVX2(dst []int16, a []int16, b []int16) bool
 // Requires: AVX, AVX2
 TEXT ·divI16FloorSVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VPXOR        Y0, Y0, Y0
 	VPXOR        Y1, Y1, Y1
 	VPBROADCASTW (DX), X2
 	VPMOVSXWD    X2, Y2
 	VCVTDQ2PS    Y2, Y2
 
+	// Blocks of 16 elements.
 divI16FloorSVAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divI16FloorSVAVX2_single
@@ -2391,6 +2544,7 @@ divI16FloorSVAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divI16FloorSVAVX2_block
 
+	// Groups of 8 elements.
 divI16FloorSVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI16FloorSVAVX2_end
@@ -2410,6 +2564,7 @@ divI16FloorSVAVX2_single:
 	JMP        divI16FloorSVAVX2_single
 
 divI16FloorSVAVX2_end:
+	// Report whether some lane failed a check.
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2419,17 +2574,20 @@ divI16FloorSVAVX2_end:
 // func divI16TruncRWAVX2(dst []int16, a []int16, b []int16) bool
 // Requires: AVX, AVX2
 TEXT ·divI16TruncRWAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
-	MOVQ         b_len+56(FP), DI
-	MOVQ         BX, R8
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Constants and the broadcast operand, loaded once.
 	VPXOR        Y0, Y0, Y0
 	VPXOR        Y1, Y1, Y1
 	VPCMPEQD     Y2, Y2, Y2
 	VPBROADCASTD min16<>+0(SB), Y3
 
+	// One row of dst and a per round, b from its start.
 divI16TruncRWAVX2_row:
 	CMPQ AX, $0x00000000
 	JE   divI16TruncRWAVX2_done
@@ -2437,6 +2595,7 @@ divI16TruncRWAVX2_row:
 	MOVQ R8, BX
 	SUBQ DI, AX
 
+	// Blocks of 16 elements.
 divI16TruncRWAVX2_block:
 	CMPQ       SI, $0x00000010
 	JB         divI16TruncRWAVX2_single
@@ -2476,6 +2635,7 @@ divI16TruncRWAVX2_block:
 	SUBQ       $0x00000010, SI
 	JMP        divI16TruncRWAVX2_block
 
+	// Groups of 8 elements.
 divI16TruncRWAVX2_single:
 	CMPQ       SI, $0x00000008
 	JB         divI16TruncRWAVX2_end
@@ -2504,6 +2664,7 @@ divI16TruncRWAVX2_end:
 	JMP divI16TruncRWAVX2_row
 
 divI16TruncRWAVX2_done:
+	// Report whether some lane failed a check.
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2513,17 +2674,20 @@ divI16TruncRWAVX2_done:
 // func divI16FloorRWAVX2(dst []int16, a []int16, b []int16) bool
 // Requires: AVX, AVX2
 TEXT ·divI16FloorRWAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
-	MOVQ         b_len+56(FP), DI
-	MOVQ         BX, R8
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Constants and the broadcast operand, loaded once.
 	VPXOR        Y0, Y0, Y0
 	VPXOR        Y1, Y1, Y1
 	VPCMPEQD     Y2, Y2, Y2
 	VPBROADCASTD min16<>+0(SB), Y3
 
+	// One row of dst and a per round, b from its start.
 divI16FloorRWAVX2_row:
 	CMPQ AX, $0x00000000
 	JE   divI16FloorRWAVX2_done
@@ -2531,6 +2695,7 @@ divI16FloorRWAVX2_row:
 	MOVQ R8, BX
 	SUBQ DI, AX
 
+	// Blocks of 16 elements.
 divI16FloorRWAVX2_block:
 	CMPQ       SI, $0x00000010
 	JB         divI16FloorRWAVX2_single
@@ -2572,6 +2737,7 @@ divI16FloorRWAVX2_block:
 	SUBQ       $0x00000010, SI
 	JMP        divI16FloorRWAVX2_block
 
+	// Groups of 8 elements.
 divI16FloorRWAVX2_single:
 	CMPQ       SI, $0x00000008
 	JB         divI16FloorRWAVX2_end
@@ -2601,6 +2767,7 @@ divI16FloorRWAVX2_end:
 	JMP divI16FloorRWAVX2_row
 
 divI16FloorRWAVX2_done:
+	// Report whether some lane failed a check.
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2610,13 +2777,16 @@ divI16FloorRWAVX2_done:
 // func divU16VVAVX2(dst []uint16, a []uint16, b []uint16) bool
 // Requires: AVX, AVX2
 TEXT ·divU16VVAVX2(SB), NOSPLIT, $0-73
-	MOVQ  dst_len+8(FP), AX
-	MOVQ  dst_base+0(FP), CX
-	MOVQ  a_base+24(FP), DX
-	MOVQ  b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 
+	// Blocks of 16 elements.
 divU16VVAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divU16VVAVX2_single
@@ -2648,6 +2818,7 @@ divU16VVAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divU16VVAVX2_block
 
+	// Groups of 8 elements.
 divU16VVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divU16VVAVX2_end
@@ -2669,6 +2840,7 @@ divU16VVAVX2_single:
 	JMP        divU16VVAVX2_single
 
 divU16VVAVX2_end:
+	// Report whether some lane failed a check.
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2678,14 +2850,17 @@ divU16VVAVX2_end:
 // func divU16VSAVX2(dst []uint16, a []uint16, b []uint16) bool
 // Requires: AVX, AVX2
 TEXT ·divU16VSAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VPBROADCASTW (BX), X0
 	VPMOVZXWD    X0, Y0
 	VCVTDQ2PS    Y0, Y0
 
+	// Blocks of 16 elements.
 divU16VSAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divU16VSAVX2_single
@@ -2708,6 +2883,7 @@ divU16VSAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divU16VSAVX2_block
 
+	// Groups of 8 elements.
 divU16VSAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divU16VSAVX2_end
@@ -2724,6 +2900,7 @@ divU16VSAVX2_single:
 	JMP        divU16VSAVX2_single
 
 divU16VSAVX2_end:
+	// Report whether some lane failed a check.
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -2732,16 +2909,19 @@ divU16VSAVX2_end:
 // func divU16SVAVX2(dst []uint16, a []uint16, b []uint16) bool
 // Requires: AVX, AVX2
 TEXT ·divU16SVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VPXOR        Y0, Y0, Y0
 	VPXOR        Y1, Y1, Y1
 	VPBROADCASTW (DX), X2
 	VPMOVZXWD    X2, Y2
 	VCVTDQ2PS    Y2, Y2
 
+	// Blocks of 16 elements.
 divU16SVAVX2_block:
 	CMPQ       AX, $0x00000010
 	JB         divU16SVAVX2_single
@@ -2768,6 +2948,7 @@ divU16SVAVX2_block:
 	SUBQ       $0x00000010, AX
 	JMP        divU16SVAVX2_block
 
+	// Groups of 8 elements.
 divU16SVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divU16SVAVX2_end
@@ -2786,6 +2967,7 @@ divU16SVAVX2_single:
 	JMP        divU16SVAVX2_single
 
 divU16SVAVX2_end:
+	// Report whether some lane failed a check.
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2795,15 +2977,18 @@ divU16SVAVX2_end:
 // func divU16RWAVX2(dst []uint16, a []uint16, b []uint16) bool
 // Requires: AVX, AVX2
 TEXT ·divU16RWAVX2(SB), NOSPLIT, $0-73
-	MOVQ  dst_len+8(FP), AX
-	MOVQ  dst_base+0(FP), CX
-	MOVQ  a_base+24(FP), DX
-	MOVQ  b_base+48(FP), BX
-	MOVQ  b_len+56(FP), DI
-	MOVQ  BX, R8
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Constants and the broadcast operand, loaded once.
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 
+	// One row of dst and a per round, b from its start.
 divU16RWAVX2_row:
 	CMPQ AX, $0x00000000
 	JE   divU16RWAVX2_done
@@ -2811,6 +2996,7 @@ divU16RWAVX2_row:
 	MOVQ R8, BX
 	SUBQ DI, AX
 
+	// Blocks of 16 elements.
 divU16RWAVX2_block:
 	CMPQ       SI, $0x00000010
 	JB         divU16RWAVX2_single
@@ -2842,6 +3028,7 @@ divU16RWAVX2_block:
 	SUBQ       $0x00000010, SI
 	JMP        divU16RWAVX2_block
 
+	// Groups of 8 elements.
 divU16RWAVX2_single:
 	CMPQ       SI, $0x00000008
 	JB         divU16RWAVX2_end
@@ -2866,6 +3053,7 @@ divU16RWAVX2_end:
 	JMP divU16RWAVX2_row
 
 divU16RWAVX2_done:
+	// Report whether some lane failed a check.
 	VPTEST Y0, Y0
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -2875,14 +3063,17 @@ divU16RWAVX2_done:
 // func divU32VVAVX2(dst []uint32, a []uint32, b []uint32) bool
 // Requires: AVX, AVX2
 TEXT ·divU32VVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VBROADCASTSD two31<>+0(SB), Y0
 	VPXOR        X1, X1, X1
 	VPXOR        X2, X2, X2
 
+	// Blocks of 16 elements.
 divU32VVAVX2_block:
 	CMPQ         AX, $0x00000010
 	JB           divU32VVAVX2_single
@@ -2968,6 +3159,7 @@ divU32VVAVX2_block:
 	SUBQ         $0x00000010, AX
 	JMP          divU32VVAVX2_block
 
+	// Groups of 4 elements.
 divU32VVAVX2_single:
 	CMPQ         AX, $0x00000004
 	JB           divU32VVAVX2_end
@@ -2997,6 +3189,7 @@ divU32VVAVX2_single:
 	JMP          divU32VVAVX2_single
 
 divU32VVAVX2_end:
+	// Report whether some lane failed a check.
 	VPTEST X1, X1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -3006,10 +3199,12 @@ divU32VVAVX2_end:
 // func divU32VSAVX2(dst []uint32, a []uint32, b []uint32) bool
 // Requires: AVX, AVX2
 TEXT ·divU32VSAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VBROADCASTSD two31<>+0(SB), Y0
 	VPBROADCASTD (BX), X1
 	VMOVDQU      X1, X1
@@ -3018,6 +3213,7 @@ TEXT ·divU32VSAVX2(SB), NOSPLIT, $0-73
 	VCVTDQ2PD    X1, Y1
 	VADDPD       Y0, Y1, Y1
 
+	// Blocks of 16 elements.
 divU32VSAVX2_block:
 	CMPQ         AX, $0x00000010
 	JB           divU32VSAVX2_single
@@ -3074,6 +3270,7 @@ divU32VSAVX2_block:
 	SUBQ         $0x00000010, AX
 	JMP          divU32VSAVX2_block
 
+	// Groups of 4 elements.
 divU32VSAVX2_single:
 	CMPQ         AX, $0x00000004
 	JB           divU32VSAVX2_end
@@ -3095,6 +3292,7 @@ divU32VSAVX2_single:
 	JMP          divU32VSAVX2_single
 
 divU32VSAVX2_end:
+	// Report whether some lane failed a check.
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -3103,10 +3301,12 @@ divU32VSAVX2_end:
 // func divU32SVAVX2(dst []uint32, a []uint32, b []uint32) bool
 // Requires: AVX, AVX2
 TEXT ·divU32SVAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
 	VBROADCASTSD two31<>+0(SB), Y0
 	VPXOR        X1, X1, X1
 	VPXOR        X2, X2, X2
@@ -3117,6 +3317,7 @@ TEXT ·divU32SVAVX2(SB), NOSPLIT, $0-73
 	VCVTDQ2PD    X3, Y3
 	VADDPD       Y0, Y3, Y3
 
+	// Blocks of 16 elements.
 divU32SVAVX2_block:
 	CMPQ         AX, $0x00000010
 	JB           divU32SVAVX2_single
@@ -3181,6 +3382,7 @@ divU32SVAVX2_block:
 	SUBQ         $0x00000010, AX
 	JMP          divU32SVAVX2_block
 
+	// Groups of 4 elements.
 divU32SVAVX2_single:
 	CMPQ         AX, $0x00000004
 	JB           divU32SVAVX2_end
@@ -3204,6 +3406,7 @@ divU32SVAVX2_single:
 	JMP          divU32SVAVX2_single
 
 divU32SVAVX2_end:
+	// Report whether some lane failed a check.
 	VPTEST X1, X1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -3213,16 +3416,19 @@ divU32SVAVX2_end:
 // func divU32RWAVX2(dst []uint32, a []uint32, b []uint32) bool
 // Requires: AVX, AVX2
 TEXT ·divU32RWAVX2(SB), NOSPLIT, $0-73
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         b_base+48(FP), BX
-	MOVQ         b_len+56(FP), DI
-	MOVQ         BX, R8
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Constants and the broadcast operand, loaded once.
 	VBROADCASTSD two31<>+0(SB), Y0
 	VPXOR        X1, X1, X1
 	VPXOR        X2, X2, X2
 
+	// One row of dst and a per round, b from its start.
 divU32RWAVX2_row:
 	CMPQ AX, $0x00000000
 	JE   divU32RWAVX2_done
@@ -3230,6 +3436,7 @@ divU32RWAVX2_row:
 	MOVQ R8, BX
 	SUBQ DI, AX
 
+	// Blocks of 16 elements.
 divU32RWAVX2_block:
 	CMPQ         SI, $0x00000010
 	JB           divU32RWAVX2_single
@@ -3315,6 +3522,7 @@ divU32RWAVX2_block:
 	SUBQ         $0x00000010, SI
 	JMP          divU32RWAVX2_block
 
+	// Groups of 4 elements.
 divU32RWAVX2_single:
 	CMPQ         SI, $0x00000004
 	JB           divU32RWAVX2_end
@@ -3347,6 +3555,7 @@ divU32RWAVX2_end:
 	JMP divU32RWAVX2_row
 
 divU32RWAVX2_done:
+	// Report whether some lane failed a check.
 	VPTEST X1, X1
 	SETNE  AL
 	MOVB   AL, ret+72(FP)
@@ -3366,6 +3575,8 @@ TEXT ·divI32TruncVVAVX2(SB), NOSPLIT, $0-73
 	VPXOR        Y2, Y2, Y2
 	VPXOR        X4, X4, X4
 
+	// Constants and the broadcast operand, loaded once.
+	// Blocks of 24 elements.
 divI32TruncVVAVX2_block:
 	CMPQ        AX, $0x00000018
 	JB          divI32TruncVVAVX2_single
@@ -3443,6 +3654,7 @@ divI32TruncVVAVX2_block:
 	SUBQ        $0x00000018, AX
 	JMP         divI32TruncVVAVX2_block
 
+	// Groups of 8 elements.
 divI32TruncVVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI32TruncVVAVX2_end
@@ -3477,6 +3689,7 @@ divI32TruncVVAVX2_single:
 	JMP        divI32TruncVVAVX2_single
 
 divI32TruncVVAVX2_end:
+	// Report whether some lane failed a check.
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQD  Y0, Y1, Y1
 	VPOR      Y1, Y2, Y2
@@ -3503,6 +3716,8 @@ TEXT ·divI32FloorVVAVX2(SB), NOSPLIT, $0-73
 	VPXOR        Y2, Y2, Y2
 	VPXOR        X4, X4, X4
 
+	// Constants and the broadcast operand, loaded once.
+	// Blocks of 24 elements.
 divI32FloorVVAVX2_block:
 	CMPQ        AX, $0x00000018
 	JB          divI32FloorVVAVX2_single
@@ -3584,6 +3799,7 @@ divI32FloorVVAVX2_block:
 	SUBQ        $0x00000018, AX
 	JMP         divI32FloorVVAVX2_block
 
+	// Groups of 8 elements.
 divI32FloorVVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI32FloorVVAVX2_end
@@ -3619,6 +3835,7 @@ divI32FloorVVAVX2_single:
 	JMP        divI32FloorVVAVX2_single
 
 divI32FloorVVAVX2_end:
+	// Report whether some lane failed a check.
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQD  Y0, Y1, Y1
 	VPOR      Y1, Y2, Y2
@@ -3644,10 +3861,13 @@ TEXT ·divI32TruncVSAVX2(SB), NOSPLIT, $0-73
 	VPCMPEQD     X1, X1, X1
 	VPXOR        Y1, Y1, Y1
 	VPXOR        X1, X1, X1
+
+	// Constants and the broadcast operand, loaded once.
 	VPBROADCASTD (BX), Y1
 	VCVTDQ2PS    Y1, Y2
 	VDIVPS       Y2, Y0, Y0
 
+	// Blocks of 24 elements.
 divI32TruncVSAVX2_block:
 	CMPQ       AX, $0x00000018
 	JB         divI32TruncVSAVX2_single
@@ -3710,6 +3930,7 @@ divI32TruncVSAVX2_block:
 	SUBQ       $0x00000018, AX
 	JMP        divI32TruncVSAVX2_block
 
+	// Groups of 8 elements.
 divI32TruncVSAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI32TruncVSAVX2_end
@@ -3737,6 +3958,7 @@ divI32TruncVSAVX2_single:
 	JMP        divI32TruncVSAVX2_single
 
 divI32TruncVSAVX2_end:
+	// Report whether some lane failed a check.
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -3754,10 +3976,13 @@ TEXT ·divI32FloorVSAVX2(SB), NOSPLIT, $0-73
 	VPCMPEQD     X1, X1, X1
 	VPXOR        Y1, Y1, Y1
 	VPXOR        X1, X1, X1
+
+	// Constants and the broadcast operand, loaded once.
 	VPBROADCASTD (BX), Y1
 	VCVTDQ2PS    Y1, Y2
 	VDIVPS       Y2, Y0, Y0
 
+	// Blocks of 24 elements.
 divI32FloorVSAVX2_block:
 	CMPQ       AX, $0x00000018
 	JB         divI32FloorVSAVX2_single
@@ -3823,6 +4048,7 @@ divI32FloorVSAVX2_block:
 	SUBQ       $0x00000018, AX
 	JMP        divI32FloorVSAVX2_block
 
+	// Groups of 8 elements.
 divI32FloorVSAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI32FloorVSAVX2_end
@@ -3851,6 +4077,7 @@ divI32FloorVSAVX2_single:
 	JMP        divI32FloorVSAVX2_single
 
 divI32FloorVSAVX2_end:
+	// Report whether some lane failed a check.
 	XORB AL, AL
 	MOVB AL, ret+72(FP)
 	VZEROUPPER
@@ -3868,9 +4095,12 @@ TEXT ·divI32TruncSVAVX2(SB), NOSPLIT, $0-73
 	VPCMPEQD     X3, X3, X3
 	VPXOR        Y2, Y2, Y2
 	VPXOR        X4, X4, X4
+
+	// Constants and the broadcast operand, loaded once.
 	VPBROADCASTD (DX), Y5
 	VCVTDQ2PS    Y5, Y6
 
+	// Blocks of 24 elements.
 divI32TruncSVAVX2_block:
 	CMPQ        AX, $0x00000018
 	JB          divI32TruncSVAVX2_single
@@ -3933,6 +4163,7 @@ divI32TruncSVAVX2_block:
 	SUBQ        $0x00000018, AX
 	JMP         divI32TruncSVAVX2_block
 
+	// Groups of 8 elements.
 divI32TruncSVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI32TruncSVAVX2_end
@@ -3962,6 +4193,7 @@ divI32TruncSVAVX2_single:
 	JMP        divI32TruncSVAVX2_single
 
 divI32TruncSVAVX2_end:
+	// Report whether some lane failed a check.
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQD  Y0, Y1, Y1
 	VPOR      Y1, Y2, Y2
@@ -3987,9 +4219,12 @@ TEXT ·divI32FloorSVAVX2(SB), NOSPLIT, $0-73
 	VPCMPEQD     X3, X3, X3
 	VPXOR        Y2, Y2, Y2
 	VPXOR        X4, X4, X4
+
+	// Constants and the broadcast operand, loaded once.
 	VPBROADCASTD (DX), Y5
 	VCVTDQ2PS    Y5, Y6
 
+	// Blocks of 24 elements.
 divI32FloorSVAVX2_block:
 	CMPQ        AX, $0x00000018
 	JB          divI32FloorSVAVX2_single
@@ -4056,6 +4291,7 @@ divI32FloorSVAVX2_block:
 	SUBQ        $0x00000018, AX
 	JMP         divI32FloorSVAVX2_block
 
+	// Groups of 8 elements.
 divI32FloorSVAVX2_single:
 	CMPQ       AX, $0x00000008
 	JB         divI32FloorSVAVX2_end
@@ -4086,6 +4322,7 @@ divI32FloorSVAVX2_single:
 	JMP        divI32FloorSVAVX2_single
 
 divI32FloorSVAVX2_end:
+	// Report whether some lane failed a check.
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQD  Y0, Y1, Y1
 	VPOR      Y1, Y2, Y2
@@ -4114,6 +4351,8 @@ TEXT ·divI32TruncRWAVX2(SB), NOSPLIT, $0-73
 	VPXOR        Y2, Y2, Y2
 	VPXOR        X4, X4, X4
 
+	// Constants and the broadcast operand, loaded once.
+	// One row of dst and a per round, b from its start.
 divI32TruncRWAVX2_row:
 	CMPQ AX, $0x00000000
 	JE   divI32TruncRWAVX2_done
@@ -4121,6 +4360,7 @@ divI32TruncRWAVX2_row:
 	MOVQ R8, BX
 	SUBQ DI, AX
 
+	// Blocks of 24 elements.
 divI32TruncRWAVX2_block:
 	CMPQ        SI, $0x00000018
 	JB          divI32TruncRWAVX2_single
@@ -4198,6 +4438,7 @@ divI32TruncRWAVX2_block:
 	SUBQ        $0x00000018, SI
 	JMP         divI32TruncRWAVX2_block
 
+	// Groups of 8 elements.
 divI32TruncRWAVX2_single:
 	CMPQ       SI, $0x00000008
 	JB         divI32TruncRWAVX2_end
@@ -4235,6 +4476,7 @@ divI32TruncRWAVX2_end:
 	JMP divI32TruncRWAVX2_row
 
 divI32TruncRWAVX2_done:
+	// Report whether some lane failed a check.
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQD  Y0, Y1, Y1
 	VPOR      Y1, Y2, Y2
@@ -4263,6 +4505,8 @@ TEXT ·divI32FloorRWAVX2(SB), NOSPLIT, $0-73
 	VPXOR        Y2, Y2, Y2
 	VPXOR        X4, X4, X4
 
+	// Constants and the broadcast operand, loaded once.
+	// One row of dst and a per round, b from its start.
 divI32FloorRWAVX2_row:
 	CMPQ AX, $0x00000000
 	JE   divI32FloorRWAVX2_done
@@ -4270,6 +4514,7 @@ divI32FloorRWAVX2_row:
 	MOVQ R8, BX
 	SUBQ DI, AX
 
+	// Blocks of 24 elements.
 divI32FloorRWAVX2_block:
 	CMPQ        SI, $0x00000018
 	JB          divI32FloorRWAVX2_single
@@ -4351,6 +4596,7 @@ divI32FloorRWAVX2_block:
 	SUBQ        $0x00000018, SI
 	JMP         divI32FloorRWAVX2_block
 
+	// Groups of 8 elements.
 divI32FloorRWAVX2_single:
 	CMPQ       SI, $0x00000008
 	JB         divI32FloorRWAVX2_end
@@ -4389,6 +4635,7 @@ divI32FloorRWAVX2_end:
 	JMP divI32FloorRWAVX2_row
 
 divI32FloorRWAVX2_done:
+	// Report whether some lane failed a check.
 	VPXOR     Y0, Y0, Y0
 	VPCMPEQD  Y0, Y1, Y1
 	VPOR      Y1, Y2, Y2
@@ -4425,6 +4672,7 @@ TEXT ·divI64MagicTruncAVX2(SB), NOSPLIT, $0-80
 	VPSRLQ       $0x20, Y2, Y2
 	VPXOR        Y5, Y5, Y5
 
+	// Blocks of 8 elements, then groups of 4.
 divI64MagicTruncAVX2_block:
 	CMPQ     AX, $0x00000008
 	JB       divI64MagicTruncAVX2_single
@@ -4534,6 +4782,7 @@ TEXT ·divI64MagicFloorAVX2(SB), NOSPLIT, $0-80
 	VPSRLQ       $0x20, Y6, Y6
 	VPXOR        Y7, Y7, Y7
 
+	// Blocks of 8 elements, then groups of 4.
 divI64MagicFloorAVX2_block:
 	CMPQ     AX, $0x00000008
 	JB       divI64MagicFloorAVX2_single
@@ -4673,6 +4922,7 @@ TEXT ·divI64MagicTruncAddAVX2(SB), NOSPLIT, $0-80
 	VPSRLQ       $0x20, Y2, Y2
 	VPXOR        Y5, Y5, Y5
 
+	// Blocks of 8 elements, then groups of 4.
 divI64MagicTruncAddAVX2_block:
 	CMPQ     AX, $0x00000008
 	JB       divI64MagicTruncAddAVX2_single
@@ -4791,6 +5041,7 @@ TEXT ·divI64MagicFloorAddAVX2(SB), NOSPLIT, $0-80
 	VPSRLQ       $0x20, Y6, Y6
 	VPXOR        Y7, Y7, Y7
 
+	// Blocks of 8 elements, then groups of 4.
 divI64MagicFloorAddAVX2_block:
 	CMPQ     AX, $0x00000008
 	JB       divI64MagicFloorAddAVX2_single
@@ -4939,6 +5190,7 @@ TEXT ·divU64MagicAVX2(SB), NOSPLIT, $0-80
 	VPSRLQ       $0x20, Y2, Y2
 	VPXOR        Y4, Y4, Y4
 
+	// Blocks of 8 elements, then groups of 4.
 divU64MagicAVX2_block:
 	CMPQ     AX, $0x00000008
 	JB       divU64MagicAVX2_single
@@ -5030,6 +5282,7 @@ TEXT ·divU64MagicAddAVX2(SB), NOSPLIT, $0-80
 	VPSRLQ       $0x20, Y2, Y2
 	VPXOR        Y4, Y4, Y4
 
+	// Blocks of 8 elements, then groups of 4.
 divU64MagicAddAVX2_block:
 	CMPQ     AX, $0x00000008
 	JB       divU64MagicAddAVX2_single

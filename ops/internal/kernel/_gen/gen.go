@@ -24,6 +24,32 @@ import (
 
 //go:generate go run . -out ../div_amd64.s -stubs ../div_amd64.go -pkg kernel
 
+// variant is the shape of the runs a kernel divides: whether a and b are
+// vectors (advancing with dst) or one broadcast element, and whether b is
+// one row that repeats over rows of a (RW).
+type variant struct {
+	name       string
+	aVec, bVec bool
+	rows       bool
+	// expr is the Go expression of element i of the result, for the docs.
+	expr string
+}
+
+var (
+	vv       = variant{name: "VV", aVec: true, bVec: true, expr: "a[i] / b[i]"}
+	vs       = variant{name: "VS", aVec: true, expr: "a[i] / b[0]"}
+	sv       = variant{name: "SV", bVec: true, expr: "a[0] / b[i]"}
+	rw       = variant{name: "RW", aVec: true, bVec: true, rows: true, expr: "a[i] / b[i%len(b)]"}
+	variants = []variant{vv, vs, sv, rw}
+)
+
+// regs are the constants a kernel loads into registers once, before its
+// loop; a kind fills those it needs in setup.
+type regs struct {
+	permd8, two31                  reg.VecVirtual // I8/U8 packing; U32's bias
+	zero, lsb, round7fff, quietNaN reg.VecVirtual // BF16 rounding
+}
+
 // kind describes how one element type goes through a float divide.
 type kind struct {
 	name   string // Go name part: F32, I8...
@@ -34,13 +60,21 @@ type kind struct {
 	signed bool
 	float  bool
 	unroll int
+	// bf16 kernels widen, divide and round two halves per group
+	// (groupBF16) instead of going through widen, toFloat and store.
+	bf16 bool
+	// vectorBroadcast: broadcast already gives the divided lanes (f32,
+	// f64), so a broadcast operand is not widened again.
+	vectorBroadcast bool
+	// setup loads the constants the kind's loops use.
+	setup func(r *regs)
 	// widen loads one group from src (memory, or an xmm register holding
 	// a broadcast element) into integer lanes (or float lanes for floats).
 	widen func(src Op) reg.VecVirtual
-	// toFloat converts widened lanes to float lanes (identity for floats).
-	toFloat func(v reg.VecVirtual) reg.VecVirtual
+	// toFloat converts widened lanes to float lanes (nil for floats).
+	toFloat func(r *regs, v reg.VecVirtual) reg.VecVirtual
 	// store converts a quotient vector back and writes one group to dst.
-	store func(q reg.VecVirtual, dst Mem)
+	store func(r *regs, q reg.VecVirtual, dst Mem)
 	// broadcast loads the element at m into every lane of an xmm (or ymm
 	// for f32/f64) register, for the vs and sv variants.
 	broadcast func(m Mem) Op
@@ -97,18 +131,17 @@ func constants() {
 func main() {
 	ConstraintExpr("!purego")
 	constants()
-	variants := []string{"VV", "VS", "SV", "RW"}
 	for _, k := range kinds() {
-		for _, variant := range variants {
-			kernel(k, variant, false)
+		for _, v := range variants {
+			kernel(k, v, false)
 			if k.signed {
-				kernel(k, variant, true)
+				kernel(k, v, true)
 			}
 		}
 	}
-	for _, variant := range variants {
-		i32Kernel(variant, false)
-		i32Kernel(variant, true)
+	for _, v := range variants {
+		i32Kernel(v, false)
+		i32Kernel(v, true)
 	}
 	for _, signed := range []bool{true, false} {
 		for _, add := range []bool{false, true} {
@@ -145,7 +178,20 @@ func magic64(signed, add, floor bool) {
 	}
 	name += "AVX2"
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, a []%s, magic, shift, absD, negD uint64)", goType))
-	Doc(name + " divides groups of 4 elements by the divisor whose magic number, shift and |d| are given; negD is all ones for a negative divisor.")
+	Pragma("noescape")
+	mode := "truncating division"
+	if floor {
+		mode = "floor division"
+	}
+	Doc(name+" divides groups of 4 elements by one divisor d, "+mode+", with",
+		"libdivide's magic number for |d| (magic, shift; the add variant adds",
+		"back the numerator), |d| itself and negD all ones when d < 0:",
+		"",
+		"\tfor i := range n { // n = len(dst) rounded down to a multiple of 4",
+		"\t\tdst[i] = a[i] / d",
+		"\t}",
+		"",
+		"d is neither 0, -1 nor a power of two: the caller keeps those.")
 	n := Load(Param("dst").Len(), GP64())
 	dst := Mem{Base: Load(Param("dst").Base(), GP64())}
 	a := Mem{Base: Load(Param("a").Base(), GP64())}
@@ -226,6 +272,7 @@ func magic64(signed, add, floor bool) {
 		}
 		VMOVDQU(q, dst.Offset(off))
 	}
+	Comment("Blocks of 8 elements, then groups of 4.")
 	Label(name + "_block")
 	CMPQ(n, U32(8))
 	JB(LabelRef(name + "_single"))
@@ -249,22 +296,22 @@ func magic64(signed, add, floor bool) {
 }
 
 func kinds() []kind {
-	f32 := kind{name: "F32", goType: "float32", size: 4, lanes: 8, float: true, unroll: 4,
+	f32 := kind{name: "F32", goType: "float32", size: 4, lanes: 8, float: true, unroll: 4, vectorBroadcast: true,
 		widen: func(src Op) reg.VecVirtual {
 			y := YMM()
 			VMOVUPS(src, y)
 			return y
 		},
-		store:     func(q reg.VecVirtual, dst Mem) { VMOVUPS(q, dst) },
+		store:     func(_ *regs, q reg.VecVirtual, dst Mem) { VMOVUPS(q, dst) },
 		broadcast: func(m Mem) Op { y := YMM(); VBROADCASTSS(m, y); return y },
 	}
-	f64 := kind{name: "F64", goType: "float64", size: 8, lanes: 4, double: true, float: true, unroll: 4,
+	f64 := kind{name: "F64", goType: "float64", size: 8, lanes: 4, double: true, float: true, unroll: 4, vectorBroadcast: true,
 		widen: func(src Op) reg.VecVirtual {
 			y := YMM()
 			VMOVUPD(src, y)
 			return y
 		},
-		store:     func(q reg.VecVirtual, dst Mem) { VMOVUPD(q, dst) },
+		store:     func(_ *regs, q reg.VecVirtual, dst Mem) { VMOVUPD(q, dst) },
 		broadcast: func(m Mem) Op { y := YMM(); VBROADCASTSD(m, y); return y },
 	}
 	bcastW := func(m Mem) Op { x := XMM(); VPBROADCASTW(m, x); return x }
@@ -276,10 +323,17 @@ func kinds() []kind {
 			VCVTPH2PS(src, y)
 			return y
 		},
-		store:     func(q reg.VecVirtual, dst Mem) { VCVTPS2PH(Imm(0), q, dst) },
+		store:     func(_ *regs, q reg.VecVirtual, dst Mem) { VCVTPS2PH(Imm(0), q, dst) },
 		broadcast: bcastW,
 	}
-	bf16 := kind{name: "BF16", goType: "uint16", size: 2, lanes: 16, float: true, unroll: 2,
+	bf16 := kind{name: "BF16", goType: "uint16", size: 2, lanes: 16, float: true, unroll: 2, bf16: true,
+		setup: func(r *regs) {
+			r.zero, r.lsb, r.round7fff, r.quietNaN = YMM(), YMM(), YMM(), YMM()
+			VPXOR(r.zero, r.zero, r.zero)
+			VPBROADCASTD(lsb, r.lsb)
+			VPBROADCASTD(round7fff, r.round7fff)
+			VPBROADCASTD(quiet, r.quietNaN)
+		},
 		widen: func(src Op) reg.VecVirtual {
 			y := YMM()
 			VPMOVZXWD(src, y)
@@ -296,17 +350,23 @@ func kinds() []kind {
 			widenOp(src, y)
 			return y
 		}
-		k.toFloat = func(v reg.VecVirtual) reg.VecVirtual {
+		k.toFloat = func(_ *regs, v reg.VecVirtual) reg.VecVirtual {
 			f := YMM()
 			VCVTDQ2PS(v, f)
 			return f
 		}
-		k.store = func(q reg.VecVirtual, dst Mem) {
+		if size == 1 {
+			k.setup = func(r *regs) {
+				r.permd8 = YMM()
+				VMOVDQU(permd8, r.permd8)
+			}
+		}
+		k.store = func(r *regs, q reg.VecVirtual, dst Mem) {
 			i := YMM()
 			VCVTTPS2DQ(q, i)
 			if size == 1 {
 				VPSHUFB(shuf8, i, i)
-				VPERMD(i, permdReg(), i)
+				VPERMD(i, r.permd8, i)
 				VMOVQ(i.AsX(), dst)
 			} else {
 				VPSHUFB(shuf16, i, i)
@@ -324,25 +384,29 @@ func kinds() []kind {
 	// i32.go). AVX2 has no unsigned conversion: bias into the signed range
 	// and back.
 	u32 := kind{name: "U32", goType: "uint32", size: 4, lanes: 4, double: true, unroll: 4, broadcast: bcastD,
+		setup: func(r *regs) {
+			r.two31 = YMM()
+			VBROADCASTSD(two31, r.two31)
+		},
 		widen: func(src Op) reg.VecVirtual {
 			x := XMM()
 			VMOVDQU(src, x)
 			return x
 		},
-		toFloat: func(v reg.VecVirtual) reg.VecVirtual {
+		toFloat: func(r *regs, v reg.VecVirtual) reg.VecVirtual {
 			x, y, bias := XMM(), YMM(), XMM()
 			VPBROADCASTD(min32, bias)
 			VPXOR(bias, v, x)
 			VCVTDQ2PD(x, y)
-			VADDPD(two31Reg(), y, y)
+			VADDPD(r.two31, y, y)
 			return y
 		},
-		store: func(q reg.VecVirtual, dst Mem) {
+		store: func(r *regs, q reg.VecVirtual, dst Mem) {
 			// Truncate before re-biasing: truncating the biased (negative)
 			// value would round it up.
 			y, x, bias := YMM(), XMM(), XMM()
 			VROUNDPD(Imm(11), q, y)
-			VSUBPD(two31Reg(), y, y)
+			VSUBPD(r.two31, y, y)
 			VCVTTPD2DQY(y, x)
 			VPBROADCASTD(min32, bias)
 			VPXOR(bias, x, x)
@@ -352,22 +416,16 @@ func kinds() []kind {
 	return []kind{f32, f64, f16, bf16, i8, u8, i16, u16, u32}
 }
 
-// prologue holds the registers a kernel loads once before its loop.
-var prologue map[string]reg.VecVirtual
-
-func permdReg() reg.VecVirtual { return prologue["permd8"] }
-func two31Reg() reg.VecVirtual { return prologue["two31"] }
-
 // roundBF16 rounds f32 lanes to bfloat16, to nearest even with a NaN kept
 // a quiet NaN, leaving each result in the low half of its dword.
-func roundBF16(q reg.VecVirtual) reg.VecVirtual {
+func roundBF16(c *regs, q reg.VecVirtual) reg.VecVirtual {
 	t, r, nan, qn := YMM(), YMM(), YMM(), YMM()
 	VPSRLD(Imm(16), q, t)
-	VPAND(prologue["lsb"], t, t)
-	VPADDD(prologue["round7fff"], t, t)
+	VPAND(c.lsb, t, t)
+	VPADDD(c.round7fff, t, t)
 	VPADDD(q, t, r)
 	VCMPPS(Imm(3), q, q, nan) // unordered: NaN lanes
-	VPOR(prologue["quiet"], q, qn)
+	VPOR(c.quietNaN, q, qn)
 	VPBLENDVB(nan, qn, r, r)
 	VPSRLD(Imm(16), r, r)
 	return r
@@ -376,8 +434,8 @@ func roundBF16(q reg.VecVirtual) reg.VecVirtual {
 // groupBF16 divides 16 bfloat16 values. Interleaving with zero widens the
 // low and high four words of each 128-bit lane to f32 (word << 16); the
 // in-lane pack restores the original order, so nothing crosses lanes.
-func groupBF16(a, b Op, aFixed, bFixed reg.VecVirtual, dst Mem) {
-	zero := prologue["zero"]
+func groupBF16(c *regs, a, b Op, aFixed, bFixed reg.VecVirtual, dst Mem) {
+	zero := c.zero
 	half := func(src Op, fixed reg.VecVirtual, high bool) reg.VecVirtual {
 		if fixed != nil {
 			return fixed
@@ -394,56 +452,79 @@ func groupBF16(a, b Op, aFixed, bFixed reg.VecVirtual, dst Mem) {
 	for i, high := range []bool{false, true} {
 		q := YMM()
 		VDIVPS(half(b, bFixed, high), half(a, aFixed, high), q)
-		out[i] = roundBF16(q)
+		out[i] = roundBF16(c, q)
 	}
 	VPACKUSDW(out[1], out[0], out[0])
 	VMOVDQU(out[0], dst)
 }
 
-func kernel(k kind, variant string, floor bool) {
-	name := "div" + k.name
-	if !k.float {
-		if floor {
-			name += "Floor"
-		} else if k.signed {
-			name += "Trunc"
-		}
+// kernelName is "div" + type + mode + variant + "AVX2": divF32VVAVX2,
+// divI8FloorRWAVX2...
+func kernelName(typ string, signed, float, floor bool, v variant) string {
+	name := "div" + typ
+	switch {
+	case float:
+	case floor:
+		name += "Floor"
+	case signed:
+		name += "Trunc"
 	}
-	name += variant + "AVX2"
+	return name + v.name + "AVX2"
+}
+
+// kernelDoc documents a kernel by the Go loop it computes, as gonum's
+// stubs do.
+func kernelDoc(name string, lanes int, v variant, integer bool, floor bool) {
+	op := "rounded to the element type"
+	switch {
+	case integer && floor:
+		op = "floor division"
+	case integer:
+		op = "truncating division"
+	}
+	n := fmt.Sprintf("len(dst) rounded down to a multiple of %d", lanes)
+	if v.rows {
+		n = fmt.Sprintf("len(dst), whole rows of len(b), a multiple of %d", lanes)
+	}
+	lines := []string{
+		fmt.Sprintf("%s divides groups of %d elements, %s:", name, lanes, op),
+		"",
+		fmt.Sprintf("\tfor i := range n { // n = %s", n),
+		fmt.Sprintf("\t\tdst[i] = %s", v.expr),
+		"\t}",
+	}
+	if integer {
+		check := "a zero divisor"
+		if v.aVec && v.bVec {
+			check += " or MIN / -1"
+		}
+		if !v.bVec {
+			check = "nothing (the caller checks b[0])"
+		}
+		lines = append(lines, "", "It reports whether some lane met "+check+"; dst is then unspecified.")
+	}
+	Doc(lines...)
+}
+
+func kernel(k kind, v variant, floor bool) {
+	name := kernelName(k.name, k.signed, k.float, floor, v)
 	sig := fmt.Sprintf("func(dst, a, b []%s)", k.goType)
 	if !k.float {
 		sig += " bool"
 	}
 	TEXT(name, NOSPLIT, sig)
-	Doc(fmt.Sprintf("%s divides whole groups of %d elements (%s).", name, k.lanes, variant))
-	args := loadParams(variant)
+	Pragma("noescape")
+	kernelDoc(name, k.lanes, v, !k.float, floor)
+	args := loadParams(v)
 	dst, a, b := args.dst, args.a, args.b
 
-	// Prologue: constants and the broadcast operand.
-	prologue = map[string]reg.VecVirtual{}
-	load := func(name string, f func(reg.VecVirtual), y bool) {
-		var r reg.VecVirtual
-		if y {
-			r = YMM()
-		} else {
-			r = XMM()
-		}
-		f(r)
-		prologue[name] = r
+	Comment("Constants and the broadcast operand, loaded once.")
+	var c regs
+	if k.setup != nil {
+		k.setup(&c)
 	}
-	switch {
-	case k.name == "I8" || k.name == "U8":
-		load("permd8", func(r reg.VecVirtual) { VMOVDQU(permd8, r) }, true)
-	case k.name == "U32":
-		load("two31", func(r reg.VecVirtual) { VBROADCASTSD(two31, r) }, true)
-	case k.name == "BF16":
-		load("zero", func(r reg.VecVirtual) { VPXOR(r, r, r) }, true)
-		load("lsb", func(r reg.VecVirtual) { VPBROADCASTD(lsb, r) }, true)
-		load("round7fff", func(r reg.VecVirtual) { VPBROADCASTD(round7fff, r) }, true)
-		load("quiet", func(r reg.VecVirtual) { VPBROADCASTD(quiet, r) }, true)
-	}
-	checks := !k.float && variant != "VS" // the wrapper checks a scalar divisor
-	overflow := k.signed && (variant == "VV" || variant == "RW")
+	checks := !k.float && v.bVec             // the wrapper checks a scalar divisor
+	overflow := k.signed && v.aVec && v.bVec // SV's wrapper checks a[0] for MIN
 	var acc, zero, ones, minv reg.VecVirtual
 	if checks {
 		mk := func() reg.VecVirtual {
@@ -468,49 +549,45 @@ func kernel(k kind, variant string, floor bool) {
 			}
 		}
 	}
-	// The broadcast operand, converted once.
-	var fixed reg.VecVirtual
-	toFloat := func(v reg.VecVirtual) reg.VecVirtual {
+	toFloat := func(r reg.VecVirtual) reg.VecVirtual {
 		if k.toFloat == nil {
-			return v
+			return r
 		}
-		return k.toFloat(v)
+		return k.toFloat(&c, r)
 	}
-	switch variant {
-	case "VS":
-		src := k.broadcast(b)
-		fixed = toFloat(widenOp(k, src))
-	case "SV":
-		src := k.broadcast(a)
-		fixed = toFloat(widenOp(k, src))
+	var fixed reg.VecVirtual
+	switch {
+	case !v.bVec:
+		fixed = toFloat(widenOp(k, k.broadcast(b)))
+	case !v.aVec:
+		fixed = toFloat(widenOp(k, k.broadcast(a)))
 	}
 
 	group := func(i int) {
 		aOff, bOff, dOff := a.Offset(i*k.lanes*k.size), b.Offset(i*k.lanes*k.size), dst.Offset(i*k.lanes*k.size)
-		if k.name == "BF16" {
+		if k.bf16 {
 			var aFixed, bFixed reg.VecVirtual
-			switch variant {
-			case "SV":
+			if !v.aVec {
 				aFixed = fixed
-			case "VS":
+			}
+			if !v.bVec {
 				bFixed = fixed
 			}
-			groupBF16(aOff, bOff, aFixed, bFixed, dOff)
+			groupBF16(&c, aOff, bOff, aFixed, bFixed, dOff)
 			return
 		}
-		var fa, fb reg.VecVirtual
-		if variant != "SV" {
+		var fa, fb, aMin reg.VecVirtual
+		if v.aVec {
 			wa := k.widen(aOff)
 			if overflow {
-				t := cloneReg(wa)
-				VPCMPEQD(minv, wa, t)
-				prologue["_amin"] = t
+				aMin = cloneReg(wa)
+				VPCMPEQD(minv, wa, aMin)
 			}
 			fa = toFloat(wa)
 		} else {
 			fa = fixed
 		}
-		if variant != "VS" {
+		if v.bVec {
 			wb := k.widen(bOff)
 			if checks {
 				t := cloneReg(wb)
@@ -518,7 +595,7 @@ func kernel(k kind, variant string, floor bool) {
 				VPOR(t, acc, acc)
 				if overflow {
 					VPCMPEQD(ones, wb, t)
-					VPAND(prologue["_amin"], t, t)
+					VPAND(aMin, t, t)
 					VPOR(t, acc, acc)
 				}
 			}
@@ -539,10 +616,10 @@ func kernel(k kind, variant string, floor bool) {
 				VROUNDPS(Imm(9), q, q)
 			}
 		}
-		k.store(q, dOff)
+		k.store(&c, q, dOff)
 	}
 
-	args.loops(name, variant, k.unroll*k.lanes, k.lanes, func() {
+	args.loops(name, v, k.unroll*k.lanes, k.lanes, func() {
 		for i := range k.unroll {
 			group(i)
 		}
@@ -561,6 +638,7 @@ func kernel(k kind, variant string, floor bool) {
 // returnFault stores an integer kernel's result: whether the flags left by
 // test say that some lane failed, or false where test is nil.
 func returnFault(test func()) {
+	Comment("Report whether some lane failed a check.")
 	ret := GP8()
 	if test != nil {
 		test()
@@ -573,7 +651,7 @@ func returnFault(test func()) {
 
 // widenOp widens a broadcast register the way k.widen widens memory.
 func widenOp(k kind, src Op) reg.VecVirtual {
-	if r, ok := src.(reg.VecVirtual); ok && (k.name == "F32" || k.name == "F64") {
+	if r, ok := src.(reg.VecVirtual); ok && k.vectorBroadcast {
 		return r
 	}
 	return k.widen(src)
@@ -594,13 +672,13 @@ type params struct {
 	dst, a, b         Mem
 }
 
-func loadParams(variant string) params {
+func loadParams(v variant) params {
 	p := params{n: Load(Param("dst").Len(), GP64())}
 	p.dst = Mem{Base: Load(Param("dst").Base(), GP64())}
 	p.a = Mem{Base: Load(Param("a").Base(), GP64())}
 	p.b = Mem{Base: Load(Param("b").Base(), GP64())}
 	p.cnt = p.n
-	if variant == "RW" {
+	if v.rows {
 		// RW divides rows of dst and a by the one row b: the loops count
 		// cnt down over a row, and an outer loop restarts b for every row.
 		p.cnt, p.run, p.bRow = GP64(), Load(Param("b").Len(), GP64()), GP64()
@@ -612,18 +690,19 @@ func loadParams(variant string) params {
 // loops emits a kernel's loops: blockBody divides block elements per
 // round while that many are left, then singleBody single elements; for
 // RW both run once per row. The label name_done follows them.
-func (p params) loops(name, variant string, block, single int, blockBody, singleBody func(), size int) {
+func (p params) loops(name string, v variant, block, single int, blockBody, singleBody func(), size int) {
 	advance := func(elems int) {
-		if variant != "SV" {
+		if v.aVec {
 			ADDQ(U32(elems*size), p.a.Base)
 		}
-		if variant != "VS" {
+		if v.bVec {
 			ADDQ(U32(elems*size), p.b.Base)
 		}
 		ADDQ(U32(elems*size), p.dst.Base)
 		SUBQ(U32(elems), p.cnt)
 	}
-	if variant == "RW" {
+	if v.rows {
+		Comment("One row of dst and a per round, b from its start.")
 		Label(name + "_row")
 		CMPQ(p.n, U32(0))
 		JE(LabelRef(name + "_done"))
@@ -631,12 +710,14 @@ func (p params) loops(name, variant string, block, single int, blockBody, single
 		MOVQ(p.bRow, p.b.Base)
 		SUBQ(p.run, p.n)
 	}
+	Comment(fmt.Sprintf("Blocks of %d elements.", block))
 	Label(name + "_block")
 	CMPQ(p.cnt, U32(block))
 	JB(LabelRef(name + "_single"))
 	blockBody()
 	advance(block)
 	JMP(LabelRef(name + "_block"))
+	Comment(fmt.Sprintf("Groups of %d elements.", single))
 	Label(name + "_single")
 	CMPQ(p.cnt, U32(single))
 	JB(LabelRef(name + "_end"))
@@ -644,7 +725,7 @@ func (p params) loops(name, variant string, block, single int, blockBody, single
 	advance(single)
 	JMP(LabelRef(name + "_single"))
 	Label(name + "_end")
-	if variant == "RW" {
+	if v.rows {
 		JMP(LabelRef(name + "_row"))
 	}
 	Label(name + "_done")

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -45,20 +43,17 @@ import (
 // divisors catches a zero, and MIN / -1 yields 0x80000000 where a and b
 // have equal signs, where every valid quotient is non-negative, so
 // OR-ing (a^b) &^ q catches it in the sign bit.
-func i32Kernel(variant string, floor bool) {
-	name := "divI32Trunc"
-	if floor {
-		name = "divI32Floor"
-	}
-	name += variant + "AVX2"
+func i32Kernel(v variant, floor bool) {
+	name := kernelName("I32", true, false, floor, v)
 	TEXT(name, NOSPLIT, "func(dst, a, b []int32) bool")
-	Doc(fmt.Sprintf("%s divides whole groups of 8 elements (%s).", name, variant))
-	args := loadParams(variant)
+	Pragma("noescape")
+	kernelDoc(name, 8, v, true, floor)
+	args := loadParams(v)
 	dst, a, b := args.dst, args.a, args.b
 
 	// The wrapper gives VS a divisor other than 0 and -1, and SV a
 	// dividend other than MIN: VS needs no checks, SV only the zero one.
-	zeroCheck, overflowCheck := variant != "VS", variant == "VV" || variant == "RW"
+	zeroCheck, overflowCheck := v.bVec, v.aVec && v.bVec
 	// minB and minB4 keep the unsigned minimum of the divisors (zero where
 	// one is zero); flags and flags4 collect (a^b) &^ q, whose sign bit is
 	// set only by MIN / -1.
@@ -71,13 +66,14 @@ func i32Kernel(variant string, floor bool) {
 
 	// The broadcast operand, converted once.
 	var fixedA, fixedB, fixedFA, fixedFB, fixedRcp reg.VecVirtual
-	switch variant {
-	case "VS":
+	Comment("Constants and the broadcast operand, loaded once.")
+	switch {
+	case !v.bVec:
 		fixedB, fixedFB, fixedRcp = YMM(), YMM(), YMM()
 		VPBROADCASTD(b, fixedB)
 		VCVTDQ2PS(fixedB, fixedFB)
 		VDIVPS(fixedFB, c, fixedRcp)
-	case "SV":
+	case !v.aVec:
 		fixedA, fixedFA = YMM(), YMM()
 		VPBROADCASTD(a, fixedA)
 		VCVTDQ2PS(fixedA, fixedFA)
@@ -150,7 +146,7 @@ func i32Kernel(variant string, floor bool) {
 	}
 	group64 := func(off int) {
 		fa := YMM()
-		if variant == "SV" {
+		if !v.aVec {
 			VCVTDQ2PD(fixedA.AsX(), fa)
 		} else {
 			VCVTDQ2PD(a.Offset(off), fa)
@@ -175,10 +171,10 @@ func i32Kernel(variant string, floor bool) {
 	}
 
 	const lanes, block = 8, 24
-	args.loops(name, variant, block, lanes, func() {
+	args.loops(name, v, block, lanes, func() {
 		group32(0)
 		group32(32)
-		if variant == "VS" {
+		if !v.bVec {
 			group32(64)
 		} else {
 			group64(64)
