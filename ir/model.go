@@ -10,9 +10,12 @@
 // Reading is bounded: the caps of ReadOptions (bytes, nesting, XML nodes,
 // layers, ports, edges) are checked while the XML is scanned, before any
 // tree is built, and Const data never adds up to more than twice the
-// weights file. Look-ups are by map, so reading takes time linear in the
-// size of the file. Repeated attributes keep the first value, as in
-// OpenVINO's parser.
+// weights file. Reading takes time linear in the size of the file.
+// Repeated attributes keep the first value, as in OpenVINO's parser.
+//
+// The lookups of a Model (LayerByID, LayerByName, Input) look its exported
+// fields through on every call, so they see every edit; Sources gives the
+// wiring of a whole model in one pass.
 //
 // Writing follows OpenVINO's serializer: tabs, " />", its attribute orders,
 // edges sorted, and constants packed into the .bin back to back without
