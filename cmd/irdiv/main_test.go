@@ -233,3 +233,37 @@ func TestBenchCommand(t *testing.T) {
 		t.Errorf("--simd avx512: exit %d %s", code, stderr)
 	}
 }
+
+func TestHelpAndVersion(t *testing.T) {
+	stdout, _, code := irdiv(t, "help", "run")
+	if code != 0 || !strings.Contains(stdout, "Usage: irdiv run") || !strings.Contains(stdout, "--layer") {
+		t.Errorf("help run: exit %d %q", code, stdout)
+	}
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		stdout, _, code := irdiv(t, args...)
+		if code != 0 || !strings.HasPrefix(stdout, "irdiv ") || !strings.Contains(stdout, " simd ") || !strings.Contains(stdout, "go1.") {
+			t.Errorf("%v: exit %d %q", args, code, stdout)
+		}
+	}
+}
+
+// TestEvalOperandsBySyntax: an operand is a literal or a file by its
+// syntax, whatever the current folder holds.
+func TestEvalOperandsBySyntax(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("2", []byte("not a .npy file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := irdiv(t, "eval", "[4,6]", "2")
+	if code != 0 || !strings.Contains(stdout, "[2 3]") {
+		t.Errorf("eval [4,6] 2 beside a file named 2: exit %d %q %q", code, stdout, stderr)
+	}
+	writeNPY(t, "x", must(ir.TensorOf(ir.I32, []int64{2}, []int32{9, -9})))
+	stdout, stderr, code = irdiv(t, "eval", "x", "2")
+	if code != 0 || !strings.Contains(stdout, "[4 -5]") {
+		t.Errorf("eval x 2 (a .npy named x): exit %d %q %q", code, stdout, stderr)
+	}
+	if _, stderr, code := irdiv(t, "eval", "1e999", "2"); code != 0 {
+		t.Errorf("eval 1e999 2 (a number too large for f64 is still a literal): %q", stderr)
+	}
+}
