@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"strings"
 	"time"
@@ -67,7 +66,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if o.asJSON {
 		log = io.Discard
 	}
-	if err := bindInputs(cm, req, o.given, o.shapes, rand.New(rand.NewPCG(o.seed, 0x1d1f)), o.seed, int64(o.maxTensor), log); err != nil {
+	if err := bindInputs(cm, req, o.given, o.shapes, o.generator(), o.seed, int64(o.maxTensor), log); err != nil {
 		return err
 	}
 	var progress io.Writer

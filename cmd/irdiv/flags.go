@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
@@ -64,6 +65,10 @@ func (m *modelFlags) register(fs *flagSet) {
 	fs.Uint64Var(&m.seed, "seed", 1, "seed of generated inputs")
 	m.kernelFlags.register(fs)
 }
+
+// generator is the source of generated inputs: the same seed gives the
+// same data in run and bench.
+func (m *modelFlags) generator() *rand.Rand { return rand.New(rand.NewPCG(m.seed, 0x1d1f)) }
 
 // readModel reads the model of run, bench or info, saying how to get IR
 // from a file that is ONNX.

@@ -53,7 +53,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	gen := rand.New(rand.NewPCG(o.seed, 0x1d1f))
+	gen := o.generator()
 	if o.layer != "" {
 		return runLayer(m, o, given, gen, stdout)
 	}
