@@ -7,3 +7,5 @@ require (
 	github.com/x448/float16 v0.8.4
 	golang.org/x/sys v0.49.0
 )
+
+require google.golang.org/protobuf v1.36.12 // indirect

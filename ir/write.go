@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // dataOrder is the order in which OpenVINO's serializer writes the <data>
@@ -40,6 +42,9 @@ func Encode(m *Model) (xmlText, bin []byte, err error) {
 		e.empty(1, "rt_info", nil)
 	}
 	e.close(0, "net")
+	if e.err != nil {
+		return nil, nil, e.err
+	}
 	return e.buf.Bytes(), e.bin.Bytes(), nil
 }
 
@@ -64,6 +69,7 @@ func Write(m *Model, xmlPath, binPath string) error {
 type encoder struct {
 	buf, bin bytes.Buffer
 	offsets  map[string]int
+	err      error
 }
 
 func (e *encoder) graph(m *Model, depth int) error {
@@ -205,6 +211,7 @@ func (e *encoder) node(n *Node, depth int) {
 		e.indent(depth)
 		e.tag(n.Tag, n.Attrs)
 		e.buf.WriteByte('>')
+		e.checkText(n.Text)
 		e.buf.WriteString(escape(n.Text, false))
 		e.buf.WriteString("</" + n.Tag + ">\n")
 	default:
@@ -223,10 +230,27 @@ func (e *encoder) indent(depth int) {
 }
 
 func (e *encoder) tag(name string, attrs []Attr) {
+	e.checkName(name)
 	e.buf.WriteByte('<')
 	e.buf.WriteString(name)
 	for _, a := range attrs {
+		e.checkName(a.Name)
+		e.checkText(a.Value)
 		e.buf.WriteString(" " + a.Name + "=\"" + escape(a.Value, true) + "\"")
+	}
+}
+
+// checkName and checkText note the first string XML cannot hold; Encode
+// returns it instead of writing a file no reader accepts.
+func (e *encoder) checkName(s string) {
+	if e.err == nil && !isXMLName(s) {
+		e.err = errorf("%w: %q cannot be an XML name", ErrFormat, s)
+	}
+}
+
+func (e *encoder) checkText(s string) {
+	if e.err == nil && !IsXMLText(s) {
+		e.err = errorf("%w: %q holds characters XML 1.0 cannot hold", ErrFormat, s)
 	}
 }
 
@@ -257,4 +281,32 @@ func escape(s string, attr bool) string {
 		return attrEscaper.Replace(s)
 	}
 	return textEscaper.Replace(s)
+}
+
+// IsXMLText reports whether s can be written in an IR file: valid UTF-8
+// without the characters XML 1.0 forbids even escaped (the controls other
+// than tab, newline and carriage return, U+FFFE and U+FFFF).
+func IsXMLText(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF {
+			return false
+		}
+	}
+	return true
+}
+
+// isXMLName reports whether s can be a tag or attribute name: XML's name
+// characters, roughly (letters, digits, '_', '-', '.', ':'), not starting
+// with a digit, '-' or '.'.
+func isXMLName(s string) bool {
+	for i, r := range s {
+		ok := r == '_' || r == ':' || unicode.IsLetter(r) || i > 0 && (r == '-' || r == '.' || unicode.IsDigit(r))
+		if !ok {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/plugin"
 )
@@ -70,12 +72,21 @@ func (m *modelFlags) register(fs *flagSet) {
 // same data in run and bench.
 func (m *modelFlags) generator() *rand.Rand { return rand.New(rand.NewPCG(m.seed, 0x1d1f)) }
 
-// readModel reads the model of run, bench or info, saying how to get IR
-// from a file that is ONNX.
+// readModel reads the model of run, bench or info: IR, or an ONNX model
+// converted in memory (a file ending in .onnx).
 func readModel(path string, opts ir.ReadOptions) (*ir.Model, error) {
-	m, err := ir.Read(path, opts)
-	if err != nil && strings.HasSuffix(strings.ToLower(path), ".onnx") {
-		return nil, fmt.Errorf("%s is an ONNX model; irdiv reads OpenVINO IR (.xml and .bin): convert it with OpenVINO's ovc (ovc %s)", path, path)
+	if isONNX(path) {
+		m, err := onnx.ReadFile(path, onnx.ReadOptions{})
+		if err != nil {
+			return nil, err
+		}
+		out, err := onnx.Convert(m)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return out, nil
 	}
-	return m, err
+	return ir.Read(path, opts)
 }
+
+func isONNX(path string) bool { return strings.EqualFold(filepath.Ext(path), ".onnx") }

@@ -24,6 +24,7 @@ Usage:
   irdiv run [flags] MODEL.xml     run a model, or one Divide of any model
   irdiv info [--json] MODEL.xml   describe a model
   irdiv bench [flags] MODEL.xml   measure inference like benchmark_app
+  irdiv convert MODEL.onnx        convert an ONNX graph of Div into IR
   irdiv version                   print irdiv's version, Go's and the SIMD level
   irdiv help [COMMAND]            this text, or a command's flags
 
@@ -44,6 +45,7 @@ var commands = map[string]command{
 	"run":     runCmd,
 	"info":    infoCmd,
 	"bench":   benchCmd,
+	"convert": convertCmd,
 	"version": versionCmd,
 }
 
@@ -64,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "irdiv: unknown command %s (commands: eval, run, info, bench; see irdiv help)\n", oneLine(strconv.Quote(args[0])))
+		fmt.Fprintf(stderr, "irdiv: unknown command %s (commands: eval, run, info, bench, convert, version; see irdiv help)\n", oneLine(strconv.Quote(args[0])))
 		return 2
 	}
 	err := cmd(args[1:], stdout, stderr)

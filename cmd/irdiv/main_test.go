@@ -267,3 +267,62 @@ func TestEvalOperandsBySyntax(t *testing.T) {
 		t.Errorf("eval 1e999 2 (a number too large for f64 is still a literal): %q", stderr)
 	}
 }
+
+// TestONNXConformanceCLI: every case of ONNX's Div test data goes through
+// irdiv convert and irdiv run --inputs --expected, and matches exactly.
+func TestONNXConformanceCLI(t *testing.T) {
+	models := testutil.SharedFiles(t, "onnx-div-tests/*/model.onnx")
+	more, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(models[0])), "_*/*/model.onnx"))
+	ran := 0
+	for _, path := range append(models, more...) {
+		if strings.Contains(path, "_other_contains_div") {
+			continue // Softsign has Abs and Add: onnx's tests check the refusal
+		}
+		ran++
+		xml := filepath.Join(t.TempDir(), "model.xml")
+		if _, stderr, code := irdiv(t, "convert", path, "-o", xml); code != 0 {
+			t.Errorf("convert %s: %s", path, stderr)
+			continue
+		}
+		set := filepath.Join(filepath.Dir(path), "test_data_set_0")
+		stdout, stderr, code := irdiv(t, "run", xml, "--inputs", set, "--expected", set)
+		if code != 0 || !strings.Contains(stdout, "matches") {
+			t.Errorf("run %s: exit %d\n%s%s", path, code, stdout, stderr)
+		}
+		// The .onnx runs directly too.
+		if _, stderr, code := irdiv(t, "run", path, "--inputs", set, "--expected", set); code != 0 {
+			t.Errorf("run %s: %s", path, stderr)
+		}
+	}
+	if ran < 18 {
+		t.Errorf("ran %d cases", ran)
+	}
+}
+
+// TestExpectedMismatch: a Divide that floors where ONNX truncates fails
+// --expected with the count, the indices, both values and the operands.
+func TestExpectedMismatch(t *testing.T) {
+	dir := testutil.SharedDir(t, "onnx-div-tests/test_div_int32_trunc")
+	xml := filepath.Join(t.TempDir(), "ov.xml")
+	if _, stderr, code := irdiv(t, "convert", filepath.Join(dir, "model.onnx"), "-o", xml); code != 0 {
+		t.Fatal(stderr)
+	}
+	// As OpenVINO's importer writes it.
+	text, err := os.ReadFile(xml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(xml, []byte(strings.Replace(string(text), `m_pythondiv="false"`, `m_pythondiv="true"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set := filepath.Join(dir, "test_data_set_0")
+	stdout, stderr, code := irdiv(t, "run", xml, "--inputs", set, "--expected", set)
+	for _, want := range []string{"differs from", "in 2 of 4 values", "[0] got -2, expected -1 (-3 / 2)", "[3] got -2, expected -1 (3 / -2)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("missing %q in\n%s", want, stdout)
+		}
+	}
+	if code != 1 || !strings.Contains(stderr, `output "z" differs`) {
+		t.Errorf("exit %d %q", code, stderr)
+	}
+}

@@ -19,14 +19,18 @@ import (
 // runOptions are run's flags.
 type runOptions struct {
 	modelFlags
-	outDir, layer string
+	outDir, layer, inputsDir string
+	expected                 multiFlag
 }
 
-const runHelp = `MODEL.xml [flags]
+const runHelp = `MODEL.xml|MODEL.onnx [flags]
 
-Runs a model made of Parameter, Const, Divide and Result, or with --layer
-one Divide of any model. Inputs not given are generated from a fixed seed;
-generated integers are never zero.`
+Runs a model made of Parameter, Const, Divide and Result (or an ONNX graph
+of Div, converted), or with --layer one Divide of any model. Inputs are
+.npy or ONNX .pb files; inputs not given are generated from a fixed seed,
+and generated integers are never zero. --expected compares the outputs
+exactly (integers equal, floats bit-equal, NaN by class) and exits 1 on a
+difference.`
 
 func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", runHelp, stdout)
@@ -34,6 +38,8 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	o.modelFlags.register(fs)
 	fs.StringVar(&o.outDir, "o", "", "write one .npy per output into `DIR`")
 	fs.StringVar(&o.layer, "layer", "", "evaluate only the Divide layer with this `NAME` (or id:N)")
+	fs.StringVar(&o.inputsDir, "inputs", "", "read the inputs from an ONNX test data set, `DIR`/input_N.pb")
+	fs.Var(&o.expected, "expected", "compare the outputs with an ONNX test data set `DIR` (output_N.pb) or files (.npy, .pb) in output order; repeatable")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -44,6 +50,22 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	given, err := parseInputFlags(o.inputs)
 	if err != nil {
 		return err
+	}
+	if o.inputsDir != "" {
+		files, err := dataSet(o.inputsDir, "input")
+		if err != nil {
+			return err
+		}
+		for i, f := range files {
+			key := strconv.Itoa(i)
+			if _, dup := given[key]; dup {
+				return usageErr("input %d is given by both -i and --inputs", i)
+			}
+			given[key] = f
+		}
+	}
+	if o.layer != "" && len(o.expected) > 0 {
+		return usageErr("--expected compares a model's outputs; it does not go with --layer")
 	}
 	cfg, err := o.config()
 	if err != nil {
@@ -88,6 +110,14 @@ func runModel(m *ir.Model, o runOptions, cfg plugin.Config, given map[string]str
 	if err := req.Infer(); err != nil {
 		return err
 	}
+	expected, err := expectedFiles(o.expected)
+	if err != nil {
+		return err
+	}
+	if len(expected) > 0 && len(expected) != len(cm.Outputs()) {
+		return fmt.Errorf("--expected gives %d tensors for the model's %d outputs", len(expected), len(cm.Outputs()))
+	}
+	var mismatches []error
 	for _, p := range cm.Outputs() {
 		t, err := req.OutputTensor(p.Index)
 		if err != nil {
@@ -96,6 +126,19 @@ func runModel(m *ir.Model, o runOptions, cfg plugin.Config, given map[string]str
 		if err := report(stdout, "output", p.Name, t, o.outDir); err != nil {
 			return err
 		}
+		if len(expected) == 0 {
+			continue
+		}
+		want, err := readTensor(expected[p.Index], t.Type, true, int64(o.maxTensor))
+		if err != nil {
+			return err
+		}
+		if err := checkExpected(stdout, p.Name, t, want, expected[p.Index], operandsOf(m, req, p.Name, t.Shape)); err != nil {
+			mismatches = append(mismatches, err)
+		}
+	}
+	if len(mismatches) > 0 {
+		return mismatches[0]
 	}
 	return nil
 }
@@ -118,7 +161,7 @@ func bindInputs(cm *plugin.CompiledModel, req *plugin.InferRequest, given map[st
 		var t *ir.Tensor
 		var err error
 		if key := lookup(p, given); key != "" {
-			if t, err = readNPY(given[key], p.Type, true, maxBytes); err != nil {
+			if t, err = readTensor(given[key], p.Type, true, maxBytes); err != nil {
 				return fmt.Errorf("input %q: %w", p.Name, err)
 			}
 			fmt.Fprintf(stdout, "input  %-12s %s %s from %s\n", quote(p.Name), p.Type, shapeString(t.Shape), given[key])
@@ -317,15 +360,16 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand
 	in := make([]*ir.Tensor, len(l.Inputs))
 	for i, port := range l.Inputs {
 		src, connected := m.Input(l, i)
+		var origin string
 		switch path, ok := given[strconv.Itoa(i)]; {
 		case ok:
-			if in[i], err = readNPY(path, port.Type, port.Type != ir.Dynamic, opts.MaxTensorBytes); err != nil {
+			if in[i], err = readTensor(path, port.Type, port.Type != ir.Dynamic, opts.MaxTensorBytes); err != nil {
 				return fmt.Errorf("input %d: %w", i, err)
 			}
-			fmt.Fprintf(stdout, "input  %-12d %s %s from %s\n", i, in[i].Type, shapeString(in[i].Shape), path)
+			origin = "from " + path
 		case connected && src.Layer.Constant != nil:
 			in[i] = src.Layer.Constant
-			fmt.Fprintf(stdout, "input  %-12d %s %s Const %s\n", i, in[i].Type, shapeString(in[i].Shape), quote(src.Layer.Name))
+			origin = "Const " + quote(src.Layer.Name)
 		case connected && strings.EqualFold(src.Layer.Type, "Const"):
 			return fmt.Errorf("input %d: Const %s: %w", i, quote(src.Layer.Name), ops.ErrNoWeights)
 		default:
@@ -336,8 +380,12 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand
 			if in[i], err = generate(gen, port.Type, dims, opts.MaxTensorBytes); err != nil {
 				return fmt.Errorf("input %d: %w", i, err)
 			}
-			fmt.Fprintf(stdout, "input  %-12d %s %s generated (seed %d)\n", i, in[i].Type, shapeString(in[i].Shape), o.seed)
+			origin = fmt.Sprintf("generated (seed %d)", o.seed)
 		}
+		if err := report(stdout, "input ", fmt.Sprintf("%s.input%d", l.Name, i), in[i], o.outDir); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "       %s\n", origin)
 	}
 	call, err := d.Prepare(in[0], in[1], opts)
 	if err != nil {

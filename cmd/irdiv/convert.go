@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/onnx"
+)
+
+const convertHelp = `MODEL.onnx [-o OUT.xml]
+
+Converts an ONNX graph of Div nodes into IR v11 (.xml and .bin), faithfully:
+ONNX's Div truncates integers, so its Divides get m_pythondiv="false";
+Div-1 and Div-6 keep their legacy broadcast rule, checked first.`
+
+func convertCmd(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("convert", convertHelp, stdout)
+	outPath := fs.String("o", "", "the IR to write, `OUT.xml` and OUT.bin (default: MODEL.xml beside MODEL.onnx)")
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErr("want one MODEL.onnx, got %d arguments", len(pos))
+	}
+	if !isONNX(pos[0]) {
+		return usageErr("%s: want an .onnx model", pos[0])
+	}
+	m, err := onnx.ReadFile(pos[0], onnx.ReadOptions{})
+	if err != nil {
+		return err
+	}
+	model, err := onnx.Convert(m)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	out := *outPath
+	if out == "" {
+		out = strings.TrimSuffix(pos[0], filepath.Ext(pos[0])) + ".xml"
+	}
+	if err := ir.Write(model, out, ""); err != nil {
+		return err
+	}
+	divides := 0
+	for _, l := range model.Layers {
+		if l.Type == "Divide" {
+			divides++
+		}
+	}
+	fmt.Fprintf(stdout, "wrote %s and %s: %d layers, %d Divide (opset %d, Div-%d)\n", out, strings.TrimSuffix(out, filepath.Ext(out))+".bin", len(model.Layers), divides, m.Opset, onnx.DivVersion(m.Opset))
+	return nil
+}

@@ -1,0 +1,304 @@
+// Package onnx reads ONNX models (.onnx) and serialized tensors (.pb), and
+// converts graphs of Div into IR models faithfully: ONNX's Div truncates
+// integers, so the Divides it writes have m_pythondiv="false", where
+// OpenVINO's importer writes the flooring default.
+//
+// Any model reads, whatever its ops: Model describes its graph (inputs,
+// outputs, initializers, nodes and the opset of the default domain), and
+// Convert turns what it supports into an ir.Model: Div of every version
+// (1, 6, 7, 13, 14, the legacy broadcast rule included), initializers and
+// Constant nodes, graph inputs and outputs. Tensors of the twelve numeric
+// types read from raw_data, from the typed fields or from external data
+// inside the model's folder; every size is checked before anything is
+// allocated, as for IR.
+package onnx
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/onnx/internal/onnxpb"
+	"github.com/irdiv/irdiv/shapeinfer"
+	"google.golang.org/protobuf/proto"
+)
+
+// Sentinel error classes; test them with errors.Is.
+var (
+	// ErrFormat: the file is not a valid ONNX model or tensor.
+	ErrFormat = errors.New("malformed ONNX")
+	// ErrUnsupported: valid ONNX that irdiv does not read or convert
+	// (string, bool or complex tensors; ops other than Div).
+	ErrUnsupported = errors.New("unsupported ONNX")
+	// ErrRule: a node breaks a rule of its operator's version.
+	ErrRule = errors.New("invalid node")
+)
+
+type onnxError struct{ err error }
+
+func (e *onnxError) Error() string { return "onnx: " + e.err.Error() }
+func (e *onnxError) Unwrap() error { return e.err }
+
+func errorf(format string, args ...any) error { return &onnxError{fmt.Errorf(format, args...)} }
+
+// ReadOptions bound reading. The zero value is safe.
+type ReadOptions struct {
+	// MaxBytes bounds the .onnx or .pb file (default 2 GiB, protobuf's
+	// limit).
+	MaxBytes int64
+	// MaxTensorBytes bounds each tensor (default ir.MaxTensorBytes).
+	MaxTensorBytes int64
+}
+
+func (o ReadOptions) maxBytes() int64       { return cmp.Or(o.MaxBytes, 2<<30-1) }
+func (o ReadOptions) maxTensorBytes() int64 { return cmp.Or(o.MaxTensorBytes, ir.MaxTensorBytes) }
+
+// Model is an ONNX model, decoded.
+type Model struct {
+	// Path is the file it was read from ("" for memory).
+	Path      string
+	IRVersion int64
+	// Opset is the version of the default domain (ai.onnx), which decides
+	// which version of each operator a node is.
+	Opset    int64
+	Producer string
+	Graph    *Graph
+}
+
+// Graph is the main graph of a model.
+type Graph struct {
+	Name string
+	// Inputs are the graph inputs that are not initializers; Outputs the
+	// graph outputs.
+	Inputs, Outputs []ValueInfo
+	// Initializers are the constant tensors, in file order.
+	Initializers []Initializer
+	Nodes        []*Node
+}
+
+// ValueInfo is a graph input or output: a name, an element type and a
+// partial shape (a dim_param or a missing dim_value is "?"; a missing
+// shape is of dynamic rank).
+type ValueInfo struct {
+	Name  string
+	Type  ir.ElementType
+	Shape shapeinfer.Shape
+}
+
+// Initializer is a named constant of the graph.
+type Initializer struct {
+	Name   string
+	Tensor *ir.Tensor
+}
+
+// Node is one node of the graph.
+type Node struct {
+	Name   string
+	OpType string
+	Domain string // "" for the default domain
+	// Index is the node's position in the graph, to name nodes without a
+	// name in messages.
+	Index           int
+	Inputs, Outputs []string
+	Attrs           map[string]*Attribute
+}
+
+// Attribute is a node attribute of the kinds irdiv reads: int, float,
+// ints, floats, string and tensor.
+type Attribute struct {
+	Kind   string // "INT", "FLOAT", "INTS", "FLOATS", "STRING", "TENSOR" or another kind irdiv ignores
+	Int    int64
+	Float  float32
+	Ints   []int64
+	Floats []float32
+	String string
+	Tensor *ir.Tensor
+}
+
+// String names a node in messages: node "div_1" (Div, #3).
+func (n *Node) String() string {
+	if n.Name == "" {
+		return fmt.Sprintf("node #%d (%s)", n.Index, n.OpType)
+	}
+	return fmt.Sprintf("node %q (%s, #%d)", n.Name, n.OpType, n.Index)
+}
+
+// ReadFile reads an .onnx model; external data is found relative to its
+// folder.
+func ReadFile(path string, opts ReadOptions) (*Model, error) {
+	data, err := readFile(path, opts.maxBytes())
+	if err != nil {
+		return nil, err
+	}
+	m, err := decode(data, filepath.Dir(path), opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	m.Path = path
+	return m, nil
+}
+
+// Read decodes an .onnx model held in memory; it may not use external
+// data.
+func Read(data []byte, opts ReadOptions) (*Model, error) {
+	if int64(len(data)) > opts.maxBytes() {
+		return nil, errorf("%w: the model has %d bytes, more than the %d allowed (ReadOptions.MaxBytes)", ir.ErrLimit, len(data), opts.maxBytes())
+	}
+	return decode(data, "", opts)
+}
+
+func decode(data []byte, dir string, opts ReadOptions) (*Model, error) {
+	var mp onnxpb.ModelProto
+	if err := proto.Unmarshal(data, &mp); err != nil {
+		return nil, errorf("%w: not a ModelProto: %v", ErrFormat, err)
+	}
+	if mp.GetGraph() == nil {
+		return nil, errorf("%w: the model has no graph", ErrFormat)
+	}
+	m := &Model{IRVersion: mp.GetIrVersion(), Producer: mp.GetProducerName()}
+	if v := mp.GetProducerVersion(); v != "" {
+		m.Producer += " " + v
+	}
+	haveOpset := false
+	for _, op := range mp.GetOpsetImport() {
+		if d := op.GetDomain(); d == "" || d == "ai.onnx" {
+			m.Opset, haveOpset = op.GetVersion(), true
+		}
+	}
+	if !haveOpset {
+		// IR version 1 and 2 models predate opset_import and mean opset 1.
+		if m.IRVersion >= 3 {
+			return nil, errorf("%w: the model imports no opset of the default domain", ErrFormat)
+		}
+		m.Opset = 1
+	}
+	r := &tensorReader{dir: dir, maxBytes: opts.maxTensorBytes()}
+	g, err := readGraph(mp.GetGraph(), r)
+	if err != nil {
+		return nil, err
+	}
+	m.Graph = g
+	return m, nil
+}
+
+func readGraph(gp *onnxpb.GraphProto, r *tensorReader) (*Graph, error) {
+	g := &Graph{Name: gp.GetName()}
+	isInit := make(map[string]bool)
+	for i, tp := range gp.GetInitializer() {
+		if tp.GetName() == "" {
+			return nil, errorf("%w: initializer #%d has no name", ErrFormat, i)
+		}
+		t, err := r.tensor(tp, fmt.Sprintf("initializer %q", tp.GetName()))
+		if err != nil {
+			return nil, err
+		}
+		g.Initializers = append(g.Initializers, Initializer{tp.GetName(), t})
+		isInit[tp.GetName()] = true
+	}
+	if len(gp.GetSparseInitializer()) > 0 {
+		return nil, errorf("%w: sparse initializers", ErrUnsupported)
+	}
+	for _, vi := range gp.GetInput() {
+		if isInit[vi.GetName()] {
+			continue // IR version < 4 lists initializers among the inputs
+		}
+		v, err := valueInfo(vi, "input")
+		if err != nil {
+			return nil, err
+		}
+		g.Inputs = append(g.Inputs, v)
+	}
+	for _, vi := range gp.GetOutput() {
+		v, err := valueInfo(vi, "output")
+		if err != nil {
+			return nil, err
+		}
+		g.Outputs = append(g.Outputs, v)
+	}
+	for i, np := range gp.GetNode() {
+		n := &Node{Name: np.GetName(), OpType: np.GetOpType(), Domain: np.GetDomain(), Index: i,
+			Inputs: np.GetInput(), Outputs: np.GetOutput(), Attrs: make(map[string]*Attribute)}
+		if n.Domain == "ai.onnx" {
+			n.Domain = ""
+		}
+		for _, ap := range np.GetAttribute() {
+			a, err := attribute(ap, n, r)
+			if err != nil {
+				return nil, err
+			}
+			n.Attrs[ap.GetName()] = a
+		}
+		g.Nodes = append(g.Nodes, n)
+	}
+	return g, nil
+}
+
+func valueInfo(vi *onnxpb.ValueInfoProto, what string) (ValueInfo, error) {
+	v := ValueInfo{Name: vi.GetName()}
+	tt := vi.GetType().GetTensorType()
+	if tt == nil {
+		return v, errorf("%w: %s %q is not a tensor", ErrUnsupported, what, v.Name)
+	}
+	t, err := elementType(tt.GetElemType(), fmt.Sprintf("%s %q", what, v.Name))
+	if err != nil {
+		return v, err
+	}
+	v.Type = t
+	if tt.GetShape() == nil {
+		v.Shape = shapeinfer.DynamicRankShape()
+		return v, nil
+	}
+	v.Shape = shapeinfer.Shape{Dims: []shapeinfer.Dim{}}
+	for _, d := range tt.GetShape().GetDim() {
+		dim := shapeinfer.Dynamic()
+		if d.Value != nil {
+			if dv, ok := d.Value.(*onnxpb.TensorShapeProto_Dimension_DimValue); ok {
+				if dv.DimValue < 0 {
+					return v, errorf("%w: %s %q has dim_value %d", ErrFormat, what, v.Name, dv.DimValue)
+				}
+				dim = shapeinfer.Static(dv.DimValue)
+			}
+		}
+		v.Shape.Dims = append(v.Shape.Dims, dim)
+	}
+	return v, nil
+}
+
+func attribute(ap *onnxpb.AttributeProto, n *Node, r *tensorReader) (*Attribute, error) {
+	a := &Attribute{Kind: ap.GetType().String()}
+	switch ap.GetType() {
+	case onnxpb.AttributeProto_INT:
+		a.Int = ap.GetI()
+	case onnxpb.AttributeProto_FLOAT:
+		a.Float = ap.GetF()
+	case onnxpb.AttributeProto_INTS:
+		a.Ints = ap.GetInts()
+	case onnxpb.AttributeProto_FLOATS:
+		a.Floats = ap.GetFloats()
+	case onnxpb.AttributeProto_STRING:
+		a.String = string(ap.GetS())
+	case onnxpb.AttributeProto_TENSOR:
+		if n.OpType != "Constant" {
+			return a, nil // a tensor attribute irdiv never uses stays unread
+		}
+		t, err := r.tensor(ap.GetT(), fmt.Sprintf("%s attribute %q", n, ap.GetName()))
+		if err != nil {
+			return nil, err
+		}
+		a.Tensor = t
+	case onnxpb.AttributeProto_UNDEFINED:
+		// IR version 1 models give no type: infer it from the field set.
+		switch {
+		case ap.I != nil:
+			a.Kind, a.Int = "INT", ap.GetI()
+		case ap.F != nil:
+			a.Kind, a.Float = "FLOAT", ap.GetF()
+		case len(ap.GetInts()) > 0:
+			a.Kind, a.Ints = "INTS", ap.GetInts()
+		}
+	}
+	return a, nil
+}
+
