@@ -301,4 +301,3 @@ func attribute(ap *onnxpb.AttributeProto, n *Node, r *tensorReader) (*Attribute,
 	}
 	return a, nil
 }
-
