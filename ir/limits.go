@@ -32,6 +32,11 @@ type ReadOptions struct {
 	// checked against the weights file, and the model has WeightsMissing
 	// set. For tools that need only types and shapes.
 	SkipWeights bool
+	// MaxConstBytes, when positive, reads only the Consts of at most that
+	// many bytes; the larger ones have no Constant (their ranges are still
+	// checked). For tools that need the small constants of shape
+	// sub-graphs and not the weights.
+	MaxConstBytes int64
 	// MaxXMLBytes bounds the size of the .xml (default 256 MiB).
 	MaxXMLBytes int64
 	// MaxDepth bounds the XML nesting depth (default 256).

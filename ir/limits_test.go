@@ -161,3 +161,12 @@ func TestConstWeightsBounded(t *testing.T) {
 		t.Errorf("SkipWeights with a range past the end: %v", err)
 	}
 }
+
+// TestMaxConstBytes: only the small Consts are read.
+func TestMaxConstBytes(t *testing.T) {
+	bin := []byte("0123456789abcdef")
+	m, err := ReadBytes([]byte(constsXML([2]int{0, 16}, [2]int{4, 4})), bin, ReadOptions{MaxConstBytes: 8})
+	if err != nil || m.LayerByID(0).Constant != nil || m.LayerByID(1).Constant == nil || string(m.LayerByID(1).Constant.Data) != "4567" {
+		t.Errorf("MaxConstBytes 8: %v", err)
+	}
+}

@@ -177,7 +177,7 @@ type Model struct {
 	// Warnings are the tolerated irregularities found while reading.
 	Warnings []string
 	// WeightsMissing is set when the model was read without a weights file
-	// or with ReadOptions.SkipWeights; its Consts then have no Value.
+	// or with ReadOptions.SkipWeights; its Consts then have no Constant.
 	WeightsMissing bool
 }
 

@@ -119,10 +119,11 @@ func unreadable(file string) error {
 }
 
 type reader struct {
-	file        string
-	weights     *weights
-	model       *Model // the top-level model, which collects warnings
-	skipWeights bool
+	file          string
+	weights       *weights
+	model         *Model // the top-level model, which collects warnings
+	skipWeights   bool
+	maxConstBytes int64
 }
 
 // attrs returns the attributes of el, the first of each name only, as
@@ -193,7 +194,7 @@ func decode(data []byte, w *weights, file string, opts ReadOptions) (*Model, err
 		return nil, &ParseError{File: file, Err: &irError{unreadable(file)}}
 	}
 	m := &Model{Version: 0}
-	r := &reader{file: file, weights: w, model: m, skipWeights: opts.SkipWeights}
+	r := &reader{file: file, weights: w, model: m, skipWeights: opts.SkipWeights, maxConstBytes: opts.MaxConstBytes}
 	rootAttrs := r.attrs(root, nil)
 	versionText, _ := attrValue(rootAttrs, "version")
 	version, err := strconv.Atoi(versionText)
@@ -492,7 +493,7 @@ func (r *reader) constValue(l *Layer) error {
 	if need > MaxTensorBytes {
 		return r.fail(l, "%w: Const of %d bytes (limit %d)", ErrTooLarge, need, int64(MaxTensorBytes))
 	}
-	if r.skipWeights {
+	if r.skipWeights || r.maxConstBytes > 0 && need > r.maxConstBytes {
 		return nil
 	}
 	data, err := r.weights.read(offset, need)

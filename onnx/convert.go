@@ -197,18 +197,10 @@ func convertDiv(m *ir.Model, n *Node, opset int64, version int, tensors map[stri
 		}
 		return fail("type %s is not allowed (T is one of %s)", DataTypeName(a.Type), strings.Join(names, ", "))
 	}
-	bc := shapeinfer.Broadcast{Mode: shapeinfer.Numpy}
-	if version >= 7 {
-		for attr := range n.Attrs {
-			return fail("Unrecognized attribute: %s for operator Div", attr)
-		}
-	} else {
-		var err error
-		if bc, err = legacyBroadcast(n, a.Shape, b.Shape); err != nil {
-			return fail("%v", err)
-		}
+	d, err := divideFor(n, version, a, b)
+	if err != nil {
+		return fail("%v", err)
 	}
-	d := ops.NewDivide(bc, !a.Type.IsInteger()) // ONNX truncates integers
 	out, err := d.Infer([]ops.ValueInfo{a, b})
 	if err != nil {
 		return fail("%v", err)
@@ -216,6 +208,33 @@ func convertDiv(m *ir.Model, n *Node, opset int64, version int, tensors map[stri
 	l := m.AddLayer("Divide", "opset1", cmp.Or(n.Name, n.Outputs[0]), d.Attrs(), []ir.Output{in[0].out, in[1].out},
 		[]*ir.Port{{Type: out[0].Type, Dims: ir.PortDims(out[0].Shape)}})
 	return l, out[0], nil
+}
+
+// DivideFor returns the Divide that computes a Div node of m as ONNX
+// specifies, for operands of the given type and shapes: the one Convert
+// writes. It fails when the node breaks its version's attribute or
+// broadcast rules.
+func DivideFor(m *Model, n *Node, a, b ops.ValueInfo) (*ops.Divide, error) {
+	d, err := divideFor(n, DivVersion(m.Opset), a, b)
+	if err != nil {
+		return nil, errorf("%w: %s: opset %d, Div-%d: %v", ErrRule, n, m.Opset, DivVersion(m.Opset), err)
+	}
+	return d, nil
+}
+
+func divideFor(n *Node, version int, a, b ops.ValueInfo) (*ops.Divide, error) {
+	bc := shapeinfer.Broadcast{Mode: shapeinfer.Numpy}
+	if version >= 7 {
+		for attr := range n.Attrs {
+			return nil, fmt.Errorf("Unrecognized attribute: %s for operator Div", attr)
+		}
+	} else {
+		var err error
+		if bc, err = legacyBroadcast(n, a.Shape, b.Shape); err != nil {
+			return nil, err
+		}
+	}
+	return ops.NewDivide(bc, !a.Type.IsInteger()), nil // ONNX truncates integers
 }
 
 // legacyBroadcast checks the broadcast rule of Div-1 and Div-6 and returns

@@ -25,6 +25,7 @@ Usage:
   irdiv info [--json] MODEL.xml   describe a model
   irdiv bench [flags] MODEL.xml   measure inference like benchmark_app
   irdiv convert MODEL.onnx        convert an ONNX graph of Div into IR
+  irdiv validate MODEL.xml...     find what a model's Divides compute wrong
   irdiv version                   print irdiv's version, Go's and the SIMD level
   irdiv help [COMMAND]            this text, or a command's flags
 
@@ -41,12 +42,13 @@ var errUsage = errors.New("usage")
 type command func(args []string, stdout, stderr io.Writer) error
 
 var commands = map[string]command{
-	"eval":    evalCmd,
-	"run":     runCmd,
-	"info":    infoCmd,
-	"bench":   benchCmd,
-	"convert": convertCmd,
-	"version": versionCmd,
+	"eval":     evalCmd,
+	"run":      runCmd,
+	"info":     infoCmd,
+	"bench":    benchCmd,
+	"convert":  convertCmd,
+	"validate": validateCmd,
+	"version":  versionCmd,
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -66,7 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "irdiv: unknown command %s (commands: eval, run, info, bench, convert, version; see irdiv help)\n", oneLine(strconv.Quote(args[0])))
+		fmt.Fprintf(stderr, "irdiv: unknown command %s (commands: eval, run, info, bench, convert, validate, version; see irdiv help)\n", oneLine(strconv.Quote(args[0])))
 		return 2
 	}
 	err := cmd(args[1:], stdout, stderr)

@@ -1,0 +1,53 @@
+package validate
+
+import "encoding/json"
+
+// Summary counts findings by severity.
+type Summary struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Notes    int `json:"notes"`
+}
+
+// Summary counts the report's findings.
+func (r *Report) Summary() Summary {
+	c := r.Count()
+	return Summary{Errors: c[Error], Warnings: c[Warning], Notes: c[Note]}
+}
+
+// Add adds another summary's counts.
+func (s *Summary) Add(o Summary) {
+	s.Errors += o.Errors
+	s.Warnings += o.Warnings
+	s.Notes += o.Notes
+}
+
+type findingJSON struct {
+	Severity Severity       `json:"severity"`
+	Code     string         `json:"code"`
+	Layer    *layerJSON     `json:"layer"`
+	Message  string         `json:"message"`
+	Evidence map[string]any `json:"evidence"`
+}
+
+// MarshalJSON writes the report as README.md documents it:
+// {"model", "findings": [{"severity", "code", "layer": {"id", "name"} or
+// null, "message", "evidence"}], "summary": {"errors", "warnings", "notes"}}.
+func (r *Report) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Model    string        `json:"model"`
+		Findings []findingJSON `json:"findings"`
+		Summary  Summary       `json:"summary"`
+	}{Model: r.Model, Findings: []findingJSON{}, Summary: r.Summary()}
+	for _, f := range r.Findings {
+		fj := findingJSON{Severity: f.Severity, Code: f.Code, Message: f.Message, Evidence: f.Evidence}
+		if fj.Evidence == nil {
+			fj.Evidence = map[string]any{}
+		}
+		if f.Layer != nil {
+			fj.Layer = &layerJSON{ID: f.Layer.ID, Name: f.Layer.Name}
+		}
+		out.Findings = append(out.Findings, fj)
+	}
+	return json.Marshal(out)
+}

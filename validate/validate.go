@@ -1,0 +1,227 @@
+// Package validate finds what is wrong, or provably right, in an IR model,
+// above all in the integer Divides of models converted from ONNX.
+//
+// OpenVINO's ONNX importer writes every Div as a Divide with the default
+// m_pythondiv="true", which floors, where ONNX truncates; its CPU plugin
+// ignores the flag and divides integers in float32. Model reports, with
+// a concrete counter-example where one exists or a proof where one holds:
+//
+//   - structure: what the reader tolerated, layers no Result reaches,
+//     declared port shapes and types that disagree with inference;
+//   - for every integer Divide, the values that reach it, folded exactly
+//     through shape sub-graphs (ShapeOf, Gather, StridedSlice, Squeeze,
+//     Unsqueeze, Concat, Reshape, Convert, Add, Subtract, Multiply,
+//     Divide) and bounded by ranges elsewhere; from them, whether floor
+//     and truncation can differ, zero divisors, MIN / -1;
+//   - what OpenVINO's CPU plugin computes differently;
+//   - with the ONNX model, a Div-by-Div comparison evaluated on the same
+//     operands.
+package validate
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/onnx"
+	"github.com/irdiv/irdiv/ops"
+)
+
+// Options configure Model. The zero value validates the IR alone.
+type Options struct {
+	// ONNX is the model the IR was converted from: its Divs are compared
+	// with the IR's Divides, and its origin makes the floor/truncation
+	// check apply whatever the IR's metadata says.
+	ONNX *onnx.Model
+	// Seed seeds the random operands of the comparison with ONNX.
+	Seed uint64
+}
+
+// validator holds one model's analysis.
+type validator struct {
+	m        *ir.Model
+	r        *Report
+	order    []*ir.Layer
+	position map[*ir.Layer]int
+	sources  map[*ir.Layer][]ir.Output
+	ops      map[*ir.Layer]ops.Op
+	fold     folder
+	onnx     bool // from ONNX: floor where truncation was meant is a fault
+}
+
+// Model validates m; path names it in the report.
+func Model(m *ir.Model, path string, opts Options) *Report {
+	return analyze(m, path, opts).r
+}
+
+// analyze runs every check and keeps what it computed.
+func analyze(m *ir.Model, path string, opts Options) *validator {
+	v := &validator{m: m, r: &Report{Model: path}, ops: make(map[*ir.Layer]ops.Op),
+		fold: folder{infos: make(map[*ir.Layer][]ops.ValueInfo), values: make(map[ir.Output]value)}}
+	v.onnx = strings.EqualFold(m.Framework(), "onnx") || opts.ONNX != nil
+	v.position = make(map[*ir.Layer]int, len(m.Layers))
+	for i, l := range m.Layers {
+		v.position[l] = i
+	}
+	for _, w := range m.Warnings {
+		v.r.add(Note, "ir/reader-warning", nil, nil, "the reader tolerated: %s", w)
+	}
+	if err := m.Check(); err != nil {
+		v.r.add(Error, "structure/graph", nil, nil, "%v", err)
+		return v
+	}
+	v.order, _ = m.TopoOrder()
+	v.sources = m.Sources()
+	v.infer()
+	v.unreachable()
+	for _, l := range v.order {
+		outs := v.fold.fold(l, v.ops[l], v.sources[l])
+		for i, val := range outs {
+			v.fold.values[ir.Output{Layer: l, Index: i}] = val
+		}
+	}
+	for _, l := range v.order {
+		if d, ok := v.ops[l].(*ops.Divide); ok {
+			v.divide(l, d)
+		}
+	}
+	v.v10()
+	if opts.ONNX != nil {
+		v.compareONNX(opts.ONNX, opts.Seed)
+	}
+	v.r.sort(v.position)
+	return v
+}
+
+// infer infers every layer as ops does, but goes on after a failure so
+// that all findings are gathered; a layer irdiv does not know keeps the
+// outputs its ports declare.
+func (v *validator) infer() {
+	for _, l := range v.order {
+		declared := ops.DeclaredOutputs(l)
+		v.fold.infos[l] = declared
+		op, err := ops.New(l)
+		if errors.Is(err, ops.ErrUnsupportedOp) {
+			continue
+		}
+		if err != nil {
+			v.r.add(Error, "structure/layer", l, nil, "%v", err)
+			continue
+		}
+		in := make([]ops.ValueInfo, len(l.Inputs))
+		connected := true
+		for i := range l.Inputs {
+			src := v.sourceOf(l, i)
+			if src.Layer == nil {
+				v.r.add(Error, "structure/unconnected", l, nil, "input %d is not connected", i)
+				connected = false
+				continue
+			}
+			in[i] = v.fold.infos[src.Layer][src.Index]
+		}
+		if !connected {
+			continue
+		}
+		out, err := op.Infer(in)
+		if err != nil {
+			v.r.add(Error, "structure/inference", l, nil, "%v", err)
+			continue
+		}
+		if len(out) != len(l.Outputs) {
+			v.r.add(Error, "structure/ports", l, nil, "%s has %d outputs, but the layer declares %d output ports", l.Type, len(out), len(l.Outputs))
+			continue
+		}
+		v.ops[l] = op
+		v.fold.infos[l] = out
+		for i, info := range out {
+			v.checkPort(l, l.Outputs[i], info)
+		}
+	}
+}
+
+func (v *validator) sourceOf(l *ir.Layer, i int) ir.Output {
+	if s := v.sources[l]; i < len(s) {
+		return s[i]
+	}
+	return ir.Output{}
+}
+
+// checkPort compares a declared output port with inference: OpenVINO
+// never reads these declarations for the ops it knows, so a wrong one
+// misleads only the people and tools that read the file.
+func (v *validator) checkPort(l *ir.Layer, p *ir.Port, inferred ops.ValueInfo) {
+	if p.Type != inferred.Type && p.Type != ir.Dynamic && inferred.Type != ir.Dynamic {
+		v.r.add(Error, "structure/port-type", l, map[string]any{"declared": p.Type.Precision(), "inferred": inferred.Type.String()},
+			"output port %d declares %s, but the layer computes %s", p.ID, p.Type.Precision(), inferred.Type)
+	}
+	if inferred.Shape.DynamicRank {
+		return
+	}
+	ok := len(p.Dims) == len(inferred.Shape.Dims)
+	for i := 0; ok && i < len(p.Dims); i++ {
+		ok = p.Dims[i] < 0 || inferred.Shape.Dims[i].Contains(p.Dims[i])
+	}
+	if !ok {
+		declared := p.Shape().String()
+		v.r.add(Error, "structure/port-shape", l, map[string]any{"declared": declared, "inferred": inferred.Shape.String()},
+			"output port %d declares shape %s, but the layer computes %s", p.ID, declared, inferred.Shape)
+	}
+}
+
+func (v *validator) unreachable() {
+	dead := v.m.Unreachable()
+	if len(dead) == 0 {
+		return
+	}
+	var names []string
+	for _, l := range dead[:min(len(dead), 5)] {
+		names = append(names, l.String())
+	}
+	v.r.add(Note, "structure/unreachable", nil, map[string]any{"count": len(dead)},
+		"%d layers reach no Result (OpenVINO drops them): %s", len(dead), strings.Join(names, ", ")+more(len(dead), 5))
+}
+
+func more(n, shown int) string {
+	if n > shown {
+		return fmt.Sprintf(" and %d more", n-shown)
+	}
+	return ""
+}
+
+// v10 notes what OpenVINO's runtime converts in an IR v10 model
+// (update_v10_model), which irdiv does not.
+func (v *validator) v10() {
+	if v.m.Version != 10 {
+		return
+	}
+	for _, l := range v.m.Parameters() {
+		if infos := v.fold.infos[l]; len(infos) == 1 && infos[0].Type == ir.F16 {
+			v.r.add(Note, "cpu/v10-input", l, nil, "IR v10: OpenVINO's runtime takes this f16 input as f32")
+		}
+	}
+	for _, l := range v.m.Results() {
+		src := v.sourceOf(l, 0)
+		if src.Layer == nil {
+			continue
+		}
+		t := v.fold.infos[src.Layer][src.Index].Type
+		to := ir.F32
+		switch t {
+		case ir.I64, ir.U64, ir.I32, ir.U32:
+			to = ir.I32
+		case ir.F32, ir.Dynamic:
+			to = t
+		}
+		if to != t {
+			v.r.add(Note, "cpu/v10-output", l, map[string]any{"computed": t.String(), "returned": to.String()},
+				"IR v10: OpenVINO's runtime returns this %s output as %s", t, to)
+		}
+	}
+}
+
+// layerJSON names a layer in the JSON form.
+type layerJSON struct {
+	ID   uint64 `json:"id"`
+	Name string `json:"name"`
+}

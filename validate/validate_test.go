@@ -1,0 +1,399 @@
+package validate
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/irdiv/irdiv/internal/testutil"
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/onnx"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/shapeinfer"
+)
+
+// builder makes small IR models with the ops of shape sub-graphs.
+type builder struct {
+	t *testing.T
+	m *ir.Model
+}
+
+func newBuilder(t *testing.T, framework string) *builder {
+	m := &ir.Model{Name: "t", Version: 11}
+	if framework != "" {
+		m.Meta = []*ir.Node{{Tag: "rt_info", Children: []*ir.Node{{Tag: "conversion_parameters", Children: []*ir.Node{
+			{Tag: "framework", Attrs: []ir.Attr{{Name: "value", Value: framework}}}}}}}}
+	}
+	return &builder{t, m}
+}
+
+func (b *builder) param(name string, t ir.ElementType, shape string) ir.Output {
+	return ir.Output{Layer: b.m.AddParameter(name, t, shapeinfer.MustParseShape(shape))}
+}
+
+func (b *builder) ints(t ir.ElementType, shape []int64, vals ...int64) ir.Output {
+	tensor, err := ir.NewTensor(t, shape)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	for i, v := range vals {
+		tensor.SetInt64(i, v)
+	}
+	return ir.Output{Layer: b.m.AddConst(fmt.Sprintf("c%d", len(b.m.Layers)), tensor)}
+}
+
+// op adds a layer irdiv does not execute, declaring its output port.
+func (b *builder) op(typ, version string, data []ir.Attr, t ir.ElementType, dims []int64, ins ...ir.Output) ir.Output {
+	l := b.m.AddLayer(typ, version, fmt.Sprintf("%s_%d", strings.ToLower(typ), len(b.m.Layers)), data, ins, []*ir.Port{{Type: t, Dims: dims}})
+	return ir.Output{Layer: l}
+}
+
+func (b *builder) divide(name string, a, x ir.Output, floor bool) *ir.Layer {
+	l, err := ops.AddDivide(b.m, name, a, x, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, floor))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	b.m.AddResult(name+"_out", ir.Output{Layer: l})
+	return l
+}
+
+func attrs(kv ...string) []ir.Attr {
+	var out []ir.Attr
+	for i := 0; i+1 < len(kv); i += 2 {
+		out = append(out, ir.Attr{Name: kv[i], Value: kv[i+1]})
+	}
+	return out
+}
+
+// TestFoldedOps: each op the folding evaluates gives the exact result on
+// constants, worked out by hand from OpenVINO's op specifications.
+func TestFoldedOps(t *testing.T) {
+	b := newBuilder(t, "")
+	x := b.param("x", ir.F32, "1,3,270,480")
+	dyn := b.param("d", ir.F32, "?,3,2..224")
+	shape := b.op("ShapeOf", "opset3", attrs("output_type", "i64"), ir.I64, []int64{4}, x)
+	shape32 := b.op("ShapeOf", "opset3", attrs("output_type", "i32"), ir.I32, []int64{4}, x)
+	shapeV1 := b.op("ShapeOf", "opset1", nil, ir.I64, []int64{3}, dyn)
+	idx, axis0 := b.ints(ir.I32, []int64{}, 2), b.ints(ir.I64, []int64{}, 0)
+	gathered := b.op("Gather", "opset8", attrs("batch_dims", "0"), ir.I64, []int64{}, shape, idx, axis0)
+	gatherNeg := b.op("Gather", "opset8", attrs("batch_dims", "0"), ir.I64, []int64{2}, shape, b.ints(ir.I64, []int64{2}, -1, 1), axis0)
+	sliced := b.op("StridedSlice", "opset1", attrs("begin_mask", "0", "end_mask", "0", "new_axis_mask", "0", "shrink_axis_mask", "0", "ellipsis_mask", "0"),
+		ir.I64, []int64{2}, shape, b.ints(ir.I64, []int64{1}, 1), b.ints(ir.I64, []int64{1}, 3), b.ints(ir.I64, []int64{1}, 1))
+	slicedMask := b.op("StridedSlice", "opset1", attrs("begin_mask", "1", "end_mask", "0", "shrink_axis_mask", "0"),
+		ir.I64, []int64{3}, shape, b.ints(ir.I64, []int64{1}, 3), b.ints(ir.I64, []int64{1}, -1), b.ints(ir.I64, []int64{1}, 1))
+	shrunk := b.op("StridedSlice", "opset1", attrs("shrink_axis_mask", "1"),
+		ir.I64, []int64{}, shape, b.ints(ir.I64, []int64{1}, -2), b.ints(ir.I64, []int64{1}, -1), b.ints(ir.I64, []int64{1}, 1))
+	squeezed := b.op("Squeeze", "opset1", nil, ir.I64, []int64{}, b.op("StridedSlice", "opset1", nil, ir.I64, []int64{1}, shape,
+		b.ints(ir.I64, []int64{1}, 2), b.ints(ir.I64, []int64{1}, 3), b.ints(ir.I64, []int64{1}, 1)), b.ints(ir.I64, []int64{1}, 0))
+	unsqueezed := b.op("Unsqueeze", "opset1", nil, ir.I64, []int64{1}, gathered, b.ints(ir.I64, []int64{1}, 0))
+	concat := b.op("Concat", "opset1", attrs("axis", "0"), ir.I64, []int64{4}, unsqueezed, sliced, b.ints(ir.I64, []int64{1}, -5))
+	reshaped := b.op("Reshape", "opset1", attrs("special_zero", "false"), ir.I64, []int64{2, 2}, concat, b.ints(ir.I64, []int64{2}, 2, 2))
+	converted := b.op("Convert", "opset1", attrs("destination_type", "i32"), ir.I32, []int64{2, 2}, reshaped)
+	narrowed := b.op("Convert", "opset1", attrs("destination_type", "u8"), ir.U8, []int64{4}, shape)
+	sum := b.op("Add", "opset1", attrs("auto_broadcast", "numpy"), ir.I64, []int64{2, 2}, reshaped, b.ints(ir.I64, []int64{2}, 10, 20))
+	diff := b.op("Subtract", "opset1", nil, ir.I64, []int64{}, b.op("Gather", "opset7", nil, ir.I64, []int64{}, shape, b.ints(ir.I32, []int64{}, 1), axis0), gathered)
+	prod := b.op("Multiply", "opset1", nil, ir.I64, []int64{4}, shape, b.ints(ir.I64, []int64{}, -2))
+	quot := b.divide("q", diff, b.ints(ir.I64, []int64{}, 2), true)
+	b.m.AddResult("all", concat)
+	v := analyze(b.m, "t", Options{})
+	for _, tc := range []struct {
+		name string
+		o    ir.Output
+		want string
+	}{
+		{"ShapeOf", shape, "= [1,3,270,480]"},
+		{"ShapeOf i32", shape32, "= [1,3,270,480]"},
+		{"ShapeOf of dynamic dims", shapeV1, "in [[0, inf] 3 [2, 224]]"},
+		{"Gather", gathered, "= 270"},
+		{"Gather negative indices", gatherNeg, "= [480,3]"},
+		{"StridedSlice", sliced, "= [3,270]"},
+		{"StridedSlice begin_mask", slicedMask, "= [1,3,270]"},
+		{"StridedSlice shrink", shrunk, "= 270"},
+		{"Squeeze", squeezed, "= 270"},
+		{"Unsqueeze", unsqueezed, "= [270]"},
+		{"Concat", concat, "= [270,3,270,-5]"},
+		{"Reshape", reshaped, "= [270,3,270,-5]"},
+		{"Convert", converted, "= [270,3,270,-5]"},
+		{"Convert out of range", narrowed, "in [1 3 [0, 255] [0, 255]]"},
+		{"Add", sum, "= [280,23,280,15]"},
+		{"Subtract", diff, "= -267"},
+		{"Multiply", prod, "= [-2,-6,-540,-960]"},
+		{"Divide", ir.Output{Layer: quot}, "= -134"},
+	} {
+		if got := v.fold.values[tc.o].String(); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+	if !v.fold.values[shape].tight || !v.fold.values[shapeV1].tight || v.fold.values[narrowed].tight {
+		t.Error("tightness: a static shape and a model input's dims are tight; a value cut to a type is not")
+	}
+}
+
+// TestIntervalsAreSound: for random ranges and random points in them,
+// every result of the operation lies in the range computed.
+func TestIntervalsAreSound(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	draw := func() interval {
+		scale := int64(1) << r.IntN(40)
+		lo := r.Int64N(2*scale+1) - scale
+		return interval{lo, lo + r.Int64N(scale+1)}
+	}
+	in := func(i interval) int64 { return i.lo + r.Int64N(i.hi-i.lo+1) }
+	for range 20000 {
+		a, b := draw(), draw()
+		for _, op := range []string{"add", "sub", "mul"} {
+			res, ok := binary(op, a, b)
+			if !ok {
+				continue
+			}
+			x, y := in(a), in(b)
+			got := map[string]int64{"add": x + y, "sub": x - y, "mul": x * y}[op]
+			if !res.contains(got) {
+				t.Fatalf("%s of %v and %v: %d from %d, %d not in %v", op, a, b, got, x, y, res)
+			}
+		}
+		for _, floor := range []bool{false, true} {
+			res, ok := divide(a, b, floor)
+			x, y := in(a), in(b)
+			if !ok || y == 0 {
+				continue
+			}
+			if q := divInt(x, y, floor); !res.contains(q) {
+				t.Fatalf("divide (floor=%v) of %v by %v: %d / %d = %d not in %v", floor, a, b, x, y, q, res)
+			}
+		}
+	}
+	if _, ok := binary("mul", interval{math.MaxInt64 / 2, math.MaxInt64 / 2}, point(3)); ok {
+		t.Error("an overflowing product was accepted")
+	}
+}
+
+// findings returns the codes of a report's findings, with their layers.
+func findings(r *Report) map[string][]Finding {
+	out := make(map[string][]Finding)
+	for _, f := range r.Findings {
+		out[f.Code] = append(out[f.Code], f)
+	}
+	return out
+}
+
+// TestFindingCodes: each check gives its finding, with the evidence.
+func TestFindingCodes(t *testing.T) {
+	t.Run("floor-trunc error with a counter-example", func(t *testing.T) {
+		b := newBuilder(t, "onnx")
+		div := b.divide("d", b.param("x", ir.I32, "4"), b.param("y", ir.I32, "4"), true)
+		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc"]
+		if len(f) != 1 || f[0].Severity != Error || f[0].Layer != div || f[0].Evidence["counter_example"] != "-3 / 2: ONNX gives -1, this IR gives -2" {
+			t.Errorf("%+v", f)
+		}
+	})
+	t.Run("no floor-trunc finding outside ONNX", func(t *testing.T) {
+		b := newBuilder(t, "pytorch")
+		b.divide("d", b.param("x", ir.I32, "4"), b.param("y", ir.I32, "4"), true)
+		fs := findings(Model(b.m, "t", Options{}))
+		if len(fs["divide/floor-trunc"]) != 0 || len(fs["cpu/pythondiv-ignored"]) != 1 {
+			t.Errorf("%v", fs)
+		}
+	})
+	t.Run("truncating Divide is right", func(t *testing.T) {
+		b := newBuilder(t, "onnx")
+		b.divide("d", b.param("x", ir.I32, "4"), b.param("y", ir.I32, "4"), false)
+		fs := findings(Model(b.m, "t", Options{}))
+		if len(fs["divide/floor-trunc"])+len(fs["divide/floor-trunc-agree"])+len(fs["cpu/pythondiv-ignored"]) != 0 {
+			t.Errorf("%v", fs)
+		}
+	})
+	t.Run("agree: shape values", func(t *testing.T) {
+		b := newBuilder(t, "onnx")
+		x := b.param("x", ir.F32, "1,3,270,480")
+		dim := b.op("Gather", "opset8", nil, ir.I64, []int64{}, b.op("ShapeOf", "opset3", nil, ir.I64, []int64{4}, x), b.ints(ir.I64, []int64{}, 2), b.ints(ir.I64, []int64{}, 0))
+		b.divide("d", dim, b.ints(ir.I64, []int64{}, 4), true)
+		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc-agree"]
+		if len(f) != 1 || f[0].Severity != Note || !strings.Contains(f[0].Message, "never have opposite signs at the declared input shapes, the only ones the model admits (A = 270, B = 4)") ||
+			f[0].Evidence["expression"] != `Divide(Gather(ShapeOf("x") = [1,3,270,480], Const = 2, Const = 0) = 270, Const = 4) = 67` {
+			t.Errorf("%+v", f)
+		}
+	})
+	t.Run("agree: exact division", func(t *testing.T) {
+		b := newBuilder(t, "onnx")
+		b.divide("d", b.ints(ir.I64, []int64{2}, -6, 8), b.ints(ir.I64, []int64{2}, 3, -4), true)
+		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc-agree"]
+		if len(f) != 1 || f[0].Evidence["reason"] != "every division is exact" {
+			t.Errorf("%+v", f)
+		}
+	})
+	t.Run("differ: constants", func(t *testing.T) {
+		b := newBuilder(t, "onnx")
+		b.divide("d", b.ints(ir.I64, []int64{2}, 6, -7), b.ints(ir.I64, []int64{}, 2), true)
+		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc"]
+		if len(f) != 1 || f[0].Evidence["counter_example"] != "-7 / 2: ONNX gives -3, this IR gives -4" || f[0].Evidence["index"] != 1 {
+			t.Errorf("%+v", f)
+		}
+	})
+	t.Run("possible: ranges that over-approximate", func(t *testing.T) {
+		b := newBuilder(t, "onnx")
+		x := b.param("x", ir.F32, "?,3")
+		unknownOp := b.op("TopK", "opset11", nil, ir.I64, []int64{}, x)
+		b.divide("d", unknownOp, b.ints(ir.I64, []int64{}, 2), true)
+		fs := findings(Model(b.m, "t", Options{}))
+		if f := fs["divide/floor-trunc-possible"]; len(f) != 1 || f[0].Severity != Warning {
+			t.Errorf("%v", fs)
+		}
+		if len(fs["divide/overflow"]) != 0 {
+			t.Errorf("an unknown range warned of overflow: %v", fs["divide/overflow"])
+		}
+	})
+	t.Run("zero divisor", func(t *testing.T) {
+		b := newBuilder(t, "")
+		b.divide("d", b.param("x", ir.I32, "3"), b.ints(ir.I32, []int64{3}, 1, 2, 0), false)
+		f := findings(Model(b.m, "t", Options{}))["divide/zero-divisor"]
+		if len(f) != 1 || f[0].Severity != Error || f[0].Evidence["index"] != 2 {
+			t.Errorf("%+v", f)
+		}
+	})
+	t.Run("overflow", func(t *testing.T) {
+		b := newBuilder(t, "")
+		b.divide("d", b.param("x", ir.I16, "3"), b.param("y", ir.I16, "3"), false)
+		f := findings(Model(b.m, "t", Options{}))["divide/overflow"]
+		if len(f) != 1 || f[0].Severity != Warning || f[0].Evidence["example"] != "-32768 / -1" {
+			t.Errorf("%+v", f)
+		}
+	})
+	t.Run("cpu float32 and narrowing", func(t *testing.T) {
+		b := newBuilder(t, "")
+		b.divide("d32", b.param("x", ir.I32, "3"), b.ints(ir.I32, []int64{}, 5), false)
+		b.divide("d64", b.param("y", ir.I64, "3"), b.ints(ir.I64, []int64{}, 11), false)
+		small := b.op("Gather", "opset8", nil, ir.I64, []int64{}, b.op("ShapeOf", "opset3", nil, ir.I64, []int64{1}, b.param("z", ir.F32, "7")), b.ints(ir.I64, []int64{}, 0), b.ints(ir.I64, []int64{}, 0))
+		b.divide("dsmall", small, b.ints(ir.I64, []int64{}, 3), false)
+		fs := findings(Model(b.m, "t", Options{}))
+		if f := fs["cpu/i32-float32"]; len(f) != 1 || f[0].Evidence["example"] != "1073741825 / 5: exact 214748365, CPU plugin 214748368" {
+			t.Errorf("%+v", f)
+		}
+		if f := fs["cpu/i64-narrowed"]; len(f) != 1 || f[0].Evidence["example"] != "2147483648 / 11: exact 195225786, CPU plugin -195225792" {
+			t.Errorf("%+v", f)
+		}
+	})
+	t.Run("structure", func(t *testing.T) {
+		b := newBuilder(t, "")
+		div := b.divide("d", b.param("x", ir.I32, "?,4"), b.ints(ir.I32, []int64{4}, 1, 2, 3, 4), false)
+		div.Outputs[0].Dims = []int64{-1, 5}
+		div.Outputs[0].Type = ir.F32
+		b.m.AddParameter("unused", ir.F32, shapeinfer.MustParseShape("1"))
+		b.m.AddConst("dead", func() *ir.Tensor { x, _ := ir.TensorOf(ir.I32, []int64{}, []int32{1}); return x }())
+		fs := findings(Model(b.m, "t", Options{}))
+		if f := fs["structure/port-shape"]; len(f) != 1 || f[0].Evidence["declared"] != "[?,5]" || f[0].Evidence["inferred"] != "[?,4]" {
+			t.Errorf("port shape: %+v", f)
+		}
+		if f := fs["structure/port-type"]; len(f) != 1 || f[0].Evidence["declared"] != "FP32" || f[0].Evidence["inferred"] != "i32" {
+			t.Errorf("port type: %+v", f)
+		}
+		if f := fs["structure/unreachable"]; len(f) != 1 || f[0].Evidence["count"] != 2 {
+			t.Errorf("unreachable: %+v", f)
+		}
+	})
+	t.Run("v10", func(t *testing.T) {
+		b := newBuilder(t, "")
+		b.m.Version = 10
+		b.divide("d", b.param("x", ir.I64, "3"), b.ints(ir.I64, []int64{}, 2), false)
+		f := findings(Model(b.m, "t", Options{}))["cpu/v10-output"]
+		if len(f) != 1 || f[0].Evidence["returned"] != "i32" {
+			t.Errorf("%+v", f)
+		}
+	})
+	t.Run("JSON", func(t *testing.T) {
+		b := newBuilder(t, "onnx")
+		b.divide("d", b.param("x", ir.I32, "4"), b.param("y", ir.I32, "4"), true)
+		data, err := json.Marshal(Model(b.m, "m.xml", Options{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			Model    string `json:"model"`
+			Findings []struct {
+				Severity string         `json:"severity"`
+				Code     string         `json:"code"`
+				Layer    *layerJSON     `json:"layer"`
+				Message  string         `json:"message"`
+				Evidence map[string]any `json:"evidence"`
+			} `json:"findings"`
+			Summary Summary `json:"summary"`
+		}
+		if err := json.Unmarshal(data, &out); err != nil || out.Model != "m.xml" || out.Summary.Errors != 1 || out.Findings[0].Severity != "error" ||
+			out.Findings[0].Layer == nil || out.Findings[0].Layer.Name != "d" || out.Findings[0].Evidence["counter_example"] == nil {
+			t.Errorf("%v %s", err, data)
+		}
+	})
+}
+
+// TestSharedModels: no real model of ../shared/ir-models gets an error;
+// the super-resolution and U-Net Divides are proven to agree; the YOLO
+// ones, from PyTorch, get no floor/truncation finding.
+func TestSharedModels(t *testing.T) {
+	files := testutil.SharedFiles(t, "ir-models/*/*.xml")
+	more, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(files[0])), "_xml_only_bin_unavailable/*/*.xml"))
+	for _, path := range append(files, more...) {
+		m, err := ir.Read(path, ir.ReadOptions{MaxConstBytes: 1 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Model(m, path, Options{})
+		fs := findings(r)
+		name := filepath.Base(filepath.Dir(path))
+		if s := r.Summary(); s.Errors > 0 {
+			t.Errorf("%s: %d errors: %+v", name, s.Errors, r.Findings[0])
+		}
+		switch {
+		case strings.Contains(name, "sisr") || strings.Contains(name, "unet44"):
+			divides := 0
+			for _, l := range m.Layers {
+				if l.Type == "Divide" && strings.HasPrefix(l.Outputs[0].Precision, "I") {
+					divides++
+				}
+			}
+			if len(fs["divide/floor-trunc-agree"]) != divides || divides == 0 {
+				t.Errorf("%s: %d of %d integer Divides proven to agree", name, len(fs["divide/floor-trunc-agree"]), divides)
+			}
+		case strings.Contains(name, "yolo"):
+			for _, code := range []string{"divide/floor-trunc", "divide/floor-trunc-possible", "divide/floor-trunc-agree"} {
+				if len(fs[code]) > 0 {
+					t.Errorf("%s: %s on a PyTorch model", name, code)
+				}
+			}
+		}
+	}
+}
+
+// TestONNXComparison: the IR OpenVINO writes for test_div_int32_trunc
+// (m_pythondiv=true) fails against its ONNX model with the test data as
+// counter-example; irdiv's own conversion agrees.
+func TestONNXComparison(t *testing.T) {
+	path := filepath.Join(testutil.SharedDir(t, "onnx-div-tests/test_div_int32_trunc"), "model.onnx")
+	om, err := onnx.ReadFile(path, onnx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := onnx.Convert(om)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Model(good, "good.xml", Options{ONNX: om})
+	if fs := findings(r); r.HasErrors() || len(fs["onnx/agree"]) != 1 {
+		t.Errorf("irdiv's conversion: %+v", r.Findings)
+	}
+	good.LayerByName("z").SetDataAttr("m_pythondiv", "true")
+	fs := findings(Model(good, "ov.xml", Options{ONNX: om}))
+	if f := fs["onnx/semantics"]; len(f) != 1 || f[0].Evidence["counter_example"] != "[-3,3,-3,3] / [2,2,-2,-2]: ONNX gives [-1,1,1,-1], this IR gives [-2,1,1,-2]" {
+		t.Errorf("OpenVINO's conversion: %+v", f)
+	}
+	// A Div the IR lacks, and a Divide the ONNX model lacks.
+	good.LayerByName("z").Outputs[0].Names = []string{"other"}
+	good.LayerByName("z").Name = "renamed"
+	fs = findings(Model(good, "ov.xml", Options{ONNX: om}))
+	if len(fs["onnx/missing-divide"]) != 1 || len(fs["onnx/extra-divide"]) != 1 {
+		t.Errorf("matching: %v", fs)
+	}
+}
