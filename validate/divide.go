@@ -56,7 +56,19 @@ type pair struct {
 // one pair of the ranges of all elements.
 func operandPairs(a, b value, bc shapeinfer.Broadcast, outShape []int64) []pair {
 	all := []pair{{a.all, b.all, -1}}
-	if a.elems == nil && b.elems == nil || a.shape == nil || b.shape == nil || outShape == nil || numElems(outShape) > maxElems {
+	if a.elems == nil && b.elems == nil {
+		return all
+	}
+	if a.shape == nil || b.shape == nil || outShape == nil || numElems(outShape) > maxElems {
+		// Where the output's layout is unknown but one operand alone is
+		// tracked element by element, each of its elements still meets
+		// only the other's range.
+		switch {
+		case a.elems != nil && b.elems == nil:
+			return eachElem(a.elems, func(e interval) pair { return pair{e, b.all, -1} })
+		case b.elems != nil && a.elems == nil:
+			return eachElem(b.elems, func(e interval) pair { return pair{a.all, e, -1} })
+		}
 		return all
 	}
 	aOff, bOff := len(outShape)-len(a.shape), len(outShape)-len(b.shape)
@@ -75,6 +87,14 @@ func operandPairs(a, b value, bc shapeinfer.Broadcast, outShape []int64) []pair 
 			rem /= int(outShape[i])
 		}
 		pairs = append(pairs, pair{a.elem(operandIndex(coord, a.shape, aOff)), b.elem(operandIndex(coord, b.shape, bOff)), flat})
+	}
+	return pairs
+}
+
+func eachElem(elems []interval, pairOf func(interval) pair) []pair {
+	pairs := make([]pair, len(elems))
+	for i, e := range elems {
+		pairs[i] = pairOf(e)
 	}
 	return pairs
 }

@@ -263,6 +263,20 @@ func TestFindingCodes(t *testing.T) {
 			t.Errorf("%+v", f)
 		}
 	})
+	t.Run("overflow: a constant divisor under a dynamic shape", func(t *testing.T) {
+		// The output's layout is unknown, yet each divisor element is
+		// known: only a -1 among them makes MIN / -1 possible.
+		for _, tc := range []struct {
+			divisor []int64
+			warn    bool
+		}{{[]int64{3, -3, 4, -7}, false}, {[]int64{3, -1, 4, -7}, true}} {
+			b := newBuilder(t, "")
+			b.divide("d", b.param("x", ir.I32, "?,4"), b.ints(ir.I32, []int64{4}, tc.divisor...), false)
+			if f := findings(Model(b.m, "t", Options{}))["divide/overflow"]; (len(f) == 1) != tc.warn || len(f) > 1 {
+				t.Errorf("divisor %v: %+v", tc.divisor, f)
+			}
+		}
+	})
 	t.Run("cpu float32 and narrowing", func(t *testing.T) {
 		b := newBuilder(t, "")
 		b.divide("d32", b.param("x", ir.I32, "3"), b.ints(ir.I32, []int64{}, 5), false)

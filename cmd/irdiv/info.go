@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
@@ -24,7 +25,9 @@ type infoJSON struct {
 	Inputs      []portJSON  `json:"inputs"`
 	Outputs     []portJSON  `json:"outputs"`
 	Layers      []layerJSON `json:"layers"`
+	Edges       []edgeJSON  `json:"edges"`
 	Unsupported []string    `json:"unsupported"`
+	Warnings    []string    `json:"warnings"`
 }
 
 type portJSON struct {
@@ -34,8 +37,9 @@ type portJSON struct {
 }
 
 type valueJSON struct {
-	ElementType string `json:"element_type"`
-	Shape       string `json:"shape"`
+	ElementType string   `json:"element_type"`
+	Shape       string   `json:"shape"`
+	Names       []string `json:"names,omitempty"`
 }
 
 type layerJSON struct {
@@ -44,12 +48,34 @@ type layerJSON struct {
 	Type       string            `json:"type"`
 	Version    string            `json:"version"`
 	Attributes map[string]string `json:"attributes"`
-	Outputs    []valueJSON       `json:"outputs"`
+	// Explicit tells, for a Divide, which attributes the file writes (the
+	// others take their defaults).
+	Explicit map[string]bool `json:"explicit,omitempty"`
+	Outputs  []valueJSON     `json:"outputs"`
+	// Value holds a small Const's elements (at most maxJSONValues).
+	Value []json.RawMessage `json:"value,omitempty"`
 }
 
+type edgeJSON struct {
+	FromLayer uint64 `json:"from_layer"`
+	FromPort  uint64 `json:"from_port"`
+	ToLayer   uint64 `json:"to_layer"`
+	ToPort    uint64 `json:"to_port"`
+}
+
+// maxJSONValues is the largest Const whose values info --json prints.
+const maxJSONValues = 16
+
+// infoConstBytes is the largest Const info reads: the small ones of shape
+// sub-graphs, never the weights.
+const infoConstBytes = 4096
+
 func infoCmd(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("info", "[--json] MODEL.xml", stdout)
+	fs := newFlagSet("info", "[--json | --dot [--around LAYER] [--depth N]] MODEL.xml", stdout)
 	asJSON := fs.Bool("json", false, "print one JSON object (schema in README.md)")
+	dot := fs.Bool("dot", false, "print the model as Graphviz DOT, layers coloured by validate's findings")
+	around := fs.String("around", "", "with --dot, only the layers near `LAYER` (a name or id:N)")
+	depth := fs.Int("depth", 2, "with --around, how many edges away a layer may be")
 	weights := fs.String("weights", "", "weights file (default: MODEL.bin; info works without it)")
 	pos, err := fs.parse(args)
 	if err != nil {
@@ -58,10 +84,17 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return usageErr("want one MODEL.xml, got %d arguments", len(pos))
 	}
-	// info needs types and shapes only: Const values are never loaded.
-	m, err := readModel(pos[0], ir.ReadOptions{WeightsPath: *weights, SkipWeights: true})
+	if *depth < 0 || *around != "" && !*dot {
+		return usageErr("--around and --depth (at least 0) go with --dot")
+	}
+	// info needs types and shapes, and the small constants it prints; it
+	// never reads the weights.
+	m, err := readModel(pos[0], ir.ReadOptions{WeightsPath: *weights, MaxConstBytes: infoConstBytes})
 	if err != nil {
 		return err
+	}
+	if *dot {
+		return writeDOT(stdout, m, pos[0], *around, *depth)
 	}
 	inf, err := ops.InferModel(m)
 	if err != nil {
@@ -85,7 +118,11 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 
 func describe(m *ir.Model, inf *ops.Inference) infoJSON {
 	info := infoJSON{Name: m.Name, IRVersion: m.Version, Producer: m.Producer(), Framework: m.Framework(),
-		Inputs: []portJSON{}, Outputs: []portJSON{}, Layers: []layerJSON{}, Unsupported: []string{}}
+		Inputs: []portJSON{}, Outputs: []portJSON{}, Layers: []layerJSON{}, Edges: []edgeJSON{}, Unsupported: []string{},
+		Warnings: append([]string{}, m.Warnings...)}
+	for _, e := range m.Edges {
+		info.Edges = append(info.Edges, edgeJSON{e.FromLayer, e.FromPort, e.ToLayer, e.ToPort})
+	}
 	for _, l := range m.Parameters() {
 		v := inf.Outputs[l][0]
 		info.Inputs = append(info.Inputs, portJSON{l.Name, v.Type.String(), v.Shape.String()})
@@ -110,12 +147,27 @@ func describe(m *ir.Model, inf *ops.Inference) infoJSON {
 			lj.Attributes[a.Name] = a.Value
 		}
 		if d, ok := inf.Ops[l].(*ops.Divide); ok {
+			lj.Explicit = map[string]bool{}
 			for _, a := range d.Attrs() { // effective values, defaults applied
 				lj.Attributes[a.Name] = a.Value
+				_, lj.Explicit[a.Name] = l.DataAttr(a.Name)
 			}
 		}
-		for _, v := range inf.Outputs[l] {
-			lj.Outputs = append(lj.Outputs, valueJSON{v.Type.String(), v.Shape.String()})
+		for i, v := range inf.Outputs[l] {
+			vj := valueJSON{ElementType: v.Type.String(), Shape: v.Shape.String()}
+			if i < len(l.Outputs) {
+				vj.Names = l.Outputs[i].Names
+			}
+			lj.Outputs = append(lj.Outputs, vj)
+		}
+		if c := l.Constant; c != nil && c.Type.IsNumeric() && c.Len() <= maxJSONValues {
+			for i := range c.Len() {
+				text := c.Format(i)
+				if _, err := strconv.ParseFloat(text, 64); err != nil || strings.ContainsAny(text, "IN") {
+					text = strconv.Quote(text) // NaN and Inf are not JSON numbers
+				}
+				lj.Value = append(lj.Value, json.RawMessage(text))
+			}
 		}
 		info.Layers = append(info.Layers, lj)
 	}

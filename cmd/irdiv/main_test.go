@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -161,7 +162,7 @@ func TestSharedModels(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &keys); err != nil {
 			t.Fatalf("info %s: %v", f, err)
 		}
-		for _, key := range []string{"name", "ir_version", "inputs", "outputs", "layers", "unsupported"} {
+		for _, key := range []string{"name", "ir_version", "inputs", "outputs", "layers", "edges", "unsupported", "warnings"} {
 			if _, ok := keys[key]; !ok {
 				t.Errorf("info --json %s lacks %q", f, key)
 			}
@@ -324,5 +325,73 @@ func TestExpectedMismatch(t *testing.T) {
 	}
 	if code != 1 || !strings.Contains(stderr, `output "z" differs`) {
 		t.Errorf("exit %d %q", code, stderr)
+	}
+}
+
+// TestInfoDetails: info --json gives edges, reader warnings, which Divide
+// attributes the file writes, output names and small Consts' values;
+// --dot draws the graph, or the part around a layer, coloured by
+// validate's findings.
+func TestInfoDetails(t *testing.T) {
+	dir := t.TempDir()
+	text, err := os.ReadFile("../../examples/floordiv/model.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// m_pythondiv left to its default, auto_broadcast written twice (the
+	// first wins, with a warning), and a -1 in the divisor.
+	xml := strings.Replace(string(text), `<data auto_broadcast="numpy" m_pythondiv="true" />`, `<data auto_broadcast="numpy" auto_broadcast="none" />`, 1)
+	if xml == string(text) {
+		t.Fatal("the example's Divide changed; update the test")
+	}
+	path := filepath.Join(dir, "model.xml")
+	divisor := must(ir.TensorOf(ir.I32, []int64{4}, []int32{3, -1, 4, -7}))
+	if err := os.WriteFile(path, []byte(xml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "model.bin"), divisor.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	stdout, stderr, code := irdiv(t, "info", "--json", path)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var info infoJSON
+	if err := json.Unmarshal([]byte(stdout), &info); err != nil {
+		t.Fatal(err)
+	}
+	if len(info.Edges) != 3 || info.Edges[1] != (edgeJSON{FromLayer: 1, FromPort: 0, ToLayer: 2, ToPort: 1}) {
+		t.Errorf("edges %+v", info.Edges)
+	}
+	if len(info.Warnings) != 1 || !strings.Contains(info.Warnings[0], "auto_broadcast") {
+		t.Errorf("warnings %q", info.Warnings)
+	}
+	div, konst := info.Layers[2], info.Layers[1]
+	if !div.Explicit["auto_broadcast"] || div.Explicit["m_pythondiv"] || div.Attributes["m_pythondiv"] != "true" || div.Attributes["auto_broadcast"] != "numpy" {
+		t.Errorf("Divide %+v", div)
+	}
+	if len(div.Outputs) != 1 || !slices.Equal(div.Outputs[0].Names, []string{"div"}) {
+		t.Errorf("Divide outputs %+v", div.Outputs)
+	}
+	if values, _ := json.Marshal(konst.Value); string(values) != "[3,-1,4,-7]" {
+		t.Errorf("Const value %s", values)
+	}
+
+	stdout, stderr, code = irdiv(t, "info", "--dot", path)
+	for _, want := range []string{`digraph "floordiv" {`, `n0 -> n2;`, `n2 -> n3;`, `n2 [label="div\nDivide i32[?,4]", fillcolor="#f6d98b", tooltip="warning divide/overflow: `} {
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("--dot: exit %d, no %q in\n%s%s", code, want, stdout, stderr)
+		}
+	}
+	stdout, _, code = irdiv(t, "info", "--dot", "--around", "b", "--depth", "1", path)
+	if code != 0 || !strings.Contains(stdout, "n1 -> n2;") || strings.Contains(stdout, "n0 ") || strings.Contains(stdout, "n3 ") {
+		t.Errorf("--around b --depth 1: exit %d\n%s", code, stdout)
+	}
+	if _, stderr, code = irdiv(t, "info", "--dot", "--around", "nope", path); code != 1 || !strings.Contains(stderr, `no layer named "nope"`) {
+		t.Errorf("--around nope: exit %d %q", code, stderr)
+	}
+	if _, stderr, code = irdiv(t, "info", "--around", "b", path); code != 2 {
+		t.Errorf("--around without --dot: exit %d %q", code, stderr)
 	}
 }
