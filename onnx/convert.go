@@ -53,6 +53,14 @@ var divTypes = map[int][]ir.ElementType{
 // type; a node that breaks its version's rules fails with ErrRule naming
 // the node, the opset and the rule.
 func Convert(m *Model) (*ir.Model, error) {
+	out, err := convert(m)
+	if err != nil && m.Path != "" {
+		return nil, inFile(m.Path, err)
+	}
+	return out, err
+}
+
+func convert(m *Model) (*ir.Model, error) {
 	if err := onlyDiv(m.Graph); err != nil {
 		return nil, err
 	}
@@ -140,7 +148,7 @@ func onlyDiv(g *Graph) error {
 	for _, t := range types {
 		counts = append(counts, fmt.Sprintf("%s x%d", t, others[t]))
 	}
-	return errorf("%w: irdiv converts graphs of Div and Constant; this one also has %s (irdiv validate examines any model)", ErrUnsupported, strings.Join(counts, ", "))
+	return errorf("%w: irdiv converts graphs of Div and Constant; this one also has %s (validate an IR of it, from OpenVINO's converter, with --onnx MODEL.onnx)", ErrUnsupported, strings.Join(counts, ", "))
 }
 
 // constantValue is the tensor of a Constant node.

@@ -43,6 +43,15 @@ func (e *onnxError) Unwrap() error { return e.err }
 
 func errorf(format string, args ...any) error { return &onnxError{fmt.Errorf(format, args...)} }
 
+// inFile names the file an error is about, after the one "onnx: " prefix.
+func inFile(path string, err error) error {
+	var oe *onnxError
+	if errors.As(err, &oe) {
+		err = oe.err
+	}
+	return errorf("%s: %w", path, err)
+}
+
 // ReadOptions bound reading. The zero value is safe.
 type ReadOptions struct {
 	// MaxBytes bounds the .onnx or .pb file (default 2 GiB, protobuf's
@@ -134,7 +143,7 @@ func ReadFile(path string, opts ReadOptions) (*Model, error) {
 	}
 	m, err := decode(data, filepath.Dir(path), opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, inFile(path, err)
 	}
 	m.Path = path
 	return m, nil

@@ -206,6 +206,17 @@ func TestConverterRules(t *testing.T) {
 	if _, err := convertProto(t, other); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "this one also has Relu x2, Abs x1") {
 		t.Errorf("other ops: %v", err)
 	}
+	// A model read from a file is named in Convert's errors, after the
+	// one prefix.
+	data, _ := proto.Marshal(other)
+	m, err := Read(data, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Path = "dir/model.pb"
+	if _, err := Convert(m); !errors.Is(err, ErrUnsupported) || !strings.HasPrefix(err.Error(), "onnx: dir/model.pb: ") || strings.Count(err.Error(), "onnx: ") != 1 {
+		t.Errorf("Convert of a file: %v", err)
+	}
 }
 
 // TestLegacyBroadcastComputes: the pdpd mapping of Div-6's broadcast=1
@@ -352,6 +363,17 @@ func TestExternalData(t *testing.T) {
 	m, err := ReadFile(path, ReadOptions{})
 	if err != nil || len(m.Graph.Initializers) != 1 || fmt.Sprint(ir.View[float32](m.Graph.Initializers[0].Tensor)) != "[4 5]" {
 		t.Fatalf("ReadFile with external data: %v", err)
+	}
+	// A file's error names it after one package prefix.
+	mp.Graph.Initializer[0] = ext("missing.bin", "", "", 2)
+	mp.Graph.Initializer[0].Name = proto.String("y")
+	bad, _ := proto.Marshal(mp)
+	badPath := filepath.Join(dir, "bad.onnx")
+	if err := os.WriteFile(badPath, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(badPath, ReadOptions{}); !errors.Is(err, ErrFormat) || !strings.HasPrefix(err.Error(), "onnx: "+badPath+": ") || strings.Contains(strings.TrimPrefix(err.Error(), "onnx: "+badPath), "onnx: ") {
+		t.Errorf("ReadFile of a model with a missing external file: %v", err)
 	}
 	if _, err := Read(data, ReadOptions{}); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "read from memory") {
 		t.Errorf("Read with external data: %v", err)

@@ -35,7 +35,7 @@ func convertCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	model, err := onnx.Convert(m)
 	if err != nil {
-		return fmt.Errorf("%s: %w", pos[0], err)
+		return err
 	}
 	out := *outPath
 	if out == "" {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -21,8 +20,8 @@ type kernelFlags struct {
 }
 
 func (k *kernelFlags) register(fs *flagSet) {
-	fs.StringVar(&k.simd, "simd", "auto", "kernel level: "+strings.Join(simdNames(), ", "))
-	fs.IntVar(&k.threads, "nthreads", 0, "goroutines a large Divide may use (default GOMAXPROCS)")
+	fs.StringVar(&k.simd, "simd", "auto", "kernel `LEVEL`: "+strings.Join(simdNames(), ", "))
+	fs.IntVar(&k.threads, "nthreads", 0, "at most `N` goroutines for one large Divide (default GOMAXPROCS, 0)")
 	k.maxTensor = defaultMaxTensor
 	fs.Var(&k.maxTensor, "max-tensor", "largest `SIZE` of a tensor irdiv generates or computes, or reads from a stream")
 }
@@ -42,7 +41,7 @@ func (k *kernelFlags) options() (ops.Options, error) {
 		return ops.Options{}, usageErr("--simd %s: must be one of %s on this machine", k.simd, strings.Join(simdNames(), ", "))
 	}
 	if k.threads < 0 {
-		return ops.Options{}, usageErr("-nthreads %d: want 0 (GOMAXPROCS) or more", k.threads)
+		return ops.Options{}, usageErr("--nthreads %d: want 0 (GOMAXPROCS) or more", k.threads)
 	}
 	return ops.Options{SIMD: level, Threads: k.threads, MaxTensorBytes: int64(k.maxTensor)}, nil
 }
@@ -62,7 +61,7 @@ type modelFlags struct {
 }
 
 func (m *modelFlags) register(fs *flagSet) {
-	fs.StringVar(&m.weights, "weights", "", "weights file (default: MODEL.bin)")
+	fs.StringVar(&m.weights, "weights", "", "weights `FILE.bin` (default: MODEL.bin)")
 	fs.Var(&m.inputs, "i", "input as `NAME=FILE.npy` (Parameter name, tensor name or index; with run --layer, the input port index); repeatable")
 	fs.Uint64Var(&m.seed, "seed", 1, "seed of generated inputs")
 	m.kernelFlags.register(fs)
@@ -80,11 +79,7 @@ func readModel(path string, opts ir.ReadOptions) (*ir.Model, error) {
 		if err != nil {
 			return nil, err
 		}
-		out, err := onnx.Convert(m)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return out, nil
+		return onnx.Convert(m)
 	}
 	return ir.Read(path, opts)
 }

@@ -76,7 +76,7 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 	dot := fs.Bool("dot", false, "print the model as Graphviz DOT, layers coloured by validate's findings")
 	around := fs.String("around", "", "with --dot, only the layers near `LAYER` (a name or id:N)")
 	depth := fs.Int("depth", 2, "with --around, how many edges away a layer may be")
-	weights := fs.String("weights", "", "weights file (default: MODEL.bin; info works without it)")
+	weights := fs.String("weights", "", "weights `FILE.bin` (default: MODEL.bin; info works without it)")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -107,7 +107,7 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(info)
 	}
 	printInfo(stdout, m, inf, info)
-	if *weights == "" {
+	if *weights == "" && !isONNX(pos[0]) {
 		bin := strings.TrimSuffix(pos[0], filepath.Ext(pos[0])) + ".bin"
 		if _, err := os.Stat(bin); err != nil {
 			fmt.Fprintf(stdout, "weights   %s is absent: run needs it for the Consts' values (info does not)\n", bin)

@@ -132,7 +132,7 @@ func (fs *flagSet) printUsage() {
 			line += " " + name
 		}
 		fmt.Fprintf(fs.stdout, "%s\n    \t%s", line, usage)
-		if f.DefValue != "" && f.DefValue != "false" {
+		if f.DefValue != "" && f.DefValue != "false" && !strings.Contains(usage, "(default") {
 			fmt.Fprintf(fs.stdout, " (default %s)", f.DefValue)
 		}
 		fmt.Fprintln(fs.stdout)

@@ -395,3 +395,101 @@ func TestInfoDetails(t *testing.T) {
 		t.Errorf("--around without --dot: exit %d %q", code, stderr)
 	}
 }
+
+// TestValidateCommand: text and JSON reports, --severity, --onnx with its
+// counter-example, several models with one unreadable, folders, and exit
+// statuses.
+func TestValidateCommand(t *testing.T) {
+	const (
+		floordiv = "../../examples/floordiv/model.xml"
+		imported = "../../examples/onnxdiv/openvino.xml"
+		model    = "../../examples/onnxdiv/model.onnx"
+	)
+	stdout, stderr, code := irdiv(t, "validate", floordiv)
+	if code != 0 || !strings.HasPrefix(stdout, "1 model: 0 errors, 0 warnings, 2 notes\n") || !strings.Contains(stdout, "  note    cpu/pythondiv-ignored: layer \"div\" (id 2): ") ||
+		!strings.Contains(stdout, "          Divide(Parameter(\"a\"), Const = [3,-3,4,-7])\n") {
+		t.Errorf("floordiv: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// --severity hides lines, not counts.
+	if stdout, _, _ = irdiv(t, "validate", "--severity", "warning", floordiv); strings.Contains(stdout, "note ") || !strings.Contains(stdout, "2 notes") {
+		t.Errorf("--severity warning:\n%s", stdout)
+	}
+
+	stdout, stderr, code = irdiv(t, "validate", imported, "--onnx", model)
+	for _, want := range []string{
+		`error   divide/floor-trunc: layer "div" (id 2): floors where ONNX truncates, and the model admits inputs where they differ: -3 / 2: ONNX gives -1, this IR gives -2`,
+		`error   onnx/semantics: layer "div" (id 2): this Divide computes something else than the ONNX node "div" (Div, #0): [-7,-7,7,7] / [2,-2,2,-2]: ONNX gives [-3,3,3,-3], this IR gives [-4,3,3,-4]`,
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("--onnx: no %q in\n%s", want, stdout)
+		}
+	}
+	if code != 1 || stderr != "irdiv: 2 errors in 1 model\n" {
+		t.Errorf("--onnx: exit %d %q", code, stderr)
+	}
+	// What irdiv convert writes agrees.
+	converted := filepath.Join(t.TempDir(), "model.xml")
+	if _, stderr, code := irdiv(t, "convert", model, "-o", converted); code != 0 {
+		t.Fatal(stderr)
+	}
+	if stdout, stderr, code = irdiv(t, "validate", converted, "--onnx", model); code != 0 || !strings.Contains(stdout, "onnx/agree") || strings.Contains(stdout, "floor-trunc") {
+		t.Errorf("converted: exit %d\n%s%s", code, stdout, stderr)
+	}
+
+	// JSON: one model is one report; each summary counts what it lists.
+	stdout, _, code = irdiv(t, "validate", "--json", "--severity", "error", imported)
+	var one struct {
+		Model    string `json:"model"`
+		Findings []struct {
+			Severity string         `json:"severity"`
+			Code     string         `json:"code"`
+			Layer    *struct{ ID int }
+			Evidence map[string]any `json:"evidence"`
+		} `json:"findings"`
+		Summary map[string]int `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &one); err != nil || code != 1 || one.Model != imported || len(one.Findings) != 1 ||
+		one.Findings[0].Code != "divide/floor-trunc" || one.Findings[0].Layer == nil || one.Findings[0].Layer.ID != 2 ||
+		one.Findings[0].Evidence["counter_example"] != "-3 / 2: ONNX gives -1, this IR gives -2" || one.Summary["errors"] != 1 || one.Summary["notes"] != 0 {
+		t.Errorf("--json: exit %d %v\n%s", code, err, stdout)
+	}
+
+	// Several models, a folder among them, and one that cannot be read.
+	bad := filepath.Join(t.TempDir(), "bad.xml")
+	if err := os.WriteFile(bad, []byte("<net"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = irdiv(t, "validate", "--json", "../../examples/floordiv", bad)
+	var many struct {
+		Models []struct {
+			Model    string `json:"model"`
+			Findings []struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"findings"`
+		} `json:"models"`
+		Summary map[string]int `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &many); err != nil || code != 1 || len(many.Models) != 2 || many.Models[0].Model != filepath.Join("../../examples/floordiv", "model.xml") ||
+		many.Models[1].Findings[0].Code != "ir/unreadable" || !strings.Contains(many.Models[1].Findings[0].Message, bad) ||
+		many.Summary["errors"] != 1 || many.Summary["notes"] != 2 || stderr != "irdiv: 1 error in 2 models\n" {
+		t.Errorf("several: exit %d %v %q\n%s", code, err, stderr, stdout)
+	}
+	// Alone, an unreadable model is the command's error.
+	if _, stderr, code = irdiv(t, "validate", bad); code != 1 || !strings.HasPrefix(stderr, "irdiv: ir: "+bad) {
+		t.Errorf("unreadable: exit %d %q", code, stderr)
+	}
+
+	for _, args := range [][]string{
+		{"validate"},
+		{"validate", "--severity", "fatal", floordiv},
+		{"validate", "--onnx", model, floordiv, imported},
+	} {
+		if _, stderr, code := irdiv(t, args...); code != 2 {
+			t.Errorf("%q: exit %d %q", args, code, stderr)
+		}
+	}
+	if _, stderr, code := irdiv(t, "validate", t.TempDir()); code != 1 || !strings.Contains(stderr, "holds no .xml model") {
+		t.Errorf("empty folder: exit %d %q", code, stderr)
+	}
+}

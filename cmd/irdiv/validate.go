@@ -24,7 +24,9 @@ floor versus truncation in models converted from ONNX (with a concrete
 counter-example or a proof), zero divisors, MIN / -1, and what OpenVINO's
 CPU plugin computes differently. --onnx compares the IR with the ONNX
 model it came from, Div by Div, on the same operands. A folder is searched
-for .xml files. Exit status 1 when some finding is an error.`
+for .xml files; among several models, one that cannot be read is reported
+as an ir/unreadable error and the others are still checked. Exit status 1
+when some finding is an error.`
 
 // constLimit is the largest Const validate reads: shape sub-graphs use
 // small constants, and the weights of a large model are not needed.
@@ -32,7 +34,7 @@ const constLimit = 1 << 20
 
 func validateCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate", validateHelp, stdout)
-	onnxPath := fs.String("onnx", "", "the ONNX model `MODEL.onnx` the IR was converted from, to compare with")
+	onnxPath := fs.String("onnx", "", "compare with `MODEL.onnx`, the ONNX model the IR was converted from")
 	asJSON := fs.Bool("json", false, "print one JSON object (schema in README.md)")
 	severity := fs.String("severity", "note", "show findings of this `SEVERITY` and worse: note, warning or error")
 	seed := fs.Uint64("seed", 1, "seed of the random operands of --onnx")
@@ -76,9 +78,14 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	close(work)
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
+	// One unreadable model among several is an error finding about it, so
+	// that the others are still reported.
+	for i, err := range errs {
+		if err != nil && len(paths) == 1 {
 			return err
+		}
+		if err != nil {
+			reports[i] = &validate.Report{Model: paths[i], Findings: []validate.Finding{{Severity: validate.Error, Code: "ir/unreadable", Message: err.Error()}}}
 		}
 	}
 	var total validate.Summary
@@ -86,7 +93,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 		total.Add(r.Summary())
 	}
 	if *asJSON {
-		if err := printJSON(stdout, reports, total, minimum); err != nil {
+		if err := printJSON(stdout, reports, minimum); err != nil {
 			return err
 		}
 	} else {
@@ -154,15 +161,18 @@ func filtered(r *validate.Report, minimum validate.Severity) *validate.Report {
 	return out
 }
 
-func printJSON(w io.Writer, reports []*validate.Report, total validate.Summary, minimum validate.Severity) error {
+func printJSON(w io.Writer, reports []*validate.Report, minimum validate.Severity) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	if len(reports) == 1 {
 		return enc.Encode(filtered(reports[0], minimum))
 	}
+	// Every summary in the JSON counts the findings it lists.
 	var shown []*validate.Report
+	var total validate.Summary
 	for _, r := range reports {
 		shown = append(shown, filtered(r, minimum))
+		total.Add(shown[len(shown)-1].Summary())
 	}
 	return enc.Encode(struct {
 		Models  []*validate.Report `json:"models"`

@@ -1,9 +1,10 @@
-// Command gen writes the example model of examples/floordiv with irdiv's
-// own IR writer: a Parameter "a" (i32, [?,4]) and a Const divisor [4] into
-// a Divide with numpy broadcasting and m_pythondiv="true", and an input
-// a.npy. Run it from the repository root:
+// Command gen writes the examples with irdiv's own writers. floordiv is a
+// Parameter "a" (i32, [?,4]) and a Const divisor [4] into a Divide with
+// numpy broadcasting and m_pythondiv="true", and an input a.npy. onnxdiv
+// is an ONNX Div, its test data, and the IR OpenVINO's importer makes of
+// it. Run it from the repository root:
 //
-//	go run ./examples/gen -o examples/floordiv
+//	go run ./examples/gen
 package main
 
 import (
@@ -19,9 +20,13 @@ import (
 )
 
 func main() {
-	dir := flag.String("o", "examples/floordiv", "output directory")
+	dir := flag.String("o", "examples", "output directory")
 	flag.Parse()
-	if err := generate(*dir); err != nil {
+	err := generate(filepath.Join(*dir, "floordiv"))
+	if err == nil {
+		err = generateONNX(filepath.Join(*dir, "onnxdiv"))
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
