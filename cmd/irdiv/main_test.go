@@ -441,8 +441,8 @@ func TestValidateCommand(t *testing.T) {
 	var one struct {
 		Model    string `json:"model"`
 		Findings []struct {
-			Severity string         `json:"severity"`
-			Code     string         `json:"code"`
+			Severity string `json:"severity"`
+			Code     string `json:"code"`
 			Layer    *struct{ ID int }
 			Evidence map[string]any `json:"evidence"`
 		} `json:"findings"`
