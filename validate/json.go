@@ -1,6 +1,9 @@
 package validate
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // Summary counts findings by severity.
 type Summary struct {
@@ -49,5 +52,11 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		}
 		out.Findings = append(out.Findings, fj)
 	}
-	return json.Marshal(out)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // messages quote "<data>" and "a < b"
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -103,6 +103,7 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 	info := describe(m, inf)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false) // "<data>" reads better than "\u003cdata\u003e"
 		enc.SetIndent("", "  ")
 		return enc.Encode(info)
 	}

@@ -163,6 +163,7 @@ func filtered(r *validate.Report, minimum validate.Severity) *validate.Report {
 
 func printJSON(w io.Writer, reports []*validate.Report, minimum validate.Severity) error {
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // "<data>" reads better than "\u003cdata\u003e"
 	enc.SetIndent("", "  ")
 	if len(reports) == 1 {
 		return enc.Encode(filtered(reports[0], minimum))
