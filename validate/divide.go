@@ -114,7 +114,7 @@ func (v *validator) faults(l *ir.Layer, t ir.ElementType, a, b value, pairs []pa
 	}
 	// Only values known to be reachable count: a range that merely
 	// over-approximates holds MIN and -1 without meaning it.
-	if !a.tight || !b.tight {
+	if !reachableTogether(a, b) {
 		return
 	}
 	minimum := typeRange(t).lo
@@ -206,7 +206,7 @@ func (v *validator) floorTruncation(l *ir.Layer, a, b value, pairs []pair, agree
 		case p.a.isPoint() && p.b.isPoint():
 			v.r.add(Error, "divide/floor-trunc", l, e,
 				"floors where ONNX truncates, and the values that reach it differ: %s", ex)
-		case a.tight && b.tight:
+		case reachableTogether(a, b):
 			v.r.add(Error, "divide/floor-trunc", l, e,
 				"floors where ONNX truncates, and the model admits inputs where they differ: %s", ex)
 		default:

@@ -57,13 +57,17 @@ func (f *folder) fold(l *ir.Layer, op ops.Op, sources []ir.Output) []value {
 		return v
 	}
 	info := infos[0]
+	if strings.EqualFold(l.Type, "parameter") {
+		// A user may give any value of the type, and any dims within the
+		// intervals: the range is tight.
+		out[0].tight = true
+		out[0].deps = []*ir.Layer{l}
+		return out
+	}
 	if !info.Type.IsInteger() && info.Type != ir.Dynamic {
 		return out
 	}
 	switch strings.ToLower(l.Type) {
-	case "parameter":
-		// A user may give any value of the type: the range is tight.
-		out[0].tight = true
 	case "const", "constant":
 		if l.Constant != nil {
 			out[0] = exact(l.Constant)
@@ -86,12 +90,20 @@ func (f *folder) fold(l *ir.Layer, op ops.Op, sources []ir.Output) []value {
 		out[0] = convert(in(0), out[0])
 	case "add", "subtract", "multiply":
 		opName := map[string]string{"add": "add", "subtract": "sub", "multiply": "mul"}[strings.ToLower(l.Type)]
-		out[0] = elementwise(in(0), in(1), numpyOrAttr(l), out[0], func(a, b interval) (interval, bool) { return binary(opName, a, b) })
+		out[0] = elementwise(in(0), in(1), numpyOrAttr(l), out[0], opName, func(a, b interval) (interval, bool) { return binary(opName, a, b) })
 	case "divide":
 		if d, ok := op.(*ops.Divide); ok {
-			out[0] = elementwise(in(0), in(1), d.Broadcast, out[0], func(a, b interval) (interval, bool) { return divide(a, b, d.PythonDiv) })
+			out[0] = elementwise(in(0), in(1), d.Broadcast, out[0], "div", func(a, b interval) (interval, bool) { return divide(a, b, d.PythonDiv) })
 		}
 	}
+	if out[0].isConst() {
+		return out
+	}
+	var ins []value
+	for i := range sources {
+		ins = append(ins, in(i))
+	}
+	out[0].deps = unionDeps(ins...)
 	return out
 }
 
@@ -331,9 +343,10 @@ func convert(in value, out value) value {
 	return v
 }
 
-// elementwise applies op to every pair of broadcast elements (numpy, or
-// pdpd at the axis), or to the ranges of all elements.
-func elementwise(a, b value, bc shapeinfer.Broadcast, out value, op func(a, b interval) (interval, bool)) value {
+// elementwise applies op (named add, sub, mul or div) to every pair of
+// broadcast elements (numpy, or pdpd at the axis), or to the ranges of
+// all elements.
+func elementwise(a, b value, bc shapeinfer.Broadcast, out value, name string, op func(a, b interval) (interval, bool)) value {
 	res := out
 	res.tight = false
 	res.shapeOf = a.shapeOf || b.shapeOf
@@ -355,6 +368,7 @@ func elementwise(a, b value, bc shapeinfer.Broadcast, out value, op func(a, b in
 	}
 	n := numElems(out.shape)
 	elems := make([]interval, n)
+	tight := true
 	coord := make([]int64, len(out.shape))
 	for flat := range n {
 		rem := flat
@@ -362,18 +376,33 @@ func elementwise(a, b value, bc shapeinfer.Broadcast, out value, op func(a, b in
 			coord[i] = int64(rem) % out.shape[i]
 			rem /= int(out.shape[i])
 		}
-		r, ok := op(a.elem(operandIndex(coord, a.shape, aOff)), b.elem(operandIndex(coord, b.shape, bOff)))
+		x, y := a.elem(operandIndex(coord, a.shape, aOff)), b.elem(operandIndex(coord, b.shape, bOff))
+		r, ok := op(x, y)
 		if !ok {
 			return res
 		}
+		tight = tight && keepsTight(name, x, y, a.tight, b.tight)
 		if elems[flat], ok = fitTo(r, out.typ); !ok {
 			return res
 		}
 	}
-	v := withElems(out.typ, out.shape, elems, false, res.shapeOf)
-	// A quotient or sum of constants is a constant, which is tight.
-	v.tight = v.isConst()
-	return v
+	return withElems(out.typ, out.shape, elems, tight, res.shapeOf)
+}
+
+// keepsTight tells whether every value of x op y's range occurs when every
+// value of x's and y's does: a constant added or subtracted shifts a
+// range, an integer quotient by a constant steps by at most 1; a product
+// skips values.
+func keepsTight(name string, x, y interval, xTight, yTight bool) bool {
+	switch {
+	case x.isPoint() && y.isPoint():
+		return true
+	case y.isPoint() && (name == "add" || name == "sub" || name == "div" && y.lo != 0):
+		return xTight
+	case x.isPoint() && (name == "add" || name == "sub"):
+		return yTight
+	}
+	return false
 }
 
 // operandIndex is the flat index in an operand of shape dims, placed at

@@ -18,11 +18,11 @@ import (
 
 // builder makes small IR models with the ops of shape sub-graphs.
 type builder struct {
-	t *testing.T
+	t testing.TB
 	m *ir.Model
 }
 
-func newBuilder(t *testing.T, framework string) *builder {
+func newBuilder(t testing.TB, framework string) *builder {
 	m := &ir.Model{Name: "t", Version: 11}
 	if framework != "" {
 		m.Meta = []*ir.Node{{Tag: "rt_info", Children: []*ir.Node{{Tag: "conversion_parameters", Children: []*ir.Node{
@@ -232,6 +232,37 @@ func TestFindingCodes(t *testing.T) {
 		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc"]
 		if len(f) != 1 || f[0].Evidence["counter_example"] != "-7 / 2: ONNX gives -3, this IR gives -4" || f[0].Evidence["index"] != 1 {
 			t.Errorf("%+v", f)
+		}
+	})
+	t.Run("differ: a dynamic dimension shifted by a constant", func(t *testing.T) {
+		b := newBuilder(t, "onnx")
+		height := b.op("Gather", "opset8", nil, ir.I64, []int64{}, b.op("ShapeOf", "opset3", nil, ir.I64, []int64{2}, b.param("x", ir.F32, "1,1..100")), b.ints(ir.I64, []int64{}, 1), b.ints(ir.I64, []int64{}, 0))
+		b.divide("d", b.op("Subtract", "opset1", nil, ir.I64, []int64{}, height, b.ints(ir.I64, []int64{}, 50)), b.ints(ir.I64, []int64{}, 4), true)
+		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc"]
+		if len(f) != 1 || !strings.Contains(f[0].Message, "the model admits inputs where they differ") {
+			t.Errorf("%+v", f)
+		}
+	})
+	t.Run("possible: operands that depend on the same input", func(t *testing.T) {
+		// (H - 5) / (5 - H) is -1 (or 0 / 0) for every H: the operands'
+		// ranges hold -3 and 2, but never at once.
+		b := newBuilder(t, "onnx")
+		height := b.op("Gather", "opset8", nil, ir.I64, []int64{}, b.op("ShapeOf", "opset3", nil, ir.I64, []int64{2}, b.param("x", ir.F32, "1,1..10")), b.ints(ir.I64, []int64{}, 1), b.ints(ir.I64, []int64{}, 0))
+		five := b.ints(ir.I64, []int64{}, 5)
+		b.divide("d", b.op("Subtract", "opset1", nil, ir.I64, []int64{}, height, five), b.op("Subtract", "opset1", nil, ir.I64, []int64{}, five, height), true)
+		fs := findings(Model(b.m, "t", Options{}))
+		if len(fs["divide/floor-trunc"]) != 0 || len(fs["divide/floor-trunc-possible"]) != 1 {
+			t.Errorf("%v", fs)
+		}
+	})
+	t.Run("possible: a product skips values", func(t *testing.T) {
+		b := newBuilder(t, "onnx")
+		height := b.op("Gather", "opset8", nil, ir.I64, []int64{}, b.op("ShapeOf", "opset3", nil, ir.I64, []int64{2}, b.param("x", ir.F32, "1,1..100")), b.ints(ir.I64, []int64{}, 1), b.ints(ir.I64, []int64{}, 0))
+		even := b.op("Multiply", "opset1", nil, ir.I64, []int64{}, b.op("Subtract", "opset1", nil, ir.I64, []int64{}, height, b.ints(ir.I64, []int64{}, 50)), b.ints(ir.I64, []int64{}, 2))
+		b.divide("d", even, b.ints(ir.I64, []int64{}, 2), true)
+		fs := findings(Model(b.m, "t", Options{}))
+		if len(fs["divide/floor-trunc"]) != 0 || len(fs["divide/floor-trunc-possible"]) != 1 {
+			t.Errorf("an even dividend over 2 never differs, yet %v", fs)
 		}
 	})
 	t.Run("possible: ranges that over-approximate", func(t *testing.T) {

@@ -74,16 +74,20 @@ const maxElems = 4096
 // when its shape is known and small, the range of each element; otherwise
 // only the range of all its elements.
 //
-// Tight says that every value in the ranges can occur: true for constants
-// and for the values of a model input, which a user may set to anything;
-// false for ranges that over-approximate (the output of an op irdiv does
-// not fold, a dimension that ShapeOf reads from a port declared -1).
+// Tight says that every value in each element's range can occur: true
+// for constants and for the values of a model input, which a user may set
+// to anything, and kept through a constant added, subtracted or divided
+// by; false for ranges that over-approximate (the output of an op irdiv
+// does not fold, a dimension that ShapeOf reads from a port declared -1,
+// a product). Deps are the model inputs the value depends on: two tight
+// values are only reachable together when they share none.
 type value struct {
 	typ   ir.ElementType
 	shape []int64 // nil: unknown
 	elems []interval
 	all   interval
 	tight bool
+	deps  []*ir.Layer
 	// shapeOf says that the value was computed from shapes (ShapeOf),
 	// not from the data a user gives.
 	shapeOf bool
@@ -201,6 +205,33 @@ func withElems(t ir.ElementType, shape []int64, elems []interval, tight, shapeOf
 		v.elems = elems
 	}
 	return v
+}
+
+// reachableTogether tells whether any element range of a and any of b
+// hold every pair of their values at once: both tight and independent.
+func reachableTogether(a, b value) bool {
+	if !a.tight || !b.tight {
+		return false
+	}
+	for _, d := range a.deps {
+		if slices.Contains(b.deps, d) {
+			return false
+		}
+	}
+	return true
+}
+
+// unionDeps merges the inputs' dependencies.
+func unionDeps(vs ...value) []*ir.Layer {
+	var deps []*ir.Layer
+	for _, v := range vs {
+		for _, d := range v.deps {
+			if !slices.Contains(deps, d) {
+				deps = append(deps, d)
+			}
+		}
+	}
+	return deps
 }
 
 func numElems(shape []int64) int {

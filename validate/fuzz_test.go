@@ -1,0 +1,90 @@
+package validate
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/onnx"
+)
+
+// FuzzValidate: no model the reader accepts makes validation panic, with
+// or without an ONNX model to compare with; every finding has a known
+// severity and a layer of the model, and the report encodes as JSON. The
+// seeds are the hostile corpus, the examples, and a model whose shape
+// sub-graph goes through every op the folding evaluates, so that
+// mutations reach the folding code.
+func FuzzValidate(f *testing.F) {
+	seeds, _ := filepath.Glob("../testdata/bad/*/model.xml")
+	seeds = append(seeds, "../examples/floordiv/model.xml", "../examples/onnxdiv/openvino.xml")
+	for _, path := range seeds {
+		x, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		bin, _ := os.ReadFile(strings.TrimSuffix(path, ".xml") + ".bin")
+		f.Add(x, bin, strings.Contains(path, "onnxdiv"))
+	}
+	b := newBuilder(f, "onnx")
+	x := b.param("x", ir.F32, "1,3,1..100,480")
+	shape := b.op("ShapeOf", "opset3", attrs("output_type", "i64"), ir.I64, []int64{4}, x)
+	axis0 := b.ints(ir.I64, []int64{}, 0)
+	height := b.op("Gather", "opset8", attrs("batch_dims", "0"), ir.I64, []int64{}, shape, b.ints(ir.I32, []int64{}, 2), axis0)
+	sliced := b.op("StridedSlice", "opset1", attrs("begin_mask", "0", "end_mask", "0", "shrink_axis_mask", "0"),
+		ir.I64, []int64{2}, shape, b.ints(ir.I64, []int64{1}, 1), b.ints(ir.I64, []int64{1}, 3), b.ints(ir.I64, []int64{1}, 1))
+	unsqueezed := b.op("Unsqueeze", "opset1", nil, ir.I64, []int64{1}, height, b.ints(ir.I64, []int64{1}, 0))
+	concat := b.op("Concat", "opset1", attrs("axis", "0"), ir.I64, []int64{3}, unsqueezed, sliced)
+	reshaped := b.op("Reshape", "opset1", attrs("special_zero", "false"), ir.I64, []int64{3}, concat, b.ints(ir.I64, []int64{1}, 3))
+	squeezed := b.op("Squeeze", "opset1", nil, ir.I64, []int64{}, unsqueezed, b.ints(ir.I64, []int64{1}, 0))
+	converted := b.op("Convert", "opset1", attrs("destination_type", "i32"), ir.I32, []int64{3}, reshaped)
+	sum := b.op("Add", "opset1", attrs("auto_broadcast", "numpy"), ir.I32, []int64{3}, converted, b.ints(ir.I32, []int64{}, -7))
+	product := b.op("Multiply", "opset1", nil, ir.I64, []int64{}, b.op("Subtract", "opset1", nil, ir.I64, []int64{}, squeezed, b.ints(ir.I64, []int64{}, 3)), b.ints(ir.I64, []int64{}, -2))
+	b.divide("d32", sum, b.ints(ir.I32, []int64{3}, 2, -1, 0), true)
+	b.divide("d64", b.op("Subtract", "opset1", nil, ir.I64, []int64{}, squeezed, b.ints(ir.I64, []int64{}, 50)), b.ints(ir.I64, []int64{}, 4), true)
+	b.m.AddResult("p", product)
+	xml, bin, err := ir.Encode(b.m)
+	if err != nil {
+		f.Fatal(err)
+	}
+	// The seed must reach the folding: it is read back and its findings
+	// depend on folded values.
+	back, err := ir.ReadBytes(xml, bin, ir.ReadOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	if fs := findings(Model(back, "seed", Options{})); len(fs["divide/zero-divisor"]) != 1 || len(fs["divide/floor-trunc"]) != 2 {
+		f.Fatalf("the shape sub-graph seed gives %v", fs)
+	}
+	f.Add(xml, bin, false)
+
+	divONNX, err := onnx.ReadFile("../examples/onnxdiv/model.onnx", onnx.ReadOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, xml, bin []byte, withONNX bool) {
+		m, err := ir.ReadBytes(xml, bin, ir.ReadOptions{MaxNodes: 1 << 14, MaxConstBytes: 1 << 16})
+		if err != nil {
+			return
+		}
+		opts := Options{}
+		if withONNX {
+			opts.ONNX = divONNX
+		}
+		r := Model(m, "fuzz.xml", opts)
+		layers := make(map[*ir.Layer]bool)
+		for _, l := range m.Layers {
+			layers[l] = true
+		}
+		for _, f := range r.Findings {
+			if f.Severity > Error || f.Code == "" || f.Message == "" || f.Layer != nil && !layers[f.Layer] {
+				t.Fatalf("finding %+v", f)
+			}
+		}
+		if _, err := json.Marshal(r); err != nil {
+			t.Fatalf("report to JSON: %v", err)
+		}
+	})
+}
