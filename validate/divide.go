@@ -39,7 +39,7 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 		agree, reason = floorIsTruncation(pairs)
 	}
 	if signed && d.PythonDiv && v.onnx {
-		v.floorTruncation(l, a, b, pairs, agree, reason, evidence)
+		v.floorTruncation(l, d, a, b, pairs, agree, reason, evidence)
 	}
 	v.cpu(l, info.Type, d, a, b, agree, evidence)
 }
@@ -179,17 +179,31 @@ func counterExample(p pair) (int64, int64, bool) {
 // a note when floor and truncation provably agree, an error when values
 // the model admits make them differ, a warning when ranges that
 // over-approximate allow it.
-func (v *validator) floorTruncation(l *ir.Layer, a, b value, pairs []pair, agree bool, reason string, evidence func(map[string]any) map[string]any) {
+func (v *validator) floorTruncation(l *ir.Layer, d *ops.Divide, a, b value, pairs []pair, agree bool, reason string, evidence func(map[string]any) map[string]any) {
 	if agree {
-		where := "for every input the model admits"
-		if a.isConst() && b.isConst() && (a.shapeOf || b.shapeOf) {
-			where = "at the declared input shapes, the only ones the model admits"
-			if !v.staticInputs() {
-				where = "at the declared input shapes"
+		// Where the operands come from shapes, OpenVINO's reshape may give
+		// the model other ones: the proof must hold for any input shape.
+		ga, gb := v.general.values[v.sourceOf(l, 0)], v.general.values[v.sourceOf(l, 1)]
+		generalPairs := operandPairs(ga, gb, d.Broadcast, v.general.values[ir.Output{Layer: l}].shape)
+		if always, why := floorIsTruncation(generalPairs); always {
+			where := ""
+			if a.shapeOf || b.shapeOf {
+				where = " whatever the input shapes"
+			}
+			v.r.add(Note, "divide/floor-trunc-agree", l, evidence(map[string]any{"reason": why + where}),
+				"m_pythondiv=true floors where ONNX truncates, but here they agree: %s%s (A %s, B %s)", why, where, a, b)
+			return
+		}
+		e := evidence(map[string]any{"reason": reason, "a_any_shape": ga.String(), "b_any_shape": gb.String()})
+		msg := fmt.Sprintf("m_pythondiv=true floors where ONNX truncates; at the declared input shapes they agree (%s: A %s, B %s), but irdiv cannot prove it for other input shapes, which a reshape may give (A %s, B %s)", reason, a, b, ga, gb)
+		for _, p := range generalPairs {
+			if x, y, ok := counterExample(p); ok {
+				e["counter_example"] = fmt.Sprintf("%d / %d: ONNX gives %d, this IR gives %d", x, y, divInt(x, y, false), divInt(x, y, true))
+				msg += "; if such values reach it: " + e["counter_example"].(string)
+				break
 			}
 		}
-		v.r.add(Note, "divide/floor-trunc-agree", l, evidence(map[string]any{"reason": reason}),
-			"m_pythondiv=true floors where ONNX truncates, but here they agree: %s %s (A %s, B %s)", reason, where, a, b)
+		v.r.add(Warning, "divide/floor-trunc-reshape", l, e, "%s", msg)
 		return
 	}
 	for _, p := range pairs {
@@ -217,16 +231,6 @@ func (v *validator) floorTruncation(l *ir.Layer, a, b value, pairs []pair, agree
 	}
 	v.r.add(Warning, "divide/floor-trunc-possible", l, evidence(nil),
 		"floors where ONNX truncates, and irdiv cannot prove that they agree (A %s, B %s)", a, b)
-}
-
-// staticInputs reports whether every model input has a static shape.
-func (v *validator) staticInputs() bool {
-	for _, p := range v.m.Parameters() {
-		if infos := v.fold.infos[p]; len(infos) != 1 || !infos[0].Shape.IsStatic() {
-			return false
-		}
-	}
-	return true
 }
 
 // cpu notes what OpenVINO's CPU plugin computes differently: it ignores

@@ -20,6 +20,9 @@ import (
 type folder struct {
 	infos  map[*ir.Layer][]ops.ValueInfo
 	values map[ir.Output]value
+	// anyShape folds for every input shape, not the declared ones: each
+	// dimension ShapeOf reads is then any size (the rank stays).
+	anyShape bool
 }
 
 func (f *folder) input(sources []ir.Output, i int) (value, bool) {
@@ -138,6 +141,12 @@ func (f *folder) shapeOf(l *ir.Layer, sources []ir.Output) value {
 	elems := make([]interval, len(shape.Dims))
 	for i, d := range shape.Dims {
 		elems[i] = interval{d.Min, min(d.Max, limit)}
+		if f.anyShape {
+			elems[i] = interval{0, limit}
+		}
+	}
+	if f.anyShape {
+		return withElems(t, []int64{int64(len(elems))}, elems, false, true)
 	}
 	tight := strings.EqualFold(src.Layer.Type, "Parameter") || shape.IsStatic()
 	return withElems(t, []int64{int64(len(elems))}, elems, tight, true)

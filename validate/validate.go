@@ -47,7 +47,8 @@ type validator struct {
 	sources  map[*ir.Layer][]ir.Output
 	ops      map[*ir.Layer]ops.Op
 	fold     folder
-	onnx     bool // from ONNX: floor where truncation was meant is a fault
+	general  folder // for any input shape, where fold has the declared ones
+	onnx     bool   // from ONNX: floor where truncation was meant is a fault
 }
 
 // Model validates m; path names it in the report.
@@ -75,10 +76,15 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 	v.sources = m.Sources()
 	v.infer()
 	v.unreachable()
-	for _, l := range v.order {
-		outs := v.fold.fold(l, v.ops[l], v.sources[l])
-		for i, val := range outs {
-			v.fold.values[ir.Output{Layer: l, Index: i}] = val
+	v.general = folder{infos: v.fold.infos, values: make(map[ir.Output]value), anyShape: true}
+	for _, f := range []*folder{&v.fold, &v.general} {
+		if f.anyShape && !v.onnx {
+			continue // only the floor/truncation proof needs it
+		}
+		for _, l := range v.order {
+			for i, val := range f.fold(l, v.ops[l], v.sources[l]) {
+				f.values[ir.Output{Layer: l, Index: i}] = val
+			}
 		}
 	}
 	for _, l := range v.order {

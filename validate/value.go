@@ -26,11 +26,13 @@ func (i interval) String() string {
 		return strconv.FormatInt(i.lo, 10)
 	}
 	lo, hi := strconv.FormatInt(i.lo, 10), strconv.FormatInt(i.hi, 10)
+	// The int64 limits, which unbounded dims and i64 ranges reach, in
+	// the form people read.
 	if i.lo == math.MinInt64 {
-		lo = "-inf"
+		lo = "-2^63"
 	}
 	if i.hi == math.MaxInt64 {
-		hi = "inf"
+		hi = "2^63-1"
 	}
 	return "[" + lo + ", " + hi + "]"
 }
