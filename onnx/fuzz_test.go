@@ -1,6 +1,8 @@
 package onnx
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/irdiv/irdiv/ir"
@@ -27,6 +29,16 @@ func FuzzReadONNX(f *testing.F) {
 	withInit.Graph.Initializer = []*onnxpb.TensorProto{{Name: proto.String("y"), DataType: proto.Int32(dataType(ir.BF16)), Dims: []int64{2}, Int32Data: []int32{0x3f80, 0x4000}}}
 	data, _ := proto.Marshal(withInit)
 	f.Add(data)
+	// The hostile corpus's models, so that mutations start from the
+	// shapes of trouble already known.
+	corpus, _ := filepath.Glob("../testdata/bad/*/model.onnx")
+	for _, path := range corpus {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Read(data, ReadOptions{MaxTensorBytes: 1 << 20})
 		if err != nil {

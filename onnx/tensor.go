@@ -1,6 +1,7 @@
 package onnx
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -65,7 +66,11 @@ func (r *tensorReader) tensor(tp *onnxpb.TensorProto, what string) (*ir.Tensor, 
 	shape := tp.GetDims()
 	n, err := ir.NumElements(shape)
 	if err != nil {
-		return nil, errorf("%w: %s has dims %v", ErrFormat, what, shape)
+		why := "a negative dimension"
+		if errors.Is(err, ir.ErrTooLarge) {
+			why = "more than 2^63-1 elements"
+		}
+		return nil, errorf("%w: %s has dims %v: %s", ErrFormat, what, shape, why)
 	}
 	size, err := ir.ByteSize(t, n)
 	if err != nil || size > r.maxBytes {
@@ -192,7 +197,7 @@ func (r *tensorReader) external(tp *onnxpb.TensorProto, what string, size int64)
 		return nil, errorf("%w: %s: external data offset %d + length %d is past the end of %s (%d bytes)", ErrFormat, what, offset, length, location, total)
 	}
 	if length != size {
-		return nil, errorf("%w: %s needs %d bytes of data, its external data has %d", ErrFormat, what, size, length)
+		return nil, errorf("%w: %s needs %d bytes of data, its external data in %s has %d", ErrFormat, what, size, location, length)
 	}
 	if r.budgets == nil {
 		r.budgets = make(map[string]int64)

@@ -53,7 +53,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, err := readModel(o.model, ir.ReadOptions{WeightsPath: o.weights})
+	m, err := readModel(o.model, ir.ReadOptions{WeightsPath: o.weights}, int64(o.maxTensor))
 	if err != nil {
 		return err
 	}

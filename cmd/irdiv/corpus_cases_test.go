@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"github.com/irdiv/irdiv/internal/onnxwire"
 )
 
 // The hostile-input corpus of testdata/bad: every case is generated here
@@ -360,5 +362,39 @@ func buildCorpus() ([]badCase, []string) {
 	b.raw("run-layer-not-divide", base, 1, `is a Parameter; run --layer evaluates Divide layers`, false, "run", "{dir}/model.xml", "--layer", "a")
 	b.raw("run-output-dir-is-a-file", map[string][]byte{"model.xml": []byte(baseXML), "model.bin": baseBin, "file": []byte("x")}, 1, "not a directory", false, "run", "{dir}/model.xml", "-o", "{dir}/file")
 	b.raw("info-weights-missing", base, 1, "cannot be opened!", false, "info", "{dir}/model.xml", "--weights", "{dir}/nope.bin")
+	// ONNX models and .pb tensors.
+	i32Value := func(name string) []byte { return onnxwire.Value(name, onnxwire.Int32, 4) }
+	divGraph := func(inits ...[]byte) []byte {
+		inputs := [][]byte{i32Value("x")}
+		if len(inits) == 0 {
+			inputs = append(inputs, i32Value("y"))
+		}
+		return onnxwire.Graph("g", [][]byte{onnxwire.Node("Div", "div", []string{"x", "y"}, []string{"z"})}, inits, inputs, [][]byte{i32Value("z")})
+	}
+	onnxCase := func(name string, model []byte, want string, extra map[string][]byte) {
+		files := map[string][]byte{"model.onnx": model}
+		for k, v := range extra {
+			files[k] = v
+		}
+		b.raw(name, files, 1, want, false, "run", "{dir}/model.onnx")
+	}
+	onnxCase("onnx-not-protobuf", []byte("\x08\x07\x12\xff\xff\xff\xff\x0f"), "not a ModelProto", nil)
+	onnxCase("onnx-no-graph", []byte{}, "the model has no graph", nil)
+	onnxCase("onnx-other-ops", onnxwire.Model(13, onnxwire.Graph("g",
+		[][]byte{onnxwire.Node("Div", "div", []string{"x", "y"}, []string{"z"}), onnxwire.Node("Relu", "r", []string{"z"}, []string{"w"})}, nil,
+		[][]byte{i32Value("x"), i32Value("y")}, [][]byte{i32Value("w")})), "this one also has Relu x1", nil)
+	onnxCase("onnx-div1-integers", onnxwire.Model(1, divGraph()), `node "div" (Div, #0): opset 1, Div-1: type INT32 is not allowed`, nil)
+	onnxCase("onnx-initializer-huge-dims", onnxwire.Model(13, divGraph(onnxwire.Tensor("y", onnxwire.Int32, []int64{1 << 40}, i32Bytes(1, 2, 3, 4)))), `initializer "y" of i32[1099511627776] is larger than the 268435456 bytes allowed (ReadOptions.MaxTensorBytes); --max-tensor raises the limit`, nil)
+	onnxCase("onnx-initializer-dims-overflow", onnxwire.Model(13, divGraph(onnxwire.Tensor("y", onnxwire.Int32, []int64{1 << 32, 1 << 32, 4}, nil))), `initializer "y" has dims [4294967296 4294967296 4]: more than 2^63-1 elements`, nil)
+	onnxCase("onnx-initializer-string", onnxwire.Model(13, divGraph(onnxwire.Tensor("y", onnxwire.String, []int64{4}, nil))), `initializer "y" has element type STRING`, nil)
+	onnxCase("onnx-external-escapes", onnxwire.Model(13, divGraph(onnxwire.ExternalTensor("y", onnxwire.Int32, []int64{4}, "../model.bin"))), "outside the model's folder", nil)
+	onnxCase("onnx-external-short", onnxwire.Model(13, divGraph(onnxwire.ExternalTensor("y", onnxwire.Int32, []int64{4}, "y.bin"))), `initializer "y" needs 16 bytes of data, its external data in y.bin has 8`, map[string][]byte{"y.bin": i32Bytes(1, 2)})
+	goodONNX := onnxwire.Model(13, divGraph())
+	b.raw("pb-not-tensor", map[string][]byte{"model.onnx": goodONNX, "x.pb": []byte("\x0a\xff\xff\xff\xff\x0f")}, 1, "is not a TensorProto", false, "run", "{dir}/model.onnx", "-i", "x={dir}/x.pb")
+	b.raw("pb-huge-dims", map[string][]byte{"model.onnx": goodONNX, "x.pb": onnxwire.Tensor("x", onnxwire.Int32, []int64{1 << 40}, nil)}, 1, `x.pb: tensor "x" of i32[1099511627776] is larger than the 268435456 bytes allowed`, false, "run", "{dir}/model.onnx", "-i", "x={dir}/x.pb")
+	b.raw("pb-expected-mismatch", map[string][]byte{"model.onnx": goodONNX, "x.pb": onnxwire.Tensor("x", onnxwire.Int32, []int64{4}, i32Bytes(-7, -7, 7, 7)),
+		"y.pb": onnxwire.Tensor("y", onnxwire.Int32, []int64{4}, i32Bytes(2, -2, 2, -2)), "z.pb": onnxwire.Tensor("z", onnxwire.Int32, []int64{4}, i32Bytes(-4, 3, 3, -4))}, 1,
+		"in 2 of 4 values (first at flat index 0: got -3, expected -4)", false, "run", "{dir}/model.onnx", "-i", "x={dir}/x.pb", "-i", "y={dir}/y.pb", "--expected", "{dir}/z.pb")
+	b.raw("validate-onnx-not-onnx", map[string][]byte{"model.xml": []byte(baseXML), "model.bin": baseBin, "m.onnx": []byte("<net/>")}, 1, "not a ModelProto", false, "validate", "{dir}/model.xml", "--onnx", "{dir}/m.onnx")
 	return b.cases, b.mistakes
 }

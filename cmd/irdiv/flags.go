@@ -73,9 +73,9 @@ func (m *modelFlags) generator() *rand.Rand { return rand.New(rand.NewPCG(m.seed
 
 // readModel reads the model of run, bench or info: IR, or an ONNX model
 // converted in memory (a file ending in .onnx).
-func readModel(path string, opts ir.ReadOptions) (*ir.Model, error) {
+func readModel(path string, opts ir.ReadOptions, maxTensor int64) (*ir.Model, error) {
 	if isONNX(path) {
-		m, err := onnx.ReadFile(path, onnx.ReadOptions{})
+		m, err := onnx.ReadFile(path, onnx.ReadOptions{MaxTensorBytes: maxTensor})
 		if err != nil {
 			return nil, err
 		}

@@ -89,7 +89,7 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	// info needs types and shapes, and the small constants it prints; it
 	// never reads the weights.
-	m, err := readModel(pos[0], ir.ReadOptions{WeightsPath: *weights, MaxConstBytes: infoConstBytes})
+	m, err := readModel(pos[0], ir.ReadOptions{WeightsPath: *weights, MaxConstBytes: infoConstBytes}, 0)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/irdiv/irdiv/ir"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -80,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	default:
 		msg := err.Error()
-		if errors.Is(err, ir.ErrTooLarge) && args[0] != "info" {
+		if errors.Is(err, ir.ErrTooLarge) && slices.Contains([]string{"eval", "run", "bench"}, args[0]) {
 			msg += "; --max-tensor raises the limit"
 		}
 		fmt.Fprintf(stderr, "irdiv: %s\n", oneLine(msg))

@@ -71,7 +71,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, err := readModel(pos[0], ir.ReadOptions{WeightsPath: o.weights})
+	m, err := readModel(pos[0], ir.ReadOptions{WeightsPath: o.weights}, int64(o.maxTensor))
 	if err != nil {
 		return err
 	}

@@ -143,7 +143,7 @@ func modelPaths(args []string) ([]string, error) {
 }
 
 func validateOne(path string, opts validate.Options) (*validate.Report, error) {
-	m, err := readModel(path, ir.ReadOptions{MaxConstBytes: constLimit})
+	m, err := readModel(path, ir.ReadOptions{MaxConstBytes: constLimit}, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,101 @@
+// Package onnxwire encodes small ONNX messages field by field, for the
+// examples and the hostile-input corpus: it can write what onnx.proto
+// forbids or the onnx package would never produce (wrong types, escaping
+// paths, absurd dims). Field numbers are those of onnx.proto.
+package onnxwire
+
+import "google.golang.org/protobuf/encoding/protowire"
+
+// TensorProto.DataType values.
+const (
+	Float  = 1
+	Int32  = 6
+	String = 8
+	Int64  = 7
+)
+
+func str(b []byte, field protowire.Number, s string) []byte {
+	return protowire.AppendString(protowire.AppendTag(b, field, protowire.BytesType), s)
+}
+
+func msg(b []byte, field protowire.Number, m []byte) []byte {
+	return protowire.AppendBytes(protowire.AppendTag(b, field, protowire.BytesType), m)
+}
+
+func varint(b []byte, field protowire.Number, v uint64) []byte {
+	return protowire.AppendVarint(protowire.AppendTag(b, field, protowire.VarintType), v)
+}
+
+// Model is a ModelProto with IR version 8, the default domain at opset and
+// the graph.
+func Model(opset int64, graph []byte) []byte {
+	m := varint(nil, 1, 8)
+	m = str(m, 2, "irdiv")
+	m = msg(m, 7, graph)
+	return msg(m, 8, varint(str(nil, 1, ""), 2, uint64(opset)))
+}
+
+// Graph is a GraphProto; each list holds encoded messages.
+func Graph(name string, nodes, initializers, inputs, outputs [][]byte) []byte {
+	var g []byte
+	for _, n := range nodes {
+		g = msg(g, 1, n)
+	}
+	g = str(g, 2, name)
+	for _, t := range initializers {
+		g = msg(g, 5, t)
+	}
+	for _, v := range inputs {
+		g = msg(g, 11, v)
+	}
+	for _, v := range outputs {
+		g = msg(g, 12, v)
+	}
+	return g
+}
+
+// Node is a NodeProto of the default domain.
+func Node(opType, name string, inputs, outputs []string) []byte {
+	var n []byte
+	for _, in := range inputs {
+		n = str(n, 1, in)
+	}
+	for _, out := range outputs {
+		n = str(n, 2, out)
+	}
+	n = str(n, 3, name)
+	return str(n, 4, opType)
+}
+
+// Value is a ValueInfoProto of a tensor with static dims.
+func Value(name string, dataType int32, dims ...int64) []byte {
+	var shape []byte
+	for _, d := range dims {
+		shape = msg(shape, 1, varint(nil, 1, uint64(d)))
+	}
+	tensor := msg(varint(nil, 1, uint64(dataType)), 2, shape)
+	return msg(str(nil, 1, name), 2, msg(nil, 1, tensor))
+}
+
+// Tensor is a TensorProto with raw data.
+func Tensor(name string, dataType int32, dims []int64, raw []byte) []byte {
+	var t []byte
+	for _, d := range dims {
+		t = varint(t, 1, uint64(d))
+	}
+	t = varint(t, 2, uint64(dataType))
+	t = str(t, 8, name)
+	return msg(t, 9, raw)
+}
+
+// ExternalTensor is a TensorProto whose data lies in the file location.
+func ExternalTensor(name string, dataType int32, dims []int64, location string) []byte {
+	var t []byte
+	for _, d := range dims {
+		t = varint(t, 1, uint64(d))
+	}
+	t = varint(t, 2, uint64(dataType))
+	t = str(t, 8, name)
+	t = msg(t, 13, str(str(nil, 1, "location"), 2, location))
+	return varint(t, 14, 1) // data_location = EXTERNAL
+}
