@@ -15,11 +15,12 @@ const (
 	SIMDAuto    SIMD = iota // the best available
 	SIMDGeneric             // pure Go, every architecture
 	SIMDAVX2                // amd64 with AVX, AVX2, FMA and F16C
+	SIMDAVX512              // SIMDAVX2 plus AVX-512 F, DQ, BW and VL
 )
 
-var simdNames = []string{"auto", "generic", "avx2"}
+var simdNames = []string{"auto", "generic", "avx2", "avx512"}
 
-var simdKernels = map[SIMD]kernel.Level{SIMDGeneric: kernel.Generic, SIMDAVX2: kernel.AVX2}
+var simdKernels = map[SIMD]kernel.Level{SIMDGeneric: kernel.Generic, SIMDAVX2: kernel.AVX2, SIMDAVX512: kernel.AVX512}
 
 func (s SIMD) String() string {
 	if int(s) < len(simdNames) {
@@ -28,7 +29,7 @@ func (s SIMD) String() string {
 	return fmt.Sprintf("SIMD(%d)", uint8(s))
 }
 
-// ParseSIMD parses "auto", "generic" or "avx2" (in any case) and checks
+// ParseSIMD parses "auto", "generic", "avx2" or "avx512" (in any case) and checks
 // that this CPU and build can run the level.
 func ParseSIMD(text string) (SIMD, error) {
 	for i, name := range simdNames {

@@ -13,6 +13,7 @@ import (
 	"github.com/irdiv/irdiv/internal/testutil"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ir/npy"
+	"github.com/irdiv/irdiv/ops"
 )
 
 // irdiv runs the command line in-process and returns stdout, stderr and
@@ -230,8 +231,12 @@ func TestBenchCommand(t *testing.T) {
 	if _, _, code := irdiv(t, "bench", "../../examples/floordiv/model.xml", "--shape", "a=[?,4]"); code != 2 {
 		t.Errorf("dynamic --shape accepted: exit %d", code)
 	}
-	if _, stderr, code := irdiv(t, "bench", "../../examples/floordiv/model.xml", "-niter", "1", "--simd", "avx512"); code != 2 || !strings.Contains(stderr, "--simd avx512: must be one of auto, generic") {
-		t.Errorf("--simd avx512: exit %d %s", code, stderr)
+	if _, stderr, code := irdiv(t, "bench", "../../examples/floordiv/model.xml", "-niter", "1", "--simd", "sse9"); code != 2 || !strings.Contains(stderr, "--simd sse9: must be one of auto, generic") {
+		t.Errorf("--simd sse9: exit %d %s", code, stderr)
+	}
+	_, stderr, code = irdiv(t, "bench", "../../examples/floordiv/model.xml", "-niter", "1", "--simd", "avx512")
+	if ops.SIMDAVX512.Available() != (code == 0) {
+		t.Errorf("--simd avx512 where available is %v: exit %d %s", ops.SIMDAVX512.Available(), code, stderr)
 	}
 }
 

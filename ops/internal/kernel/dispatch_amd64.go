@@ -9,9 +9,18 @@ import "golang.org/x/sys/cpu"
 // all four are tested. x/sys/cpu honours GODEBUG=cpu.avx2=off.
 var hasAVX2Level = cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasF16C
 
+// hasAVX512Level adds AVX-512 F, DQ, BW and VL, which x/sys/cpu reports
+// only where the OS saves the zmm and opmask state; GODEBUG=cpu.avx512f=off
+// turns the level off.
+var hasAVX512Level = hasAVX2Level && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ &&
+	cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL
+
 func init() {
 	tables[Generic] = genericTable()
 	if hasAVX2Level {
 		tables[AVX2] = avx2Table()
+	}
+	if hasAVX512Level {
+		tables[AVX512] = avx512Table()
 	}
 }

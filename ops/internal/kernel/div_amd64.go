@@ -544,6 +544,546 @@ func divI32TruncRWAVX2(dst []int32, a []int32, b []int32) bool
 //go:noescape
 func divI32FloorRWAVX2(dst []int32, a []int32, b []int32) bool
 
+// divF32VVAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+//go:noescape
+func divF32VVAVX512(dst []float32, a []float32, b []float32)
+
+// divF32VSAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[0]
+//	}
+//
+//go:noescape
+func divF32VSAVX512(dst []float32, a []float32, b []float32)
+
+// divF32SVAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[0] / b[i]
+//	}
+//
+//go:noescape
+func divF32SVAVX512(dst []float32, a []float32, b []float32)
+
+// divF32RWAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 16
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+//go:noescape
+func divF32RWAVX512(dst []float32, a []float32, b []float32)
+
+// divF64VVAVX512 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+//go:noescape
+func divF64VVAVX512(dst []float64, a []float64, b []float64)
+
+// divF64VSAVX512 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[0]
+//	}
+//
+//go:noescape
+func divF64VSAVX512(dst []float64, a []float64, b []float64)
+
+// divF64SVAVX512 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[0] / b[i]
+//	}
+//
+//go:noescape
+func divF64SVAVX512(dst []float64, a []float64, b []float64)
+
+// divF64RWAVX512 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+//go:noescape
+func divF64RWAVX512(dst []float64, a []float64, b []float64)
+
+// divF16VVAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+//go:noescape
+func divF16VVAVX512(dst []uint16, a []uint16, b []uint16)
+
+// divF16VSAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[0]
+//	}
+//
+//go:noescape
+func divF16VSAVX512(dst []uint16, a []uint16, b []uint16)
+
+// divF16SVAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[0] / b[i]
+//	}
+//
+//go:noescape
+func divF16SVAVX512(dst []uint16, a []uint16, b []uint16)
+
+// divF16RWAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 16
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+//go:noescape
+func divF16RWAVX512(dst []uint16, a []uint16, b []uint16)
+
+// divBF16VVAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+//go:noescape
+func divBF16VVAVX512(dst []uint16, a []uint16, b []uint16)
+
+// divBF16VSAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[0]
+//	}
+//
+//go:noescape
+func divBF16VSAVX512(dst []uint16, a []uint16, b []uint16)
+
+// divBF16SVAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[0] / b[i]
+//	}
+//
+//go:noescape
+func divBF16SVAVX512(dst []uint16, a []uint16, b []uint16)
+
+// divBF16RWAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 16
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+//go:noescape
+func divBF16RWAVX512(dst []uint16, a []uint16, b []uint16)
+
+// divI8TruncVVAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divI8TruncVVAVX512(dst []int8, a []int8, b []int8) bool
+
+// divI8FloorVVAVX512 divides groups of 16 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divI8FloorVVAVX512(dst []int8, a []int8, b []int8) bool
+
+// divI8TruncVSAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
+func divI8TruncVSAVX512(dst []int8, a []int8, b []int8) bool
+
+// divI8FloorVSAVX512 divides groups of 16 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
+func divI8FloorVSAVX512(dst []int8, a []int8, b []int8) bool
+
+// divI8TruncSVAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
+func divI8TruncSVAVX512(dst []int8, a []int8, b []int8) bool
+
+// divI8FloorSVAVX512 divides groups of 16 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
+func divI8FloorSVAVX512(dst []int8, a []int8, b []int8) bool
+
+// divI8TruncRWAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 16
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divI8TruncRWAVX512(dst []int8, a []int8, b []int8) bool
+
+// divI8FloorRWAVX512 divides groups of 16 elements, floor division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 16
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divI8FloorRWAVX512(dst []int8, a []int8, b []int8) bool
+
+// divU8VVAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divU8VVAVX512(dst []uint8, a []uint8, b []uint8) bool
+
+// divU8VSAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
+func divU8VSAVX512(dst []uint8, a []uint8, b []uint8) bool
+
+// divU8SVAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
+func divU8SVAVX512(dst []uint8, a []uint8, b []uint8) bool
+
+// divU8RWAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 16
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divU8RWAVX512(dst []uint8, a []uint8, b []uint8) bool
+
+// divI16TruncVVAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divI16TruncVVAVX512(dst []int16, a []int16, b []int16) bool
+
+// divI16FloorVVAVX512 divides groups of 16 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divI16FloorVVAVX512(dst []int16, a []int16, b []int16) bool
+
+// divI16TruncVSAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
+func divI16TruncVSAVX512(dst []int16, a []int16, b []int16) bool
+
+// divI16FloorVSAVX512 divides groups of 16 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
+func divI16FloorVSAVX512(dst []int16, a []int16, b []int16) bool
+
+// divI16TruncSVAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
+func divI16TruncSVAVX512(dst []int16, a []int16, b []int16) bool
+
+// divI16FloorSVAVX512 divides groups of 16 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
+func divI16FloorSVAVX512(dst []int16, a []int16, b []int16) bool
+
+// divI16TruncRWAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 16
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divI16TruncRWAVX512(dst []int16, a []int16, b []int16) bool
+
+// divI16FloorRWAVX512 divides groups of 16 elements, floor division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 16
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divI16FloorRWAVX512(dst []int16, a []int16, b []int16) bool
+
+// divU16VVAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divU16VVAVX512(dst []uint16, a []uint16, b []uint16) bool
+
+// divU16VSAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
+func divU16VSAVX512(dst []uint16, a []uint16, b []uint16) bool
+
+// divU16SVAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
+func divU16SVAVX512(dst []uint16, a []uint16, b []uint16) bool
+
+// divU16RWAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 16
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divU16RWAVX512(dst []uint16, a []uint16, b []uint16) bool
+
+// divI32TruncVVAVX512 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divI32TruncVVAVX512(dst []int32, a []int32, b []int32) bool
+
+// divI32FloorVVAVX512 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divI32FloorVVAVX512(dst []int32, a []int32, b []int32) bool
+
+// divI32TruncVSAVX512 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
+func divI32TruncVSAVX512(dst []int32, a []int32, b []int32) bool
+
+// divI32FloorVSAVX512 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
+func divI32FloorVSAVX512(dst []int32, a []int32, b []int32) bool
+
+// divI32TruncSVAVX512 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
+func divI32TruncSVAVX512(dst []int32, a []int32, b []int32) bool
+
+// divI32FloorSVAVX512 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
+func divI32FloorSVAVX512(dst []int32, a []int32, b []int32) bool
+
+// divI32TruncRWAVX512 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divI32TruncRWAVX512(dst []int32, a []int32, b []int32) bool
+
+// divI32FloorRWAVX512 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divI32FloorRWAVX512(dst []int32, a []int32, b []int32) bool
+
+// divU32VVAVX512 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divU32VVAVX512(dst []uint32, a []uint32, b []uint32) bool
+
+// divU32VSAVX512 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[0]
+//	}
+//
+// It reports whether some lane met nothing (the caller checks b[0]); dst is then unspecified.
+//
+//go:noescape
+func divU32VSAVX512(dst []uint32, a []uint32, b []uint32) bool
+
+// divU32SVAVX512 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[0] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor; dst is then unspecified.
+//
+//go:noescape
+func divU32SVAVX512(dst []uint32, a []uint32, b []uint32) bool
+
+// divU32RWAVX512 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//		dst[i] = a[i] / b[i%len(b)]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+//go:noescape
+func divU32RWAVX512(dst []uint32, a []uint32, b []uint32) bool
+
 // divI64MagicTruncAVX2 divides groups of 4 elements by one divisor d, truncating division, with
 // libdivide's magic number for |d| (magic, shift; the add variant adds
 // back the numerator), |d| itself and negD all ones when d < 0:

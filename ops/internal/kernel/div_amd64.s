@@ -4649,6 +4649,4168 @@ divI32FloorRWAVX2_done:
 	VZEROUPPER
 	RET
 
+DATA minquot8<>+0(SB)/4, $0x43000000
+GLOBL minquot8<>(SB), RODATA|NOPTR, $4
+
+DATA minquot16<>+0(SB)/4, $0x47000000
+GLOBL minquot16<>(SB), RODATA|NOPTR, $4
+
+DATA minquot32<>+0(SB)/8, $0x41e0000000000000
+GLOBL minquot32<>(SB), RODATA|NOPTR, $8
+
+// func divF32VVAVX512(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX512F
+TEXT ·divF32VVAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	// Blocks of 64 elements.
+divF32VVAVX512_block:
+	CMPQ    AX, $0x00000040
+	JB      divF32VVAVX512_single
+	VMOVUPS (DX), Z0
+	VMOVUPS (BX), Z1
+	VDIVPS  Z1, Z0, Z0
+	VMOVUPS Z0, (CX)
+	VMOVUPS 64(DX), Z0
+	VMOVUPS 64(BX), Z1
+	VDIVPS  Z1, Z0, Z0
+	VMOVUPS Z0, 64(CX)
+	VMOVUPS 128(DX), Z0
+	VMOVUPS 128(BX), Z1
+	VDIVPS  Z1, Z0, Z0
+	VMOVUPS Z0, 128(CX)
+	VMOVUPS 192(DX), Z0
+	VMOVUPS 192(BX), Z1
+	VDIVPS  Z1, Z0, Z0
+	VMOVUPS Z0, 192(CX)
+	ADDQ    $0x00000100, DX
+	ADDQ    $0x00000100, BX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000040, AX
+	JMP     divF32VVAVX512_block
+
+	// Groups of 16 elements.
+divF32VVAVX512_single:
+	CMPQ    AX, $0x00000010
+	JB      divF32VVAVX512_end
+	VMOVUPS (DX), Z0
+	VMOVUPS (BX), Z1
+	VDIVPS  Z1, Z0, Z0
+	VMOVUPS Z0, (CX)
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, BX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000010, AX
+	JMP     divF32VVAVX512_single
+
+divF32VVAVX512_end:
+	VZEROUPPER
+	RET
+
+// func divF32VSAVX512(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX512F
+TEXT ·divF32VSAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VBROADCASTSS (BX), Z0
+
+	// Blocks of 64 elements.
+divF32VSAVX512_block:
+	CMPQ    AX, $0x00000040
+	JB      divF32VSAVX512_single
+	VMOVUPS (DX), Z1
+	VDIVPS  Z0, Z1, Z1
+	VMOVUPS Z1, (CX)
+	VMOVUPS 64(DX), Z1
+	VDIVPS  Z0, Z1, Z1
+	VMOVUPS Z1, 64(CX)
+	VMOVUPS 128(DX), Z1
+	VDIVPS  Z0, Z1, Z1
+	VMOVUPS Z1, 128(CX)
+	VMOVUPS 192(DX), Z1
+	VDIVPS  Z0, Z1, Z1
+	VMOVUPS Z1, 192(CX)
+	ADDQ    $0x00000100, DX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000040, AX
+	JMP     divF32VSAVX512_block
+
+	// Groups of 16 elements.
+divF32VSAVX512_single:
+	CMPQ    AX, $0x00000010
+	JB      divF32VSAVX512_end
+	VMOVUPS (DX), Z1
+	VDIVPS  Z0, Z1, Z1
+	VMOVUPS Z1, (CX)
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000010, AX
+	JMP     divF32VSAVX512_single
+
+divF32VSAVX512_end:
+	VZEROUPPER
+	RET
+
+// func divF32SVAVX512(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX512F
+TEXT ·divF32SVAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VBROADCASTSS (DX), Z0
+
+	// Blocks of 64 elements.
+divF32SVAVX512_block:
+	CMPQ    AX, $0x00000040
+	JB      divF32SVAVX512_single
+	VMOVUPS (BX), Z1
+	VDIVPS  Z1, Z0, Z1
+	VMOVUPS Z1, (CX)
+	VMOVUPS 64(BX), Z1
+	VDIVPS  Z1, Z0, Z1
+	VMOVUPS Z1, 64(CX)
+	VMOVUPS 128(BX), Z1
+	VDIVPS  Z1, Z0, Z1
+	VMOVUPS Z1, 128(CX)
+	VMOVUPS 192(BX), Z1
+	VDIVPS  Z1, Z0, Z1
+	VMOVUPS Z1, 192(CX)
+	ADDQ    $0x00000100, BX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000040, AX
+	JMP     divF32SVAVX512_block
+
+	// Groups of 16 elements.
+divF32SVAVX512_single:
+	CMPQ    AX, $0x00000010
+	JB      divF32SVAVX512_end
+	VMOVUPS (BX), Z1
+	VDIVPS  Z1, Z0, Z1
+	VMOVUPS Z1, (CX)
+	ADDQ    $0x00000040, BX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000010, AX
+	JMP     divF32SVAVX512_single
+
+divF32SVAVX512_end:
+	VZEROUPPER
+	RET
+
+// func divF32RWAVX512(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX512F
+TEXT ·divF32RWAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks, and the broadcast operand, set up once.
+	// One row of dst and a per round, b from its start.
+divF32RWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divF32RWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 64 elements.
+divF32RWAVX512_block:
+	CMPQ    SI, $0x00000040
+	JB      divF32RWAVX512_single
+	VMOVUPS (DX), Z0
+	VMOVUPS (BX), Z1
+	VDIVPS  Z1, Z0, Z0
+	VMOVUPS Z0, (CX)
+	VMOVUPS 64(DX), Z0
+	VMOVUPS 64(BX), Z1
+	VDIVPS  Z1, Z0, Z0
+	VMOVUPS Z0, 64(CX)
+	VMOVUPS 128(DX), Z0
+	VMOVUPS 128(BX), Z1
+	VDIVPS  Z1, Z0, Z0
+	VMOVUPS Z0, 128(CX)
+	VMOVUPS 192(DX), Z0
+	VMOVUPS 192(BX), Z1
+	VDIVPS  Z1, Z0, Z0
+	VMOVUPS Z0, 192(CX)
+	ADDQ    $0x00000100, DX
+	ADDQ    $0x00000100, BX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000040, SI
+	JMP     divF32RWAVX512_block
+
+	// Groups of 16 elements.
+divF32RWAVX512_single:
+	CMPQ    SI, $0x00000010
+	JB      divF32RWAVX512_end
+	VMOVUPS (DX), Z0
+	VMOVUPS (BX), Z1
+	VDIVPS  Z1, Z0, Z0
+	VMOVUPS Z0, (CX)
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, BX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000010, SI
+	JMP     divF32RWAVX512_single
+
+divF32RWAVX512_end:
+	JMP divF32RWAVX512_row
+
+divF32RWAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divF64VVAVX512(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX512F
+TEXT ·divF64VVAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	// Blocks of 32 elements.
+divF64VVAVX512_block:
+	CMPQ    AX, $0x00000020
+	JB      divF64VVAVX512_single
+	VMOVUPD (DX), Z0
+	VMOVUPD (BX), Z1
+	VDIVPD  Z1, Z0, Z0
+	VMOVUPD Z0, (CX)
+	VMOVUPD 64(DX), Z0
+	VMOVUPD 64(BX), Z1
+	VDIVPD  Z1, Z0, Z0
+	VMOVUPD Z0, 64(CX)
+	VMOVUPD 128(DX), Z0
+	VMOVUPD 128(BX), Z1
+	VDIVPD  Z1, Z0, Z0
+	VMOVUPD Z0, 128(CX)
+	VMOVUPD 192(DX), Z0
+	VMOVUPD 192(BX), Z1
+	VDIVPD  Z1, Z0, Z0
+	VMOVUPD Z0, 192(CX)
+	ADDQ    $0x00000100, DX
+	ADDQ    $0x00000100, BX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000020, AX
+	JMP     divF64VVAVX512_block
+
+	// Groups of 8 elements.
+divF64VVAVX512_single:
+	CMPQ    AX, $0x00000008
+	JB      divF64VVAVX512_end
+	VMOVUPD (DX), Z0
+	VMOVUPD (BX), Z1
+	VDIVPD  Z1, Z0, Z0
+	VMOVUPD Z0, (CX)
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, BX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000008, AX
+	JMP     divF64VVAVX512_single
+
+divF64VVAVX512_end:
+	VZEROUPPER
+	RET
+
+// func divF64VSAVX512(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX512F
+TEXT ·divF64VSAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VBROADCASTSD (BX), Z0
+
+	// Blocks of 32 elements.
+divF64VSAVX512_block:
+	CMPQ    AX, $0x00000020
+	JB      divF64VSAVX512_single
+	VMOVUPD (DX), Z1
+	VDIVPD  Z0, Z1, Z1
+	VMOVUPD Z1, (CX)
+	VMOVUPD 64(DX), Z1
+	VDIVPD  Z0, Z1, Z1
+	VMOVUPD Z1, 64(CX)
+	VMOVUPD 128(DX), Z1
+	VDIVPD  Z0, Z1, Z1
+	VMOVUPD Z1, 128(CX)
+	VMOVUPD 192(DX), Z1
+	VDIVPD  Z0, Z1, Z1
+	VMOVUPD Z1, 192(CX)
+	ADDQ    $0x00000100, DX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000020, AX
+	JMP     divF64VSAVX512_block
+
+	// Groups of 8 elements.
+divF64VSAVX512_single:
+	CMPQ    AX, $0x00000008
+	JB      divF64VSAVX512_end
+	VMOVUPD (DX), Z1
+	VDIVPD  Z0, Z1, Z1
+	VMOVUPD Z1, (CX)
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000008, AX
+	JMP     divF64VSAVX512_single
+
+divF64VSAVX512_end:
+	VZEROUPPER
+	RET
+
+// func divF64SVAVX512(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX512F
+TEXT ·divF64SVAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VBROADCASTSD (DX), Z0
+
+	// Blocks of 32 elements.
+divF64SVAVX512_block:
+	CMPQ    AX, $0x00000020
+	JB      divF64SVAVX512_single
+	VMOVUPD (BX), Z1
+	VDIVPD  Z1, Z0, Z1
+	VMOVUPD Z1, (CX)
+	VMOVUPD 64(BX), Z1
+	VDIVPD  Z1, Z0, Z1
+	VMOVUPD Z1, 64(CX)
+	VMOVUPD 128(BX), Z1
+	VDIVPD  Z1, Z0, Z1
+	VMOVUPD Z1, 128(CX)
+	VMOVUPD 192(BX), Z1
+	VDIVPD  Z1, Z0, Z1
+	VMOVUPD Z1, 192(CX)
+	ADDQ    $0x00000100, BX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000020, AX
+	JMP     divF64SVAVX512_block
+
+	// Groups of 8 elements.
+divF64SVAVX512_single:
+	CMPQ    AX, $0x00000008
+	JB      divF64SVAVX512_end
+	VMOVUPD (BX), Z1
+	VDIVPD  Z1, Z0, Z1
+	VMOVUPD Z1, (CX)
+	ADDQ    $0x00000040, BX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000008, AX
+	JMP     divF64SVAVX512_single
+
+divF64SVAVX512_end:
+	VZEROUPPER
+	RET
+
+// func divF64RWAVX512(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX512F
+TEXT ·divF64RWAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks, and the broadcast operand, set up once.
+	// One row of dst and a per round, b from its start.
+divF64RWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divF64RWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 32 elements.
+divF64RWAVX512_block:
+	CMPQ    SI, $0x00000020
+	JB      divF64RWAVX512_single
+	VMOVUPD (DX), Z0
+	VMOVUPD (BX), Z1
+	VDIVPD  Z1, Z0, Z0
+	VMOVUPD Z0, (CX)
+	VMOVUPD 64(DX), Z0
+	VMOVUPD 64(BX), Z1
+	VDIVPD  Z1, Z0, Z0
+	VMOVUPD Z0, 64(CX)
+	VMOVUPD 128(DX), Z0
+	VMOVUPD 128(BX), Z1
+	VDIVPD  Z1, Z0, Z0
+	VMOVUPD Z0, 128(CX)
+	VMOVUPD 192(DX), Z0
+	VMOVUPD 192(BX), Z1
+	VDIVPD  Z1, Z0, Z0
+	VMOVUPD Z0, 192(CX)
+	ADDQ    $0x00000100, DX
+	ADDQ    $0x00000100, BX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000020, SI
+	JMP     divF64RWAVX512_block
+
+	// Groups of 8 elements.
+divF64RWAVX512_single:
+	CMPQ    SI, $0x00000008
+	JB      divF64RWAVX512_end
+	VMOVUPD (DX), Z0
+	VMOVUPD (BX), Z1
+	VDIVPD  Z1, Z0, Z0
+	VMOVUPD Z0, (CX)
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, BX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000008, SI
+	JMP     divF64RWAVX512_single
+
+divF64RWAVX512_end:
+	JMP divF64RWAVX512_row
+
+divF64RWAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divF16VVAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512F
+TEXT ·divF16VVAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	// Blocks of 64 elements.
+divF16VVAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divF16VVAVX512_single
+	VCVTPH2PS (DX), Z0
+	VCVTPH2PS (BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, (CX)
+	VCVTPH2PS 32(DX), Z0
+	VCVTPH2PS 32(BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, 32(CX)
+	VCVTPH2PS 64(DX), Z0
+	VCVTPH2PS 64(BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, 64(CX)
+	VCVTPH2PS 96(DX), Z0
+	VCVTPH2PS 96(BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, 96(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, BX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, AX
+	JMP       divF16VVAVX512_block
+
+	// Groups of 16 elements.
+divF16VVAVX512_single:
+	CMPQ      AX, $0x00000010
+	JB        divF16VVAVX512_end
+	VCVTPH2PS (DX), Z0
+	VCVTPH2PS (BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, (CX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, BX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000010, AX
+	JMP       divF16VVAVX512_single
+
+divF16VVAVX512_end:
+	VZEROUPPER
+	RET
+
+// func divF16VSAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divF16VSAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VPBROADCASTW (BX), Y0
+	VCVTPH2PS    Y0, Z0
+
+	// Blocks of 64 elements.
+divF16VSAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divF16VSAVX512_single
+	VCVTPH2PS (DX), Z1
+	VDIVPS    Z0, Z1, Z1
+	VCVTPS2PH $0x00, Z1, (CX)
+	VCVTPH2PS 32(DX), Z1
+	VDIVPS    Z0, Z1, Z1
+	VCVTPS2PH $0x00, Z1, 32(CX)
+	VCVTPH2PS 64(DX), Z1
+	VDIVPS    Z0, Z1, Z1
+	VCVTPS2PH $0x00, Z1, 64(CX)
+	VCVTPH2PS 96(DX), Z1
+	VDIVPS    Z0, Z1, Z1
+	VCVTPS2PH $0x00, Z1, 96(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, AX
+	JMP       divF16VSAVX512_block
+
+	// Groups of 16 elements.
+divF16VSAVX512_single:
+	CMPQ      AX, $0x00000010
+	JB        divF16VSAVX512_end
+	VCVTPH2PS (DX), Z1
+	VDIVPS    Z0, Z1, Z1
+	VCVTPS2PH $0x00, Z1, (CX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000010, AX
+	JMP       divF16VSAVX512_single
+
+divF16VSAVX512_end:
+	VZEROUPPER
+	RET
+
+// func divF16SVAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divF16SVAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+
+	// Blocks of 64 elements.
+divF16SVAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divF16SVAVX512_single
+	VCVTPH2PS (BX), Z1
+	VDIVPS    Z1, Z0, Z1
+	VCVTPS2PH $0x00, Z1, (CX)
+	VCVTPH2PS 32(BX), Z1
+	VDIVPS    Z1, Z0, Z1
+	VCVTPS2PH $0x00, Z1, 32(CX)
+	VCVTPH2PS 64(BX), Z1
+	VDIVPS    Z1, Z0, Z1
+	VCVTPS2PH $0x00, Z1, 64(CX)
+	VCVTPH2PS 96(BX), Z1
+	VDIVPS    Z1, Z0, Z1
+	VCVTPS2PH $0x00, Z1, 96(CX)
+	ADDQ      $0x00000080, BX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, AX
+	JMP       divF16SVAVX512_block
+
+	// Groups of 16 elements.
+divF16SVAVX512_single:
+	CMPQ      AX, $0x00000010
+	JB        divF16SVAVX512_end
+	VCVTPH2PS (BX), Z1
+	VDIVPS    Z1, Z0, Z1
+	VCVTPS2PH $0x00, Z1, (CX)
+	ADDQ      $0x00000020, BX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000010, AX
+	JMP       divF16SVAVX512_single
+
+divF16SVAVX512_end:
+	VZEROUPPER
+	RET
+
+// func divF16RWAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512F
+TEXT ·divF16RWAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks, and the broadcast operand, set up once.
+	// One row of dst and a per round, b from its start.
+divF16RWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divF16RWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 64 elements.
+divF16RWAVX512_block:
+	CMPQ      SI, $0x00000040
+	JB        divF16RWAVX512_single
+	VCVTPH2PS (DX), Z0
+	VCVTPH2PS (BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, (CX)
+	VCVTPH2PS 32(DX), Z0
+	VCVTPH2PS 32(BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, 32(CX)
+	VCVTPH2PS 64(DX), Z0
+	VCVTPH2PS 64(BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, 64(CX)
+	VCVTPH2PS 96(DX), Z0
+	VCVTPH2PS 96(BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, 96(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, BX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, SI
+	JMP       divF16RWAVX512_block
+
+	// Groups of 16 elements.
+divF16RWAVX512_single:
+	CMPQ      SI, $0x00000010
+	JB        divF16RWAVX512_end
+	VCVTPH2PS (DX), Z0
+	VCVTPH2PS (BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, (CX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, BX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000010, SI
+	JMP       divF16RWAVX512_single
+
+divF16RWAVX512_end:
+	JMP divF16RWAVX512_row
+
+divF16RWAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divBF16VVAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512F
+TEXT ·divBF16VVAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	// Blocks of 64 elements.
+divBF16VVAVX512_block:
+	CMPQ         AX, $0x00000040
+	JB           divBF16VVAVX512_single
+	VPMOVZXWD    (DX), Z0
+	VPSLLD       $0x10, Z0, Z0
+	VPMOVZXWD    (BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z0
+	VPBROADCASTD lsb<>+0(SB), Z2
+	VPBROADCASTD round7fff<>+0(SB), Z3
+	VPBROADCASTD quiet<>+0(SB), Z4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z2, Z1, Z1
+	VPADDD       Z3, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        Z4, Z0, K1, Z1
+	VPSRLD       $0x10, Z1, Z1
+	VPMOVDW      Z1, (CX)
+	VPMOVZXWD    32(DX), Z0
+	VPSLLD       $0x10, Z0, Z0
+	VPMOVZXWD    32(BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z0
+	VPBROADCASTD lsb<>+0(SB), Z2
+	VPBROADCASTD round7fff<>+0(SB), Z3
+	VPBROADCASTD quiet<>+0(SB), Z4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z2, Z1, Z1
+	VPADDD       Z3, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        Z4, Z0, K1, Z1
+	VPSRLD       $0x10, Z1, Z1
+	VPMOVDW      Z1, 32(CX)
+	VPMOVZXWD    64(DX), Z0
+	VPSLLD       $0x10, Z0, Z0
+	VPMOVZXWD    64(BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z0
+	VPBROADCASTD lsb<>+0(SB), Z2
+	VPBROADCASTD round7fff<>+0(SB), Z3
+	VPBROADCASTD quiet<>+0(SB), Z4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z2, Z1, Z1
+	VPADDD       Z3, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        Z4, Z0, K1, Z1
+	VPSRLD       $0x10, Z1, Z1
+	VPMOVDW      Z1, 64(CX)
+	VPMOVZXWD    96(DX), Z0
+	VPSLLD       $0x10, Z0, Z0
+	VPMOVZXWD    96(BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z0
+	VPBROADCASTD lsb<>+0(SB), Z2
+	VPBROADCASTD round7fff<>+0(SB), Z3
+	VPBROADCASTD quiet<>+0(SB), Z4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z2, Z1, Z1
+	VPADDD       Z3, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        Z4, Z0, K1, Z1
+	VPSRLD       $0x10, Z1, Z1
+	VPMOVDW      Z1, 96(CX)
+	ADDQ         $0x00000080, DX
+	ADDQ         $0x00000080, BX
+	ADDQ         $0x00000080, CX
+	SUBQ         $0x00000040, AX
+	JMP          divBF16VVAVX512_block
+
+	// Groups of 16 elements.
+divBF16VVAVX512_single:
+	CMPQ         AX, $0x00000010
+	JB           divBF16VVAVX512_end
+	VPMOVZXWD    (DX), Z0
+	VPSLLD       $0x10, Z0, Z0
+	VPMOVZXWD    (BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z0
+	VPBROADCASTD lsb<>+0(SB), Z2
+	VPBROADCASTD round7fff<>+0(SB), Z3
+	VPBROADCASTD quiet<>+0(SB), Z4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z2, Z1, Z1
+	VPADDD       Z3, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        Z4, Z0, K1, Z1
+	VPSRLD       $0x10, Z1, Z1
+	VPMOVDW      Z1, (CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000010, AX
+	JMP          divBF16VVAVX512_single
+
+divBF16VVAVX512_end:
+	VZEROUPPER
+	RET
+
+// func divBF16VSAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divBF16VSAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VPBROADCASTW (BX), Y0
+	VPMOVZXWD    Y0, Z0
+	VPSLLD       $0x10, Z0, Z0
+
+	// Blocks of 64 elements.
+divBF16VSAVX512_block:
+	CMPQ         AX, $0x00000040
+	JB           divBF16VSAVX512_single
+	VPMOVZXWD    (DX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z0, Z1, Z1
+	VPBROADCASTD lsb<>+0(SB), Z3
+	VPBROADCASTD round7fff<>+0(SB), Z4
+	VPBROADCASTD quiet<>+0(SB), Z5
+	VPSRLD       $0x10, Z1, Z2
+	VPANDD       Z3, Z2, Z2
+	VPADDD       Z4, Z2, Z2
+	VPADDD       Z1, Z2, Z2
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        Z5, Z1, K1, Z2
+	VPSRLD       $0x10, Z2, Z2
+	VPMOVDW      Z2, (CX)
+	VPMOVZXWD    32(DX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z0, Z1, Z1
+	VPBROADCASTD lsb<>+0(SB), Z3
+	VPBROADCASTD round7fff<>+0(SB), Z4
+	VPBROADCASTD quiet<>+0(SB), Z5
+	VPSRLD       $0x10, Z1, Z2
+	VPANDD       Z3, Z2, Z2
+	VPADDD       Z4, Z2, Z2
+	VPADDD       Z1, Z2, Z2
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        Z5, Z1, K1, Z2
+	VPSRLD       $0x10, Z2, Z2
+	VPMOVDW      Z2, 32(CX)
+	VPMOVZXWD    64(DX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z0, Z1, Z1
+	VPBROADCASTD lsb<>+0(SB), Z3
+	VPBROADCASTD round7fff<>+0(SB), Z4
+	VPBROADCASTD quiet<>+0(SB), Z5
+	VPSRLD       $0x10, Z1, Z2
+	VPANDD       Z3, Z2, Z2
+	VPADDD       Z4, Z2, Z2
+	VPADDD       Z1, Z2, Z2
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        Z5, Z1, K1, Z2
+	VPSRLD       $0x10, Z2, Z2
+	VPMOVDW      Z2, 64(CX)
+	VPMOVZXWD    96(DX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z0, Z1, Z1
+	VPBROADCASTD lsb<>+0(SB), Z3
+	VPBROADCASTD round7fff<>+0(SB), Z4
+	VPBROADCASTD quiet<>+0(SB), Z5
+	VPSRLD       $0x10, Z1, Z2
+	VPANDD       Z3, Z2, Z2
+	VPADDD       Z4, Z2, Z2
+	VPADDD       Z1, Z2, Z2
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        Z5, Z1, K1, Z2
+	VPSRLD       $0x10, Z2, Z2
+	VPMOVDW      Z2, 96(CX)
+	ADDQ         $0x00000080, DX
+	ADDQ         $0x00000080, CX
+	SUBQ         $0x00000040, AX
+	JMP          divBF16VSAVX512_block
+
+	// Groups of 16 elements.
+divBF16VSAVX512_single:
+	CMPQ         AX, $0x00000010
+	JB           divBF16VSAVX512_end
+	VPMOVZXWD    (DX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z0, Z1, Z1
+	VPBROADCASTD lsb<>+0(SB), Z3
+	VPBROADCASTD round7fff<>+0(SB), Z4
+	VPBROADCASTD quiet<>+0(SB), Z5
+	VPSRLD       $0x10, Z1, Z2
+	VPANDD       Z3, Z2, Z2
+	VPADDD       Z4, Z2, Z2
+	VPADDD       Z1, Z2, Z2
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        Z5, Z1, K1, Z2
+	VPSRLD       $0x10, Z2, Z2
+	VPMOVDW      Z2, (CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000010, AX
+	JMP          divBF16VSAVX512_single
+
+divBF16VSAVX512_end:
+	VZEROUPPER
+	RET
+
+// func divBF16SVAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divBF16SVAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VPBROADCASTW (DX), Y0
+	VPMOVZXWD    Y0, Z0
+	VPSLLD       $0x10, Z0, Z0
+
+	// Blocks of 64 elements.
+divBF16SVAVX512_block:
+	CMPQ         AX, $0x00000040
+	JB           divBF16SVAVX512_single
+	VPMOVZXWD    (BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z1
+	VPBROADCASTD lsb<>+0(SB), Z3
+	VPBROADCASTD round7fff<>+0(SB), Z4
+	VPBROADCASTD quiet<>+0(SB), Z5
+	VPSRLD       $0x10, Z1, Z2
+	VPANDD       Z3, Z2, Z2
+	VPADDD       Z4, Z2, Z2
+	VPADDD       Z1, Z2, Z2
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        Z5, Z1, K1, Z2
+	VPSRLD       $0x10, Z2, Z2
+	VPMOVDW      Z2, (CX)
+	VPMOVZXWD    32(BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z1
+	VPBROADCASTD lsb<>+0(SB), Z3
+	VPBROADCASTD round7fff<>+0(SB), Z4
+	VPBROADCASTD quiet<>+0(SB), Z5
+	VPSRLD       $0x10, Z1, Z2
+	VPANDD       Z3, Z2, Z2
+	VPADDD       Z4, Z2, Z2
+	VPADDD       Z1, Z2, Z2
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        Z5, Z1, K1, Z2
+	VPSRLD       $0x10, Z2, Z2
+	VPMOVDW      Z2, 32(CX)
+	VPMOVZXWD    64(BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z1
+	VPBROADCASTD lsb<>+0(SB), Z3
+	VPBROADCASTD round7fff<>+0(SB), Z4
+	VPBROADCASTD quiet<>+0(SB), Z5
+	VPSRLD       $0x10, Z1, Z2
+	VPANDD       Z3, Z2, Z2
+	VPADDD       Z4, Z2, Z2
+	VPADDD       Z1, Z2, Z2
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        Z5, Z1, K1, Z2
+	VPSRLD       $0x10, Z2, Z2
+	VPMOVDW      Z2, 64(CX)
+	VPMOVZXWD    96(BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z1
+	VPBROADCASTD lsb<>+0(SB), Z3
+	VPBROADCASTD round7fff<>+0(SB), Z4
+	VPBROADCASTD quiet<>+0(SB), Z5
+	VPSRLD       $0x10, Z1, Z2
+	VPANDD       Z3, Z2, Z2
+	VPADDD       Z4, Z2, Z2
+	VPADDD       Z1, Z2, Z2
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        Z5, Z1, K1, Z2
+	VPSRLD       $0x10, Z2, Z2
+	VPMOVDW      Z2, 96(CX)
+	ADDQ         $0x00000080, BX
+	ADDQ         $0x00000080, CX
+	SUBQ         $0x00000040, AX
+	JMP          divBF16SVAVX512_block
+
+	// Groups of 16 elements.
+divBF16SVAVX512_single:
+	CMPQ         AX, $0x00000010
+	JB           divBF16SVAVX512_end
+	VPMOVZXWD    (BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z1
+	VPBROADCASTD lsb<>+0(SB), Z3
+	VPBROADCASTD round7fff<>+0(SB), Z4
+	VPBROADCASTD quiet<>+0(SB), Z5
+	VPSRLD       $0x10, Z1, Z2
+	VPANDD       Z3, Z2, Z2
+	VPADDD       Z4, Z2, Z2
+	VPADDD       Z1, Z2, Z2
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        Z5, Z1, K1, Z2
+	VPSRLD       $0x10, Z2, Z2
+	VPMOVDW      Z2, (CX)
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000010, AX
+	JMP          divBF16SVAVX512_single
+
+divBF16SVAVX512_end:
+	VZEROUPPER
+	RET
+
+// func divBF16RWAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512F
+TEXT ·divBF16RWAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks, and the broadcast operand, set up once.
+	// One row of dst and a per round, b from its start.
+divBF16RWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divBF16RWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 64 elements.
+divBF16RWAVX512_block:
+	CMPQ         SI, $0x00000040
+	JB           divBF16RWAVX512_single
+	VPMOVZXWD    (DX), Z0
+	VPSLLD       $0x10, Z0, Z0
+	VPMOVZXWD    (BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z0
+	VPBROADCASTD lsb<>+0(SB), Z2
+	VPBROADCASTD round7fff<>+0(SB), Z3
+	VPBROADCASTD quiet<>+0(SB), Z4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z2, Z1, Z1
+	VPADDD       Z3, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        Z4, Z0, K1, Z1
+	VPSRLD       $0x10, Z1, Z1
+	VPMOVDW      Z1, (CX)
+	VPMOVZXWD    32(DX), Z0
+	VPSLLD       $0x10, Z0, Z0
+	VPMOVZXWD    32(BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z0
+	VPBROADCASTD lsb<>+0(SB), Z2
+	VPBROADCASTD round7fff<>+0(SB), Z3
+	VPBROADCASTD quiet<>+0(SB), Z4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z2, Z1, Z1
+	VPADDD       Z3, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        Z4, Z0, K1, Z1
+	VPSRLD       $0x10, Z1, Z1
+	VPMOVDW      Z1, 32(CX)
+	VPMOVZXWD    64(DX), Z0
+	VPSLLD       $0x10, Z0, Z0
+	VPMOVZXWD    64(BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z0
+	VPBROADCASTD lsb<>+0(SB), Z2
+	VPBROADCASTD round7fff<>+0(SB), Z3
+	VPBROADCASTD quiet<>+0(SB), Z4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z2, Z1, Z1
+	VPADDD       Z3, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        Z4, Z0, K1, Z1
+	VPSRLD       $0x10, Z1, Z1
+	VPMOVDW      Z1, 64(CX)
+	VPMOVZXWD    96(DX), Z0
+	VPSLLD       $0x10, Z0, Z0
+	VPMOVZXWD    96(BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z0
+	VPBROADCASTD lsb<>+0(SB), Z2
+	VPBROADCASTD round7fff<>+0(SB), Z3
+	VPBROADCASTD quiet<>+0(SB), Z4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z2, Z1, Z1
+	VPADDD       Z3, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        Z4, Z0, K1, Z1
+	VPSRLD       $0x10, Z1, Z1
+	VPMOVDW      Z1, 96(CX)
+	ADDQ         $0x00000080, DX
+	ADDQ         $0x00000080, BX
+	ADDQ         $0x00000080, CX
+	SUBQ         $0x00000040, SI
+	JMP          divBF16RWAVX512_block
+
+	// Groups of 16 elements.
+divBF16RWAVX512_single:
+	CMPQ         SI, $0x00000010
+	JB           divBF16RWAVX512_end
+	VPMOVZXWD    (DX), Z0
+	VPSLLD       $0x10, Z0, Z0
+	VPMOVZXWD    (BX), Z1
+	VPSLLD       $0x10, Z1, Z1
+	VDIVPS       Z1, Z0, Z0
+	VPBROADCASTD lsb<>+0(SB), Z2
+	VPBROADCASTD round7fff<>+0(SB), Z3
+	VPBROADCASTD quiet<>+0(SB), Z4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z2, Z1, Z1
+	VPADDD       Z3, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        Z4, Z0, K1, Z1
+	VPSRLD       $0x10, Z1, Z1
+	VPMOVDW      Z1, (CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000010, SI
+	JMP          divBF16RWAVX512_single
+
+divBF16RWAVX512_end:
+	JMP divBF16RWAVX512_row
+
+divBF16RWAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI8TruncVVAVX512(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX512F
+TEXT ·divI8TruncVVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSS minquot8<>+0(SB), Z0
+
+	// Blocks of 64 elements.
+divI8TruncVVAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divI8TruncVVAVX512_single
+	VPMOVSXBD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  (BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, (CX)
+	VPMOVSXBD  16(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  16(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 16(CX)
+	VPMOVSXBD  32(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  32(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 32(CX)
+	VPMOVSXBD  48(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  48(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 48(CX)
+	ADDQ       $0x00000040, DX
+	ADDQ       $0x00000040, BX
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000040, AX
+	JMP        divI8TruncVVAVX512_block
+
+	// Groups of 16 elements.
+divI8TruncVVAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divI8TruncVVAVX512_end
+	VPMOVSXBD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  (BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, AX
+	JMP        divI8TruncVVAVX512_single
+
+divI8TruncVVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI8FloorVVAVX512(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX512F
+TEXT ·divI8FloorVVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSS minquot8<>+0(SB), Z0
+
+	// Blocks of 64 elements.
+divI8FloorVVAVX512_block:
+	CMPQ        AX, $0x00000040
+	JB          divI8FloorVVAVX512_single
+	VPMOVSXBD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   (BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, (CX)
+	VPMOVSXBD   16(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   16(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, 16(CX)
+	VPMOVSXBD   32(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   32(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, 32(CX)
+	VPMOVSXBD   48(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   48(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, 48(CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000040, AX
+	JMP         divI8FloorVVAVX512_block
+
+	// Groups of 16 elements.
+divI8FloorVVAVX512_single:
+	CMPQ        AX, $0x00000010
+	JB          divI8FloorVVAVX512_end
+	VPMOVSXBD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   (BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, (CX)
+	ADDQ        $0x00000010, DX
+	ADDQ        $0x00000010, BX
+	ADDQ        $0x00000010, CX
+	SUBQ        $0x00000010, AX
+	JMP         divI8FloorVVAVX512_single
+
+divI8FloorVVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI8TruncVSAVX512(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divI8TruncVSAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VPBROADCASTB (BX), X0
+	VPMOVSXBD    X0, Z0
+	VCVTDQ2PS    Z0, Z0
+
+	// Blocks of 64 elements.
+divI8TruncVSAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divI8TruncVSAVX512_single
+	VPMOVSXBD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, (CX)
+	VPMOVSXBD  16(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 16(CX)
+	VPMOVSXBD  32(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 32(CX)
+	VPMOVSXBD  48(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 48(CX)
+	ADDQ       $0x00000040, DX
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000040, AX
+	JMP        divI8TruncVSAVX512_block
+
+	// Groups of 16 elements.
+divI8TruncVSAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divI8TruncVSAVX512_end
+	VPMOVSXBD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, AX
+	JMP        divI8TruncVSAVX512_single
+
+divI8TruncVSAVX512_end:
+	// Report whether some lane failed a check.
+	XORB AL, AL
+	MOVB AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI8FloorVSAVX512(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divI8FloorVSAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VPBROADCASTB (BX), X0
+	VPMOVSXBD    X0, Z0
+	VCVTDQ2PS    Z0, Z0
+
+	// Blocks of 64 elements.
+divI8FloorVSAVX512_block:
+	CMPQ        AX, $0x00000040
+	JB          divI8FloorVSAVX512_single
+	VPMOVSXBD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VDIVPS      Z0, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, (CX)
+	VPMOVSXBD   16(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VDIVPS      Z0, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, 16(CX)
+	VPMOVSXBD   32(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VDIVPS      Z0, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, 32(CX)
+	VPMOVSXBD   48(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VDIVPS      Z0, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, 48(CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000040, AX
+	JMP         divI8FloorVSAVX512_block
+
+	// Groups of 16 elements.
+divI8FloorVSAVX512_single:
+	CMPQ        AX, $0x00000010
+	JB          divI8FloorVSAVX512_end
+	VPMOVSXBD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VDIVPS      Z0, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, (CX)
+	ADDQ        $0x00000010, DX
+	ADDQ        $0x00000010, CX
+	SUBQ        $0x00000010, AX
+	JMP         divI8FloorVSAVX512_single
+
+divI8FloorVSAVX512_end:
+	// Report whether some lane failed a check.
+	XORB AL, AL
+	MOVB AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI8TruncSVAVX512(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divI8TruncSVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VPBROADCASTB (DX), X0
+	VPMOVSXBD    X0, Z0
+	VCVTDQ2PS    Z0, Z0
+
+	// Blocks of 64 elements.
+divI8TruncSVAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divI8TruncSVAVX512_single
+	VPMOVSXBD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, (CX)
+	VPMOVSXBD  16(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 16(CX)
+	VPMOVSXBD  32(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 32(CX)
+	VPMOVSXBD  48(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 48(CX)
+	ADDQ       $0x00000040, BX
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000040, AX
+	JMP        divI8TruncSVAVX512_block
+
+	// Groups of 16 elements.
+divI8TruncSVAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divI8TruncSVAVX512_end
+	VPMOVSXBD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, (CX)
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, AX
+	JMP        divI8TruncSVAVX512_single
+
+divI8TruncSVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI8FloorSVAVX512(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divI8FloorSVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VPBROADCASTB (DX), X0
+	VPMOVSXBD    X0, Z0
+	VCVTDQ2PS    Z0, Z0
+
+	// Blocks of 64 elements.
+divI8FloorSVAVX512_block:
+	CMPQ        AX, $0x00000040
+	JB          divI8FloorSVAVX512_single
+	VPMOVSXBD   (BX), Z1
+	VCVTDQ2PS   Z1, Z2
+	VPTESTNMD   Z1, Z1, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z2, Z0, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, (CX)
+	VPMOVSXBD   16(BX), Z1
+	VCVTDQ2PS   Z1, Z2
+	VPTESTNMD   Z1, Z1, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z2, Z0, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, 16(CX)
+	VPMOVSXBD   32(BX), Z1
+	VCVTDQ2PS   Z1, Z2
+	VPTESTNMD   Z1, Z1, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z2, Z0, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, 32(CX)
+	VPMOVSXBD   48(BX), Z1
+	VCVTDQ2PS   Z1, Z2
+	VPTESTNMD   Z1, Z1, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z2, Z0, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, 48(CX)
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000040, AX
+	JMP         divI8FloorSVAVX512_block
+
+	// Groups of 16 elements.
+divI8FloorSVAVX512_single:
+	CMPQ        AX, $0x00000010
+	JB          divI8FloorSVAVX512_end
+	VPMOVSXBD   (BX), Z1
+	VCVTDQ2PS   Z1, Z2
+	VPTESTNMD   Z1, Z1, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z2, Z0, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, (CX)
+	ADDQ        $0x00000010, BX
+	ADDQ        $0x00000010, CX
+	SUBQ        $0x00000010, AX
+	JMP         divI8FloorSVAVX512_single
+
+divI8FloorSVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI8TruncRWAVX512(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX512F
+TEXT ·divI8TruncRWAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSS minquot8<>+0(SB), Z0
+
+	// One row of dst and a per round, b from its start.
+divI8TruncRWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divI8TruncRWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 64 elements.
+divI8TruncRWAVX512_block:
+	CMPQ       SI, $0x00000040
+	JB         divI8TruncRWAVX512_single
+	VPMOVSXBD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  (BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, (CX)
+	VPMOVSXBD  16(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  16(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 16(CX)
+	VPMOVSXBD  32(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  32(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 32(CX)
+	VPMOVSXBD  48(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  48(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 48(CX)
+	ADDQ       $0x00000040, DX
+	ADDQ       $0x00000040, BX
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000040, SI
+	JMP        divI8TruncRWAVX512_block
+
+	// Groups of 16 elements.
+divI8TruncRWAVX512_single:
+	CMPQ       SI, $0x00000010
+	JB         divI8TruncRWAVX512_end
+	VPMOVSXBD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  (BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, SI
+	JMP        divI8TruncRWAVX512_single
+
+divI8TruncRWAVX512_end:
+	JMP divI8TruncRWAVX512_row
+
+divI8TruncRWAVX512_done:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI8FloorRWAVX512(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX512F
+TEXT ·divI8FloorRWAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSS minquot8<>+0(SB), Z0
+
+	// One row of dst and a per round, b from its start.
+divI8FloorRWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divI8FloorRWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 64 elements.
+divI8FloorRWAVX512_block:
+	CMPQ        SI, $0x00000040
+	JB          divI8FloorRWAVX512_single
+	VPMOVSXBD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   (BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, (CX)
+	VPMOVSXBD   16(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   16(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, 16(CX)
+	VPMOVSXBD   32(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   32(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, 32(CX)
+	VPMOVSXBD   48(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   48(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, 48(CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000040, SI
+	JMP         divI8FloorRWAVX512_block
+
+	// Groups of 16 elements.
+divI8FloorRWAVX512_single:
+	CMPQ        SI, $0x00000010
+	JB          divI8FloorRWAVX512_end
+	VPMOVSXBD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   (BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, (CX)
+	ADDQ        $0x00000010, DX
+	ADDQ        $0x00000010, BX
+	ADDQ        $0x00000010, CX
+	SUBQ        $0x00000010, SI
+	JMP         divI8FloorRWAVX512_single
+
+divI8FloorRWAVX512_end:
+	JMP divI8FloorRWAVX512_row
+
+divI8FloorRWAVX512_done:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU8VVAVX512(dst []uint8, a []uint8, b []uint8) bool
+// Requires: AVX, AVX512F
+TEXT ·divU8VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW K1, K1, K1
+
+	// Blocks of 64 elements.
+divU8VVAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divU8VVAVX512_single
+	VPMOVZXBD  (DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, (CX)
+	VPMOVZXBD  16(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  16(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, 16(CX)
+	VPMOVZXBD  32(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  32(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, 32(CX)
+	VPMOVZXBD  48(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  48(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, 48(CX)
+	ADDQ       $0x00000040, DX
+	ADDQ       $0x00000040, BX
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000040, AX
+	JMP        divU8VVAVX512_block
+
+	// Groups of 16 elements.
+divU8VVAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divU8VVAVX512_end
+	VPMOVZXBD  (DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, AX
+	JMP        divU8VVAVX512_single
+
+divU8VVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU8VSAVX512(dst []uint8, a []uint8, b []uint8) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divU8VSAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VPBROADCASTB (BX), X0
+	VPMOVZXBD    X0, Z0
+	VCVTDQ2PS    Z0, Z0
+
+	// Blocks of 64 elements.
+divU8VSAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divU8VSAVX512_single
+	VPMOVZXBD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, (CX)
+	VPMOVZXBD  16(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 16(CX)
+	VPMOVZXBD  32(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 32(CX)
+	VPMOVZXBD  48(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 48(CX)
+	ADDQ       $0x00000040, DX
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000040, AX
+	JMP        divU8VSAVX512_block
+
+	// Groups of 16 elements.
+divU8VSAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divU8VSAVX512_end
+	VPMOVZXBD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, AX
+	JMP        divU8VSAVX512_single
+
+divU8VSAVX512_end:
+	// Report whether some lane failed a check.
+	XORB AL, AL
+	MOVB AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU8SVAVX512(dst []uint8, a []uint8, b []uint8) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divU8SVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VPBROADCASTB (DX), X0
+	VPMOVZXBD    X0, Z0
+	VCVTDQ2PS    Z0, Z0
+
+	// Blocks of 64 elements.
+divU8SVAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divU8SVAVX512_single
+	VPMOVZXBD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, (CX)
+	VPMOVZXBD  16(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 16(CX)
+	VPMOVZXBD  32(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 32(CX)
+	VPMOVZXBD  48(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, 48(CX)
+	ADDQ       $0x00000040, BX
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000040, AX
+	JMP        divU8SVAVX512_block
+
+	// Groups of 16 elements.
+divU8SVAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divU8SVAVX512_end
+	VPMOVZXBD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, (CX)
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, AX
+	JMP        divU8SVAVX512_single
+
+divU8SVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU8RWAVX512(dst []uint8, a []uint8, b []uint8) bool
+// Requires: AVX, AVX512F
+TEXT ·divU8RWAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW K1, K1, K1
+
+	// One row of dst and a per round, b from its start.
+divU8RWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divU8RWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 64 elements.
+divU8RWAVX512_block:
+	CMPQ       SI, $0x00000040
+	JB         divU8RWAVX512_single
+	VPMOVZXBD  (DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, (CX)
+	VPMOVZXBD  16(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  16(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, 16(CX)
+	VPMOVZXBD  32(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  32(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, 32(CX)
+	VPMOVZXBD  48(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  48(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, 48(CX)
+	ADDQ       $0x00000040, DX
+	ADDQ       $0x00000040, BX
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000040, SI
+	JMP        divU8RWAVX512_block
+
+	// Groups of 16 elements.
+divU8RWAVX512_single:
+	CMPQ       SI, $0x00000010
+	JB         divU8RWAVX512_end
+	VPMOVZXBD  (DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, SI
+	JMP        divU8RWAVX512_single
+
+divU8RWAVX512_end:
+	JMP divU8RWAVX512_row
+
+divU8RWAVX512_done:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI16TruncVVAVX512(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX512F
+TEXT ·divI16TruncVVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSS minquot16<>+0(SB), Z0
+
+	// Blocks of 64 elements.
+divI16TruncVVAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divI16TruncVVAVX512_single
+	VPMOVSXWD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  (BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, (CX)
+	VPMOVSXWD  32(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  32(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 32(CX)
+	VPMOVSXWD  64(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  64(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 64(CX)
+	VPMOVSXWD  96(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  96(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 96(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000040, AX
+	JMP        divI16TruncVVAVX512_block
+
+	// Groups of 16 elements.
+divI16TruncVVAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divI16TruncVVAVX512_end
+	VPMOVSXWD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  (BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, AX
+	JMP        divI16TruncVVAVX512_single
+
+divI16TruncVVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI16FloorVVAVX512(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX512F
+TEXT ·divI16FloorVVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSS minquot16<>+0(SB), Z0
+
+	// Blocks of 64 elements.
+divI16FloorVVAVX512_block:
+	CMPQ        AX, $0x00000040
+	JB          divI16FloorVVAVX512_single
+	VPMOVSXWD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   (BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, (CX)
+	VPMOVSXWD   32(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   32(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, 32(CX)
+	VPMOVSXWD   64(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   64(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, 64(CX)
+	VPMOVSXWD   96(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   96(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, 96(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000040, AX
+	JMP         divI16FloorVVAVX512_block
+
+	// Groups of 16 elements.
+divI16FloorVVAVX512_single:
+	CMPQ        AX, $0x00000010
+	JB          divI16FloorVVAVX512_end
+	VPMOVSXWD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   (BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, (CX)
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000010, AX
+	JMP         divI16FloorVVAVX512_single
+
+divI16FloorVVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI16TruncVSAVX512(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divI16TruncVSAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VPBROADCASTW (BX), Y0
+	VPMOVSXWD    Y0, Z0
+	VCVTDQ2PS    Z0, Z0
+
+	// Blocks of 64 elements.
+divI16TruncVSAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divI16TruncVSAVX512_single
+	VPMOVSXWD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, (CX)
+	VPMOVSXWD  32(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 32(CX)
+	VPMOVSXWD  64(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 64(CX)
+	VPMOVSXWD  96(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 96(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000040, AX
+	JMP        divI16TruncVSAVX512_block
+
+	// Groups of 16 elements.
+divI16TruncVSAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divI16TruncVSAVX512_end
+	VPMOVSXWD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, AX
+	JMP        divI16TruncVSAVX512_single
+
+divI16TruncVSAVX512_end:
+	// Report whether some lane failed a check.
+	XORB AL, AL
+	MOVB AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI16FloorVSAVX512(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divI16FloorVSAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VPBROADCASTW (BX), Y0
+	VPMOVSXWD    Y0, Z0
+	VCVTDQ2PS    Z0, Z0
+
+	// Blocks of 64 elements.
+divI16FloorVSAVX512_block:
+	CMPQ        AX, $0x00000040
+	JB          divI16FloorVSAVX512_single
+	VPMOVSXWD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VDIVPS      Z0, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, (CX)
+	VPMOVSXWD   32(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VDIVPS      Z0, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, 32(CX)
+	VPMOVSXWD   64(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VDIVPS      Z0, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, 64(CX)
+	VPMOVSXWD   96(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VDIVPS      Z0, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, 96(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000040, AX
+	JMP         divI16FloorVSAVX512_block
+
+	// Groups of 16 elements.
+divI16FloorVSAVX512_single:
+	CMPQ        AX, $0x00000010
+	JB          divI16FloorVSAVX512_end
+	VPMOVSXWD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VDIVPS      Z0, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, (CX)
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000010, AX
+	JMP         divI16FloorVSAVX512_single
+
+divI16FloorVSAVX512_end:
+	// Report whether some lane failed a check.
+	XORB AL, AL
+	MOVB AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI16TruncSVAVX512(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divI16TruncSVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VPBROADCASTW (DX), Y0
+	VPMOVSXWD    Y0, Z0
+	VCVTDQ2PS    Z0, Z0
+
+	// Blocks of 64 elements.
+divI16TruncSVAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divI16TruncSVAVX512_single
+	VPMOVSXWD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, (CX)
+	VPMOVSXWD  32(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 32(CX)
+	VPMOVSXWD  64(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 64(CX)
+	VPMOVSXWD  96(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 96(CX)
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000040, AX
+	JMP        divI16TruncSVAVX512_block
+
+	// Groups of 16 elements.
+divI16TruncSVAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divI16TruncSVAVX512_end
+	VPMOVSXWD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, (CX)
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, AX
+	JMP        divI16TruncSVAVX512_single
+
+divI16TruncSVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI16FloorSVAVX512(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divI16FloorSVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VPBROADCASTW (DX), Y0
+	VPMOVSXWD    Y0, Z0
+	VCVTDQ2PS    Z0, Z0
+
+	// Blocks of 64 elements.
+divI16FloorSVAVX512_block:
+	CMPQ        AX, $0x00000040
+	JB          divI16FloorSVAVX512_single
+	VPMOVSXWD   (BX), Z1
+	VCVTDQ2PS   Z1, Z2
+	VPTESTNMD   Z1, Z1, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z2, Z0, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, (CX)
+	VPMOVSXWD   32(BX), Z1
+	VCVTDQ2PS   Z1, Z2
+	VPTESTNMD   Z1, Z1, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z2, Z0, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, 32(CX)
+	VPMOVSXWD   64(BX), Z1
+	VCVTDQ2PS   Z1, Z2
+	VPTESTNMD   Z1, Z1, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z2, Z0, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, 64(CX)
+	VPMOVSXWD   96(BX), Z1
+	VCVTDQ2PS   Z1, Z2
+	VPTESTNMD   Z1, Z1, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z2, Z0, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, 96(CX)
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000040, AX
+	JMP         divI16FloorSVAVX512_block
+
+	// Groups of 16 elements.
+divI16FloorSVAVX512_single:
+	CMPQ        AX, $0x00000010
+	JB          divI16FloorSVAVX512_end
+	VPMOVSXWD   (BX), Z1
+	VCVTDQ2PS   Z1, Z2
+	VPTESTNMD   Z1, Z1, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z2, Z0, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, (CX)
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000010, AX
+	JMP         divI16FloorSVAVX512_single
+
+divI16FloorSVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI16TruncRWAVX512(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX512F
+TEXT ·divI16TruncRWAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSS minquot16<>+0(SB), Z0
+
+	// One row of dst and a per round, b from its start.
+divI16TruncRWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divI16TruncRWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 64 elements.
+divI16TruncRWAVX512_block:
+	CMPQ       SI, $0x00000040
+	JB         divI16TruncRWAVX512_single
+	VPMOVSXWD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  (BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, (CX)
+	VPMOVSXWD  32(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  32(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 32(CX)
+	VPMOVSXWD  64(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  64(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 64(CX)
+	VPMOVSXWD  96(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  96(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 96(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000040, SI
+	JMP        divI16TruncRWAVX512_block
+
+	// Groups of 16 elements.
+divI16TruncRWAVX512_single:
+	CMPQ       SI, $0x00000010
+	JB         divI16TruncRWAVX512_end
+	VPMOVSXWD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  (BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, SI
+	JMP        divI16TruncRWAVX512_single
+
+divI16TruncRWAVX512_end:
+	JMP divI16TruncRWAVX512_row
+
+divI16TruncRWAVX512_done:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI16FloorRWAVX512(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX512F
+TEXT ·divI16FloorRWAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSS minquot16<>+0(SB), Z0
+
+	// One row of dst and a per round, b from its start.
+divI16FloorRWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divI16FloorRWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 64 elements.
+divI16FloorRWAVX512_block:
+	CMPQ        SI, $0x00000040
+	JB          divI16FloorRWAVX512_single
+	VPMOVSXWD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   (BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, (CX)
+	VPMOVSXWD   32(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   32(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, 32(CX)
+	VPMOVSXWD   64(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   64(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, 64(CX)
+	VPMOVSXWD   96(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   96(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, 96(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000040, SI
+	JMP         divI16FloorRWAVX512_block
+
+	// Groups of 16 elements.
+divI16FloorRWAVX512_single:
+	CMPQ        SI, $0x00000010
+	JB          divI16FloorRWAVX512_end
+	VPMOVSXWD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   (BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, (CX)
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000010, SI
+	JMP         divI16FloorRWAVX512_single
+
+divI16FloorRWAVX512_end:
+	JMP divI16FloorRWAVX512_row
+
+divI16FloorRWAVX512_done:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU16VVAVX512(dst []uint16, a []uint16, b []uint16) bool
+// Requires: AVX, AVX512F
+TEXT ·divU16VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW K1, K1, K1
+
+	// Blocks of 64 elements.
+divU16VVAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divU16VVAVX512_single
+	VPMOVZXWD  (DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, (CX)
+	VPMOVZXWD  32(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  32(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, 32(CX)
+	VPMOVZXWD  64(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  64(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, 64(CX)
+	VPMOVZXWD  96(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  96(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, 96(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000040, AX
+	JMP        divU16VVAVX512_block
+
+	// Groups of 16 elements.
+divU16VVAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divU16VVAVX512_end
+	VPMOVZXWD  (DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, AX
+	JMP        divU16VVAVX512_single
+
+divU16VVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU16VSAVX512(dst []uint16, a []uint16, b []uint16) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divU16VSAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VPBROADCASTW (BX), Y0
+	VPMOVZXWD    Y0, Z0
+	VCVTDQ2PS    Z0, Z0
+
+	// Blocks of 64 elements.
+divU16VSAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divU16VSAVX512_single
+	VPMOVZXWD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, (CX)
+	VPMOVZXWD  32(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 32(CX)
+	VPMOVZXWD  64(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 64(CX)
+	VPMOVZXWD  96(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 96(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000040, AX
+	JMP        divU16VSAVX512_block
+
+	// Groups of 16 elements.
+divU16VSAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divU16VSAVX512_end
+	VPMOVZXWD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VDIVPS     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, AX
+	JMP        divU16VSAVX512_single
+
+divU16VSAVX512_end:
+	// Report whether some lane failed a check.
+	XORB AL, AL
+	MOVB AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU16SVAVX512(dst []uint16, a []uint16, b []uint16) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divU16SVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VPBROADCASTW (DX), Y0
+	VPMOVZXWD    Y0, Z0
+	VCVTDQ2PS    Z0, Z0
+
+	// Blocks of 64 elements.
+divU16SVAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divU16SVAVX512_single
+	VPMOVZXWD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, (CX)
+	VPMOVZXWD  32(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 32(CX)
+	VPMOVZXWD  64(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 64(CX)
+	VPMOVZXWD  96(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, 96(CX)
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000040, AX
+	JMP        divU16SVAVX512_block
+
+	// Groups of 16 elements.
+divU16SVAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divU16SVAVX512_end
+	VPMOVZXWD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, (CX)
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, AX
+	JMP        divU16SVAVX512_single
+
+divU16SVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU16RWAVX512(dst []uint16, a []uint16, b []uint16) bool
+// Requires: AVX, AVX512F
+TEXT ·divU16RWAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW K1, K1, K1
+
+	// One row of dst and a per round, b from its start.
+divU16RWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divU16RWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 64 elements.
+divU16RWAVX512_block:
+	CMPQ       SI, $0x00000040
+	JB         divU16RWAVX512_single
+	VPMOVZXWD  (DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, (CX)
+	VPMOVZXWD  32(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  32(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, 32(CX)
+	VPMOVZXWD  64(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  64(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, 64(CX)
+	VPMOVZXWD  96(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  96(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, 96(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000040, SI
+	JMP        divU16RWAVX512_block
+
+	// Groups of 16 elements.
+divU16RWAVX512_single:
+	CMPQ       SI, $0x00000010
+	JB         divU16RWAVX512_end
+	VPMOVZXWD  (DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, SI
+	JMP        divU16RWAVX512_single
+
+divU16RWAVX512_end:
+	JMP divU16RWAVX512_row
+
+divU16RWAVX512_done:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32TruncVVAVX512(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·divI32TruncVVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSD minquot32<>+0(SB), Z0
+
+	// Blocks of 32 elements.
+divI32TruncVVAVX512_block:
+	CMPQ       AX, $0x00000020
+	JB         divI32TruncVVAVX512_single
+	VMOVDQU    (DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    (BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, (CX)
+	VMOVDQU    32(DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    32(BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, 32(CX)
+	VMOVDQU    64(DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    64(BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, 64(CX)
+	VMOVDQU    96(DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    96(BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, 96(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, AX
+	JMP        divI32TruncVVAVX512_block
+
+	// Groups of 8 elements.
+divI32TruncVVAVX512_single:
+	CMPQ       AX, $0x00000008
+	JB         divI32TruncVVAVX512_end
+	VMOVDQU    (DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    (BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, AX
+	JMP        divI32TruncVVAVX512_single
+
+divI32TruncVVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32FloorVVAVX512(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·divI32FloorVVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSD minquot32<>+0(SB), Z0
+
+	// Blocks of 32 elements.
+divI32FloorVVAVX512_block:
+	CMPQ        AX, $0x00000020
+	JB          divI32FloorVVAVX512_single
+	VMOVDQU     (DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     (BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, (CX)
+	VMOVDQU     32(DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     32(BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, 32(CX)
+	VMOVDQU     64(DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     64(BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, 64(CX)
+	VMOVDQU     96(DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     96(BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, 96(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000020, AX
+	JMP         divI32FloorVVAVX512_block
+
+	// Groups of 8 elements.
+divI32FloorVVAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divI32FloorVVAVX512_end
+	VMOVDQU     (DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     (BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, (CX)
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000008, AX
+	JMP         divI32FloorVVAVX512_single
+
+divI32FloorVVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32TruncVSAVX512(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divI32TruncVSAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VPBROADCASTD (BX), Y0
+	VCVTDQ2PD    Y0, Z0
+
+	// Blocks of 32 elements.
+divI32TruncVSAVX512_block:
+	CMPQ       AX, $0x00000020
+	JB         divI32TruncVSAVX512_single
+	VMOVDQU    (DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VDIVPD     Z0, Z1, Z1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, (CX)
+	VMOVDQU    32(DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VDIVPD     Z0, Z1, Z1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, 32(CX)
+	VMOVDQU    64(DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VDIVPD     Z0, Z1, Z1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, 64(CX)
+	VMOVDQU    96(DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VDIVPD     Z0, Z1, Z1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, 96(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, AX
+	JMP        divI32TruncVSAVX512_block
+
+	// Groups of 8 elements.
+divI32TruncVSAVX512_single:
+	CMPQ       AX, $0x00000008
+	JB         divI32TruncVSAVX512_end
+	VMOVDQU    (DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VDIVPD     Z0, Z1, Z1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, AX
+	JMP        divI32TruncVSAVX512_single
+
+divI32TruncVSAVX512_end:
+	// Report whether some lane failed a check.
+	XORB AL, AL
+	MOVB AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32FloorVSAVX512(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divI32FloorVSAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VPBROADCASTD (BX), Y0
+	VCVTDQ2PD    Y0, Z0
+
+	// Blocks of 32 elements.
+divI32FloorVSAVX512_block:
+	CMPQ        AX, $0x00000020
+	JB          divI32FloorVSAVX512_single
+	VMOVDQU     (DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VDIVPD      Z0, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, (CX)
+	VMOVDQU     32(DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VDIVPD      Z0, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, 32(CX)
+	VMOVDQU     64(DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VDIVPD      Z0, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, 64(CX)
+	VMOVDQU     96(DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VDIVPD      Z0, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, 96(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000020, AX
+	JMP         divI32FloorVSAVX512_block
+
+	// Groups of 8 elements.
+divI32FloorVSAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divI32FloorVSAVX512_end
+	VMOVDQU     (DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VDIVPD      Z0, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, (CX)
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000008, AX
+	JMP         divI32FloorVSAVX512_single
+
+divI32FloorVSAVX512_end:
+	// Report whether some lane failed a check.
+	XORB AL, AL
+	MOVB AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32TruncSVAVX512(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·divI32TruncSVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VPBROADCASTD (DX), Y0
+	VCVTDQ2PD    Y0, Z0
+
+	// Blocks of 32 elements.
+divI32TruncSVAVX512_block:
+	CMPQ       AX, $0x00000020
+	JB         divI32TruncSVAVX512_single
+	VMOVDQU    (BX), Y1
+	VCVTDQ2PD  Y1, Z2
+	VPTESTNMD  Y1, Y1, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z2, Z0, Z1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, (CX)
+	VMOVDQU    32(BX), Y1
+	VCVTDQ2PD  Y1, Z2
+	VPTESTNMD  Y1, Y1, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z2, Z0, Z1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, 32(CX)
+	VMOVDQU    64(BX), Y1
+	VCVTDQ2PD  Y1, Z2
+	VPTESTNMD  Y1, Y1, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z2, Z0, Z1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, 64(CX)
+	VMOVDQU    96(BX), Y1
+	VCVTDQ2PD  Y1, Z2
+	VPTESTNMD  Y1, Y1, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z2, Z0, Z1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, 96(CX)
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, AX
+	JMP        divI32TruncSVAVX512_block
+
+	// Groups of 8 elements.
+divI32TruncSVAVX512_single:
+	CMPQ       AX, $0x00000008
+	JB         divI32TruncSVAVX512_end
+	VMOVDQU    (BX), Y1
+	VCVTDQ2PD  Y1, Z2
+	VPTESTNMD  Y1, Y1, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z2, Z0, Z1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, (CX)
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, AX
+	JMP        divI32TruncSVAVX512_single
+
+divI32TruncSVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32FloorSVAVX512(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·divI32FloorSVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VPBROADCASTD (DX), Y0
+	VCVTDQ2PD    Y0, Z0
+
+	// Blocks of 32 elements.
+divI32FloorSVAVX512_block:
+	CMPQ        AX, $0x00000020
+	JB          divI32FloorSVAVX512_single
+	VMOVDQU     (BX), Y1
+	VCVTDQ2PD   Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, (CX)
+	VMOVDQU     32(BX), Y1
+	VCVTDQ2PD   Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, 32(CX)
+	VMOVDQU     64(BX), Y1
+	VCVTDQ2PD   Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, 64(CX)
+	VMOVDQU     96(BX), Y1
+	VCVTDQ2PD   Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, 96(CX)
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000020, AX
+	JMP         divI32FloorSVAVX512_block
+
+	// Groups of 8 elements.
+divI32FloorSVAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divI32FloorSVAVX512_end
+	VMOVDQU     (BX), Y1
+	VCVTDQ2PD   Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, (CX)
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000008, AX
+	JMP         divI32FloorSVAVX512_single
+
+divI32FloorSVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32TruncRWAVX512(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·divI32TruncRWAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSD minquot32<>+0(SB), Z0
+
+	// One row of dst and a per round, b from its start.
+divI32TruncRWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divI32TruncRWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 32 elements.
+divI32TruncRWAVX512_block:
+	CMPQ       SI, $0x00000020
+	JB         divI32TruncRWAVX512_single
+	VMOVDQU    (DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    (BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, (CX)
+	VMOVDQU    32(DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    32(BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, 32(CX)
+	VMOVDQU    64(DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    64(BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, 64(CX)
+	VMOVDQU    96(DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    96(BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, 96(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, SI
+	JMP        divI32TruncRWAVX512_block
+
+	// Groups of 8 elements.
+divI32TruncRWAVX512_single:
+	CMPQ       SI, $0x00000008
+	JB         divI32TruncRWAVX512_end
+	VMOVDQU    (DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    (BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU    Y1, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, SI
+	JMP        divI32TruncRWAVX512_single
+
+divI32TruncRWAVX512_end:
+	JMP divI32TruncRWAVX512_row
+
+divI32TruncRWAVX512_done:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI32FloorRWAVX512(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·divI32FloorRWAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSD minquot32<>+0(SB), Z0
+
+	// One row of dst and a per round, b from its start.
+divI32FloorRWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divI32FloorRWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 32 elements.
+divI32FloorRWAVX512_block:
+	CMPQ        SI, $0x00000020
+	JB          divI32FloorRWAVX512_single
+	VMOVDQU     (DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     (BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, (CX)
+	VMOVDQU     32(DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     32(BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, 32(CX)
+	VMOVDQU     64(DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     64(BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, 64(CX)
+	VMOVDQU     96(DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     96(BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, 96(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000020, SI
+	JMP         divI32FloorRWAVX512_block
+
+	// Groups of 8 elements.
+divI32FloorRWAVX512_single:
+	CMPQ        SI, $0x00000008
+	JB          divI32FloorRWAVX512_end
+	VMOVDQU     (DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     (BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVDQU     Y1, (CX)
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000008, SI
+	JMP         divI32FloorRWAVX512_single
+
+divI32FloorRWAVX512_end:
+	JMP divI32FloorRWAVX512_row
+
+divI32FloorRWAVX512_done:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU32VVAVX512(dst []uint32, a []uint32, b []uint32) bool
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·divU32VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW K1, K1, K1
+
+	// Blocks of 32 elements.
+divU32VVAVX512_block:
+	CMPQ        AX, $0x00000020
+	JB          divU32VVAVX512_single
+	VMOVDQU     (DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     (BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVDQU     Y0, (CX)
+	VMOVDQU     32(DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     32(BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVDQU     Y0, 32(CX)
+	VMOVDQU     64(DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     64(BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVDQU     Y0, 64(CX)
+	VMOVDQU     96(DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     96(BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVDQU     Y0, 96(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000020, AX
+	JMP         divU32VVAVX512_block
+
+	// Groups of 8 elements.
+divU32VVAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divU32VVAVX512_end
+	VMOVDQU     (DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     (BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVDQU     Y0, (CX)
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000008, AX
+	JMP         divU32VVAVX512_single
+
+divU32VVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU32VSAVX512(dst []uint32, a []uint32, b []uint32) bool
+// Requires: AVX, AVX2, AVX512F
+TEXT ·divU32VSAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	VPBROADCASTD (BX), Y0
+	VCVTUDQ2PD   Y0, Z0
+
+	// Blocks of 32 elements.
+divU32VSAVX512_block:
+	CMPQ        AX, $0x00000020
+	JB          divU32VSAVX512_single
+	VMOVDQU     (DX), Y1
+	VCVTUDQ2PD  Y1, Z1
+	VDIVPD      Z0, Z1, Z1
+	VCVTTPD2UDQ Z1, Y1
+	VMOVDQU     Y1, (CX)
+	VMOVDQU     32(DX), Y1
+	VCVTUDQ2PD  Y1, Z1
+	VDIVPD      Z0, Z1, Z1
+	VCVTTPD2UDQ Z1, Y1
+	VMOVDQU     Y1, 32(CX)
+	VMOVDQU     64(DX), Y1
+	VCVTUDQ2PD  Y1, Z1
+	VDIVPD      Z0, Z1, Z1
+	VCVTTPD2UDQ Z1, Y1
+	VMOVDQU     Y1, 64(CX)
+	VMOVDQU     96(DX), Y1
+	VCVTUDQ2PD  Y1, Z1
+	VDIVPD      Z0, Z1, Z1
+	VCVTTPD2UDQ Z1, Y1
+	VMOVDQU     Y1, 96(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000020, AX
+	JMP         divU32VSAVX512_block
+
+	// Groups of 8 elements.
+divU32VSAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divU32VSAVX512_end
+	VMOVDQU     (DX), Y1
+	VCVTUDQ2PD  Y1, Z1
+	VDIVPD      Z0, Z1, Z1
+	VCVTTPD2UDQ Z1, Y1
+	VMOVDQU     Y1, (CX)
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000008, AX
+	JMP         divU32VSAVX512_single
+
+divU32VSAVX512_end:
+	// Report whether some lane failed a check.
+	XORB AL, AL
+	MOVB AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU32SVAVX512(dst []uint32, a []uint32, b []uint32) bool
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·divU32SVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VPBROADCASTD (DX), Y0
+	VCVTUDQ2PD   Y0, Z0
+
+	// Blocks of 32 elements.
+divU32SVAVX512_block:
+	CMPQ        AX, $0x00000020
+	JB          divU32SVAVX512_single
+	VMOVDQU     (BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z1
+	VCVTTPD2UDQ Z1, Y1
+	VMOVDQU     Y1, (CX)
+	VMOVDQU     32(BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z1
+	VCVTTPD2UDQ Z1, Y1
+	VMOVDQU     Y1, 32(CX)
+	VMOVDQU     64(BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z1
+	VCVTTPD2UDQ Z1, Y1
+	VMOVDQU     Y1, 64(CX)
+	VMOVDQU     96(BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z1
+	VCVTTPD2UDQ Z1, Y1
+	VMOVDQU     Y1, 96(CX)
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000020, AX
+	JMP         divU32SVAVX512_block
+
+	// Groups of 8 elements.
+divU32SVAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divU32SVAVX512_end
+	VMOVDQU     (BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z1
+	VCVTTPD2UDQ Z1, Y1
+	VMOVDQU     Y1, (CX)
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000008, AX
+	JMP         divU32SVAVX512_single
+
+divU32SVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU32RWAVX512(dst []uint32, a []uint32, b []uint32) bool
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·divU32RWAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks, and the broadcast operand, set up once.
+	KXORW K1, K1, K1
+
+	// One row of dst and a per round, b from its start.
+divU32RWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divU32RWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 32 elements.
+divU32RWAVX512_block:
+	CMPQ        SI, $0x00000020
+	JB          divU32RWAVX512_single
+	VMOVDQU     (DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     (BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVDQU     Y0, (CX)
+	VMOVDQU     32(DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     32(BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVDQU     Y0, 32(CX)
+	VMOVDQU     64(DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     64(BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVDQU     Y0, 64(CX)
+	VMOVDQU     96(DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     96(BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVDQU     Y0, 96(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000020, SI
+	JMP         divU32RWAVX512_block
+
+	// Groups of 8 elements.
+divU32RWAVX512_single:
+	CMPQ        SI, $0x00000008
+	JB          divU32RWAVX512_end
+	VMOVDQU     (DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     (BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVDQU     Y0, (CX)
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000008, SI
+	JMP         divU32RWAVX512_single
+
+divU32RWAVX512_end:
+	JMP divU32RWAVX512_row
+
+divU32RWAVX512_done:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
 // func divI64MagicTruncAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX2, SSE2
 TEXT ·divI64MagicTruncAVX2(SB), NOSPLIT, $0-80

@@ -13,7 +13,8 @@
 // A Table holds one kernel set per SIMD level. Tables are chosen per call,
 // never through a global switch, so two models may run at different levels
 // at once. The level is detected once from golang.org/x/sys/cpu;
-// GODEBUG=cpu.avx2=off and the purego build tag select the generic level.
+// GODEBUG=cpu.avx512f=off stops at AVX2, GODEBUG=cpu.avx2=off and the
+// purego build tag select the generic level.
 package kernel
 
 import (
@@ -71,6 +72,8 @@ const (
 	Generic Level = iota
 	// AVX2 needs AVX, AVX2, FMA and F16C.
 	AVX2
+	// AVX512 adds AVX-512 F, DQ, BW and VL.
+	AVX512
 )
 
 func (l Level) String() string {
@@ -79,11 +82,14 @@ func (l Level) String() string {
 		return "generic"
 	case AVX2:
 		return "avx2"
+	case AVX512:
+		return "avx512"
 	}
 	return fmt.Sprintf("Level(%d)", uint8(l))
 }
 
-// ParseLevel parses "generic" or "avx2"; "auto" and "" mean Best().
+// ParseLevel parses "generic", "avx2" or "avx512"; "auto" and "" mean
+// Best().
 func ParseLevel(s string) (Level, error) {
 	switch strings.ToLower(s) {
 	case "", "auto":
@@ -92,8 +98,10 @@ func ParseLevel(s string) (Level, error) {
 		return Generic, nil
 	case "avx2":
 		return AVX2, nil
+	case "avx512":
+		return AVX512, nil
 	}
-	return 0, fmt.Errorf("unknown SIMD level %q (want auto, avx2 or generic)", s)
+	return 0, fmt.Errorf("unknown SIMD level %q (want auto, avx512, avx2 or generic)", s)
 }
 
 // variants are the contiguous-run shapes a kernel handles: vv, vs and sv,
@@ -137,7 +145,7 @@ type Table struct {
 // Level returns the table's SIMD level.
 func (t *Table) Level() Level { return t.level }
 
-var tables [AVX2 + 1]*Table
+var tables [AVX512 + 1]*Table
 
 // Levels returns the levels this machine and build can run, lowest first.
 func Levels() []Level {

@@ -143,6 +143,15 @@ func main() {
 		i32Kernel(v, false)
 		i32Kernel(v, true)
 	}
+	constants512()
+	for _, k := range kinds512() {
+		for _, v := range variants {
+			kernel512(k, v, false)
+			if k.signed {
+				kernel512(k, v, true)
+			}
+		}
+	}
 	for _, signed := range []bool{true, false} {
 		for _, add := range []bool{false, true} {
 			for _, floor := range []bool{false, true} {

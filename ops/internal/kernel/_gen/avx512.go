@@ -1,0 +1,273 @@
+package main
+
+import (
+	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// The AVX-512 level (F, DQ, BW, VL) runs the AVX2 recipes on zmm
+// registers, where VDIVPS and VDIVPD divide twice the lanes at the same
+// issue rate on the cores of our pool, and replaces the shuffles and the
+// bias tricks with what AVX-512 adds:
+//
+//   - 8- and 16-bit results leave through the truncating VPMOVDB and
+//     VPMOVDW instead of VPSHUFB and VPERMD;
+//   - u32 converts with VCVTUDQ2PD and VCVTTPD2UDQ instead of the bias;
+//   - i32 divides in f64 only (VCVTDQ2PD, VDIVPD, VCVTTPD2DQ; exact by the
+//     1/|b| argument), eight lanes per zmm;
+//   - bf16 rounds with the same integer recipe as AVX2, with the NaN lanes
+//     merged under a mask, so subnormals stay exact (VCVTNE2PS2BF16 would
+//     flush them);
+//   - checks set opmask bits: VPTESTNMD marks zero divisors, and a
+//     quotient equal to 2^(bits-1) in the float lanes marks MIN / -1,
+//     the only pair whose exact quotient is that value.
+type kind512 struct {
+	name, goType string
+	size, lanes  int
+	double       bool // f64 lanes (VDIVPD)
+	signed       bool
+	float        bool
+	unroll       int
+	// load reads one group from src (memory, or a register holding a
+	// broadcast element in every lane) and returns its integer lanes,
+	// for the zero check (nil for floats), and its float lanes.
+	load func(src Op) (raw, f reg.VecVirtual)
+	// broadcast reads the element at m into every lane of a register that
+	// load accepts.
+	broadcast func(m Mem) Op
+	// store converts the quotient lanes back and writes one group to dst.
+	store func(q reg.VecVirtual, dst Mem)
+}
+
+// minQuotient is 2^(bits-1) in the float format of q's lanes: the one
+// quotient only MIN / -1 produces.
+var minQuotient8, minQuotient16, minQuotient32 Mem
+
+func constants512() {
+	f32 := func(name string, v uint32) Mem {
+		m := GLOBL(name, RODATA|NOPTR)
+		DATA(0, U32(v))
+		return m
+	}
+	minQuotient8 = f32("minquot8", 0x43000000)   // 128
+	minQuotient16 = f32("minquot16", 0x47000000) // 32768
+	minQuotient32 = GLOBL("minquot32", RODATA|NOPTR)
+	DATA(0, U64(0x41e0000000000000)) // 2^31 as f64
+}
+
+func kinds512() []kind512 {
+	same := func(f reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) { return nil, f }
+	f32 := kind512{name: "F32", goType: "float32", size: 4, lanes: 16, float: true, unroll: 4,
+		load: func(src Op) (reg.VecVirtual, reg.VecVirtual) {
+			if r, ok := src.(reg.VecVirtual); ok {
+				return same(r)
+			}
+			z := ZMM()
+			VMOVUPS(src, z)
+			return same(z)
+		},
+		broadcast: func(m Mem) Op { z := ZMM(); VBROADCASTSS(m, z); return z },
+		store:     func(q reg.VecVirtual, dst Mem) { VMOVUPS(q, dst) },
+	}
+	f64 := kind512{name: "F64", goType: "float64", size: 8, lanes: 8, double: true, float: true, unroll: 4,
+		load: func(src Op) (reg.VecVirtual, reg.VecVirtual) {
+			if r, ok := src.(reg.VecVirtual); ok {
+				return same(r)
+			}
+			z := ZMM()
+			VMOVUPD(src, z)
+			return same(z)
+		},
+		broadcast: func(m Mem) Op { z := ZMM(); VBROADCASTSD(m, z); return z },
+		store:     func(q reg.VecVirtual, dst Mem) { VMOVUPD(q, dst) },
+	}
+	bcastW := func(m Mem) Op { y := YMM(); VPBROADCASTW(m, y); return y }
+	bcastB := func(m Mem) Op { x := XMM(); VPBROADCASTB(m, x); return x }
+	bcastD := func(m Mem) Op { y := YMM(); VPBROADCASTD(m, y); return y }
+	f16 := kind512{name: "F16", goType: "uint16", size: 2, lanes: 16, float: true, unroll: 4,
+		load: func(src Op) (reg.VecVirtual, reg.VecVirtual) {
+			z := ZMM()
+			VCVTPH2PS(src, z)
+			return same(z)
+		},
+		broadcast: bcastW,
+		store:     func(q reg.VecVirtual, dst Mem) { VCVTPS2PH(Imm(0), q, dst) },
+	}
+	bf16 := kind512{name: "BF16", goType: "uint16", size: 2, lanes: 16, float: true, unroll: 4,
+		load: func(src Op) (reg.VecVirtual, reg.VecVirtual) {
+			z := ZMM()
+			VPMOVZXWD(src, z)
+			VPSLLD(Imm(16), z, z)
+			return same(z)
+		},
+		broadcast: bcastW,
+		store: func(q reg.VecVirtual, dst Mem) {
+			// Round to nearest even in the integer lanes; NaN lanes keep
+			// their payload, made quiet.
+			t, r, one, bias, quietBit := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
+			VPBROADCASTD(lsb, one)
+			VPBROADCASTD(round7fff, bias)
+			VPBROADCASTD(quiet, quietBit)
+			VPSRLD(Imm(16), q, t)
+			VPANDD(one, t, t)
+			VPADDD(bias, t, t)
+			VPADDD(q, t, r)
+			nan := K()
+			VCMPPS(Imm(3), q, q, nan) // unordered: NaN lanes
+			VPORD(quietBit, q, nan, r)
+			VPSRLD(Imm(16), r, r)
+			VPMOVDW(r, dst)
+		},
+	}
+	small := func(name, goType string, size int, signed bool, widen func(src, dst Op), bcast func(Mem) Op) kind512 {
+		return kind512{name: name, goType: goType, size: size, lanes: 16, signed: signed, unroll: 4,
+			load: func(src Op) (reg.VecVirtual, reg.VecVirtual) {
+				raw, f := ZMM(), ZMM()
+				widen(src, raw)
+				VCVTDQ2PS(raw, f)
+				return raw, f
+			},
+			broadcast: bcast,
+			store: func(q reg.VecVirtual, dst Mem) {
+				i := ZMM()
+				VCVTTPS2DQ(q, i)
+				if size == 1 {
+					VPMOVDB(i, dst)
+				} else {
+					VPMOVDW(i, dst)
+				}
+			},
+		}
+	}
+	i8 := small("I8", "int8", 1, true, func(s, d Op) { VPMOVSXBD(s, d) }, bcastB)
+	u8 := small("U8", "uint8", 1, false, func(s, d Op) { VPMOVZXBD(s, d) }, bcastB)
+	i16 := small("I16", "int16", 2, true, func(s, d Op) { VPMOVSXWD(s, d) }, bcastW)
+	u16 := small("U16", "uint16", 2, false, func(s, d Op) { VPMOVZXWD(s, d) }, bcastW)
+	word := func(name, goType string, signed bool) kind512 {
+		return kind512{name: name, goType: goType, size: 4, lanes: 8, double: true, signed: signed, unroll: 4,
+			load: func(src Op) (reg.VecVirtual, reg.VecVirtual) {
+				raw, f := YMM(), ZMM()
+				if r, ok := src.(reg.VecVirtual); ok {
+					raw = r
+				} else {
+					VMOVDQU(src, raw)
+				}
+				if signed {
+					VCVTDQ2PD(raw, f)
+				} else {
+					VCVTUDQ2PD(raw, f)
+				}
+				return raw, f
+			},
+			broadcast: bcastD,
+			store: func(q reg.VecVirtual, dst Mem) {
+				y := YMM()
+				if signed {
+					VCVTTPD2DQ(q, y)
+				} else {
+					VCVTTPD2UDQ(q, y)
+				}
+				VMOVDQU(y, dst)
+			},
+		}
+	}
+	return []kind512{f32, f64, f16, bf16, i8, u8, i16, u16, word("I32", "int32", true), word("U32", "uint32", false)}
+}
+
+func kernel512(k kind512, v variant, floor bool) {
+	name := strings.TrimSuffix(kernelName(k.name, k.signed, k.float, floor, v), "AVX2") + "AVX512"
+	sig := "func(dst, a, b []" + k.goType + ")"
+	if !k.float {
+		sig += " bool"
+	}
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	kernelDoc(name, k.lanes, v, !k.float, floor)
+	args := loadParams(v)
+	dst, a, b := args.dst, args.a, args.b
+
+	Comment("Checks, and the broadcast operand, set up once.")
+	zeroCheck := !k.float && v.bVec               // the wrapper checks a scalar divisor
+	overflowCheck := k.signed && v.aVec && v.bVec // and SV's a[0] for MIN
+	var failed reg.OpmaskVirtual
+	var minQuotient reg.VecVirtual
+	if zeroCheck {
+		failed = K()
+		KXORW(failed, failed, failed)
+	}
+	if overflowCheck {
+		minQuotient = ZMM()
+		switch k.size {
+		case 1:
+			VBROADCASTSS(minQuotient8, minQuotient)
+		case 2:
+			VBROADCASTSS(minQuotient16, minQuotient)
+		default:
+			VBROADCASTSD(minQuotient32, minQuotient)
+		}
+	}
+	var fixedF reg.VecVirtual
+	switch {
+	case !v.bVec:
+		_, fixedF = k.load(k.broadcast(b))
+	case !v.aVec:
+		_, fixedF = k.load(k.broadcast(a))
+	}
+
+	group := func(i int) {
+		off := i * k.lanes * k.size
+		fa, fb := fixedF, fixedF
+		if v.aVec {
+			_, fa = k.load(a.Offset(off))
+		}
+		if v.bVec {
+			var raw reg.VecVirtual
+			raw, fb = k.load(b.Offset(off))
+			if zeroCheck {
+				zero := K()
+				VPTESTNMD(raw, raw, zero)
+				KORW(zero, failed, failed)
+			}
+		}
+		q := ZMM()
+		if k.double {
+			VDIVPD(fb, fa, q)
+			if floor {
+				VRNDSCALEPD(Imm(9), q, q)
+			}
+		} else {
+			VDIVPS(fb, fa, q)
+			if floor {
+				VRNDSCALEPS(Imm(9), q, q)
+			}
+		}
+		if overflowCheck {
+			over := K()
+			if k.double {
+				VCMPPD(Imm(0), minQuotient, q, over)
+			} else {
+				VCMPPS(Imm(0), minQuotient, q, over)
+			}
+			KORW(over, failed, failed)
+		}
+		k.store(q, dst.Offset(off))
+	}
+
+	args.loops(name, v, k.unroll*k.lanes, k.lanes, func() {
+		for i := range k.unroll {
+			group(i)
+		}
+	}, func() { group(0) }, k.size)
+	if !k.float {
+		var test func()
+		if zeroCheck {
+			test = func() { KORTESTW(failed, failed) }
+		}
+		returnFault(test)
+	}
+	VZEROUPPER()
+	RET()
+}
