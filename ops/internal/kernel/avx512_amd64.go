@@ -2,9 +2,9 @@
 
 package kernel
 
-// avx512Table starts from the AVX2 table and replaces the kernels that
-// have zmm versions; the wrappers are the AVX2 level's, with the wider
-// groups.
+// avx512Table starts from the AVX2 table and replaces its kernels with
+// zmm versions; the wrappers are the AVX2 level's, with the wider groups,
+// and exact64's for the 64-bit vectors.
 func avx512Table() *Table {
 	g := genericTable()
 	t := *avx2Table()
@@ -29,5 +29,45 @@ func avx512Table() *Table {
 	u16 := unsignedVec(16, divU16VVAVX512, divU16VSAVX512, divU16SVAVX512, divU16RWAVX512, g.u16[0])
 	u32 := unsignedVec(8, divU32VVAVX512, divU32VSAVX512, divU32SVAVX512, divU32RWAVX512, g.u32[0])
 	t.u8, t.u16, t.u32 = [2]variants[uint8]{u8, u8}, [2]variants[uint16]{u16, u16}, [2]variants[uint32]{u32, u32}
+	// The 64-bit broadcast divisors keep the AVX2 level's magic numbers.
+	t.i64[0] = exact64(divI64TruncVVAVX512, divI64TruncSVAVX512, divI64TruncRWAVX512, t.i64[0])
+	t.i64[1] = exact64(divI64FloorVVAVX512, divI64FloorSVAVX512, divI64FloorRWAVX512, t.i64[1])
+	u64 := exact64(divU64VVAVX512, divU64SVAVX512, divU64RWAVX512, t.u64[0])
+	t.u64 = [2]variants[uint64]{u64, u64}
 	return &t
+}
+
+// exact64 wraps the 64-bit AVX-512 kernels. They divide whole groups of 8
+// and refuse a call holding a lane outside their proof (a zero divisor,
+// MIN / -1, or a divisor of magnitude 2^61 or more); the generic kernel
+// then divides that call, finding the faults, and finishes every tail.
+func exact64[T any](vv, sv, rw func(dst, a, b []T) bool, g variants[T]) variants[T] {
+	v := g
+	v.vv = func(dst, a, b []T) bool {
+		if m := len(dst) &^ 7; m > 0 {
+			raceAccess(dst[:m], a[:m], b[:m])
+			if vv(dst[:m], a[:m], b[:m]) {
+				return g.vv(dst, a, b)
+			}
+			dst, a, b = dst[m:], a[m:], b[m:]
+		}
+		return g.vv(dst, a, b)
+	}
+	v.sv = func(dst, a, b []T) bool {
+		if m := len(dst) &^ 7; m > 0 {
+			raceAccess(dst[:m], a[:1], b[:m])
+			if sv(dst[:m], a[:1], b[:m]) {
+				return g.sv(dst, a, b)
+			}
+			dst, b = dst[m:], b[m:]
+		}
+		return g.sv(dst, a, b)
+	}
+	v.rows = rowsKernel(8, func(dst, a, b []T) bool {
+		if rw(dst, a, b) {
+			return rowsByVV(g.vv)(dst, a, b)
+		}
+		return false
+	}, v.vv)
+	return v
 }

@@ -544,6 +544,51 @@ func divI32TruncRWAVX2(dst []int32, a []int32, b []int32) bool
 //go:noescape
 func divI32FloorRWAVX2(dst []int32, a []int32, b []int32) bool
 
+// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+//
+//go:noescape
+func divI64TruncVVAVX512(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+//
+//go:noescape
+func divI64FloorVVAVX512(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+//
+//go:noescape
+func divU64VVAVX512(dst []uint64, a []uint64, b []uint64) bool
+
+// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+//
+//go:noescape
+func divI64TruncSVAVX512(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+//
+//go:noescape
+func divI64FloorSVAVX512(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+//
+//go:noescape
+func divU64SVAVX512(dst []uint64, a []uint64, b []uint64) bool
+
+// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+//
+//go:noescape
+func divI64TruncRWAVX512(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+//
+//go:noescape
+func divI64FloorRWAVX512(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+//
+//go:noescape
+func divU64RWAVX512(dst []uint64, a []uint64, b []uint64) bool
+
 // divF32VVAVX512 divides groups of 16 elements, rounded to the element type:
 //
 //	for i := range n { // n = len(dst) rounded down to a multiple of 16

@@ -4658,6 +4658,1215 @@ GLOBL minquot16<>(SB), RODATA|NOPTR, $4
 DATA minquot32<>+0(SB)/8, $0x41e0000000000000
 GLOBL minquot32<>(SB), RODATA|NOPTR, $8
 
+DATA big61<>+0(SB)/8, $0xe000000000000000
+GLOBL big61<>(SB), RODATA|NOPTR, $8
+
+DATA one64<>+0(SB)/8, $0x3ff0000000000000
+GLOBL one64<>(SB), RODATA|NOPTR, $8
+
+// func divI64TruncVVAVX512(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·divI64TruncVVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, and the broadcast operand, set up once.
+	KXORB        K1, K1, K1
+	VPTERNLOGQ   $0xff, Z0, Z0, Z0
+	VBROADCASTSD one64<>+0(SB), Z1
+	VPBROADCASTQ big61<>+0(SB), Z2
+	VPXORQ       Z3, Z3, Z3
+	VPSLLQ       $0x3f, Z0, Z4
+
+	// Blocks of 16 elements.
+divI64TruncVVAVX512_block:
+	CMPQ        AX, $0x00000010
+	JB          divI64TruncVVAVX512_single
+	VMOVDQU64   (DX), Z6
+	VMOVDQU64   (BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, (CX)
+	VMOVDQU64   64(DX), Z6
+	VMOVDQU64   64(BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, 64(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000010, AX
+	JMP         divI64TruncVVAVX512_block
+
+	// Groups of 8 elements.
+divI64TruncVVAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divI64TruncVVAVX512_end
+	VMOVDQU64   (DX), Z6
+	VMOVDQU64   (BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, (CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, AX
+	JMP         divI64TruncVVAVX512_single
+
+divI64TruncVVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTB K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI64FloorVVAVX512(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·divI64FloorVVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, and the broadcast operand, set up once.
+	KXORB        K1, K1, K1
+	VPTERNLOGQ   $0xff, Z0, Z0, Z0
+	VBROADCASTSD one64<>+0(SB), Z1
+	VPBROADCASTQ big61<>+0(SB), Z2
+	VPXORQ       Z3, Z3, Z3
+	VPSLLQ       $0x3f, Z0, Z4
+
+	// Blocks of 16 elements.
+divI64FloorVVAVX512_block:
+	CMPQ        AX, $0x00000010
+	JB          divI64FloorVVAVX512_single
+	VMOVDQU64   (DX), Z6
+	VMOVDQU64   (BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPTESTMQ    Z7, Z7, K3
+	KANDB       K2, K3, K3
+	VPSUBQ      Z0, Z9, K3, Z9
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, (CX)
+	VMOVDQU64   64(DX), Z6
+	VMOVDQU64   64(BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPTESTMQ    Z7, Z7, K3
+	KANDB       K2, K3, K3
+	VPSUBQ      Z0, Z9, K3, Z9
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, 64(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000010, AX
+	JMP         divI64FloorVVAVX512_block
+
+	// Groups of 8 elements.
+divI64FloorVVAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divI64FloorVVAVX512_end
+	VMOVDQU64   (DX), Z6
+	VMOVDQU64   (BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPTESTMQ    Z7, Z7, K3
+	KANDB       K2, K3, K3
+	VPSUBQ      Z0, Z9, K3, Z9
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, (CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, AX
+	JMP         divI64FloorVVAVX512_single
+
+divI64FloorVVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTB K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU64VVAVX512(dst []uint64, a []uint64, b []uint64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·divU64VVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, and the broadcast operand, set up once.
+	KXORB        K1, K1, K1
+	VPTERNLOGQ   $0xff, Z0, Z0, Z0
+	VBROADCASTSD one64<>+0(SB), Z1
+	VPBROADCASTQ big61<>+0(SB), Z2
+	VPXORQ       Z3, Z3, Z3
+
+	// Blocks of 16 elements.
+divU64VVAVX512_block:
+	CMPQ        AX, $0x00000010
+	JB          divU64VVAVX512_single
+	VMOVDQU64   (DX), Z4
+	VMOVDQU64   (BX), Z3
+	VPTESTNMQ   Z3, Z3, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z3, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z4, Z5
+	VCVTUQQ2PD  Z3, Z6
+	VDIVPD      Z6, Z1, Z6
+	VMULPD      Z6, Z5, Z5
+	VCVTTPD2UQQ Z5, Z5
+	VPMULLQ     Z3, Z5, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VCVTQQ2PD   Z4, Z7
+	VMULPD      Z6, Z7, Z7
+	VCVTPD2QQ   Z7, Z6
+	VPADDQ      Z6, Z5, Z5
+	VPMULLQ     Z3, Z6, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VPMOVQ2M    Z4, K2
+	VPADDQ      Z0, Z5, K2, Z5
+	VMOVDQU64   Z5, (CX)
+	VMOVDQU64   64(DX), Z4
+	VMOVDQU64   64(BX), Z3
+	VPTESTNMQ   Z3, Z3, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z3, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z4, Z5
+	VCVTUQQ2PD  Z3, Z6
+	VDIVPD      Z6, Z1, Z6
+	VMULPD      Z6, Z5, Z5
+	VCVTTPD2UQQ Z5, Z5
+	VPMULLQ     Z3, Z5, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VCVTQQ2PD   Z4, Z7
+	VMULPD      Z6, Z7, Z7
+	VCVTPD2QQ   Z7, Z6
+	VPADDQ      Z6, Z5, Z5
+	VPMULLQ     Z3, Z6, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VPMOVQ2M    Z4, K2
+	VPADDQ      Z0, Z5, K2, Z5
+	VMOVDQU64   Z5, 64(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000010, AX
+	JMP         divU64VVAVX512_block
+
+	// Groups of 8 elements.
+divU64VVAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divU64VVAVX512_end
+	VMOVDQU64   (DX), Z4
+	VMOVDQU64   (BX), Z3
+	VPTESTNMQ   Z3, Z3, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z3, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z4, Z5
+	VCVTUQQ2PD  Z3, Z6
+	VDIVPD      Z6, Z1, Z6
+	VMULPD      Z6, Z5, Z5
+	VCVTTPD2UQQ Z5, Z5
+	VPMULLQ     Z3, Z5, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VCVTQQ2PD   Z4, Z7
+	VMULPD      Z6, Z7, Z7
+	VCVTPD2QQ   Z7, Z6
+	VPADDQ      Z6, Z5, Z5
+	VPMULLQ     Z3, Z6, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VPMOVQ2M    Z4, K2
+	VPADDQ      Z0, Z5, K2, Z5
+	VMOVDQU64   Z5, (CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, AX
+	JMP         divU64VVAVX512_single
+
+divU64VVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTB K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI64TruncSVAVX512(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·divI64TruncSVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, and the broadcast operand, set up once.
+	KXORB        K1, K1, K1
+	VPTERNLOGQ   $0xff, Z0, Z0, Z0
+	VBROADCASTSD one64<>+0(SB), Z1
+	VPBROADCASTQ big61<>+0(SB), Z2
+	VPXORQ       Z3, Z3, Z3
+	VPSLLQ       $0x3f, Z0, Z4
+	VPBROADCASTQ (DX), Z5
+
+	// Blocks of 16 elements.
+divI64TruncSVAVX512_block:
+	CMPQ        AX, $0x00000010
+	JB          divI64TruncSVAVX512_single
+	VMOVDQU64   (BX), Z6
+	VPABSQ      Z5, Z7
+	VPABSQ      Z6, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z5, K2
+	VPCMPEQQ    Z0, Z6, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z5, Z6, Z6
+	VPMOVQ2M    Z6, K2
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, (CX)
+	VMOVDQU64   64(BX), Z6
+	VPABSQ      Z5, Z7
+	VPABSQ      Z6, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z5, K2
+	VPCMPEQQ    Z0, Z6, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z5, Z6, Z6
+	VPMOVQ2M    Z6, K2
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, 64(CX)
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000010, AX
+	JMP         divI64TruncSVAVX512_block
+
+	// Groups of 8 elements.
+divI64TruncSVAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divI64TruncSVAVX512_end
+	VMOVDQU64   (BX), Z6
+	VPABSQ      Z5, Z7
+	VPABSQ      Z6, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z5, K2
+	VPCMPEQQ    Z0, Z6, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z5, Z6, Z6
+	VPMOVQ2M    Z6, K2
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, (CX)
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, AX
+	JMP         divI64TruncSVAVX512_single
+
+divI64TruncSVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTB K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI64FloorSVAVX512(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·divI64FloorSVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, and the broadcast operand, set up once.
+	KXORB        K1, K1, K1
+	VPTERNLOGQ   $0xff, Z0, Z0, Z0
+	VBROADCASTSD one64<>+0(SB), Z1
+	VPBROADCASTQ big61<>+0(SB), Z2
+	VPXORQ       Z3, Z3, Z3
+	VPSLLQ       $0x3f, Z0, Z4
+	VPBROADCASTQ (DX), Z5
+
+	// Blocks of 16 elements.
+divI64FloorSVAVX512_block:
+	CMPQ        AX, $0x00000010
+	JB          divI64FloorSVAVX512_single
+	VMOVDQU64   (BX), Z6
+	VPABSQ      Z5, Z7
+	VPABSQ      Z6, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z5, K2
+	VPCMPEQQ    Z0, Z6, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z5, Z6, Z6
+	VPMOVQ2M    Z6, K2
+	VPTESTMQ    Z7, Z7, K3
+	KANDB       K2, K3, K3
+	VPSUBQ      Z0, Z9, K3, Z9
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, (CX)
+	VMOVDQU64   64(BX), Z6
+	VPABSQ      Z5, Z7
+	VPABSQ      Z6, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z5, K2
+	VPCMPEQQ    Z0, Z6, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z5, Z6, Z6
+	VPMOVQ2M    Z6, K2
+	VPTESTMQ    Z7, Z7, K3
+	KANDB       K2, K3, K3
+	VPSUBQ      Z0, Z9, K3, Z9
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, 64(CX)
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000010, AX
+	JMP         divI64FloorSVAVX512_block
+
+	// Groups of 8 elements.
+divI64FloorSVAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divI64FloorSVAVX512_end
+	VMOVDQU64   (BX), Z6
+	VPABSQ      Z5, Z7
+	VPABSQ      Z6, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z5, K2
+	VPCMPEQQ    Z0, Z6, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z5, Z6, Z6
+	VPMOVQ2M    Z6, K2
+	VPTESTMQ    Z7, Z7, K3
+	KANDB       K2, K3, K3
+	VPSUBQ      Z0, Z9, K3, Z9
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, (CX)
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, AX
+	JMP         divI64FloorSVAVX512_single
+
+divI64FloorSVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTB K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU64SVAVX512(dst []uint64, a []uint64, b []uint64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·divU64SVAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, and the broadcast operand, set up once.
+	KXORB        K1, K1, K1
+	VPTERNLOGQ   $0xff, Z0, Z0, Z0
+	VBROADCASTSD one64<>+0(SB), Z1
+	VPBROADCASTQ big61<>+0(SB), Z2
+	VPXORQ       Z3, Z3, Z3
+	VPBROADCASTQ (DX), Z3
+
+	// Blocks of 16 elements.
+divU64SVAVX512_block:
+	CMPQ        AX, $0x00000010
+	JB          divU64SVAVX512_single
+	VMOVDQU64   (BX), Z4
+	VPTESTNMQ   Z4, Z4, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z4, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z3, Z5
+	VCVTUQQ2PD  Z4, Z6
+	VDIVPD      Z6, Z1, Z6
+	VMULPD      Z6, Z5, Z5
+	VCVTTPD2UQQ Z5, Z5
+	VPMULLQ     Z4, Z5, Z7
+	VPSUBQ      Z7, Z3, Z8
+	VCVTQQ2PD   Z8, Z7
+	VMULPD      Z6, Z7, Z7
+	VCVTPD2QQ   Z7, Z6
+	VPADDQ      Z6, Z5, Z5
+	VPMULLQ     Z4, Z6, Z7
+	VPSUBQ      Z7, Z8, Z8
+	VPMOVQ2M    Z8, K2
+	VPADDQ      Z0, Z5, K2, Z5
+	VMOVDQU64   Z5, (CX)
+	VMOVDQU64   64(BX), Z4
+	VPTESTNMQ   Z4, Z4, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z4, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z3, Z5
+	VCVTUQQ2PD  Z4, Z6
+	VDIVPD      Z6, Z1, Z6
+	VMULPD      Z6, Z5, Z5
+	VCVTTPD2UQQ Z5, Z5
+	VPMULLQ     Z4, Z5, Z7
+	VPSUBQ      Z7, Z3, Z8
+	VCVTQQ2PD   Z8, Z7
+	VMULPD      Z6, Z7, Z7
+	VCVTPD2QQ   Z7, Z6
+	VPADDQ      Z6, Z5, Z5
+	VPMULLQ     Z4, Z6, Z7
+	VPSUBQ      Z7, Z8, Z8
+	VPMOVQ2M    Z8, K2
+	VPADDQ      Z0, Z5, K2, Z5
+	VMOVDQU64   Z5, 64(CX)
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000010, AX
+	JMP         divU64SVAVX512_block
+
+	// Groups of 8 elements.
+divU64SVAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divU64SVAVX512_end
+	VMOVDQU64   (BX), Z4
+	VPTESTNMQ   Z4, Z4, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z4, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z3, Z5
+	VCVTUQQ2PD  Z4, Z6
+	VDIVPD      Z6, Z1, Z6
+	VMULPD      Z6, Z5, Z5
+	VCVTTPD2UQQ Z5, Z5
+	VPMULLQ     Z4, Z5, Z7
+	VPSUBQ      Z7, Z3, Z8
+	VCVTQQ2PD   Z8, Z7
+	VMULPD      Z6, Z7, Z7
+	VCVTPD2QQ   Z7, Z6
+	VPADDQ      Z6, Z5, Z5
+	VPMULLQ     Z4, Z6, Z7
+	VPSUBQ      Z7, Z8, Z8
+	VPMOVQ2M    Z8, K2
+	VPADDQ      Z0, Z5, K2, Z5
+	VMOVDQU64   Z5, (CX)
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, AX
+	JMP         divU64SVAVX512_single
+
+divU64SVAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTB K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI64TruncRWAVX512(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·divI64TruncRWAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Constants, and the broadcast operand, set up once.
+	KXORB        K1, K1, K1
+	VPTERNLOGQ   $0xff, Z0, Z0, Z0
+	VBROADCASTSD one64<>+0(SB), Z1
+	VPBROADCASTQ big61<>+0(SB), Z2
+	VPXORQ       Z3, Z3, Z3
+	VPSLLQ       $0x3f, Z0, Z4
+
+	// One row of dst and a per round, b from its start.
+divI64TruncRWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divI64TruncRWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 16 elements.
+divI64TruncRWAVX512_block:
+	CMPQ        SI, $0x00000010
+	JB          divI64TruncRWAVX512_single
+	VMOVDQU64   (DX), Z6
+	VMOVDQU64   (BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, (CX)
+	VMOVDQU64   64(DX), Z6
+	VMOVDQU64   64(BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, 64(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000010, SI
+	JMP         divI64TruncRWAVX512_block
+
+	// Groups of 8 elements.
+divI64TruncRWAVX512_single:
+	CMPQ        SI, $0x00000008
+	JB          divI64TruncRWAVX512_end
+	VMOVDQU64   (DX), Z6
+	VMOVDQU64   (BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, (CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, SI
+	JMP         divI64TruncRWAVX512_single
+
+divI64TruncRWAVX512_end:
+	JMP divI64TruncRWAVX512_row
+
+divI64TruncRWAVX512_done:
+	// Report whether some lane failed a check.
+	KORTESTB K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI64FloorRWAVX512(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·divI64FloorRWAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Constants, and the broadcast operand, set up once.
+	KXORB        K1, K1, K1
+	VPTERNLOGQ   $0xff, Z0, Z0, Z0
+	VBROADCASTSD one64<>+0(SB), Z1
+	VPBROADCASTQ big61<>+0(SB), Z2
+	VPXORQ       Z3, Z3, Z3
+	VPSLLQ       $0x3f, Z0, Z4
+
+	// One row of dst and a per round, b from its start.
+divI64FloorRWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divI64FloorRWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 16 elements.
+divI64FloorRWAVX512_block:
+	CMPQ        SI, $0x00000010
+	JB          divI64FloorRWAVX512_single
+	VMOVDQU64   (DX), Z6
+	VMOVDQU64   (BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPTESTMQ    Z7, Z7, K3
+	KANDB       K2, K3, K3
+	VPSUBQ      Z0, Z9, K3, Z9
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, (CX)
+	VMOVDQU64   64(DX), Z6
+	VMOVDQU64   64(BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPTESTMQ    Z7, Z7, K3
+	KANDB       K2, K3, K3
+	VPSUBQ      Z0, Z9, K3, Z9
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, 64(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000010, SI
+	JMP         divI64FloorRWAVX512_block
+
+	// Groups of 8 elements.
+divI64FloorRWAVX512_single:
+	CMPQ        SI, $0x00000008
+	JB          divI64FloorRWAVX512_end
+	VMOVDQU64   (DX), Z6
+	VMOVDQU64   (BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPTESTMQ    Z7, Z7, K3
+	KANDB       K2, K3, K3
+	VPSUBQ      Z0, Z9, K3, Z9
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVDQU64   Z9, (CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, SI
+	JMP         divI64FloorRWAVX512_single
+
+divI64FloorRWAVX512_end:
+	JMP divI64FloorRWAVX512_row
+
+divI64FloorRWAVX512_done:
+	// Report whether some lane failed a check.
+	KORTESTB K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU64RWAVX512(dst []uint64, a []uint64, b []uint64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·divU64RWAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Constants, and the broadcast operand, set up once.
+	KXORB        K1, K1, K1
+	VPTERNLOGQ   $0xff, Z0, Z0, Z0
+	VBROADCASTSD one64<>+0(SB), Z1
+	VPBROADCASTQ big61<>+0(SB), Z2
+	VPXORQ       Z3, Z3, Z3
+
+	// One row of dst and a per round, b from its start.
+divU64RWAVX512_row:
+	CMPQ AX, $0x00000000
+	JE   divU64RWAVX512_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 16 elements.
+divU64RWAVX512_block:
+	CMPQ        SI, $0x00000010
+	JB          divU64RWAVX512_single
+	VMOVDQU64   (DX), Z4
+	VMOVDQU64   (BX), Z3
+	VPTESTNMQ   Z3, Z3, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z3, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z4, Z5
+	VCVTUQQ2PD  Z3, Z6
+	VDIVPD      Z6, Z1, Z6
+	VMULPD      Z6, Z5, Z5
+	VCVTTPD2UQQ Z5, Z5
+	VPMULLQ     Z3, Z5, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VCVTQQ2PD   Z4, Z7
+	VMULPD      Z6, Z7, Z7
+	VCVTPD2QQ   Z7, Z6
+	VPADDQ      Z6, Z5, Z5
+	VPMULLQ     Z3, Z6, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VPMOVQ2M    Z4, K2
+	VPADDQ      Z0, Z5, K2, Z5
+	VMOVDQU64   Z5, (CX)
+	VMOVDQU64   64(DX), Z4
+	VMOVDQU64   64(BX), Z3
+	VPTESTNMQ   Z3, Z3, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z3, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z4, Z5
+	VCVTUQQ2PD  Z3, Z6
+	VDIVPD      Z6, Z1, Z6
+	VMULPD      Z6, Z5, Z5
+	VCVTTPD2UQQ Z5, Z5
+	VPMULLQ     Z3, Z5, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VCVTQQ2PD   Z4, Z7
+	VMULPD      Z6, Z7, Z7
+	VCVTPD2QQ   Z7, Z6
+	VPADDQ      Z6, Z5, Z5
+	VPMULLQ     Z3, Z6, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VPMOVQ2M    Z4, K2
+	VPADDQ      Z0, Z5, K2, Z5
+	VMOVDQU64   Z5, 64(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000010, SI
+	JMP         divU64RWAVX512_block
+
+	// Groups of 8 elements.
+divU64RWAVX512_single:
+	CMPQ        SI, $0x00000008
+	JB          divU64RWAVX512_end
+	VMOVDQU64   (DX), Z4
+	VMOVDQU64   (BX), Z3
+	VPTESTNMQ   Z3, Z3, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z3, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z4, Z5
+	VCVTUQQ2PD  Z3, Z6
+	VDIVPD      Z6, Z1, Z6
+	VMULPD      Z6, Z5, Z5
+	VCVTTPD2UQQ Z5, Z5
+	VPMULLQ     Z3, Z5, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VCVTQQ2PD   Z4, Z7
+	VMULPD      Z6, Z7, Z7
+	VCVTPD2QQ   Z7, Z6
+	VPADDQ      Z6, Z5, Z5
+	VPMULLQ     Z3, Z6, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VPMOVQ2M    Z4, K2
+	VPADDQ      Z0, Z5, K2, Z5
+	VMOVDQU64   Z5, (CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, SI
+	JMP         divU64RWAVX512_single
+
+divU64RWAVX512_end:
+	JMP divU64RWAVX512_row
+
+divU64RWAVX512_done:
+	// Report whether some lane failed a check.
+	KORTESTB K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
 // func divF32VVAVX512(dst []float32, a []float32, b []float32)
 // Requires: AVX, AVX512F
 TEXT ·divF32VVAVX512(SB), NOSPLIT, $0-72

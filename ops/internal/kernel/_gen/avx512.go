@@ -271,3 +271,134 @@ func kernel512(k kind512, v variant, floor bool) {
 	VZEROUPPER()
 	RET()
 }
+
+// Constants of the 64-bit kernels.
+var big61, one64 Mem
+
+func constants64() {
+	big61 = GLOBL("big61", RODATA|NOPTR)
+	DATA(0, U64(0xe000000000000000)) // bits at or above 2^61
+	one64 = GLOBL("one64", RODATA|NOPTR)
+	DATA(0, U64(0x3ff0000000000000)) // 1.0
+}
+
+// div64Kernel512 divides 64-bit integers, eight lanes per zmm, in f64
+// with an exact integer correction. On the magnitudes A = |a| and
+// B = |b| as unsigned numbers (|MIN| = 2^63 included), with u = 2^-53 and
+// round to nearest:
+//
+//  1. rcp = fl(1/fl(B)) and t = fl(fl(A)*rcp) are within 4.0001u of A/B
+//     (four roundings), so Q0 = trunc(t) (2^64-1 where t >= 2^64) has
+//     |Q - Q0| < 4.0001u*A/B + 1, and with D = Q - Q0 and Q = floor(A/B),
+//     |D|*B < 4.0001u*A + B < 8193 + B.
+//  2. R0 = A - Q0*B (VPMULLQ, modulo 2^64) equals r + D*B, r = A mod B in
+//     [0, B): it lies in (-(B+8193), 2B+8193), which fits a signed lane
+//     when B < 2^61 (other lanes take the scalar path).
+//  3. t1 = fl(fl(R0)*rcp) is within 4.0001u*8195 < 2^-37 of R0/B = D + r/B,
+//     so Q1, t1 rounded to the nearest integer (VCVTPD2QQ), is D or D+1,
+//     and Q2 = Q0 + Q1 is Q or Q + 1.
+//  4. R1 = R0 - Q1*B is r or r - B: where it is negative, Q = Q2 - 1 and
+//     r = R1 + B. Signed quotients take the sign of a^b; floor subtracts
+//     one more where the signs differ and r != 0.
+//
+// The kernel reports lanes it cannot divide: B = 0, B >= 2^61, and MIN /
+// -1. Its wrapper then divides the whole call with the generic kernel,
+// which also finds the faults.
+func div64Kernel512(signed, floor bool, v variant) {
+	typ, goType := "U64", "uint64"
+	if signed {
+		typ, goType = "I64", "int64"
+	}
+	name := strings.TrimSuffix(kernelName(typ, signed, false, floor, v), "AVX2") + "AVX512"
+	TEXT(name, NOSPLIT, "func(dst, a, b []"+goType+") bool")
+	Pragma("noescape")
+	kernelDoc(name, 8, v, true, floor)
+	Doc("It also reports divisors of magnitude 2^61 or more, which it does not divide.")
+	args := loadParams(v)
+	dst, a, b := args.dst, args.a, args.b
+
+	Comment("Constants, and the broadcast operand, set up once.")
+	failed := K()
+	KXORB(failed, failed, failed)
+	ones, one, bigBits, zero := ZMM(), ZMM(), ZMM(), ZMM()
+	VPTERNLOGQ(Imm(0xff), ones, ones, ones) // -1 in every lane
+	VBROADCASTSD(one64, one)
+	VPBROADCASTQ(big61, bigBits)
+	VPXORQ(zero, zero, zero)
+	var minv, fixed reg.VecVirtual
+	if signed {
+		minv = ZMM()
+		VPSLLQ(Imm(63), ones, minv)
+	}
+	if !v.aVec {
+		fixed = ZMM()
+		VPBROADCASTQ(a, fixed)
+	}
+
+	group := func(off int) {
+		va, vb := fixed, ZMM()
+		if va == nil {
+			va = ZMM()
+			VMOVDQU64(a.Offset(off), va)
+		}
+		VMOVDQU64(b.Offset(off), vb)
+		ua, ub := va, vb
+		if signed {
+			ua, ub = ZMM(), ZMM()
+			VPABSQ(va, ua)
+			VPABSQ(vb, ub)
+		}
+		bad := K()
+		VPTESTNMQ(ub, ub, bad) // B == 0
+		KORB(bad, failed, failed)
+		VPTESTMQ(bigBits, ub, bad) // B >= 2^61
+		KORB(bad, failed, failed)
+		if signed {
+			isMin, minus1 := K(), K()
+			VPCMPEQQ(minv, va, isMin)
+			VPCMPEQQ(ones, vb, isMin, minus1)
+			KORB(minus1, failed, failed)
+		}
+		fa, fb, rcp, t := ZMM(), ZMM(), ZMM(), ZMM()
+		VCVTUQQ2PD(ua, fa)
+		VCVTUQQ2PD(ub, fb)
+		VDIVPD(fb, one, rcp)
+		VMULPD(rcp, fa, t)
+		q, p, r := ZMM(), ZMM(), ZMM()
+		VCVTTPD2UQQ(t, q)
+		VPMULLQ(ub, q, p)
+		VPSUBQ(p, ua, r)
+		fr, q1 := ZMM(), ZMM()
+		VCVTQQ2PD(r, fr)
+		VMULPD(rcp, fr, fr)
+		VCVTPD2QQ(fr, q1) // to nearest
+		VPADDQ(q1, q, q)
+		VPMULLQ(ub, q1, p)
+		VPSUBQ(p, r, r)
+		neg := K()
+		VPMOVQ2M(r, neg)
+		VPADDQ(ones, q, neg, q) // one too high: Q - 1
+		if signed {
+			VPADDQ(ub, r, neg, r)
+			s, differ := ZMM(), K()
+			VPXORQ(va, vb, s)
+			VPMOVQ2M(s, differ)
+			if floor {
+				inexact := K()
+				VPTESTMQ(r, r, inexact)
+				KANDB(differ, inexact, inexact)
+				VPSUBQ(ones, q, inexact, q) // -(Q+1) after the negation
+			}
+			VPSUBQ(q, zero, differ, q)
+		}
+		VMOVDQU64(q, dst.Offset(off))
+	}
+
+	args.loops(name, v, 16, 8, func() {
+		group(0)
+		group(64)
+	}, func() { group(0) }, 8)
+	returnFault(func() { KORTESTB(failed, failed) })
+	VZEROUPPER()
+	RET()
+}

@@ -144,6 +144,12 @@ func main() {
 		i32Kernel(v, true)
 	}
 	constants512()
+	constants64()
+	for _, v := range []variant{vv, sv, rw} {
+		div64Kernel512(true, false, v)
+		div64Kernel512(true, true, v)
+		div64Kernel512(false, false, v)
+	}
 	for _, k := range kinds512() {
 		for _, v := range variants {
 			kernel512(k, v, false)
