@@ -33,9 +33,9 @@ func avx2Table() *Table {
 	t.u8, t.u16, t.u32 = [2]variants[uint8]{u8, u8}, [2]variants[uint16]{u16, u16}, [2]variants[uint32]{u32, u32}
 	t.i64 = fast64Variants(g.i64)
 	t.u64 = fastU64Variants(g.u64[0])
-	t.i64[0].vs = magicI64(false, t.i64[0].vs)
-	t.i64[1].vs = magicI64(true, t.i64[1].vs)
-	uvs := magicU64(t.u64[0].vs)
+	t.i64[0].vs = magicI64(4, divI64MagicTruncAVX2, divI64MagicTruncAddAVX2, t.i64[0].vs)
+	t.i64[1].vs = magicI64(4, divI64MagicFloorAVX2, divI64MagicFloorAddAVX2, t.i64[1].vs)
+	uvs := magicU64(4, divU64MagicAVX2, divU64MagicAddAVX2, t.u64[0].vs)
 	t.u64[0].vs, t.u64[1].vs = uvs, uvs
 	t.eachRowsOf64()
 	return &t
@@ -148,17 +148,22 @@ func (t *Table) eachRowsOf64() {
 	}
 }
 
-// magicI64 divides int64 by a broadcast divisor four lanes at a time with
-// the unsigned magic number of |d|; powers of two, -1 and 0 stay with the
-// scalar kernel, which also finishes the tail.
-func magicI64(floor bool, scalar func(dst, a, b []int64) bool) func(dst, a, b []int64) bool {
+// magicKernel divides 64-bit lanes by one divisor with its magic number
+// (magicI64, magicU64).
+type magicKernel[T int64 | uint64] func(dst, a []T, magic, shift, absD, negD uint64)
+
+// magicI64 divides int64 by a broadcast divisor in groups of group lanes
+// with the unsigned magic number of |d| (plain, or with the add step);
+// powers of two, -1 and 0 stay with the scalar kernel, which also
+// finishes the tail.
+func magicI64(group int, plain, withAdd magicKernel[int64], scalar func(dst, a, b []int64) bool) func(dst, a, b []int64) bool {
 	return func(dst, a, b []int64) bool {
 		d := b[0]
 		abs := uint64(d)
 		if d < 0 {
 			abs = -abs
 		}
-		m := len(dst) &^ 3
+		m := len(dst) - len(dst)%group
 		if d == 0 || d == -1 || abs&(abs-1) == 0 || m == 0 {
 			return scalar(dst, a, b)
 		}
@@ -167,38 +172,31 @@ func magicI64(floor bool, scalar func(dst, a, b []int64) bool) func(dst, a, b []
 		if d < 0 {
 			neg = ^uint64(0)
 		}
-		shift, add := uint64(v.more&shiftMask), v.more&addMarker != 0
-		raceAccess(dst[:m], a[:m], b[:1])
-		switch {
-		case floor && add:
-			divI64MagicFloorAddAVX2(dst[:m], a[:m], v.magic, shift, abs, neg)
-		case floor:
-			divI64MagicFloorAVX2(dst[:m], a[:m], v.magic, shift, abs, neg)
-		case add:
-			divI64MagicTruncAddAVX2(dst[:m], a[:m], v.magic, shift, abs, neg)
-		default:
-			divI64MagicTruncAVX2(dst[:m], a[:m], v.magic, shift, abs, neg)
+		kern := plain
+		if v.more&addMarker != 0 {
+			kern = withAdd
 		}
+		raceAccess(dst[:m], a[:m], b[:1])
+		kern(dst[:m], a[:m], v.magic, uint64(v.more&shiftMask), abs, neg)
 		return scalar(dst[m:], a[m:], b)
 	}
 }
 
 // magicU64 is magicI64 for uint64.
-func magicU64(scalar func(dst, a, b []uint64) bool) func(dst, a, b []uint64) bool {
+func magicU64(group int, plain, withAdd magicKernel[uint64], scalar func(dst, a, b []uint64) bool) func(dst, a, b []uint64) bool {
 	return func(dst, a, b []uint64) bool {
 		d := b[0]
-		m := len(dst) &^ 3
+		m := len(dst) - len(dst)%group
 		if d == 0 || d&(d-1) == 0 || m == 0 {
 			return scalar(dst, a, b)
 		}
 		v := newU64Divider(d)
-		shift := uint64(v.more & shiftMask)
-		raceAccess(dst[:m], a[:m], b[:1])
+		kern := plain
 		if v.more&addMarker != 0 {
-			divU64MagicAddAVX2(dst[:m], a[:m], v.magic, shift, d, 0)
-		} else {
-			divU64MagicAVX2(dst[:m], a[:m], v.magic, shift, d, 0)
+			kern = withAdd
 		}
+		raceAccess(dst[:m], a[:m], b[:1])
+		kern(dst[:m], a[:m], v.magic, uint64(v.more&shiftMask), d, 0)
 		return scalar(dst[m:], a[m:], b)
 	}
 }

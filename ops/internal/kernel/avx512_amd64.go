@@ -2,6 +2,8 @@
 
 package kernel
 
+import "math/bits"
+
 // avx512Table starts from the AVX2 table and replaces its kernels with
 // zmm versions; the wrappers are the AVX2 level's, with the wider groups,
 // and exact64's for the 64-bit vectors.
@@ -29,7 +31,22 @@ func avx512Table() *Table {
 	u16 := unsignedVec(16, divU16VVAVX512, divU16VSAVX512, divU16SVAVX512, divU16RWAVX512, g.u16[0])
 	u32 := unsignedVec(8, divU32VVAVX512, divU32VSAVX512, divU32SVAVX512, divU32RWAVX512, g.u32[0])
 	t.u8, t.u16, t.u32 = [2]variants[uint8]{u8, u8}, [2]variants[uint16]{u16, u16}, [2]variants[uint32]{u32, u32}
-	// The 64-bit broadcast divisors keep the AVX2 level's magic numbers.
+	// Broadcast divisors multiply by a magic number.
+	t.i8[0].vs = magicSmall(32, 16, divI8MagicTruncAVX512, divI8MagicTruncAddAVX512, t.i8[0].vs)
+	t.i8[1].vs = magicSmall(32, 16, divI8MagicFloorAVX512, divI8MagicFloorAddAVX512, t.i8[1].vs)
+	t.i16[0].vs = magicSmall(32, 16, divI16MagicTruncAVX512, divI16MagicTruncAddAVX512, t.i16[0].vs)
+	t.i16[1].vs = magicSmall(32, 16, divI16MagicFloorAVX512, divI16MagicFloorAddAVX512, t.i16[1].vs)
+	t.i32[0].vs = magicSmall(16, 32, divI32MagicTruncAVX512, divI32MagicTruncAddAVX512, t.i32[0].vs)
+	t.i32[1].vs = magicSmall(16, 32, divI32MagicFloorAVX512, divI32MagicFloorAddAVX512, t.i32[1].vs)
+	for m := range 2 {
+		t.u8[m].vs = magicSmall(32, 16, divU8MagicAVX512, divU8MagicAddAVX512, t.u8[m].vs)
+		t.u16[m].vs = magicSmall(32, 16, divU16MagicAVX512, divU16MagicAddAVX512, t.u16[m].vs)
+		t.u32[m].vs = magicSmall(16, 32, divU32MagicAVX512, divU32MagicAddAVX512, t.u32[m].vs)
+	}
+	t.i64[0].vs = magicI64(8, divI64MagicTruncAVX512, divI64MagicTruncAddAVX512, t.i64[0].vs)
+	t.i64[1].vs = magicI64(8, divI64MagicFloorAVX512, divI64MagicFloorAddAVX512, t.i64[1].vs)
+	uvs := magicU64(8, divU64MagicAVX512, divU64MagicAddAVX512, t.u64[0].vs)
+	t.u64[0].vs, t.u64[1].vs = uvs, uvs
 	t.i64[0] = exact64(divI64TruncVVAVX512, divI64TruncSVAVX512, divI64TruncRWAVX512, t.i64[0])
 	t.i64[1] = exact64(divI64FloorVVAVX512, divI64FloorSVAVX512, divI64FloorRWAVX512, t.i64[1])
 	u64 := exact64(divU64VVAVX512, divU64SVAVX512, divU64RWAVX512, t.u64[0])
@@ -70,4 +87,47 @@ func exact64[T any](vv, sv, rw func(dst, a, b []T) bool, g variants[T]) variants
 		return false
 	}, v.vv)
 	return v
+}
+
+// smallDivider returns libdivide's unsigned magic number for a divisor
+// 1 < d < 2^n in n-bit lanes (n is 16 or 32): q = mulhi_n(x, magic), then
+// ((x - q) >> 1 + q) >> shift with add, q >> shift without. A power of two
+// 2^k multiplies by 2^(n-k), which is a shift.
+func smallDivider(d uint64, n uint) (magic, shift uint64, add bool) {
+	log := uint(63 - bits.LeadingZeros64(d))
+	if d&(d-1) == 0 {
+		return 1 << (n - log), 0, false
+	}
+	m, rem := (uint64(1)<<(n+log))/d, (uint64(1)<<(n+log))%d
+	if d-rem < 1<<log {
+		return m + 1, uint64(log), false
+	}
+	// libdivide adds one to 2m where 2rem >= d; here d-rem >= 2^log >
+	// d/2, so 2rem < d.
+	return (2*m + 1) & (1<<n - 1), uint64(log), true
+}
+
+// magicSmall divides by a broadcast divisor with the magic-number kernels
+// (laneBits-bit lanes, groups of lanes): d = 0 and d = -1 (which may fault)
+// and |d| = 1 stay with the scalar kernel, which also finishes the tail.
+func magicSmall[T signed | unsigned](lanes int, laneBits uint, kern, kernAdd func(dst, a []T, magic, shift, absD, negD uint64), scalar func(dst, a, b []T) bool) func(dst, a, b []T) bool {
+	return func(dst, a, b []T) bool {
+		d := int64(b[0])
+		abs, neg := uint64(d), uint64(0)
+		if d < 0 {
+			abs, neg = uint64(-d), ^uint64(0)
+		}
+		m := len(dst) - len(dst)%lanes
+		if abs <= 1 || m == 0 {
+			return scalar(dst, a, b)
+		}
+		magic, shift, add := smallDivider(abs, laneBits)
+		raceAccess(dst[:m], a[:m], b[:1])
+		if add {
+			kernAdd(dst[:m], a[:m], magic, shift, abs, neg)
+		} else {
+			kern(dst[:m], a[:m], magic, shift, abs, neg)
+		}
+		return scalar(dst[m:], a[m:], b)
+	}
 }

@@ -544,6 +544,240 @@ func divI32TruncRWAVX2(dst []int32, a []int32, b []int32) bool
 //go:noescape
 func divI32FloorRWAVX2(dst []int32, a []int32, b []int32) bool
 
+// divI8MagicTruncAVX512 divides groups of 32 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI8MagicTruncAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI8MagicTruncAddAVX512 divides groups of 32 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI8MagicTruncAddAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI8MagicFloorAVX512 divides groups of 32 elements by one divisor d, floor division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI8MagicFloorAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI8MagicFloorAddAVX512 divides groups of 32 elements by one divisor d, floor division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI8MagicFloorAddAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divU8MagicAVX512 divides groups of 32 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divU8MagicAVX512(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divU8MagicAddAVX512 divides groups of 32 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divU8MagicAddAVX512(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI16MagicTruncAVX512 divides groups of 32 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI16MagicTruncAVX512(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI16MagicTruncAddAVX512 divides groups of 32 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI16MagicTruncAddAVX512(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI16MagicFloorAVX512 divides groups of 32 elements by one divisor d, floor division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI16MagicFloorAVX512(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI16MagicFloorAddAVX512 divides groups of 32 elements by one divisor d, floor division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI16MagicFloorAddAVX512(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divU16MagicAVX512 divides groups of 32 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divU16MagicAVX512(dst []uint16, a []uint16, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divU16MagicAddAVX512 divides groups of 32 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divU16MagicAddAVX512(dst []uint16, a []uint16, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI32MagicTruncAVX512 divides groups of 16 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI32MagicTruncAVX512(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI32MagicTruncAddAVX512 divides groups of 16 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI32MagicTruncAddAVX512(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI32MagicFloorAVX512 divides groups of 16 elements by one divisor d, floor division,
+// with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI32MagicFloorAVX512(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI32MagicFloorAddAVX512 divides groups of 16 elements by one divisor d, floor division,
+// with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI32MagicFloorAddAVX512(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divU32MagicAVX512 divides groups of 16 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divU32MagicAVX512(dst []uint32, a []uint32, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divU32MagicAddAVX512 divides groups of 16 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divU32MagicAddAVX512(dst []uint32, a []uint32, magic uint64, shift uint64, absD uint64, negD uint64)
+
 // It also reports divisors of magnitude 2^61 or more, which it does not divide.
 //
 //go:noescape
@@ -1142,6 +1376,12 @@ func divU32RWAVX512(dst []uint32, a []uint32, b []uint32) bool
 //go:noescape
 func divI64MagicTruncAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
 
+// divI64MagicTruncAVX512 is the AVX-512 form of the AVX2 kernel of the same name,
+// eight elements per group; d is neither 0, -1 nor a power of two.
+//
+//go:noescape
+func divI64MagicTruncAVX512(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
+
 // divI64MagicFloorAVX2 divides groups of 4 elements by one divisor d, floor division, with
 // libdivide's magic number for |d| (magic, shift; the add variant adds
 // back the numerator), |d| itself and negD all ones when d < 0:
@@ -1154,6 +1394,12 @@ func divI64MagicTruncAVX2(dst []int64, a []int64, magic uint64, shift uint64, ab
 //
 //go:noescape
 func divI64MagicFloorAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI64MagicFloorAVX512 is the AVX-512 form of the AVX2 kernel of the same name,
+// eight elements per group; d is neither 0, -1 nor a power of two.
+//
+//go:noescape
+func divI64MagicFloorAVX512(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
 
 // divI64MagicTruncAddAVX2 divides groups of 4 elements by one divisor d, truncating division, with
 // libdivide's magic number for |d| (magic, shift; the add variant adds
@@ -1168,6 +1414,12 @@ func divI64MagicFloorAVX2(dst []int64, a []int64, magic uint64, shift uint64, ab
 //go:noescape
 func divI64MagicTruncAddAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
 
+// divI64MagicTruncAddAVX512 is the AVX-512 form of the AVX2 kernel of the same name,
+// eight elements per group; d is neither 0, -1 nor a power of two.
+//
+//go:noescape
+func divI64MagicTruncAddAVX512(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
+
 // divI64MagicFloorAddAVX2 divides groups of 4 elements by one divisor d, floor division, with
 // libdivide's magic number for |d| (magic, shift; the add variant adds
 // back the numerator), |d| itself and negD all ones when d < 0:
@@ -1180,6 +1432,12 @@ func divI64MagicTruncAddAVX2(dst []int64, a []int64, magic uint64, shift uint64,
 //
 //go:noescape
 func divI64MagicFloorAddAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI64MagicFloorAddAVX512 is the AVX-512 form of the AVX2 kernel of the same name,
+// eight elements per group; d is neither 0, -1 nor a power of two.
+//
+//go:noescape
+func divI64MagicFloorAddAVX512(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
 
 // divU64MagicAVX2 divides groups of 4 elements by one divisor d, truncating division, with
 // libdivide's magic number for |d| (magic, shift; the add variant adds
@@ -1194,6 +1452,12 @@ func divI64MagicFloorAddAVX2(dst []int64, a []int64, magic uint64, shift uint64,
 //go:noescape
 func divU64MagicAVX2(dst []uint64, a []uint64, magic uint64, shift uint64, absD uint64, negD uint64)
 
+// divU64MagicAVX512 is the AVX-512 form of the AVX2 kernel of the same name,
+// eight elements per group; d is neither 0, -1 nor a power of two.
+//
+//go:noescape
+func divU64MagicAVX512(dst []uint64, a []uint64, magic uint64, shift uint64, absD uint64, negD uint64)
+
 // divU64MagicAddAVX2 divides groups of 4 elements by one divisor d, truncating division, with
 // libdivide's magic number for |d| (magic, shift; the add variant adds
 // back the numerator), |d| itself and negD all ones when d < 0:
@@ -1206,3 +1470,9 @@ func divU64MagicAVX2(dst []uint64, a []uint64, magic uint64, shift uint64, absD 
 //
 //go:noescape
 func divU64MagicAddAVX2(dst []uint64, a []uint64, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divU64MagicAddAVX512 is the AVX-512 form of the AVX2 kernel of the same name,
+// eight elements per group; d is neither 0, -1 nor a power of two.
+//
+//go:noescape
+func divU64MagicAddAVX512(dst []uint64, a []uint64, magic uint64, shift uint64, absD uint64, negD uint64)

@@ -4664,6 +4664,1287 @@ GLOBL big61<>(SB), RODATA|NOPTR, $8
 DATA one64<>+0(SB)/8, $0x3ff0000000000000
 GLOBL one64<>(SB), RODATA|NOPTR, $8
 
+// func divI8MagicTruncAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F, SSE2
+TEXT ·divI8MagicTruncAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTW BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X4
+	VPXORD       Z2, Z2, Z2
+	VPTERNLOGD   $0xff, Z3, Z3, Z3
+
+	// Blocks of 64 elements, then groups of 32.
+divI8MagicTruncAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divI8MagicTruncAVX512_single
+	VPMOVSXBW (DX), Z3
+	VPABSW    Z3, Z5
+	VPMULHUW  Z0, Z5, Z5
+	VPSRLW    X4, Z5, Z5
+	VPXORD    Z1, Z3, Z3
+	VPMOVW2M  Z3, K1
+	VPSUBW    Z5, Z2, K1, Z5
+	VPMOVWB   Z5, (CX)
+	VPMOVSXBW 32(DX), Z3
+	VPABSW    Z3, Z5
+	VPMULHUW  Z0, Z5, Z5
+	VPSRLW    X4, Z5, Z5
+	VPXORD    Z1, Z3, Z3
+	VPMOVW2M  Z3, K1
+	VPSUBW    Z5, Z2, K1, Z5
+	VPMOVWB   Z5, 32(CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000040, AX
+	JMP       divI8MagicTruncAVX512_block
+
+divI8MagicTruncAVX512_single:
+	CMPQ      AX, $0x00000020
+	JB        divI8MagicTruncAVX512_done
+	VPMOVSXBW (DX), Z3
+	VPABSW    Z3, Z5
+	VPMULHUW  Z0, Z5, Z5
+	VPSRLW    X4, Z5, Z5
+	VPXORD    Z1, Z3, Z3
+	VPMOVW2M  Z3, K1
+	VPSUBW    Z5, Z2, K1, Z5
+	VPMOVWB   Z5, (CX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000020, AX
+	JMP       divI8MagicTruncAVX512_single
+
+divI8MagicTruncAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI8MagicTruncAddAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F, SSE2
+TEXT ·divI8MagicTruncAddAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTW BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X4
+	VPXORD       Z2, Z2, Z2
+	VPTERNLOGD   $0xff, Z3, Z3, Z3
+
+	// Blocks of 64 elements, then groups of 32.
+divI8MagicTruncAddAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divI8MagicTruncAddAVX512_single
+	VPMOVSXBW (DX), Z3
+	VPABSW    Z3, Z5
+	VPMULHUW  Z0, Z5, Z6
+	VPSUBW    Z6, Z5, Z5
+	VPSRLW    $0x01, Z5, Z5
+	VPADDW    Z6, Z5, Z6
+	VPSRLW    X4, Z6, Z6
+	VPXORD    Z1, Z3, Z3
+	VPMOVW2M  Z3, K1
+	VPSUBW    Z6, Z2, K1, Z6
+	VPMOVWB   Z6, (CX)
+	VPMOVSXBW 32(DX), Z3
+	VPABSW    Z3, Z5
+	VPMULHUW  Z0, Z5, Z6
+	VPSUBW    Z6, Z5, Z5
+	VPSRLW    $0x01, Z5, Z5
+	VPADDW    Z6, Z5, Z6
+	VPSRLW    X4, Z6, Z6
+	VPXORD    Z1, Z3, Z3
+	VPMOVW2M  Z3, K1
+	VPSUBW    Z6, Z2, K1, Z6
+	VPMOVWB   Z6, 32(CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000040, AX
+	JMP       divI8MagicTruncAddAVX512_block
+
+divI8MagicTruncAddAVX512_single:
+	CMPQ      AX, $0x00000020
+	JB        divI8MagicTruncAddAVX512_done
+	VPMOVSXBW (DX), Z3
+	VPABSW    Z3, Z5
+	VPMULHUW  Z0, Z5, Z6
+	VPSUBW    Z6, Z5, Z5
+	VPSRLW    $0x01, Z5, Z5
+	VPADDW    Z6, Z5, Z6
+	VPSRLW    X4, Z6, Z6
+	VPXORD    Z1, Z3, Z3
+	VPMOVW2M  Z3, K1
+	VPSUBW    Z6, Z2, K1, Z6
+	VPMOVWB   Z6, (CX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000020, AX
+	JMP       divI8MagicTruncAddAVX512_single
+
+divI8MagicTruncAddAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI8MagicFloorAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F, SSE2
+TEXT ·divI8MagicFloorAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTW BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTW BX, Z2
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X3
+	VPXORD       Z4, Z4, Z4
+	VPTERNLOGD   $0xff, Z5, Z5, Z5
+
+	// Blocks of 64 elements, then groups of 32.
+divI8MagicFloorAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divI8MagicFloorAVX512_single
+	VPMOVSXBW (DX), Z6
+	VPABSW    Z6, Z7
+	VPMULHUW  Z0, Z7, Z8
+	VPSRLW    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVW2M  Z6, K1
+	VPMULLW   Z1, Z8, Z6
+	VPCMPW    $0x04, Z7, Z6, K2
+	KANDD     K1, K2, K2
+	VPSUBW    Z5, Z8, K2, Z8
+	VPSUBW    Z8, Z4, K1, Z8
+	VPMOVWB   Z8, (CX)
+	VPMOVSXBW 32(DX), Z6
+	VPABSW    Z6, Z7
+	VPMULHUW  Z0, Z7, Z8
+	VPSRLW    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVW2M  Z6, K1
+	VPMULLW   Z1, Z8, Z6
+	VPCMPW    $0x04, Z7, Z6, K2
+	KANDD     K1, K2, K2
+	VPSUBW    Z5, Z8, K2, Z8
+	VPSUBW    Z8, Z4, K1, Z8
+	VPMOVWB   Z8, 32(CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000040, AX
+	JMP       divI8MagicFloorAVX512_block
+
+divI8MagicFloorAVX512_single:
+	CMPQ      AX, $0x00000020
+	JB        divI8MagicFloorAVX512_done
+	VPMOVSXBW (DX), Z6
+	VPABSW    Z6, Z7
+	VPMULHUW  Z0, Z7, Z8
+	VPSRLW    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVW2M  Z6, K1
+	VPMULLW   Z1, Z8, Z6
+	VPCMPW    $0x04, Z7, Z6, K2
+	KANDD     K1, K2, K2
+	VPSUBW    Z5, Z8, K2, Z8
+	VPSUBW    Z8, Z4, K1, Z8
+	VPMOVWB   Z8, (CX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000020, AX
+	JMP       divI8MagicFloorAVX512_single
+
+divI8MagicFloorAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI8MagicFloorAddAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F, SSE2
+TEXT ·divI8MagicFloorAddAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTW BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTW BX, Z2
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X3
+	VPXORD       Z4, Z4, Z4
+	VPTERNLOGD   $0xff, Z5, Z5, Z5
+
+	// Blocks of 64 elements, then groups of 32.
+divI8MagicFloorAddAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divI8MagicFloorAddAVX512_single
+	VPMOVSXBW (DX), Z6
+	VPABSW    Z6, Z7
+	VPMULHUW  Z0, Z7, Z8
+	VPSUBW    Z8, Z7, Z9
+	VPSRLW    $0x01, Z9, Z9
+	VPADDW    Z8, Z9, Z8
+	VPSRLW    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVW2M  Z6, K1
+	VPMULLW   Z1, Z8, Z6
+	VPCMPW    $0x04, Z7, Z6, K2
+	KANDD     K1, K2, K2
+	VPSUBW    Z5, Z8, K2, Z8
+	VPSUBW    Z8, Z4, K1, Z8
+	VPMOVWB   Z8, (CX)
+	VPMOVSXBW 32(DX), Z6
+	VPABSW    Z6, Z7
+	VPMULHUW  Z0, Z7, Z8
+	VPSUBW    Z8, Z7, Z9
+	VPSRLW    $0x01, Z9, Z9
+	VPADDW    Z8, Z9, Z8
+	VPSRLW    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVW2M  Z6, K1
+	VPMULLW   Z1, Z8, Z6
+	VPCMPW    $0x04, Z7, Z6, K2
+	KANDD     K1, K2, K2
+	VPSUBW    Z5, Z8, K2, Z8
+	VPSUBW    Z8, Z4, K1, Z8
+	VPMOVWB   Z8, 32(CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000040, AX
+	JMP       divI8MagicFloorAddAVX512_block
+
+divI8MagicFloorAddAVX512_single:
+	CMPQ      AX, $0x00000020
+	JB        divI8MagicFloorAddAVX512_done
+	VPMOVSXBW (DX), Z6
+	VPABSW    Z6, Z7
+	VPMULHUW  Z0, Z7, Z8
+	VPSUBW    Z8, Z7, Z9
+	VPSRLW    $0x01, Z9, Z9
+	VPADDW    Z8, Z9, Z8
+	VPSRLW    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVW2M  Z6, K1
+	VPMULLW   Z1, Z8, Z6
+	VPCMPW    $0x04, Z7, Z6, K2
+	KANDD     K1, K2, K2
+	VPSUBW    Z5, Z8, K2, Z8
+	VPSUBW    Z8, Z4, K1, Z8
+	VPMOVWB   Z8, (CX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000020, AX
+	JMP       divI8MagicFloorAddAVX512_single
+
+divI8MagicFloorAddAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divU8MagicAVX512(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F, SSE2
+TEXT ·divU8MagicAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTW BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X1
+	VPXORD       Z2, Z2, Z2
+	VPTERNLOGD   $0xff, Z3, Z3, Z3
+
+	// Blocks of 64 elements, then groups of 32.
+divU8MagicAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divU8MagicAVX512_single
+	VPMOVZXBW (DX), Z2
+	VPMULHUW  Z0, Z2, Z2
+	VPSRLW    X1, Z2, Z2
+	VPMOVWB   Z2, (CX)
+	VPMOVZXBW 32(DX), Z2
+	VPMULHUW  Z0, Z2, Z2
+	VPSRLW    X1, Z2, Z2
+	VPMOVWB   Z2, 32(CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000040, AX
+	JMP       divU8MagicAVX512_block
+
+divU8MagicAVX512_single:
+	CMPQ      AX, $0x00000020
+	JB        divU8MagicAVX512_done
+	VPMOVZXBW (DX), Z2
+	VPMULHUW  Z0, Z2, Z2
+	VPSRLW    X1, Z2, Z2
+	VPMOVWB   Z2, (CX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000020, AX
+	JMP       divU8MagicAVX512_single
+
+divU8MagicAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divU8MagicAddAVX512(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F, SSE2
+TEXT ·divU8MagicAddAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTW BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X1
+	VPXORD       Z2, Z2, Z2
+	VPTERNLOGD   $0xff, Z3, Z3, Z3
+
+	// Blocks of 64 elements, then groups of 32.
+divU8MagicAddAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divU8MagicAddAVX512_single
+	VPMOVZXBW (DX), Z2
+	VPMULHUW  Z0, Z2, Z3
+	VPSUBW    Z3, Z2, Z2
+	VPSRLW    $0x01, Z2, Z2
+	VPADDW    Z3, Z2, Z3
+	VPSRLW    X1, Z3, Z3
+	VPMOVWB   Z3, (CX)
+	VPMOVZXBW 32(DX), Z2
+	VPMULHUW  Z0, Z2, Z3
+	VPSUBW    Z3, Z2, Z2
+	VPSRLW    $0x01, Z2, Z2
+	VPADDW    Z3, Z2, Z3
+	VPSRLW    X1, Z3, Z3
+	VPMOVWB   Z3, 32(CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000040, AX
+	JMP       divU8MagicAddAVX512_block
+
+divU8MagicAddAVX512_single:
+	CMPQ      AX, $0x00000020
+	JB        divU8MagicAddAVX512_done
+	VPMOVZXBW (DX), Z2
+	VPMULHUW  Z0, Z2, Z3
+	VPSUBW    Z3, Z2, Z2
+	VPSRLW    $0x01, Z2, Z2
+	VPADDW    Z3, Z2, Z3
+	VPSRLW    X1, Z3, Z3
+	VPMOVWB   Z3, (CX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000020, AX
+	JMP       divU8MagicAddAVX512_single
+
+divU8MagicAddAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI16MagicTruncAVX512(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F, SSE2
+TEXT ·divI16MagicTruncAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTW BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X4
+	VPXORD       Z2, Z2, Z2
+	VPTERNLOGD   $0xff, Z3, Z3, Z3
+
+	// Blocks of 64 elements, then groups of 32.
+divI16MagicTruncAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divI16MagicTruncAVX512_single
+	VMOVDQU64 (DX), Z3
+	VPABSW    Z3, Z5
+	VPMULHUW  Z0, Z5, Z5
+	VPSRLW    X4, Z5, Z5
+	VPXORD    Z1, Z3, Z3
+	VPMOVW2M  Z3, K1
+	VPSUBW    Z5, Z2, K1, Z5
+	VMOVDQU64 Z5, (CX)
+	VMOVDQU64 64(DX), Z3
+	VPABSW    Z3, Z5
+	VPMULHUW  Z0, Z5, Z5
+	VPSRLW    X4, Z5, Z5
+	VPXORD    Z1, Z3, Z3
+	VPMOVW2M  Z3, K1
+	VPSUBW    Z5, Z2, K1, Z5
+	VMOVDQU64 Z5, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, AX
+	JMP       divI16MagicTruncAVX512_block
+
+divI16MagicTruncAVX512_single:
+	CMPQ      AX, $0x00000020
+	JB        divI16MagicTruncAVX512_done
+	VMOVDQU64 (DX), Z3
+	VPABSW    Z3, Z5
+	VPMULHUW  Z0, Z5, Z5
+	VPSRLW    X4, Z5, Z5
+	VPXORD    Z1, Z3, Z3
+	VPMOVW2M  Z3, K1
+	VPSUBW    Z5, Z2, K1, Z5
+	VMOVDQU64 Z5, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, AX
+	JMP       divI16MagicTruncAVX512_single
+
+divI16MagicTruncAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI16MagicTruncAddAVX512(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F, SSE2
+TEXT ·divI16MagicTruncAddAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTW BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X4
+	VPXORD       Z2, Z2, Z2
+	VPTERNLOGD   $0xff, Z3, Z3, Z3
+
+	// Blocks of 64 elements, then groups of 32.
+divI16MagicTruncAddAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divI16MagicTruncAddAVX512_single
+	VMOVDQU64 (DX), Z3
+	VPABSW    Z3, Z5
+	VPMULHUW  Z0, Z5, Z6
+	VPSUBW    Z6, Z5, Z5
+	VPSRLW    $0x01, Z5, Z5
+	VPADDW    Z6, Z5, Z6
+	VPSRLW    X4, Z6, Z6
+	VPXORD    Z1, Z3, Z3
+	VPMOVW2M  Z3, K1
+	VPSUBW    Z6, Z2, K1, Z6
+	VMOVDQU64 Z6, (CX)
+	VMOVDQU64 64(DX), Z3
+	VPABSW    Z3, Z5
+	VPMULHUW  Z0, Z5, Z6
+	VPSUBW    Z6, Z5, Z5
+	VPSRLW    $0x01, Z5, Z5
+	VPADDW    Z6, Z5, Z6
+	VPSRLW    X4, Z6, Z6
+	VPXORD    Z1, Z3, Z3
+	VPMOVW2M  Z3, K1
+	VPSUBW    Z6, Z2, K1, Z6
+	VMOVDQU64 Z6, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, AX
+	JMP       divI16MagicTruncAddAVX512_block
+
+divI16MagicTruncAddAVX512_single:
+	CMPQ      AX, $0x00000020
+	JB        divI16MagicTruncAddAVX512_done
+	VMOVDQU64 (DX), Z3
+	VPABSW    Z3, Z5
+	VPMULHUW  Z0, Z5, Z6
+	VPSUBW    Z6, Z5, Z5
+	VPSRLW    $0x01, Z5, Z5
+	VPADDW    Z6, Z5, Z6
+	VPSRLW    X4, Z6, Z6
+	VPXORD    Z1, Z3, Z3
+	VPMOVW2M  Z3, K1
+	VPSUBW    Z6, Z2, K1, Z6
+	VMOVDQU64 Z6, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, AX
+	JMP       divI16MagicTruncAddAVX512_single
+
+divI16MagicTruncAddAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI16MagicFloorAVX512(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F, SSE2
+TEXT ·divI16MagicFloorAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTW BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTW BX, Z2
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X3
+	VPXORD       Z4, Z4, Z4
+	VPTERNLOGD   $0xff, Z5, Z5, Z5
+
+	// Blocks of 64 elements, then groups of 32.
+divI16MagicFloorAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divI16MagicFloorAVX512_single
+	VMOVDQU64 (DX), Z6
+	VPABSW    Z6, Z7
+	VPMULHUW  Z0, Z7, Z8
+	VPSRLW    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVW2M  Z6, K1
+	VPMULLW   Z1, Z8, Z6
+	VPCMPW    $0x04, Z7, Z6, K2
+	KANDD     K1, K2, K2
+	VPSUBW    Z5, Z8, K2, Z8
+	VPSUBW    Z8, Z4, K1, Z8
+	VMOVDQU64 Z8, (CX)
+	VMOVDQU64 64(DX), Z6
+	VPABSW    Z6, Z7
+	VPMULHUW  Z0, Z7, Z8
+	VPSRLW    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVW2M  Z6, K1
+	VPMULLW   Z1, Z8, Z6
+	VPCMPW    $0x04, Z7, Z6, K2
+	KANDD     K1, K2, K2
+	VPSUBW    Z5, Z8, K2, Z8
+	VPSUBW    Z8, Z4, K1, Z8
+	VMOVDQU64 Z8, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, AX
+	JMP       divI16MagicFloorAVX512_block
+
+divI16MagicFloorAVX512_single:
+	CMPQ      AX, $0x00000020
+	JB        divI16MagicFloorAVX512_done
+	VMOVDQU64 (DX), Z6
+	VPABSW    Z6, Z7
+	VPMULHUW  Z0, Z7, Z8
+	VPSRLW    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVW2M  Z6, K1
+	VPMULLW   Z1, Z8, Z6
+	VPCMPW    $0x04, Z7, Z6, K2
+	KANDD     K1, K2, K2
+	VPSUBW    Z5, Z8, K2, Z8
+	VPSUBW    Z8, Z4, K1, Z8
+	VMOVDQU64 Z8, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, AX
+	JMP       divI16MagicFloorAVX512_single
+
+divI16MagicFloorAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI16MagicFloorAddAVX512(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F, SSE2
+TEXT ·divI16MagicFloorAddAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTW BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTW BX, Z2
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X3
+	VPXORD       Z4, Z4, Z4
+	VPTERNLOGD   $0xff, Z5, Z5, Z5
+
+	// Blocks of 64 elements, then groups of 32.
+divI16MagicFloorAddAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divI16MagicFloorAddAVX512_single
+	VMOVDQU64 (DX), Z6
+	VPABSW    Z6, Z7
+	VPMULHUW  Z0, Z7, Z8
+	VPSUBW    Z8, Z7, Z9
+	VPSRLW    $0x01, Z9, Z9
+	VPADDW    Z8, Z9, Z8
+	VPSRLW    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVW2M  Z6, K1
+	VPMULLW   Z1, Z8, Z6
+	VPCMPW    $0x04, Z7, Z6, K2
+	KANDD     K1, K2, K2
+	VPSUBW    Z5, Z8, K2, Z8
+	VPSUBW    Z8, Z4, K1, Z8
+	VMOVDQU64 Z8, (CX)
+	VMOVDQU64 64(DX), Z6
+	VPABSW    Z6, Z7
+	VPMULHUW  Z0, Z7, Z8
+	VPSUBW    Z8, Z7, Z9
+	VPSRLW    $0x01, Z9, Z9
+	VPADDW    Z8, Z9, Z8
+	VPSRLW    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVW2M  Z6, K1
+	VPMULLW   Z1, Z8, Z6
+	VPCMPW    $0x04, Z7, Z6, K2
+	KANDD     K1, K2, K2
+	VPSUBW    Z5, Z8, K2, Z8
+	VPSUBW    Z8, Z4, K1, Z8
+	VMOVDQU64 Z8, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, AX
+	JMP       divI16MagicFloorAddAVX512_block
+
+divI16MagicFloorAddAVX512_single:
+	CMPQ      AX, $0x00000020
+	JB        divI16MagicFloorAddAVX512_done
+	VMOVDQU64 (DX), Z6
+	VPABSW    Z6, Z7
+	VPMULHUW  Z0, Z7, Z8
+	VPSUBW    Z8, Z7, Z9
+	VPSRLW    $0x01, Z9, Z9
+	VPADDW    Z8, Z9, Z8
+	VPSRLW    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVW2M  Z6, K1
+	VPMULLW   Z1, Z8, Z6
+	VPCMPW    $0x04, Z7, Z6, K2
+	KANDD     K1, K2, K2
+	VPSUBW    Z5, Z8, K2, Z8
+	VPSUBW    Z8, Z4, K1, Z8
+	VMOVDQU64 Z8, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, AX
+	JMP       divI16MagicFloorAddAVX512_single
+
+divI16MagicFloorAddAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divU16MagicAVX512(dst []uint16, a []uint16, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F, SSE2
+TEXT ·divU16MagicAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTW BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X1
+	VPXORD       Z2, Z2, Z2
+	VPTERNLOGD   $0xff, Z3, Z3, Z3
+
+	// Blocks of 64 elements, then groups of 32.
+divU16MagicAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divU16MagicAVX512_single
+	VMOVDQU64 (DX), Z2
+	VPMULHUW  Z0, Z2, Z2
+	VPSRLW    X1, Z2, Z2
+	VMOVDQU64 Z2, (CX)
+	VMOVDQU64 64(DX), Z2
+	VPMULHUW  Z0, Z2, Z2
+	VPSRLW    X1, Z2, Z2
+	VMOVDQU64 Z2, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, AX
+	JMP       divU16MagicAVX512_block
+
+divU16MagicAVX512_single:
+	CMPQ      AX, $0x00000020
+	JB        divU16MagicAVX512_done
+	VMOVDQU64 (DX), Z2
+	VPMULHUW  Z0, Z2, Z2
+	VPSRLW    X1, Z2, Z2
+	VMOVDQU64 Z2, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, AX
+	JMP       divU16MagicAVX512_single
+
+divU16MagicAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divU16MagicAddAVX512(dst []uint16, a []uint16, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F, SSE2
+TEXT ·divU16MagicAddAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTW BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTW BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X1
+	VPXORD       Z2, Z2, Z2
+	VPTERNLOGD   $0xff, Z3, Z3, Z3
+
+	// Blocks of 64 elements, then groups of 32.
+divU16MagicAddAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divU16MagicAddAVX512_single
+	VMOVDQU64 (DX), Z2
+	VPMULHUW  Z0, Z2, Z3
+	VPSUBW    Z3, Z2, Z2
+	VPSRLW    $0x01, Z2, Z2
+	VPADDW    Z3, Z2, Z3
+	VPSRLW    X1, Z3, Z3
+	VMOVDQU64 Z3, (CX)
+	VMOVDQU64 64(DX), Z2
+	VPMULHUW  Z0, Z2, Z3
+	VPSUBW    Z3, Z2, Z2
+	VPSRLW    $0x01, Z2, Z2
+	VPADDW    Z3, Z2, Z3
+	VPSRLW    X1, Z3, Z3
+	VMOVDQU64 Z3, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, AX
+	JMP       divU16MagicAddAVX512_block
+
+divU16MagicAddAVX512_single:
+	CMPQ      AX, $0x00000020
+	JB        divU16MagicAddAVX512_done
+	VMOVDQU64 (DX), Z2
+	VPMULHUW  Z0, Z2, Z3
+	VPSUBW    Z3, Z2, Z2
+	VPSRLW    $0x01, Z2, Z2
+	VPADDW    Z3, Z2, Z3
+	VPSRLW    X1, Z3, Z3
+	VMOVDQU64 Z3, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, AX
+	JMP       divU16MagicAddAVX512_single
+
+divU16MagicAddAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI32MagicTruncAVX512(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·divI32MagicTruncAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTD BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTD BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTD BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X4
+	VPXORD       Z2, Z2, Z2
+	VPTERNLOGD   $0xff, Z3, Z3, Z3
+	MOVL         $0x00005555, BX
+	KMOVW        BX, K1
+
+	// Blocks of 32 elements, then groups of 16.
+divI32MagicTruncAVX512_block:
+	CMPQ      AX, $0x00000020
+	JB        divI32MagicTruncAVX512_single
+	VMOVDQU64 (DX), Z3
+	VPABSD    Z3, Z5
+	VPMULUDQ  Z0, Z5, Z6
+	VPSRLQ    $0x20, Z6, Z6
+	VPSRLQ    $0x20, Z5, Z5
+	VPMULUDQ  Z0, Z5, Z5
+	VMOVDQA32 Z6, K1, Z5
+	VPSRLD    X4, Z5, Z5
+	VPXORD    Z1, Z3, Z3
+	VPMOVD2M  Z3, K2
+	VPSUBD    Z5, Z2, K2, Z5
+	VMOVDQU64 Z5, (CX)
+	VMOVDQU64 64(DX), Z3
+	VPABSD    Z3, Z5
+	VPMULUDQ  Z0, Z5, Z6
+	VPSRLQ    $0x20, Z6, Z6
+	VPSRLQ    $0x20, Z5, Z5
+	VPMULUDQ  Z0, Z5, Z5
+	VMOVDQA32 Z6, K1, Z5
+	VPSRLD    X4, Z5, Z5
+	VPXORD    Z1, Z3, Z3
+	VPMOVD2M  Z3, K2
+	VPSUBD    Z5, Z2, K2, Z5
+	VMOVDQU64 Z5, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000020, AX
+	JMP       divI32MagicTruncAVX512_block
+
+divI32MagicTruncAVX512_single:
+	CMPQ      AX, $0x00000010
+	JB        divI32MagicTruncAVX512_done
+	VMOVDQU64 (DX), Z3
+	VPABSD    Z3, Z5
+	VPMULUDQ  Z0, Z5, Z6
+	VPSRLQ    $0x20, Z6, Z6
+	VPSRLQ    $0x20, Z5, Z5
+	VPMULUDQ  Z0, Z5, Z5
+	VMOVDQA32 Z6, K1, Z5
+	VPSRLD    X4, Z5, Z5
+	VPXORD    Z1, Z3, Z3
+	VPMOVD2M  Z3, K2
+	VPSUBD    Z5, Z2, K2, Z5
+	VMOVDQU64 Z5, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000010, AX
+	JMP       divI32MagicTruncAVX512_single
+
+divI32MagicTruncAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI32MagicTruncAddAVX512(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·divI32MagicTruncAddAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTD BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTD BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTD BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X4
+	VPXORD       Z2, Z2, Z2
+	VPTERNLOGD   $0xff, Z3, Z3, Z3
+	MOVL         $0x00005555, BX
+	KMOVW        BX, K1
+
+	// Blocks of 32 elements, then groups of 16.
+divI32MagicTruncAddAVX512_block:
+	CMPQ      AX, $0x00000020
+	JB        divI32MagicTruncAddAVX512_single
+	VMOVDQU64 (DX), Z3
+	VPABSD    Z3, Z5
+	VPMULUDQ  Z0, Z5, Z7
+	VPSRLQ    $0x20, Z7, Z7
+	VPSRLQ    $0x20, Z5, Z6
+	VPMULUDQ  Z0, Z6, Z6
+	VMOVDQA32 Z7, K1, Z6
+	VPSUBD    Z6, Z5, Z5
+	VPSRLD    $0x01, Z5, Z5
+	VPADDD    Z6, Z5, Z6
+	VPSRLD    X4, Z6, Z6
+	VPXORD    Z1, Z3, Z3
+	VPMOVD2M  Z3, K2
+	VPSUBD    Z6, Z2, K2, Z6
+	VMOVDQU64 Z6, (CX)
+	VMOVDQU64 64(DX), Z3
+	VPABSD    Z3, Z5
+	VPMULUDQ  Z0, Z5, Z7
+	VPSRLQ    $0x20, Z7, Z7
+	VPSRLQ    $0x20, Z5, Z6
+	VPMULUDQ  Z0, Z6, Z6
+	VMOVDQA32 Z7, K1, Z6
+	VPSUBD    Z6, Z5, Z5
+	VPSRLD    $0x01, Z5, Z5
+	VPADDD    Z6, Z5, Z6
+	VPSRLD    X4, Z6, Z6
+	VPXORD    Z1, Z3, Z3
+	VPMOVD2M  Z3, K2
+	VPSUBD    Z6, Z2, K2, Z6
+	VMOVDQU64 Z6, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000020, AX
+	JMP       divI32MagicTruncAddAVX512_block
+
+divI32MagicTruncAddAVX512_single:
+	CMPQ      AX, $0x00000010
+	JB        divI32MagicTruncAddAVX512_done
+	VMOVDQU64 (DX), Z3
+	VPABSD    Z3, Z5
+	VPMULUDQ  Z0, Z5, Z7
+	VPSRLQ    $0x20, Z7, Z7
+	VPSRLQ    $0x20, Z5, Z6
+	VPMULUDQ  Z0, Z6, Z6
+	VMOVDQA32 Z7, K1, Z6
+	VPSUBD    Z6, Z5, Z5
+	VPSRLD    $0x01, Z5, Z5
+	VPADDD    Z6, Z5, Z6
+	VPSRLD    X4, Z6, Z6
+	VPXORD    Z1, Z3, Z3
+	VPMOVD2M  Z3, K2
+	VPSUBD    Z6, Z2, K2, Z6
+	VMOVDQU64 Z6, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000010, AX
+	JMP       divI32MagicTruncAddAVX512_single
+
+divI32MagicTruncAddAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI32MagicFloorAVX512(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·divI32MagicFloorAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTD BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTD BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTD BX, Z2
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X3
+	VPXORD       Z4, Z4, Z4
+	VPTERNLOGD   $0xff, Z5, Z5, Z5
+	MOVL         $0x00005555, BX
+	KMOVW        BX, K1
+
+	// Blocks of 32 elements, then groups of 16.
+divI32MagicFloorAVX512_block:
+	CMPQ      AX, $0x00000020
+	JB        divI32MagicFloorAVX512_single
+	VMOVDQU64 (DX), Z6
+	VPABSD    Z6, Z7
+	VPMULUDQ  Z0, Z7, Z9
+	VPSRLQ    $0x20, Z9, Z9
+	VPSRLQ    $0x20, Z7, Z8
+	VPMULUDQ  Z0, Z8, Z8
+	VMOVDQA32 Z9, K1, Z8
+	VPSRLD    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVD2M  Z6, K2
+	VPMULLD   Z1, Z8, Z6
+	VPCMPD    $0x04, Z7, Z6, K3
+	KANDW     K2, K3, K3
+	VPSUBD    Z5, Z8, K3, Z8
+	VPSUBD    Z8, Z4, K2, Z8
+	VMOVDQU64 Z8, (CX)
+	VMOVDQU64 64(DX), Z6
+	VPABSD    Z6, Z7
+	VPMULUDQ  Z0, Z7, Z9
+	VPSRLQ    $0x20, Z9, Z9
+	VPSRLQ    $0x20, Z7, Z8
+	VPMULUDQ  Z0, Z8, Z8
+	VMOVDQA32 Z9, K1, Z8
+	VPSRLD    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVD2M  Z6, K2
+	VPMULLD   Z1, Z8, Z6
+	VPCMPD    $0x04, Z7, Z6, K3
+	KANDW     K2, K3, K3
+	VPSUBD    Z5, Z8, K3, Z8
+	VPSUBD    Z8, Z4, K2, Z8
+	VMOVDQU64 Z8, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000020, AX
+	JMP       divI32MagicFloorAVX512_block
+
+divI32MagicFloorAVX512_single:
+	CMPQ      AX, $0x00000010
+	JB        divI32MagicFloorAVX512_done
+	VMOVDQU64 (DX), Z6
+	VPABSD    Z6, Z7
+	VPMULUDQ  Z0, Z7, Z9
+	VPSRLQ    $0x20, Z9, Z9
+	VPSRLQ    $0x20, Z7, Z8
+	VPMULUDQ  Z0, Z8, Z8
+	VMOVDQA32 Z9, K1, Z8
+	VPSRLD    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVD2M  Z6, K2
+	VPMULLD   Z1, Z8, Z6
+	VPCMPD    $0x04, Z7, Z6, K3
+	KANDW     K2, K3, K3
+	VPSUBD    Z5, Z8, K3, Z8
+	VPSUBD    Z8, Z4, K2, Z8
+	VMOVDQU64 Z8, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000010, AX
+	JMP       divI32MagicFloorAVX512_single
+
+divI32MagicFloorAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI32MagicFloorAddAVX512(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·divI32MagicFloorAddAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTD BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTD BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTD BX, Z2
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X3
+	VPXORD       Z4, Z4, Z4
+	VPTERNLOGD   $0xff, Z5, Z5, Z5
+	MOVL         $0x00005555, BX
+	KMOVW        BX, K1
+
+	// Blocks of 32 elements, then groups of 16.
+divI32MagicFloorAddAVX512_block:
+	CMPQ      AX, $0x00000020
+	JB        divI32MagicFloorAddAVX512_single
+	VMOVDQU64 (DX), Z6
+	VPABSD    Z6, Z7
+	VPMULUDQ  Z0, Z7, Z9
+	VPSRLQ    $0x20, Z9, Z9
+	VPSRLQ    $0x20, Z7, Z8
+	VPMULUDQ  Z0, Z8, Z8
+	VMOVDQA32 Z9, K1, Z8
+	VPSUBD    Z8, Z7, Z9
+	VPSRLD    $0x01, Z9, Z9
+	VPADDD    Z8, Z9, Z8
+	VPSRLD    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVD2M  Z6, K2
+	VPMULLD   Z1, Z8, Z6
+	VPCMPD    $0x04, Z7, Z6, K3
+	KANDW     K2, K3, K3
+	VPSUBD    Z5, Z8, K3, Z8
+	VPSUBD    Z8, Z4, K2, Z8
+	VMOVDQU64 Z8, (CX)
+	VMOVDQU64 64(DX), Z6
+	VPABSD    Z6, Z7
+	VPMULUDQ  Z0, Z7, Z9
+	VPSRLQ    $0x20, Z9, Z9
+	VPSRLQ    $0x20, Z7, Z8
+	VPMULUDQ  Z0, Z8, Z8
+	VMOVDQA32 Z9, K1, Z8
+	VPSUBD    Z8, Z7, Z9
+	VPSRLD    $0x01, Z9, Z9
+	VPADDD    Z8, Z9, Z8
+	VPSRLD    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVD2M  Z6, K2
+	VPMULLD   Z1, Z8, Z6
+	VPCMPD    $0x04, Z7, Z6, K3
+	KANDW     K2, K3, K3
+	VPSUBD    Z5, Z8, K3, Z8
+	VPSUBD    Z8, Z4, K2, Z8
+	VMOVDQU64 Z8, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000020, AX
+	JMP       divI32MagicFloorAddAVX512_block
+
+divI32MagicFloorAddAVX512_single:
+	CMPQ      AX, $0x00000010
+	JB        divI32MagicFloorAddAVX512_done
+	VMOVDQU64 (DX), Z6
+	VPABSD    Z6, Z7
+	VPMULUDQ  Z0, Z7, Z9
+	VPSRLQ    $0x20, Z9, Z9
+	VPSRLQ    $0x20, Z7, Z8
+	VPMULUDQ  Z0, Z8, Z8
+	VMOVDQA32 Z9, K1, Z8
+	VPSUBD    Z8, Z7, Z9
+	VPSRLD    $0x01, Z9, Z9
+	VPADDD    Z8, Z9, Z8
+	VPSRLD    X3, Z8, Z8
+	VPXORD    Z2, Z6, Z6
+	VPMOVD2M  Z6, K2
+	VPMULLD   Z1, Z8, Z6
+	VPCMPD    $0x04, Z7, Z6, K3
+	KANDW     K2, K3, K3
+	VPSUBD    Z5, Z8, K3, Z8
+	VPSUBD    Z8, Z4, K2, Z8
+	VMOVDQU64 Z8, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000010, AX
+	JMP       divI32MagicFloorAddAVX512_single
+
+divI32MagicFloorAddAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divU32MagicAVX512(dst []uint32, a []uint32, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·divU32MagicAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTD BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTD BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTD BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X1
+	VPXORD       Z2, Z2, Z2
+	VPTERNLOGD   $0xff, Z3, Z3, Z3
+	MOVL         $0x00005555, BX
+	KMOVW        BX, K1
+
+	// Blocks of 32 elements, then groups of 16.
+divU32MagicAVX512_block:
+	CMPQ      AX, $0x00000020
+	JB        divU32MagicAVX512_single
+	VMOVDQU64 (DX), Z2
+	VPMULUDQ  Z0, Z2, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSRLQ    $0x20, Z2, Z2
+	VPMULUDQ  Z0, Z2, Z2
+	VMOVDQA32 Z3, K1, Z2
+	VPSRLD    X1, Z2, Z2
+	VMOVDQU64 Z2, (CX)
+	VMOVDQU64 64(DX), Z2
+	VPMULUDQ  Z0, Z2, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSRLQ    $0x20, Z2, Z2
+	VPMULUDQ  Z0, Z2, Z2
+	VMOVDQA32 Z3, K1, Z2
+	VPSRLD    X1, Z2, Z2
+	VMOVDQU64 Z2, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000020, AX
+	JMP       divU32MagicAVX512_block
+
+divU32MagicAVX512_single:
+	CMPQ      AX, $0x00000010
+	JB        divU32MagicAVX512_done
+	VMOVDQU64 (DX), Z2
+	VPMULUDQ  Z0, Z2, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSRLQ    $0x20, Z2, Z2
+	VPMULUDQ  Z0, Z2, Z2
+	VMOVDQA32 Z3, K1, Z2
+	VPSRLD    X1, Z2, Z2
+	VMOVDQU64 Z2, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000010, AX
+	JMP       divU32MagicAVX512_single
+
+divU32MagicAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divU32MagicAddAVX512(dst []uint32, a []uint32, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·divU32MagicAddAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTD BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTD BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTD BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X1
+	VPXORD       Z2, Z2, Z2
+	VPTERNLOGD   $0xff, Z3, Z3, Z3
+	MOVL         $0x00005555, BX
+	KMOVW        BX, K1
+
+	// Blocks of 32 elements, then groups of 16.
+divU32MagicAddAVX512_block:
+	CMPQ      AX, $0x00000020
+	JB        divU32MagicAddAVX512_single
+	VMOVDQU64 (DX), Z2
+	VPMULUDQ  Z0, Z2, Z4
+	VPSRLQ    $0x20, Z4, Z4
+	VPSRLQ    $0x20, Z2, Z3
+	VPMULUDQ  Z0, Z3, Z3
+	VMOVDQA32 Z4, K1, Z3
+	VPSUBD    Z3, Z2, Z2
+	VPSRLD    $0x01, Z2, Z2
+	VPADDD    Z3, Z2, Z3
+	VPSRLD    X1, Z3, Z3
+	VMOVDQU64 Z3, (CX)
+	VMOVDQU64 64(DX), Z2
+	VPMULUDQ  Z0, Z2, Z4
+	VPSRLQ    $0x20, Z4, Z4
+	VPSRLQ    $0x20, Z2, Z3
+	VPMULUDQ  Z0, Z3, Z3
+	VMOVDQA32 Z4, K1, Z3
+	VPSUBD    Z3, Z2, Z2
+	VPSRLD    $0x01, Z2, Z2
+	VPADDD    Z3, Z2, Z3
+	VPSRLD    X1, Z3, Z3
+	VMOVDQU64 Z3, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000020, AX
+	JMP       divU32MagicAddAVX512_block
+
+divU32MagicAddAVX512_single:
+	CMPQ      AX, $0x00000010
+	JB        divU32MagicAddAVX512_done
+	VMOVDQU64 (DX), Z2
+	VPMULUDQ  Z0, Z2, Z4
+	VPSRLQ    $0x20, Z4, Z4
+	VPSRLQ    $0x20, Z2, Z3
+	VPMULUDQ  Z0, Z3, Z3
+	VMOVDQA32 Z4, K1, Z3
+	VPSUBD    Z3, Z2, Z2
+	VPSRLD    $0x01, Z2, Z2
+	VPADDD    Z3, Z2, Z3
+	VPSRLD    X1, Z3, Z3
+	VMOVDQU64 Z3, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000010, AX
+	JMP       divU32MagicAddAVX512_single
+
+divU32MagicAddAVX512_done:
+	VZEROUPPER
+	RET
+
 // func divI64TruncVVAVX512(dst []int64, a []int64, b []int64) bool
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·divI64TruncVVAVX512(SB), NOSPLIT, $0-73
@@ -10130,6 +11411,106 @@ divI64MagicTruncAVX2_done:
 	VZEROUPPER
 	RET
 
+// func divI64MagicTruncAVX512(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·divI64MagicTruncAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X4
+	VPSRLQ       $0x20, Z0, Z5
+	VPTERNLOGQ   $0xff, Z3, Z3, Z3
+	VPSRLQ       $0x20, Z3, Z3
+	VPXORQ       Z2, Z2, Z2
+
+	// Blocks of 16 elements, then groups of 8.
+divI64MagicTruncAVX512_block:
+	CMPQ      AX, $0x00000010
+	JB        divI64MagicTruncAVX512_single
+	VMOVDQU64 (DX), Z6
+	VPABSQ    Z6, Z7
+	VPSRLQ    $0x20, Z7, Z8
+	VPMULUDQ  Z0, Z7, Z9
+	VPMULUDQ  Z5, Z7, Z7
+	VPMULUDQ  Z0, Z8, Z10
+	VPMULUDQ  Z5, Z8, Z8
+	VPSRLQ    $0x20, Z9, Z9
+	VPADDQ    Z10, Z9, Z9
+	VPANDQ    Z3, Z9, Z10
+	VPADDQ    Z7, Z10, Z10
+	VPSRLQ    $0x20, Z9, Z9
+	VPADDQ    Z9, Z8, Z8
+	VPSRLQ    $0x20, Z10, Z10
+	VPADDQ    Z10, Z8, Z8
+	VPSRLQ    X4, Z8, Z7
+	VPXORQ    Z1, Z6, Z6
+	VPMOVQ2M  Z6, K1
+	VPSUBQ    Z7, Z2, K1, Z7
+	VMOVDQU64 Z7, (CX)
+	VMOVDQU64 64(DX), Z6
+	VPABSQ    Z6, Z7
+	VPSRLQ    $0x20, Z7, Z8
+	VPMULUDQ  Z0, Z7, Z9
+	VPMULUDQ  Z5, Z7, Z7
+	VPMULUDQ  Z0, Z8, Z10
+	VPMULUDQ  Z5, Z8, Z8
+	VPSRLQ    $0x20, Z9, Z9
+	VPADDQ    Z10, Z9, Z9
+	VPANDQ    Z3, Z9, Z10
+	VPADDQ    Z7, Z10, Z10
+	VPSRLQ    $0x20, Z9, Z9
+	VPADDQ    Z9, Z8, Z8
+	VPSRLQ    $0x20, Z10, Z10
+	VPADDQ    Z10, Z8, Z8
+	VPSRLQ    X4, Z8, Z7
+	VPXORQ    Z1, Z6, Z6
+	VPMOVQ2M  Z6, K1
+	VPSUBQ    Z7, Z2, K1, Z7
+	VMOVDQU64 Z7, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000010, AX
+	JMP       divI64MagicTruncAVX512_block
+
+divI64MagicTruncAVX512_single:
+	CMPQ      AX, $0x00000008
+	JB        divI64MagicTruncAVX512_done
+	VMOVDQU64 (DX), Z6
+	VPABSQ    Z6, Z7
+	VPSRLQ    $0x20, Z7, Z8
+	VPMULUDQ  Z0, Z7, Z9
+	VPMULUDQ  Z5, Z7, Z7
+	VPMULUDQ  Z0, Z8, Z10
+	VPMULUDQ  Z5, Z8, Z8
+	VPSRLQ    $0x20, Z9, Z9
+	VPADDQ    Z10, Z9, Z9
+	VPANDQ    Z3, Z9, Z10
+	VPADDQ    Z7, Z10, Z10
+	VPSRLQ    $0x20, Z9, Z9
+	VPADDQ    Z9, Z8, Z8
+	VPSRLQ    $0x20, Z10, Z10
+	VPADDQ    Z10, Z8, Z8
+	VPSRLQ    X4, Z8, Z7
+	VPXORQ    Z1, Z6, Z6
+	VPMOVQ2M  Z6, K1
+	VPSUBQ    Z7, Z2, K1, Z7
+	VMOVDQU64 Z7, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000008, AX
+	JMP       divI64MagicTruncAVX512_single
+
+divI64MagicTruncAVX512_done:
+	VZEROUPPER
+	RET
+
 // func divI64MagicFloorAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX2, SSE2
 TEXT ·divI64MagicFloorAVX2(SB), NOSPLIT, $0-80
@@ -10270,6 +11651,118 @@ divI64MagicFloorAVX2_done:
 	VZEROUPPER
 	RET
 
+// func divI64MagicFloorAVX512(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·divI64MagicFloorAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTQ BX, Z2
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X3
+	VPSRLQ       $0x20, Z0, Z4
+	VPTERNLOGQ   $0xff, Z7, Z7, Z7
+	VPSRLQ       $0x20, Z7, Z5
+	VPXORQ       Z6, Z6, Z6
+
+	// Blocks of 16 elements, then groups of 8.
+divI64MagicFloorAVX512_block:
+	CMPQ      AX, $0x00000010
+	JB        divI64MagicFloorAVX512_single
+	VMOVDQU64 (DX), Z8
+	VPABSQ    Z8, Z9
+	VPSRLQ    $0x20, Z9, Z10
+	VPMULUDQ  Z0, Z9, Z11
+	VPMULUDQ  Z4, Z9, Z12
+	VPMULUDQ  Z0, Z10, Z13
+	VPMULUDQ  Z4, Z10, Z10
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z13, Z11, Z11
+	VPANDQ    Z5, Z11, Z13
+	VPADDQ    Z12, Z13, Z13
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z11, Z10, Z10
+	VPSRLQ    $0x20, Z13, Z13
+	VPADDQ    Z13, Z10, Z10
+	VPSRLQ    X3, Z10, Z10
+	VPXORQ    Z2, Z8, Z8
+	VPMOVQ2M  Z8, K1
+	VPMULLQ   Z1, Z10, Z8
+	VPCMPQ    $0x04, Z9, Z8, K2
+	KANDB     K1, K2, K2
+	VPSUBQ    Z7, Z10, K2, Z10
+	VPSUBQ    Z10, Z6, K1, Z10
+	VMOVDQU64 Z10, (CX)
+	VMOVDQU64 64(DX), Z8
+	VPABSQ    Z8, Z9
+	VPSRLQ    $0x20, Z9, Z10
+	VPMULUDQ  Z0, Z9, Z11
+	VPMULUDQ  Z4, Z9, Z12
+	VPMULUDQ  Z0, Z10, Z13
+	VPMULUDQ  Z4, Z10, Z10
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z13, Z11, Z11
+	VPANDQ    Z5, Z11, Z13
+	VPADDQ    Z12, Z13, Z13
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z11, Z10, Z10
+	VPSRLQ    $0x20, Z13, Z13
+	VPADDQ    Z13, Z10, Z10
+	VPSRLQ    X3, Z10, Z10
+	VPXORQ    Z2, Z8, Z8
+	VPMOVQ2M  Z8, K1
+	VPMULLQ   Z1, Z10, Z8
+	VPCMPQ    $0x04, Z9, Z8, K2
+	KANDB     K1, K2, K2
+	VPSUBQ    Z7, Z10, K2, Z10
+	VPSUBQ    Z10, Z6, K1, Z10
+	VMOVDQU64 Z10, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000010, AX
+	JMP       divI64MagicFloorAVX512_block
+
+divI64MagicFloorAVX512_single:
+	CMPQ      AX, $0x00000008
+	JB        divI64MagicFloorAVX512_done
+	VMOVDQU64 (DX), Z8
+	VPABSQ    Z8, Z9
+	VPSRLQ    $0x20, Z9, Z10
+	VPMULUDQ  Z0, Z9, Z11
+	VPMULUDQ  Z4, Z9, Z12
+	VPMULUDQ  Z0, Z10, Z13
+	VPMULUDQ  Z4, Z10, Z10
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z13, Z11, Z11
+	VPANDQ    Z5, Z11, Z13
+	VPADDQ    Z12, Z13, Z13
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z11, Z10, Z10
+	VPSRLQ    $0x20, Z13, Z13
+	VPADDQ    Z13, Z10, Z10
+	VPSRLQ    X3, Z10, Z10
+	VPXORQ    Z2, Z8, Z8
+	VPMOVQ2M  Z8, K1
+	VPMULLQ   Z1, Z10, Z8
+	VPCMPQ    $0x04, Z9, Z8, K2
+	KANDB     K1, K2, K2
+	VPSUBQ    Z7, Z10, K2, Z10
+	VPSUBQ    Z10, Z6, K1, Z10
+	VMOVDQU64 Z10, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000008, AX
+	JMP       divI64MagicFloorAVX512_single
+
+divI64MagicFloorAVX512_done:
+	VZEROUPPER
+	RET
+
 // func divI64MagicTruncAddAVX2(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX2, SSE2
 TEXT ·divI64MagicTruncAddAVX2(SB), NOSPLIT, $0-80
@@ -10386,6 +11879,115 @@ divI64MagicTruncAddAVX2_single:
 	JMP      divI64MagicTruncAddAVX2_single
 
 divI64MagicTruncAddAVX2_done:
+	VZEROUPPER
+	RET
+
+// func divI64MagicTruncAddAVX512(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·divI64MagicTruncAddAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X4
+	VPSRLQ       $0x20, Z0, Z5
+	VPTERNLOGQ   $0xff, Z3, Z3, Z3
+	VPSRLQ       $0x20, Z3, Z3
+	VPXORQ       Z2, Z2, Z2
+
+	// Blocks of 16 elements, then groups of 8.
+divI64MagicTruncAddAVX512_block:
+	CMPQ      AX, $0x00000010
+	JB        divI64MagicTruncAddAVX512_single
+	VMOVDQU64 (DX), Z6
+	VPABSQ    Z6, Z7
+	VPSRLQ    $0x20, Z7, Z8
+	VPMULUDQ  Z0, Z7, Z9
+	VPMULUDQ  Z5, Z7, Z10
+	VPMULUDQ  Z0, Z8, Z11
+	VPMULUDQ  Z5, Z8, Z8
+	VPSRLQ    $0x20, Z9, Z9
+	VPADDQ    Z11, Z9, Z9
+	VPANDQ    Z3, Z9, Z11
+	VPADDQ    Z10, Z11, Z11
+	VPSRLQ    $0x20, Z9, Z9
+	VPADDQ    Z9, Z8, Z8
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z11, Z8, Z8
+	VPSUBQ    Z8, Z7, Z7
+	VPSRLQ    $0x01, Z7, Z7
+	VPADDQ    Z8, Z7, Z7
+	VPSRLQ    X4, Z7, Z7
+	VPXORQ    Z1, Z6, Z6
+	VPMOVQ2M  Z6, K1
+	VPSUBQ    Z7, Z2, K1, Z7
+	VMOVDQU64 Z7, (CX)
+	VMOVDQU64 64(DX), Z6
+	VPABSQ    Z6, Z7
+	VPSRLQ    $0x20, Z7, Z8
+	VPMULUDQ  Z0, Z7, Z9
+	VPMULUDQ  Z5, Z7, Z10
+	VPMULUDQ  Z0, Z8, Z11
+	VPMULUDQ  Z5, Z8, Z8
+	VPSRLQ    $0x20, Z9, Z9
+	VPADDQ    Z11, Z9, Z9
+	VPANDQ    Z3, Z9, Z11
+	VPADDQ    Z10, Z11, Z11
+	VPSRLQ    $0x20, Z9, Z9
+	VPADDQ    Z9, Z8, Z8
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z11, Z8, Z8
+	VPSUBQ    Z8, Z7, Z7
+	VPSRLQ    $0x01, Z7, Z7
+	VPADDQ    Z8, Z7, Z7
+	VPSRLQ    X4, Z7, Z7
+	VPXORQ    Z1, Z6, Z6
+	VPMOVQ2M  Z6, K1
+	VPSUBQ    Z7, Z2, K1, Z7
+	VMOVDQU64 Z7, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000010, AX
+	JMP       divI64MagicTruncAddAVX512_block
+
+divI64MagicTruncAddAVX512_single:
+	CMPQ      AX, $0x00000008
+	JB        divI64MagicTruncAddAVX512_done
+	VMOVDQU64 (DX), Z6
+	VPABSQ    Z6, Z7
+	VPSRLQ    $0x20, Z7, Z8
+	VPMULUDQ  Z0, Z7, Z9
+	VPMULUDQ  Z5, Z7, Z10
+	VPMULUDQ  Z0, Z8, Z11
+	VPMULUDQ  Z5, Z8, Z8
+	VPSRLQ    $0x20, Z9, Z9
+	VPADDQ    Z11, Z9, Z9
+	VPANDQ    Z3, Z9, Z11
+	VPADDQ    Z10, Z11, Z11
+	VPSRLQ    $0x20, Z9, Z9
+	VPADDQ    Z9, Z8, Z8
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z11, Z8, Z8
+	VPSUBQ    Z8, Z7, Z7
+	VPSRLQ    $0x01, Z7, Z7
+	VPADDQ    Z8, Z7, Z7
+	VPSRLQ    X4, Z7, Z7
+	VPXORQ    Z1, Z6, Z6
+	VPMOVQ2M  Z6, K1
+	VPSUBQ    Z7, Z2, K1, Z7
+	VMOVDQU64 Z7, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000008, AX
+	JMP       divI64MagicTruncAddAVX512_single
+
+divI64MagicTruncAddAVX512_done:
 	VZEROUPPER
 	RET
 
@@ -10538,6 +12140,127 @@ divI64MagicFloorAddAVX2_done:
 	VZEROUPPER
 	RET
 
+// func divI64MagicFloorAddAVX512(dst []int64, a []int64, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512DQ, AVX512F, SSE2
+TEXT ·divI64MagicFloorAddAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTQ BX, Z2
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X3
+	VPSRLQ       $0x20, Z0, Z4
+	VPTERNLOGQ   $0xff, Z7, Z7, Z7
+	VPSRLQ       $0x20, Z7, Z5
+	VPXORQ       Z6, Z6, Z6
+
+	// Blocks of 16 elements, then groups of 8.
+divI64MagicFloorAddAVX512_block:
+	CMPQ      AX, $0x00000010
+	JB        divI64MagicFloorAddAVX512_single
+	VMOVDQU64 (DX), Z8
+	VPABSQ    Z8, Z9
+	VPSRLQ    $0x20, Z9, Z10
+	VPMULUDQ  Z0, Z9, Z11
+	VPMULUDQ  Z4, Z9, Z12
+	VPMULUDQ  Z0, Z10, Z13
+	VPMULUDQ  Z4, Z10, Z10
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z13, Z11, Z11
+	VPANDQ    Z5, Z11, Z13
+	VPADDQ    Z12, Z13, Z13
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z11, Z10, Z10
+	VPSRLQ    $0x20, Z13, Z13
+	VPADDQ    Z13, Z10, Z10
+	VPSUBQ    Z10, Z9, Z11
+	VPSRLQ    $0x01, Z11, Z11
+	VPADDQ    Z10, Z11, Z11
+	VPSRLQ    X3, Z11, Z11
+	VPXORQ    Z2, Z8, Z8
+	VPMOVQ2M  Z8, K1
+	VPMULLQ   Z1, Z11, Z8
+	VPCMPQ    $0x04, Z9, Z8, K2
+	KANDB     K1, K2, K2
+	VPSUBQ    Z7, Z11, K2, Z11
+	VPSUBQ    Z11, Z6, K1, Z11
+	VMOVDQU64 Z11, (CX)
+	VMOVDQU64 64(DX), Z8
+	VPABSQ    Z8, Z9
+	VPSRLQ    $0x20, Z9, Z10
+	VPMULUDQ  Z0, Z9, Z11
+	VPMULUDQ  Z4, Z9, Z12
+	VPMULUDQ  Z0, Z10, Z13
+	VPMULUDQ  Z4, Z10, Z10
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z13, Z11, Z11
+	VPANDQ    Z5, Z11, Z13
+	VPADDQ    Z12, Z13, Z13
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z11, Z10, Z10
+	VPSRLQ    $0x20, Z13, Z13
+	VPADDQ    Z13, Z10, Z10
+	VPSUBQ    Z10, Z9, Z11
+	VPSRLQ    $0x01, Z11, Z11
+	VPADDQ    Z10, Z11, Z11
+	VPSRLQ    X3, Z11, Z11
+	VPXORQ    Z2, Z8, Z8
+	VPMOVQ2M  Z8, K1
+	VPMULLQ   Z1, Z11, Z8
+	VPCMPQ    $0x04, Z9, Z8, K2
+	KANDB     K1, K2, K2
+	VPSUBQ    Z7, Z11, K2, Z11
+	VPSUBQ    Z11, Z6, K1, Z11
+	VMOVDQU64 Z11, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000010, AX
+	JMP       divI64MagicFloorAddAVX512_block
+
+divI64MagicFloorAddAVX512_single:
+	CMPQ      AX, $0x00000008
+	JB        divI64MagicFloorAddAVX512_done
+	VMOVDQU64 (DX), Z8
+	VPABSQ    Z8, Z9
+	VPSRLQ    $0x20, Z9, Z10
+	VPMULUDQ  Z0, Z9, Z11
+	VPMULUDQ  Z4, Z9, Z12
+	VPMULUDQ  Z0, Z10, Z13
+	VPMULUDQ  Z4, Z10, Z10
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z13, Z11, Z11
+	VPANDQ    Z5, Z11, Z13
+	VPADDQ    Z12, Z13, Z13
+	VPSRLQ    $0x20, Z11, Z11
+	VPADDQ    Z11, Z10, Z10
+	VPSRLQ    $0x20, Z13, Z13
+	VPADDQ    Z13, Z10, Z10
+	VPSUBQ    Z10, Z9, Z11
+	VPSRLQ    $0x01, Z11, Z11
+	VPADDQ    Z10, Z11, Z11
+	VPSRLQ    X3, Z11, Z11
+	VPXORQ    Z2, Z8, Z8
+	VPMOVQ2M  Z8, K1
+	VPMULLQ   Z1, Z11, Z8
+	VPCMPQ    $0x04, Z9, Z8, K2
+	KANDB     K1, K2, K2
+	VPSUBQ    Z7, Z11, K2, Z11
+	VPSUBQ    Z11, Z6, K1, Z11
+	VMOVDQU64 Z11, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000008, AX
+	JMP       divI64MagicFloorAddAVX512_single
+
+divI64MagicFloorAddAVX512_done:
+	VZEROUPPER
+	RET
+
 // func divU64MagicAVX2(dst []uint64, a []uint64, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX2, SSE2
 TEXT ·divU64MagicAVX2(SB), NOSPLIT, $0-80
@@ -10627,6 +12350,94 @@ divU64MagicAVX2_single:
 	JMP      divU64MagicAVX2_single
 
 divU64MagicAVX2_done:
+	VZEROUPPER
+	RET
+
+// func divU64MagicAVX512(dst []uint64, a []uint64, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·divU64MagicAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X1
+	VPSRLQ       $0x20, Z0, Z4
+	VPTERNLOGQ   $0xff, Z3, Z3, Z3
+	VPSRLQ       $0x20, Z3, Z3
+	VPXORQ       Z2, Z2, Z2
+
+	// Blocks of 16 elements, then groups of 8.
+divU64MagicAVX512_block:
+	CMPQ      AX, $0x00000010
+	JB        divU64MagicAVX512_single
+	VMOVDQU64 (DX), Z2
+	VPSRLQ    $0x20, Z2, Z5
+	VPMULUDQ  Z0, Z2, Z6
+	VPMULUDQ  Z4, Z2, Z2
+	VPMULUDQ  Z0, Z5, Z7
+	VPMULUDQ  Z4, Z5, Z5
+	VPSRLQ    $0x20, Z6, Z6
+	VPADDQ    Z7, Z6, Z6
+	VPANDQ    Z3, Z6, Z7
+	VPADDQ    Z2, Z7, Z7
+	VPSRLQ    $0x20, Z6, Z6
+	VPADDQ    Z6, Z5, Z5
+	VPSRLQ    $0x20, Z7, Z7
+	VPADDQ    Z7, Z5, Z5
+	VPSRLQ    X1, Z5, Z2
+	VMOVDQU64 Z2, (CX)
+	VMOVDQU64 64(DX), Z2
+	VPSRLQ    $0x20, Z2, Z5
+	VPMULUDQ  Z0, Z2, Z6
+	VPMULUDQ  Z4, Z2, Z2
+	VPMULUDQ  Z0, Z5, Z7
+	VPMULUDQ  Z4, Z5, Z5
+	VPSRLQ    $0x20, Z6, Z6
+	VPADDQ    Z7, Z6, Z6
+	VPANDQ    Z3, Z6, Z7
+	VPADDQ    Z2, Z7, Z7
+	VPSRLQ    $0x20, Z6, Z6
+	VPADDQ    Z6, Z5, Z5
+	VPSRLQ    $0x20, Z7, Z7
+	VPADDQ    Z7, Z5, Z5
+	VPSRLQ    X1, Z5, Z2
+	VMOVDQU64 Z2, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000010, AX
+	JMP       divU64MagicAVX512_block
+
+divU64MagicAVX512_single:
+	CMPQ      AX, $0x00000008
+	JB        divU64MagicAVX512_done
+	VMOVDQU64 (DX), Z2
+	VPSRLQ    $0x20, Z2, Z5
+	VPMULUDQ  Z0, Z2, Z6
+	VPMULUDQ  Z4, Z2, Z2
+	VPMULUDQ  Z0, Z5, Z7
+	VPMULUDQ  Z4, Z5, Z5
+	VPSRLQ    $0x20, Z6, Z6
+	VPADDQ    Z7, Z6, Z6
+	VPANDQ    Z3, Z6, Z7
+	VPADDQ    Z2, Z7, Z7
+	VPSRLQ    $0x20, Z6, Z6
+	VPADDQ    Z6, Z5, Z5
+	VPSRLQ    $0x20, Z7, Z7
+	VPADDQ    Z7, Z5, Z5
+	VPSRLQ    X1, Z5, Z2
+	VMOVDQU64 Z2, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000008, AX
+	JMP       divU64MagicAVX512_single
+
+divU64MagicAVX512_done:
 	VZEROUPPER
 	RET
 
@@ -10728,5 +12539,102 @@ divU64MagicAddAVX2_single:
 	JMP      divU64MagicAddAVX2_single
 
 divU64MagicAddAVX2_done:
+	VZEROUPPER
+	RET
+
+// func divU64MagicAddAVX512(dst []uint64, a []uint64, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512F, SSE2
+TEXT ·divU64MagicAddAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         negD+72(FP), BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X1
+	VPSRLQ       $0x20, Z0, Z4
+	VPTERNLOGQ   $0xff, Z3, Z3, Z3
+	VPSRLQ       $0x20, Z3, Z3
+	VPXORQ       Z2, Z2, Z2
+
+	// Blocks of 16 elements, then groups of 8.
+divU64MagicAddAVX512_block:
+	CMPQ      AX, $0x00000010
+	JB        divU64MagicAddAVX512_single
+	VMOVDQU64 (DX), Z2
+	VPSRLQ    $0x20, Z2, Z5
+	VPMULUDQ  Z0, Z2, Z6
+	VPMULUDQ  Z4, Z2, Z7
+	VPMULUDQ  Z0, Z5, Z8
+	VPMULUDQ  Z4, Z5, Z5
+	VPSRLQ    $0x20, Z6, Z6
+	VPADDQ    Z8, Z6, Z6
+	VPANDQ    Z3, Z6, Z8
+	VPADDQ    Z7, Z8, Z8
+	VPSRLQ    $0x20, Z6, Z6
+	VPADDQ    Z6, Z5, Z5
+	VPSRLQ    $0x20, Z8, Z8
+	VPADDQ    Z8, Z5, Z5
+	VPSUBQ    Z5, Z2, Z2
+	VPSRLQ    $0x01, Z2, Z2
+	VPADDQ    Z5, Z2, Z2
+	VPSRLQ    X1, Z2, Z2
+	VMOVDQU64 Z2, (CX)
+	VMOVDQU64 64(DX), Z2
+	VPSRLQ    $0x20, Z2, Z5
+	VPMULUDQ  Z0, Z2, Z6
+	VPMULUDQ  Z4, Z2, Z7
+	VPMULUDQ  Z0, Z5, Z8
+	VPMULUDQ  Z4, Z5, Z5
+	VPSRLQ    $0x20, Z6, Z6
+	VPADDQ    Z8, Z6, Z6
+	VPANDQ    Z3, Z6, Z8
+	VPADDQ    Z7, Z8, Z8
+	VPSRLQ    $0x20, Z6, Z6
+	VPADDQ    Z6, Z5, Z5
+	VPSRLQ    $0x20, Z8, Z8
+	VPADDQ    Z8, Z5, Z5
+	VPSUBQ    Z5, Z2, Z2
+	VPSRLQ    $0x01, Z2, Z2
+	VPADDQ    Z5, Z2, Z2
+	VPSRLQ    X1, Z2, Z2
+	VMOVDQU64 Z2, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000010, AX
+	JMP       divU64MagicAddAVX512_block
+
+divU64MagicAddAVX512_single:
+	CMPQ      AX, $0x00000008
+	JB        divU64MagicAddAVX512_done
+	VMOVDQU64 (DX), Z2
+	VPSRLQ    $0x20, Z2, Z5
+	VPMULUDQ  Z0, Z2, Z6
+	VPMULUDQ  Z4, Z2, Z7
+	VPMULUDQ  Z0, Z5, Z8
+	VPMULUDQ  Z4, Z5, Z5
+	VPSRLQ    $0x20, Z6, Z6
+	VPADDQ    Z8, Z6, Z6
+	VPANDQ    Z3, Z6, Z8
+	VPADDQ    Z7, Z8, Z8
+	VPSRLQ    $0x20, Z6, Z6
+	VPADDQ    Z6, Z5, Z5
+	VPSRLQ    $0x20, Z8, Z8
+	VPADDQ    Z8, Z5, Z5
+	VPSUBQ    Z5, Z2, Z2
+	VPSRLQ    $0x01, Z2, Z2
+	VPADDQ    Z5, Z2, Z2
+	VPSRLQ    X1, Z2, Z2
+	VMOVDQU64 Z2, (CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000008, AX
+	JMP       divU64MagicAddAVX512_single
+
+divU64MagicAddAVX512_done:
 	VZEROUPPER
 	RET

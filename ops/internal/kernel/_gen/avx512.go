@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -399,6 +400,288 @@ func div64Kernel512(signed, floor bool, v variant) {
 		group(64)
 	}, func() { group(0) }, 8)
 	returnFault(func() { KORTESTB(failed, failed) })
+	VZEROUPPER()
+	RET()
+}
+
+// magicSmall512 divides 8-, 16- and 32-bit integers by one divisor d with
+// libdivide's unsigned magic number for |d| (parameters magic and shift;
+// the add variant adds back the numerator), never dividing in the loop.
+// 8-bit elements are widened to 16-bit lanes and use the 16-bit magic
+// number of d; 32-bit lanes build the high half of the product from two
+// VPMULUDQ. Signed elements divide their magnitudes (|MIN| fits the
+// unsigned lane), take the sign of a^d, and for floor one more is taken
+// off where the signs differ and q*|d| != |a|. The wrapper keeps d = 0,
+// d = -1 (MIN / -1) and |d| = 1 for itself.
+func magicSmall512(typ, goType string, size int, signed, floor, add bool) {
+	name := "div" + typ + "Magic"
+	if signed {
+		if floor {
+			name += "Floor"
+		} else {
+			name += "Trunc"
+		}
+	}
+	if add {
+		name += "Add"
+	}
+	name += "AVX512"
+	lanes, laneBits := 32, 16
+	if size == 4 {
+		lanes, laneBits = 16, 32
+	}
+	TEXT(name, NOSPLIT, "func(dst, a []"+goType+", magic, shift, absD, negD uint64)")
+	Pragma("noescape")
+	mode := "truncating division"
+	if floor {
+		mode = "floor division"
+	}
+	Doc(name+" divides groups of "+fmt.Sprint(lanes)+" elements by one divisor d, "+mode+",",
+		"with libdivide's unsigned magic number for |d| in "+fmt.Sprint(laneBits)+"-bit lanes (magic,",
+		"shift), |d| itself and negD all ones when d < 0:",
+		"",
+		"\tfor i := range n { // n = len(dst) rounded down to a multiple of "+fmt.Sprint(lanes),
+		"\t\tdst[i] = a[i] / d",
+		"\t}",
+		"",
+		"d is neither 0, 1 nor -1: the caller keeps those.")
+	n := Load(Param("dst").Len(), GP64())
+	dst := Mem{Base: Load(Param("dst").Base(), GP64())}
+	a := Mem{Base: Load(Param("a").Base(), GP64())}
+	bcast := func(p string) reg.VecVirtual {
+		g, z := GP64(), ZMM()
+		Load(Param(p), g)
+		if laneBits == 16 {
+			VPBROADCASTW(g.As32(), z)
+		} else {
+			VPBROADCASTD(g.As32(), z)
+		}
+		return z
+	}
+	magic, absD, negD := bcast("magic"), bcast("absD"), bcast("negD")
+	shift := XMM()
+	MOVQ(Load(Param("shift"), GP64()), shift)
+	zero, ones := ZMM(), ZMM()
+	VPXORD(zero, zero, zero)
+	VPTERNLOGD(Imm(0xff), ones, ones, ones)
+	var even reg.OpmaskVirtual
+	if laneBits == 32 {
+		even = K()
+		m := GP32()
+		MOVL(U32(0x5555), m)
+		KMOVW(m, even)
+	}
+
+	group := func(off int) {
+		v := ZMM()
+		switch {
+		case size == 1 && signed:
+			VPMOVSXBW(a.Offset(off), v)
+		case size == 1:
+			VPMOVZXBW(a.Offset(off), v)
+		default:
+			VMOVDQU64(a.Offset(off), v)
+		}
+		u := v
+		if signed {
+			u = ZMM()
+			if laneBits == 16 {
+				VPABSW(v, u)
+			} else {
+				VPABSD(v, u)
+			}
+		}
+		q := ZMM()
+		if laneBits == 16 {
+			VPMULHUW(magic, u, q)
+		} else {
+			// The high halves of the odd lanes' products land in the odd
+			// lanes of q; the even lanes' are shifted down and merged.
+			lo, hi := ZMM(), ZMM()
+			VPMULUDQ(magic, u, lo)
+			VPSRLQ(Imm(32), lo, lo)
+			VPSRLQ(Imm(32), u, hi)
+			VPMULUDQ(magic, hi, q)
+			VMOVDQA32(lo, even, q)
+		}
+		if add {
+			t := ZMM()
+			if laneBits == 16 {
+				VPSUBW(q, u, t)
+				VPSRLW(Imm(1), t, t)
+				VPADDW(q, t, q)
+			} else {
+				VPSUBD(q, u, t)
+				VPSRLD(Imm(1), t, t)
+				VPADDD(q, t, q)
+			}
+		}
+		if laneBits == 16 {
+			VPSRLW(shift, q, q)
+		} else {
+			VPSRLD(shift, q, q)
+		}
+		if signed {
+			s, differ := ZMM(), K()
+			VPXORD(negD, v, s)
+			if laneBits == 16 {
+				VPMOVW2M(s, differ)
+			} else {
+				VPMOVD2M(s, differ)
+			}
+			if floor {
+				p, inexact := ZMM(), K()
+				if laneBits == 16 {
+					VPMULLW(absD, q, p)
+					VPCMPW(Imm(4), u, p, inexact) // q*|d| != |a|
+					KANDD(differ, inexact, inexact)
+					VPSUBW(ones, q, inexact, q)
+				} else {
+					VPMULLD(absD, q, p)
+					VPCMPD(Imm(4), u, p, inexact)
+					KANDW(differ, inexact, inexact)
+					VPSUBD(ones, q, inexact, q)
+				}
+			}
+			if laneBits == 16 {
+				VPSUBW(q, zero, differ, q)
+			} else {
+				VPSUBD(q, zero, differ, q)
+			}
+		}
+		if size == 1 {
+			VPMOVWB(q, dst.Offset(off))
+		} else {
+			VMOVDQU64(q, dst.Offset(off))
+		}
+	}
+	block := 2 * lanes
+	Comment("Blocks of " + fmt.Sprint(block) + " elements, then groups of " + fmt.Sprint(lanes) + ".")
+	Label(name + "_block")
+	CMPQ(n, U32(block))
+	JB(LabelRef(name + "_single"))
+	group(0)
+	group(lanes * size)
+	ADDQ(U32(block*size), a.Base)
+	ADDQ(U32(block*size), dst.Base)
+	SUBQ(U32(block), n)
+	JMP(LabelRef(name + "_block"))
+	Label(name + "_single")
+	CMPQ(n, U32(lanes))
+	JB(LabelRef(name + "_done"))
+	group(0)
+	ADDQ(U32(lanes*size), a.Base)
+	ADDQ(U32(lanes*size), dst.Base)
+	SUBQ(U32(lanes), n)
+	JMP(LabelRef(name + "_single"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// magic64AVX512 is magic64 on zmm registers: eight lanes per group, the
+// magnitude from VPABSQ, the sign and the floor step under opmasks, and
+// the floor's exactness test q*|d| == |a| with VPMULLQ.
+func magic64AVX512(signed, add, floor bool) {
+	name, goType := "divU64Magic", "uint64"
+	if signed {
+		name, goType = "divI64Magic", "int64"
+		if floor {
+			name += "Floor"
+		} else {
+			name += "Trunc"
+		}
+	}
+	if add {
+		name += "Add"
+	}
+	name += "AVX512"
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, a []%s, magic, shift, absD, negD uint64)", goType))
+	Pragma("noescape")
+	Doc(name+" is the AVX-512 form of the AVX2 kernel of the same name,",
+		"eight elements per group; d is neither 0, -1 nor a power of two.")
+	n := Load(Param("dst").Len(), GP64())
+	dst := Mem{Base: Load(Param("dst").Base(), GP64())}
+	a := Mem{Base: Load(Param("a").Base(), GP64())}
+	bcast := func(p string) reg.VecVirtual {
+		g, z := Load(Param(p), GP64()), ZMM()
+		VPBROADCASTQ(g, z)
+		return z
+	}
+	mLo, absD, negD := bcast("magic"), bcast("absD"), bcast("negD")
+	shift := XMM()
+	MOVQ(Load(Param("shift"), GP64()), shift)
+	mHi, lo32, zero, ones := ZMM(), ZMM(), ZMM(), ZMM()
+	VPSRLQ(Imm(32), mLo, mHi)
+	VPTERNLOGQ(Imm(0xff), ones, ones, ones)
+	VPSRLQ(Imm(32), ones, lo32)
+	VPXORQ(zero, zero, zero)
+
+	group := func(off int) {
+		v := ZMM()
+		VMOVDQU64(a.Offset(off), v)
+		u := v
+		if signed {
+			u = ZMM()
+			VPABSQ(v, u)
+		}
+		uHi, ll, lh, hl, hh, t, w := ZMM(), ZMM(), ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
+		VPSRLQ(Imm(32), u, uHi)
+		VPMULUDQ(mLo, u, ll)
+		VPMULUDQ(mHi, u, lh)
+		VPMULUDQ(mLo, uHi, hl)
+		VPMULUDQ(mHi, uHi, hh)
+		VPSRLQ(Imm(32), ll, t)
+		VPADDQ(hl, t, t)
+		VPANDQ(lo32, t, w)
+		VPADDQ(lh, w, w)
+		VPSRLQ(Imm(32), t, t)
+		VPADDQ(t, hh, hh)
+		VPSRLQ(Imm(32), w, w)
+		VPADDQ(w, hh, hh) // the high 64 bits of u*magic
+		q := ZMM()
+		if add {
+			VPSUBQ(hh, u, q)
+			VPSRLQ(Imm(1), q, q)
+			VPADDQ(hh, q, q)
+			VPSRLQ(shift, q, q)
+		} else {
+			VPSRLQ(shift, hh, q)
+		}
+		if signed {
+			s, differ := ZMM(), K()
+			VPXORQ(negD, v, s)
+			VPMOVQ2M(s, differ)
+			if floor {
+				p, inexact := ZMM(), K()
+				VPMULLQ(absD, q, p)
+				VPCMPQ(Imm(4), u, p, inexact)
+				KANDB(differ, inexact, inexact)
+				VPSUBQ(ones, q, inexact, q)
+			}
+			VPSUBQ(q, zero, differ, q)
+		}
+		VMOVDQU64(q, dst.Offset(off))
+	}
+	Comment("Blocks of 16 elements, then groups of 8.")
+	Label(name + "_block")
+	CMPQ(n, U32(16))
+	JB(LabelRef(name + "_single"))
+	group(0)
+	group(64)
+	ADDQ(U32(128), a.Base)
+	ADDQ(U32(128), dst.Base)
+	SUBQ(U32(16), n)
+	JMP(LabelRef(name + "_block"))
+	Label(name + "_single")
+	CMPQ(n, U32(8))
+	JB(LabelRef(name + "_done"))
+	group(0)
+	ADDQ(U32(64), a.Base)
+	ADDQ(U32(64), dst.Base)
+	SUBQ(U32(8), n)
+	JMP(LabelRef(name + "_single"))
+	Label(name + "_done")
 	VZEROUPPER()
 	RET()
 }

@@ -145,6 +145,19 @@ func main() {
 	}
 	constants512()
 	constants64()
+	for _, t := range []struct {
+		name, goType string
+		size         int
+		signed       bool
+	}{{"I8", "int8", 1, true}, {"U8", "uint8", 1, false}, {"I16", "int16", 2, true}, {"U16", "uint16", 2, false}, {"I32", "int32", 4, true}, {"U32", "uint32", 4, false}} {
+		for _, floor := range []bool{false, true} {
+			if floor && !t.signed {
+				continue
+			}
+			magicSmall512(t.name, t.goType, t.size, t.signed, floor, false)
+			magicSmall512(t.name, t.goType, t.size, t.signed, floor, true)
+		}
+	}
 	for _, v := range []variant{vv, sv, rw} {
 		div64Kernel512(true, false, v)
 		div64Kernel512(true, true, v)
@@ -165,6 +178,7 @@ func main() {
 					continue
 				}
 				magic64(signed, add, floor)
+				magic64AVX512(signed, add, floor)
 			}
 		}
 	}
