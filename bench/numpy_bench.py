@@ -1,7 +1,10 @@
-"""NumPy peer of bench/run.sh: np.divide and np.floor_divide with out=,
-the same data as ops.BenchmarkDivide. Prints "numpy/<case>/<layout>/<N> ns/elem",
-the minimum over repetitions of at least 20 ms each. An optional argument
-picks sizes as bench/run.sh does: "64Ki" or "1Ki|64Ki|1Mi|16Mi" (the default)."""
+"""NumPy peer of bench/run.sh: np.divide (floats) and np.floor_divide
+(integers, the "-floor" and unsigned cases) with out=, on the data of
+ops.BenchmarkDivide, for every type NumPy has (no bfloat16) and the layouts
+same, scalar and row (a row of 256 broadcast over N/256 rows). Prints
+"numpy/<case>/<layout>/<N> ns/elem", timed as every peer of bench/run.sh
+is: the best of 7 windows of at least 20 ms. An optional argument picks
+sizes as bench/run.sh does: "64Ki" or "1Ki|64Ki|1Mi|16Mi" (the default)."""
 import sys
 import time
 import numpy as np
@@ -26,23 +29,28 @@ def measure(f, n):
     return best
 
 
-def signed_divisor(n, dtype):
-    d = rng.integers(1, 1001, n) * rng.choice([-1, 1], n)
-    return d.astype(dtype)
+def operands(dt, n):
+    if np.issubdtype(dt, np.floating):
+        return (rng.random(n) * 200 - 100).astype(dt), (1 + rng.random(n)).astype(dt)
+    info = np.iinfo(dt)
+    if info.min < 0:
+        a = rng.integers(info.min // 2, info.max // 2, n, dtype=np.int64).astype(dt)
+        d = rng.integers(1, min(1000, info.max) + 1, n) * rng.choice([-1, 1], n)
+        return a, d.astype(dt)
+    return rng.integers(0, info.max, n, dtype=np.uint64).astype(dt), rng.integers(1, 256, n).astype(dt)
 
+
+CASES = [(np.float32, "f32"), (np.float64, "f64"), (np.float16, "f16"),
+         (np.int8, "i8-floor"), (np.uint8, "u8"), (np.int16, "i16-floor"), (np.uint16, "u16"),
+         (np.int32, "i32-floor"), (np.uint32, "u32"), (np.int64, "i64-floor"), (np.uint64, "u64")]
 
 for name, n in SIZES:
-    for dt, case in [(np.float32, "f32"), (np.float64, "f64"), (np.float16, "f16")]:
-        a = (rng.random(n) * 200 - 100).astype(dt)
-        b = (1 + rng.random(n)).astype(dt)
+    for dt, case in CASES:
+        a, b = operands(dt, n)
         c = np.empty_like(a)
-        print(f"numpy/{case}/same/{name} {measure(lambda: np.divide(a, b, out=c), n):.4f}")
-        s = b[:1].reshape(())
-        print(f"numpy/{case}/scalar/{name} {measure(lambda: np.divide(a, s, out=c), n):.4f}")
-    for dt, case, bits in [(np.int32, "i32", 32), (np.int64, "i64", 64)]:
-        a = (rng.integers(-(1 << (bits - 3)), 1 << (bits - 3), n)).astype(dt)
-        b = signed_divisor(n, dt)
-        c = np.empty_like(a)
-        print(f"numpy/{case}-floor/same/{name} {measure(lambda: np.floor_divide(a, b, out=c), n):.4f}")
-        s = b[:1].reshape(())
-        print(f"numpy/{case}-floor/scalar/{name} {measure(lambda: np.floor_divide(a, s, out=c), n):.4f}")
+        op = np.divide if np.issubdtype(dt, np.floating) else np.floor_divide
+        layouts = [("same", b), ("scalar", b[:1].reshape(())), ("row", b[:256])]
+        for layout, d in layouts:
+            x = a.reshape(n // 256, 256) if layout == "row" else a
+            y = c.reshape(x.shape)
+            print(f"numpy/{case}/{layout}/{name} {measure(lambda: op(x, d, out=y), n):.4f}", flush=True)

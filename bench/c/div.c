@@ -1,9 +1,16 @@
-// The C ceiling of bench/run.sh: f32 division and the c = a + b stream,
-// compiled with gcc -O3 -march=native. Prints "name ns/elem" lines, the
-// minimum over repetitions of at least 20 ms each.
+// The C ceiling of bench/run.sh: f32 and f64 division and the
+// c = a + b streams, built with gcc -O3 -march=native and
+// -mprefer-vector-width=WIDTH (256 or 512, passed as -DWIDTH). Prints
+// "c<WIDTH>-div/<type>/same/<N> ns/elem" and "c<WIDTH>-add/<type>/same/<N>"
+// lines, each the best of 7 windows of at least 20 ms, the way bench/run.sh
+// times every peer.
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+#ifndef WIDTH
+#define WIDTH 0
+#endif
 
 static double now(void) {
 	struct timespec ts;
@@ -19,21 +26,31 @@ __attribute__((noinline)) static void addf(float *restrict c, const float *restr
 	for (long i = 0; i < n; i++) c[i] = a[i] + b[i];
 }
 
-static double measure(void (*f)(float *, const float *, const float *, long), float *c, float *a, float *b, long n) {
-	double best = 1e30;
-	for (int rep = 0; rep < 7; rep++) {
-		long calls = 0;
-		double t0 = now(), t;
-		do {
-			f(c, a, b, n);
-			calls++;
-			t = now() - t0;
-		} while (t < 0.02);
-		double per = t / calls / n * 1e9;
-		if (per < best) best = per;
-	}
-	return best;
+__attribute__((noinline)) static void divd(double *restrict c, const double *restrict a, const double *restrict b, long n) {
+	for (long i = 0; i < n; i++) c[i] = a[i] / b[i];
 }
+
+__attribute__((noinline)) static void addd(double *restrict c, const double *restrict a, const double *restrict b, long n) {
+	for (long i = 0; i < n; i++) c[i] = a[i] + b[i];
+}
+
+// MEASURE sets best to the best ns/elem of f(c, a, b, n) over 7 windows of
+// at least 20 ms.
+#define MEASURE(best, f, c, a, b, n) \
+	do { \
+		best = 1e30; \
+		for (int rep = 0; rep < 7; rep++) { \
+			long calls = 0; \
+			double t0 = now(), t; \
+			do { \
+				f(c, a, b, n); \
+				calls++; \
+				t = now() - t0; \
+			} while (t < 0.02); \
+			double per = t / calls / n * 1e9; \
+			if (per < best) best = per; \
+		} \
+	} while (0)
 
 int main(void) {
 	long sizes[] = {1 << 10, 64 << 10, 1 << 20, 16 << 20};
@@ -41,15 +58,24 @@ int main(void) {
 	for (int s = 0; s < 4; s++) {
 		long n = sizes[s];
 		float *a = aligned_alloc(64, n * 4), *b = aligned_alloc(64, n * 4), *c = aligned_alloc(64, n * 4);
+		double *ad = aligned_alloc(64, n * 8), *bd = aligned_alloc(64, n * 8), *cd = aligned_alloc(64, n * 8);
 		srand(1);
 		for (long i = 0; i < n; i++) {
 			a[i] = (float)rand() / RAND_MAX * 200 - 100;
 			b[i] = 1 + (float)rand() / RAND_MAX;
 			c[i] = 0;
+			ad[i] = a[i], bd[i] = b[i], cd[i] = 0;
 		}
-		printf("c-div/f32/same/%s %.4f\n", names[s], measure(divf, c, a, b, n));
-		printf("c-add/f32/same/%s %.4f\n", names[s], measure(addf, c, a, b, n));
-		free(a), free(b), free(c);
+		double best;
+		MEASURE(best, divf, c, a, b, n);
+		printf("c%d-div/f32/same/%s %.4f\n", WIDTH, names[s], best);
+		MEASURE(best, divd, cd, ad, bd, n);
+		printf("c%d-div/f64/same/%s %.4f\n", WIDTH, names[s], best);
+		MEASURE(best, addf, c, a, b, n);
+		printf("c%d-add/f32/same/%s %.4f\n", WIDTH, names[s], best);
+		MEASURE(best, addd, cd, ad, bd, n);
+		printf("c%d-add/f64/same/%s %.4f\n", WIDTH, names[s], best);
+		free(a), free(b), free(c), free(ad), free(bd), free(cd);
 	}
 	return 0;
 }

@@ -7156,7 +7156,7 @@ TEXT ·divF32VVAVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	// Blocks of 64 elements.
 divF32VVAVX512_block:
 	CMPQ    AX, $0x00000040
@@ -7209,7 +7209,7 @@ TEXT ·divF32VSAVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VBROADCASTSS (BX), Z0
 
 	// Blocks of 64 elements.
@@ -7257,7 +7257,7 @@ TEXT ·divF32SVAVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VBROADCASTSS (DX), Z0
 
 	// Blocks of 64 elements.
@@ -7307,7 +7307,7 @@ TEXT ·divF32RWAVX512(SB), NOSPLIT, $0-72
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	// One row of dst and a per round, b from its start.
 divF32RWAVX512_row:
 	CMPQ AX, $0x00000000
@@ -7371,7 +7371,7 @@ TEXT ·divF64VVAVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	// Blocks of 32 elements.
 divF64VVAVX512_block:
 	CMPQ    AX, $0x00000020
@@ -7424,7 +7424,7 @@ TEXT ·divF64VSAVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VBROADCASTSD (BX), Z0
 
 	// Blocks of 32 elements.
@@ -7472,7 +7472,7 @@ TEXT ·divF64SVAVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VBROADCASTSD (DX), Z0
 
 	// Blocks of 32 elements.
@@ -7522,7 +7522,7 @@ TEXT ·divF64RWAVX512(SB), NOSPLIT, $0-72
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	// One row of dst and a per round, b from its start.
 divF64RWAVX512_row:
 	CMPQ AX, $0x00000000
@@ -7586,7 +7586,7 @@ TEXT ·divF16VVAVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	// Blocks of 64 elements.
 divF16VVAVX512_block:
 	CMPQ      AX, $0x00000040
@@ -7639,7 +7639,7 @@ TEXT ·divF16VSAVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VPBROADCASTW (BX), Y0
 	VCVTPH2PS    Y0, Z0
 
@@ -7688,7 +7688,7 @@ TEXT ·divF16SVAVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VPBROADCASTW (DX), Y0
 	VCVTPH2PS    Y0, Z0
 
@@ -7739,7 +7739,7 @@ TEXT ·divF16RWAVX512(SB), NOSPLIT, $0-72
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	// One row of dst and a per round, b from its start.
 divF16RWAVX512_row:
 	CMPQ AX, $0x00000000
@@ -7803,106 +7803,95 @@ TEXT ·divBF16VVAVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
+	VPBROADCASTD lsb<>+0(SB), Z0
+	VPBROADCASTD round7fff<>+0(SB), Z1
+	VPBROADCASTD quiet<>+0(SB), Z2
+
 	// Blocks of 64 elements.
 divBF16VVAVX512_block:
-	CMPQ         AX, $0x00000040
-	JB           divBF16VVAVX512_single
-	VPMOVZXWD    (DX), Z0
-	VPSLLD       $0x10, Z0, Z0
-	VPMOVZXWD    (BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z0
-	VPBROADCASTD lsb<>+0(SB), Z2
-	VPBROADCASTD round7fff<>+0(SB), Z3
-	VPBROADCASTD quiet<>+0(SB), Z4
-	VPSRLD       $0x10, Z0, Z1
-	VPANDD       Z2, Z1, Z1
-	VPADDD       Z3, Z1, Z1
-	VPADDD       Z0, Z1, Z1
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        Z4, Z0, K1, Z1
-	VPSRLD       $0x10, Z1, Z1
-	VPMOVDW      Z1, (CX)
-	VPMOVZXWD    32(DX), Z0
-	VPSLLD       $0x10, Z0, Z0
-	VPMOVZXWD    32(BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z0
-	VPBROADCASTD lsb<>+0(SB), Z2
-	VPBROADCASTD round7fff<>+0(SB), Z3
-	VPBROADCASTD quiet<>+0(SB), Z4
-	VPSRLD       $0x10, Z0, Z1
-	VPANDD       Z2, Z1, Z1
-	VPADDD       Z3, Z1, Z1
-	VPADDD       Z0, Z1, Z1
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        Z4, Z0, K1, Z1
-	VPSRLD       $0x10, Z1, Z1
-	VPMOVDW      Z1, 32(CX)
-	VPMOVZXWD    64(DX), Z0
-	VPSLLD       $0x10, Z0, Z0
-	VPMOVZXWD    64(BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z0
-	VPBROADCASTD lsb<>+0(SB), Z2
-	VPBROADCASTD round7fff<>+0(SB), Z3
-	VPBROADCASTD quiet<>+0(SB), Z4
-	VPSRLD       $0x10, Z0, Z1
-	VPANDD       Z2, Z1, Z1
-	VPADDD       Z3, Z1, Z1
-	VPADDD       Z0, Z1, Z1
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        Z4, Z0, K1, Z1
-	VPSRLD       $0x10, Z1, Z1
-	VPMOVDW      Z1, 64(CX)
-	VPMOVZXWD    96(DX), Z0
-	VPSLLD       $0x10, Z0, Z0
-	VPMOVZXWD    96(BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z0
-	VPBROADCASTD lsb<>+0(SB), Z2
-	VPBROADCASTD round7fff<>+0(SB), Z3
-	VPBROADCASTD quiet<>+0(SB), Z4
-	VPSRLD       $0x10, Z0, Z1
-	VPANDD       Z2, Z1, Z1
-	VPADDD       Z3, Z1, Z1
-	VPADDD       Z0, Z1, Z1
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        Z4, Z0, K1, Z1
-	VPSRLD       $0x10, Z1, Z1
-	VPMOVDW      Z1, 96(CX)
-	ADDQ         $0x00000080, DX
-	ADDQ         $0x00000080, BX
-	ADDQ         $0x00000080, CX
-	SUBQ         $0x00000040, AX
-	JMP          divBF16VVAVX512_block
+	CMPQ      AX, $0x00000040
+	JB        divBF16VVAVX512_single
+	VPMOVZXWD (DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD (BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, (CX)
+	VPMOVZXWD 32(DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD 32(BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, 32(CX)
+	VPMOVZXWD 64(DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD 64(BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, 64(CX)
+	VPMOVZXWD 96(DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD 96(BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, 96(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, BX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, AX
+	JMP       divBF16VVAVX512_block
 
 	// Groups of 16 elements.
 divBF16VVAVX512_single:
-	CMPQ         AX, $0x00000010
-	JB           divBF16VVAVX512_end
-	VPMOVZXWD    (DX), Z0
-	VPSLLD       $0x10, Z0, Z0
-	VPMOVZXWD    (BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z0
-	VPBROADCASTD lsb<>+0(SB), Z2
-	VPBROADCASTD round7fff<>+0(SB), Z3
-	VPBROADCASTD quiet<>+0(SB), Z4
-	VPSRLD       $0x10, Z0, Z1
-	VPANDD       Z2, Z1, Z1
-	VPADDD       Z3, Z1, Z1
-	VPADDD       Z0, Z1, Z1
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        Z4, Z0, K1, Z1
-	VPSRLD       $0x10, Z1, Z1
-	VPMOVDW      Z1, (CX)
-	ADDQ         $0x00000020, DX
-	ADDQ         $0x00000020, BX
-	ADDQ         $0x00000020, CX
-	SUBQ         $0x00000010, AX
-	JMP          divBF16VVAVX512_single
+	CMPQ      AX, $0x00000010
+	JB        divBF16VVAVX512_end
+	VPMOVZXWD (DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD (BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, (CX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, BX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000010, AX
+	JMP       divBF16VVAVX512_single
 
 divBF16VVAVX512_end:
 	VZEROUPPER
@@ -7916,98 +7905,86 @@ TEXT ·divBF16VSAVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
-	VPBROADCASTW (BX), Y0
-	VPMOVZXWD    Y0, Z0
-	VPSLLD       $0x10, Z0, Z0
+	// Constants, checks and the broadcast operand, set up once.
+	VPBROADCASTD lsb<>+0(SB), Z0
+	VPBROADCASTD round7fff<>+0(SB), Z1
+	VPBROADCASTD quiet<>+0(SB), Z2
+	VPBROADCASTW (BX), Y3
+	VPMOVZXWD    Y3, Z3
+	VPSLLD       $0x10, Z3, Z3
 
 	// Blocks of 64 elements.
 divBF16VSAVX512_block:
-	CMPQ         AX, $0x00000040
-	JB           divBF16VSAVX512_single
-	VPMOVZXWD    (DX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z0, Z1, Z1
-	VPBROADCASTD lsb<>+0(SB), Z3
-	VPBROADCASTD round7fff<>+0(SB), Z4
-	VPBROADCASTD quiet<>+0(SB), Z5
-	VPSRLD       $0x10, Z1, Z2
-	VPANDD       Z3, Z2, Z2
-	VPADDD       Z4, Z2, Z2
-	VPADDD       Z1, Z2, Z2
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        Z5, Z1, K1, Z2
-	VPSRLD       $0x10, Z2, Z2
-	VPMOVDW      Z2, (CX)
-	VPMOVZXWD    32(DX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z0, Z1, Z1
-	VPBROADCASTD lsb<>+0(SB), Z3
-	VPBROADCASTD round7fff<>+0(SB), Z4
-	VPBROADCASTD quiet<>+0(SB), Z5
-	VPSRLD       $0x10, Z1, Z2
-	VPANDD       Z3, Z2, Z2
-	VPADDD       Z4, Z2, Z2
-	VPADDD       Z1, Z2, Z2
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        Z5, Z1, K1, Z2
-	VPSRLD       $0x10, Z2, Z2
-	VPMOVDW      Z2, 32(CX)
-	VPMOVZXWD    64(DX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z0, Z1, Z1
-	VPBROADCASTD lsb<>+0(SB), Z3
-	VPBROADCASTD round7fff<>+0(SB), Z4
-	VPBROADCASTD quiet<>+0(SB), Z5
-	VPSRLD       $0x10, Z1, Z2
-	VPANDD       Z3, Z2, Z2
-	VPADDD       Z4, Z2, Z2
-	VPADDD       Z1, Z2, Z2
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        Z5, Z1, K1, Z2
-	VPSRLD       $0x10, Z2, Z2
-	VPMOVDW      Z2, 64(CX)
-	VPMOVZXWD    96(DX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z0, Z1, Z1
-	VPBROADCASTD lsb<>+0(SB), Z3
-	VPBROADCASTD round7fff<>+0(SB), Z4
-	VPBROADCASTD quiet<>+0(SB), Z5
-	VPSRLD       $0x10, Z1, Z2
-	VPANDD       Z3, Z2, Z2
-	VPADDD       Z4, Z2, Z2
-	VPADDD       Z1, Z2, Z2
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        Z5, Z1, K1, Z2
-	VPSRLD       $0x10, Z2, Z2
-	VPMOVDW      Z2, 96(CX)
-	ADDQ         $0x00000080, DX
-	ADDQ         $0x00000080, CX
-	SUBQ         $0x00000040, AX
-	JMP          divBF16VSAVX512_block
+	CMPQ      AX, $0x00000040
+	JB        divBF16VSAVX512_single
+	VPMOVZXWD (DX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z3, Z4, Z4
+	VPSRLD    $0x10, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPADDD    Z1, Z5, Z5
+	VPADDD    Z4, Z5, Z5
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VPMOVDW   Z5, (CX)
+	VPMOVZXWD 32(DX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z3, Z4, Z4
+	VPSRLD    $0x10, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPADDD    Z1, Z5, Z5
+	VPADDD    Z4, Z5, Z5
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VPMOVDW   Z5, 32(CX)
+	VPMOVZXWD 64(DX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z3, Z4, Z4
+	VPSRLD    $0x10, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPADDD    Z1, Z5, Z5
+	VPADDD    Z4, Z5, Z5
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VPMOVDW   Z5, 64(CX)
+	VPMOVZXWD 96(DX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z3, Z4, Z4
+	VPSRLD    $0x10, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPADDD    Z1, Z5, Z5
+	VPADDD    Z4, Z5, Z5
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VPMOVDW   Z5, 96(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, AX
+	JMP       divBF16VSAVX512_block
 
 	// Groups of 16 elements.
 divBF16VSAVX512_single:
-	CMPQ         AX, $0x00000010
-	JB           divBF16VSAVX512_end
-	VPMOVZXWD    (DX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z0, Z1, Z1
-	VPBROADCASTD lsb<>+0(SB), Z3
-	VPBROADCASTD round7fff<>+0(SB), Z4
-	VPBROADCASTD quiet<>+0(SB), Z5
-	VPSRLD       $0x10, Z1, Z2
-	VPANDD       Z3, Z2, Z2
-	VPADDD       Z4, Z2, Z2
-	VPADDD       Z1, Z2, Z2
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        Z5, Z1, K1, Z2
-	VPSRLD       $0x10, Z2, Z2
-	VPMOVDW      Z2, (CX)
-	ADDQ         $0x00000020, DX
-	ADDQ         $0x00000020, CX
-	SUBQ         $0x00000010, AX
-	JMP          divBF16VSAVX512_single
+	CMPQ      AX, $0x00000010
+	JB        divBF16VSAVX512_end
+	VPMOVZXWD (DX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z3, Z4, Z4
+	VPSRLD    $0x10, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPADDD    Z1, Z5, Z5
+	VPADDD    Z4, Z5, Z5
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VPMOVDW   Z5, (CX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000010, AX
+	JMP       divBF16VSAVX512_single
 
 divBF16VSAVX512_end:
 	VZEROUPPER
@@ -8021,98 +7998,86 @@ TEXT ·divBF16SVAVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
-	VPBROADCASTW (DX), Y0
-	VPMOVZXWD    Y0, Z0
-	VPSLLD       $0x10, Z0, Z0
+	// Constants, checks and the broadcast operand, set up once.
+	VPBROADCASTD lsb<>+0(SB), Z0
+	VPBROADCASTD round7fff<>+0(SB), Z1
+	VPBROADCASTD quiet<>+0(SB), Z2
+	VPBROADCASTW (DX), Y3
+	VPMOVZXWD    Y3, Z3
+	VPSLLD       $0x10, Z3, Z3
 
 	// Blocks of 64 elements.
 divBF16SVAVX512_block:
-	CMPQ         AX, $0x00000040
-	JB           divBF16SVAVX512_single
-	VPMOVZXWD    (BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z1
-	VPBROADCASTD lsb<>+0(SB), Z3
-	VPBROADCASTD round7fff<>+0(SB), Z4
-	VPBROADCASTD quiet<>+0(SB), Z5
-	VPSRLD       $0x10, Z1, Z2
-	VPANDD       Z3, Z2, Z2
-	VPADDD       Z4, Z2, Z2
-	VPADDD       Z1, Z2, Z2
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        Z5, Z1, K1, Z2
-	VPSRLD       $0x10, Z2, Z2
-	VPMOVDW      Z2, (CX)
-	VPMOVZXWD    32(BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z1
-	VPBROADCASTD lsb<>+0(SB), Z3
-	VPBROADCASTD round7fff<>+0(SB), Z4
-	VPBROADCASTD quiet<>+0(SB), Z5
-	VPSRLD       $0x10, Z1, Z2
-	VPANDD       Z3, Z2, Z2
-	VPADDD       Z4, Z2, Z2
-	VPADDD       Z1, Z2, Z2
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        Z5, Z1, K1, Z2
-	VPSRLD       $0x10, Z2, Z2
-	VPMOVDW      Z2, 32(CX)
-	VPMOVZXWD    64(BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z1
-	VPBROADCASTD lsb<>+0(SB), Z3
-	VPBROADCASTD round7fff<>+0(SB), Z4
-	VPBROADCASTD quiet<>+0(SB), Z5
-	VPSRLD       $0x10, Z1, Z2
-	VPANDD       Z3, Z2, Z2
-	VPADDD       Z4, Z2, Z2
-	VPADDD       Z1, Z2, Z2
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        Z5, Z1, K1, Z2
-	VPSRLD       $0x10, Z2, Z2
-	VPMOVDW      Z2, 64(CX)
-	VPMOVZXWD    96(BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z1
-	VPBROADCASTD lsb<>+0(SB), Z3
-	VPBROADCASTD round7fff<>+0(SB), Z4
-	VPBROADCASTD quiet<>+0(SB), Z5
-	VPSRLD       $0x10, Z1, Z2
-	VPANDD       Z3, Z2, Z2
-	VPADDD       Z4, Z2, Z2
-	VPADDD       Z1, Z2, Z2
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        Z5, Z1, K1, Z2
-	VPSRLD       $0x10, Z2, Z2
-	VPMOVDW      Z2, 96(CX)
-	ADDQ         $0x00000080, BX
-	ADDQ         $0x00000080, CX
-	SUBQ         $0x00000040, AX
-	JMP          divBF16SVAVX512_block
+	CMPQ      AX, $0x00000040
+	JB        divBF16SVAVX512_single
+	VPMOVZXWD (BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z4
+	VPSRLD    $0x10, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPADDD    Z1, Z5, Z5
+	VPADDD    Z4, Z5, Z5
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VPMOVDW   Z5, (CX)
+	VPMOVZXWD 32(BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z4
+	VPSRLD    $0x10, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPADDD    Z1, Z5, Z5
+	VPADDD    Z4, Z5, Z5
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VPMOVDW   Z5, 32(CX)
+	VPMOVZXWD 64(BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z4
+	VPSRLD    $0x10, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPADDD    Z1, Z5, Z5
+	VPADDD    Z4, Z5, Z5
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VPMOVDW   Z5, 64(CX)
+	VPMOVZXWD 96(BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z4
+	VPSRLD    $0x10, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPADDD    Z1, Z5, Z5
+	VPADDD    Z4, Z5, Z5
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VPMOVDW   Z5, 96(CX)
+	ADDQ      $0x00000080, BX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, AX
+	JMP       divBF16SVAVX512_block
 
 	// Groups of 16 elements.
 divBF16SVAVX512_single:
-	CMPQ         AX, $0x00000010
-	JB           divBF16SVAVX512_end
-	VPMOVZXWD    (BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z1
-	VPBROADCASTD lsb<>+0(SB), Z3
-	VPBROADCASTD round7fff<>+0(SB), Z4
-	VPBROADCASTD quiet<>+0(SB), Z5
-	VPSRLD       $0x10, Z1, Z2
-	VPANDD       Z3, Z2, Z2
-	VPADDD       Z4, Z2, Z2
-	VPADDD       Z1, Z2, Z2
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD        Z5, Z1, K1, Z2
-	VPSRLD       $0x10, Z2, Z2
-	VPMOVDW      Z2, (CX)
-	ADDQ         $0x00000020, BX
-	ADDQ         $0x00000020, CX
-	SUBQ         $0x00000010, AX
-	JMP          divBF16SVAVX512_single
+	CMPQ      AX, $0x00000010
+	JB        divBF16SVAVX512_end
+	VPMOVZXWD (BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z4
+	VPSRLD    $0x10, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPADDD    Z1, Z5, Z5
+	VPADDD    Z4, Z5, Z5
+	VCMPPS    $0x03, Z4, Z4, K1
+	VPORD     Z2, Z4, K1, Z5
+	VPSRLD    $0x10, Z5, Z5
+	VPMOVDW   Z5, (CX)
+	ADDQ      $0x00000020, BX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000010, AX
+	JMP       divBF16SVAVX512_single
 
 divBF16SVAVX512_end:
 	VZEROUPPER
@@ -8128,7 +8093,11 @@ TEXT ·divBF16RWAVX512(SB), NOSPLIT, $0-72
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
+	VPBROADCASTD lsb<>+0(SB), Z0
+	VPBROADCASTD round7fff<>+0(SB), Z1
+	VPBROADCASTD quiet<>+0(SB), Z2
+
 	// One row of dst and a per round, b from its start.
 divBF16RWAVX512_row:
 	CMPQ AX, $0x00000000
@@ -8139,103 +8108,88 @@ divBF16RWAVX512_row:
 
 	// Blocks of 64 elements.
 divBF16RWAVX512_block:
-	CMPQ         SI, $0x00000040
-	JB           divBF16RWAVX512_single
-	VPMOVZXWD    (DX), Z0
-	VPSLLD       $0x10, Z0, Z0
-	VPMOVZXWD    (BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z0
-	VPBROADCASTD lsb<>+0(SB), Z2
-	VPBROADCASTD round7fff<>+0(SB), Z3
-	VPBROADCASTD quiet<>+0(SB), Z4
-	VPSRLD       $0x10, Z0, Z1
-	VPANDD       Z2, Z1, Z1
-	VPADDD       Z3, Z1, Z1
-	VPADDD       Z0, Z1, Z1
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        Z4, Z0, K1, Z1
-	VPSRLD       $0x10, Z1, Z1
-	VPMOVDW      Z1, (CX)
-	VPMOVZXWD    32(DX), Z0
-	VPSLLD       $0x10, Z0, Z0
-	VPMOVZXWD    32(BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z0
-	VPBROADCASTD lsb<>+0(SB), Z2
-	VPBROADCASTD round7fff<>+0(SB), Z3
-	VPBROADCASTD quiet<>+0(SB), Z4
-	VPSRLD       $0x10, Z0, Z1
-	VPANDD       Z2, Z1, Z1
-	VPADDD       Z3, Z1, Z1
-	VPADDD       Z0, Z1, Z1
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        Z4, Z0, K1, Z1
-	VPSRLD       $0x10, Z1, Z1
-	VPMOVDW      Z1, 32(CX)
-	VPMOVZXWD    64(DX), Z0
-	VPSLLD       $0x10, Z0, Z0
-	VPMOVZXWD    64(BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z0
-	VPBROADCASTD lsb<>+0(SB), Z2
-	VPBROADCASTD round7fff<>+0(SB), Z3
-	VPBROADCASTD quiet<>+0(SB), Z4
-	VPSRLD       $0x10, Z0, Z1
-	VPANDD       Z2, Z1, Z1
-	VPADDD       Z3, Z1, Z1
-	VPADDD       Z0, Z1, Z1
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        Z4, Z0, K1, Z1
-	VPSRLD       $0x10, Z1, Z1
-	VPMOVDW      Z1, 64(CX)
-	VPMOVZXWD    96(DX), Z0
-	VPSLLD       $0x10, Z0, Z0
-	VPMOVZXWD    96(BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z0
-	VPBROADCASTD lsb<>+0(SB), Z2
-	VPBROADCASTD round7fff<>+0(SB), Z3
-	VPBROADCASTD quiet<>+0(SB), Z4
-	VPSRLD       $0x10, Z0, Z1
-	VPANDD       Z2, Z1, Z1
-	VPADDD       Z3, Z1, Z1
-	VPADDD       Z0, Z1, Z1
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        Z4, Z0, K1, Z1
-	VPSRLD       $0x10, Z1, Z1
-	VPMOVDW      Z1, 96(CX)
-	ADDQ         $0x00000080, DX
-	ADDQ         $0x00000080, BX
-	ADDQ         $0x00000080, CX
-	SUBQ         $0x00000040, SI
-	JMP          divBF16RWAVX512_block
+	CMPQ      SI, $0x00000040
+	JB        divBF16RWAVX512_single
+	VPMOVZXWD (DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD (BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, (CX)
+	VPMOVZXWD 32(DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD 32(BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, 32(CX)
+	VPMOVZXWD 64(DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD 64(BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, 64(CX)
+	VPMOVZXWD 96(DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD 96(BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, 96(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, BX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, SI
+	JMP       divBF16RWAVX512_block
 
 	// Groups of 16 elements.
 divBF16RWAVX512_single:
-	CMPQ         SI, $0x00000010
-	JB           divBF16RWAVX512_end
-	VPMOVZXWD    (DX), Z0
-	VPSLLD       $0x10, Z0, Z0
-	VPMOVZXWD    (BX), Z1
-	VPSLLD       $0x10, Z1, Z1
-	VDIVPS       Z1, Z0, Z0
-	VPBROADCASTD lsb<>+0(SB), Z2
-	VPBROADCASTD round7fff<>+0(SB), Z3
-	VPBROADCASTD quiet<>+0(SB), Z4
-	VPSRLD       $0x10, Z0, Z1
-	VPANDD       Z2, Z1, Z1
-	VPADDD       Z3, Z1, Z1
-	VPADDD       Z0, Z1, Z1
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD        Z4, Z0, K1, Z1
-	VPSRLD       $0x10, Z1, Z1
-	VPMOVDW      Z1, (CX)
-	ADDQ         $0x00000020, DX
-	ADDQ         $0x00000020, BX
-	ADDQ         $0x00000020, CX
-	SUBQ         $0x00000010, SI
-	JMP          divBF16RWAVX512_single
+	CMPQ      SI, $0x00000010
+	JB        divBF16RWAVX512_end
+	VPMOVZXWD (DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD (BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, (CX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, BX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000010, SI
+	JMP       divBF16RWAVX512_single
 
 divBF16RWAVX512_end:
 	JMP divBF16RWAVX512_row
@@ -8252,7 +8206,7 @@ TEXT ·divI8TruncVVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VBROADCASTSS minquot8<>+0(SB), Z0
 
@@ -8347,7 +8301,7 @@ TEXT ·divI8FloorVVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VBROADCASTSS minquot8<>+0(SB), Z0
 
@@ -8447,7 +8401,7 @@ TEXT ·divI8TruncVSAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VPBROADCASTB (BX), X0
 	VPMOVSXBD    X0, Z0
 	VCVTDQ2PS    Z0, Z0
@@ -8510,7 +8464,7 @@ TEXT ·divI8FloorVSAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VPBROADCASTB (BX), X0
 	VPMOVSXBD    X0, Z0
 	VCVTDQ2PS    Z0, Z0
@@ -8578,7 +8532,7 @@ TEXT ·divI8TruncSVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VPBROADCASTB (DX), X0
 	VPMOVSXBD    X0, Z0
@@ -8653,7 +8607,7 @@ TEXT ·divI8FloorSVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VPBROADCASTB (DX), X0
 	VPMOVSXBD    X0, Z0
@@ -8735,7 +8689,7 @@ TEXT ·divI8TruncRWAVX512(SB), NOSPLIT, $0-73
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VBROADCASTSS minquot8<>+0(SB), Z0
 
@@ -8843,7 +8797,7 @@ TEXT ·divI8FloorRWAVX512(SB), NOSPLIT, $0-73
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VBROADCASTSS minquot8<>+0(SB), Z0
 
@@ -8954,7 +8908,7 @@ TEXT ·divU8VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW K1, K1, K1
 
 	// Blocks of 64 elements.
@@ -9038,7 +8992,7 @@ TEXT ·divU8VSAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VPBROADCASTB (BX), X0
 	VPMOVZXBD    X0, Z0
 	VCVTDQ2PS    Z0, Z0
@@ -9101,7 +9055,7 @@ TEXT ·divU8SVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VPBROADCASTB (DX), X0
 	VPMOVZXBD    X0, Z0
@@ -9178,7 +9132,7 @@ TEXT ·divU8RWAVX512(SB), NOSPLIT, $0-73
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW K1, K1, K1
 
 	// One row of dst and a per round, b from its start.
@@ -9273,7 +9227,7 @@ TEXT ·divI16TruncVVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VBROADCASTSS minquot16<>+0(SB), Z0
 
@@ -9368,7 +9322,7 @@ TEXT ·divI16FloorVVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VBROADCASTSS minquot16<>+0(SB), Z0
 
@@ -9468,7 +9422,7 @@ TEXT ·divI16TruncVSAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VPBROADCASTW (BX), Y0
 	VPMOVSXWD    Y0, Z0
 	VCVTDQ2PS    Z0, Z0
@@ -9531,7 +9485,7 @@ TEXT ·divI16FloorVSAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VPBROADCASTW (BX), Y0
 	VPMOVSXWD    Y0, Z0
 	VCVTDQ2PS    Z0, Z0
@@ -9599,7 +9553,7 @@ TEXT ·divI16TruncSVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VPBROADCASTW (DX), Y0
 	VPMOVSXWD    Y0, Z0
@@ -9674,7 +9628,7 @@ TEXT ·divI16FloorSVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VPBROADCASTW (DX), Y0
 	VPMOVSXWD    Y0, Z0
@@ -9756,7 +9710,7 @@ TEXT ·divI16TruncRWAVX512(SB), NOSPLIT, $0-73
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VBROADCASTSS minquot16<>+0(SB), Z0
 
@@ -9864,7 +9818,7 @@ TEXT ·divI16FloorRWAVX512(SB), NOSPLIT, $0-73
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VBROADCASTSS minquot16<>+0(SB), Z0
 
@@ -9975,7 +9929,7 @@ TEXT ·divU16VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW K1, K1, K1
 
 	// Blocks of 64 elements.
@@ -10059,7 +10013,7 @@ TEXT ·divU16VSAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VPBROADCASTW (BX), Y0
 	VPMOVZXWD    Y0, Z0
 	VCVTDQ2PS    Z0, Z0
@@ -10122,7 +10076,7 @@ TEXT ·divU16SVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VPBROADCASTW (DX), Y0
 	VPMOVZXWD    Y0, Z0
@@ -10199,7 +10153,7 @@ TEXT ·divU16RWAVX512(SB), NOSPLIT, $0-73
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW K1, K1, K1
 
 	// One row of dst and a per round, b from its start.
@@ -10294,7 +10248,7 @@ TEXT ·divI32TruncVVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VBROADCASTSD minquot32<>+0(SB), Z0
 
@@ -10389,7 +10343,7 @@ TEXT ·divI32FloorVVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VBROADCASTSD minquot32<>+0(SB), Z0
 
@@ -10489,7 +10443,7 @@ TEXT ·divI32TruncVSAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VPBROADCASTD (BX), Y0
 	VCVTDQ2PD    Y0, Z0
 
@@ -10551,7 +10505,7 @@ TEXT ·divI32FloorVSAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VPBROADCASTD (BX), Y0
 	VCVTDQ2PD    Y0, Z0
 
@@ -10618,7 +10572,7 @@ TEXT ·divI32TruncSVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VPBROADCASTD (DX), Y0
 	VCVTDQ2PD    Y0, Z0
@@ -10692,7 +10646,7 @@ TEXT ·divI32FloorSVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VPBROADCASTD (DX), Y0
 	VCVTDQ2PD    Y0, Z0
@@ -10773,7 +10727,7 @@ TEXT ·divI32TruncRWAVX512(SB), NOSPLIT, $0-73
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VBROADCASTSD minquot32<>+0(SB), Z0
 
@@ -10881,7 +10835,7 @@ TEXT ·divI32FloorRWAVX512(SB), NOSPLIT, $0-73
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VBROADCASTSD minquot32<>+0(SB), Z0
 
@@ -10992,7 +10946,7 @@ TEXT ·divU32VVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW K1, K1, K1
 
 	// Blocks of 32 elements.
@@ -11076,7 +11030,7 @@ TEXT ·divU32VSAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	VPBROADCASTD (BX), Y0
 	VCVTUDQ2PD   Y0, Z0
 
@@ -11138,7 +11092,7 @@ TEXT ·divU32SVAVX512(SB), NOSPLIT, $0-73
 	MOVQ a_base+24(FP), DX
 	MOVQ b_base+48(FP), BX
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW        K1, K1, K1
 	VPBROADCASTD (DX), Y0
 	VCVTUDQ2PD   Y0, Z0
@@ -11214,7 +11168,7 @@ TEXT ·divU32RWAVX512(SB), NOSPLIT, $0-73
 	MOVQ b_len+56(FP), DI
 	MOVQ BX, R8
 
-	// Checks, and the broadcast operand, set up once.
+	// Constants, checks and the broadcast operand, set up once.
 	KXORW K1, K1, K1
 
 	// One row of dst and a per round, b from its start.

@@ -32,6 +32,8 @@ type kind512 struct {
 	signed       bool
 	float        bool
 	unroll       int
+	// setup loads the constants the kind's loops use, once per call.
+	setup func()
 	// load reads one group from src (memory, or a register holding a
 	// broadcast element in every lane) and returns its integer lanes,
 	// for the zero check (nil for floats), and its float lanes.
@@ -97,7 +99,14 @@ func kinds512() []kind512 {
 		broadcast: bcastW,
 		store:     func(q reg.VecVirtual, dst Mem) { VCVTPS2PH(Imm(0), q, dst) },
 	}
+	var one, bias, quietBit reg.VecVirtual // bf16 rounding
 	bf16 := kind512{name: "BF16", goType: "uint16", size: 2, lanes: 16, float: true, unroll: 4,
+		setup: func() {
+			one, bias, quietBit = ZMM(), ZMM(), ZMM()
+			VPBROADCASTD(lsb, one)
+			VPBROADCASTD(round7fff, bias)
+			VPBROADCASTD(quiet, quietBit)
+		},
 		load: func(src Op) (reg.VecVirtual, reg.VecVirtual) {
 			z := ZMM()
 			VPMOVZXWD(src, z)
@@ -108,10 +117,7 @@ func kinds512() []kind512 {
 		store: func(q reg.VecVirtual, dst Mem) {
 			// Round to nearest even in the integer lanes; NaN lanes keep
 			// their payload, made quiet.
-			t, r, one, bias, quietBit := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
-			VPBROADCASTD(lsb, one)
-			VPBROADCASTD(round7fff, bias)
-			VPBROADCASTD(quiet, quietBit)
+			t, r := ZMM(), ZMM()
 			VPSRLD(Imm(16), q, t)
 			VPANDD(one, t, t)
 			VPADDD(bias, t, t)
@@ -190,7 +196,10 @@ func kernel512(k kind512, v variant, floor bool) {
 	args := loadParams(v)
 	dst, a, b := args.dst, args.a, args.b
 
-	Comment("Checks, and the broadcast operand, set up once.")
+	Comment("Constants, checks and the broadcast operand, set up once.")
+	if k.setup != nil {
+		k.setup()
+	}
 	zeroCheck := !k.float && v.bVec               // the wrapper checks a scalar divisor
 	overflowCheck := k.signed && v.aVec && v.bVec // and SV's a[0] for MIN
 	var failed reg.OpmaskVirtual
