@@ -181,3 +181,20 @@ func clone(s Shape) Shape {
 	}
 	return Shape{Dims: append([]Dim{}, s.Dims...)}
 }
+
+// BroadcastIndex returns the flat index, in an operand of static shape
+// dims broadcast to the output, of the output element at coord; the
+// operand's dimensions line up with coord[offset:] (offset is the output
+// rank minus the operand's for numpy, the pdpd axis for pdpd), and a
+// dimension of size 1 always contributes index 0.
+func BroadcastIndex(coord, dims []int64, offset int) int {
+	idx := int64(0)
+	for j, d := range dims {
+		c := coord[offset+j]
+		if d == 1 {
+			c = 0
+		}
+		idx = idx*d + c
+	}
+	return int(idx)
+}

@@ -252,3 +252,19 @@ func TestShapeCompatible(t *testing.T) {
 		t.Errorf("Compatible misjudges %v", s)
 	}
 }
+
+func TestBroadcastIndex(t *testing.T) {
+	// Output [2,3,4]; operand [3,1] aligned at offset 1 (numpy): element
+	// (1,2,3) reads operand (2,0), flat 2.
+	if got := BroadcastIndex([]int64{1, 2, 3}, []int64{3, 1}, 1); got != 2 {
+		t.Errorf("numpy: got %d, want 2", got)
+	}
+	// Operand [2,1,4] at offset 0: (1,2,3) reads (1,0,3), flat 7.
+	if got := BroadcastIndex([]int64{1, 2, 3}, []int64{2, 1, 4}, 0); got != 7 {
+		t.Errorf("got %d, want 7", got)
+	}
+	// pdpd: operand [3] at axis 1: (1,2,3) reads (2).
+	if got := BroadcastIndex([]int64{1, 2, 3}, []int64{3}, 1); got != 2 {
+		t.Errorf("pdpd: got %d, want 2", got)
+	}
+}

@@ -86,7 +86,7 @@ func operandPairs(a, b value, bc shapeinfer.Broadcast, outShape []int64) []pair 
 			coord[i] = int64(rem) % outShape[i]
 			rem /= int(outShape[i])
 		}
-		pairs = append(pairs, pair{a.elem(operandIndex(coord, a.shape, aOff)), b.elem(operandIndex(coord, b.shape, bOff)), flat})
+		pairs = append(pairs, pair{a.elem(shapeinfer.BroadcastIndex(coord, a.shape, aOff)), b.elem(shapeinfer.BroadcastIndex(coord, b.shape, bOff)), flat})
 	}
 	return pairs
 }

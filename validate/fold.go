@@ -385,7 +385,7 @@ func elementwise(a, b value, bc shapeinfer.Broadcast, out value, name string, op
 			coord[i] = int64(rem) % out.shape[i]
 			rem /= int(out.shape[i])
 		}
-		x, y := a.elem(operandIndex(coord, a.shape, aOff)), b.elem(operandIndex(coord, b.shape, bOff))
+		x, y := a.elem(shapeinfer.BroadcastIndex(coord, a.shape, aOff)), b.elem(shapeinfer.BroadcastIndex(coord, b.shape, bOff))
 		r, ok := op(x, y)
 		if !ok {
 			return res
@@ -412,18 +412,4 @@ func keepsTight(name string, x, y interval, xTight, yTight bool) bool {
 		return yTight
 	}
 	return false
-}
-
-// operandIndex is the flat index in an operand of shape dims, placed at
-// offset in the output, of the output element at coord.
-func operandIndex(coord, dims []int64, offset int) int {
-	idx := int64(0)
-	for j, d := range dims {
-		c := coord[offset+j]
-		if d == 1 {
-			c = 0
-		}
-		idx = idx*d + c
-	}
-	return int(idx)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/shapeinfer"
 )
 
 // compareONNX matches each Div of the ONNX model with the IR's Divide by
@@ -219,8 +220,8 @@ func counterText(a, b, onnxOut, irOut *ir.Tensor) string {
 			coord[k] = int64(rem) % onnxOut.Shape[k]
 			rem /= int(onnxOut.Shape[k])
 		}
-		ai := operandIndex(coord, a.Shape, len(coord)-len(a.Shape))
-		bi := operandIndex(coord, b.Shape, len(coord)-len(b.Shape))
+		ai := shapeinfer.BroadcastIndex(coord, a.Shape, len(coord)-len(a.Shape))
+		bi := shapeinfer.BroadcastIndex(coord, b.Shape, len(coord)-len(b.Shape))
 		return fmt.Sprintf("at flat index %d, %s / %s: ONNX gives %s, this IR gives %s", i, a.Format(ai), b.Format(bi), onnxOut.Format(i), irOut.Format(i))
 	}
 	return "no difference"

@@ -164,21 +164,6 @@ func operandsOf(m *ir.Model, req *plugin.InferRequest, result string, outShape [
 			coord[i] = int64(flat) % outShape[i]
 			flat /= int(outShape[i])
 		}
-		return fmt.Sprintf(" (%s / %s)", a.Format(operandIndex(coord, a.Shape, aOffset)), b.Format(operandIndex(coord, b.Shape, bOffset)))
+		return fmt.Sprintf(" (%s / %s)", a.Format(shapeinfer.BroadcastIndex(coord, a.Shape, aOffset)), b.Format(shapeinfer.BroadcastIndex(coord, b.Shape, bOffset)))
 	}
-}
-
-// operandIndex is the flat index in an operand of shape dims, placed at
-// offset in the output, of the output element at coord: broadcast
-// dimensions (of size 1) always give 0.
-func operandIndex(coord, dims []int64, offset int) int {
-	idx := int64(0)
-	for j, d := range dims {
-		c := coord[offset+j]
-		if d == 1 {
-			c = 0
-		}
-		idx = idx*d + c
-	}
-	return int(idx)
 }
