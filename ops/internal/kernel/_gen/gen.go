@@ -241,7 +241,7 @@ func magic64(signed, add, floor bool) {
 	VPXOR(zero, zero, zero)
 
 	group := func(off int) {
-		v, sign, u, uHi := YMM(), YMM(), YMM(), YMM()
+		v, sign, u := YMM(), YMM(), YMM()
 		VMOVDQU(a.Offset(off), v)
 		if signed {
 			VPCMPGTQ(v, zero, sign) // -1 where v < 0
@@ -250,21 +250,7 @@ func magic64(signed, add, floor bool) {
 		} else {
 			u = v
 		}
-		// hi = mulhi(u, magic)
-		ll, lh, hl, hh, t, w := YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
-		VPSRLQ(Imm(32), u, uHi)
-		VPMULUDQ(mLo, u, ll)
-		VPMULUDQ(mHi, u, lh)
-		VPMULUDQ(mLo, uHi, hl)
-		VPMULUDQ(mHi, uHi, hh)
-		VPSRLQ(Imm(32), ll, t)
-		VPADDQ(hl, t, t)
-		VPAND(lo32, t, w)
-		VPADDQ(lh, w, w)
-		VPSRLQ(Imm(32), t, t)
-		VPADDQ(t, hh, hh)
-		VPSRLQ(Imm(32), w, w)
-		VPADDQ(w, hh, hh) // hh = high 64 bits
+		hh := mulhi64(u, mLo, mHi, lo32, YMM, func(x, y, z Op) { VPAND(x, y, z) })
 		q := YMM()
 		if add {
 			VPSUBQ(hh, u, q)
@@ -301,27 +287,57 @@ func magic64(signed, add, floor bool) {
 		}
 		VMOVDQU(q, dst.Offset(off))
 	}
-	Comment("Blocks of 8 elements, then groups of 4.")
-	Label(name + "_block")
-	CMPQ(n, U32(8))
-	JB(LabelRef(name + "_single"))
-	group(0)
-	group(32)
-	ADDQ(U32(64), a.Base)
-	ADDQ(U32(64), dst.Base)
-	SUBQ(U32(8), n)
-	JMP(LabelRef(name + "_block"))
-	Label(name + "_single")
-	CMPQ(n, U32(4))
-	JB(LabelRef(name + "_done"))
-	group(0)
-	ADDQ(U32(32), a.Base)
-	ADDQ(U32(32), dst.Base)
-	SUBQ(U32(4), n)
-	JMP(LabelRef(name + "_single"))
+	groupLoops(name, n, a, dst, 4, 8, group)
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
+}
+
+// mulhi64 returns the high 64 bits of u*magic in every lane, from four
+// 32x32 multiplies (mLo = magic, mHi = magic >> 32, lo32 the low 32 bits
+// of every lane set); vec makes a register of u's width and and is that
+// width's bitwise and.
+func mulhi64(u, mLo, mHi, lo32 reg.VecVirtual, vec func() reg.VecVirtual, and func(x, y, z Op)) reg.VecVirtual {
+	uHi, ll, lh, hl, hh, t, w := vec(), vec(), vec(), vec(), vec(), vec(), vec()
+	VPSRLQ(Imm(32), u, uHi)
+	VPMULUDQ(mLo, u, ll)
+	VPMULUDQ(mHi, u, lh)
+	VPMULUDQ(mLo, uHi, hl)
+	VPMULUDQ(mHi, uHi, hh)
+	VPSRLQ(Imm(32), ll, t)
+	VPADDQ(hl, t, t)
+	and(lo32, t, w)
+	VPADDQ(lh, w, w)
+	VPSRLQ(Imm(32), t, t)
+	VPADDQ(t, hh, hh)
+	VPSRLQ(Imm(32), w, w)
+	VPADDQ(w, hh, hh)
+	return hh
+}
+
+// groupLoops emits the loops of the one-operand kernels: blocks of two
+// groups while they fit, then single groups of lanes elements of size
+// bytes, advancing a and dst; group(off) divides the group at byte off.
+// The label name_done follows.
+func groupLoops(name string, n reg.Register, a, dst Mem, lanes, size int, group func(off int)) {
+	Comment(fmt.Sprintf("Blocks of %d elements, then groups of %d.", 2*lanes, lanes))
+	Label(name + "_block")
+	CMPQ(n, U32(2*lanes))
+	JB(LabelRef(name + "_single"))
+	group(0)
+	group(lanes * size)
+	ADDQ(U32(2*lanes*size), a.Base)
+	ADDQ(U32(2*lanes*size), dst.Base)
+	SUBQ(U32(2*lanes), n)
+	JMP(LabelRef(name + "_block"))
+	Label(name + "_single")
+	CMPQ(n, U32(lanes))
+	JB(LabelRef(name + "_done"))
+	group(0)
+	ADDQ(U32(lanes*size), a.Base)
+	ADDQ(U32(lanes*size), dst.Base)
+	SUBQ(U32(lanes), n)
+	JMP(LabelRef(name + "_single"))
 }
 
 func kinds() []kind {
