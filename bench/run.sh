@@ -2,9 +2,10 @@
 # Measures irdiv against its peers on this machine and prints the ratios
 # the speed issues target. Peers: a plain Go loop (bench/baseline), C loops
 # built with gcc -O3 -march=native at -mprefer-vector-width=256 and 512
-# (bench/c, with an OpenMP f16 reference for the two-thread ratios), and
-# NumPy when python3 can import it. irdiv runs at its best level and, with
-# GODEBUG=cpu.avx512f=off, at AVX2. Every side is timed the same way: the
+# (bench/c, with an OpenMP f16 reference for the two-thread ratios), NumPy
+# when python3 can import it, and ONNX Runtime when node and npm can install
+# onnxruntime-node (bench/ort_bench.js; ORT=0 leaves it out). irdiv runs
+# at its best level and, with GODEBUG=cpu.avx512f=off, at AVX2. Every side is timed the same way: the
 # best of 7 windows of at least 20 ms (go test -benchtime 20ms -count 7,
 # keeping the minimum; the C and Python peers loop the same way). Every
 # peer runs once per round (ROUNDS, 5 by default), the two sides
@@ -41,6 +42,17 @@ if command -v gcc >/dev/null; then
 		gcc -O3 -march=native -mprefer-vector-width=512 -DWIDTH=512 -o "$out/cdiv512" bench/c/div.c && cc="$out/cdiv256 $out/cdiv512"
 	gcc -O3 -march=native -fopenmp -o "$out/cthreads" bench/c/threads.c && ccthreads="$out/cthreads"
 fi
+ort=""
+ort_version=1.30.0
+ortdir=$out/ort-$ort_version
+if [ "${ORT:-1}" != 0 ] && command -v node >/dev/null; then
+	if [ ! -d "$ortdir/node_modules/onnxruntime-node" ] && command -v npm >/dev/null; then
+		# --ignore-scripts: the package bundles its CPU library; its install
+		# script only downloads GPU providers, from hosts CI cannot reach.
+		npm install --prefix "$ortdir" --ignore-scripts --no-audit --no-fund --loglevel=error "onnxruntime-node@$ort_version" >/dev/null 2>&1 || rm -rf "$ortdir"
+	fi
+	if NODE_PATH=$ortdir/node_modules node -e 'require("onnxruntime-node/dist/binding")' 2>/dev/null; then ort=$ortdir/node_modules; fi
+fi
 py=""
 for p in python3 /usr/bin/python3; do
 	if command -v "$p" >/dev/null && "$p" -c 'import numpy' 2>/dev/null; then py=$p; break; fi
@@ -64,6 +76,11 @@ if [ -n "$py" ]; then
 else
 	echo "NumPy not found (apt-get install python3-numpy): no NumPy ratios"
 fi
+if [ -n "$ort" ]; then
+	echo "ONNX Runtime $ort_version (npm onnxruntime-node, CPU provider, one thread, driven from node $(node --version))"
+else
+	echo "ONNX Runtime not available (needs node and npm, and the npm registry once): no ORT ratios"
+fi
 for round in $(seq "$rounds"); do
 	echo "round $round of $rounds..."
 	{
@@ -71,7 +88,12 @@ for round in $(seq "$rounds"); do
 		GODEBUG=cpu.avx512f=off $pin "$out/ops.test" -test.run '^$' -test.bench "^BenchmarkDivide$/.*/.*/^($sizes)$" $windows | metric irdiv-avx2 ns/elem
 		$pin "$out/baseline.test" -test.run '^$' -test.bench "^BenchmarkPlain$/.*/.*/^($sizes)$" $windows | metric go ns/elem
 		if [ -n "$py" ]; then $pin "$py" bench/numpy_bench.py "$sizes"; fi
-		$pin "$out/ops.test" -test.run '^$' -test.bench '^BenchmarkDivide$/^(f32|f64)$/^same$/^16Mi$' $windows | metric irdiv ns/elem
+		# glibc serves the buffers ORT allocates per call (256 KiB at 64Ki
+		# f32) with mmap and munmap, and each call then faults them in:
+		# f32 64Ki calls took 26 or 700 us, by the allocator's mood. A
+		# higher mmap threshold times ORT at its steady best.
+		if [ -n "$ort" ]; then MALLOC_MMAP_THRESHOLD_=1073741824 NODE_PATH=$ort $pin node bench/ort_bench.js "$sizes"; fi
+		$pin "$out/ops.test" -test.run '^$' -test.bench '^BenchmarkDivide$/.*/^same$/^16Mi$' $windows | metric irdiv ns/elem
 		for c in $cc; do $pin "$c"; done
 		"$out/ops.test" -test.run '^$' -test.bench '^BenchmarkDivideThreads$/^(f16|i32-floor|i64-floor)$/^(1Mi|16Mi)$/' $windows | metric threads ns/elem
 		if [ -n "$ccthreads" ]; then "$ccthreads"; fi
@@ -119,8 +141,11 @@ awk '
 		row("f64 same 64Ki: irdiv / C 512-bit", "irdiv/f64/same/64Ki", "c512-div/f64/same/64Ki", 1.15, 0)
 		row("f32 same 64Ki: irdiv AVX2 / C 256-bit", "irdiv-avx2/f32/same/64Ki", "c256-div/f32/same/64Ki", 1.15, 0)
 		row("f64 same 64Ki: irdiv AVX2 / C 256-bit", "irdiv-avx2/f64/same/64Ki", "c256-div/f64/same/64Ki", 1.15, 0)
-		row("f32 same 16Mi: irdiv / C add stream", "irdiv/f32/same/16Mi", "c512-add/f32/same/16Mi", 1.1, 0)
-		row("f64 same 16Mi: irdiv / C add stream", "irdiv/f64/same/16Mi", "c512-add/f64/same/16Mi", 1.1, 0)
+		n = split("f32 f64 f16 bf16 i8-floor i8-trunc u8 i16-floor i16-trunc u16 i32-floor i32-trunc u32 i64-floor i64-trunc u64", types, " ")
+		for (i = 1; i <= n; i++) {
+			stream = types[i] ~ /8/ ? "u8" : types[i] ~ /16/ ? "u16" : types[i] ~ /(32|f32)/ ? "f32" : "f64"
+			row(types[i] " same 16Mi: irdiv / C add stream (" stream ")", "irdiv/" types[i] "/same/16Mi", "c512-add/" stream "/same/16Mi", 1.1, 0)
+		}
 		row("i32 floor same 64Ki: NumPy floor_divide / irdiv", "numpy/i32-floor/same/64Ki", "irdiv/i32-floor/same/64Ki", 10, 1)
 		row("i32 trunc same 64Ki: plain Go / irdiv", "go/i32-trunc/same/64Ki", "irdiv/i32-trunc/same/64Ki", 4, 1)
 		row("f16 same 64Ki: NumPy / irdiv", "numpy/f16/same/64Ki", "irdiv/f16/same/64Ki", 30, 1)
@@ -134,6 +159,11 @@ awk '
 		for (i = 1; i <= n; i++) for (l = 1; l <= 3; l++) {
 			k = types[i] "/" layouts[l] "/64Ki"
 			row(types[i] " " layouts[l] " 64Ki: NumPy / irdiv", "numpy/" k, "irdiv/" k, 1, 1)
+		}
+		n = split("f32 f64 f16 i8-trunc u8 i16-trunc u16 i32-trunc u32 i64-trunc u64", types, " ")
+		for (i = 1; i <= n; i++) for (l = 1; l <= 3; l++) {
+			k = types[i] "/" layouts[l] "/64Ki"
+			row(types[i] " " layouts[l] " 64Ki: ONNX Runtime / irdiv", "ort/" k, "irdiv/" k, 1, 1)
 		}
 		n = split("f32 f64 f16 bf16 i8-floor i8-trunc u8 i16-floor i16-trunc u16 i32-floor i32-trunc u32 i64-floor i64-trunc u64", types, " ")
 		for (i = 1; i <= n; i++) for (l = 1; l <= 3; l++) {
@@ -155,12 +185,14 @@ awk '
 			ref("f16 same " size ": C OpenMP 1 thread / 2 threads", "c-threads/f16/" size "/threads=1", "c-threads/f16/" size "/threads=2")
 			ref("f16 same " size ": irdiv 2 threads / C OpenMP 2 threads", "threads/f16/" size "/threads=2", "c-threads/f16/" size "/threads=2")
 		}
-		printf "\nns/elem at 64Ki, medians of the rounds (NumPy has no bf16 and no truncating integer division; C is f32/f64 only)\n"
-		printf "%-10s %-7s %9s %9s %9s %9s %9s\n", "type", "layout", "irdiv", "irdivAVX2", "NumPy", "C-256", "C-512"
+		printf "\nns/elem at 64Ki, medians of the rounds (NumPy has no bf16 and no truncating integer division; ORT has no bf16 Div and its integer Div truncates; C is f32/f64 only)\n"
+		printf "%-10s %-7s %9s %9s %9s %9s %9s %9s\n", "type", "layout", "irdiv", "irdivAVX2", "NumPy", "ORT", "C-256", "C-512"
+		n = split("f32 f64 f16 bf16 i8-floor i8-trunc u8 i16-floor i16-trunc u16 i32-floor i32-trunc u32 i64-floor i64-trunc u64", types, " ")
 		for (i = 1; i <= n; i++) for (l = 1; l <= 3; l++) {
 			k = types[i] "/" layouts[l] "/64Ki"
-			printf "%-10s %-7s %9s %9s %9s %9s %9s\n", types[i], layouts[l], med("irdiv/" k), med("irdiv-avx2/" k), med("numpy/" k), med("c256-div/" k), med("c512-div/" k)
+			printf "%-10s %-7s %9s %9s %9s %9s %9s %9s\n", types[i], layouts[l], med("irdiv/" k), med("irdiv-avx2/" k), med("numpy/" k), med("ort/" k), med("c256-div/" k), med("c512-div/" k)
 		}
+		if ((n = values("ort/call/1")) > 0) printf "ONNX Runtime: one call on a one-element model from node, in every ORT figure: %.0f ns (%.4f ns/elem at 64Ki)\n", median(n), median(n) / 65536
 		if ((n = values("infer/ns")) > 0) {
 			m = median(n); lo = r[1]; hi = r[n]; n = values("infer/allocs")
 			printf "%-52s %6.0f ns  %4.0f-%-4.0f ns < 1000 ns, max %s allocs/op (target 0)\n", "one-element model: Infer", m, lo, hi, r[n]

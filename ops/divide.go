@@ -225,6 +225,13 @@ func (c *Call) OutShape() []int64 { return slices.Clone(c.outShape) }
 // OutBytes returns the output's size in bytes.
 func (c *Call) OutBytes() int64 { return c.outBytes }
 
+// Threads returns how many goroutines Run splits the division into: one
+// below a million output elements, then up to Options.Threads (fewer run
+// while other divisions hold the process's helper goroutines).
+func (c *Call) Threads() int { return c.plan.Workers(c.maxThreads()) }
+
+func (c *Call) maxThreads() int { return cmp.Or(c.threads, runtime.GOMAXPROCS(0)) }
+
 // Accepts reports whether a and b have the type and shapes the call was
 // prepared for.
 func (c *Call) Accepts(a, b *ir.Tensor) bool {
@@ -252,11 +259,7 @@ func (c *Call) Run(dst, a, b *ir.Tensor) error {
 		return errorf("Divide prepared for %s%v / %s%v -> %v given %s%v / %s%v -> %s%v (or tensors whose data do not match their shapes)",
 			c.typ, c.aShape, c.typ, c.bShape, c.outShape, a.Type, a.Shape, b.Type, b.Shape, dst.Type, dst.Shape)
 	}
-	threads := c.threads
-	if threads == 0 {
-		threads = runtime.GOMAXPROCS(0)
-	}
-	f := c.table.Divide(c.ktype, c.floor, c.plan, dst.Data, a.Data, b.Data, threads, c.spin)
+	f := c.table.Divide(c.ktype, c.floor, c.plan, dst.Data, a.Data, b.Data, c.maxThreads(), c.spin)
 	switch {
 	case f.Index < 0:
 		return nil

@@ -78,6 +78,10 @@ type Config struct {
 	// ir.MaxTensorBytes. Inputs whose broadcast makes a larger output
 	// fail at Infer with ir.ErrTooLarge instead of allocating it.
 	MaxTensorBytes int64
+	// Profiling makes requests time each layer, as OpenVINO's
+	// ov::enable_profiling does; InferRequest.ProfilingInfo reads the
+	// counters. It costs two clock readings per Divide per inference.
+	Profiling bool
 }
 
 // Core reads and compiles models.
@@ -148,6 +152,10 @@ type CompiledModel struct {
 	outputs []Port
 	outSlot []int
 	opts    ops.Options
+	// profiling is Config.Profiling; folded lists the Divides computed at
+	// compile time, which profiles report as OPTIMIZED_OUT.
+	profiling bool
+	folded    []*ir.Layer
 }
 
 // CompileModel checks the model and builds its execution plan. Layers
@@ -187,11 +195,12 @@ func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 		position[l] = i
 	}
 	cm := &CompiledModel{
-		consts:  make(map[int]*ir.Tensor),
-		opts:    ops.Options{SIMD: cfg.SIMD, Threads: cfg.Threads, HelperSpin: cfg.HelperSpin, MaxTensorBytes: cmp.Or(cfg.MaxTensorBytes, ir.MaxTensorBytes)},
-		inputs:  make([]Port, len(m.Parameters())),
-		outputs: make([]Port, len(results)),
-		outSlot: make([]int, len(results)),
+		consts:    make(map[int]*ir.Tensor),
+		opts:      ops.Options{SIMD: cfg.SIMD, Threads: cfg.Threads, HelperSpin: cfg.HelperSpin, MaxTensorBytes: cmp.Or(cfg.MaxTensorBytes, ir.MaxTensorBytes)},
+		inputs:    make([]Port, len(m.Parameters())),
+		outputs:   make([]Port, len(results)),
+		outSlot:   make([]int, len(results)),
+		profiling: cfg.Profiling,
 	}
 	sources := m.Sources()
 	slotOf := make(map[ir.Output]int)
@@ -282,6 +291,7 @@ func (cm *CompiledModel) addDivide(st step) error {
 	if err != nil {
 		return fmt.Errorf("folding the constants of %s: %w", st.layer, err)
 	}
+	cm.folded = append(cm.folded, st.layer)
 	return nil
 }
 
@@ -305,6 +315,9 @@ func (cm *CompiledModel) NewInferRequest() *InferRequest {
 		calls:  make([]*ops.Call, len(cm.steps)),
 		owned:  make([]*ir.Tensor, len(cm.steps)),
 	}
+	if cm.profiling {
+		r.counters = make([]counter, len(cm.steps))
+	}
 	for slot, t := range cm.consts {
 		r.slots[slot] = t
 	}
@@ -319,6 +332,14 @@ type InferRequest struct {
 	inputs []*ir.Tensor
 	calls  []*ops.Call  // per step: the Divide prepared for the last shapes seen
 	owned  []*ir.Tensor // per step: the output buffer the request owns
+	// counters, per step, when the model was compiled with Profiling.
+	counters []counter
+}
+
+// counter is one step's profile.
+type counter struct {
+	last, total time.Duration
+	runs        int64
 }
 
 // acquire marks the request busy; release must follow. The atomic flag
@@ -397,9 +418,19 @@ func (r *InferRequest) Infer() error {
 		case stepParameter:
 			r.slots[st.out] = r.inputs[st.param]
 		case stepDivide:
+			var t0 time.Time
+			if r.counters != nil {
+				t0 = time.Now()
+			}
 			out, err := r.divide(i, st)
 			if err != nil {
 				return &ops.LayerError{Layer: st.layer, Err: err}
+			}
+			if r.counters != nil {
+				c := &r.counters[i]
+				c.last = time.Since(t0)
+				c.total += c.last
+				c.runs++
 			}
 			r.slots[st.out] = out
 		}
@@ -431,6 +462,86 @@ func (r *InferRequest) divide(i int, st step) (*ir.Tensor, error) {
 	}
 	out := r.owned[i]
 	return out, call.Run(out, a, b)
+}
+
+// ProfilingStatus is OpenVINO's ov::ProfilingInfo::Status.
+type ProfilingStatus int
+
+const (
+	NotRun       ProfilingStatus = iota // the layer does no work at inference: Parameter, Result
+	OptimizedOut                        // the layer was computed at compile time: a Divide of constants
+	Executed                            // the layer ran
+)
+
+func (s ProfilingStatus) String() string {
+	switch s {
+	case NotRun:
+		return "NOT_RUN"
+	case OptimizedOut:
+		return "OPTIMIZED_OUT"
+	case Executed:
+		return "EXECUTED"
+	}
+	return fmt.Sprintf("ProfilingStatus(%d)", int(s))
+}
+
+// ProfilingInfo is one layer's performance counters, as OpenVINO's
+// ov::ProfilingInfo, with what irdiv adds for a Divide.
+type ProfilingInfo struct {
+	NodeName string
+	NodeType string // the layer's type attribute: Parameter, Divide, Result
+	// ExecType names the implementation, as OpenVINO's CPU plugin does:
+	// for a Divide the SIMD level and the element type ("avx512_i32"), for
+	// other layers "undef".
+	ExecType string
+	Status   ProfilingStatus
+	// RealTime is the layer's time in the last inference; CPUTime equals
+	// it, as in OpenVINO's CPU plugin.
+	RealTime, CPUTime time.Duration
+	// Elements and Threads describe the last inference's Divide: output
+	// elements and the goroutines it split into.
+	Elements int64
+	Threads  int
+	// Runs and TotalTime count every inference of the request, so that
+	// averages need no call per inference.
+	Runs      int64
+	TotalTime time.Duration
+}
+
+// ProfilingInfo returns the layers' counters in execution order (the
+// Parameters and Divides, then the Divides folded at compile time, then
+// the Results), as OpenVINO's get_profiling_info does. The model must have
+// been compiled with Config.Profiling.
+func (r *InferRequest) ProfilingInfo() ([]ProfilingInfo, error) {
+	if err := r.acquire(); err != nil {
+		return nil, err
+	}
+	defer r.release()
+	if r.counters == nil {
+		return nil, errorf("profiling is not enabled: compile the model with Config.Profiling")
+	}
+	var out []ProfilingInfo
+	level := r.cm.SIMD().String()
+	for i, st := range r.cm.steps {
+		info := ProfilingInfo{NodeName: st.layer.Name, NodeType: st.layer.Type, ExecType: "undef", Status: NotRun}
+		if st.kind == stepDivide {
+			c := r.counters[i]
+			info.Status, info.RealTime, info.CPUTime, info.Runs, info.TotalTime = Executed, c.last, c.last, c.runs, c.total
+			if call := r.calls[i]; call != nil {
+				info.ExecType = level + "_" + call.Type().String()
+				info.Elements = int64(r.owned[i].Len())
+				info.Threads = call.Threads()
+			}
+		}
+		out = append(out, info)
+	}
+	for _, l := range r.cm.folded {
+		out = append(out, ProfilingInfo{NodeName: l.Name, NodeType: l.Type, ExecType: "undef", Status: OptimizedOut})
+	}
+	for _, p := range r.cm.outputs {
+		out = append(out, ProfilingInfo{NodeName: p.Name, NodeType: "Result", ExecType: "undef", Status: NotRun})
+	}
+	return out, nil
 }
 
 // Tensor returns the output (or input) tensor with the given Result name,

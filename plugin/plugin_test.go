@@ -146,22 +146,81 @@ func TestCompileFoldsConstantsWithErrorPolicy(t *testing.T) {
 }
 
 func TestSteadyStateInferDoesNotAllocate(t *testing.T) {
-	cm, err := NewCore().CompileModel(chainModel(t), Config{})
-	if err != nil {
-		t.Fatal(err)
+	for _, profiling := range []bool{false, true} {
+		cm, err := NewCore().CompileModel(chainModel(t), Config{Profiling: profiling})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := chainRequest(t, cm)
+		if err := req.Infer(); err != nil {
+			t.Fatal(err)
+		}
+		if allocs := testing.AllocsPerRun(100, func() { _ = req.Infer() }); allocs != 0 {
+			t.Errorf("profiling %v: Infer allocates %v times per run", profiling, allocs)
+		}
 	}
+}
+
+// chainRequest binds a [4,3] and b = 3s to a request of chainModel.
+func chainRequest(t *testing.T, cm *CompiledModel) *InferRequest {
+	t.Helper()
 	req := cm.NewInferRequest()
-	req.SetTensor("a", i32(t, []int64{4, 3}, make([]int32, 12)...))
 	b := make([]int32, 12)
 	for i := range b {
 		b[i] = 3
 	}
-	req.SetTensor("b", i32(t, []int64{4, 3}, b...))
-	if err := req.Infer(); err != nil {
+	if req.SetTensor("a", i32(t, []int64{4, 3}, make([]int32, 12)...)) != nil || req.SetTensor("b", i32(t, []int64{4, 3}, b...)) != nil {
+		t.Fatal("binding the inputs failed")
+	}
+	return req
+}
+
+// TestProfilingInfo: with Config.Profiling every layer is listed as
+// OpenVINO's get_profiling_info lists it, each Divide with its time, kernel
+// level, type, elements and threads; without it the call fails.
+func TestProfilingInfo(t *testing.T) {
+	cm, err := NewCore().CompileModel(chainModel(t), Config{Profiling: true})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if allocs := testing.AllocsPerRun(100, func() { _ = req.Infer() }); allocs != 0 {
-		t.Errorf("Infer allocates %v times per run", allocs)
+	req := chainRequest(t, cm)
+	for range 3 {
+		if err := req.Infer(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	infos, err := req.ProfilingInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range infos {
+		got = append(got, fmt.Sprintf("%s %s %s %s %d %d %d", p.NodeName, p.NodeType, p.Status, p.ExecType, p.Elements, p.Threads, p.Runs))
+		if p.Status == Executed && (p.RealTime <= 0 || p.CPUTime != p.RealTime || p.TotalTime < p.RealTime) {
+			t.Errorf("%s: real %v cpu %v total %v", p.NodeName, p.RealTime, p.CPUTime, p.TotalTime)
+		}
+	}
+	level := cm.SIMD().String()
+	want := []string{
+		"a Parameter NOT_RUN undef 0 0 0",
+		"b Parameter NOT_RUN undef 0 0 0",
+		"q Divide EXECUTED " + level + "_i32 12 1 3",
+		"r Divide EXECUTED " + level + "_i32 12 1 3",
+		"s Divide OPTIMIZED_OUT undef 0 0 0",
+		"q_out Result NOT_RUN undef 0 0 0",
+		"r_out Result NOT_RUN undef 0 0 0",
+		"s_out Result NOT_RUN undef 0 0 0",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("profiling info:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	plain, err := NewCore().CompileModel(chainModel(t), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plain.NewInferRequest().ProfilingInfo(); err == nil || !strings.Contains(err.Error(), "Config.Profiling") {
+		t.Errorf("ProfilingInfo without profiling: %v", err)
 	}
 }
 

@@ -3,7 +3,10 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -47,6 +50,9 @@ func TestBenchFlags(t *testing.T) {
 		{"-niter", "-1"}, {"-niter", "0"}, {"-niter", "x"},
 		{"--latency-percentile", "NaN"}, {"--latency-percentile", "0"}, {"--latency-percentile", "101"},
 		{"-nthreads", "-1"}, {"--max-tensor", "0"}, {"--max-tensor", "17GiB"}, {"--max-tensor", "lots"},
+		{"-latency_percentile", "0"}, {"-report_type", "all"}, {"-report_folder", "x"}, {"-json_stats"},
+		{"-shape", "a[1,4"}, {"-shape", "a[1..2,4]"}, {"-data_shape", "a[1,4]b[2]"}, {"-shape", ""},
+		{"-m", model},
 	} {
 		_, stderr, code := irdiv(t, append([]string{"bench", model}, args...)...)
 		if code != 2 || !strings.HasPrefix(stderr, "irdiv: bench: ") || strings.Count(stderr, "\n") != 1 {
@@ -56,7 +62,7 @@ func TestBenchFlags(t *testing.T) {
 	// With both limits, bench runs until both are reached, as benchmark_app.
 	for _, tc := range []struct {
 		args               []string
-		minCount           int
+		minCount           int64
 		minDurationSeconds float64
 	}{
 		{[]string{"-niter", "3", "-t", "0.05"}, 3, 0.05},
@@ -67,8 +73,107 @@ func TestBenchFlags(t *testing.T) {
 		if code != 0 || json.Unmarshal([]byte(stdout), &res) != nil {
 			t.Fatalf("bench %q: exit %d %s", tc.args, code, stderr)
 		}
-		if res.Count < tc.minCount || res.DurationMS < 1000*tc.minDurationSeconds {
-			t.Errorf("bench %q: %d iterations in %.3f ms", tc.args, res.Count, res.DurationMS)
+		if res.Count < tc.minCount || res.WallMS < 1000*tc.minDurationSeconds {
+			t.Errorf("bench %q: %d iterations in %.3f ms wall", tc.args, res.Count, res.WallMS)
 		}
+	}
+}
+
+// TestBenchFigures: Count, Duration, Average and Throughput agree with
+// each other whatever the batch, the loop's cost is outside Duration, and
+// the latencies are ordered.
+func TestBenchFigures(t *testing.T) {
+	for _, args := range [][]string{{"-t", "0.2"}, {"-niter", "1000"}, {"-niter", "1"}} {
+		stdout, stderr, code := irdiv(t, append([]string{"bench", "../../examples/floordiv/model.xml", "--json"}, args...)...)
+		var res benchResult
+		if code != 0 || json.Unmarshal([]byte(stdout), &res) != nil {
+			t.Fatalf("bench %q: exit %d %s", args, code, stderr)
+		}
+		l := res.LatencyMS
+		close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
+		switch {
+		case res.Count < 1 || res.Batch < 1 || res.ClockNS <= 0:
+			t.Errorf("bench %q: count %d, batch %d, clock %v ns", args, res.Count, res.Batch, res.ClockNS)
+		case !close(l.Average*float64(res.Count), res.DurationMS) || !close(res.ThroughputFPS*res.DurationMS, 1000*float64(res.Count)):
+			t.Errorf("bench %q: count %d, duration %v ms, average %v ms, throughput %v", args, res.Count, res.DurationMS, l.Average, res.ThroughputFPS)
+		case res.DurationMS > res.WallMS:
+			t.Errorf("bench %q: duration %v ms longer than the wall time %v ms", args, res.DurationMS, res.WallMS)
+		case !(l.Min <= l.Median && l.Median <= l.Max && l.Min <= l.Average && l.Average <= l.Max):
+			t.Errorf("bench %q: latencies %+v out of order", args, l)
+		}
+		if want, _ := strconv.ParseInt(args[1], 10, 64); args[0] == "-niter" && res.Count != want {
+			t.Errorf("bench %q: %d iterations", args, res.Count)
+		}
+	}
+}
+
+// TestBenchAppSpellings: benchmark_app's flags do what they do there.
+func TestBenchAppSpellings(t *testing.T) {
+	model := "../../examples/floordiv/model.xml"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-m", model, "-niter", "5"}, `input  "a"          i32 [1,4] generated`},
+		{[]string{"-m", model, "-niter", "5", "-shape", "a[3,4]"}, `i32 [3,4] generated`},
+		{[]string{model, "-niter", "5", "-shape", "[5,4]"}, `i32 [5,4] generated`},
+		{[]string{model, "-niter", "5", "--shape", "a=[6,4]"}, `i32 [6,4] generated`},
+		{[]string{model, "-niter", "5", "-shape", "a[3,4]", "-data_shape", "a[7,4]"}, `i32 [7,4] generated`},
+		{[]string{model, "-niter", "5", "-data_shape", "a[7,4]", "-shape", "a[3,4]"}, `i32 [7,4] generated`},
+		{[]string{model, "-niter", "5", "-latency_percentile", "90"}, "90 percentile:"},
+		{[]string{model, "-niter", "5", "-shape", "a[2,4]", "-pc"}, "layerType: Divide     execType: "},
+		{[]string{model, "-niter", "5", "-shape", "a[2,4]", "-pc"}, "elements: 8  threads: 1"},
+	} {
+		stdout, stderr, code := irdiv(t, append([]string{"bench"}, tc.args...)...)
+		if code != 0 || !strings.Contains(stdout, tc.want) {
+			t.Errorf("bench %q: exit %d, %s%s\nwant %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+	if _, stderr, code := irdiv(t, "bench", model, "-niter", "5", "-shape", "b[3,4]"); code == 0 || !strings.Contains(stderr, "no input") {
+		t.Errorf("a shape for no input: exit %d, %s", code, stderr)
+	}
+}
+
+// TestBenchReports: -report_type writes benchmark_app's files, CSV or JSON.
+func TestBenchReports(t *testing.T) {
+	model := "../../examples/floordiv/model.xml"
+	dir := t.TempDir()
+	csvDir, jsonDir := filepath.Join(dir, "csv"), filepath.Join(dir, "json", "nested")
+	if _, stderr, code := irdiv(t, "bench", "-m", model, "-niter", "50", "-report_type", "average_counters", "-report_folder", csvDir); code != 0 {
+		t.Fatal(stderr)
+	}
+	stats, _ := os.ReadFile(filepath.Join(csvDir, "benchmark_report.csv"))
+	counters, _ := os.ReadFile(filepath.Join(csvDir, "benchmark_average_counters_report.csv"))
+	for _, want := range []string{"Command line parameters\n-m;", "\nExecution results\n", "\ntotal number of iterations;50\n", "\nthroughput;"} {
+		if !strings.Contains(string(stats), want) {
+			t.Errorf("benchmark_report.csv lacks %q:\n%s", want, stats)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(string(counters)), "\n")
+	if len(lines) != 5 || lines[0] != "layerName;execStatus;layerType;execType;realTime (ms);cpuTime (ms);elements;threads" ||
+		!strings.HasPrefix(lines[2], "div;EXECUTED;Divide;") || !strings.HasSuffix(lines[2], ";4;1") || !strings.HasPrefix(lines[4], "Total;;;;") {
+		t.Errorf("benchmark_average_counters_report.csv:\n%s", counters)
+	}
+
+	if _, stderr, code := irdiv(t, "bench", model, "-niter", "50", "-report_type", "detailed_counters", "-report_folder", jsonDir, "-json_stats"); code != 0 {
+		t.Fatal(stderr)
+	}
+	var report struct {
+		Results map[string]string `json:"execution_results"`
+	}
+	var detailed struct {
+		Type string `json:"report_type"`
+		Perf []struct {
+			Nodes []perfCount `json:"nodes"`
+		} `json:"detailed_performance"`
+	}
+	data, _ := os.ReadFile(filepath.Join(jsonDir, "benchmark_report.json"))
+	if err := json.Unmarshal(data, &report); err != nil || report.Results["total number of iterations"] != "50" {
+		t.Errorf("benchmark_report.json (%v):\n%s", err, data)
+	}
+	data, _ = os.ReadFile(filepath.Join(jsonDir, "benchmark_detailed_counters_report.json"))
+	if err := json.Unmarshal(data, &detailed); err != nil || detailed.Type != "detailed" || len(detailed.Perf) != 1 || len(detailed.Perf[0].Nodes) != 3 ||
+		detailed.Perf[0].Nodes[1].Status != "EXECUTED" || detailed.Perf[0].Nodes[1].RealTimeMS <= 0 {
+		t.Errorf("benchmark_detailed_counters_report.json (%v):\n%s", err, data)
 	}
 }

@@ -17,14 +17,14 @@ const bucketGrowth = 1.002
 
 var logGrowth = math.Log(bucketGrowth)
 
-// latencies records durations: count, sum, min and max exactly; the
+// latencies records durations: count, min and max exactly; the
 // samples themselves while there are at most exactSamples, then a
 // log-bucketed histogram of all of them.
 type latencies struct {
-	n             int
-	sum, min, max time.Duration
-	exact         []time.Duration
-	buckets       map[int]int
+	n        int
+	min, max time.Duration
+	exact    []time.Duration
+	buckets  map[int]int
 }
 
 func (l *latencies) add(d time.Duration) {
@@ -33,7 +33,6 @@ func (l *latencies) add(d time.Duration) {
 		l.min = d
 	}
 	l.max = max(l.max, d)
-	l.sum += d
 	l.n++
 	if l.buckets == nil {
 		if len(l.exact) < exactSamples {

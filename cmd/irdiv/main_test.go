@@ -206,8 +206,8 @@ func TestBenchPercentileRule(t *testing.T) {
 		median float64
 	}{{50, 3}, {100, 4}, {1, 1}, {75, 4}} {
 		res := benchResult{Percentile: tc.p}
-		summarize(&res, &lat, 20*time.Millisecond)
-		if res.LatencyMS.Median != tc.median || res.LatencyMS.Min != 1 || res.LatencyMS.Max != 4 || res.LatencyMS.Average != 2.5 || res.ThroughputFPS != 200 {
+		summarize(&res, &lat, 4, 10*time.Millisecond, 11*time.Millisecond)
+		if res.LatencyMS.Median != tc.median || res.LatencyMS.Min != 1 || res.LatencyMS.Max != 4 || res.LatencyMS.Average != 2.5 || res.ThroughputFPS != 400 || res.WallMS != 11 {
 			t.Errorf("p=%g: %+v", tc.p, res)
 		}
 	}

@@ -18,8 +18,7 @@ import (
 // rest are all done, so the lowest fault found is the answer.
 func parallel[T any](p *Plan, k *variants[T], check func(a, b T) faultKind, dst, a, b []byte, threads int, spin time.Duration, run pieceRunner) Fault {
 	var bt *batch
-	if p.total >= ParallelMin && threads > 1 {
-		workers := min(threads, p.total/(ParallelMin/4), runtime.GOMAXPROCS(0))
+	if workers := p.Workers(threads); workers > 1 {
 		bt = batches.Get().(*batch)
 		bt.helpers = claimHelpers(bt.helpers[:0], workers-1)
 		if len(bt.helpers) == 0 {
@@ -44,6 +43,17 @@ func parallel[T any](p *Plan, k *variants[T], check func(a, b T) faultKind, dst,
 	*bt = batch{spans: bt.spans, faults: bt.faults, helpers: bt.helpers[:0]} // drop the tensors
 	batches.Put(bt)
 	return f
+}
+
+// Workers is how many goroutines a division by this plan splits into when
+// it may use threads: 1 below ParallelMin elements, then one per
+// ParallelMin/4, never more than threads or GOMAXPROCS. Fewer run when
+// other divisions hold the crew's helpers.
+func (p *Plan) Workers(threads int) int {
+	if p.total < ParallelMin || threads <= 1 {
+		return 1
+	}
+	return min(threads, p.total/(ParallelMin/4), runtime.GOMAXPROCS(0))
 }
 
 // batch is the state one parallel division shares between its workers.

@@ -259,3 +259,27 @@ func TestHelpersParkAndWake(t *testing.T) {
 		t.Errorf("helpers were found parked before %d calls; the wake-up path was hardly tested", parkedSeen)
 	}
 }
+
+// TestWorkers: one goroutine below ParallelMin or with one thread, then
+// one per ParallelMin/4 elements, never more than threads or GOMAXPROCS.
+func TestWorkers(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	for _, tc := range []struct {
+		total, threads, want int
+	}{
+		{ParallelMin - 1, 8, 1},
+		{ParallelMin, 1, 1},
+		{ParallelMin, 0, 1},
+		{ParallelMin, 2, min(2, procs)},
+		{ParallelMin, 64, min(4, procs)},
+		{16 * ParallelMin, 64, min(64, procs)},
+	} {
+		p, err := NewPlan([]int64{int64(tc.total)}, []int64{int64(tc.total)}, []int64{int64(tc.total)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Workers(tc.threads); got != tc.want {
+			t.Errorf("%d elements, %d threads: %d workers, want %d", tc.total, tc.threads, got, tc.want)
+		}
+	}
+}
