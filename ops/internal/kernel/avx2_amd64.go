@@ -2,6 +2,8 @@
 
 package kernel
 
+import "math/bits"
+
 // avx2Table wraps the generated kernels: they divide whole groups, the
 // generic kernels finish the tail, and the wrappers check a broadcast
 // scalar before the loop (a zero divisor fails at once; a -1 divisor or a
@@ -31,6 +33,18 @@ func avx2Table() *Table {
 	u16 := unsignedVec(8, divU16VVAVX2, divU16VSAVX2, divU16SVAVX2, divU16RWAVX2, g.u16[0])
 	u32 := unsignedVec(4, divU32VVAVX2, divU32VSAVX2, divU32SVAVX2, divU32RWAVX2, g.u32[0])
 	t.u8, t.u16, t.u32 = [2]variants[uint8]{u8, u8}, [2]variants[uint16]{u16, u16}, [2]variants[uint32]{u32, u32}
+	// Broadcast divisors multiply by a magic number.
+	t.i8[0].vs = magicSmall(16, 16, divI8MagicTruncAVX2, divI8MagicTruncAddAVX2, t.i8[0].vs)
+	t.i8[1].vs = magicSmall(16, 16, divI8MagicFloorAVX2, divI8MagicFloorAddAVX2, t.i8[1].vs)
+	t.i16[0].vs = magicSmall(16, 16, divI16MagicTruncAVX2, divI16MagicTruncAddAVX2, t.i16[0].vs)
+	t.i16[1].vs = magicSmall(16, 16, divI16MagicFloorAVX2, divI16MagicFloorAddAVX2, t.i16[1].vs)
+	t.i32[0].vs = magicSmall(8, 32, divI32MagicTruncAVX2, divI32MagicTruncAddAVX2, t.i32[0].vs)
+	t.i32[1].vs = magicSmall(8, 32, divI32MagicFloorAVX2, divI32MagicFloorAddAVX2, t.i32[1].vs)
+	for m := range 2 {
+		t.u8[m].vs = magicSmall(16, 16, divU8MagicAVX2, divU8MagicAddAVX2, t.u8[m].vs)
+		t.u16[m].vs = magicSmall(16, 16, divU16MagicAVX2, divU16MagicAddAVX2, t.u16[m].vs)
+		t.u32[m].vs = magicSmall(8, 32, divU32MagicAVX2, divU32MagicAddAVX2, t.u32[m].vs)
+	}
 	t.i64 = fast64Variants(g.i64)
 	t.u64 = fastU64Variants(g.u64[0])
 	t.i64[0].vs = magicI64(4, divI64MagicTruncAVX2, divI64MagicTruncAddAVX2, t.i64[0].vs)
@@ -197,6 +211,49 @@ func magicU64(group int, plain, withAdd magicKernel[uint64], scalar func(dst, a,
 		}
 		raceAccess(dst[:m], a[:m], b[:1])
 		kern(dst[:m], a[:m], v.magic, uint64(v.more&shiftMask), d, 0)
+		return scalar(dst[m:], a[m:], b)
+	}
+}
+
+// smallDivider returns libdivide's unsigned magic number for a divisor
+// 1 < d < 2^n in n-bit lanes (n is 16 or 32): q = mulhi_n(x, magic), then
+// ((x - q) >> 1 + q) >> shift with add, q >> shift without. A power of two
+// 2^k multiplies by 2^(n-k), which is a shift.
+func smallDivider(d uint64, n uint) (magic, shift uint64, add bool) {
+	log := uint(63 - bits.LeadingZeros64(d))
+	if d&(d-1) == 0 {
+		return 1 << (n - log), 0, false
+	}
+	m, rem := (uint64(1)<<(n+log))/d, (uint64(1)<<(n+log))%d
+	if d-rem < 1<<log {
+		return m + 1, uint64(log), false
+	}
+	// libdivide adds one to 2m where 2rem >= d; here d-rem >= 2^log >
+	// d/2, so 2rem < d.
+	return (2*m + 1) & (1<<n - 1), uint64(log), true
+}
+
+// magicSmall divides by a broadcast divisor with the magic-number kernels
+// (laneBits-bit lanes, groups of lanes): d = 0 and d = -1 (which may fault)
+// and |d| = 1 stay with the scalar kernel, which also finishes the tail.
+func magicSmall[T signed | unsigned](lanes int, laneBits uint, kern, kernAdd func(dst, a []T, magic, shift, absD, negD uint64), scalar func(dst, a, b []T) bool) func(dst, a, b []T) bool {
+	return func(dst, a, b []T) bool {
+		d := int64(b[0])
+		abs, neg := uint64(d), uint64(0)
+		if d < 0 {
+			abs, neg = uint64(-d), ^uint64(0)
+		}
+		m := len(dst) - len(dst)%lanes
+		if abs <= 1 || m == 0 {
+			return scalar(dst, a, b)
+		}
+		magic, shift, add := smallDivider(abs, laneBits)
+		raceAccess(dst[:m], a[:m], b[:1])
+		if add {
+			kernAdd(dst[:m], a[:m], magic, shift, abs, neg)
+		} else {
+			kern(dst[:m], a[:m], magic, shift, abs, neg)
+		}
 		return scalar(dst[m:], a[m:], b)
 	}
 }

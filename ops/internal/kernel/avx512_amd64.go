@@ -2,8 +2,6 @@
 
 package kernel
 
-import "math/bits"
-
 // avx512Table starts from the AVX2 table and replaces its kernels with
 // zmm versions; the wrappers are the AVX2 level's, with the wider groups,
 // and exact64's for the 64-bit vectors.
@@ -89,45 +87,3 @@ func exact64[T any](vv, sv, rw func(dst, a, b []T) bool, g variants[T]) variants
 	return v
 }
 
-// smallDivider returns libdivide's unsigned magic number for a divisor
-// 1 < d < 2^n in n-bit lanes (n is 16 or 32): q = mulhi_n(x, magic), then
-// ((x - q) >> 1 + q) >> shift with add, q >> shift without. A power of two
-// 2^k multiplies by 2^(n-k), which is a shift.
-func smallDivider(d uint64, n uint) (magic, shift uint64, add bool) {
-	log := uint(63 - bits.LeadingZeros64(d))
-	if d&(d-1) == 0 {
-		return 1 << (n - log), 0, false
-	}
-	m, rem := (uint64(1)<<(n+log))/d, (uint64(1)<<(n+log))%d
-	if d-rem < 1<<log {
-		return m + 1, uint64(log), false
-	}
-	// libdivide adds one to 2m where 2rem >= d; here d-rem >= 2^log >
-	// d/2, so 2rem < d.
-	return (2*m + 1) & (1<<n - 1), uint64(log), true
-}
-
-// magicSmall divides by a broadcast divisor with the magic-number kernels
-// (laneBits-bit lanes, groups of lanes): d = 0 and d = -1 (which may fault)
-// and |d| = 1 stay with the scalar kernel, which also finishes the tail.
-func magicSmall[T signed | unsigned](lanes int, laneBits uint, kern, kernAdd func(dst, a []T, magic, shift, absD, negD uint64), scalar func(dst, a, b []T) bool) func(dst, a, b []T) bool {
-	return func(dst, a, b []T) bool {
-		d := int64(b[0])
-		abs, neg := uint64(d), uint64(0)
-		if d < 0 {
-			abs, neg = uint64(-d), ^uint64(0)
-		}
-		m := len(dst) - len(dst)%lanes
-		if abs <= 1 || m == 0 {
-			return scalar(dst, a, b)
-		}
-		magic, shift, add := smallDivider(abs, laneBits)
-		raceAccess(dst[:m], a[:m], b[:1])
-		if add {
-			kernAdd(dst[:m], a[:m], magic, shift, abs, neg)
-		} else {
-			kern(dst[:m], a[:m], magic, shift, abs, neg)
-		}
-		return scalar(dst[m:], a[m:], b)
-	}
-}

@@ -544,6 +544,19 @@ func divI32TruncRWAVX2(dst []int32, a []int32, b []int32) bool
 //go:noescape
 func divI32FloorRWAVX2(dst []int32, a []int32, b []int32) bool
 
+// divI8MagicTruncAVX2 divides groups of 16 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI8MagicTruncAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+
 // divI8MagicTruncAVX512 divides groups of 32 elements by one divisor d, truncating division,
 // with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
 // shift), |d| itself and negD all ones when d < 0:
@@ -556,6 +569,19 @@ func divI32FloorRWAVX2(dst []int32, a []int32, b []int32) bool
 //
 //go:noescape
 func divI8MagicTruncAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI8MagicTruncAddAVX2 divides groups of 16 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI8MagicTruncAddAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
 
 // divI8MagicTruncAddAVX512 divides groups of 32 elements by one divisor d, truncating division,
 // with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
@@ -570,6 +596,19 @@ func divI8MagicTruncAVX512(dst []int8, a []int8, magic uint64, shift uint64, abs
 //go:noescape
 func divI8MagicTruncAddAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
 
+// divI8MagicFloorAVX2 divides groups of 16 elements by one divisor d, floor division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI8MagicFloorAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+
 // divI8MagicFloorAVX512 divides groups of 32 elements by one divisor d, floor division,
 // with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
 // shift), |d| itself and negD all ones when d < 0:
@@ -582,6 +621,19 @@ func divI8MagicTruncAddAVX512(dst []int8, a []int8, magic uint64, shift uint64, 
 //
 //go:noescape
 func divI8MagicFloorAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI8MagicFloorAddAVX2 divides groups of 16 elements by one divisor d, floor division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI8MagicFloorAddAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
 
 // divI8MagicFloorAddAVX512 divides groups of 32 elements by one divisor d, floor division,
 // with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
@@ -596,6 +648,19 @@ func divI8MagicFloorAVX512(dst []int8, a []int8, magic uint64, shift uint64, abs
 //go:noescape
 func divI8MagicFloorAddAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
 
+// divU8MagicAVX2 divides groups of 16 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divU8MagicAVX2(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
+
 // divU8MagicAVX512 divides groups of 32 elements by one divisor d, truncating division,
 // with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
 // shift), |d| itself and negD all ones when d < 0:
@@ -608,6 +673,19 @@ func divI8MagicFloorAddAVX512(dst []int8, a []int8, magic uint64, shift uint64, 
 //
 //go:noescape
 func divU8MagicAVX512(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divU8MagicAddAVX2 divides groups of 16 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divU8MagicAddAVX2(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
 
 // divU8MagicAddAVX512 divides groups of 32 elements by one divisor d, truncating division,
 // with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
@@ -622,6 +700,19 @@ func divU8MagicAVX512(dst []uint8, a []uint8, magic uint64, shift uint64, absD u
 //go:noescape
 func divU8MagicAddAVX512(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
 
+// divI16MagicTruncAVX2 divides groups of 16 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI16MagicTruncAVX2(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+
 // divI16MagicTruncAVX512 divides groups of 32 elements by one divisor d, truncating division,
 // with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
 // shift), |d| itself and negD all ones when d < 0:
@@ -634,6 +725,19 @@ func divU8MagicAddAVX512(dst []uint8, a []uint8, magic uint64, shift uint64, abs
 //
 //go:noescape
 func divI16MagicTruncAVX512(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI16MagicTruncAddAVX2 divides groups of 16 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI16MagicTruncAddAVX2(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
 
 // divI16MagicTruncAddAVX512 divides groups of 32 elements by one divisor d, truncating division,
 // with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
@@ -648,6 +752,19 @@ func divI16MagicTruncAVX512(dst []int16, a []int16, magic uint64, shift uint64, 
 //go:noescape
 func divI16MagicTruncAddAVX512(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
 
+// divI16MagicFloorAVX2 divides groups of 16 elements by one divisor d, floor division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI16MagicFloorAVX2(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+
 // divI16MagicFloorAVX512 divides groups of 32 elements by one divisor d, floor division,
 // with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
 // shift), |d| itself and negD all ones when d < 0:
@@ -660,6 +777,19 @@ func divI16MagicTruncAddAVX512(dst []int16, a []int16, magic uint64, shift uint6
 //
 //go:noescape
 func divI16MagicFloorAVX512(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI16MagicFloorAddAVX2 divides groups of 16 elements by one divisor d, floor division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI16MagicFloorAddAVX2(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
 
 // divI16MagicFloorAddAVX512 divides groups of 32 elements by one divisor d, floor division,
 // with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
@@ -674,6 +804,19 @@ func divI16MagicFloorAVX512(dst []int16, a []int16, magic uint64, shift uint64, 
 //go:noescape
 func divI16MagicFloorAddAVX512(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
 
+// divU16MagicAVX2 divides groups of 16 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divU16MagicAVX2(dst []uint16, a []uint16, magic uint64, shift uint64, absD uint64, negD uint64)
+
 // divU16MagicAVX512 divides groups of 32 elements by one divisor d, truncating division,
 // with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
 // shift), |d| itself and negD all ones when d < 0:
@@ -686,6 +829,19 @@ func divI16MagicFloorAddAVX512(dst []int16, a []int16, magic uint64, shift uint6
 //
 //go:noescape
 func divU16MagicAVX512(dst []uint16, a []uint16, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divU16MagicAddAVX2 divides groups of 16 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divU16MagicAddAVX2(dst []uint16, a []uint16, magic uint64, shift uint64, absD uint64, negD uint64)
 
 // divU16MagicAddAVX512 divides groups of 32 elements by one divisor d, truncating division,
 // with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
@@ -700,6 +856,19 @@ func divU16MagicAVX512(dst []uint16, a []uint16, magic uint64, shift uint64, abs
 //go:noescape
 func divU16MagicAddAVX512(dst []uint16, a []uint16, magic uint64, shift uint64, absD uint64, negD uint64)
 
+// divI32MagicTruncAVX2 divides groups of 8 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI32MagicTruncAVX2(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+
 // divI32MagicTruncAVX512 divides groups of 16 elements by one divisor d, truncating division,
 // with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
 // shift), |d| itself and negD all ones when d < 0:
@@ -712,6 +881,19 @@ func divU16MagicAddAVX512(dst []uint16, a []uint16, magic uint64, shift uint64, 
 //
 //go:noescape
 func divI32MagicTruncAVX512(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI32MagicTruncAddAVX2 divides groups of 8 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI32MagicTruncAddAVX2(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
 
 // divI32MagicTruncAddAVX512 divides groups of 16 elements by one divisor d, truncating division,
 // with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
@@ -726,6 +908,19 @@ func divI32MagicTruncAVX512(dst []int32, a []int32, magic uint64, shift uint64, 
 //go:noescape
 func divI32MagicTruncAddAVX512(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
 
+// divI32MagicFloorAVX2 divides groups of 8 elements by one divisor d, floor division,
+// with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI32MagicFloorAVX2(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+
 // divI32MagicFloorAVX512 divides groups of 16 elements by one divisor d, floor division,
 // with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
 // shift), |d| itself and negD all ones when d < 0:
@@ -738,6 +933,19 @@ func divI32MagicTruncAddAVX512(dst []int32, a []int32, magic uint64, shift uint6
 //
 //go:noescape
 func divI32MagicFloorAVX512(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divI32MagicFloorAddAVX2 divides groups of 8 elements by one divisor d, floor division,
+// with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divI32MagicFloorAddAVX2(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
 
 // divI32MagicFloorAddAVX512 divides groups of 16 elements by one divisor d, floor division,
 // with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
@@ -752,6 +960,19 @@ func divI32MagicFloorAVX512(dst []int32, a []int32, magic uint64, shift uint64, 
 //go:noescape
 func divI32MagicFloorAddAVX512(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
 
+// divU32MagicAVX2 divides groups of 8 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divU32MagicAVX2(dst []uint32, a []uint32, magic uint64, shift uint64, absD uint64, negD uint64)
+
 // divU32MagicAVX512 divides groups of 16 elements by one divisor d, truncating division,
 // with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
 // shift), |d| itself and negD all ones when d < 0:
@@ -764,6 +985,19 @@ func divI32MagicFloorAddAVX512(dst []int32, a []int32, magic uint64, shift uint6
 //
 //go:noescape
 func divU32MagicAVX512(dst []uint32, a []uint32, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// divU32MagicAddAVX2 divides groups of 8 elements by one divisor d, truncating division,
+// with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,
+// shift), |d| itself and negD all ones when d < 0:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / d
+//	}
+//
+// d is neither 0, 1 nor -1: the caller keeps those.
+//
+//go:noescape
+func divU32MagicAddAVX2(dst []uint32, a []uint32, magic uint64, shift uint64, absD uint64, negD uint64)
 
 // divU32MagicAddAVX512 divides groups of 16 elements by one divisor d, truncating division,
 // with libdivide's unsigned magic number for |d| in 32-bit lanes (magic,

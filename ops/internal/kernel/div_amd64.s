@@ -4664,6 +4664,78 @@ GLOBL big61<>(SB), RODATA|NOPTR, $8
 DATA one64<>+0(SB)/8, $0x3ff0000000000000
 GLOBL one64<>(SB), RODATA|NOPTR, $8
 
+// func divI8MagicTruncAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divI8MagicTruncAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTW X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X2
+
+	// Blocks of 32 elements, then groups of 16.
+divI8MagicTruncAVX2_block:
+	CMPQ         AX, $0x00000020
+	JB           divI8MagicTruncAVX2_single
+	VPMOVSXBW    (DX), Y3
+	VPABSW       Y3, Y4
+	VPMULHUW     Y0, Y4, Y4
+	VPSRLW       X2, Y4, Y4
+	VPXOR        Y1, Y3, Y3
+	VPSRAW       $0x0f, Y3, Y3
+	VPXOR        Y3, Y4, Y4
+	VPSUBW       Y3, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X3
+	VPACKSSWB    X3, X4, X3
+	VMOVDQU      X3, (CX)
+	VPMOVSXBW    16(DX), Y3
+	VPABSW       Y3, Y4
+	VPMULHUW     Y0, Y4, Y4
+	VPSRLW       X2, Y4, Y4
+	VPXOR        Y1, Y3, Y3
+	VPSRAW       $0x0f, Y3, Y3
+	VPXOR        Y3, Y4, Y4
+	VPSUBW       Y3, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X3
+	VPACKSSWB    X3, X4, X3
+	VMOVDQU      X3, 16(CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000020, AX
+	JMP          divI8MagicTruncAVX2_block
+
+divI8MagicTruncAVX2_single:
+	CMPQ         AX, $0x00000010
+	JB           divI8MagicTruncAVX2_done
+	VPMOVSXBW    (DX), Y3
+	VPABSW       Y3, Y4
+	VPMULHUW     Y0, Y4, Y4
+	VPSRLW       X2, Y4, Y4
+	VPXOR        Y1, Y3, Y3
+	VPSRAW       $0x0f, Y3, Y3
+	VPXOR        Y3, Y4, Y4
+	VPSUBW       Y3, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X3
+	VPACKSSWB    X3, X4, X3
+	VMOVDQU      X3, (CX)
+	ADDQ         $0x00000010, DX
+	ADDQ         $0x00000010, CX
+	SUBQ         $0x00000010, AX
+	JMP          divI8MagicTruncAVX2_single
+
+divI8MagicTruncAVX2_done:
+	VZEROUPPER
+	RET
+
 // func divI8MagicTruncAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX512BW, AVX512F, SSE2
 TEXT ·divI8MagicTruncAVX512(SB), NOSPLIT, $0-80
@@ -4723,6 +4795,87 @@ divI8MagicTruncAVX512_single:
 	JMP       divI8MagicTruncAVX512_single
 
 divI8MagicTruncAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI8MagicTruncAddAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divI8MagicTruncAddAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTW X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X2
+
+	// Blocks of 32 elements, then groups of 16.
+divI8MagicTruncAddAVX2_block:
+	CMPQ         AX, $0x00000020
+	JB           divI8MagicTruncAddAVX2_single
+	VPMOVSXBW    (DX), Y3
+	VPABSW       Y3, Y4
+	VPMULHUW     Y0, Y4, Y5
+	VPSUBW       Y5, Y4, Y4
+	VPSRLW       $0x01, Y4, Y4
+	VPADDW       Y5, Y4, Y5
+	VPSRLW       X2, Y5, Y5
+	VPXOR        Y1, Y3, Y3
+	VPSRAW       $0x0f, Y3, Y3
+	VPXOR        Y3, Y5, Y5
+	VPSUBW       Y3, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPACKSSWB    X3, X5, X3
+	VMOVDQU      X3, (CX)
+	VPMOVSXBW    16(DX), Y3
+	VPABSW       Y3, Y4
+	VPMULHUW     Y0, Y4, Y5
+	VPSUBW       Y5, Y4, Y4
+	VPSRLW       $0x01, Y4, Y4
+	VPADDW       Y5, Y4, Y5
+	VPSRLW       X2, Y5, Y5
+	VPXOR        Y1, Y3, Y3
+	VPSRAW       $0x0f, Y3, Y3
+	VPXOR        Y3, Y5, Y5
+	VPSUBW       Y3, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPACKSSWB    X3, X5, X3
+	VMOVDQU      X3, 16(CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000020, AX
+	JMP          divI8MagicTruncAddAVX2_block
+
+divI8MagicTruncAddAVX2_single:
+	CMPQ         AX, $0x00000010
+	JB           divI8MagicTruncAddAVX2_done
+	VPMOVSXBW    (DX), Y3
+	VPABSW       Y3, Y4
+	VPMULHUW     Y0, Y4, Y5
+	VPSUBW       Y5, Y4, Y4
+	VPSRLW       $0x01, Y4, Y4
+	VPADDW       Y5, Y4, Y5
+	VPSRLW       X2, Y5, Y5
+	VPXOR        Y1, Y3, Y3
+	VPSRAW       $0x0f, Y3, Y3
+	VPXOR        Y3, Y5, Y5
+	VPSUBW       Y3, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X3
+	VPACKSSWB    X3, X5, X3
+	VMOVDQU      X3, (CX)
+	ADDQ         $0x00000010, DX
+	ADDQ         $0x00000010, CX
+	SUBQ         $0x00000010, AX
+	JMP          divI8MagicTruncAddAVX2_single
+
+divI8MagicTruncAddAVX2_done:
 	VZEROUPPER
 	RET
 
@@ -4797,6 +4950,90 @@ divI8MagicTruncAddAVX512_done:
 	VZEROUPPER
 	RET
 
+// func divI8MagicFloorAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divI8MagicFloorAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTW X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X2
+	VPBROADCASTW X2, Y2
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X3
+
+	// Blocks of 32 elements, then groups of 16.
+divI8MagicFloorAVX2_block:
+	CMPQ         AX, $0x00000020
+	JB           divI8MagicFloorAVX2_single
+	VPMOVSXBW    (DX), Y4
+	VPABSW       Y4, Y5
+	VPMULHUW     Y0, Y5, Y6
+	VPSRLW       X3, Y6, Y6
+	VPXOR        Y2, Y4, Y4
+	VPSRAW       $0x0f, Y4, Y4
+	VPMULLW      Y1, Y6, Y7
+	VPCMPEQW     Y5, Y7, Y7
+	VPANDN       Y4, Y7, Y5
+	VPSUBW       Y5, Y6, Y6
+	VPXOR        Y4, Y6, Y6
+	VPSUBW       Y4, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X4
+	VPACKSSWB    X4, X6, X4
+	VMOVDQU      X4, (CX)
+	VPMOVSXBW    16(DX), Y4
+	VPABSW       Y4, Y5
+	VPMULHUW     Y0, Y5, Y6
+	VPSRLW       X3, Y6, Y6
+	VPXOR        Y2, Y4, Y4
+	VPSRAW       $0x0f, Y4, Y4
+	VPMULLW      Y1, Y6, Y7
+	VPCMPEQW     Y5, Y7, Y7
+	VPANDN       Y4, Y7, Y5
+	VPSUBW       Y5, Y6, Y6
+	VPXOR        Y4, Y6, Y6
+	VPSUBW       Y4, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X4
+	VPACKSSWB    X4, X6, X4
+	VMOVDQU      X4, 16(CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000020, AX
+	JMP          divI8MagicFloorAVX2_block
+
+divI8MagicFloorAVX2_single:
+	CMPQ         AX, $0x00000010
+	JB           divI8MagicFloorAVX2_done
+	VPMOVSXBW    (DX), Y4
+	VPABSW       Y4, Y5
+	VPMULHUW     Y0, Y5, Y6
+	VPSRLW       X3, Y6, Y6
+	VPXOR        Y2, Y4, Y4
+	VPSRAW       $0x0f, Y4, Y4
+	VPMULLW      Y1, Y6, Y7
+	VPCMPEQW     Y5, Y7, Y7
+	VPANDN       Y4, Y7, Y5
+	VPSUBW       Y5, Y6, Y6
+	VPXOR        Y4, Y6, Y6
+	VPSUBW       Y4, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X4
+	VPACKSSWB    X4, X6, X4
+	VMOVDQU      X4, (CX)
+	ADDQ         $0x00000010, DX
+	ADDQ         $0x00000010, CX
+	SUBQ         $0x00000010, AX
+	JMP          divI8MagicFloorAVX2_single
+
+divI8MagicFloorAVX2_done:
+	VZEROUPPER
+	RET
+
 // func divI8MagicFloorAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX512BW, AVX512F, SSE2
 TEXT ·divI8MagicFloorAVX512(SB), NOSPLIT, $0-80
@@ -4868,6 +5105,99 @@ divI8MagicFloorAVX512_single:
 	JMP       divI8MagicFloorAVX512_single
 
 divI8MagicFloorAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI8MagicFloorAddAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divI8MagicFloorAddAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTW X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X2
+	VPBROADCASTW X2, Y2
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X3
+
+	// Blocks of 32 elements, then groups of 16.
+divI8MagicFloorAddAVX2_block:
+	CMPQ         AX, $0x00000020
+	JB           divI8MagicFloorAddAVX2_single
+	VPMOVSXBW    (DX), Y4
+	VPABSW       Y4, Y5
+	VPMULHUW     Y0, Y5, Y6
+	VPSUBW       Y6, Y5, Y7
+	VPSRLW       $0x01, Y7, Y7
+	VPADDW       Y6, Y7, Y6
+	VPSRLW       X3, Y6, Y6
+	VPXOR        Y2, Y4, Y4
+	VPSRAW       $0x0f, Y4, Y4
+	VPMULLW      Y1, Y6, Y7
+	VPCMPEQW     Y5, Y7, Y7
+	VPANDN       Y4, Y7, Y5
+	VPSUBW       Y5, Y6, Y6
+	VPXOR        Y4, Y6, Y6
+	VPSUBW       Y4, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X4
+	VPACKSSWB    X4, X6, X4
+	VMOVDQU      X4, (CX)
+	VPMOVSXBW    16(DX), Y4
+	VPABSW       Y4, Y5
+	VPMULHUW     Y0, Y5, Y6
+	VPSUBW       Y6, Y5, Y7
+	VPSRLW       $0x01, Y7, Y7
+	VPADDW       Y6, Y7, Y6
+	VPSRLW       X3, Y6, Y6
+	VPXOR        Y2, Y4, Y4
+	VPSRAW       $0x0f, Y4, Y4
+	VPMULLW      Y1, Y6, Y7
+	VPCMPEQW     Y5, Y7, Y7
+	VPANDN       Y4, Y7, Y5
+	VPSUBW       Y5, Y6, Y6
+	VPXOR        Y4, Y6, Y6
+	VPSUBW       Y4, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X4
+	VPACKSSWB    X4, X6, X4
+	VMOVDQU      X4, 16(CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000020, AX
+	JMP          divI8MagicFloorAddAVX2_block
+
+divI8MagicFloorAddAVX2_single:
+	CMPQ         AX, $0x00000010
+	JB           divI8MagicFloorAddAVX2_done
+	VPMOVSXBW    (DX), Y4
+	VPABSW       Y4, Y5
+	VPMULHUW     Y0, Y5, Y6
+	VPSUBW       Y6, Y5, Y7
+	VPSRLW       $0x01, Y7, Y7
+	VPADDW       Y6, Y7, Y6
+	VPSRLW       X3, Y6, Y6
+	VPXOR        Y2, Y4, Y4
+	VPSRAW       $0x0f, Y4, Y4
+	VPMULLW      Y1, Y6, Y7
+	VPCMPEQW     Y5, Y7, Y7
+	VPANDN       Y4, Y7, Y5
+	VPSUBW       Y5, Y6, Y6
+	VPXOR        Y4, Y6, Y6
+	VPSUBW       Y4, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X4
+	VPACKSSWB    X4, X6, X4
+	VMOVDQU      X4, (CX)
+	ADDQ         $0x00000010, DX
+	ADDQ         $0x00000010, CX
+	SUBQ         $0x00000010, AX
+	JMP          divI8MagicFloorAddAVX2_single
+
+divI8MagicFloorAddAVX2_done:
 	VZEROUPPER
 	RET
 
@@ -4954,6 +5284,63 @@ divI8MagicFloorAddAVX512_done:
 	VZEROUPPER
 	RET
 
+// func divU8MagicAVX2(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divU8MagicAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTW X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X1
+
+	// Blocks of 32 elements, then groups of 16.
+divU8MagicAVX2_block:
+	CMPQ         AX, $0x00000020
+	JB           divU8MagicAVX2_single
+	VPMOVZXBW    (DX), Y2
+	VPMULHUW     Y0, Y2, Y2
+	VPSRLW       X1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKUSWB    X3, X2, X2
+	VMOVDQU      X2, (CX)
+	VPMOVZXBW    16(DX), Y2
+	VPMULHUW     Y0, Y2, Y2
+	VPSRLW       X1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKUSWB    X3, X2, X2
+	VMOVDQU      X2, 16(CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000020, AX
+	JMP          divU8MagicAVX2_block
+
+divU8MagicAVX2_single:
+	CMPQ         AX, $0x00000010
+	JB           divU8MagicAVX2_done
+	VPMOVZXBW    (DX), Y2
+	VPMULHUW     Y0, Y2, Y2
+	VPSRLW       X1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKUSWB    X3, X2, X2
+	VMOVDQU      X2, (CX)
+	ADDQ         $0x00000010, DX
+	ADDQ         $0x00000010, CX
+	SUBQ         $0x00000010, AX
+	JMP          divU8MagicAVX2_single
+
+divU8MagicAVX2_done:
+	VZEROUPPER
+	RET
+
 // func divU8MagicAVX512(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX512BW, AVX512F, SSE2
 TEXT ·divU8MagicAVX512(SB), NOSPLIT, $0-80
@@ -5001,6 +5388,72 @@ divU8MagicAVX512_single:
 	JMP       divU8MagicAVX512_single
 
 divU8MagicAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divU8MagicAddAVX2(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divU8MagicAddAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTW X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X1
+
+	// Blocks of 32 elements, then groups of 16.
+divU8MagicAddAVX2_block:
+	CMPQ         AX, $0x00000020
+	JB           divU8MagicAddAVX2_single
+	VPMOVZXBW    (DX), Y2
+	VPMULHUW     Y0, Y2, Y3
+	VPSUBW       Y3, Y2, Y2
+	VPSRLW       $0x01, Y2, Y2
+	VPADDW       Y3, Y2, Y3
+	VPSRLW       X1, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKUSWB    X2, X3, X2
+	VMOVDQU      X2, (CX)
+	VPMOVZXBW    16(DX), Y2
+	VPMULHUW     Y0, Y2, Y3
+	VPSUBW       Y3, Y2, Y2
+	VPSRLW       $0x01, Y2, Y2
+	VPADDW       Y3, Y2, Y3
+	VPSRLW       X1, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKUSWB    X2, X3, X2
+	VMOVDQU      X2, 16(CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000020, AX
+	JMP          divU8MagicAddAVX2_block
+
+divU8MagicAddAVX2_single:
+	CMPQ         AX, $0x00000010
+	JB           divU8MagicAddAVX2_done
+	VPMOVZXBW    (DX), Y2
+	VPMULHUW     Y0, Y2, Y3
+	VPSUBW       Y3, Y2, Y2
+	VPSRLW       $0x01, Y2, Y2
+	VPADDW       Y3, Y2, Y3
+	VPSRLW       X1, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKUSWB    X2, X3, X2
+	VMOVDQU      X2, (CX)
+	ADDQ         $0x00000010, DX
+	ADDQ         $0x00000010, CX
+	SUBQ         $0x00000010, AX
+	JMP          divU8MagicAddAVX2_single
+
+divU8MagicAddAVX2_done:
 	VZEROUPPER
 	RET
 
@@ -5063,6 +5516,72 @@ divU8MagicAddAVX512_done:
 	VZEROUPPER
 	RET
 
+// func divI16MagicTruncAVX2(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divI16MagicTruncAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTW X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X2
+
+	// Blocks of 32 elements, then groups of 16.
+divI16MagicTruncAVX2_block:
+	CMPQ     AX, $0x00000020
+	JB       divI16MagicTruncAVX2_single
+	VMOVDQU  (DX), Y3
+	VPABSW   Y3, Y4
+	VPMULHUW Y0, Y4, Y4
+	VPSRLW   X2, Y4, Y4
+	VPXOR    Y1, Y3, Y3
+	VPSRAW   $0x0f, Y3, Y3
+	VPXOR    Y3, Y4, Y4
+	VPSUBW   Y3, Y4, Y4
+	VMOVDQU  Y4, (CX)
+	VMOVDQU  32(DX), Y3
+	VPABSW   Y3, Y4
+	VPMULHUW Y0, Y4, Y4
+	VPSRLW   X2, Y4, Y4
+	VPXOR    Y1, Y3, Y3
+	VPSRAW   $0x0f, Y3, Y3
+	VPXOR    Y3, Y4, Y4
+	VPSUBW   Y3, Y4, Y4
+	VMOVDQU  Y4, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000020, AX
+	JMP      divI16MagicTruncAVX2_block
+
+divI16MagicTruncAVX2_single:
+	CMPQ     AX, $0x00000010
+	JB       divI16MagicTruncAVX2_done
+	VMOVDQU  (DX), Y3
+	VPABSW   Y3, Y4
+	VPMULHUW Y0, Y4, Y4
+	VPSRLW   X2, Y4, Y4
+	VPXOR    Y1, Y3, Y3
+	VPSRAW   $0x0f, Y3, Y3
+	VPXOR    Y3, Y4, Y4
+	VPSUBW   Y3, Y4, Y4
+	VMOVDQU  Y4, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000010, AX
+	JMP      divI16MagicTruncAVX2_single
+
+divI16MagicTruncAVX2_done:
+	VZEROUPPER
+	RET
+
 // func divI16MagicTruncAVX512(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX512BW, AVX512F, SSE2
 TEXT ·divI16MagicTruncAVX512(SB), NOSPLIT, $0-80
@@ -5122,6 +5641,81 @@ divI16MagicTruncAVX512_single:
 	JMP       divI16MagicTruncAVX512_single
 
 divI16MagicTruncAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI16MagicTruncAddAVX2(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divI16MagicTruncAddAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTW X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X2
+
+	// Blocks of 32 elements, then groups of 16.
+divI16MagicTruncAddAVX2_block:
+	CMPQ     AX, $0x00000020
+	JB       divI16MagicTruncAddAVX2_single
+	VMOVDQU  (DX), Y3
+	VPABSW   Y3, Y4
+	VPMULHUW Y0, Y4, Y5
+	VPSUBW   Y5, Y4, Y4
+	VPSRLW   $0x01, Y4, Y4
+	VPADDW   Y5, Y4, Y5
+	VPSRLW   X2, Y5, Y5
+	VPXOR    Y1, Y3, Y3
+	VPSRAW   $0x0f, Y3, Y3
+	VPXOR    Y3, Y5, Y5
+	VPSUBW   Y3, Y5, Y5
+	VMOVDQU  Y5, (CX)
+	VMOVDQU  32(DX), Y3
+	VPABSW   Y3, Y4
+	VPMULHUW Y0, Y4, Y5
+	VPSUBW   Y5, Y4, Y4
+	VPSRLW   $0x01, Y4, Y4
+	VPADDW   Y5, Y4, Y5
+	VPSRLW   X2, Y5, Y5
+	VPXOR    Y1, Y3, Y3
+	VPSRAW   $0x0f, Y3, Y3
+	VPXOR    Y3, Y5, Y5
+	VPSUBW   Y3, Y5, Y5
+	VMOVDQU  Y5, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000020, AX
+	JMP      divI16MagicTruncAddAVX2_block
+
+divI16MagicTruncAddAVX2_single:
+	CMPQ     AX, $0x00000010
+	JB       divI16MagicTruncAddAVX2_done
+	VMOVDQU  (DX), Y3
+	VPABSW   Y3, Y4
+	VPMULHUW Y0, Y4, Y5
+	VPSUBW   Y5, Y4, Y4
+	VPSRLW   $0x01, Y4, Y4
+	VPADDW   Y5, Y4, Y5
+	VPSRLW   X2, Y5, Y5
+	VPXOR    Y1, Y3, Y3
+	VPSRAW   $0x0f, Y3, Y3
+	VPXOR    Y3, Y5, Y5
+	VPSUBW   Y3, Y5, Y5
+	VMOVDQU  Y5, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000010, AX
+	JMP      divI16MagicTruncAddAVX2_single
+
+divI16MagicTruncAddAVX2_done:
 	VZEROUPPER
 	RET
 
@@ -5196,6 +5790,84 @@ divI16MagicTruncAddAVX512_done:
 	VZEROUPPER
 	RET
 
+// func divI16MagicFloorAVX2(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divI16MagicFloorAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTW X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X2
+	VPBROADCASTW X2, Y2
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X3
+
+	// Blocks of 32 elements, then groups of 16.
+divI16MagicFloorAVX2_block:
+	CMPQ     AX, $0x00000020
+	JB       divI16MagicFloorAVX2_single
+	VMOVDQU  (DX), Y4
+	VPABSW   Y4, Y5
+	VPMULHUW Y0, Y5, Y6
+	VPSRLW   X3, Y6, Y6
+	VPXOR    Y2, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y4
+	VPMULLW  Y1, Y6, Y7
+	VPCMPEQW Y5, Y7, Y7
+	VPANDN   Y4, Y7, Y5
+	VPSUBW   Y5, Y6, Y6
+	VPXOR    Y4, Y6, Y6
+	VPSUBW   Y4, Y6, Y6
+	VMOVDQU  Y6, (CX)
+	VMOVDQU  32(DX), Y4
+	VPABSW   Y4, Y5
+	VPMULHUW Y0, Y5, Y6
+	VPSRLW   X3, Y6, Y6
+	VPXOR    Y2, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y4
+	VPMULLW  Y1, Y6, Y7
+	VPCMPEQW Y5, Y7, Y7
+	VPANDN   Y4, Y7, Y5
+	VPSUBW   Y5, Y6, Y6
+	VPXOR    Y4, Y6, Y6
+	VPSUBW   Y4, Y6, Y6
+	VMOVDQU  Y6, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000020, AX
+	JMP      divI16MagicFloorAVX2_block
+
+divI16MagicFloorAVX2_single:
+	CMPQ     AX, $0x00000010
+	JB       divI16MagicFloorAVX2_done
+	VMOVDQU  (DX), Y4
+	VPABSW   Y4, Y5
+	VPMULHUW Y0, Y5, Y6
+	VPSRLW   X3, Y6, Y6
+	VPXOR    Y2, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y4
+	VPMULLW  Y1, Y6, Y7
+	VPCMPEQW Y5, Y7, Y7
+	VPANDN   Y4, Y7, Y5
+	VPSUBW   Y5, Y6, Y6
+	VPXOR    Y4, Y6, Y6
+	VPSUBW   Y4, Y6, Y6
+	VMOVDQU  Y6, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000010, AX
+	JMP      divI16MagicFloorAVX2_single
+
+divI16MagicFloorAVX2_done:
+	VZEROUPPER
+	RET
+
 // func divI16MagicFloorAVX512(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX512BW, AVX512F, SSE2
 TEXT ·divI16MagicFloorAVX512(SB), NOSPLIT, $0-80
@@ -5267,6 +5939,93 @@ divI16MagicFloorAVX512_single:
 	JMP       divI16MagicFloorAVX512_single
 
 divI16MagicFloorAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI16MagicFloorAddAVX2(dst []int16, a []int16, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divI16MagicFloorAddAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTW X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X2
+	VPBROADCASTW X2, Y2
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X3
+
+	// Blocks of 32 elements, then groups of 16.
+divI16MagicFloorAddAVX2_block:
+	CMPQ     AX, $0x00000020
+	JB       divI16MagicFloorAddAVX2_single
+	VMOVDQU  (DX), Y4
+	VPABSW   Y4, Y5
+	VPMULHUW Y0, Y5, Y6
+	VPSUBW   Y6, Y5, Y7
+	VPSRLW   $0x01, Y7, Y7
+	VPADDW   Y6, Y7, Y6
+	VPSRLW   X3, Y6, Y6
+	VPXOR    Y2, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y4
+	VPMULLW  Y1, Y6, Y7
+	VPCMPEQW Y5, Y7, Y7
+	VPANDN   Y4, Y7, Y5
+	VPSUBW   Y5, Y6, Y6
+	VPXOR    Y4, Y6, Y6
+	VPSUBW   Y4, Y6, Y6
+	VMOVDQU  Y6, (CX)
+	VMOVDQU  32(DX), Y4
+	VPABSW   Y4, Y5
+	VPMULHUW Y0, Y5, Y6
+	VPSUBW   Y6, Y5, Y7
+	VPSRLW   $0x01, Y7, Y7
+	VPADDW   Y6, Y7, Y6
+	VPSRLW   X3, Y6, Y6
+	VPXOR    Y2, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y4
+	VPMULLW  Y1, Y6, Y7
+	VPCMPEQW Y5, Y7, Y7
+	VPANDN   Y4, Y7, Y5
+	VPSUBW   Y5, Y6, Y6
+	VPXOR    Y4, Y6, Y6
+	VPSUBW   Y4, Y6, Y6
+	VMOVDQU  Y6, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000020, AX
+	JMP      divI16MagicFloorAddAVX2_block
+
+divI16MagicFloorAddAVX2_single:
+	CMPQ     AX, $0x00000010
+	JB       divI16MagicFloorAddAVX2_done
+	VMOVDQU  (DX), Y4
+	VPABSW   Y4, Y5
+	VPMULHUW Y0, Y5, Y6
+	VPSUBW   Y6, Y5, Y7
+	VPSRLW   $0x01, Y7, Y7
+	VPADDW   Y6, Y7, Y6
+	VPSRLW   X3, Y6, Y6
+	VPXOR    Y2, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y4
+	VPMULLW  Y1, Y6, Y7
+	VPCMPEQW Y5, Y7, Y7
+	VPANDN   Y4, Y7, Y5
+	VPSUBW   Y5, Y6, Y6
+	VPXOR    Y4, Y6, Y6
+	VPSUBW   Y4, Y6, Y6
+	VMOVDQU  Y6, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000010, AX
+	JMP      divI16MagicFloorAddAVX2_single
+
+divI16MagicFloorAddAVX2_done:
 	VZEROUPPER
 	RET
 
@@ -5353,6 +6112,57 @@ divI16MagicFloorAddAVX512_done:
 	VZEROUPPER
 	RET
 
+// func divU16MagicAVX2(dst []uint16, a []uint16, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divU16MagicAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTW X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X1
+
+	// Blocks of 32 elements, then groups of 16.
+divU16MagicAVX2_block:
+	CMPQ     AX, $0x00000020
+	JB       divU16MagicAVX2_single
+	VMOVDQU  (DX), Y2
+	VPMULHUW Y0, Y2, Y2
+	VPSRLW   X1, Y2, Y2
+	VMOVDQU  Y2, (CX)
+	VMOVDQU  32(DX), Y2
+	VPMULHUW Y0, Y2, Y2
+	VPSRLW   X1, Y2, Y2
+	VMOVDQU  Y2, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000020, AX
+	JMP      divU16MagicAVX2_block
+
+divU16MagicAVX2_single:
+	CMPQ     AX, $0x00000010
+	JB       divU16MagicAVX2_done
+	VMOVDQU  (DX), Y2
+	VPMULHUW Y0, Y2, Y2
+	VPSRLW   X1, Y2, Y2
+	VMOVDQU  Y2, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000010, AX
+	JMP      divU16MagicAVX2_single
+
+divU16MagicAVX2_done:
+	VZEROUPPER
+	RET
+
 // func divU16MagicAVX512(dst []uint16, a []uint16, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX512BW, AVX512F, SSE2
 TEXT ·divU16MagicAVX512(SB), NOSPLIT, $0-80
@@ -5400,6 +6210,66 @@ divU16MagicAVX512_single:
 	JMP       divU16MagicAVX512_single
 
 divU16MagicAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divU16MagicAddAVX2(dst []uint16, a []uint16, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divU16MagicAddAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTW X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X1
+
+	// Blocks of 32 elements, then groups of 16.
+divU16MagicAddAVX2_block:
+	CMPQ     AX, $0x00000020
+	JB       divU16MagicAddAVX2_single
+	VMOVDQU  (DX), Y2
+	VPMULHUW Y0, Y2, Y3
+	VPSUBW   Y3, Y2, Y2
+	VPSRLW   $0x01, Y2, Y2
+	VPADDW   Y3, Y2, Y3
+	VPSRLW   X1, Y3, Y3
+	VMOVDQU  Y3, (CX)
+	VMOVDQU  32(DX), Y2
+	VPMULHUW Y0, Y2, Y3
+	VPSUBW   Y3, Y2, Y2
+	VPSRLW   $0x01, Y2, Y2
+	VPADDW   Y3, Y2, Y3
+	VPSRLW   X1, Y3, Y3
+	VMOVDQU  Y3, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000020, AX
+	JMP      divU16MagicAddAVX2_block
+
+divU16MagicAddAVX2_single:
+	CMPQ     AX, $0x00000010
+	JB       divU16MagicAddAVX2_done
+	VMOVDQU  (DX), Y2
+	VPMULHUW Y0, Y2, Y3
+	VPSUBW   Y3, Y2, Y2
+	VPSRLW   $0x01, Y2, Y2
+	VPADDW   Y3, Y2, Y3
+	VPSRLW   X1, Y3, Y3
+	VMOVDQU  Y3, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000010, AX
+	JMP      divU16MagicAddAVX2_single
+
+divU16MagicAddAVX2_done:
 	VZEROUPPER
 	RET
 
@@ -5459,6 +6329,84 @@ divU16MagicAddAVX512_single:
 	JMP       divU16MagicAddAVX512_single
 
 divU16MagicAddAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI32MagicTruncAVX2(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divI32MagicTruncAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X2
+
+	// Blocks of 16 elements, then groups of 8.
+divI32MagicTruncAVX2_block:
+	CMPQ     AX, $0x00000010
+	JB       divI32MagicTruncAVX2_single
+	VMOVDQU  (DX), Y3
+	VPABSD   Y3, Y4
+	VPMULUDQ Y0, Y4, Y5
+	VPSRLQ   $0x20, Y5, Y5
+	VPSRLQ   $0x20, Y4, Y4
+	VPMULUDQ Y0, Y4, Y4
+	VPBLENDD $0x55, Y5, Y4, Y4
+	VPSRLD   X2, Y4, Y4
+	VPXOR    Y1, Y3, Y3
+	VPSRAD   $0x1f, Y3, Y3
+	VPXOR    Y3, Y4, Y4
+	VPSUBD   Y3, Y4, Y4
+	VMOVDQU  Y4, (CX)
+	VMOVDQU  32(DX), Y3
+	VPABSD   Y3, Y4
+	VPMULUDQ Y0, Y4, Y5
+	VPSRLQ   $0x20, Y5, Y5
+	VPSRLQ   $0x20, Y4, Y4
+	VPMULUDQ Y0, Y4, Y4
+	VPBLENDD $0x55, Y5, Y4, Y4
+	VPSRLD   X2, Y4, Y4
+	VPXOR    Y1, Y3, Y3
+	VPSRAD   $0x1f, Y3, Y3
+	VPXOR    Y3, Y4, Y4
+	VPSUBD   Y3, Y4, Y4
+	VMOVDQU  Y4, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000010, AX
+	JMP      divI32MagicTruncAVX2_block
+
+divI32MagicTruncAVX2_single:
+	CMPQ     AX, $0x00000008
+	JB       divI32MagicTruncAVX2_done
+	VMOVDQU  (DX), Y3
+	VPABSD   Y3, Y4
+	VPMULUDQ Y0, Y4, Y5
+	VPSRLQ   $0x20, Y5, Y5
+	VPSRLQ   $0x20, Y4, Y4
+	VPMULUDQ Y0, Y4, Y4
+	VPBLENDD $0x55, Y5, Y4, Y4
+	VPSRLD   X2, Y4, Y4
+	VPXOR    Y1, Y3, Y3
+	VPSRAD   $0x1f, Y3, Y3
+	VPXOR    Y3, Y4, Y4
+	VPSUBD   Y3, Y4, Y4
+	VMOVDQU  Y4, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000008, AX
+	JMP      divI32MagicTruncAVX2_single
+
+divI32MagicTruncAVX2_done:
 	VZEROUPPER
 	RET
 
@@ -5535,6 +6483,93 @@ divI32MagicTruncAVX512_single:
 	JMP       divI32MagicTruncAVX512_single
 
 divI32MagicTruncAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI32MagicTruncAddAVX2(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divI32MagicTruncAddAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X2
+
+	// Blocks of 16 elements, then groups of 8.
+divI32MagicTruncAddAVX2_block:
+	CMPQ     AX, $0x00000010
+	JB       divI32MagicTruncAddAVX2_single
+	VMOVDQU  (DX), Y3
+	VPABSD   Y3, Y4
+	VPMULUDQ Y0, Y4, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSRLQ   $0x20, Y4, Y5
+	VPMULUDQ Y0, Y5, Y5
+	VPBLENDD $0x55, Y6, Y5, Y5
+	VPSUBD   Y5, Y4, Y4
+	VPSRLD   $0x01, Y4, Y4
+	VPADDD   Y5, Y4, Y5
+	VPSRLD   X2, Y5, Y5
+	VPXOR    Y1, Y3, Y3
+	VPSRAD   $0x1f, Y3, Y3
+	VPXOR    Y3, Y5, Y5
+	VPSUBD   Y3, Y5, Y5
+	VMOVDQU  Y5, (CX)
+	VMOVDQU  32(DX), Y3
+	VPABSD   Y3, Y4
+	VPMULUDQ Y0, Y4, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSRLQ   $0x20, Y4, Y5
+	VPMULUDQ Y0, Y5, Y5
+	VPBLENDD $0x55, Y6, Y5, Y5
+	VPSUBD   Y5, Y4, Y4
+	VPSRLD   $0x01, Y4, Y4
+	VPADDD   Y5, Y4, Y5
+	VPSRLD   X2, Y5, Y5
+	VPXOR    Y1, Y3, Y3
+	VPSRAD   $0x1f, Y3, Y3
+	VPXOR    Y3, Y5, Y5
+	VPSUBD   Y3, Y5, Y5
+	VMOVDQU  Y5, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000010, AX
+	JMP      divI32MagicTruncAddAVX2_block
+
+divI32MagicTruncAddAVX2_single:
+	CMPQ     AX, $0x00000008
+	JB       divI32MagicTruncAddAVX2_done
+	VMOVDQU  (DX), Y3
+	VPABSD   Y3, Y4
+	VPMULUDQ Y0, Y4, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSRLQ   $0x20, Y4, Y5
+	VPMULUDQ Y0, Y5, Y5
+	VPBLENDD $0x55, Y6, Y5, Y5
+	VPSUBD   Y5, Y4, Y4
+	VPSRLD   $0x01, Y4, Y4
+	VPADDD   Y5, Y4, Y5
+	VPSRLD   X2, Y5, Y5
+	VPXOR    Y1, Y3, Y3
+	VPSRAD   $0x1f, Y3, Y3
+	VPXOR    Y3, Y5, Y5
+	VPSUBD   Y3, Y5, Y5
+	VMOVDQU  Y5, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000008, AX
+	JMP      divI32MagicTruncAddAVX2_single
+
+divI32MagicTruncAddAVX2_done:
 	VZEROUPPER
 	RET
 
@@ -5623,6 +6658,96 @@ divI32MagicTruncAddAVX512_done:
 	VZEROUPPER
 	RET
 
+// func divI32MagicFloorAVX2(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divI32MagicFloorAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X2
+	VPBROADCASTD X2, Y2
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X3
+
+	// Blocks of 16 elements, then groups of 8.
+divI32MagicFloorAVX2_block:
+	CMPQ     AX, $0x00000010
+	JB       divI32MagicFloorAVX2_single
+	VMOVDQU  (DX), Y4
+	VPABSD   Y4, Y5
+	VPMULUDQ Y0, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y0, Y6, Y6
+	VPBLENDD $0x55, Y7, Y6, Y6
+	VPSRLD   X3, Y6, Y6
+	VPXOR    Y2, Y4, Y4
+	VPSRAD   $0x1f, Y4, Y4
+	VPMULLD  Y1, Y6, Y7
+	VPCMPEQD Y5, Y7, Y7
+	VPANDN   Y4, Y7, Y5
+	VPSUBD   Y5, Y6, Y6
+	VPXOR    Y4, Y6, Y6
+	VPSUBD   Y4, Y6, Y6
+	VMOVDQU  Y6, (CX)
+	VMOVDQU  32(DX), Y4
+	VPABSD   Y4, Y5
+	VPMULUDQ Y0, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y0, Y6, Y6
+	VPBLENDD $0x55, Y7, Y6, Y6
+	VPSRLD   X3, Y6, Y6
+	VPXOR    Y2, Y4, Y4
+	VPSRAD   $0x1f, Y4, Y4
+	VPMULLD  Y1, Y6, Y7
+	VPCMPEQD Y5, Y7, Y7
+	VPANDN   Y4, Y7, Y5
+	VPSUBD   Y5, Y6, Y6
+	VPXOR    Y4, Y6, Y6
+	VPSUBD   Y4, Y6, Y6
+	VMOVDQU  Y6, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000010, AX
+	JMP      divI32MagicFloorAVX2_block
+
+divI32MagicFloorAVX2_single:
+	CMPQ     AX, $0x00000008
+	JB       divI32MagicFloorAVX2_done
+	VMOVDQU  (DX), Y4
+	VPABSD   Y4, Y5
+	VPMULUDQ Y0, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y0, Y6, Y6
+	VPBLENDD $0x55, Y7, Y6, Y6
+	VPSRLD   X3, Y6, Y6
+	VPXOR    Y2, Y4, Y4
+	VPSRAD   $0x1f, Y4, Y4
+	VPMULLD  Y1, Y6, Y7
+	VPCMPEQD Y5, Y7, Y7
+	VPANDN   Y4, Y7, Y5
+	VPSUBD   Y5, Y6, Y6
+	VPXOR    Y4, Y6, Y6
+	VPSUBD   Y4, Y6, Y6
+	VMOVDQU  Y6, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000008, AX
+	JMP      divI32MagicFloorAVX2_single
+
+divI32MagicFloorAVX2_done:
+	VZEROUPPER
+	RET
+
 // func divI32MagicFloorAVX512(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX512DQ, AVX512F, SSE2
 TEXT ·divI32MagicFloorAVX512(SB), NOSPLIT, $0-80
@@ -5708,6 +6833,105 @@ divI32MagicFloorAVX512_single:
 	JMP       divI32MagicFloorAVX512_single
 
 divI32MagicFloorAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divI32MagicFloorAddAVX2(dst []int32, a []int32, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divI32MagicFloorAddAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X2
+	VPBROADCASTD X2, Y2
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X3
+
+	// Blocks of 16 elements, then groups of 8.
+divI32MagicFloorAddAVX2_block:
+	CMPQ     AX, $0x00000010
+	JB       divI32MagicFloorAddAVX2_single
+	VMOVDQU  (DX), Y4
+	VPABSD   Y4, Y5
+	VPMULUDQ Y0, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y0, Y6, Y6
+	VPBLENDD $0x55, Y7, Y6, Y6
+	VPSUBD   Y6, Y5, Y7
+	VPSRLD   $0x01, Y7, Y7
+	VPADDD   Y6, Y7, Y6
+	VPSRLD   X3, Y6, Y6
+	VPXOR    Y2, Y4, Y4
+	VPSRAD   $0x1f, Y4, Y4
+	VPMULLD  Y1, Y6, Y7
+	VPCMPEQD Y5, Y7, Y7
+	VPANDN   Y4, Y7, Y5
+	VPSUBD   Y5, Y6, Y6
+	VPXOR    Y4, Y6, Y6
+	VPSUBD   Y4, Y6, Y6
+	VMOVDQU  Y6, (CX)
+	VMOVDQU  32(DX), Y4
+	VPABSD   Y4, Y5
+	VPMULUDQ Y0, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y0, Y6, Y6
+	VPBLENDD $0x55, Y7, Y6, Y6
+	VPSUBD   Y6, Y5, Y7
+	VPSRLD   $0x01, Y7, Y7
+	VPADDD   Y6, Y7, Y6
+	VPSRLD   X3, Y6, Y6
+	VPXOR    Y2, Y4, Y4
+	VPSRAD   $0x1f, Y4, Y4
+	VPMULLD  Y1, Y6, Y7
+	VPCMPEQD Y5, Y7, Y7
+	VPANDN   Y4, Y7, Y5
+	VPSUBD   Y5, Y6, Y6
+	VPXOR    Y4, Y6, Y6
+	VPSUBD   Y4, Y6, Y6
+	VMOVDQU  Y6, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000010, AX
+	JMP      divI32MagicFloorAddAVX2_block
+
+divI32MagicFloorAddAVX2_single:
+	CMPQ     AX, $0x00000008
+	JB       divI32MagicFloorAddAVX2_done
+	VMOVDQU  (DX), Y4
+	VPABSD   Y4, Y5
+	VPMULUDQ Y0, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y0, Y6, Y6
+	VPBLENDD $0x55, Y7, Y6, Y6
+	VPSUBD   Y6, Y5, Y7
+	VPSRLD   $0x01, Y7, Y7
+	VPADDD   Y6, Y7, Y6
+	VPSRLD   X3, Y6, Y6
+	VPXOR    Y2, Y4, Y4
+	VPSRAD   $0x1f, Y4, Y4
+	VPMULLD  Y1, Y6, Y7
+	VPCMPEQD Y5, Y7, Y7
+	VPANDN   Y4, Y7, Y5
+	VPSUBD   Y5, Y6, Y6
+	VPXOR    Y4, Y6, Y6
+	VPSUBD   Y4, Y6, Y6
+	VMOVDQU  Y6, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000008, AX
+	JMP      divI32MagicFloorAddAVX2_single
+
+divI32MagicFloorAddAVX2_done:
 	VZEROUPPER
 	RET
 
@@ -5808,6 +7032,69 @@ divI32MagicFloorAddAVX512_done:
 	VZEROUPPER
 	RET
 
+// func divU32MagicAVX2(dst []uint32, a []uint32, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divU32MagicAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X1
+
+	// Blocks of 16 elements, then groups of 8.
+divU32MagicAVX2_block:
+	CMPQ     AX, $0x00000010
+	JB       divU32MagicAVX2_single
+	VMOVDQU  (DX), Y2
+	VPMULUDQ Y0, Y2, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y2, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPBLENDD $0x55, Y3, Y2, Y2
+	VPSRLD   X1, Y2, Y2
+	VMOVDQU  Y2, (CX)
+	VMOVDQU  32(DX), Y2
+	VPMULUDQ Y0, Y2, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y2, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPBLENDD $0x55, Y3, Y2, Y2
+	VPSRLD   X1, Y2, Y2
+	VMOVDQU  Y2, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000010, AX
+	JMP      divU32MagicAVX2_block
+
+divU32MagicAVX2_single:
+	CMPQ     AX, $0x00000008
+	JB       divU32MagicAVX2_done
+	VMOVDQU  (DX), Y2
+	VPMULUDQ Y0, Y2, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y2, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPBLENDD $0x55, Y3, Y2, Y2
+	VPSRLD   X1, Y2, Y2
+	VMOVDQU  Y2, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000008, AX
+	JMP      divU32MagicAVX2_single
+
+divU32MagicAVX2_done:
+	VZEROUPPER
+	RET
+
 // func divU32MagicAVX512(dst []uint32, a []uint32, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX512F, SSE2
 TEXT ·divU32MagicAVX512(SB), NOSPLIT, $0-80
@@ -5869,6 +7156,78 @@ divU32MagicAVX512_single:
 	JMP       divU32MagicAVX512_single
 
 divU32MagicAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divU32MagicAddAVX2(dst []uint32, a []uint32, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·divU32MagicAddAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         magic+48(FP), BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Y0
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         negD+72(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X1
+
+	// Blocks of 16 elements, then groups of 8.
+divU32MagicAddAVX2_block:
+	CMPQ     AX, $0x00000010
+	JB       divU32MagicAddAVX2_single
+	VMOVDQU  (DX), Y2
+	VPMULUDQ Y0, Y2, Y4
+	VPSRLQ   $0x20, Y4, Y4
+	VPSRLQ   $0x20, Y2, Y3
+	VPMULUDQ Y0, Y3, Y3
+	VPBLENDD $0x55, Y4, Y3, Y3
+	VPSUBD   Y3, Y2, Y2
+	VPSRLD   $0x01, Y2, Y2
+	VPADDD   Y3, Y2, Y3
+	VPSRLD   X1, Y3, Y3
+	VMOVDQU  Y3, (CX)
+	VMOVDQU  32(DX), Y2
+	VPMULUDQ Y0, Y2, Y4
+	VPSRLQ   $0x20, Y4, Y4
+	VPSRLQ   $0x20, Y2, Y3
+	VPMULUDQ Y0, Y3, Y3
+	VPBLENDD $0x55, Y4, Y3, Y3
+	VPSUBD   Y3, Y2, Y2
+	VPSRLD   $0x01, Y2, Y2
+	VPADDD   Y3, Y2, Y3
+	VPSRLD   X1, Y3, Y3
+	VMOVDQU  Y3, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000010, AX
+	JMP      divU32MagicAddAVX2_block
+
+divU32MagicAddAVX2_single:
+	CMPQ     AX, $0x00000008
+	JB       divU32MagicAddAVX2_done
+	VMOVDQU  (DX), Y2
+	VPMULUDQ Y0, Y2, Y4
+	VPSRLQ   $0x20, Y4, Y4
+	VPSRLQ   $0x20, Y2, Y3
+	VPMULUDQ Y0, Y3, Y3
+	VPBLENDD $0x55, Y4, Y3, Y3
+	VPSUBD   Y3, Y2, Y2
+	VPSRLD   $0x01, Y2, Y2
+	VPADDD   Y3, Y2, Y3
+	VPSRLD   X1, Y3, Y3
+	VMOVDQU  Y3, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000008, AX
+	JMP      divU32MagicAddAVX2_single
+
+divU32MagicAddAVX2_done:
 	VZEROUPPER
 	RET
 

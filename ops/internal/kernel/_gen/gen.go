@@ -154,8 +154,10 @@ func main() {
 			if floor && !t.signed {
 				continue
 			}
-			magicSmall512(t.name, t.goType, t.size, t.signed, floor, false)
-			magicSmall512(t.name, t.goType, t.size, t.signed, floor, true)
+			for _, add := range []bool{false, true} {
+				magicSmallAVX2(t.name, t.goType, t.size, t.signed, floor, add)
+				magicSmall512(t.name, t.goType, t.size, t.signed, floor, add)
+			}
 		}
 	}
 	for _, v := range []variant{vv, sv, rw} {
