@@ -86,4 +86,3 @@ func exact64[T any](vv, sv, rw func(dst, a, b []T) bool, g variants[T]) variants
 	}, v.vv)
 	return v
 }
-
