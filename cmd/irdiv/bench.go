@@ -155,7 +155,7 @@ func parseBench(args []string, stdout io.Writer) (benchOptions, error) {
 	fs.Int64Var(&o.niter, "niter", 0, "run at least this many iterations")
 	var shapes, dataShapes multiFlag
 	fs.Var(&shapes, "shape", "shape of generated inputs: `NAME=[dims]` (repeatable), or benchmark_app's \"a[64,4],b[4]\" or \"[64,4]\" for every input")
-	fs.Var(&dataShapes, "data_shape", "as --shape, and it wins over it (benchmark_app's data shape of a dynamic input)")
+	fs.Var(&dataShapes, "data_shape", "`SHAPES` as --shape takes them; they win over --shape (benchmark_app's data shape of a dynamic input)")
 	fs.BoolVar(&o.asJSON, "json", false, "print one JSON object (schema in README.md)")
 	fs.Float64Var(&o.percentile, "latency-percentile", 50, "latency percentile to report as the median line, 1..100")
 	fs.Float64Var(&o.percentile, "latency_percentile", 50, "as --latency-percentile (benchmark_app's spelling)")
