@@ -358,7 +358,7 @@ func measure(req *plugin.InferRequest, o benchOptions, progress io.Writer) (benc
 		span := now.Sub(t0)
 		busy += span
 		count += n
-		lat.add(span / time.Duration(n))
+		lat.add(float64(span.Nanoseconds()) / float64(n))
 		if progress != nil && now.Sub(lastReport) > 250*time.Millisecond {
 			lastReport = now
 			fmt.Fprintf(progress, "\r[ INFO ] %d iterations, %.1f s", count, now.Sub(begin).Seconds())
@@ -406,10 +406,10 @@ func summarize(res *benchResult, lat *latencies, count int64, busy, wall time.Du
 	if count == 0 {
 		return
 	}
-	res.LatencyMS.Median = ms(lat.percentile(res.Percentile))
+	res.LatencyMS.Median = lat.percentile(res.Percentile) / 1e6
 	res.LatencyMS.Average = res.DurationMS / float64(count)
-	res.LatencyMS.Min = ms(lat.min)
-	res.LatencyMS.Max = ms(lat.max)
+	res.LatencyMS.Min = lat.min / 1e6
+	res.LatencyMS.Max = lat.max / 1e6
 	res.ThroughputFPS = 1000 * float64(count) / res.DurationMS
 }
 

@@ -21,7 +21,7 @@ func TestLatencyHistogram(t *testing.T) {
 	for i := range 300_000 {
 		// A spread of 1 µs to about 1 s, in no order.
 		d := time.Duration(1000 + (i*7919)%300_000*i%1_000_000_000)
-		lat.add(d)
+		lat.add(float64(d))
 		all = append(all, d)
 		if i+1 == exactSamples && !lat.isExact() {
 			t.Fatal("the histogram took over before exactSamples")
@@ -32,13 +32,13 @@ func TestLatencyHistogram(t *testing.T) {
 	}
 	slices.Sort(all)
 	for _, p := range []float64{1, 10, 50, 90, 99, 99.9, 100} {
-		want := all[min(int(math.Floor(float64(len(all))/100*p)), len(all)-1)]
+		want := float64(all[min(int(math.Floor(float64(len(all))/100*p)), len(all)-1)])
 		got := lat.percentile(p)
-		if rel := math.Abs(float64(got-want)) / float64(want); rel > 0.001 {
+		if rel := math.Abs(got-want) / want; rel > 0.001 {
 			t.Errorf("p%g: %v, exact %v (relative error %.5f)", p, got, want, rel)
 		}
 	}
-	if lat.min != all[0] || lat.max != all[len(all)-1] {
+	if lat.min != float64(all[0]) || lat.max != float64(all[len(all)-1]) {
 		t.Errorf("min %v max %v, want %v %v", lat.min, lat.max, all[0], all[len(all)-1])
 	}
 }
@@ -98,7 +98,9 @@ func TestBenchFigures(t *testing.T) {
 			t.Errorf("bench %q: count %d, duration %v ms, average %v ms, throughput %v", args, res.Count, res.DurationMS, l.Average, res.ThroughputFPS)
 		case res.DurationMS > res.WallMS:
 			t.Errorf("bench %q: duration %v ms longer than the wall time %v ms", args, res.DurationMS, res.WallMS)
-		case !(l.Min <= l.Median && l.Median <= l.Max && l.Min <= l.Average && l.Average <= l.Max):
+		// The average is a weighted mean of the samples, computed another
+		// way: it may differ from them in the last bits.
+		case !(l.Min <= l.Median && l.Median <= l.Max && l.Min <= l.Average*(1+1e-12) && l.Average <= l.Max*(1+1e-12)):
 			t.Errorf("bench %q: latencies %+v out of order", args, l)
 		}
 		if want, _ := strconv.ParseInt(args[1], 10, 64); args[0] == "-niter" && res.Count != want {

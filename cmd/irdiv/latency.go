@@ -3,7 +3,6 @@ package main
 import (
 	"math"
 	"slices"
-	"time"
 )
 
 // exactSamples is how many latencies bench keeps one by one; beyond it
@@ -17,18 +16,19 @@ const bucketGrowth = 1.002
 
 var logGrowth = math.Log(bucketGrowth)
 
-// latencies records durations: count, min and max exactly; the
-// samples themselves while there are at most exactSamples, then a
-// log-bucketed histogram of all of them.
+// latencies records durations in nanoseconds, fractions kept (a sample
+// is a batch's average): count, min and max exactly; the samples
+// themselves while there are at most exactSamples, then a log-bucketed
+// histogram of all of them.
 type latencies struct {
 	n        int
-	min, max time.Duration
-	exact    []time.Duration
+	min, max float64
+	exact    []float64
 	buckets  map[int]int
 }
 
-func (l *latencies) add(d time.Duration) {
-	d = max(d, 1)
+func (l *latencies) add(d float64) {
+	d = max(d, 1e-3) // a positive floor keeps the logarithm finite
 	if l.n == 0 || d < l.min {
 		l.min = d
 	}
@@ -48,14 +48,14 @@ func (l *latencies) add(d time.Duration) {
 	l.buckets[bucket(d)]++
 }
 
-func bucket(d time.Duration) int { return int(math.Log(float64(d)) / logGrowth) }
+func bucket(d float64) int { return int(math.Log(d) / logGrowth) }
 
 // isExact reports whether percentiles are exact samples.
 func (l *latencies) isExact() bool { return l.buckets == nil }
 
 // percentile is benchmark_app's: the sorted latencies' element
 // floor(n/100*p), clamped to the last one (p = 100).
-func (l *latencies) percentile(p float64) time.Duration {
+func (l *latencies) percentile(p float64) float64 {
 	if l.n == 0 {
 		return 0
 	}
@@ -73,7 +73,7 @@ func (l *latencies) percentile(p float64) time.Duration {
 	seen := 0
 	for _, b := range keys {
 		if seen += l.buckets[b]; seen > k {
-			mid := time.Duration(math.Exp((float64(b) + 0.5) * logGrowth))
+			mid := math.Exp((float64(b) + 0.5) * logGrowth)
 			return min(max(mid, l.min), l.max)
 		}
 	}

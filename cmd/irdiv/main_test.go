@@ -199,7 +199,7 @@ func jsonNumber(n uint64) string { b, _ := json.Marshal(n); return string(b) }
 func TestBenchPercentileRule(t *testing.T) {
 	var lat latencies
 	for _, d := range []time.Duration{4, 1, 3, 2} {
-		lat.add(d * time.Millisecond)
+		lat.add(float64(d * time.Millisecond))
 	}
 	for _, tc := range []struct {
 		p      float64
