@@ -79,7 +79,7 @@ type benchOptions struct {
 	asJSON     bool
 	perfCounts bool
 	report     reportOptions
-	flagsSet   []string // "-name;value", for the statistics report
+	flagsSet   [][2]string // "-name", value: the command line, for the statistics report
 }
 
 func benchCmd(args []string, stdout, stderr io.Writer) error {
@@ -180,7 +180,7 @@ func parseBench(args []string, stdout io.Writer) (benchOptions, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) {
 		set[f.Name] = true
-		o.flagsSet = append(o.flagsSet, "-"+f.Name+";"+f.Value.String())
+		o.flagsSet = append(o.flagsSet, [2]string{"-" + f.Name, f.Value.String()})
 	})
 	switch {
 	case set["t"] && !(o.seconds > 0 && o.seconds <= maxBenchSeconds):

@@ -106,23 +106,17 @@ func statisticsReport(o benchOptions, res benchResult) ([]byte, error) {
 			}
 			return m
 		}
-		var cmd [][2]string
-		for _, f := range o.flagsSet {
-			name, value, _ := strings.Cut(f, ";")
-			cmd = append(cmd, [2]string{name, value})
-		}
-		return jsonBytes(map[string]any{"cmd_options": object(cmd), "configuration_setup": object(config), "execution_results": object(results)})
+		return jsonBytes(map[string]any{"cmd_options": object(o.flagsSet), "configuration_setup": object(config), "execution_results": object(results)})
 	}
 	var b strings.Builder
-	b.WriteString("Command line parameters\n")
-	for _, f := range o.flagsSet {
-		b.WriteString(f + "\n")
-	}
-	for _, section := range []struct {
+	for i, section := range []struct {
 		title string
 		pairs [][2]string
-	}{{"Configuration setup", config}, {"Execution results", results}} {
-		b.WriteString("\n" + section.title + "\n")
+	}{{"Command line parameters", o.flagsSet}, {"Configuration setup", config}, {"Execution results", results}} {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(section.title + "\n")
 		for _, p := range section.pairs {
 			b.WriteString(p[0] + ";" + p[1] + "\n")
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -423,37 +422,11 @@ func div64Kernel512(signed, floor bool, v variant) {
 // off where the signs differ and q*|d| != |a|. The wrapper keeps d = 0,
 // d = -1 (MIN / -1) and |d| = 1 for itself.
 func magicSmall512(typ, goType string, size int, signed, floor, add bool) {
-	name := "div" + typ + "Magic"
-	if signed {
-		if floor {
-			name += "Floor"
-		} else {
-			name += "Trunc"
-		}
-	}
-	if add {
-		name += "Add"
-	}
-	name += "AVX512"
 	lanes, laneBits := 32, 16
 	if size == 4 {
 		lanes, laneBits = 16, 32
 	}
-	TEXT(name, NOSPLIT, "func(dst, a []"+goType+", magic, shift, absD, negD uint64)")
-	Pragma("noescape")
-	mode := "truncating division"
-	if floor {
-		mode = "floor division"
-	}
-	Doc(name+" divides groups of "+fmt.Sprint(lanes)+" elements by one divisor d, "+mode+",",
-		"with libdivide's unsigned magic number for |d| in "+fmt.Sprint(laneBits)+"-bit lanes (magic,",
-		"shift), |d| itself and negD all ones when d < 0:",
-		"",
-		"\tfor i := range n { // n = len(dst) rounded down to a multiple of "+fmt.Sprint(lanes),
-		"\t\tdst[i] = a[i] / d",
-		"\t}",
-		"",
-		"d is neither 0, 1 nor -1: the caller keeps those.")
+	name := magicSmallText(typ, goType, signed, floor, add, "AVX512", lanes, laneBits)
 	n := Load(Param("dst").Len(), GP64())
 	dst := Mem{Base: Load(Param("dst").Base(), GP64())}
 	a := Mem{Base: Load(Param("a").Base(), GP64())}
@@ -574,21 +547,7 @@ func magicSmall512(typ, goType string, size int, signed, floor, add bool) {
 // magnitude from VPABSQ, the sign and the floor step under opmasks, and
 // the floor's exactness test q*|d| == |a| with VPMULLQ.
 func magic64AVX512(signed, add, floor bool) {
-	name, goType := "divU64Magic", "uint64"
-	if signed {
-		name, goType = "divI64Magic", "int64"
-		if floor {
-			name += "Floor"
-		} else {
-			name += "Trunc"
-		}
-	}
-	if add {
-		name += "Add"
-	}
-	name += "AVX512"
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, a []%s, magic, shift, absD, negD uint64)", goType))
-	Pragma("noescape")
+	name := magic64Text(signed, floor, add, "AVX512")
 	Doc(name+" is the AVX-512 form of the AVX2 kernel of the same name,",
 		"eight elements per group; d is neither 0, -1 nor a power of two.")
 	n := Load(Param("dst").Len(), GP64())

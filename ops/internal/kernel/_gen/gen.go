@@ -187,6 +187,53 @@ func main() {
 	Generate()
 }
 
+// magicText declares a magic-number kernel, func(dst, a []T, magic,
+// shift, absD, negD uint64), named div<typ>Magic[Trunc|Floor][Add]<level>
+// after the element type T, and returns its name.
+func magicText(typ, goType string, signed, floor, add bool, level string) string {
+	name := "div" + typ + "Magic"
+	if signed && floor {
+		name += "Floor"
+	} else if signed {
+		name += "Trunc"
+	}
+	if add {
+		name += "Add"
+	}
+	name += level
+	TEXT(name, NOSPLIT, "func(dst, a []"+goType+", magic, shift, absD, negD uint64)")
+	Pragma("noescape")
+	return name
+}
+
+// magic64Text is magicText for i64 (signed) or u64.
+func magic64Text(signed, floor, add bool, level string) string {
+	if signed {
+		return magicText("I64", "int64", true, floor, add, level)
+	}
+	return magicText("U64", "uint64", false, floor, add, level)
+}
+
+// magicSmallText declares a kernel of magicSmallAVX2 or magicSmall512,
+// documents it and returns its name.
+func magicSmallText(typ, goType string, signed, floor, add bool, level string, lanes, laneBits int) string {
+	name := magicText(typ, goType, signed, floor, add, level)
+	mode := "truncating division"
+	if floor {
+		mode = "floor division"
+	}
+	Doc(name+" divides groups of "+fmt.Sprint(lanes)+" elements by one divisor d, "+mode+",",
+		"with libdivide's unsigned magic number for |d| in "+fmt.Sprint(laneBits)+"-bit lanes (magic,",
+		"shift), |d| itself and negD all ones when d < 0:",
+		"",
+		"\tfor i := range n { // n = len(dst) rounded down to a multiple of "+fmt.Sprint(lanes),
+		"\t\tdst[i] = a[i] / d",
+		"\t}",
+		"",
+		"d is neither 0, 1 nor -1: the caller keeps those.")
+	return name
+}
+
 // magic64 divides 64-bit integers by one divisor with libdivide's
 // unsigned magic number for |d|, four lanes at a time: |n| times magic,
 // high half built from four 32x32 multiplies, shifts, then the sign of
@@ -194,22 +241,7 @@ func main() {
 // remainder is non-zero and the signs differ. Powers of two and -1 are
 // left to the scalar code.
 func magic64(signed, add, floor bool) {
-	name := "divU64Magic"
-	goType := "uint64"
-	if signed {
-		name, goType = "divI64Magic", "int64"
-		if floor {
-			name += "Floor"
-		} else {
-			name += "Trunc"
-		}
-	}
-	if add {
-		name += "Add"
-	}
-	name += "AVX2"
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, a []%s, magic, shift, absD, negD uint64)", goType))
-	Pragma("noescape")
+	name := magic64Text(signed, floor, add, "AVX2")
 	mode := "truncating division"
 	if floor {
 		mode = "floor division"

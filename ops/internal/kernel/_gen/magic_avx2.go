@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -15,37 +13,11 @@ import (
 // arithmetic, and 8-bit results are packed back with saturating packs,
 // which never saturate: |q| <= 128 when |d| >= 2, and u8 quotients fit.
 func magicSmallAVX2(typ, goType string, size int, signed, floor, add bool) {
-	name := "div" + typ + "Magic"
-	if signed {
-		if floor {
-			name += "Floor"
-		} else {
-			name += "Trunc"
-		}
-	}
-	if add {
-		name += "Add"
-	}
-	name += "AVX2"
 	lanes, laneBits := 16, 16
 	if size == 4 {
 		lanes, laneBits = 8, 32
 	}
-	TEXT(name, NOSPLIT, "func(dst, a []"+goType+", magic, shift, absD, negD uint64)")
-	Pragma("noescape")
-	mode := "truncating division"
-	if floor {
-		mode = "floor division"
-	}
-	Doc(name+" divides groups of "+fmt.Sprint(lanes)+" elements by one divisor d, "+mode+",",
-		"with libdivide's unsigned magic number for |d| in "+fmt.Sprint(laneBits)+"-bit lanes (magic,",
-		"shift), |d| itself and negD all ones when d < 0:",
-		"",
-		"\tfor i := range n { // n = len(dst) rounded down to a multiple of "+fmt.Sprint(lanes),
-		"\t\tdst[i] = a[i] / d",
-		"\t}",
-		"",
-		"d is neither 0, 1 nor -1: the caller keeps those.")
+	name := magicSmallText(typ, goType, signed, floor, add, "AVX2", lanes, laneBits)
 	n := Load(Param("dst").Len(), GP64())
 	dst := Mem{Base: Load(Param("dst").Base(), GP64())}
 	a := Mem{Base: Load(Param("a").Base(), GP64())}
