@@ -2,6 +2,12 @@
 
 package kernel
 
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
 // avx512Table starts from the AVX2 table and replaces its kernels with
 // zmm versions; the wrappers are the AVX2 level's, with the wider groups,
 // and exact64's for the 64-bit vectors.
@@ -49,7 +55,90 @@ func avx512Table() *Table {
 	t.i64[1] = exact64(divI64FloorVVAVX512, divI64FloorSVAVX512, divI64FloorRWAVX512, t.i64[1])
 	u64 := exact64(divU64VVAVX512, divU64SVAVX512, divU64RWAVX512, t.u64[0])
 	t.u64 = [2]variants[uint64]{u64, u64}
+	if cpu.X86.HasAVX512VBMI {
+		// Two-operand 8-bit division looks its magic numbers up (VPERMI2B)
+		// instead of dividing in f32.
+		t.i8[0] = byteVec(divI8TruncVVVBMI, divI8TruncRWVBMI, divI8TruncVVNTVBMI, t.i8[0], g.i8[0])
+		t.i8[1] = byteVec(divI8FloorVVVBMI, divI8FloorRWVBMI, divI8FloorVVNTVBMI, t.i8[1], g.i8[1])
+		u8 := byteVec(divU8VVVBMI, divU8RWVBMI, divU8VVNTVBMI, t.u8[0], g.u8[0])
+		t.u8 = [2]variants[uint8]{u8, u8}
+	} else {
+		t.i8[0].stream = streamed(16, divI8TruncVVNTAVX512, t.i8[0].vv, fault)
+		t.i8[1].stream = streamed(16, divI8FloorVVNTAVX512, t.i8[1].vv, fault)
+		s := streamed(16, divU8VVNTAVX512, t.u8[0].vv, fault)
+		t.u8[0].stream, t.u8[1].stream = s, s
+	}
+	t.f32.stream = streamed(16, floatKernel(divF32VVNTAVX512), t.f32.vv, fault)
+	t.f64.stream = streamed(8, floatKernel(divF64VVNTAVX512), t.f64.vv, fault)
+	t.f16.stream = streamed(16, floatKernel(divF16VVNTAVX512), t.f16.vv, fault)
+	t.bf16.stream = streamed(16, floatKernel(divBF16VVNTAVX512), t.bf16.vv, fault)
+	t.i16[0].stream = streamed(16, divI16TruncVVNTAVX512, t.i16[0].vv, fault)
+	t.i16[1].stream = streamed(16, divI16FloorVVNTAVX512, t.i16[1].vv, fault)
+	t.i32[0].stream = streamed(8, divI32TruncVVNTAVX512, t.i32[0].vv, fault)
+	t.i32[1].stream = streamed(8, divI32FloorVVNTAVX512, t.i32[1].vv, fault)
+	t.i64[0].stream = streamed(8, divI64TruncVVNTAVX512, t.i64[0].vv, g.i64[0].vv)
+	t.i64[1].stream = streamed(8, divI64FloorVVNTAVX512, t.i64[1].vv, g.i64[1].vv)
+	for m := range 2 {
+		t.u16[m].stream = streamed(16, divU16VVNTAVX512, t.u16[m].vv, fault)
+		t.u32[m].stream = streamed(8, divU32VVNTAVX512, t.u32[m].vv, fault)
+		t.u64[m].stream = streamed(8, divU64VVNTAVX512, t.u64[m].vv, g.u64[m].vv)
+	}
 	return &t
+}
+
+// byteVec wraps the VBMI byte kernels as the vv, rows and stream of v,
+// whose vs and sv (magic numbers, f32) stay.
+func byteVec[T int8 | uint8](vv, rw, nt func(dst, a, b []T) bool, v, g variants[T]) variants[T] {
+	v.vv = func(dst, a, b []T) bool {
+		if m := len(dst) &^ 15; m > 0 {
+			raceAccess(dst[:m], a[:m], b[:m])
+			if vv(dst[:m], a[:m], b[:m]) {
+				return true
+			}
+			dst, a, b = dst[m:], a[m:], b[m:]
+		}
+		return g.vv(dst, a, b)
+	}
+	v.rows = rowsKernel(16, rw, v.vv)
+	v.stream = streamed(16, nt, v.vv, fault)
+	return v
+}
+
+// streamed wraps a VVNT kernel, which divides whole groups of lanes and
+// needs dst aligned to 64 bytes: vv divides the elements before the first
+// aligned one and the tail. When the kernel reports a lane, refused
+// decides for the rest of the call: fault reports it to the caller, which
+// locates it; the 64-bit kernels hand the call to the generic kernel.
+func streamed[T any](lanes int, nt, vv, refused func(dst, a, b []T) bool) func(dst, a, b []T) bool {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	return func(dst, a, b []T) bool {
+		if len(dst) == 0 {
+			return false
+		}
+		head := min(len(dst), int(-uintptr(unsafe.Pointer(unsafe.SliceData(dst)))&63)/size)
+		if head > 0 && vv(dst[:head], a[:head], b[:head]) {
+			return true
+		}
+		dst, a, b = dst[head:], a[head:], b[head:]
+		if m := len(dst) - len(dst)%lanes; m > 0 {
+			raceAccess(dst[:m], a[:m], b[:m])
+			if nt(dst[:m], a[:m], b[:m]) {
+				return refused(dst, a, b)
+			}
+			dst, a, b = dst[m:], a[m:], b[m:]
+		}
+		return vv(dst, a, b)
+	}
+}
+
+// fault is streamed's refused for kernels whose report is a fault.
+func fault[T any](_, _, _ []T) bool { return true }
+
+// floatKernel gives a float kernel, which cannot fail, the integer
+// kernels' signature.
+func floatKernel[T any](k func(dst, a, b []T)) func(dst, a, b []T) bool {
+	return func(dst, a, b []T) bool { k(dst, a, b); return false }
 }
 
 // exact64 wraps the 64-bit AVX-512 kernels. They divide whole groups of 8

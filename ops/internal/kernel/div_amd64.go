@@ -1057,6 +1057,66 @@ func divI64FloorRWAVX512(dst []int64, a []int64, b []int64) bool
 //go:noescape
 func divU64RWAVX512(dst []uint64, a []uint64, b []uint64) bool
 
+// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+//
+//go:noescape
+func divI64TruncVVNTAVX512(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+//
+//go:noescape
+func divI64FloorVVNTAVX512(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+//
+//go:noescape
+func divU64VVNTAVX512(dst []uint64, a []uint64, b []uint64) bool
+
+// It needs AVX512_VBMI besides the AVX-512 level.
+//
+//go:noescape
+func divI8TruncVVVBMI(dst []int8, a []int8, b []int8) bool
+
+// It needs AVX512_VBMI besides the AVX-512 level.
+//
+//go:noescape
+func divI8FloorVVVBMI(dst []int8, a []int8, b []int8) bool
+
+// It needs AVX512_VBMI besides the AVX-512 level.
+//
+//go:noescape
+func divU8VVVBMI(dst []uint8, a []uint8, b []uint8) bool
+
+// It needs AVX512_VBMI besides the AVX-512 level.
+//
+//go:noescape
+func divI8TruncRWVBMI(dst []int8, a []int8, b []int8) bool
+
+// It needs AVX512_VBMI besides the AVX-512 level.
+//
+//go:noescape
+func divI8FloorRWVBMI(dst []int8, a []int8, b []int8) bool
+
+// It needs AVX512_VBMI besides the AVX-512 level.
+//
+//go:noescape
+func divU8RWVBMI(dst []uint8, a []uint8, b []uint8) bool
+
+// It needs AVX512_VBMI besides the AVX-512 level.
+//
+//go:noescape
+func divI8TruncVVNTVBMI(dst []int8, a []int8, b []int8) bool
+
+// It needs AVX512_VBMI besides the AVX-512 level.
+//
+//go:noescape
+func divI8FloorVVNTVBMI(dst []int8, a []int8, b []int8) bool
+
+// It needs AVX512_VBMI besides the AVX-512 level.
+//
+//go:noescape
+func divU8VVNTVBMI(dst []uint8, a []uint8, b []uint8) bool
+
 // divF32VVAVX512 divides groups of 16 elements, rounded to the element type:
 //
 //	for i := range n { // n = len(dst) rounded down to a multiple of 16
@@ -1092,6 +1152,18 @@ func divF32SVAVX512(dst []float32, a []float32, b []float32)
 //
 //go:noescape
 func divF32RWAVX512(dst []float32, a []float32, b []float32)
+
+// divF32VVNTAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divF32VVNTAVX512(dst []float32, a []float32, b []float32)
 
 // divF64VVAVX512 divides groups of 8 elements, rounded to the element type:
 //
@@ -1129,6 +1201,18 @@ func divF64SVAVX512(dst []float64, a []float64, b []float64)
 //go:noescape
 func divF64RWAVX512(dst []float64, a []float64, b []float64)
 
+// divF64VVNTAVX512 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divF64VVNTAVX512(dst []float64, a []float64, b []float64)
+
 // divF16VVAVX512 divides groups of 16 elements, rounded to the element type:
 //
 //	for i := range n { // n = len(dst) rounded down to a multiple of 16
@@ -1165,6 +1249,18 @@ func divF16SVAVX512(dst []uint16, a []uint16, b []uint16)
 //go:noescape
 func divF16RWAVX512(dst []uint16, a []uint16, b []uint16)
 
+// divF16VVNTAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divF16VVNTAVX512(dst []uint16, a []uint16, b []uint16)
+
 // divBF16VVAVX512 divides groups of 16 elements, rounded to the element type:
 //
 //	for i := range n { // n = len(dst) rounded down to a multiple of 16
@@ -1200,6 +1296,18 @@ func divBF16SVAVX512(dst []uint16, a []uint16, b []uint16)
 //
 //go:noescape
 func divBF16RWAVX512(dst []uint16, a []uint16, b []uint16)
+
+// divBF16VVNTAVX512 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divBF16VVNTAVX512(dst []uint16, a []uint16, b []uint16)
 
 // divI8TruncVVAVX512 divides groups of 16 elements, truncating division:
 //
@@ -1289,6 +1397,34 @@ func divI8TruncRWAVX512(dst []int8, a []int8, b []int8) bool
 //go:noescape
 func divI8FloorRWAVX512(dst []int8, a []int8, b []int8) bool
 
+// divI8TruncVVNTAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divI8TruncVVNTAVX512(dst []int8, a []int8, b []int8) bool
+
+// divI8FloorVVNTAVX512 divides groups of 16 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divI8FloorVVNTAVX512(dst []int8, a []int8, b []int8) bool
+
 // divU8VVAVX512 divides groups of 16 elements, truncating division:
 //
 //	for i := range n { // n = len(dst) rounded down to a multiple of 16
@@ -1332,6 +1468,20 @@ func divU8SVAVX512(dst []uint8, a []uint8, b []uint8) bool
 //
 //go:noescape
 func divU8RWAVX512(dst []uint8, a []uint8, b []uint8) bool
+
+// divU8VVNTAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divU8VVNTAVX512(dst []uint8, a []uint8, b []uint8) bool
 
 // divI16TruncVVAVX512 divides groups of 16 elements, truncating division:
 //
@@ -1421,6 +1571,34 @@ func divI16TruncRWAVX512(dst []int16, a []int16, b []int16) bool
 //go:noescape
 func divI16FloorRWAVX512(dst []int16, a []int16, b []int16) bool
 
+// divI16TruncVVNTAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divI16TruncVVNTAVX512(dst []int16, a []int16, b []int16) bool
+
+// divI16FloorVVNTAVX512 divides groups of 16 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divI16FloorVVNTAVX512(dst []int16, a []int16, b []int16) bool
+
 // divU16VVAVX512 divides groups of 16 elements, truncating division:
 //
 //	for i := range n { // n = len(dst) rounded down to a multiple of 16
@@ -1464,6 +1642,20 @@ func divU16SVAVX512(dst []uint16, a []uint16, b []uint16) bool
 //
 //go:noescape
 func divU16RWAVX512(dst []uint16, a []uint16, b []uint16) bool
+
+// divU16VVNTAVX512 divides groups of 16 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divU16VVNTAVX512(dst []uint16, a []uint16, b []uint16) bool
 
 // divI32TruncVVAVX512 divides groups of 8 elements, truncating division:
 //
@@ -1553,6 +1745,34 @@ func divI32TruncRWAVX512(dst []int32, a []int32, b []int32) bool
 //go:noescape
 func divI32FloorRWAVX512(dst []int32, a []int32, b []int32) bool
 
+// divI32TruncVVNTAVX512 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divI32TruncVVNTAVX512(dst []int32, a []int32, b []int32) bool
+
+// divI32FloorVVNTAVX512 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divI32FloorVVNTAVX512(dst []int32, a []int32, b []int32) bool
+
 // divU32VVAVX512 divides groups of 8 elements, truncating division:
 //
 //	for i := range n { // n = len(dst) rounded down to a multiple of 8
@@ -1596,6 +1816,20 @@ func divU32SVAVX512(dst []uint32, a []uint32, b []uint32) bool
 //
 //go:noescape
 func divU32RWAVX512(dst []uint32, a []uint32, b []uint32) bool
+
+// divU32VVNTAVX512 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divU32VVNTAVX512(dst []uint32, a []uint32, b []uint32) bool
 
 // divI64MagicTruncAVX2 divides groups of 4 elements by one divisor d, truncating division, with
 // libdivide's magic number for |d| (magic, shift; the add variant adds

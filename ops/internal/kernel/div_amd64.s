@@ -8507,6 +8507,1879 @@ divU64RWAVX512_done:
 	VZEROUPPER
 	RET
 
+// func divI64TruncVVNTAVX512(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·divI64TruncVVNTAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, and the broadcast operand, set up once.
+	KXORB        K1, K1, K1
+	VPTERNLOGQ   $0xff, Z0, Z0, Z0
+	VBROADCASTSD one64<>+0(SB), Z1
+	VPBROADCASTQ big61<>+0(SB), Z2
+	VPXORQ       Z3, Z3, Z3
+	VPSLLQ       $0x3f, Z0, Z4
+
+	// Blocks of 16 elements.
+divI64TruncVVNTAVX512_block:
+	CMPQ        AX, $0x00000010
+	JB          divI64TruncVVNTAVX512_single
+	VMOVDQU64   (DX), Z6
+	VMOVDQU64   (BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVNTDQ    Z9, (CX)
+	VMOVDQU64   64(DX), Z6
+	VMOVDQU64   64(BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVNTDQ    Z9, 64(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000010, AX
+	JMP         divI64TruncVVNTAVX512_block
+
+	// Groups of 8 elements.
+divI64TruncVVNTAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divI64TruncVVNTAVX512_end
+	VMOVDQU64   (DX), Z6
+	VMOVDQU64   (BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVNTDQ    Z9, (CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, AX
+	JMP         divI64TruncVVNTAVX512_single
+
+divI64TruncVVNTAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTB K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divI64FloorVVNTAVX512(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·divI64FloorVVNTAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, and the broadcast operand, set up once.
+	KXORB        K1, K1, K1
+	VPTERNLOGQ   $0xff, Z0, Z0, Z0
+	VBROADCASTSD one64<>+0(SB), Z1
+	VPBROADCASTQ big61<>+0(SB), Z2
+	VPXORQ       Z3, Z3, Z3
+	VPSLLQ       $0x3f, Z0, Z4
+
+	// Blocks of 16 elements.
+divI64FloorVVNTAVX512_block:
+	CMPQ        AX, $0x00000010
+	JB          divI64FloorVVNTAVX512_single
+	VMOVDQU64   (DX), Z6
+	VMOVDQU64   (BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPTESTMQ    Z7, Z7, K3
+	KANDB       K2, K3, K3
+	VPSUBQ      Z0, Z9, K3, Z9
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVNTDQ    Z9, (CX)
+	VMOVDQU64   64(DX), Z6
+	VMOVDQU64   64(BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPTESTMQ    Z7, Z7, K3
+	KANDB       K2, K3, K3
+	VPSUBQ      Z0, Z9, K3, Z9
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVNTDQ    Z9, 64(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000010, AX
+	JMP         divI64FloorVVNTAVX512_block
+
+	// Groups of 8 elements.
+divI64FloorVVNTAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divI64FloorVVNTAVX512_end
+	VMOVDQU64   (DX), Z6
+	VMOVDQU64   (BX), Z5
+	VPABSQ      Z6, Z7
+	VPABSQ      Z5, Z8
+	VPTESTNMQ   Z8, Z8, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z8, K2
+	KORB        K2, K1, K1
+	VPCMPEQQ    Z4, Z6, K2
+	VPCMPEQQ    Z0, Z5, K2, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z7, Z9
+	VCVTUQQ2PD  Z8, Z10
+	VDIVPD      Z10, Z1, Z10
+	VMULPD      Z10, Z9, Z9
+	VCVTTPD2UQQ Z9, Z9
+	VPMULLQ     Z8, Z9, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VCVTQQ2PD   Z7, Z11
+	VMULPD      Z10, Z11, Z11
+	VCVTPD2QQ   Z11, Z10
+	VPADDQ      Z10, Z9, Z9
+	VPMULLQ     Z8, Z10, Z11
+	VPSUBQ      Z11, Z7, Z7
+	VPMOVQ2M    Z7, K2
+	VPADDQ      Z0, Z9, K2, Z9
+	VPADDQ      Z8, Z7, K2, Z7
+	VPXORQ      Z6, Z5, Z5
+	VPMOVQ2M    Z5, K2
+	VPTESTMQ    Z7, Z7, K3
+	KANDB       K2, K3, K3
+	VPSUBQ      Z0, Z9, K3, Z9
+	VPSUBQ      Z9, Z3, K2, Z9
+	VMOVNTDQ    Z9, (CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, AX
+	JMP         divI64FloorVVNTAVX512_single
+
+divI64FloorVVNTAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTB K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divU64VVNTAVX512(dst []uint64, a []uint64, b []uint64) bool
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·divU64VVNTAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, and the broadcast operand, set up once.
+	KXORB        K1, K1, K1
+	VPTERNLOGQ   $0xff, Z0, Z0, Z0
+	VBROADCASTSD one64<>+0(SB), Z1
+	VPBROADCASTQ big61<>+0(SB), Z2
+	VPXORQ       Z3, Z3, Z3
+
+	// Blocks of 16 elements.
+divU64VVNTAVX512_block:
+	CMPQ        AX, $0x00000010
+	JB          divU64VVNTAVX512_single
+	VMOVDQU64   (DX), Z4
+	VMOVDQU64   (BX), Z3
+	VPTESTNMQ   Z3, Z3, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z3, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z4, Z5
+	VCVTUQQ2PD  Z3, Z6
+	VDIVPD      Z6, Z1, Z6
+	VMULPD      Z6, Z5, Z5
+	VCVTTPD2UQQ Z5, Z5
+	VPMULLQ     Z3, Z5, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VCVTQQ2PD   Z4, Z7
+	VMULPD      Z6, Z7, Z7
+	VCVTPD2QQ   Z7, Z6
+	VPADDQ      Z6, Z5, Z5
+	VPMULLQ     Z3, Z6, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VPMOVQ2M    Z4, K2
+	VPADDQ      Z0, Z5, K2, Z5
+	VMOVNTDQ    Z5, (CX)
+	VMOVDQU64   64(DX), Z4
+	VMOVDQU64   64(BX), Z3
+	VPTESTNMQ   Z3, Z3, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z3, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z4, Z5
+	VCVTUQQ2PD  Z3, Z6
+	VDIVPD      Z6, Z1, Z6
+	VMULPD      Z6, Z5, Z5
+	VCVTTPD2UQQ Z5, Z5
+	VPMULLQ     Z3, Z5, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VCVTQQ2PD   Z4, Z7
+	VMULPD      Z6, Z7, Z7
+	VCVTPD2QQ   Z7, Z6
+	VPADDQ      Z6, Z5, Z5
+	VPMULLQ     Z3, Z6, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VPMOVQ2M    Z4, K2
+	VPADDQ      Z0, Z5, K2, Z5
+	VMOVNTDQ    Z5, 64(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000010, AX
+	JMP         divU64VVNTAVX512_block
+
+	// Groups of 8 elements.
+divU64VVNTAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divU64VVNTAVX512_end
+	VMOVDQU64   (DX), Z4
+	VMOVDQU64   (BX), Z3
+	VPTESTNMQ   Z3, Z3, K2
+	KORB        K2, K1, K1
+	VPTESTMQ    Z2, Z3, K2
+	KORB        K2, K1, K1
+	VCVTUQQ2PD  Z4, Z5
+	VCVTUQQ2PD  Z3, Z6
+	VDIVPD      Z6, Z1, Z6
+	VMULPD      Z6, Z5, Z5
+	VCVTTPD2UQQ Z5, Z5
+	VPMULLQ     Z3, Z5, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VCVTQQ2PD   Z4, Z7
+	VMULPD      Z6, Z7, Z7
+	VCVTPD2QQ   Z7, Z6
+	VPADDQ      Z6, Z5, Z5
+	VPMULLQ     Z3, Z6, Z7
+	VPSUBQ      Z7, Z4, Z4
+	VPMOVQ2M    Z4, K2
+	VPADDQ      Z0, Z5, K2, Z5
+	VMOVNTDQ    Z5, (CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000008, AX
+	JMP         divU64VVNTAVX512_single
+
+divU64VVNTAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTB K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA magic8lo<>+0(SB)/1, $0x00
+DATA magic8lo<>+1(SB)/1, $0x00
+DATA magic8lo<>+2(SB)/1, $0x00
+DATA magic8lo<>+3(SB)/1, $0x56
+DATA magic8lo<>+4(SB)/1, $0x00
+DATA magic8lo<>+5(SB)/1, $0x34
+DATA magic8lo<>+6(SB)/1, $0xab
+DATA magic8lo<>+7(SB)/1, $0x93
+DATA magic8lo<>+8(SB)/1, $0x00
+DATA magic8lo<>+9(SB)/1, $0x72
+DATA magic8lo<>+10(SB)/1, $0x9a
+DATA magic8lo<>+11(SB)/1, $0x46
+DATA magic8lo<>+12(SB)/1, $0x56
+DATA magic8lo<>+13(SB)/1, $0xb2
+DATA magic8lo<>+14(SB)/1, $0x4a
+DATA magic8lo<>+15(SB)/1, $0x12
+DATA magic8lo<>+16(SB)/1, $0x00
+DATA magic8lo<>+17(SB)/1, $0x10
+DATA magic8lo<>+18(SB)/1, $0x39
+DATA magic8lo<>+19(SB)/1, $0x7a
+DATA magic8lo<>+20(SB)/1, $0xcd
+DATA magic8lo<>+21(SB)/1, $0x31
+DATA magic8lo<>+22(SB)/1, $0xa3
+DATA magic8lo<>+23(SB)/1, $0x22
+DATA magic8lo<>+24(SB)/1, $0xab
+DATA magic8lo<>+25(SB)/1, $0x3e
+DATA magic8lo<>+26(SB)/1, $0xd9
+DATA magic8lo<>+27(SB)/1, $0x7c
+DATA magic8lo<>+28(SB)/1, $0x25
+DATA magic8lo<>+29(SB)/1, $0xd4
+DATA magic8lo<>+30(SB)/1, $0x89
+DATA magic8lo<>+31(SB)/1, $0x43
+DATA magic8lo<>+32(SB)/1, $0x00
+DATA magic8lo<>+33(SB)/1, $0xc2
+DATA magic8lo<>+34(SB)/1, $0x88
+DATA magic8lo<>+35(SB)/1, $0x51
+DATA magic8lo<>+36(SB)/1, $0x1d
+DATA magic8lo<>+37(SB)/1, $0xec
+DATA magic8lo<>+38(SB)/1, $0xbd
+DATA magic8lo<>+39(SB)/1, $0x91
+DATA magic8lo<>+40(SB)/1, $0x67
+DATA magic8lo<>+41(SB)/1, $0x3f
+DATA magic8lo<>+42(SB)/1, $0x19
+DATA magic8lo<>+43(SB)/1, $0xf5
+DATA magic8lo<>+44(SB)/1, $0xd2
+DATA magic8lo<>+45(SB)/1, $0xb1
+DATA magic8lo<>+46(SB)/1, $0x91
+DATA magic8lo<>+47(SB)/1, $0x73
+DATA magic8lo<>+48(SB)/1, $0x56
+DATA magic8lo<>+49(SB)/1, $0x3a
+DATA magic8lo<>+50(SB)/1, $0x1f
+DATA magic8lo<>+51(SB)/1, $0x06
+DATA magic8lo<>+52(SB)/1, $0xed
+DATA magic8lo<>+53(SB)/1, $0xd5
+DATA magic8lo<>+54(SB)/1, $0xbe
+DATA magic8lo<>+55(SB)/1, $0xa8
+DATA magic8lo<>+56(SB)/1, $0x93
+DATA magic8lo<>+57(SB)/1, $0x7e
+DATA magic8lo<>+58(SB)/1, $0x6a
+DATA magic8lo<>+59(SB)/1, $0x57
+DATA magic8lo<>+60(SB)/1, $0x45
+DATA magic8lo<>+61(SB)/1, $0x33
+DATA magic8lo<>+62(SB)/1, $0x22
+DATA magic8lo<>+63(SB)/1, $0x11
+DATA magic8lo<>+64(SB)/1, $0x00
+DATA magic8lo<>+65(SB)/1, $0xf1
+DATA magic8lo<>+66(SB)/1, $0xe1
+DATA magic8lo<>+67(SB)/1, $0xd3
+DATA magic8lo<>+68(SB)/1, $0xc4
+DATA magic8lo<>+69(SB)/1, $0xb6
+DATA magic8lo<>+70(SB)/1, $0xa9
+DATA magic8lo<>+71(SB)/1, $0x9c
+DATA magic8lo<>+72(SB)/1, $0x8f
+DATA magic8lo<>+73(SB)/1, $0x82
+DATA magic8lo<>+74(SB)/1, $0x76
+DATA magic8lo<>+75(SB)/1, $0x6a
+DATA magic8lo<>+76(SB)/1, $0x5f
+DATA magic8lo<>+77(SB)/1, $0x54
+DATA magic8lo<>+78(SB)/1, $0x49
+DATA magic8lo<>+79(SB)/1, $0x3e
+DATA magic8lo<>+80(SB)/1, $0x34
+DATA magic8lo<>+81(SB)/1, $0x2a
+DATA magic8lo<>+82(SB)/1, $0x20
+DATA magic8lo<>+83(SB)/1, $0x16
+DATA magic8lo<>+84(SB)/1, $0x0d
+DATA magic8lo<>+85(SB)/1, $0x04
+DATA magic8lo<>+86(SB)/1, $0xfb
+DATA magic8lo<>+87(SB)/1, $0xf2
+DATA magic8lo<>+88(SB)/1, $0xe9
+DATA magic8lo<>+89(SB)/1, $0xe1
+DATA magic8lo<>+90(SB)/1, $0xd9
+DATA magic8lo<>+91(SB)/1, $0xd1
+DATA magic8lo<>+92(SB)/1, $0xc9
+DATA magic8lo<>+93(SB)/1, $0xc1
+DATA magic8lo<>+94(SB)/1, $0xba
+DATA magic8lo<>+95(SB)/1, $0xb2
+DATA magic8lo<>+96(SB)/1, $0xab
+DATA magic8lo<>+97(SB)/1, $0xa4
+DATA magic8lo<>+98(SB)/1, $0x9d
+DATA magic8lo<>+99(SB)/1, $0x96
+DATA magic8lo<>+100(SB)/1, $0x90
+DATA magic8lo<>+101(SB)/1, $0x89
+DATA magic8lo<>+102(SB)/1, $0x83
+DATA magic8lo<>+103(SB)/1, $0x7d
+DATA magic8lo<>+104(SB)/1, $0x77
+DATA magic8lo<>+105(SB)/1, $0x71
+DATA magic8lo<>+106(SB)/1, $0x6b
+DATA magic8lo<>+107(SB)/1, $0x65
+DATA magic8lo<>+108(SB)/1, $0x5f
+DATA magic8lo<>+109(SB)/1, $0x5a
+DATA magic8lo<>+110(SB)/1, $0x54
+DATA magic8lo<>+111(SB)/1, $0x4f
+DATA magic8lo<>+112(SB)/1, $0x4a
+DATA magic8lo<>+113(SB)/1, $0x44
+DATA magic8lo<>+114(SB)/1, $0x3f
+DATA magic8lo<>+115(SB)/1, $0x3a
+DATA magic8lo<>+116(SB)/1, $0x35
+DATA magic8lo<>+117(SB)/1, $0x31
+DATA magic8lo<>+118(SB)/1, $0x2c
+DATA magic8lo<>+119(SB)/1, $0x27
+DATA magic8lo<>+120(SB)/1, $0x23
+DATA magic8lo<>+121(SB)/1, $0x1e
+DATA magic8lo<>+122(SB)/1, $0x1a
+DATA magic8lo<>+123(SB)/1, $0x15
+DATA magic8lo<>+124(SB)/1, $0x11
+DATA magic8lo<>+125(SB)/1, $0x0d
+DATA magic8lo<>+126(SB)/1, $0x09
+DATA magic8lo<>+127(SB)/1, $0x05
+GLOBL magic8lo<>(SB), RODATA|NOPTR, $128
+
+DATA magic8hi<>+0(SB)/1, $0x00
+DATA magic8hi<>+1(SB)/1, $0x00
+DATA magic8hi<>+2(SB)/1, $0x80
+DATA magic8hi<>+3(SB)/1, $0x55
+DATA magic8hi<>+4(SB)/1, $0x40
+DATA magic8hi<>+5(SB)/1, $0x33
+DATA magic8hi<>+6(SB)/1, $0x2a
+DATA magic8hi<>+7(SB)/1, $0x24
+DATA magic8hi<>+8(SB)/1, $0x20
+DATA magic8hi<>+9(SB)/1, $0x1c
+DATA magic8hi<>+10(SB)/1, $0x19
+DATA magic8hi<>+11(SB)/1, $0x17
+DATA magic8hi<>+12(SB)/1, $0x15
+DATA magic8hi<>+13(SB)/1, $0x13
+DATA magic8hi<>+14(SB)/1, $0x12
+DATA magic8hi<>+15(SB)/1, $0x11
+DATA magic8hi<>+16(SB)/1, $0x10
+DATA magic8hi<>+17(SB)/1, $0x0f
+DATA magic8hi<>+18(SB)/1, $0x0e
+DATA magic8hi<>+19(SB)/1, $0x0d
+DATA magic8hi<>+20(SB)/1, $0x0c
+DATA magic8hi<>+21(SB)/1, $0x0c
+DATA magic8hi<>+22(SB)/1, $0x0b
+DATA magic8hi<>+23(SB)/1, $0x0b
+DATA magic8hi<>+24(SB)/1, $0x0a
+DATA magic8hi<>+25(SB)/1, $0x0a
+DATA magic8hi<>+26(SB)/1, $0x09
+DATA magic8hi<>+27(SB)/1, $0x09
+DATA magic8hi<>+28(SB)/1, $0x09
+DATA magic8hi<>+29(SB)/1, $0x08
+DATA magic8hi<>+30(SB)/1, $0x08
+DATA magic8hi<>+31(SB)/1, $0x08
+DATA magic8hi<>+32(SB)/1, $0x08
+DATA magic8hi<>+33(SB)/1, $0x07
+DATA magic8hi<>+34(SB)/1, $0x07
+DATA magic8hi<>+35(SB)/1, $0x07
+DATA magic8hi<>+36(SB)/1, $0x07
+DATA magic8hi<>+37(SB)/1, $0x06
+DATA magic8hi<>+38(SB)/1, $0x06
+DATA magic8hi<>+39(SB)/1, $0x06
+DATA magic8hi<>+40(SB)/1, $0x06
+DATA magic8hi<>+41(SB)/1, $0x06
+DATA magic8hi<>+42(SB)/1, $0x06
+DATA magic8hi<>+43(SB)/1, $0x05
+DATA magic8hi<>+44(SB)/1, $0x05
+DATA magic8hi<>+45(SB)/1, $0x05
+DATA magic8hi<>+46(SB)/1, $0x05
+DATA magic8hi<>+47(SB)/1, $0x05
+DATA magic8hi<>+48(SB)/1, $0x05
+DATA magic8hi<>+49(SB)/1, $0x05
+DATA magic8hi<>+50(SB)/1, $0x05
+DATA magic8hi<>+51(SB)/1, $0x05
+DATA magic8hi<>+52(SB)/1, $0x04
+DATA magic8hi<>+53(SB)/1, $0x04
+DATA magic8hi<>+54(SB)/1, $0x04
+DATA magic8hi<>+55(SB)/1, $0x04
+DATA magic8hi<>+56(SB)/1, $0x04
+DATA magic8hi<>+57(SB)/1, $0x04
+DATA magic8hi<>+58(SB)/1, $0x04
+DATA magic8hi<>+59(SB)/1, $0x04
+DATA magic8hi<>+60(SB)/1, $0x04
+DATA magic8hi<>+61(SB)/1, $0x04
+DATA magic8hi<>+62(SB)/1, $0x04
+DATA magic8hi<>+63(SB)/1, $0x04
+DATA magic8hi<>+64(SB)/1, $0x04
+DATA magic8hi<>+65(SB)/1, $0x03
+DATA magic8hi<>+66(SB)/1, $0x03
+DATA magic8hi<>+67(SB)/1, $0x03
+DATA magic8hi<>+68(SB)/1, $0x03
+DATA magic8hi<>+69(SB)/1, $0x03
+DATA magic8hi<>+70(SB)/1, $0x03
+DATA magic8hi<>+71(SB)/1, $0x03
+DATA magic8hi<>+72(SB)/1, $0x03
+DATA magic8hi<>+73(SB)/1, $0x03
+DATA magic8hi<>+74(SB)/1, $0x03
+DATA magic8hi<>+75(SB)/1, $0x03
+DATA magic8hi<>+76(SB)/1, $0x03
+DATA magic8hi<>+77(SB)/1, $0x03
+DATA magic8hi<>+78(SB)/1, $0x03
+DATA magic8hi<>+79(SB)/1, $0x03
+DATA magic8hi<>+80(SB)/1, $0x03
+DATA magic8hi<>+81(SB)/1, $0x03
+DATA magic8hi<>+82(SB)/1, $0x03
+DATA magic8hi<>+83(SB)/1, $0x03
+DATA magic8hi<>+84(SB)/1, $0x03
+DATA magic8hi<>+85(SB)/1, $0x03
+DATA magic8hi<>+86(SB)/1, $0x02
+DATA magic8hi<>+87(SB)/1, $0x02
+DATA magic8hi<>+88(SB)/1, $0x02
+DATA magic8hi<>+89(SB)/1, $0x02
+DATA magic8hi<>+90(SB)/1, $0x02
+DATA magic8hi<>+91(SB)/1, $0x02
+DATA magic8hi<>+92(SB)/1, $0x02
+DATA magic8hi<>+93(SB)/1, $0x02
+DATA magic8hi<>+94(SB)/1, $0x02
+DATA magic8hi<>+95(SB)/1, $0x02
+DATA magic8hi<>+96(SB)/1, $0x02
+DATA magic8hi<>+97(SB)/1, $0x02
+DATA magic8hi<>+98(SB)/1, $0x02
+DATA magic8hi<>+99(SB)/1, $0x02
+DATA magic8hi<>+100(SB)/1, $0x02
+DATA magic8hi<>+101(SB)/1, $0x02
+DATA magic8hi<>+102(SB)/1, $0x02
+DATA magic8hi<>+103(SB)/1, $0x02
+DATA magic8hi<>+104(SB)/1, $0x02
+DATA magic8hi<>+105(SB)/1, $0x02
+DATA magic8hi<>+106(SB)/1, $0x02
+DATA magic8hi<>+107(SB)/1, $0x02
+DATA magic8hi<>+108(SB)/1, $0x02
+DATA magic8hi<>+109(SB)/1, $0x02
+DATA magic8hi<>+110(SB)/1, $0x02
+DATA magic8hi<>+111(SB)/1, $0x02
+DATA magic8hi<>+112(SB)/1, $0x02
+DATA magic8hi<>+113(SB)/1, $0x02
+DATA magic8hi<>+114(SB)/1, $0x02
+DATA magic8hi<>+115(SB)/1, $0x02
+DATA magic8hi<>+116(SB)/1, $0x02
+DATA magic8hi<>+117(SB)/1, $0x02
+DATA magic8hi<>+118(SB)/1, $0x02
+DATA magic8hi<>+119(SB)/1, $0x02
+DATA magic8hi<>+120(SB)/1, $0x02
+DATA magic8hi<>+121(SB)/1, $0x02
+DATA magic8hi<>+122(SB)/1, $0x02
+DATA magic8hi<>+123(SB)/1, $0x02
+DATA magic8hi<>+124(SB)/1, $0x02
+DATA magic8hi<>+125(SB)/1, $0x02
+DATA magic8hi<>+126(SB)/1, $0x02
+DATA magic8hi<>+127(SB)/1, $0x02
+GLOBL magic8hi<>(SB), RODATA|NOPTR, $128
+
+// func divI8TruncVVVBMI(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·divI8TruncVVVBMI(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Tables and constants, loaded once.
+	VMOVDQU64  magic8lo<>+0(SB), Z0
+	VMOVDQU64  magic8lo<>+64(SB), Z1
+	VMOVDQU64  magic8hi<>+0(SB), Z2
+	VMOVDQU64  magic8hi<>+64(SB), Z3
+	VPXORQ     Z4, Z4, Z4
+	VPTERNLOGQ $0xff, Z6, Z6, Z6
+	VPABSB     Z6, Z5
+	VPSLLW     $0x07, Z5, Z7
+	KXORQ      K1, K1, K1
+
+	// Blocks of 128 elements.
+divI8TruncVVVBMI_block:
+	CMPQ       AX, $0x00000080
+	JB         divI8TruncVVVBMI_single
+	VMOVDQU8   (DX), Z8
+	VMOVDQU8   (BX), Z9
+	VPTESTNMB  Z9, Z9, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   Z7, Z8, K2
+	VPCMPEQB   Z6, Z9, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z8, Z9, Z10
+	VPMOVB2M   Z10, K2
+	VPABSB     Z8, Z8
+	VPABSB     Z9, Z9
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVDQU8   Z10, (CX)
+	VMOVDQU8   64(DX), Z8
+	VMOVDQU8   64(BX), Z9
+	VPTESTNMB  Z9, Z9, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   Z7, Z8, K2
+	VPCMPEQB   Z6, Z9, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z8, Z9, Z10
+	VPMOVB2M   Z10, K2
+	VPABSB     Z8, Z8
+	VPABSB     Z9, Z9
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVDQU8   Z10, 64(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000080, AX
+	JMP        divI8TruncVVVBMI_block
+
+	// Groups of 16 elements.
+divI8TruncVVVBMI_single:
+	CMPQ       AX, $0x00000010
+	JB         divI8TruncVVVBMI_end
+	VMOVDQU    (DX), X11
+	VMOVDQU    (BX), X12
+	VPTESTNMB  X12, X12, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   X7, X11, K2
+	VPCMPEQB   X6, X12, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z11, Z12, Z8
+	VPMOVB2M   Z8, K2
+	VPABSB     Z11, Z8
+	VPABSB     Z12, Z9
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVDQU    X10, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, AX
+	JMP        divI8TruncVVVBMI_single
+
+divI8TruncVVVBMI_end:
+	// Report whether some lane failed a check.
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI8FloorVVVBMI(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·divI8FloorVVVBMI(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Tables and constants, loaded once.
+	VMOVDQU64  magic8lo<>+0(SB), Z0
+	VMOVDQU64  magic8lo<>+64(SB), Z1
+	VMOVDQU64  magic8hi<>+0(SB), Z2
+	VMOVDQU64  magic8hi<>+64(SB), Z3
+	VPXORQ     Z4, Z4, Z4
+	VPTERNLOGQ $0xff, Z6, Z6, Z6
+	VPABSB     Z6, Z5
+	VPSLLW     $0x07, Z5, Z7
+	KXORQ      K1, K1, K1
+
+	// Blocks of 128 elements.
+divI8FloorVVVBMI_block:
+	CMPQ       AX, $0x00000080
+	JB         divI8FloorVVVBMI_single
+	VMOVDQU8   (DX), Z8
+	VMOVDQU8   (BX), Z9
+	VPTESTNMB  Z9, Z9, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   Z7, Z8, K2
+	VPCMPEQB   Z6, Z9, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z8, Z9, Z10
+	VPMOVB2M   Z10, K2
+	VPABSB     Z8, Z8
+	VPABSB     Z9, Z9
+	VPADDB     Z6, Z9, Z10
+	VPADDB     Z10, Z8, K2, Z8
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVDQU8   Z10, (CX)
+	VMOVDQU8   64(DX), Z8
+	VMOVDQU8   64(BX), Z9
+	VPTESTNMB  Z9, Z9, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   Z7, Z8, K2
+	VPCMPEQB   Z6, Z9, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z8, Z9, Z10
+	VPMOVB2M   Z10, K2
+	VPABSB     Z8, Z8
+	VPABSB     Z9, Z9
+	VPADDB     Z6, Z9, Z10
+	VPADDB     Z10, Z8, K2, Z8
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVDQU8   Z10, 64(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000080, AX
+	JMP        divI8FloorVVVBMI_block
+
+	// Groups of 16 elements.
+divI8FloorVVVBMI_single:
+	CMPQ       AX, $0x00000010
+	JB         divI8FloorVVVBMI_end
+	VMOVDQU    (DX), X11
+	VMOVDQU    (BX), X12
+	VPTESTNMB  X12, X12, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   X7, X11, K2
+	VPCMPEQB   X6, X12, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z11, Z12, Z8
+	VPMOVB2M   Z8, K2
+	VPABSB     Z11, Z8
+	VPABSB     Z12, Z9
+	VPADDB     Z6, Z9, Z10
+	VPADDB     Z10, Z8, K2, Z8
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVDQU    X10, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, AX
+	JMP        divI8FloorVVVBMI_single
+
+divI8FloorVVVBMI_end:
+	// Report whether some lane failed a check.
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU8VVVBMI(dst []uint8, a []uint8, b []uint8) bool
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·divU8VVVBMI(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Tables and constants, loaded once.
+	VMOVDQU64  magic8lo<>+0(SB), Z0
+	VMOVDQU64  magic8lo<>+64(SB), Z1
+	VMOVDQU64  magic8hi<>+0(SB), Z2
+	VMOVDQU64  magic8hi<>+64(SB), Z3
+	VPXORQ     Z4, Z4, Z4
+	VPTERNLOGQ $0xff, Z5, Z5, Z5
+	VPABSB     Z5, Z5
+	KXORQ      K1, K1, K1
+
+	// Blocks of 128 elements.
+divU8VVVBMI_block:
+	CMPQ       AX, $0x00000080
+	JB         divU8VVVBMI_single
+	VMOVDQU8   (DX), Z6
+	VMOVDQU8   (BX), Z7
+	VPTESTNMB  Z7, Z7, K2
+	KORQ       K2, K1, K1
+	VPMOVB2M   Z7, K2
+	VPCMPEQB   Z5, Z7, K3
+	VMOVDQA64  Z7, Z8
+	VPERMI2B   Z1, Z0, Z8
+	VMOVDQA64  Z7, Z9
+	VPERMI2B   Z3, Z2, Z9
+	VPUNPCKLBW Z9, Z8, Z10
+	VPUNPCKHBW Z9, Z8, Z8
+	VPUNPCKLBW Z4, Z6, Z9
+	VPUNPCKHBW Z4, Z6, Z13
+	VPMULHUW   Z10, Z9, Z9
+	VPMULHUW   Z8, Z13, Z13
+	VPACKUSWB  Z13, Z9, Z8
+	VMOVDQU8   Z6, K3, Z8
+	VPCMPUB    $0x05, Z7, Z6, K2, K3
+	VMOVDQU8   Z4, K2, Z8
+	VMOVDQU8   Z5, K3, Z8
+	VMOVDQU8   Z8, (CX)
+	VMOVDQU8   64(DX), Z6
+	VMOVDQU8   64(BX), Z7
+	VPTESTNMB  Z7, Z7, K2
+	KORQ       K2, K1, K1
+	VPMOVB2M   Z7, K2
+	VPCMPEQB   Z5, Z7, K3
+	VMOVDQA64  Z7, Z8
+	VPERMI2B   Z1, Z0, Z8
+	VMOVDQA64  Z7, Z9
+	VPERMI2B   Z3, Z2, Z9
+	VPUNPCKLBW Z9, Z8, Z10
+	VPUNPCKHBW Z9, Z8, Z8
+	VPUNPCKLBW Z4, Z6, Z9
+	VPUNPCKHBW Z4, Z6, Z13
+	VPMULHUW   Z10, Z9, Z9
+	VPMULHUW   Z8, Z13, Z13
+	VPACKUSWB  Z13, Z9, Z8
+	VMOVDQU8   Z6, K3, Z8
+	VPCMPUB    $0x05, Z7, Z6, K2, K3
+	VMOVDQU8   Z4, K2, Z8
+	VMOVDQU8   Z5, K3, Z8
+	VMOVDQU8   Z8, 64(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000080, AX
+	JMP        divU8VVVBMI_block
+
+	// Groups of 16 elements.
+divU8VVVBMI_single:
+	CMPQ       AX, $0x00000010
+	JB         divU8VVVBMI_end
+	VMOVDQU    (DX), X11
+	VMOVDQU    (BX), X12
+	VPTESTNMB  X12, X12, K2
+	KORQ       K2, K1, K1
+	VPMOVB2M   Z12, K2
+	VPCMPEQB   Z5, Z12, K3
+	VMOVDQA64  Z12, Z6
+	VPERMI2B   Z1, Z0, Z6
+	VMOVDQA64  Z12, Z7
+	VPERMI2B   Z3, Z2, Z7
+	VPUNPCKLBW Z7, Z6, Z8
+	VPUNPCKHBW Z7, Z6, Z6
+	VPUNPCKLBW Z4, Z11, Z7
+	VPUNPCKHBW Z4, Z11, Z9
+	VPMULHUW   Z8, Z7, Z7
+	VPMULHUW   Z6, Z9, Z9
+	VPACKUSWB  Z9, Z7, Z6
+	VMOVDQU8   Z11, K3, Z6
+	VPCMPUB    $0x05, Z12, Z11, K2, K3
+	VMOVDQU8   Z4, K2, Z6
+	VMOVDQU8   Z5, K3, Z6
+	VMOVDQU    X6, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, AX
+	JMP        divU8VVVBMI_single
+
+divU8VVVBMI_end:
+	// Report whether some lane failed a check.
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI8TruncRWVBMI(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·divI8TruncRWVBMI(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Tables and constants, loaded once.
+	VMOVDQU64  magic8lo<>+0(SB), Z0
+	VMOVDQU64  magic8lo<>+64(SB), Z1
+	VMOVDQU64  magic8hi<>+0(SB), Z2
+	VMOVDQU64  magic8hi<>+64(SB), Z3
+	VPXORQ     Z4, Z4, Z4
+	VPTERNLOGQ $0xff, Z6, Z6, Z6
+	VPABSB     Z6, Z5
+	VPSLLW     $0x07, Z5, Z7
+	KXORQ      K1, K1, K1
+
+	// One row of dst and a per round, b from its start.
+divI8TruncRWVBMI_row:
+	CMPQ AX, $0x00000000
+	JE   divI8TruncRWVBMI_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 128 elements.
+divI8TruncRWVBMI_block:
+	CMPQ       SI, $0x00000080
+	JB         divI8TruncRWVBMI_single
+	VMOVDQU8   (DX), Z8
+	VMOVDQU8   (BX), Z9
+	VPTESTNMB  Z9, Z9, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   Z7, Z8, K2
+	VPCMPEQB   Z6, Z9, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z8, Z9, Z10
+	VPMOVB2M   Z10, K2
+	VPABSB     Z8, Z8
+	VPABSB     Z9, Z9
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVDQU8   Z10, (CX)
+	VMOVDQU8   64(DX), Z8
+	VMOVDQU8   64(BX), Z9
+	VPTESTNMB  Z9, Z9, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   Z7, Z8, K2
+	VPCMPEQB   Z6, Z9, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z8, Z9, Z10
+	VPMOVB2M   Z10, K2
+	VPABSB     Z8, Z8
+	VPABSB     Z9, Z9
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVDQU8   Z10, 64(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000080, SI
+	JMP        divI8TruncRWVBMI_block
+
+	// Groups of 16 elements.
+divI8TruncRWVBMI_single:
+	CMPQ       SI, $0x00000010
+	JB         divI8TruncRWVBMI_end
+	VMOVDQU    (DX), X11
+	VMOVDQU    (BX), X12
+	VPTESTNMB  X12, X12, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   X7, X11, K2
+	VPCMPEQB   X6, X12, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z11, Z12, Z8
+	VPMOVB2M   Z8, K2
+	VPABSB     Z11, Z8
+	VPABSB     Z12, Z9
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVDQU    X10, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, SI
+	JMP        divI8TruncRWVBMI_single
+
+divI8TruncRWVBMI_end:
+	JMP divI8TruncRWVBMI_row
+
+divI8TruncRWVBMI_done:
+	// Report whether some lane failed a check.
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI8FloorRWVBMI(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·divI8FloorRWVBMI(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Tables and constants, loaded once.
+	VMOVDQU64  magic8lo<>+0(SB), Z0
+	VMOVDQU64  magic8lo<>+64(SB), Z1
+	VMOVDQU64  magic8hi<>+0(SB), Z2
+	VMOVDQU64  magic8hi<>+64(SB), Z3
+	VPXORQ     Z4, Z4, Z4
+	VPTERNLOGQ $0xff, Z6, Z6, Z6
+	VPABSB     Z6, Z5
+	VPSLLW     $0x07, Z5, Z7
+	KXORQ      K1, K1, K1
+
+	// One row of dst and a per round, b from its start.
+divI8FloorRWVBMI_row:
+	CMPQ AX, $0x00000000
+	JE   divI8FloorRWVBMI_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 128 elements.
+divI8FloorRWVBMI_block:
+	CMPQ       SI, $0x00000080
+	JB         divI8FloorRWVBMI_single
+	VMOVDQU8   (DX), Z8
+	VMOVDQU8   (BX), Z9
+	VPTESTNMB  Z9, Z9, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   Z7, Z8, K2
+	VPCMPEQB   Z6, Z9, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z8, Z9, Z10
+	VPMOVB2M   Z10, K2
+	VPABSB     Z8, Z8
+	VPABSB     Z9, Z9
+	VPADDB     Z6, Z9, Z10
+	VPADDB     Z10, Z8, K2, Z8
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVDQU8   Z10, (CX)
+	VMOVDQU8   64(DX), Z8
+	VMOVDQU8   64(BX), Z9
+	VPTESTNMB  Z9, Z9, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   Z7, Z8, K2
+	VPCMPEQB   Z6, Z9, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z8, Z9, Z10
+	VPMOVB2M   Z10, K2
+	VPABSB     Z8, Z8
+	VPABSB     Z9, Z9
+	VPADDB     Z6, Z9, Z10
+	VPADDB     Z10, Z8, K2, Z8
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVDQU8   Z10, 64(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000080, SI
+	JMP        divI8FloorRWVBMI_block
+
+	// Groups of 16 elements.
+divI8FloorRWVBMI_single:
+	CMPQ       SI, $0x00000010
+	JB         divI8FloorRWVBMI_end
+	VMOVDQU    (DX), X11
+	VMOVDQU    (BX), X12
+	VPTESTNMB  X12, X12, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   X7, X11, K2
+	VPCMPEQB   X6, X12, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z11, Z12, Z8
+	VPMOVB2M   Z8, K2
+	VPABSB     Z11, Z8
+	VPABSB     Z12, Z9
+	VPADDB     Z6, Z9, Z10
+	VPADDB     Z10, Z8, K2, Z8
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVDQU    X10, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, SI
+	JMP        divI8FloorRWVBMI_single
+
+divI8FloorRWVBMI_end:
+	JMP divI8FloorRWVBMI_row
+
+divI8FloorRWVBMI_done:
+	// Report whether some lane failed a check.
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU8RWVBMI(dst []uint8, a []uint8, b []uint8) bool
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·divU8RWVBMI(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Tables and constants, loaded once.
+	VMOVDQU64  magic8lo<>+0(SB), Z0
+	VMOVDQU64  magic8lo<>+64(SB), Z1
+	VMOVDQU64  magic8hi<>+0(SB), Z2
+	VMOVDQU64  magic8hi<>+64(SB), Z3
+	VPXORQ     Z4, Z4, Z4
+	VPTERNLOGQ $0xff, Z5, Z5, Z5
+	VPABSB     Z5, Z5
+	KXORQ      K1, K1, K1
+
+	// One row of dst and a per round, b from its start.
+divU8RWVBMI_row:
+	CMPQ AX, $0x00000000
+	JE   divU8RWVBMI_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 128 elements.
+divU8RWVBMI_block:
+	CMPQ       SI, $0x00000080
+	JB         divU8RWVBMI_single
+	VMOVDQU8   (DX), Z6
+	VMOVDQU8   (BX), Z7
+	VPTESTNMB  Z7, Z7, K2
+	KORQ       K2, K1, K1
+	VPMOVB2M   Z7, K2
+	VPCMPEQB   Z5, Z7, K3
+	VMOVDQA64  Z7, Z8
+	VPERMI2B   Z1, Z0, Z8
+	VMOVDQA64  Z7, Z9
+	VPERMI2B   Z3, Z2, Z9
+	VPUNPCKLBW Z9, Z8, Z10
+	VPUNPCKHBW Z9, Z8, Z8
+	VPUNPCKLBW Z4, Z6, Z9
+	VPUNPCKHBW Z4, Z6, Z13
+	VPMULHUW   Z10, Z9, Z9
+	VPMULHUW   Z8, Z13, Z13
+	VPACKUSWB  Z13, Z9, Z8
+	VMOVDQU8   Z6, K3, Z8
+	VPCMPUB    $0x05, Z7, Z6, K2, K3
+	VMOVDQU8   Z4, K2, Z8
+	VMOVDQU8   Z5, K3, Z8
+	VMOVDQU8   Z8, (CX)
+	VMOVDQU8   64(DX), Z6
+	VMOVDQU8   64(BX), Z7
+	VPTESTNMB  Z7, Z7, K2
+	KORQ       K2, K1, K1
+	VPMOVB2M   Z7, K2
+	VPCMPEQB   Z5, Z7, K3
+	VMOVDQA64  Z7, Z8
+	VPERMI2B   Z1, Z0, Z8
+	VMOVDQA64  Z7, Z9
+	VPERMI2B   Z3, Z2, Z9
+	VPUNPCKLBW Z9, Z8, Z10
+	VPUNPCKHBW Z9, Z8, Z8
+	VPUNPCKLBW Z4, Z6, Z9
+	VPUNPCKHBW Z4, Z6, Z13
+	VPMULHUW   Z10, Z9, Z9
+	VPMULHUW   Z8, Z13, Z13
+	VPACKUSWB  Z13, Z9, Z8
+	VMOVDQU8   Z6, K3, Z8
+	VPCMPUB    $0x05, Z7, Z6, K2, K3
+	VMOVDQU8   Z4, K2, Z8
+	VMOVDQU8   Z5, K3, Z8
+	VMOVDQU8   Z8, 64(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000080, SI
+	JMP        divU8RWVBMI_block
+
+	// Groups of 16 elements.
+divU8RWVBMI_single:
+	CMPQ       SI, $0x00000010
+	JB         divU8RWVBMI_end
+	VMOVDQU    (DX), X11
+	VMOVDQU    (BX), X12
+	VPTESTNMB  X12, X12, K2
+	KORQ       K2, K1, K1
+	VPMOVB2M   Z12, K2
+	VPCMPEQB   Z5, Z12, K3
+	VMOVDQA64  Z12, Z6
+	VPERMI2B   Z1, Z0, Z6
+	VMOVDQA64  Z12, Z7
+	VPERMI2B   Z3, Z2, Z7
+	VPUNPCKLBW Z7, Z6, Z8
+	VPUNPCKHBW Z7, Z6, Z6
+	VPUNPCKLBW Z4, Z11, Z7
+	VPUNPCKHBW Z4, Z11, Z9
+	VPMULHUW   Z8, Z7, Z7
+	VPMULHUW   Z6, Z9, Z9
+	VPACKUSWB  Z9, Z7, Z6
+	VMOVDQU8   Z11, K3, Z6
+	VPCMPUB    $0x05, Z12, Z11, K2, K3
+	VMOVDQU8   Z4, K2, Z6
+	VMOVDQU8   Z5, K3, Z6
+	VMOVDQU    X6, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, SI
+	JMP        divU8RWVBMI_single
+
+divU8RWVBMI_end:
+	JMP divU8RWVBMI_row
+
+divU8RWVBMI_done:
+	// Report whether some lane failed a check.
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI8TruncVVNTVBMI(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, MMX+
+TEXT ·divI8TruncVVNTVBMI(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Tables and constants, loaded once.
+	VMOVDQU64  magic8lo<>+0(SB), Z0
+	VMOVDQU64  magic8lo<>+64(SB), Z1
+	VMOVDQU64  magic8hi<>+0(SB), Z2
+	VMOVDQU64  magic8hi<>+64(SB), Z3
+	VPXORQ     Z4, Z4, Z4
+	VPTERNLOGQ $0xff, Z6, Z6, Z6
+	VPABSB     Z6, Z5
+	VPSLLW     $0x07, Z5, Z7
+	KXORQ      K1, K1, K1
+
+	// Blocks of 128 elements.
+divI8TruncVVNTVBMI_block:
+	CMPQ       AX, $0x00000080
+	JB         divI8TruncVVNTVBMI_single
+	VMOVDQU8   (DX), Z8
+	VMOVDQU8   (BX), Z9
+	VPTESTNMB  Z9, Z9, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   Z7, Z8, K2
+	VPCMPEQB   Z6, Z9, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z8, Z9, Z10
+	VPMOVB2M   Z10, K2
+	VPABSB     Z8, Z8
+	VPABSB     Z9, Z9
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVNTDQ   Z10, (CX)
+	VMOVDQU8   64(DX), Z8
+	VMOVDQU8   64(BX), Z9
+	VPTESTNMB  Z9, Z9, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   Z7, Z8, K2
+	VPCMPEQB   Z6, Z9, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z8, Z9, Z10
+	VPMOVB2M   Z10, K2
+	VPABSB     Z8, Z8
+	VPABSB     Z9, Z9
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVNTDQ   Z10, 64(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000080, AX
+	JMP        divI8TruncVVNTVBMI_block
+
+	// Groups of 16 elements.
+divI8TruncVVNTVBMI_single:
+	CMPQ       AX, $0x00000010
+	JB         divI8TruncVVNTVBMI_end
+	VMOVDQU    (DX), X11
+	VMOVDQU    (BX), X12
+	VPTESTNMB  X12, X12, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   X7, X11, K2
+	VPCMPEQB   X6, X12, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z11, Z12, Z8
+	VPMOVB2M   Z8, K2
+	VPABSB     Z11, Z8
+	VPABSB     Z12, Z9
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVNTDQ   X10, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, AX
+	JMP        divI8TruncVVNTVBMI_single
+
+divI8TruncVVNTVBMI_end:
+	// Report whether some lane failed a check.
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divI8FloorVVNTVBMI(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, MMX+
+TEXT ·divI8FloorVVNTVBMI(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Tables and constants, loaded once.
+	VMOVDQU64  magic8lo<>+0(SB), Z0
+	VMOVDQU64  magic8lo<>+64(SB), Z1
+	VMOVDQU64  magic8hi<>+0(SB), Z2
+	VMOVDQU64  magic8hi<>+64(SB), Z3
+	VPXORQ     Z4, Z4, Z4
+	VPTERNLOGQ $0xff, Z6, Z6, Z6
+	VPABSB     Z6, Z5
+	VPSLLW     $0x07, Z5, Z7
+	KXORQ      K1, K1, K1
+
+	// Blocks of 128 elements.
+divI8FloorVVNTVBMI_block:
+	CMPQ       AX, $0x00000080
+	JB         divI8FloorVVNTVBMI_single
+	VMOVDQU8   (DX), Z8
+	VMOVDQU8   (BX), Z9
+	VPTESTNMB  Z9, Z9, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   Z7, Z8, K2
+	VPCMPEQB   Z6, Z9, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z8, Z9, Z10
+	VPMOVB2M   Z10, K2
+	VPABSB     Z8, Z8
+	VPABSB     Z9, Z9
+	VPADDB     Z6, Z9, Z10
+	VPADDB     Z10, Z8, K2, Z8
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVNTDQ   Z10, (CX)
+	VMOVDQU8   64(DX), Z8
+	VMOVDQU8   64(BX), Z9
+	VPTESTNMB  Z9, Z9, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   Z7, Z8, K2
+	VPCMPEQB   Z6, Z9, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z8, Z9, Z10
+	VPMOVB2M   Z10, K2
+	VPABSB     Z8, Z8
+	VPABSB     Z9, Z9
+	VPADDB     Z6, Z9, Z10
+	VPADDB     Z10, Z8, K2, Z8
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVNTDQ   Z10, 64(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000080, AX
+	JMP        divI8FloorVVNTVBMI_block
+
+	// Groups of 16 elements.
+divI8FloorVVNTVBMI_single:
+	CMPQ       AX, $0x00000010
+	JB         divI8FloorVVNTVBMI_end
+	VMOVDQU    (DX), X11
+	VMOVDQU    (BX), X12
+	VPTESTNMB  X12, X12, K2
+	KORQ       K2, K1, K1
+	VPCMPEQB   X7, X11, K2
+	VPCMPEQB   X6, X12, K2, K2
+	KORQ       K2, K1, K1
+	VPXORQ     Z11, Z12, Z8
+	VPMOVB2M   Z8, K2
+	VPABSB     Z11, Z8
+	VPABSB     Z12, Z9
+	VPADDB     Z6, Z9, Z10
+	VPADDB     Z10, Z8, K2, Z8
+	VPMOVB2M   Z9, K3
+	VPCMPEQB   Z5, Z9, K4
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z9, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z10, Z14
+	VPUNPCKHBW Z13, Z10, Z10
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z15
+	VPMULHUW   Z14, Z13, Z13
+	VPMULHUW   Z10, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z10
+	VMOVDQU8   Z8, K4, Z10
+	VPCMPUB    $0x05, Z9, Z8, K3, K4
+	VMOVDQU8   Z4, K3, Z10
+	VMOVDQU8   Z5, K4, Z10
+	VPSUBB     Z10, Z4, K2, Z10
+	VMOVNTDQ   X10, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, AX
+	JMP        divI8FloorVVNTVBMI_single
+
+divI8FloorVVNTVBMI_end:
+	// Report whether some lane failed a check.
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divU8VVNTVBMI(dst []uint8, a []uint8, b []uint8) bool
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, MMX+
+TEXT ·divU8VVNTVBMI(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Tables and constants, loaded once.
+	VMOVDQU64  magic8lo<>+0(SB), Z0
+	VMOVDQU64  magic8lo<>+64(SB), Z1
+	VMOVDQU64  magic8hi<>+0(SB), Z2
+	VMOVDQU64  magic8hi<>+64(SB), Z3
+	VPXORQ     Z4, Z4, Z4
+	VPTERNLOGQ $0xff, Z5, Z5, Z5
+	VPABSB     Z5, Z5
+	KXORQ      K1, K1, K1
+
+	// Blocks of 128 elements.
+divU8VVNTVBMI_block:
+	CMPQ       AX, $0x00000080
+	JB         divU8VVNTVBMI_single
+	VMOVDQU8   (DX), Z6
+	VMOVDQU8   (BX), Z7
+	VPTESTNMB  Z7, Z7, K2
+	KORQ       K2, K1, K1
+	VPMOVB2M   Z7, K2
+	VPCMPEQB   Z5, Z7, K3
+	VMOVDQA64  Z7, Z8
+	VPERMI2B   Z1, Z0, Z8
+	VMOVDQA64  Z7, Z9
+	VPERMI2B   Z3, Z2, Z9
+	VPUNPCKLBW Z9, Z8, Z10
+	VPUNPCKHBW Z9, Z8, Z8
+	VPUNPCKLBW Z4, Z6, Z9
+	VPUNPCKHBW Z4, Z6, Z13
+	VPMULHUW   Z10, Z9, Z9
+	VPMULHUW   Z8, Z13, Z13
+	VPACKUSWB  Z13, Z9, Z8
+	VMOVDQU8   Z6, K3, Z8
+	VPCMPUB    $0x05, Z7, Z6, K2, K3
+	VMOVDQU8   Z4, K2, Z8
+	VMOVDQU8   Z5, K3, Z8
+	VMOVNTDQ   Z8, (CX)
+	VMOVDQU8   64(DX), Z6
+	VMOVDQU8   64(BX), Z7
+	VPTESTNMB  Z7, Z7, K2
+	KORQ       K2, K1, K1
+	VPMOVB2M   Z7, K2
+	VPCMPEQB   Z5, Z7, K3
+	VMOVDQA64  Z7, Z8
+	VPERMI2B   Z1, Z0, Z8
+	VMOVDQA64  Z7, Z9
+	VPERMI2B   Z3, Z2, Z9
+	VPUNPCKLBW Z9, Z8, Z10
+	VPUNPCKHBW Z9, Z8, Z8
+	VPUNPCKLBW Z4, Z6, Z9
+	VPUNPCKHBW Z4, Z6, Z13
+	VPMULHUW   Z10, Z9, Z9
+	VPMULHUW   Z8, Z13, Z13
+	VPACKUSWB  Z13, Z9, Z8
+	VMOVDQU8   Z6, K3, Z8
+	VPCMPUB    $0x05, Z7, Z6, K2, K3
+	VMOVDQU8   Z4, K2, Z8
+	VMOVDQU8   Z5, K3, Z8
+	VMOVNTDQ   Z8, 64(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000080, AX
+	JMP        divU8VVNTVBMI_block
+
+	// Groups of 16 elements.
+divU8VVNTVBMI_single:
+	CMPQ       AX, $0x00000010
+	JB         divU8VVNTVBMI_end
+	VMOVDQU    (DX), X11
+	VMOVDQU    (BX), X12
+	VPTESTNMB  X12, X12, K2
+	KORQ       K2, K1, K1
+	VPMOVB2M   Z12, K2
+	VPCMPEQB   Z5, Z12, K3
+	VMOVDQA64  Z12, Z6
+	VPERMI2B   Z1, Z0, Z6
+	VMOVDQA64  Z12, Z7
+	VPERMI2B   Z3, Z2, Z7
+	VPUNPCKLBW Z7, Z6, Z8
+	VPUNPCKHBW Z7, Z6, Z6
+	VPUNPCKLBW Z4, Z11, Z7
+	VPUNPCKHBW Z4, Z11, Z9
+	VPMULHUW   Z8, Z7, Z7
+	VPMULHUW   Z6, Z9, Z9
+	VPACKUSWB  Z9, Z7, Z6
+	VMOVDQU8   Z11, K3, Z6
+	VPCMPUB    $0x05, Z12, Z11, K2, K3
+	VMOVDQU8   Z4, K2, Z6
+	VMOVDQU8   Z5, K3, Z6
+	VMOVNTDQ   X6, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, AX
+	JMP        divU8VVNTVBMI_single
+
+divU8VVNTVBMI_end:
+	// Report whether some lane failed a check.
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func divF32VVAVX512(dst []float32, a []float32, b []float32)
 // Requires: AVX, AVX512F
 TEXT ·divF32VVAVX512(SB), NOSPLIT, $0-72
@@ -8719,6 +10592,60 @@ divF32RWAVX512_end:
 	JMP divF32RWAVX512_row
 
 divF32RWAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divF32VVNTAVX512(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·divF32VVNTAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, checks and the broadcast operand, set up once.
+	// Blocks of 64 elements.
+divF32VVNTAVX512_block:
+	CMPQ     AX, $0x00000040
+	JB       divF32VVNTAVX512_single
+	VMOVUPS  (DX), Z0
+	VMOVUPS  (BX), Z1
+	VDIVPS   Z1, Z0, Z0
+	VMOVNTPS Z0, (CX)
+	VMOVUPS  64(DX), Z0
+	VMOVUPS  64(BX), Z1
+	VDIVPS   Z1, Z0, Z0
+	VMOVNTPS Z0, 64(CX)
+	VMOVUPS  128(DX), Z0
+	VMOVUPS  128(BX), Z1
+	VDIVPS   Z1, Z0, Z0
+	VMOVNTPS Z0, 128(CX)
+	VMOVUPS  192(DX), Z0
+	VMOVUPS  192(BX), Z1
+	VDIVPS   Z1, Z0, Z0
+	VMOVNTPS Z0, 192(CX)
+	ADDQ     $0x00000100, DX
+	ADDQ     $0x00000100, BX
+	ADDQ     $0x00000100, CX
+	SUBQ     $0x00000040, AX
+	JMP      divF32VVNTAVX512_block
+
+	// Groups of 16 elements.
+divF32VVNTAVX512_single:
+	CMPQ     AX, $0x00000010
+	JB       divF32VVNTAVX512_end
+	VMOVUPS  (DX), Z0
+	VMOVUPS  (BX), Z1
+	VDIVPS   Z1, Z0, Z0
+	VMOVNTPS Z0, (CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, BX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000010, AX
+	JMP      divF32VVNTAVX512_single
+
+divF32VVNTAVX512_end:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8937,6 +10864,60 @@ divF64RWAVX512_done:
 	VZEROUPPER
 	RET
 
+// func divF64VVNTAVX512(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·divF64VVNTAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, checks and the broadcast operand, set up once.
+	// Blocks of 32 elements.
+divF64VVNTAVX512_block:
+	CMPQ     AX, $0x00000020
+	JB       divF64VVNTAVX512_single
+	VMOVUPD  (DX), Z0
+	VMOVUPD  (BX), Z1
+	VDIVPD   Z1, Z0, Z0
+	VMOVNTPD Z0, (CX)
+	VMOVUPD  64(DX), Z0
+	VMOVUPD  64(BX), Z1
+	VDIVPD   Z1, Z0, Z0
+	VMOVNTPD Z0, 64(CX)
+	VMOVUPD  128(DX), Z0
+	VMOVUPD  128(BX), Z1
+	VDIVPD   Z1, Z0, Z0
+	VMOVNTPD Z0, 128(CX)
+	VMOVUPD  192(DX), Z0
+	VMOVUPD  192(BX), Z1
+	VDIVPD   Z1, Z0, Z0
+	VMOVNTPD Z0, 192(CX)
+	ADDQ     $0x00000100, DX
+	ADDQ     $0x00000100, BX
+	ADDQ     $0x00000100, CX
+	SUBQ     $0x00000020, AX
+	JMP      divF64VVNTAVX512_block
+
+	// Groups of 8 elements.
+divF64VVNTAVX512_single:
+	CMPQ     AX, $0x00000008
+	JB       divF64VVNTAVX512_end
+	VMOVUPD  (DX), Z0
+	VMOVUPD  (BX), Z1
+	VDIVPD   Z1, Z0, Z0
+	VMOVNTPD Z0, (CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, BX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000008, AX
+	JMP      divF64VVNTAVX512_single
+
+divF64VVNTAVX512_end:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func divF16VVAVX512(dst []uint16, a []uint16, b []uint16)
 // Requires: AVX, AVX512F
 TEXT ·divF16VVAVX512(SB), NOSPLIT, $0-72
@@ -9151,6 +11132,65 @@ divF16RWAVX512_end:
 	JMP divF16RWAVX512_row
 
 divF16RWAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divF16VVNTAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·divF16VVNTAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, checks and the broadcast operand, set up once.
+	// Blocks of 64 elements.
+divF16VVNTAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divF16VVNTAVX512_single
+	VCVTPH2PS (DX), Z0
+	VCVTPH2PS (BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVNTDQ  Y0, (CX)
+	VCVTPH2PS 32(DX), Z0
+	VCVTPH2PS 32(BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVNTDQ  Y0, 32(CX)
+	VCVTPH2PS 64(DX), Z0
+	VCVTPH2PS 64(BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVNTDQ  Y0, 64(CX)
+	VCVTPH2PS 96(DX), Z0
+	VCVTPH2PS 96(BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVNTDQ  Y0, 96(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, BX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, AX
+	JMP       divF16VVNTAVX512_block
+
+	// Groups of 16 elements.
+divF16VVNTAVX512_single:
+	CMPQ      AX, $0x00000010
+	JB        divF16VVNTAVX512_end
+	VCVTPH2PS (DX), Z0
+	VCVTPH2PS (BX), Z1
+	VDIVPS    Z1, Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVNTDQ  Y0, (CX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, BX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000010, AX
+	JMP       divF16VVNTAVX512_single
+
+divF16VVNTAVX512_end:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9554,6 +11594,114 @@ divBF16RWAVX512_end:
 	JMP divBF16RWAVX512_row
 
 divBF16RWAVX512_done:
+	VZEROUPPER
+	RET
+
+// func divBF16VVNTAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·divBF16VVNTAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, checks and the broadcast operand, set up once.
+	VPBROADCASTD lsb<>+0(SB), Z0
+	VPBROADCASTD round7fff<>+0(SB), Z1
+	VPBROADCASTD quiet<>+0(SB), Z2
+
+	// Blocks of 64 elements.
+divBF16VVNTAVX512_block:
+	CMPQ      AX, $0x00000040
+	JB        divBF16VVNTAVX512_single
+	VPMOVZXWD (DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD (BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, Y3
+	VMOVNTDQ  Y3, (CX)
+	VPMOVZXWD 32(DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD 32(BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, Y3
+	VMOVNTDQ  Y3, 32(CX)
+	VPMOVZXWD 64(DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD 64(BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, Y3
+	VMOVNTDQ  Y3, 64(CX)
+	VPMOVZXWD 96(DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD 96(BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, Y3
+	VMOVNTDQ  Y3, 96(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, BX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, AX
+	JMP       divBF16VVNTAVX512_block
+
+	// Groups of 16 elements.
+divBF16VVNTAVX512_single:
+	CMPQ      AX, $0x00000010
+	JB        divBF16VVNTAVX512_end
+	VPMOVZXWD (DX), Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPMOVZXWD (BX), Z4
+	VPSLLD    $0x10, Z4, Z4
+	VDIVPS    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VCMPPS    $0x03, Z3, Z3, K1
+	VPORD     Z2, Z3, K1, Z4
+	VPSRLD    $0x10, Z4, Z4
+	VPMOVDW   Z4, Y3
+	VMOVNTDQ  Y3, (CX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, BX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000010, AX
+	JMP       divBF16VVNTAVX512_single
+
+divBF16VVNTAVX512_end:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -10259,6 +12407,213 @@ divI8FloorRWAVX512_done:
 	VZEROUPPER
 	RET
 
+// func divI8TruncVVNTAVX512(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX512F, MMX+
+TEXT ·divI8TruncVVNTAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, checks and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSS minquot8<>+0(SB), Z0
+
+	// Blocks of 64 elements.
+divI8TruncVVNTAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divI8TruncVVNTAVX512_single
+	VPMOVSXBD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  (BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, X1
+	VMOVNTDQ   X1, (CX)
+	VPMOVSXBD  16(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  16(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, X1
+	VMOVNTDQ   X1, 16(CX)
+	VPMOVSXBD  32(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  32(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, X1
+	VMOVNTDQ   X1, 32(CX)
+	VPMOVSXBD  48(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  48(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, X1
+	VMOVNTDQ   X1, 48(CX)
+	ADDQ       $0x00000040, DX
+	ADDQ       $0x00000040, BX
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000040, AX
+	JMP        divI8TruncVVNTAVX512_block
+
+	// Groups of 16 elements.
+divI8TruncVVNTAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divI8TruncVVNTAVX512_end
+	VPMOVSXBD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXBD  (BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, X1
+	VMOVNTDQ   X1, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, AX
+	JMP        divI8TruncVVNTAVX512_single
+
+divI8TruncVVNTAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divI8FloorVVNTAVX512(dst []int8, a []int8, b []int8) bool
+// Requires: AVX, AVX512F, MMX+
+TEXT ·divI8FloorVVNTAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, checks and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSS minquot8<>+0(SB), Z0
+
+	// Blocks of 64 elements.
+divI8FloorVVNTAVX512_block:
+	CMPQ        AX, $0x00000040
+	JB          divI8FloorVVNTAVX512_single
+	VPMOVSXBD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   (BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, X1
+	VMOVNTDQ    X1, (CX)
+	VPMOVSXBD   16(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   16(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, X1
+	VMOVNTDQ    X1, 16(CX)
+	VPMOVSXBD   32(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   32(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, X1
+	VMOVNTDQ    X1, 32(CX)
+	VPMOVSXBD   48(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   48(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, X1
+	VMOVNTDQ    X1, 48(CX)
+	ADDQ        $0x00000040, DX
+	ADDQ        $0x00000040, BX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000040, AX
+	JMP         divI8FloorVVNTAVX512_block
+
+	// Groups of 16 elements.
+divI8FloorVVNTAVX512_single:
+	CMPQ        AX, $0x00000010
+	JB          divI8FloorVVNTAVX512_end
+	VPMOVSXBD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXBD   (BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDB     Z1, X1
+	VMOVNTDQ    X1, (CX)
+	ADDQ        $0x00000010, DX
+	ADDQ        $0x00000010, BX
+	ADDQ        $0x00000010, CX
+	SUBQ        $0x00000010, AX
+	JMP         divI8FloorVVNTAVX512_single
+
+divI8FloorVVNTAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func divU8VVAVX512(dst []uint8, a []uint8, b []uint8) bool
 // Requires: AVX, AVX512F
 TEXT ·divU8VVAVX512(SB), NOSPLIT, $0-73
@@ -10575,6 +12930,96 @@ divU8RWAVX512_done:
 	KORTESTW K1, K1
 	SETNE    AL
 	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU8VVNTAVX512(dst []uint8, a []uint8, b []uint8) bool
+// Requires: AVX, AVX512F, MMX+
+TEXT ·divU8VVNTAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, checks and the broadcast operand, set up once.
+	KXORW K1, K1, K1
+
+	// Blocks of 64 elements.
+divU8VVNTAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divU8VVNTAVX512_single
+	VPMOVZXBD  (DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVNTDQ   X0, (CX)
+	VPMOVZXBD  16(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  16(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVNTDQ   X0, 16(CX)
+	VPMOVZXBD  32(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  32(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVNTDQ   X0, 32(CX)
+	VPMOVZXBD  48(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  48(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVNTDQ   X0, 48(CX)
+	ADDQ       $0x00000040, DX
+	ADDQ       $0x00000040, BX
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000040, AX
+	JMP        divU8VVNTAVX512_block
+
+	// Groups of 16 elements.
+divU8VVNTAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divU8VVNTAVX512_end
+	VPMOVZXBD  (DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXBD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVNTDQ   X0, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000010, AX
+	JMP        divU8VVNTAVX512_single
+
+divU8VVNTAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -11280,6 +13725,213 @@ divI16FloorRWAVX512_done:
 	VZEROUPPER
 	RET
 
+// func divI16TruncVVNTAVX512(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX512F, MMX+
+TEXT ·divI16TruncVVNTAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, checks and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSS minquot16<>+0(SB), Z0
+
+	// Blocks of 64 elements.
+divI16TruncVVNTAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divI16TruncVVNTAVX512_single
+	VPMOVSXWD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  (BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVNTDQ   Y1, (CX)
+	VPMOVSXWD  32(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  32(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVNTDQ   Y1, 32(CX)
+	VPMOVSXWD  64(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  64(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVNTDQ   Y1, 64(CX)
+	VPMOVSXWD  96(DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  96(BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVNTDQ   Y1, 96(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000040, AX
+	JMP        divI16TruncVVNTAVX512_block
+
+	// Groups of 16 elements.
+divI16TruncVVNTAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divI16TruncVVNTAVX512_end
+	VPMOVSXWD  (DX), Z1
+	VCVTDQ2PS  Z1, Z1
+	VPMOVSXWD  (BX), Z2
+	VCVTDQ2PS  Z2, Z3
+	VPTESTNMD  Z2, Z2, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z3, Z1, Z1
+	VCMPPS     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVNTDQ   Y1, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, AX
+	JMP        divI16TruncVVNTAVX512_single
+
+divI16TruncVVNTAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divI16FloorVVNTAVX512(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX512F, MMX+
+TEXT ·divI16FloorVVNTAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, checks and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSS minquot16<>+0(SB), Z0
+
+	// Blocks of 64 elements.
+divI16FloorVVNTAVX512_block:
+	CMPQ        AX, $0x00000040
+	JB          divI16FloorVVNTAVX512_single
+	VPMOVSXWD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   (BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, Y1
+	VMOVNTDQ    Y1, (CX)
+	VPMOVSXWD   32(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   32(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, Y1
+	VMOVNTDQ    Y1, 32(CX)
+	VPMOVSXWD   64(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   64(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, Y1
+	VMOVNTDQ    Y1, 64(CX)
+	VPMOVSXWD   96(DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   96(BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, Y1
+	VMOVNTDQ    Y1, 96(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000040, AX
+	JMP         divI16FloorVVNTAVX512_block
+
+	// Groups of 16 elements.
+divI16FloorVVNTAVX512_single:
+	CMPQ        AX, $0x00000010
+	JB          divI16FloorVVNTAVX512_end
+	VPMOVSXWD   (DX), Z1
+	VCVTDQ2PS   Z1, Z1
+	VPMOVSXWD   (BX), Z2
+	VCVTDQ2PS   Z2, Z3
+	VPTESTNMD   Z2, Z2, K2
+	KORW        K2, K1, K1
+	VDIVPS      Z3, Z1, Z1
+	VRNDSCALEPS $0x09, Z1, Z1
+	VCMPPS      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPMOVDW     Z1, Y1
+	VMOVNTDQ    Y1, (CX)
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000010, AX
+	JMP         divI16FloorVVNTAVX512_single
+
+divI16FloorVVNTAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func divU16VVAVX512(dst []uint16, a []uint16, b []uint16) bool
 // Requires: AVX, AVX512F
 TEXT ·divU16VVAVX512(SB), NOSPLIT, $0-73
@@ -11596,6 +14248,96 @@ divU16RWAVX512_done:
 	KORTESTW K1, K1
 	SETNE    AL
 	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU16VVNTAVX512(dst []uint16, a []uint16, b []uint16) bool
+// Requires: AVX, AVX512F, MMX+
+TEXT ·divU16VVNTAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, checks and the broadcast operand, set up once.
+	KXORW K1, K1, K1
+
+	// Blocks of 64 elements.
+divU16VVNTAVX512_block:
+	CMPQ       AX, $0x00000040
+	JB         divU16VVNTAVX512_single
+	VPMOVZXWD  (DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVNTDQ   Y0, (CX)
+	VPMOVZXWD  32(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  32(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVNTDQ   Y0, 32(CX)
+	VPMOVZXWD  64(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  64(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVNTDQ   Y0, 64(CX)
+	VPMOVZXWD  96(DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  96(BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVNTDQ   Y0, 96(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000040, AX
+	JMP        divU16VVNTAVX512_block
+
+	// Groups of 16 elements.
+divU16VVNTAVX512_single:
+	CMPQ       AX, $0x00000010
+	JB         divU16VVNTAVX512_end
+	VPMOVZXWD  (DX), Z0
+	VCVTDQ2PS  Z0, Z0
+	VPMOVZXWD  (BX), Z1
+	VCVTDQ2PS  Z1, Z2
+	VPTESTNMD  Z1, Z1, K2
+	KORW       K2, K1, K1
+	VDIVPS     Z2, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVNTDQ   Y0, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, AX
+	JMP        divU16VVNTAVX512_single
+
+divU16VVNTAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -12297,6 +15039,203 @@ divI32FloorRWAVX512_done:
 	VZEROUPPER
 	RET
 
+// func divI32TruncVVNTAVX512(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX512F, AVX512VL, MMX+
+TEXT ·divI32TruncVVNTAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, checks and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSD minquot32<>+0(SB), Z0
+
+	// Blocks of 32 elements.
+divI32TruncVVNTAVX512_block:
+	CMPQ       AX, $0x00000020
+	JB         divI32TruncVVNTAVX512_single
+	VMOVDQU    (DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    (BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVNTDQ   Y1, (CX)
+	VMOVDQU    32(DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    32(BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVNTDQ   Y1, 32(CX)
+	VMOVDQU    64(DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    64(BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVNTDQ   Y1, 64(CX)
+	VMOVDQU    96(DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    96(BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVNTDQ   Y1, 96(CX)
+	ADDQ       $0x00000080, DX
+	ADDQ       $0x00000080, BX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, AX
+	JMP        divI32TruncVVNTAVX512_block
+
+	// Groups of 8 elements.
+divI32TruncVVNTAVX512_single:
+	CMPQ       AX, $0x00000008
+	JB         divI32TruncVVNTAVX512_end
+	VMOVDQU    (DX), Y1
+	VCVTDQ2PD  Y1, Z1
+	VMOVDQU    (BX), Y2
+	VCVTDQ2PD  Y2, Z3
+	VPTESTNMD  Y2, Y2, K2
+	KORW       K2, K1, K1
+	VDIVPD     Z3, Z1, Z1
+	VCMPPD     $0x00, Z0, Z1, K2
+	KORW       K2, K1, K1
+	VCVTTPD2DQ Z1, Y1
+	VMOVNTDQ   Y1, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, AX
+	JMP        divI32TruncVVNTAVX512_single
+
+divI32TruncVVNTAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divI32FloorVVNTAVX512(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX512F, AVX512VL, MMX+
+TEXT ·divI32FloorVVNTAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, checks and the broadcast operand, set up once.
+	KXORW        K1, K1, K1
+	VBROADCASTSD minquot32<>+0(SB), Z0
+
+	// Blocks of 32 elements.
+divI32FloorVVNTAVX512_block:
+	CMPQ        AX, $0x00000020
+	JB          divI32FloorVVNTAVX512_single
+	VMOVDQU     (DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     (BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVNTDQ    Y1, (CX)
+	VMOVDQU     32(DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     32(BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVNTDQ    Y1, 32(CX)
+	VMOVDQU     64(DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     64(BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVNTDQ    Y1, 64(CX)
+	VMOVDQU     96(DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     96(BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVNTDQ    Y1, 96(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000020, AX
+	JMP         divI32FloorVVNTAVX512_block
+
+	// Groups of 8 elements.
+divI32FloorVVNTAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divI32FloorVVNTAVX512_end
+	VMOVDQU     (DX), Y1
+	VCVTDQ2PD   Y1, Z1
+	VMOVDQU     (BX), Y2
+	VCVTDQ2PD   Y2, Z3
+	VPTESTNMD   Y2, Y2, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VRNDSCALEPD $0x09, Z1, Z1
+	VCMPPD      $0x00, Z0, Z1, K2
+	KORW        K2, K1, K1
+	VCVTTPD2DQ  Z1, Y1
+	VMOVNTDQ    Y1, (CX)
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000008, AX
+	JMP         divI32FloorVVNTAVX512_single
+
+divI32FloorVVNTAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func divU32VVAVX512(dst []uint32, a []uint32, b []uint32) bool
 // Requires: AVX, AVX512F, AVX512VL
 TEXT ·divU32VVAVX512(SB), NOSPLIT, $0-73
@@ -12611,6 +15550,91 @@ divU32RWAVX512_done:
 	KORTESTW K1, K1
 	SETNE    AL
 	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU32VVNTAVX512(dst []uint32, a []uint32, b []uint32) bool
+// Requires: AVX, AVX512F, AVX512VL, MMX+
+TEXT ·divU32VVNTAVX512(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants, checks and the broadcast operand, set up once.
+	KXORW K1, K1, K1
+
+	// Blocks of 32 elements.
+divU32VVNTAVX512_block:
+	CMPQ        AX, $0x00000020
+	JB          divU32VVNTAVX512_single
+	VMOVDQU     (DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     (BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVNTDQ    Y0, (CX)
+	VMOVDQU     32(DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     32(BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVNTDQ    Y0, 32(CX)
+	VMOVDQU     64(DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     64(BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVNTDQ    Y0, 64(CX)
+	VMOVDQU     96(DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     96(BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVNTDQ    Y0, 96(CX)
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000020, AX
+	JMP         divU32VVNTAVX512_block
+
+	// Groups of 8 elements.
+divU32VVNTAVX512_single:
+	CMPQ        AX, $0x00000008
+	JB          divU32VVNTAVX512_end
+	VMOVDQU     (DX), Y0
+	VCVTUDQ2PD  Y0, Z0
+	VMOVDQU     (BX), Y1
+	VCVTUDQ2PD  Y1, Z2
+	VPTESTNMD   Y1, Y1, K2
+	KORW        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VCVTTPD2UDQ Z0, Y0
+	VMOVNTDQ    Y0, (CX)
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000008, AX
+	JMP         divU32VVNTAVX512_single
+
+divU32VVNTAVX512_end:
+	// Report whether some lane failed a check.
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	SFENCE
 	VZEROUPPER
 	RET
 

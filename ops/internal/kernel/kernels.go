@@ -107,8 +107,10 @@ func ParseLevel(s string) (Level, error) {
 // variants are the contiguous-run shapes a kernel handles: vv, vs and sv,
 // and rows, where dst and a hold whole rows of len(b) each and b is the
 // same row for all of them (row broadcasting without a call per row).
+// stream is vv writing dst with non-temporal stores, for divisions whose
+// output is StreamMin bytes or more; nil where the level has none.
 type variants[T any] struct {
-	vv, vs, sv, rows func(dst, a, b []T) bool
+	vv, vs, sv, rows, stream func(dst, a, b []T) bool
 }
 
 // rowsByVV divides row by row with vv, for levels and lengths without a

@@ -40,8 +40,9 @@ type kind512 struct {
 	// broadcast reads the element at m into every lane of a register that
 	// load accepts.
 	broadcast func(m Mem) Op
-	// store converts the quotient lanes back and writes one group to dst.
-	store func(q reg.VecVirtual, dst Mem)
+	// store converts the quotient lanes back and writes one group to dst,
+	// with a non-temporal store when nt is set.
+	store func(q reg.VecVirtual, dst Mem, nt bool)
 }
 
 // minQuotient is 2^(bits-1) in the float format of q's lanes: the one
@@ -72,7 +73,13 @@ func kinds512() []kind512 {
 			return same(z)
 		},
 		broadcast: func(m Mem) Op { z := ZMM(); VBROADCASTSS(m, z); return z },
-		store:     func(q reg.VecVirtual, dst Mem) { VMOVUPS(q, dst) },
+		store: func(q reg.VecVirtual, dst Mem, nt bool) {
+			if nt {
+				VMOVNTPS(q, dst)
+			} else {
+				VMOVUPS(q, dst)
+			}
+		},
 	}
 	f64 := kind512{name: "F64", goType: "float64", size: 8, lanes: 8, double: true, float: true, unroll: 4,
 		load: func(src Op) (reg.VecVirtual, reg.VecVirtual) {
@@ -84,7 +91,13 @@ func kinds512() []kind512 {
 			return same(z)
 		},
 		broadcast: func(m Mem) Op { z := ZMM(); VBROADCASTSD(m, z); return z },
-		store:     func(q reg.VecVirtual, dst Mem) { VMOVUPD(q, dst) },
+		store: func(q reg.VecVirtual, dst Mem, nt bool) {
+			if nt {
+				VMOVNTPD(q, dst)
+			} else {
+				VMOVUPD(q, dst)
+			}
+		},
 	}
 	bcastW := func(m Mem) Op { y := YMM(); VPBROADCASTW(m, y); return y }
 	bcastB := func(m Mem) Op { x := XMM(); VPBROADCASTB(m, x); return x }
@@ -96,7 +109,15 @@ func kinds512() []kind512 {
 			return same(z)
 		},
 		broadcast: bcastW,
-		store:     func(q reg.VecVirtual, dst Mem) { VCVTPS2PH(Imm(0), q, dst) },
+		store: func(q reg.VecVirtual, dst Mem, nt bool) {
+			if nt {
+				y := YMM()
+				VCVTPS2PH(Imm(0), q, y)
+				VMOVNTDQ(y, dst)
+			} else {
+				VCVTPS2PH(Imm(0), q, dst)
+			}
+		},
 	}
 	var one, bias, quietBit reg.VecVirtual // bf16 rounding
 	bf16 := kind512{name: "BF16", goType: "uint16", size: 2, lanes: 16, float: true, unroll: 4,
@@ -113,7 +134,7 @@ func kinds512() []kind512 {
 			return same(z)
 		},
 		broadcast: bcastW,
-		store: func(q reg.VecVirtual, dst Mem) {
+		store: func(q reg.VecVirtual, dst Mem, nt bool) {
 			// Round to nearest even in the integer lanes; NaN lanes keep
 			// their payload, made quiet.
 			t, r := ZMM(), ZMM()
@@ -125,7 +146,7 @@ func kinds512() []kind512 {
 			VCMPPS(Imm(3), q, q, nan) // unordered: NaN lanes
 			VPORD(quietBit, q, nan, r)
 			VPSRLD(Imm(16), r, r)
-			VPMOVDW(r, dst)
+			narrow(VPMOVDW, YMM, r, dst, nt)
 		},
 	}
 	small := func(name, goType string, size int, signed bool, widen func(src, dst Op), bcast func(Mem) Op) kind512 {
@@ -137,13 +158,13 @@ func kinds512() []kind512 {
 				return raw, f
 			},
 			broadcast: bcast,
-			store: func(q reg.VecVirtual, dst Mem) {
+			store: func(q reg.VecVirtual, dst Mem, nt bool) {
 				i := ZMM()
 				VCVTTPS2DQ(q, i)
 				if size == 1 {
-					VPMOVDB(i, dst)
+					narrow(VPMOVDB, XMM, i, dst, nt)
 				} else {
-					VPMOVDW(i, dst)
+					narrow(VPMOVDW, YMM, i, dst, nt)
 				}
 			},
 		}
@@ -169,14 +190,18 @@ func kinds512() []kind512 {
 				return raw, f
 			},
 			broadcast: bcastD,
-			store: func(q reg.VecVirtual, dst Mem) {
+			store: func(q reg.VecVirtual, dst Mem, nt bool) {
 				y := YMM()
 				if signed {
 					VCVTTPD2DQ(q, y)
 				} else {
 					VCVTTPD2UDQ(q, y)
 				}
-				VMOVDQU(y, dst)
+				if nt {
+					VMOVNTDQ(y, dst)
+				} else {
+					VMOVDQU(y, dst)
+				}
 			},
 		}
 	}
@@ -262,7 +287,7 @@ func kernel512(k kind512, v variant, floor bool) {
 			}
 			KORW(over, failed, failed)
 		}
-		k.store(q, dst.Offset(off))
+		k.store(q, dst.Offset(off), v.nt)
 	}
 
 	args.loops(name, v, k.unroll*k.lanes, k.lanes, func() {
@@ -277,8 +302,25 @@ func kernel512(k kind512, v variant, floor bool) {
 		}
 		returnFault(test)
 	}
+	if v.nt {
+		SFENCE()
+	}
 	VZEROUPPER()
 	RET()
+}
+
+// narrow writes the lanes of q narrowed by a truncating VPMOVDB or VPMOVDW
+// to dst: straight to memory, or for a non-temporal store through a
+// register of the narrowed width, as those instructions have no
+// non-temporal form.
+func narrow(pmov func(...Op), width func() reg.VecVirtual, q reg.VecVirtual, dst Mem, nt bool) {
+	if !nt {
+		pmov(q, dst)
+		return
+	}
+	r := width()
+	pmov(q, r)
+	VMOVNTDQ(r, dst)
 }
 
 // Constants of the 64-bit kernels.
@@ -400,7 +442,11 @@ func div64Kernel512(signed, floor bool, v variant) {
 			}
 			VPSUBQ(q, zero, differ, q)
 		}
-		VMOVDQU64(q, dst.Offset(off))
+		if v.nt {
+			VMOVNTDQ(q, dst.Offset(off))
+		} else {
+			VMOVDQU64(q, dst.Offset(off))
+		}
 	}
 
 	args.loops(name, v, 16, 8, func() {
@@ -408,6 +454,9 @@ func div64Kernel512(signed, floor bool, v variant) {
 		group(64)
 	}, func() { group(0) }, 8)
 	returnFault(func() { KORTESTB(failed, failed) })
+	if v.nt {
+		SFENCE()
+	}
 	VZEROUPPER()
 	RET()
 }

@@ -31,6 +31,9 @@ type variant struct {
 	name       string
 	aVec, bVec bool
 	rows       bool
+	// nt: dst is written with non-temporal stores (AVX-512 VV only),
+	// which need dst aligned to 64 bytes.
+	nt bool
 	// expr is the Go expression of element i of the result, for the docs.
 	expr string
 }
@@ -41,6 +44,7 @@ var (
 	sv       = variant{name: "SV", bVec: true, expr: "a[0] / b[i]"}
 	rw       = variant{name: "RW", aVec: true, bVec: true, rows: true, expr: "a[i] / b[i%len(b)]"}
 	variants = []variant{vv, vs, sv, rw}
+	vvNT     = variant{name: "VVNT", aVec: true, bVec: true, nt: true, expr: "a[i] / b[i]"}
 )
 
 // regs are the constants a kernel loads into registers once, before its
@@ -160,13 +164,19 @@ func main() {
 			}
 		}
 	}
-	for _, v := range []variant{vv, sv, rw} {
+	for _, v := range []variant{vv, sv, rw, vvNT} {
 		div64Kernel512(true, false, v)
 		div64Kernel512(true, true, v)
 		div64Kernel512(false, false, v)
 	}
+	constantsBytes()
+	for _, v := range []variant{vv, rw, vvNT} {
+		byteKernel512(true, false, v)
+		byteKernel512(true, true, v)
+		byteKernel512(false, false, v)
+	}
 	for _, k := range kinds512() {
-		for _, v := range variants {
+		for _, v := range append(variants, vvNT) {
 			kernel512(k, v, false)
 			if k.signed {
 				kernel512(k, v, true)
@@ -581,6 +591,11 @@ func kernelDoc(name string, lanes int, v variant, integer bool, floor bool) {
 			check = "nothing (the caller checks b[0])"
 		}
 		lines = append(lines, "", "It reports whether some lane met "+check+"; dst is then unspecified.")
+	}
+	if v.nt {
+		lines = append(lines, "",
+			"It writes dst with non-temporal stores, which bypass the caches: dst must be",
+			"aligned to 64 bytes. An SFENCE orders them before the kernel returns.")
 	}
 	Doc(lines...)
 }

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// magic8Lo and magic8Hi are the low and high bytes of M(d) = ceil(2^16/d)
+// for 2 <= d < 128 (0 for d < 2), the tables the byte kernels look up.
+var magic8Lo, magic8Hi Mem
+
+func constantsBytes() {
+	table := func(name string, shift uint) Mem {
+		m := GLOBL(name, RODATA|NOPTR)
+		for d := range 128 {
+			var v uint32
+			if d >= 2 {
+				v = (1<<16 + uint32(d) - 1) / uint32(d)
+			}
+			DATA(d, U8(uint8(v>>shift)))
+		}
+		return m
+	}
+	magic8Lo = table("magic8lo", 0)
+	magic8Hi = table("magic8hi", 8)
+}
+
+// byteKernel512 divides 8-bit integers with two operands (VV and RW) on
+// 64 byte lanes per zmm, without a float divide: AVX512_VBMI's VPERMI2B
+// looks up M(d) = ceil(2^16/d) for 64 divisors at once, and the quotient of
+// n by d, both unsigned bytes, is
+//
+//	q = (n * M(d)) >> 16 for 2 <= d < 128 (VPMULHUW in 16-bit lanes),
+//	q = n for d = 1, and q = (n >= d) for d >= 128, as n < 2d there.
+//
+// The product is exact: M(d) = 2^16/d + e with 0 <= e < 1, so n*M(d)/2^16
+// exceeds n/d by n*e/2^16 < 2^-8, while the fraction of n/d is at most
+// 1 - 1/d <= 1 - 2^-7; the floor is n/d's. (The kernel tests run every
+// pair of bytes.) Signed bytes divide their magnitudes (|-128| = 128 is a
+// byte) and negate where a^b is negative; floor divides n = |a| + |b| - 1
+// instead of |a| there, as floor(a/b) = -ceil(|a|/|b|), and n stays
+// below 256. Groups of 16 (rows, tails) use the same zmm code on an xmm
+// load, whose upper lanes are zero and never tested.
+func byteKernel512(signed, floor bool, v variant) {
+	typ, goType := "U8", "uint8"
+	if signed {
+		typ, goType = "I8", "int8"
+	}
+	name := strings.TrimSuffix(kernelName(typ, signed, false, floor, v), "AVX2") + "VBMI"
+	TEXT(name, NOSPLIT, "func(dst, a, b []"+goType+") bool")
+	Pragma("noescape")
+	kernelDoc(name, 16, v, true, floor)
+	Doc("It needs AVX512_VBMI besides the AVX-512 level.")
+	args := loadParams(v)
+	dst, a, b := args.dst, args.a, args.b
+
+	Comment("Tables and constants, loaded once.")
+	lo0, lo1, hi0, hi1 := ZMM(), ZMM(), ZMM(), ZMM()
+	VMOVDQU64(magic8Lo, lo0)
+	VMOVDQU64(magic8Lo.Offset(64), lo1)
+	VMOVDQU64(magic8Hi, hi0)
+	VMOVDQU64(magic8Hi.Offset(64), hi1)
+	zero, one, ones := ZMM(), ZMM(), ZMM()
+	VPXORQ(zero, zero, zero)
+	VPTERNLOGQ(Imm(0xff), ones, ones, ones) // -1 in every byte
+	VPABSB(ones, one)
+	var minB reg.VecVirtual
+	if signed {
+		minB = ZMM()
+		VPSLLW(Imm(7), one, minB) // -128 in every byte
+	}
+	failed := K()
+	KXORQ(failed, failed, failed)
+
+	// group divides 64 lanes at off, or 16 when wide is false.
+	group := func(off int, wide bool) {
+		va, vb := ZMM(), ZMM()
+		load := func(m Mem, z reg.VecVirtual) {
+			if wide {
+				VMOVDQU8(m, z)
+			} else {
+				VMOVDQU(m, z.AsX())
+			}
+		}
+		view := func(z reg.VecVirtual) Op {
+			if wide {
+				return z
+			}
+			return z.AsX()
+		}
+		load(a.Offset(off), va)
+		load(b.Offset(off), vb)
+		bad := K()
+		VPTESTNMB(view(vb), view(vb), bad) // b == 0
+		KORQ(bad, failed, failed)
+		n, d := va, vb
+		var neg reg.OpmaskVirtual
+		if signed {
+			isMin, minus1 := K(), K()
+			VPCMPEQB(view(minB), view(va), isMin)
+			VPCMPEQB(view(ones), view(vb), isMin, minus1) // MIN / -1
+			KORQ(minus1, failed, failed)
+			s := ZMM()
+			neg = K()
+			VPXORQ(va, vb, s)
+			VPMOVB2M(s, neg)
+			n, d = ZMM(), ZMM()
+			VPABSB(va, n)
+			VPABSB(vb, d)
+			if floor {
+				dm1 := ZMM()
+				VPADDB(ones, d, dm1)
+				VPADDB(dm1, n, neg, n) // |a| + |b| - 1 where the signs differ
+			}
+		}
+		big, unit := K(), K()
+		VPMOVB2M(d, big)       // d >= 128
+		VPCMPEQB(one, d, unit) // d == 1
+		mLo, mHi := ZMM(), ZMM()
+		VMOVDQA64(d, mLo)
+		VPERMI2B(lo1, lo0, mLo) // mLo = magic8lo[d & 127]
+		VMOVDQA64(d, mHi)
+		VPERMI2B(hi1, hi0, mHi)
+		m0, m1, n0, n1 := ZMM(), ZMM(), ZMM(), ZMM()
+		VPUNPCKLBW(mHi, mLo, m0) // 16-bit M(d), in each 128-bit lane's order
+		VPUNPCKHBW(mHi, mLo, m1)
+		VPUNPCKLBW(zero, n, n0)
+		VPUNPCKHBW(zero, n, n1)
+		VPMULHUW(m0, n0, n0)
+		VPMULHUW(m1, n1, n1)
+		q := ZMM()
+		VPACKUSWB(n1, n0, q) // undoes the unpacks' order
+		VMOVDQU8(n, unit, q)
+		ge := K()
+		VPCMPUB(Imm(5), d, n, big, ge) // n >= d, where d >= 128
+		VMOVDQU8(zero, big, q)
+		VMOVDQU8(one, ge, q)
+		if signed {
+			VPSUBB(q, zero, neg, q)
+		}
+		switch {
+		case wide && v.nt:
+			VMOVNTDQ(q, dst.Offset(off))
+		case wide:
+			VMOVDQU8(q, dst.Offset(off))
+		case v.nt:
+			VMOVNTDQ(q.AsX(), dst.Offset(off))
+		default:
+			VMOVDQU(q.AsX(), dst.Offset(off))
+		}
+	}
+
+	args.loops(name, v, 128, 16, func() {
+		group(0, true)
+		group(64, true)
+	}, func() { group(0, false) }, 1)
+	returnFault(func() { KORTESTQ(failed, failed) })
+	if v.nt {
+		SFENCE()
+	}
+	VZEROUPPER()
+	RET()
+}
