@@ -4,7 +4,12 @@
 // built with gcc -O3 -march=native and -mprefer-vector-width=WIDTH (256 or
 // 512, passed as -DWIDTH). Prints "c<WIDTH>-div/<type>/same/<N> ns/elem" and
 // "c<WIDTH>-add/<type>/same/<N>" lines, each the best of 7 windows of at
-// least 20 ms, the way bench/run.sh times every peer.
+// least 20 ms, the way bench/run.sh times every peer. At 16Mi it also
+// prints "c<WIDTH>-addnt/<type>/same/16Mi": the add stream again, written
+// with non-temporal stores (intrinsics; gcc never emits them for a loop),
+// which skip reading the output's lines before overwriting them, as
+// irdiv's large same-shape divisions do.
+#include <immintrin.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +47,20 @@ __attribute__((noinline)) static void add8(uint8_t *restrict c, const uint8_t *r
 
 __attribute__((noinline)) static void add16(uint16_t *restrict c, const uint16_t *restrict a, const uint16_t *restrict b, long n) {
 	for (long i = 0; i < n; i++) c[i] = a[i] + b[i];
+}
+
+// addnt adds bytes/64 64-byte lines of 32-bit lanes (an add stream does not
+// care about the element type) and writes them with non-temporal stores;
+// c must be 64-byte aligned.
+__attribute__((noinline)) static void addnt(uint8_t *restrict c, const uint8_t *restrict a, const uint8_t *restrict b, long bytes) {
+#if WIDTH == 512
+	for (long i = 0; i < bytes; i += 64)
+		_mm512_stream_si512((void *)(c + i), _mm512_add_epi32(_mm512_loadu_si512(a + i), _mm512_loadu_si512(b + i)));
+#else
+	for (long i = 0; i < bytes; i += 32)
+		_mm256_stream_si256((__m256i *)(c + i), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(a + i)), _mm256_loadu_si256((const __m256i *)(b + i))));
+#endif
+	_mm_sfence();
 }
 
 // MEASURE sets best to the best ns/elem of f(c, a, b, n) over 7 windows of
@@ -90,6 +109,16 @@ int main(void) {
 		printf("c%d-add/u8/same/%s %.4f\n", WIDTH, names[s], best);
 		MEASURE(best, add16, (uint16_t *)c, (uint16_t *)a, (uint16_t *)b, n);
 		printf("c%d-add/u16/same/%s %.4f\n", WIDTH, names[s], best);
+		if (n == 16 << 20) {
+			const char *widths[] = {"u8", "u16", "f32", "f64"};
+			for (int w = 0; w < 4; w++) {
+				long size = 1L << w;
+				uint8_t *x = (uint8_t *)(size == 8 ? (void *)ad : (void *)a), *y = (uint8_t *)(size == 8 ? (void *)bd : (void *)b), *z = (uint8_t *)(size == 8 ? (void *)cd : (void *)c);
+				long bytes = n * size;
+				MEASURE(best, addnt, z, x, y, bytes);
+				printf("c%d-addnt/%s/same/%s %.4f\n", WIDTH, widths[w], names[s], best * size); // MEASURE gave ns per byte
+			}
+		}
 		free(a), free(b), free(c), free(ad), free(bd), free(cd);
 	}
 	return 0;

@@ -56,11 +56,13 @@ func avx512Table() *Table {
 	u64 := exact64(divU64VVAVX512, divU64SVAVX512, divU64RWAVX512, t.u64[0])
 	t.u64 = [2]variants[uint64]{u64, u64}
 	if cpu.X86.HasAVX512VBMI {
-		// Two-operand 8-bit division looks its magic numbers up (VPERMI2B)
-		// instead of dividing in f32.
-		t.i8[0] = byteVec(divI8TruncVVVBMI, divI8TruncRWVBMI, divI8TruncVVNTVBMI, t.i8[0], g.i8[0])
-		t.i8[1] = byteVec(divI8FloorVVVBMI, divI8FloorRWVBMI, divI8FloorVVNTVBMI, t.i8[1], g.i8[1])
-		u8 := byteVec(divU8VVVBMI, divU8RWVBMI, divU8VVNTVBMI, t.u8[0], g.u8[0])
+		// 8-bit division looks its magic numbers up (VPERMI2B) instead of
+		// dividing in f32, and needs no widening to 16-bit lanes for a
+		// broadcast divisor: 1.5-2.2x faster than the magic-number kernels.
+		signedGeneric := func(d int8) bool { return d == 0 || d == -1 }
+		t.i8[0] = byteVec(divI8TruncVVVBMI, divI8TruncVSVBMI, divI8TruncRWVBMI, divI8TruncVVNTVBMI, signedGeneric, t.i8[0], g.i8[0])
+		t.i8[1] = byteVec(divI8FloorVVVBMI, divI8FloorVSVBMI, divI8FloorRWVBMI, divI8FloorVVNTVBMI, signedGeneric, t.i8[1], g.i8[1])
+		u8 := byteVec(divU8VVVBMI, divU8VSVBMI, divU8RWVBMI, divU8VVNTVBMI, func(d uint8) bool { return d == 0 }, t.u8[0], g.u8[0])
 		t.u8 = [2]variants[uint8]{u8, u8}
 	} else {
 		t.i8[0].stream = streamed(16, divI8TruncVVNTAVX512, t.i8[0].vv, fault)
@@ -86,9 +88,10 @@ func avx512Table() *Table {
 	return &t
 }
 
-// byteVec wraps the VBMI byte kernels as the vv, rows and stream of v,
-// whose vs and sv (magic numbers, f32) stay.
-func byteVec[T int8 | uint8](vv, rw, nt func(dst, a, b []T) bool, v, g variants[T]) variants[T] {
+// byteVec wraps the VBMI byte kernels as the vv, vs, rows and stream of
+// v, whose sv (f32) stays; vsGeneric says which broadcast divisors the
+// generic kernel divides.
+func byteVec[T int8 | uint8](vv, vs, rw, nt func(dst, a, b []T) bool, vsGeneric func(T) bool, v, g variants[T]) variants[T] {
 	v.vv = func(dst, a, b []T) bool {
 		if m := len(dst) &^ 15; m > 0 {
 			raceAccess(dst[:m], a[:m], b[:m])
@@ -99,9 +102,27 @@ func byteVec[T int8 | uint8](vv, rw, nt func(dst, a, b []T) bool, v, g variants[
 		}
 		return g.vv(dst, a, b)
 	}
+	v.vs = vsVBMI(vs, g.vs, vsGeneric)
 	v.rows = rowsKernel(16, rw, v.vv)
 	v.stream = streamed(16, nt, v.vv, fault)
 	return v
+}
+
+// vsVBMI wraps a VBMI kernel for a broadcast divisor; divisors for which
+// generic says so (0, and -1 for signed bytes) take the generic kernel,
+// which finds the faults, and so does the tail.
+func vsVBMI[T int8 | uint8](vs, g func(dst, a, b []T) bool, generic func(T) bool) func(dst, a, b []T) bool {
+	return func(dst, a, b []T) bool {
+		if generic(b[0]) {
+			return g(dst, a, b)
+		}
+		if m := len(dst) &^ 15; m > 0 {
+			raceAccess(dst[:m], a[:m], b[:1])
+			vs(dst[:m], a[:m], b[:1])
+			dst, a = dst[m:], a[m:]
+		}
+		return g(dst, a, b)
+	}
 }
 
 // streamed wraps a VVNT kernel, which divides whole groups of lanes and

@@ -1090,6 +1090,21 @@ func divU8VVVBMI(dst []uint8, a []uint8, b []uint8) bool
 // It needs AVX512_VBMI besides the AVX-512 level.
 //
 //go:noescape
+func divI8TruncVSVBMI(dst []int8, a []int8, b []int8) bool
+
+// It needs AVX512_VBMI besides the AVX-512 level.
+//
+//go:noescape
+func divI8FloorVSVBMI(dst []int8, a []int8, b []int8) bool
+
+// It needs AVX512_VBMI besides the AVX-512 level.
+//
+//go:noescape
+func divU8VSVBMI(dst []uint8, a []uint8, b []uint8) bool
+
+// It needs AVX512_VBMI besides the AVX-512 level.
+//
+//go:noescape
 func divI8TruncRWVBMI(dst []int8, a []int8, b []int8) bool
 
 // It needs AVX512_VBMI besides the AVX-512 level.

@@ -13,7 +13,8 @@
 // A Table holds one kernel set per SIMD level. Tables are chosen per call,
 // never through a global switch, so two models may run at different levels
 // at once. The level is detected once from golang.org/x/sys/cpu;
-// GODEBUG=cpu.avx512f=off stops at AVX2, GODEBUG=cpu.avx2=off and the
+// GODEBUG=cpu.avx512f=off stops at AVX2, GODEBUG=cpu.avx512vbmi=off leaves
+// out the AVX-512 level's VBMI byte kernels, GODEBUG=cpu.avx2=off and the
 // purego build tag select the generic level.
 package kernel
 
@@ -72,7 +73,8 @@ const (
 	Generic Level = iota
 	// AVX2 needs AVX, AVX2, FMA and F16C.
 	AVX2
-	// AVX512 adds AVX-512 F, DQ, BW and VL.
+	// AVX512 adds AVX-512 F, DQ, BW and VL, and uses AVX512_VBMI where
+	// the CPU has it (two-operand 8-bit division).
 	AVX512
 )
 

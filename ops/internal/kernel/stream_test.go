@@ -181,3 +181,53 @@ func TestStreamChoice(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamingDivide divides StreamMin bytes and a few elements more
+// through Divide, into a dst that starts one element past a 64-byte
+// boundary, at every level: the result equals the generic level's, and a
+// zero divisor near the end is found at its index.
+func TestStreamingDivide(t *testing.T) {
+	if testing.Short() {
+		t.Skip("divides 8 MiB per type and level; -short leaves it out")
+	}
+	r := rand.New(rand.NewPCG(23, 24))
+	gen := genericTable()
+	for _, level := range Levels() {
+		table, _ := Lookup(level)
+		for _, typ := range []Type{F32, BF16, I8, U8, I16, I32, I64, U64} {
+			size := typ.Size()
+			n := StreamMin/size + 5
+			plan, err := NewPlan([]int64{int64(n)}, []int64{int64(n)}, []int64{int64(n)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b := make([]byte, n*size), make([]byte, n*size)
+			for i := range a {
+				a[i], b[i] = byte(r.Uint32()), byte(r.Uint32())|1
+			}
+			if isSigned(typ) {
+				avoidPairwiseMinByMinusOne(a, b, typ)
+			}
+			_, dst := aligned64(n*size, size)
+			want := make([]byte, n*size)
+			name := fmt.Sprintf("%s/%s", level, typ)
+			for _, floor := range []bool{false, true} {
+				if f := table.Divide(typ, floor, plan, dst, a, b, 1, 0); f != NoFault {
+					t.Fatalf("%s: fault %+v", name, f)
+				}
+				gen.Divide(typ, floor, plan, want, a, b, 1, 0)
+				if !bytes.Equal(dst, want) {
+					t.Fatalf("%s floor=%v: differs from generic", name, floor)
+				}
+			}
+			if typ <= BF16 {
+				continue
+			}
+			at := n - 70
+			put(b, typ, at, 0)
+			if f := table.Divide(typ, true, plan, dst, a, b, 1, 0); f != (Fault{Index: at}) {
+				t.Fatalf("%s: zero divisor at %d: %+v", name, at, f)
+			}
+		}
+	}
+}

@@ -28,7 +28,8 @@ func constantsBytes() {
 	magic8Hi = table("magic8hi", 8)
 }
 
-// byteKernel512 divides 8-bit integers with two operands (VV and RW) on
+// byteKernel512 divides 8-bit integers with two operands (VV and RW) or by
+// a broadcast divisor (VS) on
 // 64 byte lanes per zmm, without a float divide: AVX512_VBMI's VPERMI2B
 // looks up M(d) = ceil(2^16/d) for 64 divisors at once, and the quotient of
 // n by d, both unsigned bytes, is
@@ -42,7 +43,7 @@ func constantsBytes() {
 // pair of bytes.) Signed bytes divide their magnitudes (|-128| = 128 is a
 // byte) and negate where a^b is negative; floor divides n = |a| + |b| - 1
 // instead of |a| there, as floor(a/b) = -ceil(|a|/|b|), and n stays
-// below 256. Groups of 16 (rows, tails) use the same zmm code on an xmm
+// below 256. A broadcast divisor is looked up once. Groups of 16 (rows, tails) use the same zmm code on an xmm
 // load, whose upper lanes are zero and never tested.
 func byteKernel512(signed, floor bool, v variant) {
 	typ, goType := "U8", "uint8"
@@ -75,9 +76,45 @@ func byteKernel512(signed, floor bool, v variant) {
 	failed := K()
 	KXORQ(failed, failed, failed)
 
+	// divisor looks up the magic numbers of the magnitudes in d.
+	type divisor struct {
+		d, dm1, m0, m1 reg.VecVirtual
+		big, unit      reg.OpmaskVirtual
+	}
+	lookUp := func(d reg.VecVirtual) divisor {
+		x := divisor{d: d, big: K(), unit: K(), m0: ZMM(), m1: ZMM()}
+		if floor {
+			x.dm1 = ZMM()
+			VPADDB(ones, d, x.dm1)
+		}
+		VPMOVB2M(d, x.big)       // d >= 128
+		VPCMPEQB(one, d, x.unit) // d == 1
+		mLo, mHi := ZMM(), ZMM()
+		VMOVDQA64(d, mLo)
+		VPERMI2B(lo1, lo0, mLo) // mLo = magic8lo[d & 127]
+		VMOVDQA64(d, mHi)
+		VPERMI2B(hi1, hi0, mHi)
+		VPUNPCKLBW(mHi, mLo, x.m0) // 16-bit M(d), in each 128-bit lane's order
+		VPUNPCKHBW(mHi, mLo, x.m1)
+		return x
+	}
+	// A broadcast divisor (VS) is looked up once; the wrapper keeps 0 and
+	// -1 for itself, so its lanes need no checks.
+	var fixedB reg.VecVirtual
+	var fixed divisor
+	if !v.bVec {
+		fixedB = ZMM()
+		VPBROADCASTB(b, fixedB)
+		d := fixedB
+		if signed {
+			d = ZMM()
+			VPABSB(fixedB, d)
+		}
+		fixed = lookUp(d)
+	}
+
 	// group divides 64 lanes at off, or 16 when wide is false.
 	group := func(off int, wide bool) {
-		va, vb := ZMM(), ZMM()
 		load := func(m Mem, z reg.VecVirtual) {
 			if wide {
 				VMOVDQU8(m, z)
@@ -91,52 +128,54 @@ func byteKernel512(signed, floor bool, v variant) {
 			}
 			return z.AsX()
 		}
+		va, vb := ZMM(), fixedB
 		load(a.Offset(off), va)
-		load(b.Offset(off), vb)
-		bad := K()
-		VPTESTNMB(view(vb), view(vb), bad) // b == 0
-		KORQ(bad, failed, failed)
-		n, d := va, vb
+		if v.bVec {
+			vb = ZMM()
+			load(b.Offset(off), vb)
+			bad := K()
+			VPTESTNMB(view(vb), view(vb), bad) // b == 0
+			KORQ(bad, failed, failed)
+		}
+		n := va
 		var neg reg.OpmaskVirtual
 		if signed {
-			isMin, minus1 := K(), K()
-			VPCMPEQB(view(minB), view(va), isMin)
-			VPCMPEQB(view(ones), view(vb), isMin, minus1) // MIN / -1
-			KORQ(minus1, failed, failed)
+			if v.bVec {
+				isMin, minus1 := K(), K()
+				VPCMPEQB(view(minB), view(va), isMin)
+				VPCMPEQB(view(ones), view(vb), isMin, minus1) // MIN / -1
+				KORQ(minus1, failed, failed)
+			}
 			s := ZMM()
 			neg = K()
 			VPXORQ(va, vb, s)
 			VPMOVB2M(s, neg)
-			n, d = ZMM(), ZMM()
+			n = ZMM()
 			VPABSB(va, n)
-			VPABSB(vb, d)
-			if floor {
-				dm1 := ZMM()
-				VPADDB(ones, d, dm1)
-				VPADDB(dm1, n, neg, n) // |a| + |b| - 1 where the signs differ
-			}
 		}
-		big, unit := K(), K()
-		VPMOVB2M(d, big)       // d >= 128
-		VPCMPEQB(one, d, unit) // d == 1
-		mLo, mHi := ZMM(), ZMM()
-		VMOVDQA64(d, mLo)
-		VPERMI2B(lo1, lo0, mLo) // mLo = magic8lo[d & 127]
-		VMOVDQA64(d, mHi)
-		VPERMI2B(hi1, hi0, mHi)
-		m0, m1, n0, n1 := ZMM(), ZMM(), ZMM(), ZMM()
-		VPUNPCKLBW(mHi, mLo, m0) // 16-bit M(d), in each 128-bit lane's order
-		VPUNPCKHBW(mHi, mLo, m1)
+		x := fixed
+		if v.bVec {
+			d := vb
+			if signed {
+				d = ZMM()
+				VPABSB(vb, d)
+			}
+			x = lookUp(d)
+		}
+		if signed && floor {
+			VPADDB(x.dm1, n, neg, n) // |a| + |b| - 1 where the signs differ
+		}
+		n0, n1 := ZMM(), ZMM()
 		VPUNPCKLBW(zero, n, n0)
 		VPUNPCKHBW(zero, n, n1)
-		VPMULHUW(m0, n0, n0)
-		VPMULHUW(m1, n1, n1)
+		VPMULHUW(x.m0, n0, n0)
+		VPMULHUW(x.m1, n1, n1)
 		q := ZMM()
 		VPACKUSWB(n1, n0, q) // undoes the unpacks' order
-		VMOVDQU8(n, unit, q)
+		VMOVDQU8(n, x.unit, q)
 		ge := K()
-		VPCMPUB(Imm(5), d, n, big, ge) // n >= d, where d >= 128
-		VMOVDQU8(zero, big, q)
+		VPCMPUB(Imm(5), x.d, n, x.big, ge) // n >= d, where d >= 128
+		VMOVDQU8(zero, x.big, q)
 		VMOVDQU8(one, ge, q)
 		if signed {
 			VPSUBB(q, zero, neg, q)
@@ -157,7 +196,11 @@ func byteKernel512(signed, floor bool, v variant) {
 		group(0, true)
 		group(64, true)
 	}, func() { group(0, false) }, 1)
-	returnFault(func() { KORTESTQ(failed, failed) })
+	var test func()
+	if v.bVec {
+		test = func() { KORTESTQ(failed, failed) }
+	}
+	returnFault(test)
 	if v.nt {
 		SFENCE()
 	}

@@ -170,7 +170,7 @@ func main() {
 		div64Kernel512(false, false, v)
 	}
 	constantsBytes()
-	for _, v := range []variant{vv, rw, vvNT} {
+	for _, v := range []variant{vv, vs, rw, vvNT} {
 		byteKernel512(true, false, v)
 		byteKernel512(true, true, v)
 		byteKernel512(false, false, v)
