@@ -58,11 +58,15 @@ func avx512Table() *Table {
 	if cpu.X86.HasAVX512VBMI {
 		// 8-bit division looks its magic numbers up (VPERMI2B) instead of
 		// dividing in f32, and needs no widening to 16-bit lanes for a
-		// broadcast divisor: 1.5-2.2x faster than the magic-number kernels.
-		signedGeneric := func(d int8) bool { return d == 0 || d == -1 }
-		t.i8[0] = byteVec(divI8TruncVVVBMI, divI8TruncVSVBMI, divI8TruncRWVBMI, divI8TruncVVNTVBMI, signedGeneric, t.i8[0], g.i8[0])
-		t.i8[1] = byteVec(divI8FloorVVVBMI, divI8FloorVSVBMI, divI8FloorRWVBMI, divI8FloorVVNTVBMI, signedGeneric, t.i8[1], g.i8[1])
-		u8 := byteVec(divU8VVVBMI, divU8VSVBMI, divU8RWVBMI, divU8VVNTVBMI, func(d uint8) bool { return d == 0 }, t.u8[0], g.u8[0])
+		// broadcast divisor: 1.6-2.2x faster than the magic-number kernels.
+		t.i8 = [2]variants[int8]{
+			signedVec(16, divI8TruncVVVBMI, divI8TruncVSVBMI, divI8TruncSVAVX512, divI8TruncRWVBMI, g.i8[0]),
+			signedVec(16, divI8FloorVVVBMI, divI8FloorVSVBMI, divI8FloorSVAVX512, divI8FloorRWVBMI, g.i8[1]),
+		}
+		t.i8[0].stream = streamed(16, divI8TruncVVNTVBMI, t.i8[0].vv, fault)
+		t.i8[1].stream = streamed(16, divI8FloorVVNTVBMI, t.i8[1].vv, fault)
+		u8 := unsignedVec(16, divU8VVVBMI, divU8VSVBMI, divU8SVAVX512, divU8RWVBMI, g.u8[0])
+		u8.stream = streamed(16, divU8VVNTVBMI, u8.vv, fault)
 		t.u8 = [2]variants[uint8]{u8, u8}
 	} else {
 		t.i8[0].stream = streamed(16, divI8TruncVVNTAVX512, t.i8[0].vv, fault)
@@ -86,43 +90,6 @@ func avx512Table() *Table {
 		t.u64[m].stream = streamed(8, divU64VVNTAVX512, t.u64[m].vv, g.u64[m].vv)
 	}
 	return &t
-}
-
-// byteVec wraps the VBMI byte kernels as the vv, vs, rows and stream of
-// v, whose sv (f32) stays; vsGeneric says which broadcast divisors the
-// generic kernel divides.
-func byteVec[T int8 | uint8](vv, vs, rw, nt func(dst, a, b []T) bool, vsGeneric func(T) bool, v, g variants[T]) variants[T] {
-	v.vv = func(dst, a, b []T) bool {
-		if m := len(dst) &^ 15; m > 0 {
-			raceAccess(dst[:m], a[:m], b[:m])
-			if vv(dst[:m], a[:m], b[:m]) {
-				return true
-			}
-			dst, a, b = dst[m:], a[m:], b[m:]
-		}
-		return g.vv(dst, a, b)
-	}
-	v.vs = vsVBMI(vs, g.vs, vsGeneric)
-	v.rows = rowsKernel(16, rw, v.vv)
-	v.stream = streamed(16, nt, v.vv, fault)
-	return v
-}
-
-// vsVBMI wraps a VBMI kernel for a broadcast divisor; divisors for which
-// generic says so (0, and -1 for signed bytes) take the generic kernel,
-// which finds the faults, and so does the tail.
-func vsVBMI[T int8 | uint8](vs, g func(dst, a, b []T) bool, generic func(T) bool) func(dst, a, b []T) bool {
-	return func(dst, a, b []T) bool {
-		if generic(b[0]) {
-			return g(dst, a, b)
-		}
-		if m := len(dst) &^ 15; m > 0 {
-			raceAccess(dst[:m], a[:m], b[:1])
-			vs(dst[:m], a[:m], b[:1])
-			dst, a = dst[m:], a[m:]
-		}
-		return g(dst, a, b)
-	}
 }
 
 // streamed wraps a VVNT kernel, which divides whole groups of lanes and

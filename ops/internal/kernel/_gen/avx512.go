@@ -356,16 +356,8 @@ func constants64() {
 // -1. Its wrapper then divides the whole call with the generic kernel,
 // which also finds the faults.
 func div64Kernel512(signed, floor bool, v variant) {
-	typ, goType := "U64", "uint64"
-	if signed {
-		typ, goType = "I64", "int64"
-	}
-	name := strings.TrimSuffix(kernelName(typ, signed, false, floor, v), "AVX2") + "AVX512"
-	TEXT(name, NOSPLIT, "func(dst, a, b []"+goType+") bool")
-	Pragma("noescape")
-	kernelDoc(name, 8, v, true, floor)
-	Doc("It also reports divisors of magnitude 2^61 or more, which it does not divide.")
-	args := loadParams(v)
+	name, args := intKernelText(64, signed, floor, v, 8, "AVX512",
+		"It also reports divisors of magnitude 2^61 or more, which it does not divide.")
 	dst, a, b := args.dst, args.a, args.b
 
 	Comment("Constants, and the broadcast operand, set up once.")

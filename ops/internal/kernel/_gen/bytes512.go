@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -43,19 +41,11 @@ func constantsBytes() {
 // pair of bytes.) Signed bytes divide their magnitudes (|-128| = 128 is a
 // byte) and negate where a^b is negative; floor divides n = |a| + |b| - 1
 // instead of |a| there, as floor(a/b) = -ceil(|a|/|b|), and n stays
-// below 256. A broadcast divisor is looked up once. Groups of 16 (rows, tails) use the same zmm code on an xmm
-// load, whose upper lanes are zero and never tested.
+// below 256. A broadcast divisor is looked up once. Groups of 16 (rows,
+// tails) use the same zmm code on an xmm load, whose upper lanes are zero
+// and never tested.
 func byteKernel512(signed, floor bool, v variant) {
-	typ, goType := "U8", "uint8"
-	if signed {
-		typ, goType = "I8", "int8"
-	}
-	name := strings.TrimSuffix(kernelName(typ, signed, false, floor, v), "AVX2") + "VBMI"
-	TEXT(name, NOSPLIT, "func(dst, a, b []"+goType+") bool")
-	Pragma("noescape")
-	kernelDoc(name, 16, v, true, floor)
-	Doc("It needs AVX512_VBMI besides the AVX-512 level.")
-	args := loadParams(v)
+	name, args := intKernelText(8, signed, floor, v, 16, "VBMI", "It needs AVX512_VBMI besides the AVX-512 level.")
 	dst, a, b := args.dst, args.a, args.b
 
 	Comment("Tables and constants, loaded once.")

@@ -16,6 +16,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -195,6 +196,23 @@ func main() {
 		}
 	}
 	Generate()
+}
+
+// intKernelText declares an integer kernel of the given bits (8 or 64),
+// func(dst, a, b []T) bool, named by kernelName with level in place of
+// AVX2, documents it (lanes per group, then note), and returns its name
+// and parameters.
+func intKernelText(bits int, signed, floor bool, v variant, lanes int, level, note string) (string, params) {
+	typ, goType := fmt.Sprintf("U%d", bits), fmt.Sprintf("uint%d", bits)
+	if signed {
+		typ, goType = fmt.Sprintf("I%d", bits), fmt.Sprintf("int%d", bits)
+	}
+	name := strings.TrimSuffix(kernelName(typ, signed, false, floor, v), "AVX2") + level
+	TEXT(name, NOSPLIT, "func(dst, a, b []"+goType+") bool")
+	Pragma("noescape")
+	kernelDoc(name, lanes, v, true, floor)
+	Doc(note)
+	return name, loadParams(v)
 }
 
 // magicText declares a magic-number kernel, func(dst, a []T, magic,
