@@ -131,7 +131,7 @@ func floatKernel[T any](k func(dst, a, b []T)) func(dst, a, b []T) bool {
 
 // exact64 wraps the 64-bit AVX-512 kernels. They divide whole groups of 8
 // and refuse a call holding a lane outside their proof (a zero divisor,
-// MIN / -1, or a divisor of magnitude 2^61 or more); the generic kernel
+// MIN / -1, or a divisor of magnitude above 2^61); the generic kernel
 // then divides that call, finding the faults, and finishes every tail.
 func exact64[T any](vv, sv, rw func(dst, a, b []T) bool, g variants[T]) variants[T] {
 	v := g

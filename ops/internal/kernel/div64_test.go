@@ -104,7 +104,7 @@ func TestMagicVectorAtEveryLevel(t *testing.T) {
 // TestVector64AtEveryLevel: the two-operand 64-bit kernels of every level
 // (f64 estimates with an integer correction on AVX-512) agree with Go's /
 // and the floor oracle on every pair of edge values, on random pairs of
-// every magnitude and sign, and around the 2^61 divisor limit where the
+// every magnitude and sign, and up to the 2^61 divisor limit above which the
 // AVX-512 kernels hand a call to the generic one. Calls of 24 elements
 // keep most calls within the vector kernels' proof.
 func TestVector64AtEveryLevel(t *testing.T) {
@@ -131,7 +131,7 @@ func TestVector64AtEveryLevel(t *testing.T) {
 		x := signed(int64(r.Uint64() >> r.IntN(64)))
 		d := signed(int64(r.Uint64() >> (3 + r.IntN(61)))) // |d| < 2^61
 		if r.IntN(64) == 0 {
-			d = signed(1<<61 - 1 - int64(r.IntN(4))) // the largest the vector path takes
+			d = signed(1<<61 - int64(r.IntN(4))) // up to the largest the vector path takes
 		}
 		add(x, d)
 	}

@@ -1012,62 +1012,62 @@ func divU32MagicAddAVX2(dst []uint32, a []uint32, magic uint64, shift uint64, ab
 //go:noescape
 func divU32MagicAddAVX512(dst []uint32, a []uint32, magic uint64, shift uint64, absD uint64, negD uint64)
 
-// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+// It also reports divisors of magnitude above 2^61, which it does not divide.
 //
 //go:noescape
 func divI64TruncVVAVX512(dst []int64, a []int64, b []int64) bool
 
-// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+// It also reports divisors of magnitude above 2^61, which it does not divide.
 //
 //go:noescape
 func divI64FloorVVAVX512(dst []int64, a []int64, b []int64) bool
 
-// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+// It also reports divisors of magnitude above 2^61, which it does not divide.
 //
 //go:noescape
 func divU64VVAVX512(dst []uint64, a []uint64, b []uint64) bool
 
-// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+// It also reports divisors of magnitude above 2^61, which it does not divide.
 //
 //go:noescape
 func divI64TruncSVAVX512(dst []int64, a []int64, b []int64) bool
 
-// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+// It also reports divisors of magnitude above 2^61, which it does not divide.
 //
 //go:noescape
 func divI64FloorSVAVX512(dst []int64, a []int64, b []int64) bool
 
-// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+// It also reports divisors of magnitude above 2^61, which it does not divide.
 //
 //go:noescape
 func divU64SVAVX512(dst []uint64, a []uint64, b []uint64) bool
 
-// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+// It also reports divisors of magnitude above 2^61, which it does not divide.
 //
 //go:noescape
 func divI64TruncRWAVX512(dst []int64, a []int64, b []int64) bool
 
-// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+// It also reports divisors of magnitude above 2^61, which it does not divide.
 //
 //go:noescape
 func divI64FloorRWAVX512(dst []int64, a []int64, b []int64) bool
 
-// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+// It also reports divisors of magnitude above 2^61, which it does not divide.
 //
 //go:noescape
 func divU64RWAVX512(dst []uint64, a []uint64, b []uint64) bool
 
-// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+// It also reports divisors of magnitude above 2^61, which it does not divide.
 //
 //go:noescape
 func divI64TruncVVNTAVX512(dst []int64, a []int64, b []int64) bool
 
-// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+// It also reports divisors of magnitude above 2^61, which it does not divide.
 //
 //go:noescape
 func divI64FloorVVNTAVX512(dst []int64, a []int64, b []int64) bool
 
-// It also reports divisors of magnitude 2^61 or more, which it does not divide.
+// It also reports divisors of magnitude above 2^61, which it does not divide.
 //
 //go:noescape
 func divU64VVNTAVX512(dst []uint64, a []uint64, b []uint64) bool

@@ -336,7 +336,7 @@ func constants64() {
 // div64Kernel512 divides 64-bit integers, eight lanes per zmm, in f64
 // with an exact integer correction. On the magnitudes A = |a| and
 // B = |b| as unsigned numbers (|MIN| = 2^63 included), with u = 2^-53 and
-// round to nearest:
+// round to nearest, for any A < 2^64 and 0 < B <= 2^61:
 //
 //  1. rcp = fl(1/fl(B)) and t = fl(fl(A)*rcp) are within 4.0001u of A/B
 //     (four roundings), so Q0 = trunc(t) (2^64-1 where t >= 2^64) has
@@ -344,34 +344,43 @@ func constants64() {
 //     |D|*B < 4.0001u*A + B < 8193 + B.
 //  2. R0 = A - Q0*B (VPMULLQ, modulo 2^64) equals r + D*B, r = A mod B in
 //     [0, B): it lies in (-(B+8193), 2B+8193), which fits a signed lane
-//     when B < 2^61 (other lanes take the scalar path).
+//     when B <= 2^61 (other lanes take the scalar path).
 //  3. t1 = fl(fl(R0)*rcp) is within 4.0001u*8195 < 2^-37 of R0/B = D + r/B,
 //     so Q1, t1 rounded to the nearest integer (VCVTPD2QQ), is D or D+1,
 //     and Q2 = Q0 + Q1 is Q or Q + 1.
-//  4. R1 = R0 - Q1*B is r or r - B: where it is negative, Q = Q2 - 1 and
-//     r = R1 + B. Signed quotients take the sign of a^b; floor subtracts
-//     one more where the signs differ and r != 0.
+//  4. R1 = R0 - Q1*B is r or r - B: where it is negative, Q = Q2 - 1
+//     (adding R1's sign, spread by VPSRAQ).
 //
-// The kernel reports lanes it cannot divide: B = 0, B >= 2^61, and MIN /
-// -1. Its wrapper then divides the whole call with the generic kernel,
-// which also finds the faults.
+// Signed quotients take the sign of a^b. Floor, where the signs differ,
+// divides A+B-1 instead of A (< 2^63 + 2^61, inside the proof): that is
+// ceil(A/B), and floor(a/b) = -ceil(A/B) there.
+//
+// The kernel reports lanes it cannot divide: B = 0, B > 2^61 and MIN / -1
+// (the one lane whose signs agree and whose Q is 2^63). The checks OR
+// B-1 and Q into vectors tested once at the end, since per-group mask
+// tests and KORB held the kernel to about half its speed on Zen 5 (the
+// mask ops issue on fewer ports). Its wrapper then divides the whole
+// call with the generic kernel, which also finds the faults.
 func div64Kernel512(signed, floor bool, v variant) {
 	name, args := intKernelText(64, signed, floor, v, 8, "AVX512",
-		"It also reports divisors of magnitude 2^61 or more, which it does not divide.")
+		"It also reports divisors of magnitude above 2^61, which it does not divide.")
 	dst, a, b := args.dst, args.a, args.b
 
 	Comment("Constants, and the broadcast operand, set up once.")
-	failed := K()
-	KXORB(failed, failed, failed)
-	ones, one, bigBits, zero := ZMM(), ZMM(), ZMM(), ZMM()
+	ones, one, zero := ZMM(), ZMM(), ZMM()
 	VPTERNLOGQ(Imm(0xff), ones, ones, ones) // -1 in every lane
 	VBROADCASTSD(one64, one)
-	VPBROADCASTQ(big61, bigBits)
 	VPXORQ(zero, zero, zero)
-	var minv, fixed reg.VecVirtual
+	// The checks accumulate in vectors, not masks, to keep the mask
+	// ports free: the OR of every B-1 (all ones where B = 0) and, for
+	// signed lanes whose signs agree, the OR of every quotient (2^63
+	// only for MIN / -1).
+	divisors := ZMM()
+	VPXORQ(divisors, divisors, divisors)
+	var overflow, fixed reg.VecVirtual
 	if signed {
-		minv = ZMM()
-		VPSLLQ(Imm(63), ones, minv)
+		overflow = ZMM()
+		VPXORQ(overflow, overflow, overflow)
 	}
 	if !v.aVec {
 		fixed = ZMM()
@@ -391,16 +400,20 @@ func div64Kernel512(signed, floor bool, v variant) {
 			VPABSQ(va, ua)
 			VPABSQ(vb, ub)
 		}
-		bad := K()
-		VPTESTNMQ(ub, ub, bad) // B == 0
-		KORB(bad, failed, failed)
-		VPTESTMQ(bigBits, ub, bad) // B >= 2^61
-		KORB(bad, failed, failed)
+		below := ZMM()
+		VPADDQ(ones, ub, below) // B - 1
+		VPORQ(below, divisors, divisors)
+		var s reg.VecVirtual
+		var differ reg.OpmaskVirtual
 		if signed {
-			isMin, minus1 := K(), K()
-			VPCMPEQQ(minv, va, isMin)
-			VPCMPEQQ(ones, vb, isMin, minus1)
-			KORB(minus1, failed, failed)
+			s, differ = ZMM(), K()
+			VPXORQ(va, vb, s)
+			VPMOVQ2M(s, differ)
+			if floor {
+				// Where the signs differ, floor(a/b) = -ceil(A/B)
+				// = -floor((A+B-1)/B).
+				VPADDQ(below, ua, differ, ua)
+			}
 		}
 		fa, fb, rcp, t := ZMM(), ZMM(), ZMM(), ZMM()
 		VCVTUQQ2PD(ua, fa)
@@ -418,20 +431,10 @@ func div64Kernel512(signed, floor bool, v variant) {
 		VPADDQ(q1, q, q)
 		VPMULLQ(ub, q1, p)
 		VPSUBQ(p, r, r)
-		neg := K()
-		VPMOVQ2M(r, neg)
-		VPADDQ(ones, q, neg, q) // one too high: Q - 1
+		VPSRAQ(Imm(63), r, r)
+		VPADDQ(r, q, q) // one too high where r < 0
 		if signed {
-			VPADDQ(ub, r, neg, r)
-			s, differ := ZMM(), K()
-			VPXORQ(va, vb, s)
-			VPMOVQ2M(s, differ)
-			if floor {
-				inexact := K()
-				VPTESTMQ(r, r, inexact)
-				KANDB(differ, inexact, inexact)
-				VPSUBQ(ones, q, inexact, q) // -(Q+1) after the negation
-			}
+			VPTERNLOGQ(Imm(0xf4), s, q, overflow) // overflow |= q &^ s
 			VPSUBQ(q, zero, differ, q)
 		}
 		if v.nt {
@@ -445,6 +448,14 @@ func div64Kernel512(signed, floor bool, v variant) {
 		group(0)
 		group(64)
 	}, func() { group(0) }, 8)
+	bigBits, failed := ZMM(), K()
+	VPBROADCASTQ(big61, bigBits)
+	VPTESTMQ(bigBits, divisors, failed) // B = 0 or B > 2^61
+	if signed {
+		minus := K()
+		VPMOVQ2M(overflow, minus)
+		KORB(minus, failed, failed)
+	}
 	returnFault(func() { KORTESTB(failed, failed) })
 	if v.nt {
 		SFENCE()
