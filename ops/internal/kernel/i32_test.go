@@ -129,7 +129,8 @@ var i32All = flag.Bool("i32.all", false, "TestI32AllDividends: check every int32
 // reach the ends of the error bounds in _gen/i32.go (the extremes, ±1,
 // powers of two and their neighbours, a large prime) in both modes, as
 // vectors on both operands so that every value meets the f32 and the f64
-// lanes. It takes minutes, so it runs only with -i32.all:
+// lanes, and as a broadcast divisor (its magic number). It takes minutes,
+// so it runs only with -i32.all:
 //
 //	go test ./ops/internal/kernel -run TestI32AllDividends -i32.all -v
 func TestI32AllDividends(t *testing.T) {
@@ -139,7 +140,8 @@ func TestI32AllDividends(t *testing.T) {
 	table := Default()
 	const chunk = 1 << 20
 	a, b, dst := make([]int32, chunk+12), make([]int32, chunk+12), make([]int32, chunk+12)
-	for _, d := range []int32{1, -1, 2, -3, 7, 1000, -65537, 1<<24 + 1, 2147483629, math.MaxInt32, math.MinInt32} {
+	byScalar := make([]int32, chunk+12)
+	for _, d := range []int32{1, -1, 2, -3, 7, 641, 1000, -65537, 1<<24 + 1, 715827883, 2147483629, math.MaxInt32, math.MinInt32} {
 		for mode, floor := range []bool{false, true} {
 			for start := int64(math.MinInt32); start <= math.MaxInt32; start += chunk {
 				// A 4-element shift per chunk moves each value between the
@@ -155,13 +157,79 @@ func TestI32AllDividends(t *testing.T) {
 				if table.i32[mode].vv(dst[:n], a[:n], b[:n]) {
 					t.Fatalf("%d: fault reported near %d", d, start)
 				}
+				if table.i32[mode].vs(byScalar[:n], a[:n], b[:1]) {
+					t.Fatalf("%d: fault reported near %d by a scalar", d, start)
+				}
 				for i := range n {
-					if want := i32Oracle(a[i], d, floor); dst[i] != want {
+					want := i32Oracle(a[i], d, floor)
+					if dst[i] != want {
 						t.Fatalf("%s floor=%v: %d / %d = %d, want %d", table.Level(), floor, a[i], d, dst[i], want)
+					}
+					if byScalar[i] != want {
+						t.Fatalf("%s floor=%v: %d / scalar %d = %d, want %d", table.Level(), floor, a[i], d, byScalar[i], want)
 					}
 				}
 			}
 			t.Logf("%s floor=%v: all dividends by %d agree", table.Level(), floor, d)
 		}
+	}
+}
+
+var i16All = flag.Bool("i16.all", false, "TestI16AllPairs: check every pair of 16-bit operands (minutes)")
+
+// TestI16AllPairs divides every int16 and uint16 dividend by every divisor,
+// as vectors on both operands and as a broadcast divisor, in both modes at
+// every level. It runs only with -i16.all:
+//
+//	go test ./ops/internal/kernel -run TestI16AllPairs -i16.all -v
+func TestI16AllPairs(t *testing.T) {
+	if !*i16All {
+		t.Skip("runs with -i16.all")
+	}
+	a, b := make([]int16, 1<<16), make([]int16, 1<<16)
+	ua, ub := make([]uint16, 1<<16), make([]uint16, 1<<16)
+	dst, udst := make([]int16, 1<<16), make([]uint16, 1<<16)
+	for i := range a {
+		a[i], ua[i] = int16(i), uint16(i)
+	}
+	for _, level := range Levels() {
+		table, _ := Lookup(level)
+		for d := range 1 << 16 {
+			for i := range b {
+				b[i], ub[i] = int16(d), uint16(d)
+			}
+			if d != 0 {
+				for name, kern := range map[string]func(dst, a, b []uint16) bool{"vv": table.u16[0].vv, "vs": table.u16[0].vs} {
+					if kern(udst, ua, ub) {
+						t.Fatalf("%s u16 %s: fault reported dividing by %d", level, name, d)
+					}
+					for i, x := range ua {
+						if udst[i] != x/uint16(d) {
+							t.Fatalf("%s u16 %s: %d / %d = %d, want %d", level, name, x, d, udst[i], x/uint16(d))
+						}
+					}
+				}
+			}
+			if d == 0 || int16(d) == -1 {
+				continue
+			}
+			for mode, floor := range []bool{false, true} {
+				for name, kern := range map[string]func(dst, a, b []int16) bool{"vv": table.i16[mode].vv, "vs": table.i16[mode].vs} {
+					if kern(dst, a, b) {
+						t.Fatalf("%s i16 %s floor=%v: fault reported dividing by %d", level, name, floor, d)
+					}
+					for i, x := range a {
+						want := x / int16(d)
+						if floor {
+							want = floorDiv(x, int16(d))
+						}
+						if dst[i] != want {
+							t.Fatalf("%s i16 %s floor=%v: %d / %d = %d, want %d", level, name, floor, x, d, dst[i], want)
+						}
+					}
+				}
+			}
+		}
+		t.Logf("%s: every 16-bit pair agrees, by vectors and by a scalar", level)
 	}
 }

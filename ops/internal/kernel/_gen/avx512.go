@@ -470,9 +470,12 @@ func div64Kernel512(signed, floor bool, v variant) {
 // 8-bit elements are widened to 16-bit lanes and use the 16-bit magic
 // number of d; 32-bit lanes build the high half of the product from two
 // VPMULUDQ. Signed elements divide their magnitudes (|MIN| fits the
-// unsigned lane), take the sign of a^d, and for floor one more is taken
-// off where the signs differ and q*|d| != |a|. The wrapper keeps d = 0,
-// d = -1 (MIN / -1) and |d| = 1 for itself.
+// unsigned lane) and take the sign of a^d. Floor, where the signs differ,
+// divides |a|+|d|-1 instead: that is ceil(|a|/|d|), the quotient's
+// magnitude there, and it stays below 2^laneBits, where the magic number
+// holds (a multiply and a compare per group fewer than testing
+// q*|d| == |a|). The wrapper keeps d = 0, d = -1 (MIN / -1) and |d| = 1
+// for itself.
 func magicSmall512(typ, goType string, size int, signed, floor, add bool) {
 	lanes, laneBits := 32, 16
 	if size == 4 {
@@ -495,9 +498,14 @@ func magicSmall512(typ, goType string, size int, signed, floor, add bool) {
 	magic, absD, negD := bcast("magic"), bcast("absD"), bcast("negD")
 	shift := XMM()
 	MOVQ(Load(Param("shift"), GP64()), shift)
-	zero, ones := ZMM(), ZMM()
+	zero, absDLess1 := ZMM(), ZMM()
 	VPXORD(zero, zero, zero)
-	VPTERNLOGD(Imm(0xff), ones, ones, ones)
+	VPTERNLOGD(Imm(0xff), absDLess1, absDLess1, absDLess1)
+	if laneBits == 16 {
+		VPADDW(absD, absDLess1, absDLess1)
+	} else {
+		VPADDD(absD, absDLess1, absDLess1)
+	}
 	var even reg.OpmaskVirtual
 	if laneBits == 32 {
 		even = K()
@@ -517,12 +525,24 @@ func magicSmall512(typ, goType string, size int, signed, floor, add bool) {
 			VMOVDQU64(a.Offset(off), v)
 		}
 		u := v
+		var differ reg.OpmaskVirtual
 		if signed {
 			u = ZMM()
+			s := ZMM()
+			differ = K()
+			VPXORD(negD, v, s)
 			if laneBits == 16 {
 				VPABSW(v, u)
+				VPMOVW2M(s, differ)
+				if floor {
+					VPADDW(absDLess1, u, differ, u)
+				}
 			} else {
 				VPABSD(v, u)
+				VPMOVD2M(s, differ)
+				if floor {
+					VPADDD(absDLess1, u, differ, u)
+				}
 			}
 		}
 		q := ZMM()
@@ -556,27 +576,6 @@ func magicSmall512(typ, goType string, size int, signed, floor, add bool) {
 			VPSRLD(shift, q, q)
 		}
 		if signed {
-			s, differ := ZMM(), K()
-			VPXORD(negD, v, s)
-			if laneBits == 16 {
-				VPMOVW2M(s, differ)
-			} else {
-				VPMOVD2M(s, differ)
-			}
-			if floor {
-				p, inexact := ZMM(), K()
-				if laneBits == 16 {
-					VPMULLW(absD, q, p)
-					VPCMPW(Imm(4), u, p, inexact) // q*|d| != |a|
-					KANDD(differ, inexact, inexact)
-					VPSUBW(ones, q, inexact, q)
-				} else {
-					VPMULLD(absD, q, p)
-					VPCMPD(Imm(4), u, p, inexact)
-					KANDW(differ, inexact, inexact)
-					VPSUBD(ones, q, inexact, q)
-				}
-			}
 			if laneBits == 16 {
 				VPSUBW(q, zero, differ, q)
 			} else {
@@ -596,8 +595,9 @@ func magicSmall512(typ, goType string, size int, signed, floor, add bool) {
 }
 
 // magic64AVX512 is magic64 on zmm registers: eight lanes per group, the
-// magnitude from VPABSQ, the sign and the floor step under opmasks, and
-// the floor's exactness test q*|d| == |a| with VPMULLQ.
+// magnitude from VPABSQ and the sign under an opmask. Floor divides
+// |a|+|d|-1 where the signs differ, as magicSmall512 does (below 2^64),
+// instead of magic64's exactness test q*|d| == |a|.
 func magic64AVX512(signed, add, floor bool) {
 	name := magic64Text(signed, floor, add, "AVX512")
 	Doc(name+" is the AVX-512 form of the AVX2 kernel of the same name,",
@@ -613,19 +613,27 @@ func magic64AVX512(signed, add, floor bool) {
 	mLo, absD, negD := bcast("magic"), bcast("absD"), bcast("negD")
 	shift := XMM()
 	MOVQ(Load(Param("shift"), GP64()), shift)
-	mHi, lo32, zero, ones := ZMM(), ZMM(), ZMM(), ZMM()
+	mHi, lo32, zero, absDLess1 := ZMM(), ZMM(), ZMM(), ZMM()
 	VPSRLQ(Imm(32), mLo, mHi)
-	VPTERNLOGQ(Imm(0xff), ones, ones, ones)
-	VPSRLQ(Imm(32), ones, lo32)
+	VPTERNLOGQ(Imm(0xff), absDLess1, absDLess1, absDLess1)
+	VPSRLQ(Imm(32), absDLess1, lo32)
+	VPADDQ(absD, absDLess1, absDLess1)
 	VPXORQ(zero, zero, zero)
 
 	group := func(off int) {
 		v := ZMM()
 		VMOVDQU64(a.Offset(off), v)
 		u := v
+		var differ reg.OpmaskVirtual
 		if signed {
-			u = ZMM()
+			u, differ = ZMM(), K()
+			s := ZMM()
 			VPABSQ(v, u)
+			VPXORQ(negD, v, s)
+			VPMOVQ2M(s, differ)
+			if floor {
+				VPADDQ(absDLess1, u, differ, u)
+			}
 		}
 		hh := mulhi64(u, mLo, mHi, lo32, ZMM, func(x, y, z Op) { VPANDQ(x, y, z) })
 		q := ZMM()
@@ -638,16 +646,6 @@ func magic64AVX512(signed, add, floor bool) {
 			VPSRLQ(shift, hh, q)
 		}
 		if signed {
-			s, differ := ZMM(), K()
-			VPXORQ(negD, v, s)
-			VPMOVQ2M(s, differ)
-			if floor {
-				p, inexact := ZMM(), K()
-				VPMULLQ(absD, q, p)
-				VPCMPQ(Imm(4), u, p, inexact)
-				KANDB(differ, inexact, inexact)
-				VPSUBQ(ones, q, inexact, q)
-			}
 			VPSUBQ(q, zero, differ, q)
 		}
 		VMOVDQU64(q, dst.Offset(off))
