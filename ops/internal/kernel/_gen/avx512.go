@@ -290,6 +290,9 @@ func kernel512(k kind512, v variant, floor bool) {
 		k.store(q, dst.Offset(off), v.nt)
 	}
 
+	if v.nt && k.double && !k.float {
+		args.prefetch = streamPrefetch
+	}
 	args.loops(name, v, k.unroll*k.lanes, k.lanes, func() {
 		for i := range k.unroll {
 			group(i)
@@ -444,6 +447,9 @@ func div64Kernel512(signed, floor bool, v variant) {
 		}
 	}
 
+	if v.nt {
+		args.prefetch = streamPrefetch
+	}
 	args.loops(name, v, 16, 8, func() {
 		group(0)
 		group(64)

@@ -778,11 +778,23 @@ func cloneReg(r reg.VecVirtual) reg.VecVirtual {
 
 // params are a kernel's arguments: dst's length n, the three slices'
 // bases, and for RW the row length run and the start of b, bRow. cnt
-// counts down the elements left (of the row, for RW).
+// counts down the elements left (of the row, for RW). prefetch, where
+// set, is how far ahead of a and b each block prefetches, in bytes.
 type params struct {
 	n, cnt, run, bRow reg.Register
 	dst, a, b         Mem
+	prefetch          int
 }
+
+// streamPrefetch is params.prefetch for the VVNT kernels whose divisions
+// cost most of what streaming their operands does (32-bit integers in
+// f64 lanes, 64-bit integers). Their loops keep too few blocks in flight
+// for the hardware prefetcher to hide memory; at 16Mi on the Zen 5 host,
+// medians of 8 interleaved runs, 4 KiB ahead took i32 floor from 0.39 to
+// 0.33 ns/elem and i64 floor from 0.74 to 0.65, while f32, u16 and the
+// byte kernels, which wait on memory already, gained nothing or lost up
+// to 5%.
+const streamPrefetch = 4096
 
 func loadParams(v variant) params {
 	p := params{n: Load(Param("dst").Len(), GP64())}
@@ -826,6 +838,10 @@ func (p params) loops(name string, v variant, block, single int, blockBody, sing
 	Label(name + "_block")
 	CMPQ(p.cnt, U32(block))
 	JB(LabelRef(name + "_single"))
+	for off := 0; p.prefetch > 0 && off < block*size; off += 64 {
+		PREFETCHT0(p.a.Offset(p.prefetch + off))
+		PREFETCHT0(p.b.Offset(p.prefetch + off))
+	}
 	blockBody()
 	advance(block)
 	JMP(LabelRef(name + "_block"))
