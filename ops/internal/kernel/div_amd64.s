@@ -8753,261 +8753,261 @@ divU64VVNTAVX512_end:
 DATA magic8lo<>+0(SB)/1, $0x00
 DATA magic8lo<>+1(SB)/1, $0x00
 DATA magic8lo<>+2(SB)/1, $0x00
-DATA magic8lo<>+3(SB)/1, $0x56
+DATA magic8lo<>+3(SB)/1, $0xab
 DATA magic8lo<>+4(SB)/1, $0x00
-DATA magic8lo<>+5(SB)/1, $0x34
-DATA magic8lo<>+6(SB)/1, $0xab
-DATA magic8lo<>+7(SB)/1, $0x93
+DATA magic8lo<>+5(SB)/1, $0x9a
+DATA magic8lo<>+6(SB)/1, $0x56
+DATA magic8lo<>+7(SB)/1, $0x4a
 DATA magic8lo<>+8(SB)/1, $0x00
-DATA magic8lo<>+9(SB)/1, $0x72
-DATA magic8lo<>+10(SB)/1, $0x9a
-DATA magic8lo<>+11(SB)/1, $0x46
-DATA magic8lo<>+12(SB)/1, $0x56
-DATA magic8lo<>+13(SB)/1, $0xb2
-DATA magic8lo<>+14(SB)/1, $0x4a
-DATA magic8lo<>+15(SB)/1, $0x12
+DATA magic8lo<>+9(SB)/1, $0x39
+DATA magic8lo<>+10(SB)/1, $0xcd
+DATA magic8lo<>+11(SB)/1, $0xa3
+DATA magic8lo<>+12(SB)/1, $0xab
+DATA magic8lo<>+13(SB)/1, $0xd9
+DATA magic8lo<>+14(SB)/1, $0x25
+DATA magic8lo<>+15(SB)/1, $0x89
 DATA magic8lo<>+16(SB)/1, $0x00
-DATA magic8lo<>+17(SB)/1, $0x10
-DATA magic8lo<>+18(SB)/1, $0x39
-DATA magic8lo<>+19(SB)/1, $0x7a
-DATA magic8lo<>+20(SB)/1, $0xcd
-DATA magic8lo<>+21(SB)/1, $0x31
-DATA magic8lo<>+22(SB)/1, $0xa3
-DATA magic8lo<>+23(SB)/1, $0x22
-DATA magic8lo<>+24(SB)/1, $0xab
-DATA magic8lo<>+25(SB)/1, $0x3e
-DATA magic8lo<>+26(SB)/1, $0xd9
-DATA magic8lo<>+27(SB)/1, $0x7c
-DATA magic8lo<>+28(SB)/1, $0x25
-DATA magic8lo<>+29(SB)/1, $0xd4
-DATA magic8lo<>+30(SB)/1, $0x89
-DATA magic8lo<>+31(SB)/1, $0x43
+DATA magic8lo<>+17(SB)/1, $0x88
+DATA magic8lo<>+18(SB)/1, $0x1d
+DATA magic8lo<>+19(SB)/1, $0xbd
+DATA magic8lo<>+20(SB)/1, $0x67
+DATA magic8lo<>+21(SB)/1, $0x19
+DATA magic8lo<>+22(SB)/1, $0xd2
+DATA magic8lo<>+23(SB)/1, $0x91
+DATA magic8lo<>+24(SB)/1, $0x56
+DATA magic8lo<>+25(SB)/1, $0x1f
+DATA magic8lo<>+26(SB)/1, $0xed
+DATA magic8lo<>+27(SB)/1, $0xbe
+DATA magic8lo<>+28(SB)/1, $0x93
+DATA magic8lo<>+29(SB)/1, $0x6a
+DATA magic8lo<>+30(SB)/1, $0x45
+DATA magic8lo<>+31(SB)/1, $0x22
 DATA magic8lo<>+32(SB)/1, $0x00
-DATA magic8lo<>+33(SB)/1, $0xc2
-DATA magic8lo<>+34(SB)/1, $0x88
-DATA magic8lo<>+35(SB)/1, $0x51
-DATA magic8lo<>+36(SB)/1, $0x1d
-DATA magic8lo<>+37(SB)/1, $0xec
-DATA magic8lo<>+38(SB)/1, $0xbd
-DATA magic8lo<>+39(SB)/1, $0x91
-DATA magic8lo<>+40(SB)/1, $0x67
-DATA magic8lo<>+41(SB)/1, $0x3f
-DATA magic8lo<>+42(SB)/1, $0x19
-DATA magic8lo<>+43(SB)/1, $0xf5
-DATA magic8lo<>+44(SB)/1, $0xd2
-DATA magic8lo<>+45(SB)/1, $0xb1
-DATA magic8lo<>+46(SB)/1, $0x91
-DATA magic8lo<>+47(SB)/1, $0x73
-DATA magic8lo<>+48(SB)/1, $0x56
-DATA magic8lo<>+49(SB)/1, $0x3a
-DATA magic8lo<>+50(SB)/1, $0x1f
-DATA magic8lo<>+51(SB)/1, $0x06
-DATA magic8lo<>+52(SB)/1, $0xed
-DATA magic8lo<>+53(SB)/1, $0xd5
-DATA magic8lo<>+54(SB)/1, $0xbe
-DATA magic8lo<>+55(SB)/1, $0xa8
-DATA magic8lo<>+56(SB)/1, $0x93
-DATA magic8lo<>+57(SB)/1, $0x7e
-DATA magic8lo<>+58(SB)/1, $0x6a
-DATA magic8lo<>+59(SB)/1, $0x57
-DATA magic8lo<>+60(SB)/1, $0x45
-DATA magic8lo<>+61(SB)/1, $0x33
-DATA magic8lo<>+62(SB)/1, $0x22
-DATA magic8lo<>+63(SB)/1, $0x11
+DATA magic8lo<>+33(SB)/1, $0xe1
+DATA magic8lo<>+34(SB)/1, $0xc4
+DATA magic8lo<>+35(SB)/1, $0xa9
+DATA magic8lo<>+36(SB)/1, $0x8f
+DATA magic8lo<>+37(SB)/1, $0x76
+DATA magic8lo<>+38(SB)/1, $0x5f
+DATA magic8lo<>+39(SB)/1, $0x49
+DATA magic8lo<>+40(SB)/1, $0x34
+DATA magic8lo<>+41(SB)/1, $0x20
+DATA magic8lo<>+42(SB)/1, $0x0d
+DATA magic8lo<>+43(SB)/1, $0xfb
+DATA magic8lo<>+44(SB)/1, $0xe9
+DATA magic8lo<>+45(SB)/1, $0xd9
+DATA magic8lo<>+46(SB)/1, $0xc9
+DATA magic8lo<>+47(SB)/1, $0xba
+DATA magic8lo<>+48(SB)/1, $0xab
+DATA magic8lo<>+49(SB)/1, $0x9d
+DATA magic8lo<>+50(SB)/1, $0x90
+DATA magic8lo<>+51(SB)/1, $0x83
+DATA magic8lo<>+52(SB)/1, $0x77
+DATA magic8lo<>+53(SB)/1, $0x6b
+DATA magic8lo<>+54(SB)/1, $0x5f
+DATA magic8lo<>+55(SB)/1, $0x54
+DATA magic8lo<>+56(SB)/1, $0x4a
+DATA magic8lo<>+57(SB)/1, $0x3f
+DATA magic8lo<>+58(SB)/1, $0x35
+DATA magic8lo<>+59(SB)/1, $0x2c
+DATA magic8lo<>+60(SB)/1, $0x23
+DATA magic8lo<>+61(SB)/1, $0x1a
+DATA magic8lo<>+62(SB)/1, $0x11
+DATA magic8lo<>+63(SB)/1, $0x09
 DATA magic8lo<>+64(SB)/1, $0x00
-DATA magic8lo<>+65(SB)/1, $0xf1
-DATA magic8lo<>+66(SB)/1, $0xe1
-DATA magic8lo<>+67(SB)/1, $0xd3
-DATA magic8lo<>+68(SB)/1, $0xc4
-DATA magic8lo<>+69(SB)/1, $0xb6
-DATA magic8lo<>+70(SB)/1, $0xa9
-DATA magic8lo<>+71(SB)/1, $0x9c
-DATA magic8lo<>+72(SB)/1, $0x8f
-DATA magic8lo<>+73(SB)/1, $0x82
-DATA magic8lo<>+74(SB)/1, $0x76
-DATA magic8lo<>+75(SB)/1, $0x6a
-DATA magic8lo<>+76(SB)/1, $0x5f
-DATA magic8lo<>+77(SB)/1, $0x54
-DATA magic8lo<>+78(SB)/1, $0x49
-DATA magic8lo<>+79(SB)/1, $0x3e
-DATA magic8lo<>+80(SB)/1, $0x34
-DATA magic8lo<>+81(SB)/1, $0x2a
-DATA magic8lo<>+82(SB)/1, $0x20
-DATA magic8lo<>+83(SB)/1, $0x16
-DATA magic8lo<>+84(SB)/1, $0x0d
-DATA magic8lo<>+85(SB)/1, $0x04
-DATA magic8lo<>+86(SB)/1, $0xfb
-DATA magic8lo<>+87(SB)/1, $0xf2
-DATA magic8lo<>+88(SB)/1, $0xe9
-DATA magic8lo<>+89(SB)/1, $0xe1
-DATA magic8lo<>+90(SB)/1, $0xd9
-DATA magic8lo<>+91(SB)/1, $0xd1
-DATA magic8lo<>+92(SB)/1, $0xc9
-DATA magic8lo<>+93(SB)/1, $0xc1
-DATA magic8lo<>+94(SB)/1, $0xba
-DATA magic8lo<>+95(SB)/1, $0xb2
-DATA magic8lo<>+96(SB)/1, $0xab
-DATA magic8lo<>+97(SB)/1, $0xa4
-DATA magic8lo<>+98(SB)/1, $0x9d
-DATA magic8lo<>+99(SB)/1, $0x96
-DATA magic8lo<>+100(SB)/1, $0x90
-DATA magic8lo<>+101(SB)/1, $0x89
-DATA magic8lo<>+102(SB)/1, $0x83
-DATA magic8lo<>+103(SB)/1, $0x7d
-DATA magic8lo<>+104(SB)/1, $0x77
-DATA magic8lo<>+105(SB)/1, $0x71
-DATA magic8lo<>+106(SB)/1, $0x6b
-DATA magic8lo<>+107(SB)/1, $0x65
-DATA magic8lo<>+108(SB)/1, $0x5f
-DATA magic8lo<>+109(SB)/1, $0x5a
-DATA magic8lo<>+110(SB)/1, $0x54
-DATA magic8lo<>+111(SB)/1, $0x4f
-DATA magic8lo<>+112(SB)/1, $0x4a
-DATA magic8lo<>+113(SB)/1, $0x44
-DATA magic8lo<>+114(SB)/1, $0x3f
-DATA magic8lo<>+115(SB)/1, $0x3a
-DATA magic8lo<>+116(SB)/1, $0x35
-DATA magic8lo<>+117(SB)/1, $0x31
-DATA magic8lo<>+118(SB)/1, $0x2c
-DATA magic8lo<>+119(SB)/1, $0x27
-DATA magic8lo<>+120(SB)/1, $0x23
-DATA magic8lo<>+121(SB)/1, $0x1e
-DATA magic8lo<>+122(SB)/1, $0x1a
-DATA magic8lo<>+123(SB)/1, $0x15
-DATA magic8lo<>+124(SB)/1, $0x11
-DATA magic8lo<>+125(SB)/1, $0x0d
-DATA magic8lo<>+126(SB)/1, $0x09
-DATA magic8lo<>+127(SB)/1, $0x05
+DATA magic8lo<>+65(SB)/1, $0xf9
+DATA magic8lo<>+66(SB)/1, $0xf1
+DATA magic8lo<>+67(SB)/1, $0xea
+DATA magic8lo<>+68(SB)/1, $0xe2
+DATA magic8lo<>+69(SB)/1, $0xdb
+DATA magic8lo<>+70(SB)/1, $0xd5
+DATA magic8lo<>+71(SB)/1, $0xce
+DATA magic8lo<>+72(SB)/1, $0xc8
+DATA magic8lo<>+73(SB)/1, $0xc1
+DATA magic8lo<>+74(SB)/1, $0xbb
+DATA magic8lo<>+75(SB)/1, $0xb5
+DATA magic8lo<>+76(SB)/1, $0xb0
+DATA magic8lo<>+77(SB)/1, $0xaa
+DATA magic8lo<>+78(SB)/1, $0xa5
+DATA magic8lo<>+79(SB)/1, $0x9f
+DATA magic8lo<>+80(SB)/1, $0x9a
+DATA magic8lo<>+81(SB)/1, $0x95
+DATA magic8lo<>+82(SB)/1, $0x90
+DATA magic8lo<>+83(SB)/1, $0x8b
+DATA magic8lo<>+84(SB)/1, $0x87
+DATA magic8lo<>+85(SB)/1, $0x82
+DATA magic8lo<>+86(SB)/1, $0x7e
+DATA magic8lo<>+87(SB)/1, $0x79
+DATA magic8lo<>+88(SB)/1, $0x75
+DATA magic8lo<>+89(SB)/1, $0x71
+DATA magic8lo<>+90(SB)/1, $0x6d
+DATA magic8lo<>+91(SB)/1, $0x69
+DATA magic8lo<>+92(SB)/1, $0x65
+DATA magic8lo<>+93(SB)/1, $0x61
+DATA magic8lo<>+94(SB)/1, $0x5d
+DATA magic8lo<>+95(SB)/1, $0x59
+DATA magic8lo<>+96(SB)/1, $0x56
+DATA magic8lo<>+97(SB)/1, $0x52
+DATA magic8lo<>+98(SB)/1, $0x4f
+DATA magic8lo<>+99(SB)/1, $0x4b
+DATA magic8lo<>+100(SB)/1, $0x48
+DATA magic8lo<>+101(SB)/1, $0x45
+DATA magic8lo<>+102(SB)/1, $0x42
+DATA magic8lo<>+103(SB)/1, $0x3f
+DATA magic8lo<>+104(SB)/1, $0x3c
+DATA magic8lo<>+105(SB)/1, $0x39
+DATA magic8lo<>+106(SB)/1, $0x36
+DATA magic8lo<>+107(SB)/1, $0x33
+DATA magic8lo<>+108(SB)/1, $0x30
+DATA magic8lo<>+109(SB)/1, $0x2d
+DATA magic8lo<>+110(SB)/1, $0x2a
+DATA magic8lo<>+111(SB)/1, $0x28
+DATA magic8lo<>+112(SB)/1, $0x25
+DATA magic8lo<>+113(SB)/1, $0x22
+DATA magic8lo<>+114(SB)/1, $0x20
+DATA magic8lo<>+115(SB)/1, $0x1d
+DATA magic8lo<>+116(SB)/1, $0x1b
+DATA magic8lo<>+117(SB)/1, $0x19
+DATA magic8lo<>+118(SB)/1, $0x16
+DATA magic8lo<>+119(SB)/1, $0x14
+DATA magic8lo<>+120(SB)/1, $0x12
+DATA magic8lo<>+121(SB)/1, $0x0f
+DATA magic8lo<>+122(SB)/1, $0x0d
+DATA magic8lo<>+123(SB)/1, $0x0b
+DATA magic8lo<>+124(SB)/1, $0x09
+DATA magic8lo<>+125(SB)/1, $0x07
+DATA magic8lo<>+126(SB)/1, $0x05
+DATA magic8lo<>+127(SB)/1, $0x03
 GLOBL magic8lo<>(SB), RODATA|NOPTR, $128
 
-DATA magic8hi<>+0(SB)/1, $0x00
-DATA magic8hi<>+1(SB)/1, $0x00
-DATA magic8hi<>+2(SB)/1, $0x80
-DATA magic8hi<>+3(SB)/1, $0x55
-DATA magic8hi<>+4(SB)/1, $0x40
-DATA magic8hi<>+5(SB)/1, $0x33
-DATA magic8hi<>+6(SB)/1, $0x2a
-DATA magic8hi<>+7(SB)/1, $0x24
-DATA magic8hi<>+8(SB)/1, $0x20
-DATA magic8hi<>+9(SB)/1, $0x1c
-DATA magic8hi<>+10(SB)/1, $0x19
-DATA magic8hi<>+11(SB)/1, $0x17
-DATA magic8hi<>+12(SB)/1, $0x15
-DATA magic8hi<>+13(SB)/1, $0x13
-DATA magic8hi<>+14(SB)/1, $0x12
-DATA magic8hi<>+15(SB)/1, $0x11
-DATA magic8hi<>+16(SB)/1, $0x10
-DATA magic8hi<>+17(SB)/1, $0x0f
-DATA magic8hi<>+18(SB)/1, $0x0e
-DATA magic8hi<>+19(SB)/1, $0x0d
-DATA magic8hi<>+20(SB)/1, $0x0c
-DATA magic8hi<>+21(SB)/1, $0x0c
-DATA magic8hi<>+22(SB)/1, $0x0b
-DATA magic8hi<>+23(SB)/1, $0x0b
-DATA magic8hi<>+24(SB)/1, $0x0a
-DATA magic8hi<>+25(SB)/1, $0x0a
-DATA magic8hi<>+26(SB)/1, $0x09
-DATA magic8hi<>+27(SB)/1, $0x09
-DATA magic8hi<>+28(SB)/1, $0x09
-DATA magic8hi<>+29(SB)/1, $0x08
-DATA magic8hi<>+30(SB)/1, $0x08
-DATA magic8hi<>+31(SB)/1, $0x08
-DATA magic8hi<>+32(SB)/1, $0x08
-DATA magic8hi<>+33(SB)/1, $0x07
-DATA magic8hi<>+34(SB)/1, $0x07
-DATA magic8hi<>+35(SB)/1, $0x07
-DATA magic8hi<>+36(SB)/1, $0x07
-DATA magic8hi<>+37(SB)/1, $0x06
-DATA magic8hi<>+38(SB)/1, $0x06
-DATA magic8hi<>+39(SB)/1, $0x06
-DATA magic8hi<>+40(SB)/1, $0x06
-DATA magic8hi<>+41(SB)/1, $0x06
-DATA magic8hi<>+42(SB)/1, $0x06
-DATA magic8hi<>+43(SB)/1, $0x05
-DATA magic8hi<>+44(SB)/1, $0x05
-DATA magic8hi<>+45(SB)/1, $0x05
-DATA magic8hi<>+46(SB)/1, $0x05
-DATA magic8hi<>+47(SB)/1, $0x05
-DATA magic8hi<>+48(SB)/1, $0x05
-DATA magic8hi<>+49(SB)/1, $0x05
-DATA magic8hi<>+50(SB)/1, $0x05
-DATA magic8hi<>+51(SB)/1, $0x05
-DATA magic8hi<>+52(SB)/1, $0x04
-DATA magic8hi<>+53(SB)/1, $0x04
-DATA magic8hi<>+54(SB)/1, $0x04
-DATA magic8hi<>+55(SB)/1, $0x04
-DATA magic8hi<>+56(SB)/1, $0x04
-DATA magic8hi<>+57(SB)/1, $0x04
-DATA magic8hi<>+58(SB)/1, $0x04
-DATA magic8hi<>+59(SB)/1, $0x04
-DATA magic8hi<>+60(SB)/1, $0x04
-DATA magic8hi<>+61(SB)/1, $0x04
-DATA magic8hi<>+62(SB)/1, $0x04
-DATA magic8hi<>+63(SB)/1, $0x04
-DATA magic8hi<>+64(SB)/1, $0x04
-DATA magic8hi<>+65(SB)/1, $0x03
-DATA magic8hi<>+66(SB)/1, $0x03
-DATA magic8hi<>+67(SB)/1, $0x03
-DATA magic8hi<>+68(SB)/1, $0x03
-DATA magic8hi<>+69(SB)/1, $0x03
-DATA magic8hi<>+70(SB)/1, $0x03
-DATA magic8hi<>+71(SB)/1, $0x03
-DATA magic8hi<>+72(SB)/1, $0x03
-DATA magic8hi<>+73(SB)/1, $0x03
-DATA magic8hi<>+74(SB)/1, $0x03
-DATA magic8hi<>+75(SB)/1, $0x03
-DATA magic8hi<>+76(SB)/1, $0x03
-DATA magic8hi<>+77(SB)/1, $0x03
-DATA magic8hi<>+78(SB)/1, $0x03
-DATA magic8hi<>+79(SB)/1, $0x03
-DATA magic8hi<>+80(SB)/1, $0x03
-DATA magic8hi<>+81(SB)/1, $0x03
-DATA magic8hi<>+82(SB)/1, $0x03
-DATA magic8hi<>+83(SB)/1, $0x03
-DATA magic8hi<>+84(SB)/1, $0x03
-DATA magic8hi<>+85(SB)/1, $0x03
-DATA magic8hi<>+86(SB)/1, $0x02
-DATA magic8hi<>+87(SB)/1, $0x02
-DATA magic8hi<>+88(SB)/1, $0x02
-DATA magic8hi<>+89(SB)/1, $0x02
-DATA magic8hi<>+90(SB)/1, $0x02
-DATA magic8hi<>+91(SB)/1, $0x02
-DATA magic8hi<>+92(SB)/1, $0x02
-DATA magic8hi<>+93(SB)/1, $0x02
-DATA magic8hi<>+94(SB)/1, $0x02
-DATA magic8hi<>+95(SB)/1, $0x02
-DATA magic8hi<>+96(SB)/1, $0x02
-DATA magic8hi<>+97(SB)/1, $0x02
-DATA magic8hi<>+98(SB)/1, $0x02
-DATA magic8hi<>+99(SB)/1, $0x02
-DATA magic8hi<>+100(SB)/1, $0x02
-DATA magic8hi<>+101(SB)/1, $0x02
-DATA magic8hi<>+102(SB)/1, $0x02
-DATA magic8hi<>+103(SB)/1, $0x02
-DATA magic8hi<>+104(SB)/1, $0x02
-DATA magic8hi<>+105(SB)/1, $0x02
-DATA magic8hi<>+106(SB)/1, $0x02
-DATA magic8hi<>+107(SB)/1, $0x02
-DATA magic8hi<>+108(SB)/1, $0x02
-DATA magic8hi<>+109(SB)/1, $0x02
-DATA magic8hi<>+110(SB)/1, $0x02
-DATA magic8hi<>+111(SB)/1, $0x02
-DATA magic8hi<>+112(SB)/1, $0x02
-DATA magic8hi<>+113(SB)/1, $0x02
-DATA magic8hi<>+114(SB)/1, $0x02
-DATA magic8hi<>+115(SB)/1, $0x02
-DATA magic8hi<>+116(SB)/1, $0x02
-DATA magic8hi<>+117(SB)/1, $0x02
-DATA magic8hi<>+118(SB)/1, $0x02
-DATA magic8hi<>+119(SB)/1, $0x02
-DATA magic8hi<>+120(SB)/1, $0x02
-DATA magic8hi<>+121(SB)/1, $0x02
-DATA magic8hi<>+122(SB)/1, $0x02
-DATA magic8hi<>+123(SB)/1, $0x02
-DATA magic8hi<>+124(SB)/1, $0x02
-DATA magic8hi<>+125(SB)/1, $0x02
-DATA magic8hi<>+126(SB)/1, $0x02
-DATA magic8hi<>+127(SB)/1, $0x02
+DATA magic8hi<>+0(SB)/1, $0x01
+DATA magic8hi<>+1(SB)/1, $0x80
+DATA magic8hi<>+2(SB)/1, $0x40
+DATA magic8hi<>+3(SB)/1, $0x2a
+DATA magic8hi<>+4(SB)/1, $0x20
+DATA magic8hi<>+5(SB)/1, $0x19
+DATA magic8hi<>+6(SB)/1, $0x15
+DATA magic8hi<>+7(SB)/1, $0x12
+DATA magic8hi<>+8(SB)/1, $0x10
+DATA magic8hi<>+9(SB)/1, $0x0e
+DATA magic8hi<>+10(SB)/1, $0x0c
+DATA magic8hi<>+11(SB)/1, $0x0b
+DATA magic8hi<>+12(SB)/1, $0x0a
+DATA magic8hi<>+13(SB)/1, $0x09
+DATA magic8hi<>+14(SB)/1, $0x09
+DATA magic8hi<>+15(SB)/1, $0x08
+DATA magic8hi<>+16(SB)/1, $0x08
+DATA magic8hi<>+17(SB)/1, $0x07
+DATA magic8hi<>+18(SB)/1, $0x07
+DATA magic8hi<>+19(SB)/1, $0x06
+DATA magic8hi<>+20(SB)/1, $0x06
+DATA magic8hi<>+21(SB)/1, $0x06
+DATA magic8hi<>+22(SB)/1, $0x05
+DATA magic8hi<>+23(SB)/1, $0x05
+DATA magic8hi<>+24(SB)/1, $0x05
+DATA magic8hi<>+25(SB)/1, $0x05
+DATA magic8hi<>+26(SB)/1, $0x04
+DATA magic8hi<>+27(SB)/1, $0x04
+DATA magic8hi<>+28(SB)/1, $0x04
+DATA magic8hi<>+29(SB)/1, $0x04
+DATA magic8hi<>+30(SB)/1, $0x04
+DATA magic8hi<>+31(SB)/1, $0x04
+DATA magic8hi<>+32(SB)/1, $0x04
+DATA magic8hi<>+33(SB)/1, $0x03
+DATA magic8hi<>+34(SB)/1, $0x03
+DATA magic8hi<>+35(SB)/1, $0x03
+DATA magic8hi<>+36(SB)/1, $0x03
+DATA magic8hi<>+37(SB)/1, $0x03
+DATA magic8hi<>+38(SB)/1, $0x03
+DATA magic8hi<>+39(SB)/1, $0x03
+DATA magic8hi<>+40(SB)/1, $0x03
+DATA magic8hi<>+41(SB)/1, $0x03
+DATA magic8hi<>+42(SB)/1, $0x03
+DATA magic8hi<>+43(SB)/1, $0x02
+DATA magic8hi<>+44(SB)/1, $0x02
+DATA magic8hi<>+45(SB)/1, $0x02
+DATA magic8hi<>+46(SB)/1, $0x02
+DATA magic8hi<>+47(SB)/1, $0x02
+DATA magic8hi<>+48(SB)/1, $0x02
+DATA magic8hi<>+49(SB)/1, $0x02
+DATA magic8hi<>+50(SB)/1, $0x02
+DATA magic8hi<>+51(SB)/1, $0x02
+DATA magic8hi<>+52(SB)/1, $0x02
+DATA magic8hi<>+53(SB)/1, $0x02
+DATA magic8hi<>+54(SB)/1, $0x02
+DATA magic8hi<>+55(SB)/1, $0x02
+DATA magic8hi<>+56(SB)/1, $0x02
+DATA magic8hi<>+57(SB)/1, $0x02
+DATA magic8hi<>+58(SB)/1, $0x02
+DATA magic8hi<>+59(SB)/1, $0x02
+DATA magic8hi<>+60(SB)/1, $0x02
+DATA magic8hi<>+61(SB)/1, $0x02
+DATA magic8hi<>+62(SB)/1, $0x02
+DATA magic8hi<>+63(SB)/1, $0x02
+DATA magic8hi<>+64(SB)/1, $0x02
+DATA magic8hi<>+65(SB)/1, $0x01
+DATA magic8hi<>+66(SB)/1, $0x01
+DATA magic8hi<>+67(SB)/1, $0x01
+DATA magic8hi<>+68(SB)/1, $0x01
+DATA magic8hi<>+69(SB)/1, $0x01
+DATA magic8hi<>+70(SB)/1, $0x01
+DATA magic8hi<>+71(SB)/1, $0x01
+DATA magic8hi<>+72(SB)/1, $0x01
+DATA magic8hi<>+73(SB)/1, $0x01
+DATA magic8hi<>+74(SB)/1, $0x01
+DATA magic8hi<>+75(SB)/1, $0x01
+DATA magic8hi<>+76(SB)/1, $0x01
+DATA magic8hi<>+77(SB)/1, $0x01
+DATA magic8hi<>+78(SB)/1, $0x01
+DATA magic8hi<>+79(SB)/1, $0x01
+DATA magic8hi<>+80(SB)/1, $0x01
+DATA magic8hi<>+81(SB)/1, $0x01
+DATA magic8hi<>+82(SB)/1, $0x01
+DATA magic8hi<>+83(SB)/1, $0x01
+DATA magic8hi<>+84(SB)/1, $0x01
+DATA magic8hi<>+85(SB)/1, $0x01
+DATA magic8hi<>+86(SB)/1, $0x01
+DATA magic8hi<>+87(SB)/1, $0x01
+DATA magic8hi<>+88(SB)/1, $0x01
+DATA magic8hi<>+89(SB)/1, $0x01
+DATA magic8hi<>+90(SB)/1, $0x01
+DATA magic8hi<>+91(SB)/1, $0x01
+DATA magic8hi<>+92(SB)/1, $0x01
+DATA magic8hi<>+93(SB)/1, $0x01
+DATA magic8hi<>+94(SB)/1, $0x01
+DATA magic8hi<>+95(SB)/1, $0x01
+DATA magic8hi<>+96(SB)/1, $0x01
+DATA magic8hi<>+97(SB)/1, $0x01
+DATA magic8hi<>+98(SB)/1, $0x01
+DATA magic8hi<>+99(SB)/1, $0x01
+DATA magic8hi<>+100(SB)/1, $0x01
+DATA magic8hi<>+101(SB)/1, $0x01
+DATA magic8hi<>+102(SB)/1, $0x01
+DATA magic8hi<>+103(SB)/1, $0x01
+DATA magic8hi<>+104(SB)/1, $0x01
+DATA magic8hi<>+105(SB)/1, $0x01
+DATA magic8hi<>+106(SB)/1, $0x01
+DATA magic8hi<>+107(SB)/1, $0x01
+DATA magic8hi<>+108(SB)/1, $0x01
+DATA magic8hi<>+109(SB)/1, $0x01
+DATA magic8hi<>+110(SB)/1, $0x01
+DATA magic8hi<>+111(SB)/1, $0x01
+DATA magic8hi<>+112(SB)/1, $0x01
+DATA magic8hi<>+113(SB)/1, $0x01
+DATA magic8hi<>+114(SB)/1, $0x01
+DATA magic8hi<>+115(SB)/1, $0x01
+DATA magic8hi<>+116(SB)/1, $0x01
+DATA magic8hi<>+117(SB)/1, $0x01
+DATA magic8hi<>+118(SB)/1, $0x01
+DATA magic8hi<>+119(SB)/1, $0x01
+DATA magic8hi<>+120(SB)/1, $0x01
+DATA magic8hi<>+121(SB)/1, $0x01
+DATA magic8hi<>+122(SB)/1, $0x01
+DATA magic8hi<>+123(SB)/1, $0x01
+DATA magic8hi<>+124(SB)/1, $0x01
+DATA magic8hi<>+125(SB)/1, $0x01
+DATA magic8hi<>+126(SB)/1, $0x01
+DATA magic8hi<>+127(SB)/1, $0x01
 GLOBL magic8hi<>(SB), RODATA|NOPTR, $128
 
 // func divI8TruncVVVBMI(dst []int8, a []int8, b []int8) bool
@@ -9024,75 +9024,61 @@ TEXT ·divI8TruncVVVBMI(SB), NOSPLIT, $0-73
 	VMOVDQU64  magic8hi<>+0(SB), Z2
 	VMOVDQU64  magic8hi<>+64(SB), Z3
 	VPXORQ     Z4, Z4, Z4
-	VPTERNLOGQ $0xff, Z6, Z6, Z6
-	VPABSB     Z6, Z5
-	VPSLLW     $0x07, Z5, Z7
+	VPTERNLOGQ $0xff, Z5, Z5, Z5
 	KXORQ      K1, K1, K1
+	VMOVDQA64  Z5, Z5
+	VPXORQ     Z6, Z6, Z6
 
 	// Blocks of 128 elements.
 divI8TruncVVVBMI_block:
 	CMPQ       AX, $0x00000080
 	JB         divI8TruncVVVBMI_single
-	VMOVDQU8   (DX), Z8
-	VMOVDQU8   (BX), Z9
-	VPTESTNMB  Z9, Z9, K2
-	KORQ       K2, K1, K1
-	VPCMPEQB   Z7, Z8, K2
-	VPCMPEQB   Z6, Z9, K2, K2
-	KORQ       K2, K1, K1
-	VPXORQ     Z8, Z9, Z10
-	VPMOVB2M   Z10, K2
-	VPABSB     Z8, Z8
+	VMOVDQU8   (DX), Z9
+	VMOVDQU8   (BX), Z10
+	VPMINUB    Z10, Z5, Z5
+	VPXORQ     Z9, Z10, Z11
+	VPMOVB2M   Z11, K2
 	VPABSB     Z9, Z9
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
-	VMOVDQA64  Z9, Z14
-	VPERMI2B   Z3, Z2, Z14
-	VPUNPCKLBW Z14, Z13, Z10
-	VPUNPCKHBW Z14, Z13, Z13
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVDQU8   Z10, (CX)
-	VMOVDQU8   64(DX), Z8
-	VMOVDQU8   64(BX), Z9
-	VPTESTNMB  Z9, Z9, K2
-	KORQ       K2, K1, K1
-	VPCMPEQB   Z7, Z8, K2
-	VPCMPEQB   Z6, Z9, K2, K2
-	KORQ       K2, K1, K1
-	VPXORQ     Z8, Z9, Z10
-	VPMOVB2M   Z10, K2
-	VPABSB     Z8, Z8
+	VPABSB     Z10, Z10
+	VMOVDQA64  Z10, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z10, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z10
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z9
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z9, Z9, Z9
+	VPMULHUW   Z10, Z13, Z13
+	VPMULHUW   Z12, Z9, Z9
+	VPACKUSWB  Z9, Z13, Z9
+	VPTERNLOGQ $0xf4, Z11, Z9, Z6
+	VPSUBB     Z9, Z4, K2, Z9
+	VMOVDQU8   Z9, (CX)
+	VMOVDQU8   64(DX), Z9
+	VMOVDQU8   64(BX), Z10
+	VPMINUB    Z10, Z5, Z5
+	VPXORQ     Z9, Z10, Z11
+	VPMOVB2M   Z11, K2
 	VPABSB     Z9, Z9
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
-	VMOVDQA64  Z9, Z14
-	VPERMI2B   Z3, Z2, Z14
-	VPUNPCKLBW Z14, Z13, Z10
-	VPUNPCKHBW Z14, Z13, Z13
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVDQU8   Z10, 64(CX)
+	VPABSB     Z10, Z10
+	VMOVDQA64  Z10, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z10, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z10
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z9
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z9, Z9, Z9
+	VPMULHUW   Z10, Z13, Z13
+	VPMULHUW   Z12, Z9, Z9
+	VPACKUSWB  Z9, Z13, Z9
+	VPTERNLOGQ $0xf4, Z11, Z9, Z6
+	VPSUBB     Z9, Z4, K2, Z9
+	VMOVDQU8   Z9, 64(CX)
 	ADDQ       $0x00000080, DX
 	ADDQ       $0x00000080, BX
 	ADDQ       $0x00000080, CX
@@ -9103,34 +9089,28 @@ divI8TruncVVVBMI_block:
 divI8TruncVVVBMI_single:
 	CMPQ       AX, $0x00000010
 	JB         divI8TruncVVVBMI_end
-	VMOVDQU    (DX), X11
-	VMOVDQU    (BX), X12
-	VPTESTNMB  X12, X12, K2
+	VMOVDQU    (DX), X7
+	VMOVDQU    (BX), X8
+	VPTESTNMB  X8, X8, K2
 	KORQ       K2, K1, K1
-	VPCMPEQB   X7, X11, K2
-	VPCMPEQB   X6, X12, K2, K2
-	KORQ       K2, K1, K1
-	VPXORQ     Z11, Z12, Z8
-	VPMOVB2M   Z8, K2
-	VPABSB     Z11, Z8
-	VPABSB     Z12, Z9
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
-	VMOVDQA64  Z9, Z14
-	VPERMI2B   Z3, Z2, Z14
-	VPUNPCKLBW Z14, Z13, Z10
-	VPUNPCKHBW Z14, Z13, Z13
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
+	VPXORQ     Z7, Z8, Z9
+	VPMOVB2M   Z9, K2
+	VPABSB     Z7, Z10
+	VPABSB     Z8, Z11
+	VMOVDQA64  Z11, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z11, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z11
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z10, Z13
+	VPUNPCKHBW Z4, Z10, Z10
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z10, Z10, Z10
+	VPMULHUW   Z11, Z13, Z13
+	VPMULHUW   Z12, Z10, Z10
+	VPACKUSWB  Z10, Z13, Z10
+	VPTERNLOGQ $0xf4, Z9, Z10, Z6
 	VPSUBB     Z10, Z4, K2, Z10
 	VMOVDQU    X10, (CX)
 	ADDQ       $0x00000010, DX
@@ -9140,6 +9120,11 @@ divI8TruncVVVBMI_single:
 	JMP        divI8TruncVVVBMI_single
 
 divI8TruncVVVBMI_end:
+	VPTESTNMB Z5, Z5, K2
+	KORQ      K2, K1, K1
+	VPMOVB2M  Z6, K2
+	KORQ      K2, K1, K1
+
 	// Report whether some lane failed a check.
 	KORTESTQ K1, K1
 	SETNE    AL
@@ -9161,10 +9146,10 @@ TEXT ·divI8FloorVVVBMI(SB), NOSPLIT, $0-73
 	VMOVDQU64  magic8hi<>+0(SB), Z2
 	VMOVDQU64  magic8hi<>+64(SB), Z3
 	VPXORQ     Z4, Z4, Z4
-	VPTERNLOGQ $0xff, Z6, Z6, Z6
-	VPABSB     Z6, Z5
-	VPSLLW     $0x07, Z5, Z7
+	VPTERNLOGQ $0xff, Z5, Z5, Z5
 	KXORQ      K1, K1, K1
+	VMOVDQA64  Z5, Z6
+	VPXORQ     Z7, Z7, Z7
 
 	// Blocks of 128 elements.
 divI8FloorVVVBMI_block:
@@ -9172,68 +9157,54 @@ divI8FloorVVVBMI_block:
 	JB         divI8FloorVVVBMI_single
 	VMOVDQU8   (DX), Z8
 	VMOVDQU8   (BX), Z9
-	VPTESTNMB  Z9, Z9, K2
-	KORQ       K2, K1, K1
-	VPCMPEQB   Z7, Z8, K2
-	VPCMPEQB   Z6, Z9, K2, K2
-	KORQ       K2, K1, K1
+	VPMINUB    Z9, Z6, Z6
 	VPXORQ     Z8, Z9, Z10
 	VPMOVB2M   Z10, K2
 	VPABSB     Z8, Z8
 	VPABSB     Z9, Z9
-	VPADDB     Z6, Z9, Z14
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
+	VPADDB     Z5, Z9, Z13
+	VMOVDQA64  Z9, Z14
+	VPERMI2B   Z1, Z0, Z14
 	VMOVDQA64  Z9, Z15
 	VPERMI2B   Z3, Z2, Z15
-	VPUNPCKLBW Z15, Z13, Z10
-	VPUNPCKHBW Z15, Z13, Z13
-	VPADDB     Z14, Z8, K2, Z8
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVDQU8   Z10, (CX)
+	VPUNPCKLBW Z15, Z14, Z9
+	VPUNPCKHBW Z15, Z14, Z14
+	VPADDB     Z13, Z8, K2, Z8
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z8
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z8, Z8, Z8
+	VPMULHUW   Z9, Z13, Z13
+	VPMULHUW   Z14, Z8, Z8
+	VPACKUSWB  Z8, Z13, Z8
+	VPTERNLOGQ $0xf4, Z10, Z8, Z7
+	VPSUBB     Z8, Z4, K2, Z8
+	VMOVDQU8   Z8, (CX)
 	VMOVDQU8   64(DX), Z8
 	VMOVDQU8   64(BX), Z9
-	VPTESTNMB  Z9, Z9, K2
-	KORQ       K2, K1, K1
-	VPCMPEQB   Z7, Z8, K2
-	VPCMPEQB   Z6, Z9, K2, K2
-	KORQ       K2, K1, K1
+	VPMINUB    Z9, Z6, Z6
 	VPXORQ     Z8, Z9, Z10
 	VPMOVB2M   Z10, K2
 	VPABSB     Z8, Z8
 	VPABSB     Z9, Z9
-	VPADDB     Z6, Z9, Z14
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
+	VPADDB     Z5, Z9, Z13
+	VMOVDQA64  Z9, Z14
+	VPERMI2B   Z1, Z0, Z14
 	VMOVDQA64  Z9, Z15
 	VPERMI2B   Z3, Z2, Z15
-	VPUNPCKLBW Z15, Z13, Z10
-	VPUNPCKHBW Z15, Z13, Z13
-	VPADDB     Z14, Z8, K2, Z8
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVDQU8   Z10, 64(CX)
+	VPUNPCKLBW Z15, Z14, Z9
+	VPUNPCKHBW Z15, Z14, Z14
+	VPADDB     Z13, Z8, K2, Z8
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z8
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z8, Z8, Z8
+	VPMULHUW   Z9, Z13, Z13
+	VPMULHUW   Z14, Z8, Z8
+	VPACKUSWB  Z8, Z13, Z8
+	VPTERNLOGQ $0xf4, Z10, Z8, Z7
+	VPSUBB     Z8, Z4, K2, Z8
+	VMOVDQU8   Z8, 64(CX)
 	ADDQ       $0x00000080, DX
 	ADDQ       $0x00000080, BX
 	ADDQ       $0x00000080, CX
@@ -9248,34 +9219,28 @@ divI8FloorVVVBMI_single:
 	VMOVDQU    (BX), X12
 	VPTESTNMB  X12, X12, K2
 	KORQ       K2, K1, K1
-	VPCMPEQB   X7, X11, K2
-	VPCMPEQB   X6, X12, K2, K2
-	KORQ       K2, K1, K1
 	VPXORQ     Z11, Z12, Z8
 	VPMOVB2M   Z8, K2
-	VPABSB     Z11, Z8
-	VPABSB     Z12, Z9
-	VPADDB     Z6, Z9, Z14
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
-	VMOVDQA64  Z9, Z15
+	VPABSB     Z11, Z9
+	VPABSB     Z12, Z10
+	VPADDB     Z5, Z10, Z13
+	VMOVDQA64  Z10, Z14
+	VPERMI2B   Z1, Z0, Z14
+	VMOVDQA64  Z10, Z15
 	VPERMI2B   Z3, Z2, Z15
-	VPUNPCKLBW Z15, Z13, Z10
-	VPUNPCKHBW Z15, Z13, Z13
-	VPADDB     Z14, Z8, K2, Z8
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVDQU    X10, (CX)
+	VPUNPCKLBW Z15, Z14, Z10
+	VPUNPCKHBW Z15, Z14, Z14
+	VPADDB     Z13, Z9, K2, Z9
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z9
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z9, Z9, Z9
+	VPMULHUW   Z10, Z13, Z13
+	VPMULHUW   Z14, Z9, Z9
+	VPACKUSWB  Z9, Z13, Z9
+	VPTERNLOGQ $0xf4, Z8, Z9, Z7
+	VPSUBB     Z9, Z4, K2, Z9
+	VMOVDQU    X9, (CX)
 	ADDQ       $0x00000010, DX
 	ADDQ       $0x00000010, BX
 	ADDQ       $0x00000010, CX
@@ -9283,6 +9248,11 @@ divI8FloorVVVBMI_single:
 	JMP        divI8FloorVVVBMI_single
 
 divI8FloorVVVBMI_end:
+	VPTESTNMB Z6, Z6, K2
+	KORQ      K2, K1, K1
+	VPMOVB2M  Z7, K2
+	KORQ      K2, K1, K1
+
 	// Report whether some lane failed a check.
 	KORTESTQ K1, K1
 	SETNE    AL
@@ -9305,57 +9275,56 @@ TEXT ·divU8VVVBMI(SB), NOSPLIT, $0-73
 	VMOVDQU64  magic8hi<>+64(SB), Z3
 	VPXORQ     Z4, Z4, Z4
 	VPTERNLOGQ $0xff, Z5, Z5, Z5
-	VPABSB     Z5, Z5
+	VPABSB     Z5, Z6
 	KXORQ      K1, K1, K1
+	VMOVDQA64  Z5, Z5
 
 	// Blocks of 128 elements.
 divU8VVVBMI_block:
 	CMPQ       AX, $0x00000080
 	JB         divU8VVVBMI_single
-	VMOVDQU8   (DX), Z6
-	VMOVDQU8   (BX), Z7
-	VPTESTNMB  Z7, Z7, K2
-	KORQ       K2, K1, K1
-	VPMOVB2M   Z7, K2
-	VPCMPEQB   Z5, Z7, K3
-	VMOVDQA64  Z7, Z9
-	VPERMI2B   Z1, Z0, Z9
-	VMOVDQA64  Z7, Z10
-	VPERMI2B   Z3, Z2, Z10
-	VPUNPCKLBW Z10, Z9, Z8
-	VPUNPCKHBW Z10, Z9, Z9
-	VPUNPCKLBW Z4, Z6, Z10
-	VPUNPCKHBW Z4, Z6, Z11
-	VPMULHUW   Z8, Z10, Z10
-	VPMULHUW   Z9, Z11, Z11
-	VPACKUSWB  Z11, Z10, Z8
-	VMOVDQU8   Z6, K3, Z8
-	VPCMPUB    $0x05, Z7, Z6, K2, K3
-	VMOVDQU8   Z4, K2, Z8
-	VMOVDQU8   Z5, K3, Z8
-	VMOVDQU8   Z8, (CX)
-	VMOVDQU8   64(DX), Z6
-	VMOVDQU8   64(BX), Z7
-	VPTESTNMB  Z7, Z7, K2
-	KORQ       K2, K1, K1
-	VPMOVB2M   Z7, K2
-	VPCMPEQB   Z5, Z7, K3
-	VMOVDQA64  Z7, Z9
-	VPERMI2B   Z1, Z0, Z9
-	VMOVDQA64  Z7, Z10
-	VPERMI2B   Z3, Z2, Z10
-	VPUNPCKLBW Z10, Z9, Z8
-	VPUNPCKHBW Z10, Z9, Z9
-	VPUNPCKLBW Z4, Z6, Z10
-	VPUNPCKHBW Z4, Z6, Z11
-	VPMULHUW   Z8, Z10, Z10
-	VPMULHUW   Z9, Z11, Z11
-	VPACKUSWB  Z11, Z10, Z8
-	VMOVDQU8   Z6, K3, Z8
-	VPCMPUB    $0x05, Z7, Z6, K2, K3
-	VMOVDQU8   Z4, K2, Z8
-	VMOVDQU8   Z5, K3, Z8
-	VMOVDQU8   Z8, 64(CX)
+	VMOVDQU8   (DX), Z9
+	VMOVDQU8   (BX), Z10
+	VPMINUB    Z10, Z5, Z5
+	VPMOVB2M   Z10, K2
+	VMOVDQA64  Z10, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z10, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z11
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z14
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z14, Z14, Z14
+	VPMULHUW   Z11, Z13, Z13
+	VPMULHUW   Z12, Z14, Z14
+	VPACKUSWB  Z14, Z13, Z11
+	VPCMPUB    $0x05, Z10, Z9, K2, K3
+	VMOVDQU8   Z4, K2, Z11
+	VMOVDQU8   Z6, K3, Z11
+	VMOVDQU8   Z11, (CX)
+	VMOVDQU8   64(DX), Z9
+	VMOVDQU8   64(BX), Z10
+	VPMINUB    Z10, Z5, Z5
+	VPMOVB2M   Z10, K2
+	VMOVDQA64  Z10, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z10, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z11
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z14
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z14, Z14, Z14
+	VPMULHUW   Z11, Z13, Z13
+	VPMULHUW   Z12, Z14, Z14
+	VPACKUSWB  Z14, Z13, Z11
+	VPCMPUB    $0x05, Z10, Z9, K2, K3
+	VMOVDQU8   Z4, K2, Z11
+	VMOVDQU8   Z6, K3, Z11
+	VMOVDQU8   Z11, 64(CX)
 	ADDQ       $0x00000080, DX
 	ADDQ       $0x00000080, BX
 	ADDQ       $0x00000080, CX
@@ -9366,28 +9335,28 @@ divU8VVVBMI_block:
 divU8VVVBMI_single:
 	CMPQ       AX, $0x00000010
 	JB         divU8VVVBMI_end
-	VMOVDQU    (DX), X12
-	VMOVDQU    (BX), X13
-	VPTESTNMB  X13, X13, K2
+	VMOVDQU    (DX), X7
+	VMOVDQU    (BX), X8
+	VPTESTNMB  X8, X8, K2
 	KORQ       K2, K1, K1
-	VPMOVB2M   Z13, K2
-	VPCMPEQB   Z5, Z13, K3
-	VMOVDQA64  Z13, Z7
-	VPERMI2B   Z1, Z0, Z7
-	VMOVDQA64  Z13, Z8
-	VPERMI2B   Z3, Z2, Z8
-	VPUNPCKLBW Z8, Z7, Z6
-	VPUNPCKHBW Z8, Z7, Z7
-	VPUNPCKLBW Z4, Z12, Z8
-	VPUNPCKHBW Z4, Z12, Z9
-	VPMULHUW   Z6, Z8, Z8
-	VPMULHUW   Z7, Z9, Z9
-	VPACKUSWB  Z9, Z8, Z6
-	VMOVDQU8   Z12, K3, Z6
-	VPCMPUB    $0x05, Z13, Z12, K2, K3
-	VMOVDQU8   Z4, K2, Z6
-	VMOVDQU8   Z5, K3, Z6
-	VMOVDQU    X6, (CX)
+	VPMOVB2M   Z8, K2
+	VMOVDQA64  Z8, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z8, Z11
+	VPERMI2B   Z3, Z2, Z11
+	VPUNPCKLBW Z11, Z10, Z9
+	VPUNPCKHBW Z11, Z10, Z10
+	VPUNPCKLBW Z4, Z7, Z11
+	VPUNPCKHBW Z4, Z7, Z12
+	VPADDW     Z11, Z11, Z11
+	VPADDW     Z12, Z12, Z12
+	VPMULHUW   Z9, Z11, Z11
+	VPMULHUW   Z10, Z12, Z12
+	VPACKUSWB  Z12, Z11, Z9
+	VPCMPUB    $0x05, Z8, Z7, K2, K3
+	VMOVDQU8   Z4, K2, Z9
+	VMOVDQU8   Z6, K3, Z9
+	VMOVDQU    X9, (CX)
 	ADDQ       $0x00000010, DX
 	ADDQ       $0x00000010, BX
 	ADDQ       $0x00000010, CX
@@ -9395,6 +9364,9 @@ divU8VVVBMI_single:
 	JMP        divU8VVVBMI_single
 
 divU8VVVBMI_end:
+	VPTESTNMB Z5, Z5, K2
+	KORQ      K2, K1, K1
+
 	// Report whether some lane failed a check.
 	KORTESTQ K1, K1
 	SETNE    AL
@@ -9417,54 +9389,46 @@ TEXT ·divI8TruncVSVBMI(SB), NOSPLIT, $0-73
 	VMOVDQU64    magic8hi<>+64(SB), Z3
 	VPXORQ       Z4, Z4, Z4
 	VPTERNLOGQ   $0xff, Z5, Z5, Z5
-	VPABSB       Z5, Z5
-	VPSLLW       $0x07, Z5, Z6
 	KXORQ        K1, K1, K1
-	VPBROADCASTB (BX), Z6
-	VPABSB       Z6, Z8
-	VPMOVB2M     Z8, K1
-	VPCMPEQB     Z5, Z8, K2
-	VMOVDQA64    Z8, Z9
-	VPERMI2B     Z1, Z0, Z9
-	VMOVDQA64    Z8, Z0
+	VPBROADCASTB (BX), Z5
+	VPABSB       Z5, Z7
+	VMOVDQA64    Z7, Z8
+	VPERMI2B     Z1, Z0, Z8
+	VMOVDQA64    Z7, Z0
 	VPERMI2B     Z3, Z2, Z0
-	VPUNPCKLBW   Z0, Z9, Z1
-	VPUNPCKHBW   Z0, Z9, Z0
+	VPUNPCKLBW   Z0, Z8, Z1
+	VPUNPCKHBW   Z0, Z8, Z0
 
 	// Blocks of 128 elements.
 divI8TruncVSVBMI_block:
 	CMPQ       AX, $0x00000080
 	JB         divI8TruncVSVBMI_single
 	VMOVDQU8   (DX), Z2
-	VPXORQ     Z2, Z6, Z3
-	VPMOVB2M   Z3, K3
+	VPXORQ     Z2, Z5, Z3
+	VPMOVB2M   Z3, K1
 	VPABSB     Z2, Z2
 	VPUNPCKLBW Z4, Z2, Z3
-	VPUNPCKHBW Z4, Z2, Z9
+	VPUNPCKHBW Z4, Z2, Z2
+	VPADDW     Z3, Z3, Z3
+	VPADDW     Z2, Z2, Z2
 	VPMULHUW   Z1, Z3, Z3
-	VPMULHUW   Z0, Z9, Z9
-	VPACKUSWB  Z9, Z3, Z3
-	VMOVDQU8   Z2, K2, Z3
-	VPCMPUB    $0x05, Z8, Z2, K1, K4
-	VMOVDQU8   Z4, K1, Z3
-	VMOVDQU8   Z5, K4, Z3
-	VPSUBB     Z3, Z4, K3, Z3
-	VMOVDQU8   Z3, (CX)
+	VPMULHUW   Z0, Z2, Z2
+	VPACKUSWB  Z2, Z3, Z2
+	VPSUBB     Z2, Z4, K1, Z2
+	VMOVDQU8   Z2, (CX)
 	VMOVDQU8   64(DX), Z2
-	VPXORQ     Z2, Z6, Z3
-	VPMOVB2M   Z3, K3
+	VPXORQ     Z2, Z5, Z3
+	VPMOVB2M   Z3, K1
 	VPABSB     Z2, Z2
 	VPUNPCKLBW Z4, Z2, Z3
-	VPUNPCKHBW Z4, Z2, Z9
+	VPUNPCKHBW Z4, Z2, Z2
+	VPADDW     Z3, Z3, Z3
+	VPADDW     Z2, Z2, Z2
 	VPMULHUW   Z1, Z3, Z3
-	VPMULHUW   Z0, Z9, Z9
-	VPACKUSWB  Z9, Z3, Z3
-	VMOVDQU8   Z2, K2, Z3
-	VPCMPUB    $0x05, Z8, Z2, K1, K4
-	VMOVDQU8   Z4, K1, Z3
-	VMOVDQU8   Z5, K4, Z3
-	VPSUBB     Z3, Z4, K3, Z3
-	VMOVDQU8   Z3, 64(CX)
+	VPMULHUW   Z0, Z2, Z2
+	VPACKUSWB  Z2, Z3, Z2
+	VPSUBB     Z2, Z4, K1, Z2
+	VMOVDQU8   Z2, 64(CX)
 	ADDQ       $0x00000080, DX
 	ADDQ       $0x00000080, CX
 	SUBQ       $0x00000080, AX
@@ -9474,21 +9438,19 @@ divI8TruncVSVBMI_block:
 divI8TruncVSVBMI_single:
 	CMPQ       AX, $0x00000010
 	JB         divI8TruncVSVBMI_end
-	VMOVDQU    (DX), X7
-	VPXORQ     Z7, Z6, Z2
-	VPMOVB2M   Z2, K3
-	VPABSB     Z7, Z2
+	VMOVDQU    (DX), X6
+	VPXORQ     Z6, Z5, Z2
+	VPMOVB2M   Z2, K1
+	VPABSB     Z6, Z2
 	VPUNPCKLBW Z4, Z2, Z3
-	VPUNPCKHBW Z4, Z2, Z9
+	VPUNPCKHBW Z4, Z2, Z2
+	VPADDW     Z3, Z3, Z3
+	VPADDW     Z2, Z2, Z2
 	VPMULHUW   Z1, Z3, Z3
-	VPMULHUW   Z0, Z9, Z9
-	VPACKUSWB  Z9, Z3, Z3
-	VMOVDQU8   Z2, K2, Z3
-	VPCMPUB    $0x05, Z8, Z2, K1, K4
-	VMOVDQU8   Z4, K1, Z3
-	VMOVDQU8   Z5, K4, Z3
-	VPSUBB     Z3, Z4, K3, Z3
-	VMOVDQU    X3, (CX)
+	VPMULHUW   Z0, Z2, Z2
+	VPACKUSWB  Z2, Z3, Z2
+	VPSUBB     Z2, Z4, K1, Z2
+	VMOVDQU    X2, (CX)
 	ADDQ       $0x00000010, DX
 	ADDQ       $0x00000010, CX
 	SUBQ       $0x00000010, AX
@@ -9515,58 +9477,50 @@ TEXT ·divI8FloorVSVBMI(SB), NOSPLIT, $0-73
 	VMOVDQU64    magic8hi<>+0(SB), Z2
 	VMOVDQU64    magic8hi<>+64(SB), Z3
 	VPXORQ       Z4, Z4, Z4
-	VPTERNLOGQ   $0xff, Z6, Z6, Z6
-	VPABSB       Z6, Z5
-	VPSLLW       $0x07, Z5, Z7
+	VPTERNLOGQ   $0xff, Z5, Z5, Z5
 	KXORQ        K1, K1, K1
-	VPBROADCASTB (BX), Z7
-	VPABSB       Z7, Z9
-	VPADDB       Z6, Z9, Z6
-	VPMOVB2M     Z9, K1
-	VPCMPEQB     Z5, Z9, K2
-	VMOVDQA64    Z9, Z10
-	VPERMI2B     Z1, Z0, Z10
-	VMOVDQA64    Z9, Z0
+	VPBROADCASTB (BX), Z6
+	VPABSB       Z6, Z7
+	VPADDB       Z5, Z7, Z5
+	VMOVDQA64    Z7, Z9
+	VPERMI2B     Z1, Z0, Z9
+	VMOVDQA64    Z7, Z0
 	VPERMI2B     Z3, Z2, Z0
-	VPUNPCKLBW   Z0, Z10, Z1
-	VPUNPCKHBW   Z0, Z10, Z0
+	VPUNPCKLBW   Z0, Z9, Z1
+	VPUNPCKHBW   Z0, Z9, Z0
 
 	// Blocks of 128 elements.
 divI8FloorVSVBMI_block:
 	CMPQ       AX, $0x00000080
 	JB         divI8FloorVSVBMI_single
 	VMOVDQU8   (DX), Z2
-	VPXORQ     Z2, Z7, Z3
-	VPMOVB2M   Z3, K3
+	VPXORQ     Z2, Z6, Z3
+	VPMOVB2M   Z3, K1
 	VPABSB     Z2, Z2
-	VPADDB     Z6, Z2, K3, Z2
+	VPADDB     Z5, Z2, K1, Z2
 	VPUNPCKLBW Z4, Z2, Z3
-	VPUNPCKHBW Z4, Z2, Z10
+	VPUNPCKHBW Z4, Z2, Z2
+	VPADDW     Z3, Z3, Z3
+	VPADDW     Z2, Z2, Z2
 	VPMULHUW   Z1, Z3, Z3
-	VPMULHUW   Z0, Z10, Z10
-	VPACKUSWB  Z10, Z3, Z3
-	VMOVDQU8   Z2, K2, Z3
-	VPCMPUB    $0x05, Z9, Z2, K1, K4
-	VMOVDQU8   Z4, K1, Z3
-	VMOVDQU8   Z5, K4, Z3
-	VPSUBB     Z3, Z4, K3, Z3
-	VMOVDQU8   Z3, (CX)
+	VPMULHUW   Z0, Z2, Z2
+	VPACKUSWB  Z2, Z3, Z2
+	VPSUBB     Z2, Z4, K1, Z2
+	VMOVDQU8   Z2, (CX)
 	VMOVDQU8   64(DX), Z2
-	VPXORQ     Z2, Z7, Z3
-	VPMOVB2M   Z3, K3
+	VPXORQ     Z2, Z6, Z3
+	VPMOVB2M   Z3, K1
 	VPABSB     Z2, Z2
-	VPADDB     Z6, Z2, K3, Z2
+	VPADDB     Z5, Z2, K1, Z2
 	VPUNPCKLBW Z4, Z2, Z3
-	VPUNPCKHBW Z4, Z2, Z10
+	VPUNPCKHBW Z4, Z2, Z2
+	VPADDW     Z3, Z3, Z3
+	VPADDW     Z2, Z2, Z2
 	VPMULHUW   Z1, Z3, Z3
-	VPMULHUW   Z0, Z10, Z10
-	VPACKUSWB  Z10, Z3, Z3
-	VMOVDQU8   Z2, K2, Z3
-	VPCMPUB    $0x05, Z9, Z2, K1, K4
-	VMOVDQU8   Z4, K1, Z3
-	VMOVDQU8   Z5, K4, Z3
-	VPSUBB     Z3, Z4, K3, Z3
-	VMOVDQU8   Z3, 64(CX)
+	VPMULHUW   Z0, Z2, Z2
+	VPACKUSWB  Z2, Z3, Z2
+	VPSUBB     Z2, Z4, K1, Z2
+	VMOVDQU8   Z2, 64(CX)
 	ADDQ       $0x00000080, DX
 	ADDQ       $0x00000080, CX
 	SUBQ       $0x00000080, AX
@@ -9577,21 +9531,19 @@ divI8FloorVSVBMI_single:
 	CMPQ       AX, $0x00000010
 	JB         divI8FloorVSVBMI_end
 	VMOVDQU    (DX), X8
-	VPXORQ     Z8, Z7, Z2
-	VPMOVB2M   Z2, K3
+	VPXORQ     Z8, Z6, Z2
+	VPMOVB2M   Z2, K1
 	VPABSB     Z8, Z2
-	VPADDB     Z6, Z2, K3, Z2
+	VPADDB     Z5, Z2, K1, Z2
 	VPUNPCKLBW Z4, Z2, Z3
-	VPUNPCKHBW Z4, Z2, Z10
+	VPUNPCKHBW Z4, Z2, Z2
+	VPADDW     Z3, Z3, Z3
+	VPADDW     Z2, Z2, Z2
 	VPMULHUW   Z1, Z3, Z3
-	VPMULHUW   Z0, Z10, Z10
-	VPACKUSWB  Z10, Z3, Z3
-	VMOVDQU8   Z2, K2, Z3
-	VPCMPUB    $0x05, Z9, Z2, K1, K4
-	VMOVDQU8   Z4, K1, Z3
-	VMOVDQU8   Z5, K4, Z3
-	VPSUBB     Z3, Z4, K3, Z3
-	VMOVDQU    X3, (CX)
+	VPMULHUW   Z0, Z2, Z2
+	VPACKUSWB  Z2, Z3, Z2
+	VPSUBB     Z2, Z4, K1, Z2
+	VMOVDQU    X2, (CX)
 	ADDQ       $0x00000010, DX
 	ADDQ       $0x00000010, CX
 	SUBQ       $0x00000010, AX
@@ -9621,15 +9573,14 @@ TEXT ·divU8VSVBMI(SB), NOSPLIT, $0-73
 	VPTERNLOGQ   $0xff, Z5, Z5, Z5
 	VPABSB       Z5, Z5
 	KXORQ        K1, K1, K1
-	VPBROADCASTB (BX), Z6
-	VPMOVB2M     Z6, K1
-	VPCMPEQB     Z5, Z6, K2
-	VMOVDQA64    Z6, Z7
-	VPERMI2B     Z1, Z0, Z7
-	VMOVDQA64    Z6, Z0
+	VPBROADCASTB (BX), Z7
+	VPMOVB2M     Z7, K1
+	VMOVDQA64    Z7, Z8
+	VPERMI2B     Z1, Z0, Z8
+	VMOVDQA64    Z7, Z0
 	VPERMI2B     Z3, Z2, Z0
-	VPUNPCKLBW   Z0, Z7, Z1
-	VPUNPCKHBW   Z0, Z7, Z0
+	VPUNPCKLBW   Z0, Z8, Z1
+	VPUNPCKHBW   Z0, Z8, Z0
 
 	// Blocks of 128 elements.
 divU8VSVBMI_block:
@@ -9637,25 +9588,27 @@ divU8VSVBMI_block:
 	JB         divU8VSVBMI_single
 	VMOVDQU8   (DX), Z2
 	VPUNPCKLBW Z4, Z2, Z3
-	VPUNPCKHBW Z4, Z2, Z7
+	VPUNPCKHBW Z4, Z2, Z8
+	VPADDW     Z3, Z3, Z3
+	VPADDW     Z8, Z8, Z8
 	VPMULHUW   Z1, Z3, Z3
-	VPMULHUW   Z0, Z7, Z7
-	VPACKUSWB  Z7, Z3, Z3
-	VMOVDQU8   Z2, K2, Z3
-	VPCMPUB    $0x05, Z6, Z2, K1, K3
+	VPMULHUW   Z0, Z8, Z8
+	VPACKUSWB  Z8, Z3, Z3
+	VPCMPUB    $0x05, Z7, Z2, K1, K2
 	VMOVDQU8   Z4, K1, Z3
-	VMOVDQU8   Z5, K3, Z3
+	VMOVDQU8   Z5, K2, Z3
 	VMOVDQU8   Z3, (CX)
 	VMOVDQU8   64(DX), Z2
 	VPUNPCKLBW Z4, Z2, Z3
-	VPUNPCKHBW Z4, Z2, Z7
+	VPUNPCKHBW Z4, Z2, Z8
+	VPADDW     Z3, Z3, Z3
+	VPADDW     Z8, Z8, Z8
 	VPMULHUW   Z1, Z3, Z3
-	VPMULHUW   Z0, Z7, Z7
-	VPACKUSWB  Z7, Z3, Z3
-	VMOVDQU8   Z2, K2, Z3
-	VPCMPUB    $0x05, Z6, Z2, K1, K3
+	VPMULHUW   Z0, Z8, Z8
+	VPACKUSWB  Z8, Z3, Z3
+	VPCMPUB    $0x05, Z7, Z2, K1, K2
 	VMOVDQU8   Z4, K1, Z3
-	VMOVDQU8   Z5, K3, Z3
+	VMOVDQU8   Z5, K2, Z3
 	VMOVDQU8   Z3, 64(CX)
 	ADDQ       $0x00000080, DX
 	ADDQ       $0x00000080, CX
@@ -9666,16 +9619,17 @@ divU8VSVBMI_block:
 divU8VSVBMI_single:
 	CMPQ       AX, $0x00000010
 	JB         divU8VSVBMI_end
-	VMOVDQU    (DX), X8
-	VPUNPCKLBW Z4, Z8, Z2
-	VPUNPCKHBW Z4, Z8, Z3
+	VMOVDQU    (DX), X6
+	VPUNPCKLBW Z4, Z6, Z2
+	VPUNPCKHBW Z4, Z6, Z3
+	VPADDW     Z2, Z2, Z2
+	VPADDW     Z3, Z3, Z3
 	VPMULHUW   Z1, Z2, Z2
 	VPMULHUW   Z0, Z3, Z3
 	VPACKUSWB  Z3, Z2, Z2
-	VMOVDQU8   Z8, K2, Z2
-	VPCMPUB    $0x05, Z6, Z8, K1, K3
+	VPCMPUB    $0x05, Z7, Z6, K1, K2
 	VMOVDQU8   Z4, K1, Z2
-	VMOVDQU8   Z5, K3, Z2
+	VMOVDQU8   Z5, K2, Z2
 	VMOVDQU    X2, (CX)
 	ADDQ       $0x00000010, DX
 	ADDQ       $0x00000010, CX
@@ -9705,10 +9659,10 @@ TEXT ·divI8TruncRWVBMI(SB), NOSPLIT, $0-73
 	VMOVDQU64  magic8hi<>+0(SB), Z2
 	VMOVDQU64  magic8hi<>+64(SB), Z3
 	VPXORQ     Z4, Z4, Z4
-	VPTERNLOGQ $0xff, Z6, Z6, Z6
-	VPABSB     Z6, Z5
-	VPSLLW     $0x07, Z5, Z7
+	VPTERNLOGQ $0xff, Z5, Z5, Z5
 	KXORQ      K1, K1, K1
+	VMOVDQA64  Z5, Z5
+	VPXORQ     Z6, Z6, Z6
 
 	// One row of dst and a per round, b from its start.
 divI8TruncRWVBMI_row:
@@ -9722,66 +9676,52 @@ divI8TruncRWVBMI_row:
 divI8TruncRWVBMI_block:
 	CMPQ       SI, $0x00000080
 	JB         divI8TruncRWVBMI_single
-	VMOVDQU8   (DX), Z8
-	VMOVDQU8   (BX), Z9
-	VPTESTNMB  Z9, Z9, K2
-	KORQ       K2, K1, K1
-	VPCMPEQB   Z7, Z8, K2
-	VPCMPEQB   Z6, Z9, K2, K2
-	KORQ       K2, K1, K1
-	VPXORQ     Z8, Z9, Z10
-	VPMOVB2M   Z10, K2
-	VPABSB     Z8, Z8
+	VMOVDQU8   (DX), Z9
+	VMOVDQU8   (BX), Z10
+	VPMINUB    Z10, Z5, Z5
+	VPXORQ     Z9, Z10, Z11
+	VPMOVB2M   Z11, K2
 	VPABSB     Z9, Z9
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
-	VMOVDQA64  Z9, Z14
-	VPERMI2B   Z3, Z2, Z14
-	VPUNPCKLBW Z14, Z13, Z10
-	VPUNPCKHBW Z14, Z13, Z13
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVDQU8   Z10, (CX)
-	VMOVDQU8   64(DX), Z8
-	VMOVDQU8   64(BX), Z9
-	VPTESTNMB  Z9, Z9, K2
-	KORQ       K2, K1, K1
-	VPCMPEQB   Z7, Z8, K2
-	VPCMPEQB   Z6, Z9, K2, K2
-	KORQ       K2, K1, K1
-	VPXORQ     Z8, Z9, Z10
-	VPMOVB2M   Z10, K2
-	VPABSB     Z8, Z8
+	VPABSB     Z10, Z10
+	VMOVDQA64  Z10, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z10, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z10
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z9
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z9, Z9, Z9
+	VPMULHUW   Z10, Z13, Z13
+	VPMULHUW   Z12, Z9, Z9
+	VPACKUSWB  Z9, Z13, Z9
+	VPTERNLOGQ $0xf4, Z11, Z9, Z6
+	VPSUBB     Z9, Z4, K2, Z9
+	VMOVDQU8   Z9, (CX)
+	VMOVDQU8   64(DX), Z9
+	VMOVDQU8   64(BX), Z10
+	VPMINUB    Z10, Z5, Z5
+	VPXORQ     Z9, Z10, Z11
+	VPMOVB2M   Z11, K2
 	VPABSB     Z9, Z9
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
-	VMOVDQA64  Z9, Z14
-	VPERMI2B   Z3, Z2, Z14
-	VPUNPCKLBW Z14, Z13, Z10
-	VPUNPCKHBW Z14, Z13, Z13
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVDQU8   Z10, 64(CX)
+	VPABSB     Z10, Z10
+	VMOVDQA64  Z10, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z10, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z10
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z9
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z9, Z9, Z9
+	VPMULHUW   Z10, Z13, Z13
+	VPMULHUW   Z12, Z9, Z9
+	VPACKUSWB  Z9, Z13, Z9
+	VPTERNLOGQ $0xf4, Z11, Z9, Z6
+	VPSUBB     Z9, Z4, K2, Z9
+	VMOVDQU8   Z9, 64(CX)
 	ADDQ       $0x00000080, DX
 	ADDQ       $0x00000080, BX
 	ADDQ       $0x00000080, CX
@@ -9792,34 +9732,28 @@ divI8TruncRWVBMI_block:
 divI8TruncRWVBMI_single:
 	CMPQ       SI, $0x00000010
 	JB         divI8TruncRWVBMI_end
-	VMOVDQU    (DX), X11
-	VMOVDQU    (BX), X12
-	VPTESTNMB  X12, X12, K2
+	VMOVDQU    (DX), X7
+	VMOVDQU    (BX), X8
+	VPTESTNMB  X8, X8, K2
 	KORQ       K2, K1, K1
-	VPCMPEQB   X7, X11, K2
-	VPCMPEQB   X6, X12, K2, K2
-	KORQ       K2, K1, K1
-	VPXORQ     Z11, Z12, Z8
-	VPMOVB2M   Z8, K2
-	VPABSB     Z11, Z8
-	VPABSB     Z12, Z9
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
-	VMOVDQA64  Z9, Z14
-	VPERMI2B   Z3, Z2, Z14
-	VPUNPCKLBW Z14, Z13, Z10
-	VPUNPCKHBW Z14, Z13, Z13
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
+	VPXORQ     Z7, Z8, Z9
+	VPMOVB2M   Z9, K2
+	VPABSB     Z7, Z10
+	VPABSB     Z8, Z11
+	VMOVDQA64  Z11, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z11, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z11
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z10, Z13
+	VPUNPCKHBW Z4, Z10, Z10
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z10, Z10, Z10
+	VPMULHUW   Z11, Z13, Z13
+	VPMULHUW   Z12, Z10, Z10
+	VPACKUSWB  Z10, Z13, Z10
+	VPTERNLOGQ $0xf4, Z9, Z10, Z6
 	VPSUBB     Z10, Z4, K2, Z10
 	VMOVDQU    X10, (CX)
 	ADDQ       $0x00000010, DX
@@ -9832,6 +9766,11 @@ divI8TruncRWVBMI_end:
 	JMP divI8TruncRWVBMI_row
 
 divI8TruncRWVBMI_done:
+	VPTESTNMB Z5, Z5, K2
+	KORQ      K2, K1, K1
+	VPMOVB2M  Z6, K2
+	KORQ      K2, K1, K1
+
 	// Report whether some lane failed a check.
 	KORTESTQ K1, K1
 	SETNE    AL
@@ -9855,10 +9794,10 @@ TEXT ·divI8FloorRWVBMI(SB), NOSPLIT, $0-73
 	VMOVDQU64  magic8hi<>+0(SB), Z2
 	VMOVDQU64  magic8hi<>+64(SB), Z3
 	VPXORQ     Z4, Z4, Z4
-	VPTERNLOGQ $0xff, Z6, Z6, Z6
-	VPABSB     Z6, Z5
-	VPSLLW     $0x07, Z5, Z7
+	VPTERNLOGQ $0xff, Z5, Z5, Z5
 	KXORQ      K1, K1, K1
+	VMOVDQA64  Z5, Z6
+	VPXORQ     Z7, Z7, Z7
 
 	// One row of dst and a per round, b from its start.
 divI8FloorRWVBMI_row:
@@ -9874,68 +9813,54 @@ divI8FloorRWVBMI_block:
 	JB         divI8FloorRWVBMI_single
 	VMOVDQU8   (DX), Z8
 	VMOVDQU8   (BX), Z9
-	VPTESTNMB  Z9, Z9, K2
-	KORQ       K2, K1, K1
-	VPCMPEQB   Z7, Z8, K2
-	VPCMPEQB   Z6, Z9, K2, K2
-	KORQ       K2, K1, K1
+	VPMINUB    Z9, Z6, Z6
 	VPXORQ     Z8, Z9, Z10
 	VPMOVB2M   Z10, K2
 	VPABSB     Z8, Z8
 	VPABSB     Z9, Z9
-	VPADDB     Z6, Z9, Z14
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
+	VPADDB     Z5, Z9, Z13
+	VMOVDQA64  Z9, Z14
+	VPERMI2B   Z1, Z0, Z14
 	VMOVDQA64  Z9, Z15
 	VPERMI2B   Z3, Z2, Z15
-	VPUNPCKLBW Z15, Z13, Z10
-	VPUNPCKHBW Z15, Z13, Z13
-	VPADDB     Z14, Z8, K2, Z8
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVDQU8   Z10, (CX)
+	VPUNPCKLBW Z15, Z14, Z9
+	VPUNPCKHBW Z15, Z14, Z14
+	VPADDB     Z13, Z8, K2, Z8
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z8
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z8, Z8, Z8
+	VPMULHUW   Z9, Z13, Z13
+	VPMULHUW   Z14, Z8, Z8
+	VPACKUSWB  Z8, Z13, Z8
+	VPTERNLOGQ $0xf4, Z10, Z8, Z7
+	VPSUBB     Z8, Z4, K2, Z8
+	VMOVDQU8   Z8, (CX)
 	VMOVDQU8   64(DX), Z8
 	VMOVDQU8   64(BX), Z9
-	VPTESTNMB  Z9, Z9, K2
-	KORQ       K2, K1, K1
-	VPCMPEQB   Z7, Z8, K2
-	VPCMPEQB   Z6, Z9, K2, K2
-	KORQ       K2, K1, K1
+	VPMINUB    Z9, Z6, Z6
 	VPXORQ     Z8, Z9, Z10
 	VPMOVB2M   Z10, K2
 	VPABSB     Z8, Z8
 	VPABSB     Z9, Z9
-	VPADDB     Z6, Z9, Z14
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
+	VPADDB     Z5, Z9, Z13
+	VMOVDQA64  Z9, Z14
+	VPERMI2B   Z1, Z0, Z14
 	VMOVDQA64  Z9, Z15
 	VPERMI2B   Z3, Z2, Z15
-	VPUNPCKLBW Z15, Z13, Z10
-	VPUNPCKHBW Z15, Z13, Z13
-	VPADDB     Z14, Z8, K2, Z8
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVDQU8   Z10, 64(CX)
+	VPUNPCKLBW Z15, Z14, Z9
+	VPUNPCKHBW Z15, Z14, Z14
+	VPADDB     Z13, Z8, K2, Z8
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z8
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z8, Z8, Z8
+	VPMULHUW   Z9, Z13, Z13
+	VPMULHUW   Z14, Z8, Z8
+	VPACKUSWB  Z8, Z13, Z8
+	VPTERNLOGQ $0xf4, Z10, Z8, Z7
+	VPSUBB     Z8, Z4, K2, Z8
+	VMOVDQU8   Z8, 64(CX)
 	ADDQ       $0x00000080, DX
 	ADDQ       $0x00000080, BX
 	ADDQ       $0x00000080, CX
@@ -9950,34 +9875,28 @@ divI8FloorRWVBMI_single:
 	VMOVDQU    (BX), X12
 	VPTESTNMB  X12, X12, K2
 	KORQ       K2, K1, K1
-	VPCMPEQB   X7, X11, K2
-	VPCMPEQB   X6, X12, K2, K2
-	KORQ       K2, K1, K1
 	VPXORQ     Z11, Z12, Z8
 	VPMOVB2M   Z8, K2
-	VPABSB     Z11, Z8
-	VPABSB     Z12, Z9
-	VPADDB     Z6, Z9, Z14
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
-	VMOVDQA64  Z9, Z15
+	VPABSB     Z11, Z9
+	VPABSB     Z12, Z10
+	VPADDB     Z5, Z10, Z13
+	VMOVDQA64  Z10, Z14
+	VPERMI2B   Z1, Z0, Z14
+	VMOVDQA64  Z10, Z15
 	VPERMI2B   Z3, Z2, Z15
-	VPUNPCKLBW Z15, Z13, Z10
-	VPUNPCKHBW Z15, Z13, Z13
-	VPADDB     Z14, Z8, K2, Z8
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVDQU    X10, (CX)
+	VPUNPCKLBW Z15, Z14, Z10
+	VPUNPCKHBW Z15, Z14, Z14
+	VPADDB     Z13, Z9, K2, Z9
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z9
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z9, Z9, Z9
+	VPMULHUW   Z10, Z13, Z13
+	VPMULHUW   Z14, Z9, Z9
+	VPACKUSWB  Z9, Z13, Z9
+	VPTERNLOGQ $0xf4, Z8, Z9, Z7
+	VPSUBB     Z9, Z4, K2, Z9
+	VMOVDQU    X9, (CX)
 	ADDQ       $0x00000010, DX
 	ADDQ       $0x00000010, BX
 	ADDQ       $0x00000010, CX
@@ -9988,6 +9907,11 @@ divI8FloorRWVBMI_end:
 	JMP divI8FloorRWVBMI_row
 
 divI8FloorRWVBMI_done:
+	VPTESTNMB Z6, Z6, K2
+	KORQ      K2, K1, K1
+	VPMOVB2M  Z7, K2
+	KORQ      K2, K1, K1
+
 	// Report whether some lane failed a check.
 	KORTESTQ K1, K1
 	SETNE    AL
@@ -10012,8 +9936,9 @@ TEXT ·divU8RWVBMI(SB), NOSPLIT, $0-73
 	VMOVDQU64  magic8hi<>+64(SB), Z3
 	VPXORQ     Z4, Z4, Z4
 	VPTERNLOGQ $0xff, Z5, Z5, Z5
-	VPABSB     Z5, Z5
+	VPABSB     Z5, Z6
 	KXORQ      K1, K1, K1
+	VMOVDQA64  Z5, Z5
 
 	// One row of dst and a per round, b from its start.
 divU8RWVBMI_row:
@@ -10027,50 +9952,48 @@ divU8RWVBMI_row:
 divU8RWVBMI_block:
 	CMPQ       SI, $0x00000080
 	JB         divU8RWVBMI_single
-	VMOVDQU8   (DX), Z6
-	VMOVDQU8   (BX), Z7
-	VPTESTNMB  Z7, Z7, K2
-	KORQ       K2, K1, K1
-	VPMOVB2M   Z7, K2
-	VPCMPEQB   Z5, Z7, K3
-	VMOVDQA64  Z7, Z9
-	VPERMI2B   Z1, Z0, Z9
-	VMOVDQA64  Z7, Z10
-	VPERMI2B   Z3, Z2, Z10
-	VPUNPCKLBW Z10, Z9, Z8
-	VPUNPCKHBW Z10, Z9, Z9
-	VPUNPCKLBW Z4, Z6, Z10
-	VPUNPCKHBW Z4, Z6, Z11
-	VPMULHUW   Z8, Z10, Z10
-	VPMULHUW   Z9, Z11, Z11
-	VPACKUSWB  Z11, Z10, Z8
-	VMOVDQU8   Z6, K3, Z8
-	VPCMPUB    $0x05, Z7, Z6, K2, K3
-	VMOVDQU8   Z4, K2, Z8
-	VMOVDQU8   Z5, K3, Z8
-	VMOVDQU8   Z8, (CX)
-	VMOVDQU8   64(DX), Z6
-	VMOVDQU8   64(BX), Z7
-	VPTESTNMB  Z7, Z7, K2
-	KORQ       K2, K1, K1
-	VPMOVB2M   Z7, K2
-	VPCMPEQB   Z5, Z7, K3
-	VMOVDQA64  Z7, Z9
-	VPERMI2B   Z1, Z0, Z9
-	VMOVDQA64  Z7, Z10
-	VPERMI2B   Z3, Z2, Z10
-	VPUNPCKLBW Z10, Z9, Z8
-	VPUNPCKHBW Z10, Z9, Z9
-	VPUNPCKLBW Z4, Z6, Z10
-	VPUNPCKHBW Z4, Z6, Z11
-	VPMULHUW   Z8, Z10, Z10
-	VPMULHUW   Z9, Z11, Z11
-	VPACKUSWB  Z11, Z10, Z8
-	VMOVDQU8   Z6, K3, Z8
-	VPCMPUB    $0x05, Z7, Z6, K2, K3
-	VMOVDQU8   Z4, K2, Z8
-	VMOVDQU8   Z5, K3, Z8
-	VMOVDQU8   Z8, 64(CX)
+	VMOVDQU8   (DX), Z9
+	VMOVDQU8   (BX), Z10
+	VPMINUB    Z10, Z5, Z5
+	VPMOVB2M   Z10, K2
+	VMOVDQA64  Z10, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z10, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z11
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z14
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z14, Z14, Z14
+	VPMULHUW   Z11, Z13, Z13
+	VPMULHUW   Z12, Z14, Z14
+	VPACKUSWB  Z14, Z13, Z11
+	VPCMPUB    $0x05, Z10, Z9, K2, K3
+	VMOVDQU8   Z4, K2, Z11
+	VMOVDQU8   Z6, K3, Z11
+	VMOVDQU8   Z11, (CX)
+	VMOVDQU8   64(DX), Z9
+	VMOVDQU8   64(BX), Z10
+	VPMINUB    Z10, Z5, Z5
+	VPMOVB2M   Z10, K2
+	VMOVDQA64  Z10, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z10, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z11
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z14
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z14, Z14, Z14
+	VPMULHUW   Z11, Z13, Z13
+	VPMULHUW   Z12, Z14, Z14
+	VPACKUSWB  Z14, Z13, Z11
+	VPCMPUB    $0x05, Z10, Z9, K2, K3
+	VMOVDQU8   Z4, K2, Z11
+	VMOVDQU8   Z6, K3, Z11
+	VMOVDQU8   Z11, 64(CX)
 	ADDQ       $0x00000080, DX
 	ADDQ       $0x00000080, BX
 	ADDQ       $0x00000080, CX
@@ -10081,28 +10004,28 @@ divU8RWVBMI_block:
 divU8RWVBMI_single:
 	CMPQ       SI, $0x00000010
 	JB         divU8RWVBMI_end
-	VMOVDQU    (DX), X12
-	VMOVDQU    (BX), X13
-	VPTESTNMB  X13, X13, K2
+	VMOVDQU    (DX), X7
+	VMOVDQU    (BX), X8
+	VPTESTNMB  X8, X8, K2
 	KORQ       K2, K1, K1
-	VPMOVB2M   Z13, K2
-	VPCMPEQB   Z5, Z13, K3
-	VMOVDQA64  Z13, Z7
-	VPERMI2B   Z1, Z0, Z7
-	VMOVDQA64  Z13, Z8
-	VPERMI2B   Z3, Z2, Z8
-	VPUNPCKLBW Z8, Z7, Z6
-	VPUNPCKHBW Z8, Z7, Z7
-	VPUNPCKLBW Z4, Z12, Z8
-	VPUNPCKHBW Z4, Z12, Z9
-	VPMULHUW   Z6, Z8, Z8
-	VPMULHUW   Z7, Z9, Z9
-	VPACKUSWB  Z9, Z8, Z6
-	VMOVDQU8   Z12, K3, Z6
-	VPCMPUB    $0x05, Z13, Z12, K2, K3
-	VMOVDQU8   Z4, K2, Z6
-	VMOVDQU8   Z5, K3, Z6
-	VMOVDQU    X6, (CX)
+	VPMOVB2M   Z8, K2
+	VMOVDQA64  Z8, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z8, Z11
+	VPERMI2B   Z3, Z2, Z11
+	VPUNPCKLBW Z11, Z10, Z9
+	VPUNPCKHBW Z11, Z10, Z10
+	VPUNPCKLBW Z4, Z7, Z11
+	VPUNPCKHBW Z4, Z7, Z12
+	VPADDW     Z11, Z11, Z11
+	VPADDW     Z12, Z12, Z12
+	VPMULHUW   Z9, Z11, Z11
+	VPMULHUW   Z10, Z12, Z12
+	VPACKUSWB  Z12, Z11, Z9
+	VPCMPUB    $0x05, Z8, Z7, K2, K3
+	VMOVDQU8   Z4, K2, Z9
+	VMOVDQU8   Z6, K3, Z9
+	VMOVDQU    X9, (CX)
 	ADDQ       $0x00000010, DX
 	ADDQ       $0x00000010, BX
 	ADDQ       $0x00000010, CX
@@ -10113,6 +10036,9 @@ divU8RWVBMI_end:
 	JMP divU8RWVBMI_row
 
 divU8RWVBMI_done:
+	VPTESTNMB Z5, Z5, K2
+	KORQ      K2, K1, K1
+
 	// Report whether some lane failed a check.
 	KORTESTQ K1, K1
 	SETNE    AL
@@ -10134,75 +10060,61 @@ TEXT ·divI8TruncVVNTVBMI(SB), NOSPLIT, $0-73
 	VMOVDQU64  magic8hi<>+0(SB), Z2
 	VMOVDQU64  magic8hi<>+64(SB), Z3
 	VPXORQ     Z4, Z4, Z4
-	VPTERNLOGQ $0xff, Z6, Z6, Z6
-	VPABSB     Z6, Z5
-	VPSLLW     $0x07, Z5, Z7
+	VPTERNLOGQ $0xff, Z5, Z5, Z5
 	KXORQ      K1, K1, K1
+	VMOVDQA64  Z5, Z5
+	VPXORQ     Z6, Z6, Z6
 
 	// Blocks of 128 elements.
 divI8TruncVVNTVBMI_block:
 	CMPQ       AX, $0x00000080
 	JB         divI8TruncVVNTVBMI_single
-	VMOVDQU8   (DX), Z8
-	VMOVDQU8   (BX), Z9
-	VPTESTNMB  Z9, Z9, K2
-	KORQ       K2, K1, K1
-	VPCMPEQB   Z7, Z8, K2
-	VPCMPEQB   Z6, Z9, K2, K2
-	KORQ       K2, K1, K1
-	VPXORQ     Z8, Z9, Z10
-	VPMOVB2M   Z10, K2
-	VPABSB     Z8, Z8
+	VMOVDQU8   (DX), Z9
+	VMOVDQU8   (BX), Z10
+	VPMINUB    Z10, Z5, Z5
+	VPXORQ     Z9, Z10, Z11
+	VPMOVB2M   Z11, K2
 	VPABSB     Z9, Z9
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
-	VMOVDQA64  Z9, Z14
-	VPERMI2B   Z3, Z2, Z14
-	VPUNPCKLBW Z14, Z13, Z10
-	VPUNPCKHBW Z14, Z13, Z13
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVNTDQ   Z10, (CX)
-	VMOVDQU8   64(DX), Z8
-	VMOVDQU8   64(BX), Z9
-	VPTESTNMB  Z9, Z9, K2
-	KORQ       K2, K1, K1
-	VPCMPEQB   Z7, Z8, K2
-	VPCMPEQB   Z6, Z9, K2, K2
-	KORQ       K2, K1, K1
-	VPXORQ     Z8, Z9, Z10
-	VPMOVB2M   Z10, K2
-	VPABSB     Z8, Z8
+	VPABSB     Z10, Z10
+	VMOVDQA64  Z10, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z10, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z10
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z9
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z9, Z9, Z9
+	VPMULHUW   Z10, Z13, Z13
+	VPMULHUW   Z12, Z9, Z9
+	VPACKUSWB  Z9, Z13, Z9
+	VPTERNLOGQ $0xf4, Z11, Z9, Z6
+	VPSUBB     Z9, Z4, K2, Z9
+	VMOVNTDQ   Z9, (CX)
+	VMOVDQU8   64(DX), Z9
+	VMOVDQU8   64(BX), Z10
+	VPMINUB    Z10, Z5, Z5
+	VPXORQ     Z9, Z10, Z11
+	VPMOVB2M   Z11, K2
 	VPABSB     Z9, Z9
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
-	VMOVDQA64  Z9, Z14
-	VPERMI2B   Z3, Z2, Z14
-	VPUNPCKLBW Z14, Z13, Z10
-	VPUNPCKHBW Z14, Z13, Z13
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVNTDQ   Z10, 64(CX)
+	VPABSB     Z10, Z10
+	VMOVDQA64  Z10, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z10, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z10
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z9
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z9, Z9, Z9
+	VPMULHUW   Z10, Z13, Z13
+	VPMULHUW   Z12, Z9, Z9
+	VPACKUSWB  Z9, Z13, Z9
+	VPTERNLOGQ $0xf4, Z11, Z9, Z6
+	VPSUBB     Z9, Z4, K2, Z9
+	VMOVNTDQ   Z9, 64(CX)
 	ADDQ       $0x00000080, DX
 	ADDQ       $0x00000080, BX
 	ADDQ       $0x00000080, CX
@@ -10213,34 +10125,28 @@ divI8TruncVVNTVBMI_block:
 divI8TruncVVNTVBMI_single:
 	CMPQ       AX, $0x00000010
 	JB         divI8TruncVVNTVBMI_end
-	VMOVDQU    (DX), X11
-	VMOVDQU    (BX), X12
-	VPTESTNMB  X12, X12, K2
+	VMOVDQU    (DX), X7
+	VMOVDQU    (BX), X8
+	VPTESTNMB  X8, X8, K2
 	KORQ       K2, K1, K1
-	VPCMPEQB   X7, X11, K2
-	VPCMPEQB   X6, X12, K2, K2
-	KORQ       K2, K1, K1
-	VPXORQ     Z11, Z12, Z8
-	VPMOVB2M   Z8, K2
-	VPABSB     Z11, Z8
-	VPABSB     Z12, Z9
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
-	VMOVDQA64  Z9, Z14
-	VPERMI2B   Z3, Z2, Z14
-	VPUNPCKLBW Z14, Z13, Z10
-	VPUNPCKHBW Z14, Z13, Z13
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
+	VPXORQ     Z7, Z8, Z9
+	VPMOVB2M   Z9, K2
+	VPABSB     Z7, Z10
+	VPABSB     Z8, Z11
+	VMOVDQA64  Z11, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z11, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z11
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z10, Z13
+	VPUNPCKHBW Z4, Z10, Z10
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z10, Z10, Z10
+	VPMULHUW   Z11, Z13, Z13
+	VPMULHUW   Z12, Z10, Z10
+	VPACKUSWB  Z10, Z13, Z10
+	VPTERNLOGQ $0xf4, Z9, Z10, Z6
 	VPSUBB     Z10, Z4, K2, Z10
 	VMOVNTDQ   X10, (CX)
 	ADDQ       $0x00000010, DX
@@ -10250,6 +10156,11 @@ divI8TruncVVNTVBMI_single:
 	JMP        divI8TruncVVNTVBMI_single
 
 divI8TruncVVNTVBMI_end:
+	VPTESTNMB Z5, Z5, K2
+	KORQ      K2, K1, K1
+	VPMOVB2M  Z6, K2
+	KORQ      K2, K1, K1
+
 	// Report whether some lane failed a check.
 	KORTESTQ K1, K1
 	SETNE    AL
@@ -10272,10 +10183,10 @@ TEXT ·divI8FloorVVNTVBMI(SB), NOSPLIT, $0-73
 	VMOVDQU64  magic8hi<>+0(SB), Z2
 	VMOVDQU64  magic8hi<>+64(SB), Z3
 	VPXORQ     Z4, Z4, Z4
-	VPTERNLOGQ $0xff, Z6, Z6, Z6
-	VPABSB     Z6, Z5
-	VPSLLW     $0x07, Z5, Z7
+	VPTERNLOGQ $0xff, Z5, Z5, Z5
 	KXORQ      K1, K1, K1
+	VMOVDQA64  Z5, Z6
+	VPXORQ     Z7, Z7, Z7
 
 	// Blocks of 128 elements.
 divI8FloorVVNTVBMI_block:
@@ -10283,68 +10194,54 @@ divI8FloorVVNTVBMI_block:
 	JB         divI8FloorVVNTVBMI_single
 	VMOVDQU8   (DX), Z8
 	VMOVDQU8   (BX), Z9
-	VPTESTNMB  Z9, Z9, K2
-	KORQ       K2, K1, K1
-	VPCMPEQB   Z7, Z8, K2
-	VPCMPEQB   Z6, Z9, K2, K2
-	KORQ       K2, K1, K1
+	VPMINUB    Z9, Z6, Z6
 	VPXORQ     Z8, Z9, Z10
 	VPMOVB2M   Z10, K2
 	VPABSB     Z8, Z8
 	VPABSB     Z9, Z9
-	VPADDB     Z6, Z9, Z14
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
+	VPADDB     Z5, Z9, Z13
+	VMOVDQA64  Z9, Z14
+	VPERMI2B   Z1, Z0, Z14
 	VMOVDQA64  Z9, Z15
 	VPERMI2B   Z3, Z2, Z15
-	VPUNPCKLBW Z15, Z13, Z10
-	VPUNPCKHBW Z15, Z13, Z13
-	VPADDB     Z14, Z8, K2, Z8
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVNTDQ   Z10, (CX)
+	VPUNPCKLBW Z15, Z14, Z9
+	VPUNPCKHBW Z15, Z14, Z14
+	VPADDB     Z13, Z8, K2, Z8
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z8
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z8, Z8, Z8
+	VPMULHUW   Z9, Z13, Z13
+	VPMULHUW   Z14, Z8, Z8
+	VPACKUSWB  Z8, Z13, Z8
+	VPTERNLOGQ $0xf4, Z10, Z8, Z7
+	VPSUBB     Z8, Z4, K2, Z8
+	VMOVNTDQ   Z8, (CX)
 	VMOVDQU8   64(DX), Z8
 	VMOVDQU8   64(BX), Z9
-	VPTESTNMB  Z9, Z9, K2
-	KORQ       K2, K1, K1
-	VPCMPEQB   Z7, Z8, K2
-	VPCMPEQB   Z6, Z9, K2, K2
-	KORQ       K2, K1, K1
+	VPMINUB    Z9, Z6, Z6
 	VPXORQ     Z8, Z9, Z10
 	VPMOVB2M   Z10, K2
 	VPABSB     Z8, Z8
 	VPABSB     Z9, Z9
-	VPADDB     Z6, Z9, Z14
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
+	VPADDB     Z5, Z9, Z13
+	VMOVDQA64  Z9, Z14
+	VPERMI2B   Z1, Z0, Z14
 	VMOVDQA64  Z9, Z15
 	VPERMI2B   Z3, Z2, Z15
-	VPUNPCKLBW Z15, Z13, Z10
-	VPUNPCKHBW Z15, Z13, Z13
-	VPADDB     Z14, Z8, K2, Z8
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVNTDQ   Z10, 64(CX)
+	VPUNPCKLBW Z15, Z14, Z9
+	VPUNPCKHBW Z15, Z14, Z14
+	VPADDB     Z13, Z8, K2, Z8
+	VPUNPCKLBW Z4, Z8, Z13
+	VPUNPCKHBW Z4, Z8, Z8
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z8, Z8, Z8
+	VPMULHUW   Z9, Z13, Z13
+	VPMULHUW   Z14, Z8, Z8
+	VPACKUSWB  Z8, Z13, Z8
+	VPTERNLOGQ $0xf4, Z10, Z8, Z7
+	VPSUBB     Z8, Z4, K2, Z8
+	VMOVNTDQ   Z8, 64(CX)
 	ADDQ       $0x00000080, DX
 	ADDQ       $0x00000080, BX
 	ADDQ       $0x00000080, CX
@@ -10359,34 +10256,28 @@ divI8FloorVVNTVBMI_single:
 	VMOVDQU    (BX), X12
 	VPTESTNMB  X12, X12, K2
 	KORQ       K2, K1, K1
-	VPCMPEQB   X7, X11, K2
-	VPCMPEQB   X6, X12, K2, K2
-	KORQ       K2, K1, K1
 	VPXORQ     Z11, Z12, Z8
 	VPMOVB2M   Z8, K2
-	VPABSB     Z11, Z8
-	VPABSB     Z12, Z9
-	VPADDB     Z6, Z9, Z14
-	VPMOVB2M   Z9, K3
-	VPCMPEQB   Z5, Z9, K4
-	VMOVDQA64  Z9, Z13
-	VPERMI2B   Z1, Z0, Z13
-	VMOVDQA64  Z9, Z15
+	VPABSB     Z11, Z9
+	VPABSB     Z12, Z10
+	VPADDB     Z5, Z10, Z13
+	VMOVDQA64  Z10, Z14
+	VPERMI2B   Z1, Z0, Z14
+	VMOVDQA64  Z10, Z15
 	VPERMI2B   Z3, Z2, Z15
-	VPUNPCKLBW Z15, Z13, Z10
-	VPUNPCKHBW Z15, Z13, Z13
-	VPADDB     Z14, Z8, K2, Z8
-	VPUNPCKLBW Z4, Z8, Z14
-	VPUNPCKHBW Z4, Z8, Z15
-	VPMULHUW   Z10, Z14, Z14
-	VPMULHUW   Z13, Z15, Z15
-	VPACKUSWB  Z15, Z14, Z10
-	VMOVDQU8   Z8, K4, Z10
-	VPCMPUB    $0x05, Z9, Z8, K3, K4
-	VMOVDQU8   Z4, K3, Z10
-	VMOVDQU8   Z5, K4, Z10
-	VPSUBB     Z10, Z4, K2, Z10
-	VMOVNTDQ   X10, (CX)
+	VPUNPCKLBW Z15, Z14, Z10
+	VPUNPCKHBW Z15, Z14, Z14
+	VPADDB     Z13, Z9, K2, Z9
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z9
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z9, Z9, Z9
+	VPMULHUW   Z10, Z13, Z13
+	VPMULHUW   Z14, Z9, Z9
+	VPACKUSWB  Z9, Z13, Z9
+	VPTERNLOGQ $0xf4, Z8, Z9, Z7
+	VPSUBB     Z9, Z4, K2, Z9
+	VMOVNTDQ   X9, (CX)
 	ADDQ       $0x00000010, DX
 	ADDQ       $0x00000010, BX
 	ADDQ       $0x00000010, CX
@@ -10394,6 +10285,11 @@ divI8FloorVVNTVBMI_single:
 	JMP        divI8FloorVVNTVBMI_single
 
 divI8FloorVVNTVBMI_end:
+	VPTESTNMB Z6, Z6, K2
+	KORQ      K2, K1, K1
+	VPMOVB2M  Z7, K2
+	KORQ      K2, K1, K1
+
 	// Report whether some lane failed a check.
 	KORTESTQ K1, K1
 	SETNE    AL
@@ -10417,57 +10313,56 @@ TEXT ·divU8VVNTVBMI(SB), NOSPLIT, $0-73
 	VMOVDQU64  magic8hi<>+64(SB), Z3
 	VPXORQ     Z4, Z4, Z4
 	VPTERNLOGQ $0xff, Z5, Z5, Z5
-	VPABSB     Z5, Z5
+	VPABSB     Z5, Z6
 	KXORQ      K1, K1, K1
+	VMOVDQA64  Z5, Z5
 
 	// Blocks of 128 elements.
 divU8VVNTVBMI_block:
 	CMPQ       AX, $0x00000080
 	JB         divU8VVNTVBMI_single
-	VMOVDQU8   (DX), Z6
-	VMOVDQU8   (BX), Z7
-	VPTESTNMB  Z7, Z7, K2
-	KORQ       K2, K1, K1
-	VPMOVB2M   Z7, K2
-	VPCMPEQB   Z5, Z7, K3
-	VMOVDQA64  Z7, Z9
-	VPERMI2B   Z1, Z0, Z9
-	VMOVDQA64  Z7, Z10
-	VPERMI2B   Z3, Z2, Z10
-	VPUNPCKLBW Z10, Z9, Z8
-	VPUNPCKHBW Z10, Z9, Z9
-	VPUNPCKLBW Z4, Z6, Z10
-	VPUNPCKHBW Z4, Z6, Z11
-	VPMULHUW   Z8, Z10, Z10
-	VPMULHUW   Z9, Z11, Z11
-	VPACKUSWB  Z11, Z10, Z8
-	VMOVDQU8   Z6, K3, Z8
-	VPCMPUB    $0x05, Z7, Z6, K2, K3
-	VMOVDQU8   Z4, K2, Z8
-	VMOVDQU8   Z5, K3, Z8
-	VMOVNTDQ   Z8, (CX)
-	VMOVDQU8   64(DX), Z6
-	VMOVDQU8   64(BX), Z7
-	VPTESTNMB  Z7, Z7, K2
-	KORQ       K2, K1, K1
-	VPMOVB2M   Z7, K2
-	VPCMPEQB   Z5, Z7, K3
-	VMOVDQA64  Z7, Z9
-	VPERMI2B   Z1, Z0, Z9
-	VMOVDQA64  Z7, Z10
-	VPERMI2B   Z3, Z2, Z10
-	VPUNPCKLBW Z10, Z9, Z8
-	VPUNPCKHBW Z10, Z9, Z9
-	VPUNPCKLBW Z4, Z6, Z10
-	VPUNPCKHBW Z4, Z6, Z11
-	VPMULHUW   Z8, Z10, Z10
-	VPMULHUW   Z9, Z11, Z11
-	VPACKUSWB  Z11, Z10, Z8
-	VMOVDQU8   Z6, K3, Z8
-	VPCMPUB    $0x05, Z7, Z6, K2, K3
-	VMOVDQU8   Z4, K2, Z8
-	VMOVDQU8   Z5, K3, Z8
-	VMOVNTDQ   Z8, 64(CX)
+	VMOVDQU8   (DX), Z9
+	VMOVDQU8   (BX), Z10
+	VPMINUB    Z10, Z5, Z5
+	VPMOVB2M   Z10, K2
+	VMOVDQA64  Z10, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z10, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z11
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z14
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z14, Z14, Z14
+	VPMULHUW   Z11, Z13, Z13
+	VPMULHUW   Z12, Z14, Z14
+	VPACKUSWB  Z14, Z13, Z11
+	VPCMPUB    $0x05, Z10, Z9, K2, K3
+	VMOVDQU8   Z4, K2, Z11
+	VMOVDQU8   Z6, K3, Z11
+	VMOVNTDQ   Z11, (CX)
+	VMOVDQU8   64(DX), Z9
+	VMOVDQU8   64(BX), Z10
+	VPMINUB    Z10, Z5, Z5
+	VPMOVB2M   Z10, K2
+	VMOVDQA64  Z10, Z12
+	VPERMI2B   Z1, Z0, Z12
+	VMOVDQA64  Z10, Z13
+	VPERMI2B   Z3, Z2, Z13
+	VPUNPCKLBW Z13, Z12, Z11
+	VPUNPCKHBW Z13, Z12, Z12
+	VPUNPCKLBW Z4, Z9, Z13
+	VPUNPCKHBW Z4, Z9, Z14
+	VPADDW     Z13, Z13, Z13
+	VPADDW     Z14, Z14, Z14
+	VPMULHUW   Z11, Z13, Z13
+	VPMULHUW   Z12, Z14, Z14
+	VPACKUSWB  Z14, Z13, Z11
+	VPCMPUB    $0x05, Z10, Z9, K2, K3
+	VMOVDQU8   Z4, K2, Z11
+	VMOVDQU8   Z6, K3, Z11
+	VMOVNTDQ   Z11, 64(CX)
 	ADDQ       $0x00000080, DX
 	ADDQ       $0x00000080, BX
 	ADDQ       $0x00000080, CX
@@ -10478,28 +10373,28 @@ divU8VVNTVBMI_block:
 divU8VVNTVBMI_single:
 	CMPQ       AX, $0x00000010
 	JB         divU8VVNTVBMI_end
-	VMOVDQU    (DX), X12
-	VMOVDQU    (BX), X13
-	VPTESTNMB  X13, X13, K2
+	VMOVDQU    (DX), X7
+	VMOVDQU    (BX), X8
+	VPTESTNMB  X8, X8, K2
 	KORQ       K2, K1, K1
-	VPMOVB2M   Z13, K2
-	VPCMPEQB   Z5, Z13, K3
-	VMOVDQA64  Z13, Z7
-	VPERMI2B   Z1, Z0, Z7
-	VMOVDQA64  Z13, Z8
-	VPERMI2B   Z3, Z2, Z8
-	VPUNPCKLBW Z8, Z7, Z6
-	VPUNPCKHBW Z8, Z7, Z7
-	VPUNPCKLBW Z4, Z12, Z8
-	VPUNPCKHBW Z4, Z12, Z9
-	VPMULHUW   Z6, Z8, Z8
-	VPMULHUW   Z7, Z9, Z9
-	VPACKUSWB  Z9, Z8, Z6
-	VMOVDQU8   Z12, K3, Z6
-	VPCMPUB    $0x05, Z13, Z12, K2, K3
-	VMOVDQU8   Z4, K2, Z6
-	VMOVDQU8   Z5, K3, Z6
-	VMOVNTDQ   X6, (CX)
+	VPMOVB2M   Z8, K2
+	VMOVDQA64  Z8, Z10
+	VPERMI2B   Z1, Z0, Z10
+	VMOVDQA64  Z8, Z11
+	VPERMI2B   Z3, Z2, Z11
+	VPUNPCKLBW Z11, Z10, Z9
+	VPUNPCKHBW Z11, Z10, Z10
+	VPUNPCKLBW Z4, Z7, Z11
+	VPUNPCKHBW Z4, Z7, Z12
+	VPADDW     Z11, Z11, Z11
+	VPADDW     Z12, Z12, Z12
+	VPMULHUW   Z9, Z11, Z11
+	VPMULHUW   Z10, Z12, Z12
+	VPACKUSWB  Z12, Z11, Z9
+	VPCMPUB    $0x05, Z8, Z7, K2, K3
+	VMOVDQU8   Z4, K2, Z9
+	VMOVDQU8   Z6, K3, Z9
+	VMOVNTDQ   X9, (CX)
 	ADDQ       $0x00000010, DX
 	ADDQ       $0x00000010, BX
 	ADDQ       $0x00000010, CX
@@ -10507,6 +10402,9 @@ divU8VVNTVBMI_single:
 	JMP        divU8VVNTVBMI_single
 
 divU8VVNTVBMI_end:
+	VPTESTNMB Z5, Z5, K2
+	KORQ      K2, K1, K1
+
 	// Report whether some lane failed a check.
 	KORTESTQ K1, K1
 	SETNE    AL

@@ -6,19 +6,21 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// magic8Lo and magic8Hi are the low and high bytes of M(d) = ceil(2^16/d)
-// for 2 <= d < 128 (0 for d < 2), the tables the byte kernels look up.
+// magic8Lo and magic8Hi are the low and high bytes of M(d) = ceil(2^15/d)
+// for 1 <= d <= 128, at index d mod 128: the tables the byte kernels look
+// up.
 var magic8Lo, magic8Hi Mem
 
 func constantsBytes() {
 	table := func(name string, shift uint) Mem {
 		m := GLOBL(name, RODATA|NOPTR)
-		for d := range 128 {
-			var v uint32
-			if d >= 2 {
-				v = (1<<16 + uint32(d) - 1) / uint32(d)
+		for i := range 128 {
+			d := uint32(i)
+			if d == 0 {
+				d = 128
 			}
-			DATA(d, U8(uint8(v>>shift)))
+			v := (1<<15 + d - 1) / d
+			DATA(i, U8(uint8(v>>shift)))
 		}
 		return m
 	}
@@ -29,21 +31,25 @@ func constantsBytes() {
 // byteKernel512 divides 8-bit integers with two operands (VV and RW) or by
 // a broadcast divisor (VS) on
 // 64 byte lanes per zmm, without a float divide: AVX512_VBMI's VPERMI2B
-// looks up M(d) = ceil(2^16/d) for 64 divisors at once, and the quotient of
+// looks up M(d) = ceil(2^15/d) for 64 divisors at once, and the quotient of
 // n by d, both unsigned bytes, is
 //
-//	q = (n * M(d)) >> 16 for 2 <= d < 128 (VPMULHUW in 16-bit lanes),
-//	q = n for d = 1, and q = (n >= d) for d >= 128, as n < 2d there.
+//	q = (2n * M(d)) >> 16 for 1 <= d <= 128 (VPMULHUW in 16-bit lanes),
+//	q = (n >= d) for d > 128 (unsigned only), as n < 2d there.
 //
-// The product is exact: M(d) = 2^16/d + e with 0 <= e < 1, so n*M(d)/2^16
-// exceeds n/d by n*e/2^16 < 2^-8, while the fraction of n/d is at most
-// 1 - 1/d <= 1 - 2^-7; the floor is n/d's. (The kernel tests run every
-// pair of bytes.) Signed bytes divide their magnitudes (|-128| = 128 is a
-// byte) and negate where a^b is negative; floor divides n = |a| + |b| - 1
-// instead of |a| there, as floor(a/b) = -ceil(|a|/|b|), and n stays
-// below 256. A broadcast divisor is looked up once. Groups of 16 (rows,
-// tails) use the same zmm code on an xmm load, whose upper lanes are zero
-// and never tested.
+// The product is exact: M(d) = 2^15/d + e with 0 <= e < 1 (e = 0 for
+// d = 128), so n*M(d)/2^15 exceeds n/d by n*e/2^15 <= 255/2^15 < 1/128,
+// while the fraction of n/d is at most 1 - 1/d; the floor is n/d's. (The
+// kernel tests run every pair of bytes.) Signed bytes divide their
+// magnitudes (|-128| = 128 is a byte, looked up at index 0) and negate
+// where a^b is negative; floor divides n = |a| + |b| - 1 instead of |a|
+// there, as floor(a/b) = -ceil(|a|/|b|), and n stays below 256. A
+// broadcast divisor is looked up once. The checks of 64-lane groups OR
+// into vectors tested at the end (the minimum of b, for a zero; for
+// MIN / -1, the quotients of lanes whose signs agree, which reach 128
+// only there), as mask tests per group cost as much as the division.
+// Groups of 16 (rows, tails) use the same zmm code on an xmm load, whose
+// upper lanes are zero, so they test b under a mask instead.
 func byteKernel512(signed, floor bool, v variant) {
 	name, args := intKernelText(8, signed, floor, v, 16, "VBMI", "It needs AVX512_VBMI besides the AVX-512 level.")
 	dst, a, b := args.dst, args.a, args.b
@@ -54,31 +60,41 @@ func byteKernel512(signed, floor bool, v variant) {
 	VMOVDQU64(magic8Lo.Offset(64), lo1)
 	VMOVDQU64(magic8Hi, hi0)
 	VMOVDQU64(magic8Hi.Offset(64), hi1)
-	zero, one, ones := ZMM(), ZMM(), ZMM()
+	zero, ones := ZMM(), ZMM()
 	VPXORQ(zero, zero, zero)
 	VPTERNLOGQ(Imm(0xff), ones, ones, ones) // -1 in every byte
-	VPABSB(ones, one)
-	var minB reg.VecVirtual
-	if signed {
-		minB = ZMM()
-		VPSLLW(Imm(7), one, minB) // -128 in every byte
+	var one reg.VecVirtual
+	if !signed {
+		one = ZMM()
+		VPABSB(ones, one)
 	}
 	failed := K()
 	KXORQ(failed, failed, failed)
+	var minB, overflow reg.VecVirtual
+	if v.bVec {
+		minB = ZMM()
+		VMOVDQA64(ones, minB)
+		if signed {
+			overflow = ZMM()
+			VPXORQ(overflow, overflow, overflow)
+		}
+	}
 
 	// divisor looks up the magic numbers of the magnitudes in d.
 	type divisor struct {
 		d, dm1, m0, m1 reg.VecVirtual
-		big, unit      reg.OpmaskVirtual
+		big            reg.OpmaskVirtual
 	}
 	lookUp := func(d reg.VecVirtual) divisor {
-		x := divisor{d: d, big: K(), unit: K(), m0: ZMM(), m1: ZMM()}
+		x := divisor{d: d, m0: ZMM(), m1: ZMM()}
 		if floor {
 			x.dm1 = ZMM()
 			VPADDB(ones, d, x.dm1)
 		}
-		VPMOVB2M(d, x.big)       // d >= 128
-		VPCMPEQB(one, d, x.unit) // d == 1
+		if !signed {
+			x.big = K()
+			VPMOVB2M(d, x.big) // d >= 128
+		}
 		mLo, mHi := ZMM(), ZMM()
 		VMOVDQA64(d, mLo)
 		VPERMI2B(lo1, lo0, mLo) // mLo = magic8lo[d & 127]
@@ -123,20 +139,19 @@ func byteKernel512(signed, floor bool, v variant) {
 		if v.bVec {
 			vb = ZMM()
 			load(b.Offset(off), vb)
-			bad := K()
-			VPTESTNMB(view(vb), view(vb), bad) // b == 0
-			KORQ(bad, failed, failed)
+			if wide {
+				VPMINUB(vb, minB, minB)
+			} else {
+				bad := K()
+				VPTESTNMB(view(vb), view(vb), bad) // b == 0
+				KORQ(bad, failed, failed)
+			}
 		}
 		n := va
 		var neg reg.OpmaskVirtual
+		var s reg.VecVirtual
 		if signed {
-			if v.bVec {
-				isMin, minus1 := K(), K()
-				VPCMPEQB(view(minB), view(va), isMin)
-				VPCMPEQB(view(ones), view(vb), isMin, minus1) // MIN / -1
-				KORQ(minus1, failed, failed)
-			}
-			s := ZMM()
+			s = ZMM()
 			neg = K()
 			VPXORQ(va, vb, s)
 			VPMOVB2M(s, neg)
@@ -158,15 +173,21 @@ func byteKernel512(signed, floor bool, v variant) {
 		n0, n1 := ZMM(), ZMM()
 		VPUNPCKLBW(zero, n, n0)
 		VPUNPCKHBW(zero, n, n1)
+		VPADDW(n0, n0, n0) // 2n
+		VPADDW(n1, n1, n1)
 		VPMULHUW(x.m0, n0, n0)
 		VPMULHUW(x.m1, n1, n1)
 		q := ZMM()
 		VPACKUSWB(n1, n0, q) // undoes the unpacks' order
-		VMOVDQU8(n, x.unit, q)
-		ge := K()
-		VPCMPUB(Imm(5), x.d, n, x.big, ge) // n >= d, where d >= 128
-		VMOVDQU8(zero, x.big, q)
-		VMOVDQU8(one, ge, q)
+		if !signed {
+			ge := K()
+			VPCMPUB(Imm(5), x.d, n, x.big, ge) // n >= d, where d >= 128
+			VMOVDQU8(zero, x.big, q)
+			VMOVDQU8(one, ge, q)
+		}
+		if signed && v.bVec {
+			VPTERNLOGQ(Imm(0xf4), s, q, overflow) // overflow |= q &^ s
+		}
 		if signed {
 			VPSUBB(q, zero, neg, q)
 		}
@@ -188,6 +209,14 @@ func byteKernel512(signed, floor bool, v variant) {
 	}, func() { group(0, false) }, 1)
 	var test func()
 	if v.bVec {
+		zeroB := K()
+		VPTESTNMB(minB, minB, zeroB)
+		KORQ(zeroB, failed, failed)
+		if signed {
+			minus := K()
+			VPMOVB2M(overflow, minus) // 128: MIN / -1
+			KORQ(minus, failed, failed)
+		}
 		test = func() { KORTESTQ(failed, failed) }
 	}
 	returnFault(test)
