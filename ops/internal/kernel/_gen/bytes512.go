@@ -44,10 +44,11 @@ func constantsBytes() {
 // magnitudes (|-128| = 128 is a byte, looked up at index 0) and negate
 // where a^b is negative; floor divides n = |a| + |b| - 1 instead of |a|
 // there, as floor(a/b) = -ceil(|a|/|b|), and n stays below 256. A
-// broadcast divisor is looked up once. The checks of 64-lane groups OR
-// into vectors tested at the end (the minimum of b, for a zero; for
-// MIN / -1, the quotients of lanes whose signs agree, which reach 128
-// only there), as mask tests per group cost as much as the division.
+// broadcast divisor is looked up once. The checks of 64-lane groups
+// gather into vectors tested at the end (the minimum of b, for a zero;
+// for MIN / -1, the OR of the quotients of lanes whose signs agree, which
+// reach 128 only there), as mask tests per group cost as much as the
+// division.
 // Groups of 16 (rows, tails) use the same zmm code on an xmm load, whose
 // upper lanes are zero, so they test b under a mask instead.
 func byteKernel512(signed, floor bool, v variant) {
