@@ -564,23 +564,7 @@ func magicSmall512(typ, goType string, size int, signed, floor, add bool) {
 			VPMULUDQ(magic, hi, q)
 			VMOVDQA32(lo, even, q)
 		}
-		if add {
-			t := ZMM()
-			if laneBits == 16 {
-				VPSUBW(q, u, t)
-				VPSRLW(Imm(1), t, t)
-				VPADDW(q, t, q)
-			} else {
-				VPSUBD(q, u, t)
-				VPSRLD(Imm(1), t, t)
-				VPADDD(q, t, q)
-			}
-		}
-		if laneBits == 16 {
-			VPSRLW(shift, q, q)
-		} else {
-			VPSRLD(shift, q, q)
-		}
+		magicShift(q, u, ZMM, shift, laneBits, add)
 		if signed {
 			if laneBits == 16 {
 				VPSUBW(q, zero, differ, q)

@@ -67,23 +67,7 @@ func magicSmallAVX2(typ, goType string, size int, signed, floor, add bool) {
 			VPMULUDQ(magic, hi, q)
 			VPBLENDD(Imm(0x55), lo, q, q)
 		}
-		if add {
-			t := YMM()
-			if laneBits == 16 {
-				VPSUBW(q, u, t)
-				VPSRLW(Imm(1), t, t)
-				VPADDW(q, t, q)
-			} else {
-				VPSUBD(q, u, t)
-				VPSRLD(Imm(1), t, t)
-				VPADDD(q, t, q)
-			}
-		}
-		if laneBits == 16 {
-			VPSRLW(shift, q, q)
-		} else {
-			VPSRLD(shift, q, q)
-		}
+		magicShift(q, u, YMM, shift, laneBits, add)
 		if signed {
 			differ := YMM() // all ones where a's sign differs from d's
 			VPXOR(negD, v, differ)
@@ -132,4 +116,27 @@ func magicSmallAVX2(typ, goType string, size int, signed, floor, add bool) {
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
+}
+
+// magicShift finishes a 16- or 32-bit magic-number quotient q of u, the
+// high half of u*magic: the add variant takes q + ((u-q) >> 1) first;
+// both then shift right by shift.
+func magicShift(q, u reg.VecVirtual, vec func() reg.VecVirtual, shift Op, laneBits int, add bool) {
+	if add {
+		t := vec()
+		if laneBits == 16 {
+			VPSUBW(q, u, t)
+			VPSRLW(Imm(1), t, t)
+			VPADDW(q, t, q)
+		} else {
+			VPSUBD(q, u, t)
+			VPSRLD(Imm(1), t, t)
+			VPADDD(q, t, q)
+		}
+	}
+	if laneBits == 16 {
+		VPSRLW(shift, q, q)
+	} else {
+		VPSRLD(shift, q, q)
+	}
 }
