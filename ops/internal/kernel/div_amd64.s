@@ -7292,7 +7292,7 @@ divI64TruncVVAVX512_block:
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VCVTUQQ2PD  Z7, Z6
@@ -7310,15 +7310,15 @@ divI64TruncVVAVX512_block:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVDQU64   Z6, (CX)
 	VMOVDQU64   64(DX), Z6
 	VMOVDQU64   64(BX), Z5
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VCVTUQQ2PD  Z7, Z6
@@ -7336,8 +7336,8 @@ divI64TruncVVAVX512_block:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVDQU64   Z6, 64(CX)
 	ADDQ        $0x00000080, DX
 	ADDQ        $0x00000080, BX
@@ -7354,7 +7354,7 @@ divI64TruncVVAVX512_single:
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VCVTUQQ2PD  Z7, Z6
@@ -7372,8 +7372,8 @@ divI64TruncVVAVX512_single:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVDQU64   Z6, (CX)
 	ADDQ        $0x00000040, DX
 	ADDQ        $0x00000040, BX
@@ -7383,8 +7383,8 @@ divI64TruncVVAVX512_single:
 
 divI64TruncVVAVX512_end:
 	VPBROADCASTQ big61<>+0(SB), Z0
-	VPTESTMQ     Z0, Z3, K1
-	VPMOVQ2M     Z4, K2
+	VPTESTMQ     Z0, Z2, K1
+	VPMOVQ2M     Z3, K2
 	KORB         K2, K1, K1
 
 	// Report whether some lane failed a check.
@@ -7418,7 +7418,7 @@ divI64FloorVVAVX512_block:
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VPADDQ      Z9, Z7, K1, Z7
@@ -7437,15 +7437,15 @@ divI64FloorVVAVX512_block:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVDQU64   Z6, (CX)
 	VMOVDQU64   64(DX), Z6
 	VMOVDQU64   64(BX), Z5
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VPADDQ      Z9, Z7, K1, Z7
@@ -7464,8 +7464,8 @@ divI64FloorVVAVX512_block:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVDQU64   Z6, 64(CX)
 	ADDQ        $0x00000080, DX
 	ADDQ        $0x00000080, BX
@@ -7482,7 +7482,7 @@ divI64FloorVVAVX512_single:
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VPADDQ      Z9, Z7, K1, Z7
@@ -7501,8 +7501,8 @@ divI64FloorVVAVX512_single:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVDQU64   Z6, (CX)
 	ADDQ        $0x00000040, DX
 	ADDQ        $0x00000040, BX
@@ -7512,8 +7512,8 @@ divI64FloorVVAVX512_single:
 
 divI64FloorVVAVX512_end:
 	VPBROADCASTQ big61<>+0(SB), Z0
-	VPTESTMQ     Z0, Z3, K1
-	VPMOVQ2M     Z4, K2
+	VPTESTMQ     Z0, Z2, K1
+	VPMOVQ2M     Z3, K2
 	KORB         K2, K1, K1
 
 	// Report whether some lane failed a check.
@@ -7535,48 +7535,47 @@ TEXT ·divU64VVAVX512(SB), NOSPLIT, $0-73
 	VPTERNLOGQ   $0xff, Z0, Z0, Z0
 	VBROADCASTSD one64<>+0(SB), Z1
 	VPXORQ       Z2, Z2, Z2
-	VPXORQ       Z3, Z3, Z3
 
 	// Blocks of 16 elements.
 divU64VVAVX512_block:
 	CMPQ        AX, $0x00000010
 	JB          divU64VVAVX512_single
 	VMOVDQU64   (DX), Z4
-	VMOVDQU64   (BX), Z2
-	VPADDQ      Z0, Z2, Z5
-	VPORQ       Z5, Z3, Z3
+	VMOVDQU64   (BX), Z3
+	VPADDQ      Z0, Z3, Z5
+	VPORQ       Z5, Z2, Z2
 	VCVTUQQ2PD  Z4, Z5
-	VCVTUQQ2PD  Z2, Z6
+	VCVTUQQ2PD  Z3, Z6
 	VDIVPD      Z6, Z1, Z6
 	VMULPD      Z6, Z5, Z5
 	VCVTTPD2UQQ Z5, Z5
-	VPMULLQ     Z2, Z5, Z7
+	VPMULLQ     Z3, Z5, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VCVTQQ2PD   Z4, Z7
 	VMULPD      Z6, Z7, Z7
 	VCVTPD2QQ   Z7, Z6
 	VPADDQ      Z6, Z5, Z5
-	VPMULLQ     Z2, Z6, Z7
+	VPMULLQ     Z3, Z6, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VPSRAQ      $0x3f, Z4, Z4
 	VPADDQ      Z4, Z5, Z5
 	VMOVDQU64   Z5, (CX)
 	VMOVDQU64   64(DX), Z4
-	VMOVDQU64   64(BX), Z2
-	VPADDQ      Z0, Z2, Z5
-	VPORQ       Z5, Z3, Z3
+	VMOVDQU64   64(BX), Z3
+	VPADDQ      Z0, Z3, Z5
+	VPORQ       Z5, Z2, Z2
 	VCVTUQQ2PD  Z4, Z5
-	VCVTUQQ2PD  Z2, Z6
+	VCVTUQQ2PD  Z3, Z6
 	VDIVPD      Z6, Z1, Z6
 	VMULPD      Z6, Z5, Z5
 	VCVTTPD2UQQ Z5, Z5
-	VPMULLQ     Z2, Z5, Z7
+	VPMULLQ     Z3, Z5, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VCVTQQ2PD   Z4, Z7
 	VMULPD      Z6, Z7, Z7
 	VCVTPD2QQ   Z7, Z6
 	VPADDQ      Z6, Z5, Z5
-	VPMULLQ     Z2, Z6, Z7
+	VPMULLQ     Z3, Z6, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VPSRAQ      $0x3f, Z4, Z4
 	VPADDQ      Z4, Z5, Z5
@@ -7592,21 +7591,21 @@ divU64VVAVX512_single:
 	CMPQ        AX, $0x00000008
 	JB          divU64VVAVX512_end
 	VMOVDQU64   (DX), Z4
-	VMOVDQU64   (BX), Z2
-	VPADDQ      Z0, Z2, Z5
-	VPORQ       Z5, Z3, Z3
+	VMOVDQU64   (BX), Z3
+	VPADDQ      Z0, Z3, Z5
+	VPORQ       Z5, Z2, Z2
 	VCVTUQQ2PD  Z4, Z5
-	VCVTUQQ2PD  Z2, Z6
+	VCVTUQQ2PD  Z3, Z6
 	VDIVPD      Z6, Z1, Z6
 	VMULPD      Z6, Z5, Z5
 	VCVTTPD2UQQ Z5, Z5
-	VPMULLQ     Z2, Z5, Z7
+	VPMULLQ     Z3, Z5, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VCVTQQ2PD   Z4, Z7
 	VMULPD      Z6, Z7, Z7
 	VCVTPD2QQ   Z7, Z6
 	VPADDQ      Z6, Z5, Z5
-	VPMULLQ     Z2, Z6, Z7
+	VPMULLQ     Z3, Z6, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VPSRAQ      $0x3f, Z4, Z4
 	VPADDQ      Z4, Z5, Z5
@@ -7619,7 +7618,7 @@ divU64VVAVX512_single:
 
 divU64VVAVX512_end:
 	VPBROADCASTQ big61<>+0(SB), Z0
-	VPTESTMQ     Z0, Z3, K1
+	VPTESTMQ     Z0, Z2, K1
 
 	// Report whether some lane failed a check.
 	KORTESTB K1, K1
@@ -7652,7 +7651,7 @@ divI64TruncSVAVX512_block:
 	VPABSQ      Z5, Z7
 	VPABSQ      Z6, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z5, Z6, Z6
 	VPMOVQ2M    Z6, K1
 	VCVTUQQ2PD  Z7, Z9
@@ -7670,14 +7669,14 @@ divI64TruncSVAVX512_block:
 	VPSUBQ      Z11, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z9, Z9
-	VPTERNLOGQ  $0xf4, Z6, Z9, Z4
-	VPSUBQ      Z9, Z2, K1, Z9
+	VPTERNLOGQ  $0xf4, Z6, Z9, Z3
+	VPSUBQ      Z9, Z4, K1, Z9
 	VMOVDQU64   Z9, (CX)
 	VMOVDQU64   64(BX), Z6
 	VPABSQ      Z5, Z7
 	VPABSQ      Z6, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z5, Z6, Z6
 	VPMOVQ2M    Z6, K1
 	VCVTUQQ2PD  Z7, Z9
@@ -7695,8 +7694,8 @@ divI64TruncSVAVX512_block:
 	VPSUBQ      Z11, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z9, Z9
-	VPTERNLOGQ  $0xf4, Z6, Z9, Z4
-	VPSUBQ      Z9, Z2, K1, Z9
+	VPTERNLOGQ  $0xf4, Z6, Z9, Z3
+	VPSUBQ      Z9, Z4, K1, Z9
 	VMOVDQU64   Z9, 64(CX)
 	ADDQ        $0x00000080, BX
 	ADDQ        $0x00000080, CX
@@ -7711,7 +7710,7 @@ divI64TruncSVAVX512_single:
 	VPABSQ      Z5, Z7
 	VPABSQ      Z6, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z5, Z6, Z6
 	VPMOVQ2M    Z6, K1
 	VCVTUQQ2PD  Z7, Z9
@@ -7729,8 +7728,8 @@ divI64TruncSVAVX512_single:
 	VPSUBQ      Z11, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z9, Z9
-	VPTERNLOGQ  $0xf4, Z6, Z9, Z4
-	VPSUBQ      Z9, Z2, K1, Z9
+	VPTERNLOGQ  $0xf4, Z6, Z9, Z3
+	VPSUBQ      Z9, Z4, K1, Z9
 	VMOVDQU64   Z9, (CX)
 	ADDQ        $0x00000040, BX
 	ADDQ        $0x00000040, CX
@@ -7739,8 +7738,8 @@ divI64TruncSVAVX512_single:
 
 divI64TruncSVAVX512_end:
 	VPBROADCASTQ big61<>+0(SB), Z0
-	VPTESTMQ     Z0, Z3, K1
-	VPMOVQ2M     Z4, K2
+	VPTESTMQ     Z0, Z2, K1
+	VPMOVQ2M     Z3, K2
 	KORB         K2, K1, K1
 
 	// Report whether some lane failed a check.
@@ -7774,7 +7773,7 @@ divI64FloorSVAVX512_block:
 	VPABSQ      Z5, Z7
 	VPABSQ      Z6, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z5, Z6, Z6
 	VPMOVQ2M    Z6, K1
 	VPADDQ      Z9, Z7, K1, Z7
@@ -7793,14 +7792,14 @@ divI64FloorSVAVX512_block:
 	VPSUBQ      Z11, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z9, Z9
-	VPTERNLOGQ  $0xf4, Z6, Z9, Z4
-	VPSUBQ      Z9, Z2, K1, Z9
+	VPTERNLOGQ  $0xf4, Z6, Z9, Z3
+	VPSUBQ      Z9, Z4, K1, Z9
 	VMOVDQU64   Z9, (CX)
 	VMOVDQU64   64(BX), Z6
 	VPABSQ      Z5, Z7
 	VPABSQ      Z6, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z5, Z6, Z6
 	VPMOVQ2M    Z6, K1
 	VPADDQ      Z9, Z7, K1, Z7
@@ -7819,8 +7818,8 @@ divI64FloorSVAVX512_block:
 	VPSUBQ      Z11, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z9, Z9
-	VPTERNLOGQ  $0xf4, Z6, Z9, Z4
-	VPSUBQ      Z9, Z2, K1, Z9
+	VPTERNLOGQ  $0xf4, Z6, Z9, Z3
+	VPSUBQ      Z9, Z4, K1, Z9
 	VMOVDQU64   Z9, 64(CX)
 	ADDQ        $0x00000080, BX
 	ADDQ        $0x00000080, CX
@@ -7835,7 +7834,7 @@ divI64FloorSVAVX512_single:
 	VPABSQ      Z5, Z7
 	VPABSQ      Z6, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z5, Z6, Z6
 	VPMOVQ2M    Z6, K1
 	VPADDQ      Z9, Z7, K1, Z7
@@ -7854,8 +7853,8 @@ divI64FloorSVAVX512_single:
 	VPSUBQ      Z11, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z9, Z9
-	VPTERNLOGQ  $0xf4, Z6, Z9, Z4
-	VPSUBQ      Z9, Z2, K1, Z9
+	VPTERNLOGQ  $0xf4, Z6, Z9, Z3
+	VPSUBQ      Z9, Z4, K1, Z9
 	VMOVDQU64   Z9, (CX)
 	ADDQ        $0x00000040, BX
 	ADDQ        $0x00000040, CX
@@ -7864,8 +7863,8 @@ divI64FloorSVAVX512_single:
 
 divI64FloorSVAVX512_end:
 	VPBROADCASTQ big61<>+0(SB), Z0
-	VPTESTMQ     Z0, Z3, K1
-	VPMOVQ2M     Z4, K2
+	VPTESTMQ     Z0, Z2, K1
+	VPMOVQ2M     Z3, K2
 	KORB         K2, K1, K1
 
 	// Report whether some lane failed a check.
@@ -7887,8 +7886,7 @@ TEXT ·divU64SVAVX512(SB), NOSPLIT, $0-73
 	VPTERNLOGQ   $0xff, Z0, Z0, Z0
 	VBROADCASTSD one64<>+0(SB), Z1
 	VPXORQ       Z2, Z2, Z2
-	VPXORQ       Z3, Z3, Z3
-	VPBROADCASTQ (DX), Z2
+	VPBROADCASTQ (DX), Z3
 
 	// Blocks of 16 elements.
 divU64SVAVX512_block:
@@ -7896,14 +7894,14 @@ divU64SVAVX512_block:
 	JB          divU64SVAVX512_single
 	VMOVDQU64   (BX), Z4
 	VPADDQ      Z0, Z4, Z5
-	VPORQ       Z5, Z3, Z3
-	VCVTUQQ2PD  Z2, Z5
+	VPORQ       Z5, Z2, Z2
+	VCVTUQQ2PD  Z3, Z5
 	VCVTUQQ2PD  Z4, Z6
 	VDIVPD      Z6, Z1, Z6
 	VMULPD      Z6, Z5, Z5
 	VCVTTPD2UQQ Z5, Z5
 	VPMULLQ     Z4, Z5, Z7
-	VPSUBQ      Z7, Z2, Z8
+	VPSUBQ      Z7, Z3, Z8
 	VCVTQQ2PD   Z8, Z7
 	VMULPD      Z6, Z7, Z7
 	VCVTPD2QQ   Z7, Z6
@@ -7915,14 +7913,14 @@ divU64SVAVX512_block:
 	VMOVDQU64   Z5, (CX)
 	VMOVDQU64   64(BX), Z4
 	VPADDQ      Z0, Z4, Z5
-	VPORQ       Z5, Z3, Z3
-	VCVTUQQ2PD  Z2, Z5
+	VPORQ       Z5, Z2, Z2
+	VCVTUQQ2PD  Z3, Z5
 	VCVTUQQ2PD  Z4, Z6
 	VDIVPD      Z6, Z1, Z6
 	VMULPD      Z6, Z5, Z5
 	VCVTTPD2UQQ Z5, Z5
 	VPMULLQ     Z4, Z5, Z7
-	VPSUBQ      Z7, Z2, Z8
+	VPSUBQ      Z7, Z3, Z8
 	VCVTQQ2PD   Z8, Z7
 	VMULPD      Z6, Z7, Z7
 	VCVTPD2QQ   Z7, Z6
@@ -7943,14 +7941,14 @@ divU64SVAVX512_single:
 	JB          divU64SVAVX512_end
 	VMOVDQU64   (BX), Z4
 	VPADDQ      Z0, Z4, Z5
-	VPORQ       Z5, Z3, Z3
-	VCVTUQQ2PD  Z2, Z5
+	VPORQ       Z5, Z2, Z2
+	VCVTUQQ2PD  Z3, Z5
 	VCVTUQQ2PD  Z4, Z6
 	VDIVPD      Z6, Z1, Z6
 	VMULPD      Z6, Z5, Z5
 	VCVTTPD2UQQ Z5, Z5
 	VPMULLQ     Z4, Z5, Z7
-	VPSUBQ      Z7, Z2, Z8
+	VPSUBQ      Z7, Z3, Z8
 	VCVTQQ2PD   Z8, Z7
 	VMULPD      Z6, Z7, Z7
 	VCVTPD2QQ   Z7, Z6
@@ -7967,7 +7965,7 @@ divU64SVAVX512_single:
 
 divU64SVAVX512_end:
 	VPBROADCASTQ big61<>+0(SB), Z0
-	VPTESTMQ     Z0, Z3, K1
+	VPTESTMQ     Z0, Z2, K1
 
 	// Report whether some lane failed a check.
 	KORTESTB K1, K1
@@ -8010,7 +8008,7 @@ divI64TruncRWAVX512_block:
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VCVTUQQ2PD  Z7, Z6
@@ -8028,15 +8026,15 @@ divI64TruncRWAVX512_block:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVDQU64   Z6, (CX)
 	VMOVDQU64   64(DX), Z6
 	VMOVDQU64   64(BX), Z5
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VCVTUQQ2PD  Z7, Z6
@@ -8054,8 +8052,8 @@ divI64TruncRWAVX512_block:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVDQU64   Z6, 64(CX)
 	ADDQ        $0x00000080, DX
 	ADDQ        $0x00000080, BX
@@ -8072,7 +8070,7 @@ divI64TruncRWAVX512_single:
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VCVTUQQ2PD  Z7, Z6
@@ -8090,8 +8088,8 @@ divI64TruncRWAVX512_single:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVDQU64   Z6, (CX)
 	ADDQ        $0x00000040, DX
 	ADDQ        $0x00000040, BX
@@ -8104,8 +8102,8 @@ divI64TruncRWAVX512_end:
 
 divI64TruncRWAVX512_done:
 	VPBROADCASTQ big61<>+0(SB), Z0
-	VPTESTMQ     Z0, Z3, K1
-	VPMOVQ2M     Z4, K2
+	VPTESTMQ     Z0, Z2, K1
+	VPMOVQ2M     Z3, K2
 	KORB         K2, K1, K1
 
 	// Report whether some lane failed a check.
@@ -8149,7 +8147,7 @@ divI64FloorRWAVX512_block:
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VPADDQ      Z9, Z7, K1, Z7
@@ -8168,15 +8166,15 @@ divI64FloorRWAVX512_block:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVDQU64   Z6, (CX)
 	VMOVDQU64   64(DX), Z6
 	VMOVDQU64   64(BX), Z5
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VPADDQ      Z9, Z7, K1, Z7
@@ -8195,8 +8193,8 @@ divI64FloorRWAVX512_block:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVDQU64   Z6, 64(CX)
 	ADDQ        $0x00000080, DX
 	ADDQ        $0x00000080, BX
@@ -8213,7 +8211,7 @@ divI64FloorRWAVX512_single:
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VPADDQ      Z9, Z7, K1, Z7
@@ -8232,8 +8230,8 @@ divI64FloorRWAVX512_single:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVDQU64   Z6, (CX)
 	ADDQ        $0x00000040, DX
 	ADDQ        $0x00000040, BX
@@ -8246,8 +8244,8 @@ divI64FloorRWAVX512_end:
 
 divI64FloorRWAVX512_done:
 	VPBROADCASTQ big61<>+0(SB), Z0
-	VPTESTMQ     Z0, Z3, K1
-	VPMOVQ2M     Z4, K2
+	VPTESTMQ     Z0, Z2, K1
+	VPMOVQ2M     Z3, K2
 	KORB         K2, K1, K1
 
 	// Report whether some lane failed a check.
@@ -8271,7 +8269,6 @@ TEXT ·divU64RWAVX512(SB), NOSPLIT, $0-73
 	VPTERNLOGQ   $0xff, Z0, Z0, Z0
 	VBROADCASTSD one64<>+0(SB), Z1
 	VPXORQ       Z2, Z2, Z2
-	VPXORQ       Z3, Z3, Z3
 
 	// One row of dst and a per round, b from its start.
 divU64RWAVX512_row:
@@ -8286,41 +8283,41 @@ divU64RWAVX512_block:
 	CMPQ        SI, $0x00000010
 	JB          divU64RWAVX512_single
 	VMOVDQU64   (DX), Z4
-	VMOVDQU64   (BX), Z2
-	VPADDQ      Z0, Z2, Z5
-	VPORQ       Z5, Z3, Z3
+	VMOVDQU64   (BX), Z3
+	VPADDQ      Z0, Z3, Z5
+	VPORQ       Z5, Z2, Z2
 	VCVTUQQ2PD  Z4, Z5
-	VCVTUQQ2PD  Z2, Z6
+	VCVTUQQ2PD  Z3, Z6
 	VDIVPD      Z6, Z1, Z6
 	VMULPD      Z6, Z5, Z5
 	VCVTTPD2UQQ Z5, Z5
-	VPMULLQ     Z2, Z5, Z7
+	VPMULLQ     Z3, Z5, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VCVTQQ2PD   Z4, Z7
 	VMULPD      Z6, Z7, Z7
 	VCVTPD2QQ   Z7, Z6
 	VPADDQ      Z6, Z5, Z5
-	VPMULLQ     Z2, Z6, Z7
+	VPMULLQ     Z3, Z6, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VPSRAQ      $0x3f, Z4, Z4
 	VPADDQ      Z4, Z5, Z5
 	VMOVDQU64   Z5, (CX)
 	VMOVDQU64   64(DX), Z4
-	VMOVDQU64   64(BX), Z2
-	VPADDQ      Z0, Z2, Z5
-	VPORQ       Z5, Z3, Z3
+	VMOVDQU64   64(BX), Z3
+	VPADDQ      Z0, Z3, Z5
+	VPORQ       Z5, Z2, Z2
 	VCVTUQQ2PD  Z4, Z5
-	VCVTUQQ2PD  Z2, Z6
+	VCVTUQQ2PD  Z3, Z6
 	VDIVPD      Z6, Z1, Z6
 	VMULPD      Z6, Z5, Z5
 	VCVTTPD2UQQ Z5, Z5
-	VPMULLQ     Z2, Z5, Z7
+	VPMULLQ     Z3, Z5, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VCVTQQ2PD   Z4, Z7
 	VMULPD      Z6, Z7, Z7
 	VCVTPD2QQ   Z7, Z6
 	VPADDQ      Z6, Z5, Z5
-	VPMULLQ     Z2, Z6, Z7
+	VPMULLQ     Z3, Z6, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VPSRAQ      $0x3f, Z4, Z4
 	VPADDQ      Z4, Z5, Z5
@@ -8336,21 +8333,21 @@ divU64RWAVX512_single:
 	CMPQ        SI, $0x00000008
 	JB          divU64RWAVX512_end
 	VMOVDQU64   (DX), Z4
-	VMOVDQU64   (BX), Z2
-	VPADDQ      Z0, Z2, Z5
-	VPORQ       Z5, Z3, Z3
+	VMOVDQU64   (BX), Z3
+	VPADDQ      Z0, Z3, Z5
+	VPORQ       Z5, Z2, Z2
 	VCVTUQQ2PD  Z4, Z5
-	VCVTUQQ2PD  Z2, Z6
+	VCVTUQQ2PD  Z3, Z6
 	VDIVPD      Z6, Z1, Z6
 	VMULPD      Z6, Z5, Z5
 	VCVTTPD2UQQ Z5, Z5
-	VPMULLQ     Z2, Z5, Z7
+	VPMULLQ     Z3, Z5, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VCVTQQ2PD   Z4, Z7
 	VMULPD      Z6, Z7, Z7
 	VCVTPD2QQ   Z7, Z6
 	VPADDQ      Z6, Z5, Z5
-	VPMULLQ     Z2, Z6, Z7
+	VPMULLQ     Z3, Z6, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VPSRAQ      $0x3f, Z4, Z4
 	VPADDQ      Z4, Z5, Z5
@@ -8366,7 +8363,7 @@ divU64RWAVX512_end:
 
 divU64RWAVX512_done:
 	VPBROADCASTQ big61<>+0(SB), Z0
-	VPTESTMQ     Z0, Z3, K1
+	VPTESTMQ     Z0, Z2, K1
 
 	// Report whether some lane failed a check.
 	KORTESTB K1, K1
@@ -8403,7 +8400,7 @@ divI64TruncVVNTAVX512_block:
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VCVTUQQ2PD  Z7, Z6
@@ -8421,15 +8418,15 @@ divI64TruncVVNTAVX512_block:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVNTDQ    Z6, (CX)
 	VMOVDQU64   64(DX), Z6
 	VMOVDQU64   64(BX), Z5
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VCVTUQQ2PD  Z7, Z6
@@ -8447,8 +8444,8 @@ divI64TruncVVNTAVX512_block:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVNTDQ    Z6, 64(CX)
 	ADDQ        $0x00000080, DX
 	ADDQ        $0x00000080, BX
@@ -8465,7 +8462,7 @@ divI64TruncVVNTAVX512_single:
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VCVTUQQ2PD  Z7, Z6
@@ -8483,8 +8480,8 @@ divI64TruncVVNTAVX512_single:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVNTDQ    Z6, (CX)
 	ADDQ        $0x00000040, DX
 	ADDQ        $0x00000040, BX
@@ -8494,8 +8491,8 @@ divI64TruncVVNTAVX512_single:
 
 divI64TruncVVNTAVX512_end:
 	VPBROADCASTQ big61<>+0(SB), Z0
-	VPTESTMQ     Z0, Z3, K1
-	VPMOVQ2M     Z4, K2
+	VPTESTMQ     Z0, Z2, K1
+	VPMOVQ2M     Z3, K2
 	KORB         K2, K1, K1
 
 	// Report whether some lane failed a check.
@@ -8534,7 +8531,7 @@ divI64FloorVVNTAVX512_block:
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VPADDQ      Z9, Z7, K1, Z7
@@ -8553,15 +8550,15 @@ divI64FloorVVNTAVX512_block:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVNTDQ    Z6, (CX)
 	VMOVDQU64   64(DX), Z6
 	VMOVDQU64   64(BX), Z5
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VPADDQ      Z9, Z7, K1, Z7
@@ -8580,8 +8577,8 @@ divI64FloorVVNTAVX512_block:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVNTDQ    Z6, 64(CX)
 	ADDQ        $0x00000080, DX
 	ADDQ        $0x00000080, BX
@@ -8598,7 +8595,7 @@ divI64FloorVVNTAVX512_single:
 	VPABSQ      Z6, Z7
 	VPABSQ      Z5, Z8
 	VPADDQ      Z0, Z8, Z9
-	VPORQ       Z9, Z3, Z3
+	VPORQ       Z9, Z2, Z2
 	VPXORQ      Z6, Z5, Z5
 	VPMOVQ2M    Z5, K1
 	VPADDQ      Z9, Z7, K1, Z7
@@ -8617,8 +8614,8 @@ divI64FloorVVNTAVX512_single:
 	VPSUBQ      Z10, Z7, Z7
 	VPSRAQ      $0x3f, Z7, Z7
 	VPADDQ      Z7, Z6, Z6
-	VPTERNLOGQ  $0xf4, Z5, Z6, Z4
-	VPSUBQ      Z6, Z2, K1, Z6
+	VPTERNLOGQ  $0xf4, Z5, Z6, Z3
+	VPSUBQ      Z6, Z4, K1, Z6
 	VMOVNTDQ    Z6, (CX)
 	ADDQ        $0x00000040, DX
 	ADDQ        $0x00000040, BX
@@ -8628,8 +8625,8 @@ divI64FloorVVNTAVX512_single:
 
 divI64FloorVVNTAVX512_end:
 	VPBROADCASTQ big61<>+0(SB), Z0
-	VPTESTMQ     Z0, Z3, K1
-	VPMOVQ2M     Z4, K2
+	VPTESTMQ     Z0, Z2, K1
+	VPMOVQ2M     Z3, K2
 	KORB         K2, K1, K1
 
 	// Report whether some lane failed a check.
@@ -8652,7 +8649,6 @@ TEXT ·divU64VVNTAVX512(SB), NOSPLIT, $0-73
 	VPTERNLOGQ   $0xff, Z0, Z0, Z0
 	VBROADCASTSD one64<>+0(SB), Z1
 	VPXORQ       Z2, Z2, Z2
-	VPXORQ       Z3, Z3, Z3
 
 	// Blocks of 16 elements.
 divU64VVNTAVX512_block:
@@ -8663,41 +8659,41 @@ divU64VVNTAVX512_block:
 	PREFETCHT0  4160(DX)
 	PREFETCHT0  4160(BX)
 	VMOVDQU64   (DX), Z4
-	VMOVDQU64   (BX), Z2
-	VPADDQ      Z0, Z2, Z5
-	VPORQ       Z5, Z3, Z3
+	VMOVDQU64   (BX), Z3
+	VPADDQ      Z0, Z3, Z5
+	VPORQ       Z5, Z2, Z2
 	VCVTUQQ2PD  Z4, Z5
-	VCVTUQQ2PD  Z2, Z6
+	VCVTUQQ2PD  Z3, Z6
 	VDIVPD      Z6, Z1, Z6
 	VMULPD      Z6, Z5, Z5
 	VCVTTPD2UQQ Z5, Z5
-	VPMULLQ     Z2, Z5, Z7
+	VPMULLQ     Z3, Z5, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VCVTQQ2PD   Z4, Z7
 	VMULPD      Z6, Z7, Z7
 	VCVTPD2QQ   Z7, Z6
 	VPADDQ      Z6, Z5, Z5
-	VPMULLQ     Z2, Z6, Z7
+	VPMULLQ     Z3, Z6, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VPSRAQ      $0x3f, Z4, Z4
 	VPADDQ      Z4, Z5, Z5
 	VMOVNTDQ    Z5, (CX)
 	VMOVDQU64   64(DX), Z4
-	VMOVDQU64   64(BX), Z2
-	VPADDQ      Z0, Z2, Z5
-	VPORQ       Z5, Z3, Z3
+	VMOVDQU64   64(BX), Z3
+	VPADDQ      Z0, Z3, Z5
+	VPORQ       Z5, Z2, Z2
 	VCVTUQQ2PD  Z4, Z5
-	VCVTUQQ2PD  Z2, Z6
+	VCVTUQQ2PD  Z3, Z6
 	VDIVPD      Z6, Z1, Z6
 	VMULPD      Z6, Z5, Z5
 	VCVTTPD2UQQ Z5, Z5
-	VPMULLQ     Z2, Z5, Z7
+	VPMULLQ     Z3, Z5, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VCVTQQ2PD   Z4, Z7
 	VMULPD      Z6, Z7, Z7
 	VCVTPD2QQ   Z7, Z6
 	VPADDQ      Z6, Z5, Z5
-	VPMULLQ     Z2, Z6, Z7
+	VPMULLQ     Z3, Z6, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VPSRAQ      $0x3f, Z4, Z4
 	VPADDQ      Z4, Z5, Z5
@@ -8713,21 +8709,21 @@ divU64VVNTAVX512_single:
 	CMPQ        AX, $0x00000008
 	JB          divU64VVNTAVX512_end
 	VMOVDQU64   (DX), Z4
-	VMOVDQU64   (BX), Z2
-	VPADDQ      Z0, Z2, Z5
-	VPORQ       Z5, Z3, Z3
+	VMOVDQU64   (BX), Z3
+	VPADDQ      Z0, Z3, Z5
+	VPORQ       Z5, Z2, Z2
 	VCVTUQQ2PD  Z4, Z5
-	VCVTUQQ2PD  Z2, Z6
+	VCVTUQQ2PD  Z3, Z6
 	VDIVPD      Z6, Z1, Z6
 	VMULPD      Z6, Z5, Z5
 	VCVTTPD2UQQ Z5, Z5
-	VPMULLQ     Z2, Z5, Z7
+	VPMULLQ     Z3, Z5, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VCVTQQ2PD   Z4, Z7
 	VMULPD      Z6, Z7, Z7
 	VCVTPD2QQ   Z7, Z6
 	VPADDQ      Z6, Z5, Z5
-	VPMULLQ     Z2, Z6, Z7
+	VPMULLQ     Z3, Z6, Z7
 	VPSUBQ      Z7, Z4, Z4
 	VPSRAQ      $0x3f, Z4, Z4
 	VPADDQ      Z4, Z5, Z5
@@ -8740,7 +8736,7 @@ divU64VVNTAVX512_single:
 
 divU64VVNTAVX512_end:
 	VPBROADCASTQ big61<>+0(SB), Z0
-	VPTESTMQ     Z0, Z3, K1
+	VPTESTMQ     Z0, Z2, K1
 
 	// Report whether some lane failed a check.
 	KORTESTB K1, K1

@@ -370,20 +370,20 @@ func div64Kernel512(signed, floor bool, v variant) {
 	dst, a, b := args.dst, args.a, args.b
 
 	Comment("Constants, and the broadcast operand, set up once.")
-	ones, one, zero := ZMM(), ZMM(), ZMM()
+	ones, one := ZMM(), ZMM()
 	VPTERNLOGQ(Imm(0xff), ones, ones, ones) // -1 in every lane
 	VBROADCASTSD(one64, one)
-	VPXORQ(zero, zero, zero)
 	// The checks accumulate in vectors, not masks, to keep the mask
 	// ports free: the OR of every B-1 (all ones where B = 0) and, for
 	// signed lanes whose signs agree, the OR of every quotient (2^63
 	// only for MIN / -1).
 	divisors := ZMM()
 	VPXORQ(divisors, divisors, divisors)
-	var overflow, fixed reg.VecVirtual
+	var overflow, zero, fixed reg.VecVirtual
 	if signed {
-		overflow = ZMM()
+		overflow, zero = ZMM(), ZMM()
 		VPXORQ(overflow, overflow, overflow)
+		VPXORQ(zero, zero, zero)
 	}
 	if !v.aVec {
 		fixed = ZMM()
