@@ -8,4 +8,4 @@ require (
 	golang.org/x/sys v0.49.0
 )
 
-require google.golang.org/protobuf v1.36.12 // indirect
+require google.golang.org/protobuf v1.36.12
