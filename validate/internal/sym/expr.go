@@ -1,0 +1,564 @@
+// Package sym reasons about the integers a model computes from its inputs:
+// expressions over symbols (a dimension of a model input, or an element of
+// one), built with the arithmetic of the model's ops, and bounds on them
+// that relations survive: H - 2*floor(H/2) is at least 0 for every H,
+// where intervals alone give [-H, H].
+//
+// An expression is a linear form over atoms, c + k1*a1 + k2*a2 + ...; an
+// atom is a symbol or a non-linear operation on expressions (a floor or
+// truncating division, a product, a minimum, a value wrapped into an
+// integer type...). A Builder makes atoms once each, so that the same
+// computation reached twice is the same atom and cancels. Bounds are
+// computed under an Env, which gives each symbol its range: the same
+// expressions hold for the declared input shapes and for any shape.
+//
+// Expressions are mathematical integers: the ops that wrap in their
+// element type say so with Wrap, which keeps its argument exactly where
+// the argument provably fits the type and is the type's whole range
+// elsewhere.
+package sym
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Sym is a symbol: a value a model's user chooses.
+type Sym int32
+
+// SymInfo describes a symbol.
+type SymInfo struct {
+	// Name is how messages show it: "x.shape[2]", "x[0]", "x[*]".
+	Name string
+	// Element marks the value of input elements, where the same symbol
+	// may stand for several elements of one tensor; Copy makes an
+	// independent copy of such a symbol for elements moved elsewhere.
+	Element bool
+	// Of is the symbol this one copies (itself for an original).
+	Of Sym
+}
+
+// Range is a closed range of a symbol or type.
+type Range struct{ Lo, Hi Bound }
+
+// R is the range [lo, hi].
+func R(lo, hi int64) Range { return Range{Finite(lo), Finite(hi)} }
+
+// Contains reports whether v lies in r.
+func (r Range) Contains(v int64) bool { return r.Lo.AtMost(v) && r.Hi.AtLeast(v) }
+
+// Within reports whether r lies inside s.
+func (r Range) Within(s Range) bool { return !r.Lo.Less(s.Lo) && !s.Hi.Less(r.Hi) }
+
+func (r Range) String() string {
+	if r.Lo == r.Hi {
+		return r.Lo.String()
+	}
+	return "[" + r.Lo.String() + ", " + r.Hi.String() + "]"
+}
+
+type kind uint8
+
+const (
+	kSym kind = iota
+	kFloorDiv
+	kTruncDiv
+	kDiv     // floor or truncating division by an expression (Flag: floor)
+	kMod     // remainder by an expression (Flag: floor)
+	kMul     // product of two non-constant expressions
+	kMin     // minimum of the arguments
+	kMax     // maximum of the arguments
+	kWrap    // Args[0] wrapped into the integer range R
+	kSelect  // one of the arguments
+	kUnknown // any value in R
+	kConvert // a float converted to an integer: R, and undefined outside it
+	numKinds
+)
+
+var kindNames = [numKinds]string{"sym", "floor", "trunc", "div", "mod", "mul", "min", "max", "wrap", "select", "unknown", "convert"}
+
+// Atom is a symbol or a non-linear operation; a Builder makes each once.
+type Atom struct {
+	id   int
+	kind kind
+	sym  Sym
+	args []Expr
+	k    int64 // the divisor of floor and trunc
+	flag bool  // floor (true) or truncation, for div and mod
+	r    Range // the range of wrap, unknown and convert
+	// Origin names what made an unknown atom: the op that stopped the
+	// analysis.
+	Origin string
+	key    string
+}
+
+// Expr is c + sum(k_i * a_i): a constant and terms in increasing atom id.
+// An Expr is immutable.
+type Expr struct {
+	c     int64
+	terms []term
+}
+
+type term struct {
+	k int64
+	a *Atom
+}
+
+// Builder makes atoms and symbols. It is not safe for concurrent use.
+type Builder struct {
+	atoms []*Atom
+	byKey map[string]*Atom
+	syms  []SymInfo
+	// overflowed is set when a coefficient left int64; the expression was
+	// then replaced by an unknown atom.
+	overflowed bool
+}
+
+// NewBuilder returns an empty builder.
+func NewBuilder() *Builder { return &Builder{byKey: make(map[string]*Atom)} }
+
+// NewSym makes a symbol.
+func (b *Builder) NewSym(name string, element bool) Sym {
+	s := Sym(len(b.syms))
+	b.syms = append(b.syms, SymInfo{Name: name, Element: element, Of: s})
+	return s
+}
+
+// Info describes a symbol.
+func (b *Builder) Info(s Sym) SymInfo { return b.syms[s] }
+
+// NumSyms is the number of symbols made.
+func (b *Builder) NumSyms() int { return len(b.syms) }
+
+func (b *Builder) atom(a *Atom) *Atom {
+	a.key = a.makeKey()
+	if old, ok := b.byKey[a.key]; ok {
+		return old
+	}
+	a.id = len(b.atoms)
+	b.atoms = append(b.atoms, a)
+	b.byKey[a.key] = a
+	return a
+}
+
+func (a *Atom) makeKey() string {
+	var s strings.Builder
+	s.WriteString(kindNames[a.kind])
+	switch a.kind {
+	case kSym:
+		s.WriteString(strconv.Itoa(int(a.sym)))
+	case kFloorDiv, kTruncDiv:
+		s.WriteString(strconv.FormatInt(a.k, 10))
+	case kDiv, kMod:
+		s.WriteString(strconv.FormatBool(a.flag))
+	case kWrap, kUnknown, kConvert:
+		s.WriteString(a.r.String())
+		if a.kind != kWrap {
+			// Unknowns are distinct unless made from the same origin.
+			s.WriteString(a.Origin)
+		}
+	}
+	for _, e := range a.args {
+		s.WriteByte('(')
+		s.WriteString(e.key())
+		s.WriteByte(')')
+	}
+	return s.String()
+}
+
+func (e Expr) key() string {
+	var s strings.Builder
+	s.WriteString(strconv.FormatInt(e.c, 10))
+	for _, t := range e.terms {
+		fmt.Fprintf(&s, "+%d*#%d", t.k, t.a.id)
+	}
+	return s.String()
+}
+
+// Const is the expression v.
+func Const(v int64) Expr { return Expr{c: v} }
+
+// Var is the expression of a symbol.
+func (b *Builder) Var(s Sym) Expr { return b.of(b.atom(&Atom{kind: kSym, sym: s})) }
+
+func (b *Builder) of(a *Atom) Expr { return Expr{terms: []term{{1, a}}} }
+
+// Unknown is a value about which only its range is known; origin names
+// the op that made it. Unknowns of the same origin and range are the
+// same value, so pass a distinct origin for distinct values.
+func (b *Builder) Unknown(r Range, origin string) Expr {
+	return b.of(b.atom(&Atom{kind: kUnknown, r: r, Origin: origin}))
+}
+
+// Converted is an integer converted from a float that this package does
+// not follow: a value in r, where the conversion is defined.
+func (b *Builder) Converted(r Range, origin string) Expr {
+	return b.of(b.atom(&Atom{kind: kConvert, r: r, Origin: origin}))
+}
+
+// IsConst reports whether e is a constant, and which.
+func (e Expr) IsConst() (int64, bool) { return e.c, len(e.terms) == 0 }
+
+// Equal reports whether two expressions of one Builder are the same.
+func (e Expr) Equal(f Expr) bool {
+	return e.c == f.c && slices.Equal(e.terms, f.terms)
+}
+
+// combine returns x*e + y*f.
+func (b *Builder) combine(x int64, e Expr, y int64, f Expr) Expr {
+	c1, ok1 := mul64(x, e.c)
+	c2, ok2 := mul64(y, f.c)
+	c, ok3 := add64(c1, c2)
+	if !ok1 || !ok2 || !ok3 {
+		return b.overflow()
+	}
+	out := Expr{c: c, terms: make([]term, 0, len(e.terms)+len(f.terms))}
+	i, j := 0, 0
+	for i < len(e.terms) || j < len(f.terms) {
+		var t term
+		var ok bool
+		switch {
+		case j == len(f.terms) || i < len(e.terms) && e.terms[i].a.id < f.terms[j].a.id:
+			t.a = e.terms[i].a
+			t.k, ok = mul64(x, e.terms[i].k)
+			i++
+		case i == len(e.terms) || f.terms[j].a.id < e.terms[i].a.id:
+			t.a = f.terms[j].a
+			t.k, ok = mul64(y, f.terms[j].k)
+			j++
+		default:
+			t.a = e.terms[i].a
+			k1, o1 := mul64(x, e.terms[i].k)
+			k2, o2 := mul64(y, f.terms[j].k)
+			var o3 bool
+			t.k, o3 = add64(k1, k2)
+			ok = o1 && o2 && o3
+			i++
+			j++
+		}
+		if !ok {
+			return b.overflow()
+		}
+		if t.k != 0 {
+			out.terms = append(out.terms, t)
+		}
+	}
+	return out
+}
+
+func (b *Builder) overflow() Expr {
+	b.overflowed = true
+	return b.Unknown(Range{NegInf, PosInf}, fmt.Sprintf("a coefficient beyond int64 (#%d)", len(b.atoms)))
+}
+
+// Add is e + f.
+func (b *Builder) Add(e, f Expr) Expr { return b.combine(1, e, 1, f) }
+
+// Sub is e - f.
+func (b *Builder) Sub(e, f Expr) Expr { return b.combine(1, e, -1, f) }
+
+// Neg is -e.
+func (b *Builder) Neg(e Expr) Expr { return b.combine(-1, e, 0, Expr{}) }
+
+// Scale is k*e.
+func (b *Builder) Scale(e Expr, k int64) Expr { return b.combine(k, e, 0, Expr{}) }
+
+// Mul is e*f.
+func (b *Builder) Mul(e, f Expr) Expr {
+	if k, ok := f.IsConst(); ok {
+		return b.Scale(e, k)
+	}
+	if k, ok := e.IsConst(); ok {
+		return b.Scale(f, k)
+	}
+	if f.key() < e.key() {
+		e, f = f, e
+	}
+	return b.of(b.atom(&Atom{kind: kMul, args: []Expr{e, f}}))
+}
+
+// divisibleBy reports whether every coefficient of e (the constant aside)
+// is a multiple of k.
+func (e Expr) divisibleBy(k int64) bool {
+	for _, t := range e.terms {
+		if t.k%k != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// FloorDivK is floor(e / k) for a constant k != 0.
+func (b *Builder) FloorDivK(e Expr, k int64) Expr {
+	if k < 0 {
+		if k == math.MinInt64 {
+			return b.Div(e, Const(k), true)
+		}
+		e, k = b.Neg(e), -k
+	}
+	if c, ok := e.IsConst(); ok {
+		return Const(floorDiv(c, k))
+	}
+	if k == 1 {
+		return e
+	}
+	if e.divisibleBy(k) {
+		// floor((k*q + c)/k) = q + floor(c/k).
+		q := Expr{terms: make([]term, len(e.terms))}
+		for i, t := range e.terms {
+			q.terms[i] = term{t.k / k, t.a}
+		}
+		return b.Add(q, Const(floorDiv(e.c, k)))
+	}
+	if len(e.terms) == 1 && e.terms[0].k == 1 && e.terms[0].a.kind == kFloorDiv && e.c == 0 {
+		// floor(floor(f/j)/k) = floor(f/(j*k)).
+		inner := e.terms[0].a
+		if jk, ok := mul64(inner.k, k); ok {
+			return b.FloorDivK(inner.args[0], jk)
+		}
+	}
+	// Move whole multiples of k out of the constant: floor((f + c)/k) =
+	// floor((f + c mod k)/k) + floor(c/k), so that equal remainders share
+	// an atom.
+	q := floorDiv(e.c, k)
+	rest := Expr{c: e.c - q*k, terms: e.terms}
+	a := b.atom(&Atom{kind: kFloorDiv, k: k, args: []Expr{rest}})
+	return b.Add(b.of(a), Const(q))
+}
+
+// TruncDivK is e / k rounded toward zero, for a constant k != 0.
+func (b *Builder) TruncDivK(e Expr, k int64) Expr {
+	if k < 0 {
+		if k == math.MinInt64 {
+			return b.Div(e, Const(k), false)
+		}
+		return b.Neg(b.TruncDivK(e, -k))
+	}
+	if c, ok := e.IsConst(); ok {
+		return Const(c / k)
+	}
+	if k == 1 {
+		return e
+	}
+	if e.divisibleBy(k) && e.c%k == 0 {
+		q := Expr{c: e.c / k, terms: make([]term, len(e.terms))}
+		for i, t := range e.terms {
+			q.terms[i] = term{t.k / k, t.a}
+		}
+		return q
+	}
+	return b.of(b.atom(&Atom{kind: kTruncDiv, k: k, args: []Expr{e}}))
+}
+
+// Div is e / f, floored or truncated.
+func (b *Builder) Div(e, f Expr, floor bool) Expr {
+	if k, ok := f.IsConst(); ok && k != 0 && k != math.MinInt64 {
+		if floor {
+			return b.FloorDivK(e, k)
+		}
+		return b.TruncDivK(e, k)
+	}
+	return b.of(b.atom(&Atom{kind: kDiv, flag: floor, args: []Expr{e, f}}))
+}
+
+// Mod is the remainder of e / f: of the floor division (the sign of f,
+// FloorMod) or of truncation (the sign of e, C's %).
+func (b *Builder) Mod(e, f Expr, floor bool) Expr {
+	if k, ok := f.IsConst(); ok && k != 0 && k != math.MinInt64 {
+		return b.Sub(e, b.Scale(b.Div(e, f, floor), k))
+	}
+	return b.of(b.atom(&Atom{kind: kMod, flag: floor, args: []Expr{e, f}}))
+}
+
+// Min is the smallest of the expressions.
+func (b *Builder) Min(es ...Expr) Expr { return b.extreme(kMin, es) }
+
+// Max is the largest of the expressions.
+func (b *Builder) Max(es ...Expr) Expr { return b.extreme(kMax, es) }
+
+func (b *Builder) extreme(k kind, es []Expr) Expr {
+	var args []Expr
+	var c int64
+	haveConst := false
+	for _, e := range es {
+		if v, ok := e.IsConst(); ok {
+			if !haveConst || k == kMin && v < c || k == kMax && v > c {
+				c = v
+			}
+			haveConst = true
+			continue
+		}
+		if !slices.ContainsFunc(args, e.Equal) {
+			args = append(args, e)
+		}
+	}
+	if haveConst {
+		args = append(args, Const(c))
+	}
+	if len(args) == 1 {
+		return args[0]
+	}
+	slices.SortFunc(args, func(x, y Expr) int { return cmp.Compare(x.key(), y.key()) })
+	return b.of(b.atom(&Atom{kind: k, args: args}))
+}
+
+// Abs is |e| in the integers (Wrap it to the element type: |MIN| does not
+// fit).
+func (b *Builder) Abs(e Expr) Expr { return b.Max(e, b.Neg(e)) }
+
+// Select is one of the expressions, which one depending on a condition
+// this package does not follow.
+func (b *Builder) Select(es ...Expr) Expr {
+	var args []Expr
+	for _, e := range es {
+		if !slices.ContainsFunc(args, e.Equal) {
+			args = append(args, e)
+		}
+	}
+	if len(args) == 1 {
+		return args[0]
+	}
+	slices.SortFunc(args, func(x, y Expr) int { return cmp.Compare(x.key(), y.key()) })
+	return b.of(b.atom(&Atom{kind: kSelect, args: args}))
+}
+
+// Wrap is e as an integer of range r (an element type's) holds it: e
+// itself where it fits, wrapped around (two's complement) otherwise.
+func (b *Builder) Wrap(e Expr, r Range) Expr {
+	if c, ok := e.IsConst(); ok && r.Contains(c) {
+		return e
+	}
+	if len(e.terms) == 1 && e.c == 0 && e.terms[0].k == 1 {
+		// Wrapping a value already wrapped into a range within r, or a
+		// symbol or unknown whose range is within r, changes nothing.
+		a := e.terms[0].a
+		if (a.kind == kWrap || a.kind == kUnknown || a.kind == kConvert) && a.r.Within(r) {
+			return e
+		}
+	}
+	return b.of(b.atom(&Atom{kind: kWrap, r: r, args: []Expr{e}}))
+}
+
+// Syms lists the symbols e depends on, in increasing order.
+func (b *Builder) Syms(e Expr) []Sym {
+	seen := make(map[*Atom]bool)
+	var out []Sym
+	var walk func(Expr)
+	walk = func(e Expr) {
+		for _, t := range e.terms {
+			if seen[t.a] {
+				continue
+			}
+			seen[t.a] = true
+			if t.a.kind == kSym {
+				out = append(out, t.a.sym)
+			}
+			for _, arg := range t.a.args {
+				walk(arg)
+			}
+		}
+	}
+	walk(e)
+	slices.Sort(out)
+	return out
+}
+
+// Consts lists the constants written in e (coefficients, divisors and
+// constants of every sub-expression), to seed searches near them.
+func (b *Builder) Consts(e Expr) []int64 {
+	var out []int64
+	seen := make(map[*Atom]bool)
+	var walk func(Expr)
+	walk = func(e Expr) {
+		out = append(out, e.c)
+		for _, t := range e.terms {
+			out = append(out, t.k)
+			if seen[t.a] {
+				continue
+			}
+			seen[t.a] = true
+			if t.a.kind == kFloorDiv || t.a.kind == kTruncDiv {
+				out = append(out, t.a.k)
+			}
+			for _, arg := range t.a.args {
+				walk(arg)
+			}
+		}
+	}
+	walk(e)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Copy replaces every element symbol in e by a fresh copy: the value of
+// other elements of the same inputs, which the elements of e do not
+// share. Dims stay: every element sees the same shape.
+func (b *Builder) Copy(e Expr) Expr {
+	fresh := make(map[Sym]Expr)
+	return b.substitute(e, func(s Sym) (Expr, bool) {
+		if !b.syms[s].Element {
+			return Expr{}, false
+		}
+		if f, ok := fresh[s]; ok {
+			return f, true
+		}
+		info := b.syms[s]
+		c := b.NewSym(info.Name, true)
+		b.syms[c].Of = info.Of
+		fresh[s] = b.Var(c)
+		return fresh[s], true
+	}, make(map[*Atom]Expr))
+}
+
+// substitute rebuilds e with some symbols replaced.
+func (b *Builder) substitute(e Expr, repl func(Sym) (Expr, bool), memo map[*Atom]Expr) Expr {
+	out := Const(e.c)
+	for _, t := range e.terms {
+		out = b.Add(out, b.Scale(b.substituteAtom(t.a, repl, memo), t.k))
+	}
+	return out
+}
+
+func (b *Builder) substituteAtom(a *Atom, repl func(Sym) (Expr, bool), memo map[*Atom]Expr) Expr {
+	if r, ok := memo[a]; ok {
+		return r
+	}
+	var r Expr
+	args := make([]Expr, len(a.args))
+	for i, arg := range a.args {
+		args[i] = b.substitute(arg, repl, memo)
+	}
+	switch a.kind {
+	case kSym:
+		var ok bool
+		if r, ok = repl(a.sym); !ok {
+			r = b.of(a)
+		}
+	case kFloorDiv:
+		r = b.FloorDivK(args[0], a.k)
+	case kTruncDiv:
+		r = b.TruncDivK(args[0], a.k)
+	case kDiv:
+		r = b.Div(args[0], args[1], a.flag)
+	case kMod:
+		r = b.Mod(args[0], args[1], a.flag)
+	case kMul:
+		r = b.Mul(args[0], args[1])
+	case kMin:
+		r = b.Min(args...)
+	case kMax:
+		r = b.Max(args...)
+	case kWrap:
+		r = b.Wrap(args[0], a.r)
+	case kSelect:
+		r = b.Select(args...)
+	default:
+		r = b.of(a)
+	}
+	memo[a] = r
+	return r
+}

@@ -1,0 +1,304 @@
+package sym
+
+// Env gives every symbol its range: the declared input shapes, or any.
+type Env interface {
+	Range(s Sym) Range
+}
+
+// Prover bounds expressions of a Builder under an Env. It remembers the
+// ranges of atoms it has computed, so make one per Env and use it while
+// the Builder makes no new atom that the Env would range differently.
+type Prover struct {
+	b    *Builder
+	env  Env
+	memo map[*Atom]Range
+	// fits records the wraps whose argument provably fits their range.
+	fits  map[*Atom]bool
+	steps int
+}
+
+// NewProver returns a prover of b's expressions under env.
+func NewProver(b *Builder, env Env) *Prover {
+	return &Prover{b: b, env: env, memo: make(map[*Atom]Range), fits: make(map[*Atom]bool)}
+}
+
+// stepBudget bounds the linear substitutions of one query: each compound
+// atom may be replaced by its range or by a linear bound in terms of its
+// arguments, and trying both at every level is exponential.
+const stepBudget = 256
+
+// Range returns bounds of e.
+func (p *Prover) Range(e Expr) Range {
+	return Range{p.Lower(e), neg(p.Lower(p.b.Neg(e)))}
+}
+
+// Lower returns a lower bound of e.
+func (p *Prover) Lower(e Expr) Bound {
+	p.steps = stepBudget
+	return p.lower(e)
+}
+
+// Upper returns an upper bound of e.
+func (p *Prover) Upper(e Expr) Bound { return neg(p.Lower(p.b.Neg(e))) }
+
+// lower bounds a linear form: terms over symbols by their ranges; the
+// compound atom made last is replaced by its own range, or by a linear
+// bound in terms of its arguments (floor(f/k) >= (f-k+1)/k), whichever
+// gives more. As an atom's arguments are older than the atom, replacing
+// the newest first ends.
+func (p *Prover) lower(e Expr) Bound {
+	last := -1
+	for i, t := range e.terms {
+		if t.a.kind != kSym {
+			last = i
+		}
+	}
+	if last < 0 {
+		lb := Finite(e.c)
+		for _, t := range e.terms {
+			r := p.env.Range(t.a.sym)
+			if t.k > 0 {
+				lb = add(lb, mulK(r.Lo, t.k), -1)
+			} else {
+				lb = add(lb, mulK(r.Hi, t.k), -1)
+			}
+		}
+		return lb
+	}
+	t := e.terms[last]
+	rest := Expr{c: e.c, terms: append(append([]term(nil), e.terms[:last]...), e.terms[last+1:]...)}
+	r := p.atomRange(t.a)
+	end := r.Lo
+	if t.k < 0 {
+		end = r.Hi
+	}
+	best := add(p.lower(rest), mulK(end, t.k), -1)
+	if p.steps <= 0 {
+		return best
+	}
+	for _, lin := range p.linear(t.a, t.k > 0) {
+		p.steps--
+		// e = rest + k*a >= rest + k*num/den, so den*e >= den*rest + k*num.
+		g := p.b.combine(lin.den, rest, t.k, lin.num)
+		if p.b.overflowed {
+			p.b.overflowed = false
+			continue
+		}
+		lb := p.lower(g)
+		if lb.IsFinite() {
+			lb = Finite(ceilDiv(lb.V, lin.den))
+		}
+		best = maxBound(best, lb)
+	}
+	return best
+}
+
+// linearBound says a >= num/den (or <= for an upper bound).
+type linearBound struct {
+	num Expr
+	den int64
+}
+
+// linear returns linear bounds of an atom in terms of its arguments: lower
+// bounds when lower is set, upper bounds otherwise.
+func (p *Prover) linear(a *Atom, lower bool) []linearBound {
+	switch a.kind {
+	case kFloorDiv:
+		// f - k + 1 <= k*floor(f/k) <= f.
+		if lower {
+			return []linearBound{{p.b.Add(a.args[0], Const(1-a.k)), a.k}}
+		}
+		return []linearBound{{a.args[0], a.k}}
+	case kTruncDiv:
+		f := a.args[0]
+		switch {
+		case p.lowerIn(f).AtLeast(0):
+			if lower {
+				return []linearBound{{p.b.Add(f, Const(1-a.k)), a.k}}
+			}
+			return []linearBound{{f, a.k}}
+		case p.upperIn(f).AtMost(0):
+			// trunc = ceil for f <= 0: f <= k*trunc(f/k) <= f + k - 1.
+			if lower {
+				return []linearBound{{f, a.k}}
+			}
+			return []linearBound{{p.b.Add(f, Const(a.k-1)), a.k}}
+		}
+		if lower {
+			return []linearBound{{p.b.Add(f, Const(1-a.k)), a.k}}
+		}
+		return []linearBound{{p.b.Add(f, Const(a.k-1)), a.k}}
+	case kMax, kMin:
+		// max(f, g) is at least f, g and their mean (max(x, -x) >= 0);
+		// min(f, g) at most.
+		if lower != (a.kind == kMax) {
+			return nil
+		}
+		out := make([]linearBound, len(a.args), len(a.args)+1)
+		sum := Const(0)
+		for i, arg := range a.args {
+			out[i] = linearBound{arg, 1}
+			sum = p.b.Add(sum, arg)
+		}
+		return append(out, linearBound{sum, int64(len(a.args))})
+	case kWrap:
+		if p.atomRange(a).Within(a.r) && p.fits[a] {
+			// The argument fits: the wrap is the argument itself.
+			return []linearBound{{a.args[0], 1}}
+		}
+	}
+	return nil
+}
+
+// lowerIn and upperIn bound a sub-expression within the current query,
+// sharing its budget.
+func (p *Prover) lowerIn(e Expr) Bound { return p.lower(e) }
+func (p *Prover) upperIn(e Expr) Bound { return neg(p.lower(p.b.Neg(e))) }
+
+// atomRange bounds an atom on its own.
+func (p *Prover) atomRange(a *Atom) Range {
+	if a == nil {
+		return Range{NegInf, PosInf}
+	}
+	if r, ok := p.memo[a]; ok {
+		return r
+	}
+	r := p.computeRange(a)
+	p.memo[a] = r
+	return r
+}
+
+func (p *Prover) exprRange(e Expr) Range { return Range{p.lowerIn(e), p.upperIn(e)} }
+
+func (p *Prover) computeRange(a *Atom) Range {
+	all := Range{NegInf, PosInf}
+	switch a.kind {
+	case kSym:
+		return p.env.Range(a.sym)
+	case kUnknown, kConvert:
+		return a.r
+	case kFloorDiv:
+		f := p.exprRange(a.args[0])
+		return Range{divBound(f.Lo, a.k, false), divBound(f.Hi, a.k, false)}
+	case kTruncDiv:
+		f := p.exprRange(a.args[0])
+		return Range{truncBound(f.Lo, a.k), truncBound(f.Hi, a.k)}
+	case kWrap:
+		if f := p.exprRange(a.args[0]); f.Within(a.r) {
+			p.fits[a] = true
+			return f
+		}
+		return a.r
+	case kMin, kMax:
+		var r Range
+		for i, arg := range a.args {
+			ar := p.exprRange(arg)
+			switch {
+			case i == 0:
+				r = ar
+			case a.kind == kMin:
+				r = Range{minBound(r.Lo, ar.Lo), minBound(r.Hi, ar.Hi)}
+			default:
+				r = Range{maxBound(r.Lo, ar.Lo), maxBound(r.Hi, ar.Hi)}
+			}
+		}
+		return r
+	case kSelect:
+		var r Range
+		for i, arg := range a.args {
+			ar := p.exprRange(arg)
+			if i == 0 {
+				r = ar
+			} else {
+				r = Range{minBound(r.Lo, ar.Lo), maxBound(r.Hi, ar.Hi)}
+			}
+		}
+		return r
+	case kMul:
+		x, y := p.exprRange(a.args[0]), p.exprRange(a.args[1])
+		return hull(mulBounds(x.Lo, y.Lo), mulBounds(x.Lo, y.Hi), mulBounds(x.Hi, y.Lo), mulBounds(x.Hi, y.Hi))
+	case kDiv:
+		return divRange(p.exprRange(a.args[0]), p.exprRange(a.args[1]), a.flag)
+	case kMod:
+		return modRange(p.exprRange(a.args[0]), p.exprRange(a.args[1]), a.flag)
+	}
+	return all
+}
+
+func hull(bs ...Bound) Range {
+	r := Range{bs[0], bs[0]}
+	for _, b := range bs[1:] {
+		r = Range{minBound(r.Lo, b), maxBound(r.Hi, b)}
+	}
+	return r
+}
+
+func truncBound(b Bound, k int64) Bound {
+	if b.Inf != 0 {
+		return b
+	}
+	return Finite(b.V / k)
+}
+
+// divRange bounds x / y for y in its range without 0: the quotient is
+// monotone in x for a fixed sign of y, and extreme where |y| is smallest
+// or largest.
+func divRange(x, y Range, floor bool) Range {
+	var ys []Bound
+	for _, c := range []Bound{y.Lo, y.Hi, Finite(-1), Finite(1)} {
+		if (c.Inf != 0 || c.V != 0) && !c.Less(y.Lo) && !y.Hi.Less(c) {
+			ys = append(ys, c)
+		}
+	}
+	if len(ys) == 0 {
+		return Range{NegInf, PosInf}
+	}
+	var qs []Bound
+	for _, xb := range []Bound{x.Lo, x.Hi} {
+		for _, yb := range ys {
+			qs = append(qs, divBounds(xb, yb, floor))
+		}
+	}
+	return hull(qs...)
+}
+
+func divBounds(x, y Bound, floor bool) Bound {
+	switch {
+	case y.Inf != 0:
+		return Finite(0) // |x| / inf; within the hull of the finite ends anyway
+	case x.Inf != 0:
+		if y.V < 0 {
+			return Bound{Inf: -x.Inf}
+		}
+		return x
+	case y.V == -1 && x.V == -1<<63:
+		return PosInf
+	}
+	q := x.V / y.V
+	if floor && x.V%y.V != 0 && (x.V < 0) != (y.V < 0) {
+		q--
+	}
+	return Finite(q)
+}
+
+func modRange(x, y Range, floor bool) Range {
+	// |remainder| < |y|; its sign is y's (floor) or x's (truncation).
+	m := maxBound(neg(y.Lo), y.Hi)
+	if !m.IsFinite() {
+		m = PosInf
+	} else {
+		m = Finite(m.V - 1)
+	}
+	r := Range{neg(m), m}
+	switch {
+	case floor && y.Lo.AtLeast(1):
+		r.Lo = Finite(0)
+	case floor && y.Hi.AtMost(-1):
+		r.Hi = Finite(0)
+	case !floor && x.Lo.AtLeast(0):
+		r = Range{Finite(0), minBound(m, x.Hi)}
+	case !floor && x.Hi.AtMost(0):
+		r = Range{maxBound(neg(m), x.Lo), Finite(0)}
+	}
+	return r
+}

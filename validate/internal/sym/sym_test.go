@@ -1,0 +1,213 @@
+package sym
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+type env map[Sym]Range
+
+func (e env) Range(s Sym) Range { return e[s] }
+
+func dimEnv(syms ...Sym) env {
+	e := env{}
+	for _, s := range syms {
+		e[s] = Range{Finite(0), PosInf}
+	}
+	return e
+}
+
+func TestRelationsSurviveWhereIntervalsDoNot(t *testing.T) {
+	b := NewBuilder()
+	h, h1, h2 := b.NewSym("H", false), b.NewSym("H1", false), b.NewSym("H2", false)
+	H, H1, H2 := b.Var(h), b.Var(h1), b.Var(h2)
+	p := NewProver(b, dimEnv(h, h1, h2))
+	// MaxPool k=2 s=2 then ConvTranspose s=2: 2*(floor((H-2)/2)+1).
+	up := b.Scale(b.Add(b.FloorDivK(b.Add(H, Const(-2)), 2), Const(1)), 2)
+	cases := []struct {
+		name   string
+		e      Expr
+		lo, hi Bound
+	}{
+		{"H - 2*floor(H/2)", b.Sub(H, b.Scale(b.FloorDivK(H, 2), 2)), Finite(0), Finite(1)},
+		{"H mod 2", b.Mod(H, Const(2), true), Finite(0), Finite(1)},
+		{"H - up(pool(H))", b.Sub(H, up), Finite(0), Finite(1)},
+		{"floor(H/2) - floor(H/2)", b.Sub(b.FloorDivK(H, 2), b.FloorDivK(H, 2)), Finite(0), Finite(0)},
+		{"floor((2H+1)/2)", b.FloorDivK(b.Add(b.Scale(H, 2), Const(1)), 2), Finite(0), PosInf},
+		{"H2 - 2*H1", b.Sub(H2, b.Scale(H1, 2)), NegInf, PosInf},
+		{"(H-8) floor 2", b.FloorDivK(b.Add(H, Const(-8)), 2), Finite(-4), PosInf},
+		{"max(H-8, 0)", b.Max(b.Add(H, Const(-8)), Const(0)), Finite(0), PosInf},
+		{"min(H, 4) - H", b.Sub(b.Min(H, Const(4)), H), NegInf, Finite(0)},
+		{"trunc(H/3)*3 - H", b.Sub(b.Scale(b.TruncDivK(H, 3), 3), H), Finite(-2), Finite(0)},
+	}
+	for _, c := range cases {
+		r := p.Range(c.e)
+		if r.Lo != c.lo || r.Hi != c.hi {
+			t.Errorf("%s = %s: range %s, want [%s, %s]", c.name, b.String(c.e), r, c.lo, c.hi)
+		}
+	}
+}
+
+func TestWrap(t *testing.T) {
+	b := NewBuilder()
+	x := b.NewSym("x", true)
+	i8 := R(-128, 127)
+	p := NewProver(b, env{x: i8})
+	abs := b.Wrap(b.Abs(b.Var(x)), i8)
+	if r := p.Range(abs); r != i8 {
+		t.Errorf("wrap(|x|) for i8 x: %s, want the whole type (|-128| wraps to -128)", r)
+	}
+	if v, ok := b.Eval(abs, func(Sym) int64 { return -128 }); !ok || v != -128 {
+		t.Errorf("wrap(|-128|) = %d %v, want -128", v, ok)
+	}
+	clamped := b.Wrap(b.Abs(b.Max(b.Var(x), Const(-127))), i8)
+	if r := p.Range(clamped); r != R(0, 127) {
+		t.Errorf("wrap(|max(x,-127)|): %s, want [0, 127]", r)
+	}
+	// Wrap keeps relations where it provably fits: y - wrap(y) = 0.
+	y := b.NewSym("y", true)
+	p = NewProver(b, env{x: i8, y: R(0, 100)})
+	if r := p.Range(b.Sub(b.Var(y), b.Wrap(b.Var(y), i8))); r != R(0, 0) {
+		t.Errorf("y - wrap(y) for y in [0,100]: %s, want 0", r)
+	}
+	if v, ok := b.Eval(b.Wrap(Const(200), i8), nil); !ok || v != -56 {
+		t.Errorf("wrap(200) into i8 = %d %v, want -56", v, ok)
+	}
+}
+
+func TestCopyIsIndependent(t *testing.T) {
+	b := NewBuilder()
+	x := b.NewSym("x[*]", true)
+	h := b.NewSym("H", false)
+	X := b.Add(b.Var(x), b.Var(h))
+	p := NewProver(b, env{x: R(-5, 5), h: R(0, 3)})
+	if r := p.Range(b.Sub(X, X)); r != R(0, 0) {
+		t.Errorf("X - X: %s, want 0", r)
+	}
+	c := b.Copy(X)
+	if r := p.Range(b.Sub(X, c)); r.Lo.AtLeast(0) {
+		t.Errorf("X - copy(X) = %s: %s, but other elements are independent", b.String(b.Sub(X, c)), r)
+	}
+	// The dim is shared: (x + H) - (x' + H) = x - x'.
+	if got := b.Syms(b.Sub(X, c)); len(got) != 2 || got[0] == h || got[1] == h {
+		t.Errorf("X - copy(X) depends on %v, want the element and its copy only", got)
+	}
+	if b.Info(b.Syms(c)[0]).Of != x && b.Info(b.Syms(c)[1]).Of != x {
+		t.Errorf("the copy does not remember what it copies")
+	}
+}
+
+// TestBoundsAreSound builds random expressions over symbols of small
+// ranges and checks every value the symbols give against the bounds.
+func TestBoundsAreSound(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for round := range 3000 {
+		b := NewBuilder()
+		syms := []Sym{b.NewSym("a", true), b.NewSym("b", false), b.NewSym("c", true)}
+		ranges := env{}
+		for _, s := range syms {
+			lo := int64(r.IntN(12) - 6)
+			ranges[s] = R(lo, lo+int64(r.IntN(8)))
+		}
+		e := randomExpr(r, b, syms, 4)
+		p := NewProver(b, ranges)
+		bounds := p.Range(e)
+		var vals [3]int64
+		checked := 0
+		var walk func(i int)
+		walk = func(i int) {
+			if i == len(syms) {
+				v, ok := b.Eval(e, func(s Sym) int64 { return vals[s] })
+				if !ok {
+					return
+				}
+				checked++
+				if !bounds.Contains(v) {
+					t.Fatalf("round %d: %s = %d at %v, outside %s (ranges %v)", round, b.String(e), v, vals, bounds, ranges)
+				}
+				return
+			}
+			for v := ranges[syms[i]].Lo.V; v <= ranges[syms[i]].Hi.V; v++ {
+				vals[i] = v
+				walk(i + 1)
+			}
+		}
+		walk(0)
+	}
+}
+
+func randomExpr(r *rand.Rand, b *Builder, syms []Sym, depth int) Expr {
+	if depth == 0 || r.IntN(4) == 0 {
+		if r.IntN(3) == 0 {
+			return Const(int64(r.IntN(9) - 4))
+		}
+		return b.Var(syms[r.IntN(len(syms))])
+	}
+	x := randomExpr(r, b, syms, depth-1)
+	y := randomExpr(r, b, syms, depth-1)
+	k := int64(r.IntN(9) - 4)
+	switch r.IntN(13) {
+	case 0:
+		return b.Add(x, y)
+	case 1:
+		return b.Sub(x, y)
+	case 2:
+		return b.Scale(x, k)
+	case 3:
+		if k == 0 {
+			k = 3
+		}
+		return b.FloorDivK(x, k)
+	case 4:
+		if k == 0 {
+			k = -2
+		}
+		return b.TruncDivK(x, k)
+	case 5:
+		return b.Div(x, y, r.IntN(2) == 0)
+	case 6:
+		return b.Mod(x, y, r.IntN(2) == 0)
+	case 7:
+		return b.Mul(x, y)
+	case 8:
+		return b.Min(x, y)
+	case 9:
+		return b.Max(x, y, Const(k))
+	case 10:
+		return b.Abs(x)
+	case 11:
+		return b.Wrap(x, R(-8, 7))
+	}
+	return b.Mod(x, Const(k), r.IntN(2) == 0)
+}
+
+func TestEvalRefusesWhatHasNoValue(t *testing.T) {
+	b := NewBuilder()
+	x := b.NewSym("x", true)
+	val := func(v int64) func(Sym) int64 { return func(Sym) int64 { return v } }
+	if _, ok := b.Eval(b.Div(Const(3), b.Var(x), true), val(0)); ok {
+		t.Error("3 / x at x = 0 has a value")
+	}
+	if _, ok := b.Eval(b.Div(b.Var(x), Const(-1), false), val(math.MinInt64)); ok {
+		t.Error("MIN / -1 has a value")
+	}
+	if _, ok := b.Eval(b.Add(b.Var(x), Const(1)), val(math.MaxInt64)); ok {
+		t.Error("MAX + 1 has a value in int64")
+	}
+	if v, ok := b.Eval(b.Div(Const(-7), Const(2), true), nil); !ok || v != -4 {
+		t.Errorf("-7 floor 2 = %d, want -4", v)
+	}
+	if v, ok := b.Eval(b.Div(Const(-7), Const(2), false), nil); !ok || v != -3 {
+		t.Errorf("-7 trunc 2 = %d, want -3", v)
+	}
+}
+
+func TestString(t *testing.T) {
+	b := NewBuilder()
+	h := b.Var(b.NewSym("x.shape[2]", false))
+	e := b.Sub(h, b.Scale(b.FloorDivK(h, 2), 2))
+	if got, want := b.String(e), "x.shape[2] - 2*floor((x.shape[2])/2)"; got != want {
+		t.Errorf("String = %q, want %q", got, want)
+	}
+}
