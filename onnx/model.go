@@ -193,6 +193,9 @@ func decode(data []byte, dir string, opts ReadOptions) (*Model, error) {
 }
 
 func readGraph(gp *onnxpb.GraphProto, r *tensorReader) (*Graph, error) {
+	if err := checkGraph(gp); err != nil {
+		return nil, err
+	}
 	g := &Graph{Name: gp.GetName()}
 	isInit := make(map[string]bool)
 	for i, tp := range gp.GetInitializer() {
