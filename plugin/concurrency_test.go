@@ -192,7 +192,7 @@ func TestOutputCap(t *testing.T) {
 	col := m.AddConst("col", i32(t, []int64{4, 1}, 1, 2, 3, 4))
 	q, _ := ops.AddDivide(m, "q", ir.Output{Layer: a}, ir.Output{Layer: row}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
 	m.AddResult("q_out", ir.Output{Layer: q})
-	cm, err := NewCore().CompileModel(m, Config{MaxTensorBytes: 64})
+	cm, err := NewCore().CompileModel(m, Config{Options: ops.Options{MaxTensorBytes: 64}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestOutputCap(t *testing.T) {
 	}
 	folded, _ := ops.AddDivide(m, "f", ir.Output{Layer: col}, ir.Output{Layer: row}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
 	m.AddResult("f_out", ir.Output{Layer: folded})
-	if _, err := NewCore().CompileModel(m, Config{MaxTensorBytes: 63}); !errors.Is(err, ir.ErrTooLarge) {
+	if _, err := NewCore().CompileModel(m, Config{Options: ops.Options{MaxTensorBytes: 63}}); !errors.Is(err, ir.ErrTooLarge) {
 		t.Errorf("folding above the cap: %v", err)
 	}
 	if err := req.SetInputTensor(0, nil); !errors.Is(err, ErrInput) {

@@ -35,7 +35,7 @@ func FuzzInferModel(f *testing.F) {
 		if _, err := ops.InferModel(m); err != nil {
 			return
 		}
-		cm, err := NewCore().CompileModel(m, Config{MaxTensorBytes: 1 << 20, Threads: 1})
+		cm, err := NewCore().CompileModel(m, Config{Options: ops.Options{MaxTensorBytes: 1 << 20, Threads: 1}})
 		if err != nil {
 			return
 		}

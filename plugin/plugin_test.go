@@ -128,7 +128,7 @@ func TestInferErrors(t *testing.T) {
 	if !errors.Is(err, ops.ErrDivideByZero) || !strings.Contains(err.Error(), `ops: layer "r" (id 5): integer division by zero at flat output index 1`) {
 		t.Errorf("division by zero: %v", err)
 	}
-	if _, err := core.CompileModel(chainModel(t), Config{SIMD: ops.SIMD(200)}); err == nil {
+	if _, err := core.CompileModel(chainModel(t), Config{Options: ops.Options{SIMD: ops.SIMD(200)}}); err == nil {
 		t.Error("unknown SIMD level accepted")
 	}
 }

@@ -103,7 +103,7 @@ func apiPath(args []string) error {
 	if _, err := ops.InferModel(m); err != nil {
 		return err
 	}
-	cm, err := core.CompileModel(m, plugin.Config{MaxTensorBytes: defaultMaxTensor})
+	cm, err := core.CompileModel(m, plugin.Config{Options: ops.Options{MaxTensorBytes: defaultMaxTensor}})
 	if err != nil {
 		return err
 	}

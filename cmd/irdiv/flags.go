@@ -49,7 +49,7 @@ func (k *kernelFlags) options() (ops.Options, error) {
 // config is options for a whole model.
 func (k *kernelFlags) config() (plugin.Config, error) {
 	o, err := k.options()
-	return plugin.Config{SIMD: o.SIMD, Threads: o.Threads, MaxTensorBytes: o.MaxTensorBytes}, err
+	return plugin.Config{Options: o}, err
 }
 
 // modelFlags are the flags run and bench share, besides kernelFlags.

@@ -1,0 +1,212 @@
+package plugin
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+)
+
+type stepKind uint8
+
+const (
+	stepParameter stepKind = iota
+	stepDivide
+)
+
+// step is one layer of the execution plan; values live in slots.
+type step struct {
+	kind   stepKind
+	layer  *ir.Layer
+	in     []int // slots read
+	out    int   // slot written
+	divide *ops.Divide
+	param  int // index among the inputs, for stepParameter
+}
+
+// CompiledModel is a model ready to run.
+type CompiledModel struct {
+	steps   []step
+	consts  map[int]*ir.Tensor // slots holding constants, folded ones included
+	slots   int
+	inputs  []Port
+	outputs []Port
+	outSlot []int
+	opts    ops.Options
+	// profiling is Config.Profiling; folded lists the Divides computed at
+	// compile time, which profiles report as OPTIMIZED_OUT.
+	profiling bool
+	folded    []*ir.Layer
+}
+
+// CompileModel checks the model and builds its execution plan. Layers
+// that no Result reaches are ignored, as OpenVINO drops them; any other
+// layer irdiv cannot execute makes compilation fail with an error that
+// counts them by type.
+func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
+	if !cfg.SIMD.Available() {
+		return nil, errorf("SIMD level %s is not available on this CPU or build (available: %v)", cfg.SIMD, ops.AvailableSIMD())
+	}
+	if cfg.Threads < 0 || cfg.MaxTensorBytes < 0 {
+		return nil, errorf("Config.Threads = %d and Config.MaxTensorBytes = %d must not be negative", cfg.Threads, cfg.MaxTensorBytes)
+	}
+	order, err := m.TopoOrder()
+	if err != nil {
+		return nil, err
+	}
+	// Unreachable layers are dropped, except Parameters: they stay model
+	// inputs, in file order, as in OpenVINO.
+	dead := make(map[*ir.Layer]bool)
+	for _, l := range m.Unreachable() {
+		dead[l] = !strings.EqualFold(l.Type, "Parameter")
+	}
+	if err := unsupported(order, dead); err != nil {
+		return nil, err
+	}
+	inf, err := ops.InferModel(m)
+	if err != nil {
+		return nil, err
+	}
+	position := make(map[*ir.Layer]int)
+	for i, l := range m.Parameters() {
+		position[l] = i
+	}
+	results := m.Results()
+	for i, l := range results {
+		position[l] = i
+	}
+	cfg.MaxTensorBytes = cmp.Or(cfg.MaxTensorBytes, ir.MaxTensorBytes)
+	cm := &CompiledModel{
+		consts:    make(map[int]*ir.Tensor),
+		opts:      cfg.Options,
+		inputs:    make([]Port, len(m.Parameters())),
+		outputs:   make([]Port, len(results)),
+		outSlot:   make([]int, len(results)),
+		profiling: cfg.Profiling,
+	}
+	sources := m.Sources()
+	slotOf := make(map[ir.Output]int)
+	for _, l := range order {
+		if dead[l] {
+			continue
+		}
+		st := step{layer: l, out: cm.slots}
+		for _, src := range sources[l] {
+			st.in = append(st.in, slotOf[src])
+		}
+		switch op := inf.Ops[l].(type) {
+		case *ops.Parameter:
+			st.kind, st.param = stepParameter, position[l]
+			v := inf.Outputs[l][0]
+			cm.inputs[st.param] = Port{Name: l.Name, Names: l.Outputs[0].Names, Index: st.param, Type: v.Type, Shape: v.Shape}
+			cm.steps = append(cm.steps, st)
+		case *ops.Const:
+			if op.Tensor == nil {
+				return nil, &ops.LayerError{Layer: l, Err: ops.ErrNoWeights}
+			}
+			cm.consts[st.out] = op.Tensor
+		case *ops.Divide:
+			st.kind, st.divide = stepDivide, op
+			if err := cm.addDivide(st); err != nil {
+				return nil, err
+			}
+		case *ops.Result:
+			src := sources[l][0]
+			v := inf.Outputs[src.Layer][src.Index]
+			i := position[l]
+			cm.outputs[i] = Port{Name: l.Name, Names: src.Port().Names, Index: i, Type: v.Type, Shape: v.Shape}
+			cm.outSlot[i] = st.in[0]
+			continue
+		}
+		slotOf[ir.Output{Layer: l}] = cm.slots
+		cm.slots++
+	}
+	return cm, nil
+}
+
+// unsupported fails when a live layer is one irdiv cannot execute,
+// counting such layers by type on one line.
+func unsupported(order []*ir.Layer, dead map[*ir.Layer]bool) error {
+	byType := make(map[string]int)
+	var first *ir.Layer
+	for _, l := range order {
+		if _, err := ops.New(l); !dead[l] && errors.Is(err, ops.ErrUnsupportedOp) {
+			byType[l.Type+" "+l.Version]++
+			if first == nil {
+				first = l
+			}
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	types := slices.SortedFunc(maps.Keys(byType), func(a, b string) int {
+		return cmp.Or(cmp.Compare(byType[b], byType[a]), cmp.Compare(a, b))
+	})
+	total := 0
+	var counts []string
+	for i, t := range types {
+		total += byType[t]
+		if i < 8 {
+			counts = append(counts, fmt.Sprintf("%s x%d", t, byType[t]))
+		}
+	}
+	if len(types) > 8 {
+		counts = append(counts, fmt.Sprintf("%d more types", len(types)-8))
+	}
+	return errorf("%w: irdiv cannot execute %s (%s), first %s; irdiv runs models of Parameter, Const, Divide and Result (irdiv run --layer evaluates one Divide of any model)",
+		ErrUnsupportedOp, plural(total, "layer"), strings.Join(counts, ", "), first)
+}
+
+// addDivide folds a Divide of constants now; any other joins the plan.
+func (cm *CompiledModel) addDivide(st step) error {
+	a, aok := cm.consts[st.in[0]]
+	b, bok := cm.consts[st.in[1]]
+	if !aok || !bok {
+		cm.steps = append(cm.steps, st)
+		return nil
+	}
+	call, err := st.divide.Prepare(a, b, cm.opts)
+	if err == nil {
+		cm.consts[st.out], err = call.Evaluate(a, b)
+	}
+	if err != nil {
+		return fmt.Errorf("folding the constants of %s: %w", st.layer, err)
+	}
+	cm.folded = append(cm.folded, st.layer)
+	return nil
+}
+
+// Inputs describes the model inputs, in Parameter order.
+func (cm *CompiledModel) Inputs() []Port { return slices.Clone(cm.inputs) }
+
+// Outputs describes the model outputs, in Result order.
+func (cm *CompiledModel) Outputs() []Port { return slices.Clone(cm.outputs) }
+
+// SIMD returns the kernel level the model runs at.
+func (cm *CompiledModel) SIMD() ops.SIMD { return cm.opts.SIMD.Resolve() }
+
+// NewInferRequest returns a request with its own buffers. Requests of one
+// compiled model may run concurrently; a request called from two
+// goroutines at once answers ErrRequestBusy to the second.
+func (cm *CompiledModel) NewInferRequest() *InferRequest {
+	r := &InferRequest{
+		cm:     cm,
+		slots:  make([]*ir.Tensor, cm.slots),
+		inputs: make([]*ir.Tensor, len(cm.inputs)),
+		calls:  make([]*ops.Call, len(cm.steps)),
+		owned:  make([]*ir.Tensor, len(cm.steps)),
+	}
+	if cm.profiling {
+		r.counters = make([]counter, len(cm.steps))
+	}
+	for slot, t := range cm.consts {
+		r.slots[slot] = t
+	}
+	return r
+}
