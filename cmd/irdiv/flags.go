@@ -20,12 +20,23 @@ type kernelFlags struct {
 }
 
 func (k *kernelFlags) register(fs *flagSet) {
-	fs.StringVar(&k.simd, "simd", "auto", "kernel `LEVEL`: "+strings.Join(simdNames(), ", "))
+	fs.StringVar(&k.simd, "simd", "auto", "kernel `LEVEL`: "+strings.Join(allSIMDNames(), ", ")+" (irdiv version names the best this CPU runs)")
 	fs.IntVar(&k.threads, "nthreads", 0, "at most `N` goroutines for one large Divide (default GOMAXPROCS, 0)")
 	k.maxTensor = defaultMaxTensor
 	fs.Var(&k.maxTensor, "max-tensor", "largest `SIZE` of a tensor irdiv generates or computes, or reads from a stream")
 }
 
+// allSIMDNames lists every level irdiv has, whatever this CPU runs, so
+// that the help reads the same on every machine.
+func allSIMDNames() []string {
+	var names []string
+	for s := ops.SIMDAuto; !strings.HasPrefix(s.String(), "SIMD("); s++ {
+		names = append(names, s.String())
+	}
+	return names
+}
+
+// simdNames lists the levels this CPU runs.
 func simdNames() []string {
 	names := []string{ops.SIMDAuto.String()}
 	for _, s := range ops.AvailableSIMD() {
