@@ -98,24 +98,17 @@ func (d *Divide) Attrs() []ir.Attr {
 // Infer checks and infers in OpenVINO's order: input count, element type
 // agreement, shapes, then the boolean/string rejection.
 func (d *Divide) Infer(in []ValueInfo) ([]ValueInfo, error) {
-	if len(in) != 2 {
-		return nil, errorf("Incorrect number of inputs. Required: 2, got %d", len(in))
-	}
-	t := in[0].Type
-	switch {
-	case t == ir.Dynamic:
-		t = in[1].Type
-	case in[1].Type != ir.Dynamic && in[1].Type != t:
-		return nil, errorf("%w: Arguments do not have the same element type (arg0 element type: %s, arg1 element type: %s).", ErrType, in[0].Type, in[1].Type)
-	}
-	shape, err := shapeinfer.Elementwise(in[0].Shape, in[1].Shape, d.Broadcast)
+	return inferArithmetic(d.Broadcast, in)
+}
+
+func (*Divide) OpType() (string, string) { return "Divide", "opset1" }
+
+func (d *Divide) evaluate(in, out []*ir.Tensor, o Options) error {
+	call, err := d.Prepare(in[0], in[1], o)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if t == ir.Boolean || t == ir.String {
-		return nil, errorf("%w: This operation does not support inputs with element type: %s", ErrType, t)
-	}
-	return []ValueInfo{{t, shape}}, nil
+	return call.Run(out[0], in[0], in[1])
 }
 
 // kernelTypes maps the twelve numeric element types to kernel types.
@@ -162,7 +155,7 @@ type Call struct {
 // (only their Type and Shape are read) and returns the Call that divides
 // tensors like them.
 func (d *Divide) Prepare(a, b *ir.Tensor, o Options) (*Call, error) {
-	out, err := d.Infer([]ValueInfo{{a.Type, shapeinfer.StaticShape(a.Shape...)}, {b.Type, shapeinfer.StaticShape(b.Shape...)}})
+	out, err := d.Infer([]ValueInfo{{Type: a.Type, Shape: shapeinfer.StaticShape(a.Shape...)}, {Type: b.Type, Shape: shapeinfer.StaticShape(b.Shape...)}})
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +179,7 @@ func (d *Divide) Prepare(a, b *ir.Tensor, o Options) (*Call, error) {
 	if err != nil || size > maxBytes || n > math.MaxInt {
 		return nil, errorf("%w: the output %s%s is larger than the %d bytes allowed (MaxTensorBytes)", ir.ErrTooLarge, t, out[0].Shape, maxBytes)
 	}
-	aDims, bDims := d.alignedDims(a.Shape, b.Shape, len(outShape))
+	aDims, bDims := alignDims(d.Broadcast, a.Shape, b.Shape, len(outShape))
 	plan, err := kernel.NewPlan(outShape, aDims, bDims)
 	if err != nil {
 		return nil, errorf("%w", err)
@@ -195,25 +188,6 @@ func (d *Divide) Prepare(a, b *ir.Tensor, o Options) (*Call, error) {
 		typ: t, aShape: slices.Clone(a.Shape), bShape: slices.Clone(b.Shape), outShape: outShape, outBytes: size,
 		ktype: kt, floor: d.PythonDiv, plan: plan, table: table, threads: o.Threads, spin: o.HelperSpin,
 	}, nil
-}
-
-// alignedDims gives A and B the output's rank: numpy pads on the left;
-// pdpd places B at the axis and pads both sides (the reference kernel also
-// trims B's trailing 1s first, which gives the same dims).
-func (d *Divide) alignedDims(a, b []int64, rank int) (aDims, bDims []int64) {
-	ones := func(n int) []int64 {
-		s := make([]int64, n)
-		for i := range s {
-			s[i] = 1
-		}
-		return s
-	}
-	if d.Broadcast.Mode == shapeinfer.PDPD {
-		axis := shapeinfer.PDPDAxis(len(a), len(b), d.Broadcast.Axis)
-		bDims = append(append(ones(axis), b...), ones(rank-axis-len(b))...)
-		return a, bDims
-	}
-	return append(ones(rank-len(a)), a...), append(ones(rank-len(b)), b...)
 }
 
 // Type returns the element type of the operands and the output.
@@ -293,8 +267,8 @@ func (d *Divide) Evaluate(a, b *ir.Tensor) (*ir.Tensor, error) {
 // port typed and shaped by inference from the input ports.
 func AddDivide(m *ir.Model, name string, a, b ir.Output, d *Divide) (*ir.Layer, error) {
 	in := []ValueInfo{
-		{a.Port().Type, a.Port().Shape()},
-		{b.Port().Type, b.Port().Shape()},
+		{Type: a.Port().Type, Shape: a.Port().Shape()},
+		{Type: b.Port().Type, Shape: b.Port().Shape()},
 	}
 	out, err := d.Infer(in)
 	if err != nil {

@@ -17,9 +17,17 @@ type Inference struct {
 }
 
 // InferModel infers the outputs of every layer in topological order:
-// Parameter, Const, Divide and Result through their ops, other layers from
-// the ports declared in the file. An op that cannot be built or whose
+// the layers whose op irdiv knows through the op (New), the others from the
+// ports declared in the file. An op that cannot be built or whose
 // inference fails stops it with a *LayerError.
+//
+// Like OpenVINO's constant folding, it also computes values: a Const's
+// output has its weights as Value, and a layer whose inputs all have a
+// Value gets a Value on each output when its op evaluates and each output
+// has at most FoldMaxBytes; a ShapeOf of a static shape gets one whatever
+// its input. An evaluation that fails there (an integer division by zero,
+// a shrunk index out of range...) is a *LayerError; an op that cannot
+// evaluate its types just keeps its outputs without values.
 func InferModel(m *ir.Model) (*Inference, error) {
 	order, err := m.TopoOrder()
 	if err != nil {
@@ -44,7 +52,7 @@ func InferModel(m *ir.Model) (*Inference, error) {
 		if err != nil {
 			return nil, err
 		}
-		out, err := op.Infer(in)
+		out, err := InferFold(op, in)
 		if err != nil {
 			return nil, &LayerError{l, err}
 		}
@@ -76,7 +84,7 @@ func (inf *Inference) inputs(l *ir.Layer, sources []ir.Output) ([]ValueInfo, err
 func DeclaredOutputs(l *ir.Layer) []ValueInfo {
 	out := make([]ValueInfo, len(l.Outputs))
 	for i, p := range l.Outputs {
-		out[i] = ValueInfo{p.Type, p.Shape()}
+		out[i] = ValueInfo{Type: p.Type, Shape: p.Shape()}
 	}
 	return out
 }
@@ -87,4 +95,87 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// FoldMaxBytes bounds each output that inference computes from constant
+// inputs (InferModel, Layer): larger outputs keep their type and shape
+// only, as they would rarely feed a shape.
+const FoldMaxBytes = 1 << 20
+
+// shapeFolder is implemented by ops whose output is known from their
+// inputs' shapes alone (ShapeOf of a static shape).
+type shapeFolder interface {
+	foldShape(in []ValueInfo) []*ir.Tensor
+}
+
+// InferFold is op.Infer followed by the folding InferModel does: when the
+// outputs can be computed from the inputs' values (or, for a ShapeOf, from
+// a static input shape), each gets its Value. An evaluation error is
+// returned as an inference error would be.
+func InferFold(op Op, in []ValueInfo) ([]ValueInfo, error) {
+	out, err := op.Infer(in)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := op.(shapeFolder); ok {
+		if values := f.foldShape(in); values != nil {
+			for i := range out {
+				out[i].Value = values[i]
+			}
+			return out, nil
+		}
+	}
+	if _, ok := op.(*Const); ok || !Evaluable(op) || len(out) == 0 {
+		return out, nil
+	}
+	values := make([]*ir.Tensor, len(in))
+	for i, v := range in {
+		if v.Value == nil {
+			return out, nil
+		}
+		values[i] = v.Value
+	}
+	for _, o := range out {
+		dims, ok := o.Shape.ToStatic()
+		if !ok || checkSize(o.Type, dims, FoldMaxBytes) != nil || evaluable(o.Type) != nil {
+			return out, nil
+		}
+	}
+	results, err := Evaluate(op, values, Options{MaxTensorBytes: FoldMaxBytes})
+	switch {
+	case errors.Is(err, ErrUnsupportedOp) || errors.Is(err, ErrType):
+		return out, nil
+	case err != nil:
+		return nil, err
+	}
+	for i := range out {
+		out[i].Value = results[i]
+	}
+	return out, nil
+}
+
+// Layer appends to m a layer for op fed by ins, whose infos are in (the
+// infos the caller tracks for those outputs, with their values when
+// known), and returns it with its output infos. The layer takes op's IR
+// type, version and attributes (op.OpType, op.Attrs); its output ports
+// are typed and shaped by inference (a non-static dimension is written
+// -1; a port cannot hold a dynamic rank, which is then written as no
+// dims), and the output infos carry values folded from constant inputs as
+// InferModel computes them. Port tensor names are left to the caller
+// (l.Outputs[i].Names). Inference and folding errors are returned as they
+// are, before m is changed.
+func Layer(m *ir.Model, name string, op Op, ins []ir.Output, in []ValueInfo) (*ir.Layer, []ValueInfo, error) {
+	if len(ins) != len(in) {
+		return nil, nil, errorf("%s: %d inputs but %d infos", name, len(ins), len(in))
+	}
+	out, err := InferFold(op, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	ports := make([]*ir.Port, len(out))
+	for i, o := range out {
+		ports[i] = &ir.Port{Type: o.Type, Dims: ir.PortDims(o.Shape)}
+	}
+	typ, version := op.OpType()
+	return m.AddLayer(typ, version, name, op.Attrs(), ins, ports), out, nil
 }

@@ -16,7 +16,6 @@
 package ops
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
@@ -24,60 +23,28 @@ import (
 )
 
 // ValueInfo is what flows along an edge during inference: an element type
-// and a partial shape (ONNX's name for it).
+// and a partial shape (ONNX's name for it), and the tensor's value when
+// inference knows it: a Const's weights, or an op folded from constant
+// inputs (InferModel, Layer). Infer may read the inputs' values, as
+// OpenVINO's shape inference reads constant inputs (a Reshape pattern, the
+// axes of a reduction...); it never sets them on its outputs.
 type ValueInfo struct {
 	Type  ir.ElementType
 	Shape shapeinfer.Shape
+	Value *ir.Tensor
 }
 
 func (v ValueInfo) String() string { return v.Type.String() + v.Shape.String() }
 
-// Op is an operation irdiv can infer and, for the four supported types,
-// execute.
+// Op is an operation irdiv knows: it infers output types and shapes, and
+// most ops also compute them (Evaluate).
 type Op interface {
 	// Infer returns the output infos for the given input infos.
 	Infer(inputs []ValueInfo) ([]ValueInfo, error)
-}
-
-// maxOpset is the newest opset irdiv accepts; Divide-1 is in every opset.
-const maxOpset = 16
-
-// New builds the op of a layer: a *Parameter, *Const, *Result or *Divide.
-// Layers of other types, or from an opset that is not opset1..opset16,
-// fail with ErrUnsupportedOp.
-func New(l *ir.Layer) (Op, error) {
-	typ := strings.ToLower(l.Type)
-	builder, ok := builders[typ]
-	if !ok {
-		return nil, &LayerError{l, errorf("%w: irdiv cannot execute %s (%s)", ErrUnsupportedOp, l.Type, l.Version)}
-	}
-	if n, ok := strings.CutPrefix(l.Version, "opset"); !ok || !validOpset(n) {
-		return nil, &LayerError{l, errorf("%w: Cannot create %s layer %s id:%d from unsupported opset: %s", ErrUnsupportedOp, l.Type, l.Name, l.ID, l.Version)}
-	}
-	op, err := builder(l)
-	if err != nil {
-		return nil, &LayerError{l, err}
-	}
-	return op, nil
-}
-
-func validOpset(n string) bool {
-	v, err := strconv.Atoi(n)
-	return err == nil && v >= 1 && v <= maxOpset
-}
-
-var builders = map[string]func(*ir.Layer) (Op, error){
-	"parameter": newParameter,
-	"const":     newConst,
-	"constant":  newConst,
-	"result":    func(*ir.Layer) (Op, error) { return &Result{}, nil },
-	"divide":    func(l *ir.Layer) (Op, error) { return divideFromLayer(l) },
-}
-
-// Supported reports whether irdiv can execute the layer.
-func Supported(l *ir.Layer) bool {
-	_, err := New(l)
-	return err == nil
+	// OpType returns the IR type and version of the op: "Gather", "opset8".
+	OpType() (typ, version string)
+	// Attrs returns the <data> attributes in OpenVINO's serializer order.
+	Attrs() []ir.Attr
 }
 
 // Parameter is a model input.
@@ -111,7 +78,14 @@ func (p *Parameter) Infer(in []ValueInfo) ([]ValueInfo, error) {
 	if err := noInputs("Parameter", in); err != nil {
 		return nil, err
 	}
-	return []ValueInfo{{p.Type, p.Shape}}, nil
+	return []ValueInfo{{Type: p.Type, Shape: p.Shape}}, nil
+}
+
+func (*Parameter) OpType() (string, string) { return "Parameter", "opset1" }
+
+// Attrs writes shape and element_type, as the serializer does.
+func (p *Parameter) Attrs() []ir.Attr {
+	return []ir.Attr{attr("shape", strings.Trim(p.Shape.String(), "[]")), attr("element_type", p.Type.String())}
 }
 
 func noInputs(typ string, in []ValueInfo) error {
@@ -161,11 +135,32 @@ func (c *Const) Infer(in []ValueInfo) ([]ValueInfo, error) {
 	if err := noInputs("Const", in); err != nil {
 		return nil, err
 	}
-	return []ValueInfo{{c.Type, shapeinfer.StaticShape(c.Shape...)}}, nil
+	return []ValueInfo{{Type: c.Type, Shape: shapeinfer.StaticShape(c.Shape...), Value: c.Tensor}}, nil
+}
+
+func (*Const) OpType() (string, string) { return "Const", "opset1" }
+
+// Attrs writes element_type and shape; offset and size belong to the
+// weights file and are written by ir.Model.AddConst.
+func (c *Const) Attrs() []ir.Attr {
+	return []ir.Attr{attr("element_type", c.Type.String()), attr("shape", formatInts(c.Shape))}
+}
+
+func (c *Const) evaluate(_, out []*ir.Tensor, _ Options) error {
+	if c.Tensor == nil {
+		return errorf("%w", ErrNoWeights)
+	}
+	copy(out[0].Data, c.Tensor.Data)
+	return nil
 }
 
 // Result is a model output.
 type Result struct{}
+
+func (*Result) OpType() (string, string) { return "Result", "opset1" }
+func (*Result) Attrs() []ir.Attr         { return nil }
+
+func (*Result) evaluate(_, _ []*ir.Tensor, _ Options) error { return nil }
 
 // Infer checks the one input; a Result has no outputs.
 func (*Result) Infer(in []ValueInfo) ([]ValueInfo, error) {

@@ -135,7 +135,7 @@ func unsupported(order []*ir.Layer, dead map[*ir.Layer]bool) error {
 	byType := make(map[string]int)
 	var first *ir.Layer
 	for _, l := range order {
-		if _, err := ops.New(l); !dead[l] && errors.Is(err, ops.ErrUnsupportedOp) {
+		if op, err := ops.New(l); !dead[l] && (errors.Is(err, ops.ErrUnsupportedOp) || err == nil && !executable(op)) {
 			byType[l.Type+" "+l.Version]++
 			if first == nil {
 				first = l
@@ -161,6 +161,17 @@ func unsupported(order []*ir.Layer, dead map[*ir.Layer]bool) error {
 	}
 	return errorf("%w: irdiv cannot execute %s (%s), first %s; irdiv runs models of Parameter, Const, Divide and Result (irdiv run --layer evaluates one Divide of any model)",
 		ErrUnsupportedOp, plural(total, "layer"), strings.Join(counts, ", "), first)
+}
+
+// executable reports whether the plugin runs an op: Parameter, Const,
+// Divide and Result. ops knows more ops, for inference and constant
+// folding, which the plugin does not execute.
+func executable(op ops.Op) bool {
+	switch op.(type) {
+	case *ops.Parameter, *ops.Const, *ops.Divide, *ops.Result:
+		return true
+	}
+	return false
 }
 
 // addDivide folds a Divide of constants now; any other joins the plan.

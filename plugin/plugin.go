@@ -92,7 +92,7 @@ func (c *Core) ReadModelFromBytes(xmlText, weights []byte) (*ir.Model, error) {
 func (c *Core) QueryModel(m *ir.Model) map[string]string {
 	out := make(map[string]string)
 	for _, l := range m.Layers {
-		if ops.Supported(l) {
+		if op, err := ops.New(l); err == nil && executable(op) {
 			out[l.Name] = DeviceName
 		}
 	}

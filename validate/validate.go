@@ -129,7 +129,7 @@ func (v *validator) infer() {
 		if !connected {
 			continue
 		}
-		out, err := op.Infer(in)
+		out, err := ops.InferFold(op, in)
 		if err != nil {
 			v.r.add(Error, "structure/inference", l, nil, "%v", err)
 			continue

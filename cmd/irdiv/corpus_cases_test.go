@@ -262,7 +262,7 @@ func buildCorpus() ([]badCase, []string) {
 	b.model("result-no-input", "Result has 1 input, but the layer declares 0 input ports", true, endLayer, `<layer id="4" name="q2" type="Result" version="opset1"/>
 </layers>`)
 	b.model("unsupported-opset", "irdiv cannot execute 1 layer (Divide opset99 x1)", true, `type="Divide" version="opset1"`, `type="Divide" version="opset99"`)
-	b.model("unsupported-op", "irdiv cannot execute 1 layer (Relu opset1 x1)", true, `type="Divide" version="opset1"`, `type="Relu" version="opset1"`)
+	b.model("unsupported-op", "irdiv cannot execute 1 layer (Erf opset1 x1)", true, `type="Divide" version="opset1"`, `type="Erf" version="opset1"`)
 
 	// Weights.
 	b.model("const-beyond-bin", "Incorrect weights in bin file!", true, bData, `<data element_type="i32" shape="4" offset="8" size="16"/>`)
