@@ -17,10 +17,13 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx/internal/onnxpb"
+	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
 	"google.golang.org/protobuf/proto"
 )
@@ -85,6 +88,9 @@ type Graph struct {
 	// Initializers are the constant tensors, in file order.
 	Initializers []Initializer
 	Nodes        []*Node
+	// ValueInfos are the types and shapes the model states for
+	// intermediate tensors (value_info), where it states them as tensors.
+	ValueInfos []ValueInfo
 }
 
 // ValueInfo is a graph input or output: a name, an element type and a
@@ -94,6 +100,10 @@ type ValueInfo struct {
 	Name  string
 	Type  ir.ElementType
 	Shape shapeinfer.Shape
+	// DimNames are the dim_param of each dim ("" where a dim has none):
+	// ONNX's symbolic dims, which exporters name after what they mean
+	// ("batch", "height").
+	DimNames []string
 }
 
 // Initializer is a named constant of the graph.
@@ -229,6 +239,11 @@ func readGraph(gp *onnxpb.GraphProto, r *tensorReader) (*Graph, error) {
 		}
 		g.Outputs = append(g.Outputs, v)
 	}
+	for _, vi := range gp.GetValueInfo() {
+		if v, err := valueInfo(vi, "value_info"); err == nil {
+			g.ValueInfos = append(g.ValueInfos, v)
+		}
+	}
 	for i, np := range gp.GetNode() {
 		n := &Node{Name: np.GetName(), OpType: np.GetOpType(), Domain: np.GetDomain(), Index: i,
 			Inputs: np.GetInput(), Outputs: np.GetOutput(), Attrs: make(map[string]*Attribute)}
@@ -265,15 +280,15 @@ func valueInfo(vi *onnxpb.ValueInfoProto, what string) (ValueInfo, error) {
 	v.Shape = shapeinfer.Shape{Dims: []shapeinfer.Dim{}}
 	for _, d := range tt.GetShape().GetDim() {
 		dim := shapeinfer.Dynamic()
-		if d.Value != nil {
-			if dv, ok := d.Value.(*onnxpb.TensorShapeProto_Dimension_DimValue); ok {
-				if dv.DimValue < 0 {
-					return v, errorf("%w: %s %q has dim_value %d", ErrFormat, what, v.Name, dv.DimValue)
-				}
-				dim = shapeinfer.Static(dv.DimValue)
+		switch dv := d.Value.(type) {
+		case *onnxpb.TensorShapeProto_Dimension_DimValue:
+			if dv.DimValue < 0 {
+				return v, errorf("%w: %s %q has dim_value %d", ErrFormat, what, v.Name, dv.DimValue)
 			}
+			dim = shapeinfer.Static(dv.DimValue)
 		}
 		v.Shape.Dims = append(v.Shape.Dims, dim)
+		v.DimNames = append(v.DimNames, d.GetDimParam())
 	}
 	return v, nil
 }
@@ -292,7 +307,7 @@ func attribute(ap *onnxpb.AttributeProto, n *Node, r *tensorReader) (*Attribute,
 	case onnxpb.AttributeProto_STRING:
 		a.String = string(ap.GetS())
 	case onnxpb.AttributeProto_TENSOR:
-		if n.OpType != "Constant" {
+		if n.OpType != "Constant" && n.OpType != "ConstantOfShape" {
 			return a, nil // a tensor attribute irdiv never uses stays unread
 		}
 		t, err := r.tensor(ap.GetT(), fmt.Sprintf("%s attribute %q", n, ap.GetName()))
@@ -313,3 +328,15 @@ func attribute(ap *onnxpb.AttributeProto, n *Node, r *tensorReader) (*Attribute,
 	}
 	return a, nil
 }
+
+// sortedKeys returns a node's attribute names in order, so that what is
+// read from them does not depend on map order.
+func sortedKeys(attrs map[string]*Attribute) []string {
+	return slices.Sorted(maps.Keys(attrs))
+}
+
+// isUnsupported reports whether ops does not know a layer's type.
+func isUnsupported(err error) bool { return errors.Is(err, ops.ErrUnsupportedOp) }
+
+// onnxType converts Cast's "to" to a TensorProto.DataType.
+func onnxType(to int64) onnxpb.TensorProto_DataType { return onnxpb.TensorProto_DataType(to) }

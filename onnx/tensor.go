@@ -14,7 +14,8 @@ import (
 )
 
 // elementTypes maps TensorProto.DataType to the twelve numeric element
-// types; the others (string, bool, complex, the 8-bit floats) are refused.
+// types and boolean; the others (string, complex, the 8-bit floats) are
+// refused.
 var elementTypes = map[onnxpb.TensorProto_DataType]ir.ElementType{
 	onnxpb.TensorProto_FLOAT: ir.F32, onnxpb.TensorProto_DOUBLE: ir.F64,
 	onnxpb.TensorProto_FLOAT16: ir.F16, onnxpb.TensorProto_BFLOAT16: ir.BF16,
@@ -22,6 +23,7 @@ var elementTypes = map[onnxpb.TensorProto_DataType]ir.ElementType{
 	onnxpb.TensorProto_INT32: ir.I32, onnxpb.TensorProto_INT64: ir.I64,
 	onnxpb.TensorProto_UINT8: ir.U8, onnxpb.TensorProto_UINT16: ir.U16,
 	onnxpb.TensorProto_UINT32: ir.U32, onnxpb.TensorProto_UINT64: ir.U64,
+	onnxpb.TensorProto_BOOL: ir.Boolean,
 }
 
 // DataTypeName returns ONNX's name of an element type ("FLOAT", "INT32").
@@ -41,7 +43,7 @@ func elementType(dt int32, what string) (ir.ElementType, error) {
 		return t, nil
 	}
 	name := onnxpb.TensorProto_DataType(dt).String()
-	return 0, errorf("%w: %s has element type %s; irdiv reads the twelve numeric types (FLOAT, DOUBLE, FLOAT16, BFLOAT16, INT8-64, UINT8-64)", ErrUnsupported, what, name)
+	return 0, errorf("%w: %s has element type %s; irdiv reads the twelve numeric types (FLOAT, DOUBLE, FLOAT16, BFLOAT16, INT8-64, UINT8-64) and BOOL", ErrUnsupported, what, name)
 }
 
 // tensorReader decodes TensorProtos, reading external data relative to
@@ -101,7 +103,7 @@ func (r *tensorReader) tensor(tp *onnxpb.TensorProto, what string) (*ir.Tensor, 
 	want := map[ir.ElementType]string{
 		ir.F32: "float_data", ir.F64: "double_data", ir.I64: "int64_data", ir.U32: "uint64_data", ir.U64: "uint64_data",
 		ir.F16: "int32_data", ir.BF16: "int32_data", ir.I8: "int32_data", ir.I16: "int32_data", ir.I32: "int32_data",
-		ir.U8: "int32_data", ir.U16: "int32_data",
+		ir.U8: "int32_data", ir.U16: "int32_data", ir.Boolean: "int32_data",
 	}[t]
 	for _, f := range fields {
 		if f.count > 0 && f.name != want {

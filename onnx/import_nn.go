@@ -1,0 +1,423 @@
+package onnx
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/irdiv/irdiv/ir"
+)
+
+// The layers of neural networks that OpenVINO's frontend maps to ops
+// whose output shapes irdiv infers: convolutions, pooling, matrix
+// products, normalisation, resizing and padding. Where a node needs what
+// irdiv does not know (a dynamic rank, weights that are not constant) it
+// stays opaque.
+
+// window holds the attributes of convolutions and pooling.
+type window struct {
+	strides, dilations, padsBegin, padsEnd []int64
+	autoPad                                string
+}
+
+func ones(n int) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = 1
+	}
+	return out
+}
+
+// windowOf reads strides, dilations, pads and auto_pad for spatial axes.
+func windowOf(n *Node, spatial int) (window, bool) {
+	w := window{strides: ones(spatial), dilations: ones(spatial), padsBegin: make([]int64, spatial), padsEnd: make([]int64, spatial)}
+	if s, ok := attrInts(n, "strides"); ok {
+		if len(s) != spatial {
+			return w, false
+		}
+		w.strides = s
+	}
+	if d, ok := attrInts(n, "dilations"); ok {
+		if len(d) != spatial {
+			return w, false
+		}
+		w.dilations = d
+	}
+	if p, ok := attrInts(n, "pads"); ok {
+		switch len(p) {
+		case 2 * spatial:
+			w.padsBegin, w.padsEnd = p[:spatial], p[spatial:]
+		case spatial:
+			w.padsBegin, w.padsEnd = p, p
+		default:
+			return w, false
+		}
+	}
+	switch strings.ToUpper(attrString(n, "auto_pad", "NOTSET")) {
+	case "NOTSET", "":
+		w.autoPad = "explicit"
+	case "VALID":
+		w.autoPad = "valid"
+	case "SAME_UPPER":
+		w.autoPad = "same_upper"
+	case "SAME_LOWER":
+		w.autoPad = "same_lower"
+	default:
+		return w, false
+	}
+	return w, true
+}
+
+func (w window) attrs(withDilations bool) []ir.Attr {
+	out := data("strides", joinInts(w.strides))
+	if withDilations {
+		out = append(out, ir.Attr{Name: "dilations", Value: joinInts(w.dilations)})
+	}
+	return append(out, data("pads_begin", joinInts(w.padsBegin), "pads_end", joinInts(w.padsEnd), "auto_pad", w.autoPad)...)
+}
+
+// spatialRank is the number of spatial axes of a node reading x with
+// weights w (absent for pooling).
+func spatialRank(n *Node, x tensor, w *tensor) int {
+	if k, ok := attrInts(n, "kernel_shape"); ok {
+		return len(k)
+	}
+	if w != nil && rank(*w) > 2 {
+		return rank(*w) - 2
+	}
+	if rank(x) > 2 {
+		return rank(x) - 2
+	}
+	return -1
+}
+
+// groupWeights reshapes the weights of a grouped convolution to OpenVINO's
+// layout by splitting the first axis into the groups: [G, O/G, ...] from
+// ONNX's [O, I/G, ...], and for a transposed one [G, I/G, O/G, ...] from
+// [I, O/G, ...]. The weights must have a static shape.
+func (im *importer) groupWeights(w tensor, group int64) (tensor, bool) {
+	dims, ok := w.info.Shape.ToStatic()
+	if !ok || len(dims) < 3 || dims[0]%group != 0 {
+		return tensor{}, false
+	}
+	shape := append([]int64{group, dims[0] / group}, dims[1:]...)
+	out, err := im.one("Reshape", "opset1", "weights", data("special_zero", "false"), w, im.ints("weights_shape", false, shape...))
+	return out, err == nil
+}
+
+// addBias adds a bias of one value per channel, reshaped to
+// [1, C, 1, ...] as OpenVINO's frontend does.
+func (im *importer) addBias(y tensor, bias tensor, r int) (tensor, error) {
+	shape := ones(r)
+	shape[1] = -1
+	b, err := im.one("Reshape", "opset1", "bias", data("special_zero", "false"), bias, im.ints("bias_shape", false, shape...))
+	if err != nil {
+		return tensor{}, err
+	}
+	return im.one("Add", "opset1", "add_bias", data("auto_broadcast", "numpy"), y, b)
+}
+
+func importConv(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	w, ok := im.input(1)
+	if err != nil || !ok {
+		return nil, im.ruleErr("Conv takes X and W")
+	}
+	spatial := spatialRank(n, x, &w)
+	win, ok := windowOf(n, spatial)
+	if spatial < 1 || !ok || !im.known("Convolution", "opset1") {
+		return nil, nil
+	}
+	typ := "Convolution"
+	if group := attrInt(n, "group", 1); group != 1 {
+		if w, ok = im.groupWeights(w, group); !ok {
+			return nil, nil
+		}
+		typ = "GroupConvolution"
+	}
+	y, err := im.one(typ, "opset1", "", win.attrs(true), x, w)
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := im.input(2); ok {
+		if y, err = im.addBias(y, b, spatial+2); err != nil {
+			return nil, err
+		}
+	}
+	return []tensor{y}, nil
+}
+
+func importConvTranspose(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	w, ok := im.input(1)
+	if err != nil || !ok {
+		return nil, im.ruleErr("ConvTranspose takes X and W")
+	}
+	spatial := spatialRank(n, x, &w)
+	win, ok := windowOf(n, spatial)
+	if spatial < 1 || !ok || !im.known("ConvolutionBackpropData", "opset1") {
+		return nil, nil
+	}
+	outPad, have := attrInts(n, "output_padding")
+	if !have {
+		outPad = make([]int64, spatial)
+	}
+	attrs := append(win.attrs(true), ir.Attr{Name: "output_padding", Value: joinInts(outPad)})
+	ins := []tensor{x, w}
+	if shape, ok := attrInts(n, "output_shape"); ok {
+		if len(shape) > spatial {
+			shape = shape[len(shape)-spatial:]
+		}
+		ins = append(ins, im.ints("output_shape", false, shape...))
+	}
+	typ := "ConvolutionBackpropData"
+	if group := attrInt(n, "group", 1); group != 1 {
+		if ins[1], ok = im.groupWeights(w, group); !ok {
+			return nil, nil
+		}
+		typ = "GroupConvolutionBackpropData"
+	}
+	y, err := im.one(typ, "opset1", "", attrs, ins...)
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := im.input(2); ok {
+		if y, err = im.addBias(y, b, spatial+2); err != nil {
+			return nil, err
+		}
+	}
+	return []tensor{y}, nil
+}
+
+func roundingType(n *Node) string {
+	if attrInt(n, "ceil_mode", 0) != 0 {
+		return "ceil"
+	}
+	return "floor"
+}
+
+func importMaxPool(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	kernel, ok := attrInts(n, "kernel_shape")
+	if !ok {
+		return nil, im.ruleErr("MaxPool needs kernel_shape")
+	}
+	win, ok := windowOf(n, len(kernel))
+	if !ok {
+		return nil, nil
+	}
+	if im.opset < 8 {
+		if !im.known("MaxPool", "opset1") {
+			return nil, nil
+		}
+		attrs := append(win.attrs(false), data("kernel", joinInts(kernel), "rounding_type", roundingType(n))...)
+		return im.add("MaxPool", "opset1", "", attrs, x)
+	}
+	if !im.known("MaxPool", "opset8") {
+		return nil, nil
+	}
+	attrs := append(win.attrs(true), data("kernel", joinInts(kernel), "rounding_type", roundingType(n), "index_element_type", "i64", "axis", "0")...)
+	return im.add("MaxPool", "opset8", "", attrs, x)
+}
+
+func importAvgPool(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	kernel, ok := attrInts(n, "kernel_shape")
+	if !ok {
+		return nil, im.ruleErr("AveragePool needs kernel_shape")
+	}
+	win, ok := windowOf(n, len(kernel))
+	if !ok || !im.known("AvgPool", "opset1") {
+		return nil, nil
+	}
+	exclude := strconv.FormatBool(attrInt(n, "count_include_pad", 0) == 0)
+	attrs := append(win.attrs(false), data("kernel", joinInts(kernel), "exclude-pad", exclude, "rounding_type", roundingType(n))...)
+	out, err := im.one("AvgPool", "opset1", "", attrs, x)
+	return []tensor{out}, err
+}
+
+func importMatMul(im *importer, n *Node) ([]tensor, error) {
+	a, err := first(im, n)
+	b, ok := im.input(1)
+	if err != nil || !ok {
+		return nil, im.ruleErr("MatMul takes 2 inputs")
+	}
+	if !im.known("MatMul", "opset1") {
+		return nil, nil
+	}
+	out, err := im.one("MatMul", "opset1", "", data("transpose_a", "false", "transpose_b", "false"), a, b)
+	return []tensor{out}, err
+}
+
+func importGemm(im *importer, n *Node) ([]tensor, error) {
+	a, err := first(im, n)
+	b, ok := im.input(1)
+	if err != nil || !ok {
+		return nil, im.ruleErr("Gemm takes A and B")
+	}
+	if im.opset < 6 || !im.known("MatMul", "opset1") {
+		return nil, nil
+	}
+	y, err := im.one("MatMul", "opset1", "", data(
+		"transpose_a", strconv.FormatBool(attrInt(n, "transA", 0) != 0),
+		"transpose_b", strconv.FormatBool(attrInt(n, "transB", 0) != 0)), a, b)
+	if err != nil {
+		return nil, err
+	}
+	if alpha := attrFloat(n, "alpha", 1); alpha != 1 {
+		if y, err = im.one("Multiply", "opset1", "alpha", bc(numpy), y, im.scalarOf("alpha_value", y.info.Type, alpha)); err != nil {
+			return nil, err
+		}
+	}
+	if c, ok := im.input(2); ok {
+		if beta := attrFloat(n, "beta", 1); beta != 1 {
+			if c, err = im.one("Multiply", "opset1", "beta", bc(numpy), c, im.scalarOf("beta_value", c.info.Type, beta)); err != nil {
+				return nil, err
+			}
+		}
+		if y, err = im.one("Add", "opset1", "add_c", bc(numpy), y, c); err != nil {
+			return nil, err
+		}
+	}
+	return []tensor{y}, nil
+}
+
+func importBatchNorm(im *importer, n *Node) ([]tensor, error) {
+	var ins []tensor
+	for i := range 5 {
+		t, ok := im.input(i)
+		if !ok {
+			return nil, im.ruleErr("BatchNormalization takes X, scale, B, mean and var")
+		}
+		ins = append(ins, t)
+	}
+	for _, o := range n.Outputs[1:] {
+		if o != "" {
+			return nil, nil // training outputs: OpenVINO refuses them, keep the node
+		}
+	}
+	if !im.known("BatchNormInference", "opset5") {
+		return nil, nil
+	}
+	out, err := im.one("BatchNormInference", "opset5", "", data("epsilon", formatFloat(attrFloat(n, "epsilon", 1e-5))), ins...)
+	return []tensor{out}, err
+}
+
+func importSoftmax(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	def := int64(1)
+	if im.opset >= 13 {
+		def = -1
+	}
+	if !im.known("Softmax", "opset8") {
+		return nil, nil
+	}
+	out, err := im.one("Softmax", "opset8", "", data("axis", strconv.FormatInt(attrInt(n, "axis", def), 10)), x)
+	return []tensor{out}, err
+}
+
+// importResize maps Resize (and Upsample) to Interpolate-11: sizes when
+// given, else scales.
+func importResize(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil || !im.known("Interpolate", "opset11") {
+		return nil, err
+	}
+	mode := map[string]string{"nearest": "nearest", "linear": "linear_onnx", "bilinear": "linear_onnx", "cubic": "cubic"}[strings.ToLower(attrString(n, "mode", "nearest"))]
+	if mode == "" {
+		return nil, nil
+	}
+	coord := attrString(n, "coordinate_transformation_mode", "half_pixel")
+	nearest := attrString(n, "nearest_mode", "round_prefer_floor")
+	if n.OpType == "Upsample" || im.opset < 11 {
+		coord, nearest = "asymmetric", "simple"
+	}
+	var target tensor
+	calc := "scales"
+	switch {
+	case n.OpType == "Resize" && im.opset >= 11:
+		if sizes, ok := im.input(3); ok {
+			target, calc = sizes, "sizes"
+		} else if scales, ok := im.input(2); ok {
+			target = scales
+		} else {
+			return nil, im.ruleErr("Resize needs scales or sizes")
+		}
+	default:
+		scales, ok := im.input(1)
+		if !ok {
+			return nil, nil // Upsample-7's scales attribute: keep the node
+		}
+		target = scales
+	}
+	r := rank(x)
+	if r < 0 {
+		return nil, nil
+	}
+	axes := make([]int64, r)
+	for i := range axes {
+		axes[i] = int64(i)
+	}
+	attrs := data("mode", mode, "shape_calculation_mode", calc, "coordinate_transformation_mode", coord,
+		"nearest_mode", nearest, "antialias", "false", "pads_begin", joinInts(make([]int64, r)), "pads_end", joinInts(make([]int64, r)), "cube_coeff", "-0.75")
+	out, err := im.one("Interpolate", "opset11", "", attrs, x, target, im.ints("axes", false, axes...))
+	return []tensor{out}, err
+}
+
+func importPad(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil || !im.known("Pad", "opset12") {
+		return nil, err
+	}
+	mode := strings.ToLower(attrString(n, "mode", "constant"))
+	if mode != "constant" && mode != "reflect" && mode != "edge" {
+		return nil, nil
+	}
+	var begin, end, value tensor
+	haveValue := false
+	if im.opset < 11 {
+		pads, ok := attrInts(n, "pads")
+		if !ok {
+			pads, ok = attrInts(n, "paddings")
+		}
+		if !ok || len(pads)%2 != 0 {
+			return nil, im.ruleErr("Pad needs pads of 2*rank values")
+		}
+		half := len(pads) / 2
+		begin, end = im.ints("pads_begin", false, pads[:half]...), im.ints("pads_end", false, pads[half:]...)
+		value, haveValue = im.scalarOf("pad_value", x.info.Type, attrFloat(n, "value", 0)), true
+	} else {
+		pads, ok := im.input(1)
+		if !ok {
+			return nil, im.ruleErr("Pad needs pads")
+		}
+		if _, ok := im.input(3); ok {
+			return nil, nil // opset 18 axes: keep the node
+		}
+		if pads.info.Type != ir.I64 {
+			if pads, err = im.one("Convert", "opset1", "pads", data("destination_type", "i64"), pads); err != nil {
+				return nil, err
+			}
+		}
+		halves, err := im.add("Split", "opset1", "pads_split", data("num_splits", "2"), pads, im.ints("pads_axis", true, 0))
+		if err != nil {
+			return nil, err
+		}
+		begin, end = halves[0], halves[1]
+		value, haveValue = im.input(2)
+	}
+	ins := []tensor{x, begin, end}
+	if haveValue && mode == "constant" {
+		ins = append(ins, value)
+	}
+	out, err := im.one("Pad", "opset12", "", data("pad_mode", mode), ins...)
+	return []tensor{out}, err
+}

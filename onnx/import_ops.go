@@ -1,0 +1,850 @@
+package onnx
+
+import (
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/shapeinfer"
+)
+
+// converter imports one node of the default domain as OpenVINO's ONNX
+// frontend does, returning the tensors of its outputs in order; nil
+// results with no error keep the node opaque.
+type converter func(im *importer, n *Node) ([]tensor, error)
+
+var converters map[string]converter
+
+func init() {
+	converters = map[string]converter{
+		"Constant":           importConstant,
+		"Identity":           passThrough,
+		"Dropout":            passThrough,
+		"Shape":              importShape,
+		"Size":               importSize,
+		"Gather":             importGather,
+		"Slice":              importSlice,
+		"Concat":             importConcat,
+		"Unsqueeze":          axesOp("Unsqueeze", true),
+		"Squeeze":            axesOp("Squeeze", false),
+		"Reshape":            importReshape,
+		"Flatten":            importFlatten,
+		"Cast":               importCast,
+		"CastLike":           importCastLike,
+		"Add":                binary("Add"),
+		"Sub":                binary("Subtract"),
+		"Mul":                binary("Multiply"),
+		"Div":                importDiv,
+		"Pow":                binary("Power"),
+		"Equal":              binary("Equal"),
+		"Less":               binary("Less"),
+		"Greater":            binary("Greater"),
+		"LessOrEqual":        binary("LessEqual"),
+		"GreaterOrEqual":     binary("GreaterEqual"),
+		"And":                binary("LogicalAnd"),
+		"Or":                 binary("LogicalOr"),
+		"Xor":                binary("LogicalXor"),
+		"Mod":                importMod,
+		"Min":                variadic("Minimum"),
+		"Max":                variadic("Maximum"),
+		"Sum":                variadic("Add"),
+		"Where":              importWhere,
+		"Not":                unary("LogicalNot", "opset1"),
+		"Abs":                unary("Abs", "opset1"),
+		"Neg":                unary("Negative", "opset1"),
+		"Floor":              unary("Floor", "opset1"),
+		"Ceil":               unary("Ceiling", "opset1"),
+		"Sign":               unary("Sign", "opset1"),
+		"Relu":               unary("Relu", "opset1"),
+		"Sqrt":               unary("Sqrt", "opset1"),
+		"Exp":                unary("Exp", "opset1"),
+		"Log":                unary("Log", "opset1"),
+		"Sigmoid":            unary("Sigmoid", "opset1"),
+		"Tanh":               unary("Tanh", "opset1"),
+		"Round":              importRound,
+		"Clip":               importClip,
+		"ConstantOfShape":    importConstantOfShape,
+		"Range":              importRange,
+		"Expand":             importExpand,
+		"Transpose":          importTranspose,
+		"Tile":               importTile,
+		"Split":              importSplit,
+		"ReduceProd":         reduce("ReduceProd"),
+		"ReduceSum":          reduce("ReduceSum"),
+		"ReduceMin":          reduce("ReduceMin"),
+		"ReduceMax":          reduce("ReduceMax"),
+		"ReduceMean":         reduce("ReduceMean"),
+		"GlobalAveragePool":  globalPool("ReduceMean"),
+		"GlobalMaxPool":      globalPool("ReduceMax"),
+		"Conv":               importConv,
+		"ConvTranspose":      importConvTranspose,
+		"MaxPool":            importMaxPool,
+		"AveragePool":        importAvgPool,
+		"MatMul":             importMatMul,
+		"Gemm":               importGemm,
+		"BatchNormalization": importBatchNorm,
+		"Softmax":            importSoftmax,
+		"Resize":             importResize,
+		"Upsample":           importResize,
+		"Pad":                importPad,
+	}
+}
+
+// Attribute readers with ONNX's defaults.
+
+func attrInt(n *Node, name string, def int64) int64 {
+	if a := n.Attrs[name]; a != nil && a.Kind == "INT" {
+		return a.Int
+	}
+	return def
+}
+
+func attrInts(n *Node, name string) ([]int64, bool) {
+	if a := n.Attrs[name]; a != nil && a.Kind == "INTS" {
+		return a.Ints, true
+	}
+	return nil, false
+}
+
+func attrFloat(n *Node, name string, def float64) float64 {
+	if a := n.Attrs[name]; a != nil && a.Kind == "FLOAT" {
+		return float64(a.Float)
+	}
+	return def
+}
+
+func attrString(n *Node, name, def string) string {
+	if a := n.Attrs[name]; a != nil && a.Kind == "STRING" {
+		return a.String
+	}
+	return def
+}
+
+func data(kv ...string) []ir.Attr {
+	out := make([]ir.Attr, 0, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		out = append(out, ir.Attr{Name: kv[i], Value: kv[i+1]})
+	}
+	return out
+}
+
+func bc(mode shapeinfer.Broadcast) []ir.Attr {
+	out := data("auto_broadcast", mode.Mode.String())
+	if mode.Mode == shapeinfer.PDPD {
+		out = append(out, ir.Attr{Name: ops.AxisAttr, Value: strconv.FormatInt(mode.Axis, 10)})
+	}
+	return out
+}
+
+var numpy = shapeinfer.Broadcast{Mode: shapeinfer.Numpy}
+
+// rank returns the static rank of a tensor, or -1.
+func rank(t tensor) int {
+	if t.info.Shape.DynamicRank {
+		return -1
+	}
+	return len(t.info.Shape.Dims)
+}
+
+// constInts reads a known integer tensor (a Const or a folded value).
+func constInts(t tensor) ([]int64, bool) {
+	v := t.info.Value
+	if v == nil || !v.Type.IsInteger() {
+		return nil, false
+	}
+	out := make([]int64, v.Len())
+	for i := range out {
+		out[i] = int64(v.Float64At(i))
+		if v.Type == ir.I64 {
+			out[i] = ir.View[int64](v)[i]
+		}
+	}
+	return out, true
+}
+
+// known reports whether ops has the OpenVINO op, so that a node is mapped
+// only where irdiv can infer what it maps to.
+func (im *importer) known(typ, opset string) bool {
+	_, err := ops.New(&ir.Layer{Type: typ, Version: opset})
+	return err == nil || !isUnsupported(err)
+}
+
+func first(im *importer, n *Node) (tensor, error) {
+	t, ok := im.input(0)
+	if !ok {
+		return tensor{}, im.ruleErr("input 0 is missing")
+	}
+	return t, nil
+}
+
+func importConstant(im *importer, n *Node) ([]tensor, error) {
+	t, err := constantValue(n)
+	if err != nil {
+		return nil, err
+	}
+	return []tensor{im.constant(nodeName(n), "", t)}, nil
+}
+
+// constantValue is the tensor of a Constant node.
+func constantValue(n *Node) (*ir.Tensor, error) {
+	for _, name := range sortedKeys(n.Attrs) {
+		a := n.Attrs[name]
+		switch name {
+		case "value":
+			if a.Tensor != nil {
+				return a.Tensor, nil
+			}
+		case "value_float":
+			return ir.TensorOf(ir.F32, []int64{}, []float32{a.Float})
+		case "value_floats":
+			return ir.TensorOf(ir.F32, []int64{int64(len(a.Floats))}, a.Floats)
+		case "value_int":
+			return ir.TensorOf(ir.I64, []int64{}, []int64{a.Int})
+		case "value_ints":
+			return ir.TensorOf(ir.I64, []int64{int64(len(a.Ints))}, a.Ints)
+		}
+	}
+	return nil, errorf("%w: %s has no value irdiv reads (value, value_float(s), value_int(s))", ErrUnsupported, n)
+}
+
+func passThrough(im *importer, n *Node) ([]tensor, error) {
+	if len(n.Outputs) > 1 && n.Outputs[1] != "" {
+		return nil, nil // Dropout's mask: keep the node
+	}
+	t, err := first(im, n)
+	return []tensor{t}, err
+}
+
+func importShape(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	shape, err := im.one("ShapeOf", "opset3", "", data("output_type", "i64"), x)
+	if err != nil {
+		return nil, err
+	}
+	start, end := attrInt(n, "start", 0), attrInt(n, "end", math.MaxInt64)
+	if im.opset < 15 || start == 0 && end == math.MaxInt64 {
+		return []tensor{shape}, nil
+	}
+	out, err := im.one("Slice", "opset8", "slice", nil, shape, im.ints("start", false, start), im.ints("end", false, end), im.ints("step", false, 1))
+	return []tensor{out}, err
+}
+
+func importSize(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	shape, err := im.one("ShapeOf", "opset3", "shape", data("output_type", "i64"), x)
+	if err != nil {
+		return nil, err
+	}
+	out, err := im.one("ReduceProd", "opset1", "", data("keep_dims", "false"), shape, im.ints("axis", true, 0))
+	return []tensor{out}, err
+}
+
+func importGather(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	idx, ok := im.input(1)
+	if err != nil || !ok {
+		return nil, im.ruleErr("Gather takes data and indices")
+	}
+	out, err := im.one("Gather", "opset8", "", data("batch_dims", "0"), x, idx, im.ints("axis", true, attrInt(n, "axis", 0)))
+	return []tensor{out}, err
+}
+
+func importSlice(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	var starts, ends, axes, steps tensor
+	haveAxes, haveSteps := false, false
+	if im.opset < 10 {
+		s, ok1 := attrInts(n, "starts")
+		e, ok2 := attrInts(n, "ends")
+		if !ok1 || !ok2 {
+			return nil, im.ruleErr("Slice-1 needs the starts and ends attributes")
+		}
+		starts, ends = im.ints("starts", false, s...), im.ints("ends", false, e...)
+		if a, ok := attrInts(n, "axes"); ok {
+			axes, haveAxes = im.ints("axes", false, a...), true
+		}
+		ones := make([]int64, len(s))
+		for i := range ones {
+			ones[i] = 1
+		}
+		steps, haveSteps = im.ints("steps", false, ones...), true
+	} else {
+		var ok1, ok2 bool
+		starts, ok1 = im.input(1)
+		ends, ok2 = im.input(2)
+		if !ok1 || !ok2 {
+			return nil, im.ruleErr("Slice needs starts and ends")
+		}
+		axes, haveAxes = im.input(3)
+		steps, haveSteps = im.input(4)
+	}
+	if !haveSteps {
+		// OpenVINO broadcasts a 1 of starts' type to starts' shape.
+		shape, err := im.one("ShapeOf", "opset3", "steps_shape", data("output_type", "i64"), starts)
+		if err != nil {
+			return nil, err
+		}
+		one, _ := ir.NewTensor(starts.info.Type, []int64{})
+		one.SetInt64(0, 1)
+		if steps, err = im.one("Broadcast", "opset3", "steps", data("mode", "numpy"), im.constant(nodeName(n)+"/one", "", one), shape); err != nil {
+			return nil, err
+		}
+	}
+	// An end of INT64_MAX with a negative step means "through the first
+	// element": OpenVINO makes it INT64_MIN.
+	if e, ok := constInts(ends); ok {
+		if st, ok := constInts(steps); ok && len(st) == len(e) {
+			fixed := slices.Clone(e)
+			changed := false
+			for i := range fixed {
+				if fixed[i] == math.MaxInt64 && st[i] < 0 {
+					fixed[i], changed = math.MinInt64, true
+				}
+			}
+			if changed {
+				ends = im.ints("ends", false, fixed...)
+			}
+		}
+	}
+	ins := []tensor{x, starts, ends, steps}
+	if haveAxes {
+		ins = append(ins, axes)
+	}
+	out, err := im.one("Slice", "opset8", "", nil, ins...)
+	return []tensor{out}, err
+}
+
+func importConcat(im *importer, n *Node) ([]tensor, error) {
+	var ins []tensor
+	for i := range n.Inputs {
+		if t, ok := im.input(i); ok {
+			ins = append(ins, t)
+		}
+	}
+	if _, ok := n.Attrs["axis"]; !ok {
+		return nil, im.ruleErr("Concat needs the axis attribute")
+	}
+	out, err := im.one("Concat", "opset1", "", data("axis", strconv.FormatInt(attrInt(n, "axis", 0), 10)), ins...)
+	return []tensor{out}, err
+}
+
+// axesOp imports Unsqueeze and Squeeze: axes from the attribute before
+// opset 13, from the second input from 13.
+func axesOp(typ string, required bool) converter {
+	return func(im *importer, n *Node) ([]tensor, error) {
+		x, err := first(im, n)
+		if err != nil {
+			return nil, err
+		}
+		ins := []tensor{x}
+		if im.opset < 13 {
+			if a, ok := attrInts(n, "axes"); ok && len(a) > 0 {
+				ins = append(ins, im.ints("axes", false, a...))
+			}
+		} else if axes, ok := im.input(1); ok {
+			ins = append(ins, axes)
+		}
+		if required && len(ins) == 1 {
+			return nil, im.ruleErr("%s needs axes", n.OpType)
+		}
+		out, err := im.one(typ, "opset1", "", nil, ins...)
+		return []tensor{out}, err
+	}
+}
+
+func importReshape(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	shape, ok := im.input(1)
+	specialZero := "true" // OpenVINO ignores allowzero (ONNX's 0 copies the dim unless allowzero=1)
+	if im.opset < 5 {
+		s, have := attrInts(n, "shape")
+		if !have {
+			return nil, im.ruleErr("Reshape-1 needs the shape attribute")
+		}
+		shape, ok = im.ints("shape", false, s...), true
+	}
+	if !ok {
+		return nil, im.ruleErr("Reshape needs a shape")
+	}
+	out, err := im.one("Reshape", "opset1", "", data("special_zero", specialZero), x, shape)
+	return []tensor{out}, err
+}
+
+func importFlatten(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	r := rank(x)
+	axis := attrInt(n, "axis", 1)
+	if r < 0 {
+		if axis == 0 || axis == 1 {
+			r = int(axis)
+		} else {
+			return nil, nil
+		}
+	}
+	if axis < 0 {
+		axis += int64(r)
+	}
+	if axis < 0 || axis > int64(r) {
+		return nil, im.ruleErr("axis %d is outside [-%d, %d]", attrInt(n, "axis", 1), r, r)
+	}
+	var pattern tensor
+	lead := x.info.Shape.Dims[:min(int(axis), len(x.info.Shape.Dims))]
+	prod, static := int64(1), true
+	for _, d := range lead {
+		static = static && d.IsStatic()
+		prod *= d.Min
+	}
+	switch {
+	case axis == 0:
+		pattern = im.ints("shape", false, 1, -1)
+	case axis == 1:
+		pattern = im.ints("shape", false, 0, -1)
+	case static:
+		pattern = im.ints("shape", false, prod, -1)
+	default:
+		shape, err := im.one("ShapeOf", "opset3", "shape", data("output_type", "i64"), x)
+		if err != nil {
+			return nil, err
+		}
+		leadDims, err := im.one("Slice", "opset8", "lead", nil, shape, im.ints("begin", false, 0), im.ints("end", false, axis), im.ints("step", false, 1))
+		if err != nil {
+			return nil, err
+		}
+		p, err := im.one("ReduceProd", "opset1", "prod", data("keep_dims", "true"), leadDims, im.ints("axis", true, 0))
+		if err != nil {
+			return nil, err
+		}
+		if pattern, err = im.one("Concat", "opset1", "pattern", data("axis", "0"), p, im.ints("rest", false, -1)); err != nil {
+			return nil, err
+		}
+	}
+	out, err := im.one("Reshape", "opset1", "", data("special_zero", "true"), x, pattern)
+	return []tensor{out}, err
+}
+
+// castType is the element type of Cast's "to".
+func castType(to int64) (ir.ElementType, bool) {
+	t, ok := elementTypes[onnxType(to)]
+	return t, ok
+}
+
+func importCast(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	t, ok := castType(attrInt(n, "to", 0))
+	if !ok {
+		return nil, nil
+	}
+	out, err := im.one("Convert", "opset1", "", data("destination_type", t.String()), x)
+	return []tensor{out}, err
+}
+
+func importCastLike(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	like, ok := im.input(1)
+	if err != nil || !ok || like.info.Type == ir.Dynamic {
+		return nil, nil
+	}
+	out, err := im.one("Convert", "opset1", "", data("destination_type", like.info.Type.String()), x)
+	return []tensor{out}, err
+}
+
+// binary imports an element-wise op of two inputs: numpy broadcasting
+// from opset 7, the legacy broadcast attribute before.
+func binary(typ string) converter {
+	return func(im *importer, n *Node) ([]tensor, error) {
+		a, err := first(im, n)
+		b, ok := im.input(1)
+		if err != nil || !ok {
+			return nil, im.ruleErr("%s takes 2 inputs", n.OpType)
+		}
+		mode := numpy
+		if im.opset < 7 && n.Attrs["broadcast"] != nil {
+			if mode, err = legacyBroadcast(n, a.info.Shape, b.info.Shape); err != nil {
+				return nil, im.ruleErr("%v", err)
+			}
+		}
+		out, err := im.one(typ, "opset1", "", bc(mode), a, b)
+		return []tensor{out}, err
+	}
+}
+
+func importDiv(im *importer, n *Node) ([]tensor, error) {
+	if len(n.Inputs) != 2 {
+		return nil, im.ruleErr("Div-%d: Div takes 2 inputs, the node has %d", DivVersion(im.opset), len(n.Inputs))
+	}
+	a, _ := im.input(0)
+	b, _ := im.input(1)
+	version := DivVersion(im.opset)
+	if a.info.Type != ir.Dynamic && b.info.Type != ir.Dynamic {
+		if a.info.Type != b.info.Type {
+			return nil, im.ruleErr("Div-%d: A is %s and B is %s; Div takes one type T for both", version, DataTypeName(a.info.Type), DataTypeName(b.info.Type))
+		}
+		if !slices.Contains(divTypes[version], a.info.Type) {
+			var names []string
+			for _, t := range divTypes[version] {
+				names = append(names, DataTypeName(t))
+			}
+			return nil, im.ruleErr("Div-%d: type %s is not allowed (T is one of %s)", version, DataTypeName(a.info.Type), joinStrings(names))
+		}
+	}
+	d, err := divideFor(n, version, a.info, b.info)
+	if err != nil {
+		return nil, im.ruleErr("Div-%d: %v", version, err)
+	}
+	// OpenVINO floors every Div; ONNX truncates integers.
+	d.PythonDiv = !(im.opts.Faithful && a.info.Type.IsInteger())
+	out, err := im.one("Divide", "opset1", "", d.Attrs(), a, b)
+	return []tensor{out}, err
+}
+
+func joinStrings(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
+
+func importMod(im *importer, n *Node) ([]tensor, error) {
+	a, err := first(im, n)
+	b, ok := im.input(1)
+	if err != nil || !ok {
+		return nil, im.ruleErr("Mod takes 2 inputs")
+	}
+	typ := "FloorMod"
+	switch attrInt(n, "fmod", 0) {
+	case 0:
+		if a.info.Type.IsFloat() {
+			return nil, im.ruleErr("If the input type is floating point, then `fmod` attribute must be set to 1.")
+		}
+	case 1:
+		typ = "Mod"
+	default:
+		return nil, im.ruleErr("Unsupported value of 'fmod' attribute (should be: 0 or 1)")
+	}
+	out, err := im.one(typ, "opset1", "", bc(numpy), a, b)
+	return []tensor{out}, err
+}
+
+// variadic imports Min, Max and Sum as a left fold of the binary op;
+// before opset 8, Min and Max do not broadcast.
+func variadic(typ string) converter {
+	return func(im *importer, n *Node) ([]tensor, error) {
+		var ins []tensor
+		for i := range n.Inputs {
+			if t, ok := im.input(i); ok {
+				ins = append(ins, t)
+			}
+		}
+		if len(ins) == 0 {
+			return nil, im.ruleErr("%s needs an input", n.OpType)
+		}
+		mode := numpy
+		if im.opset < 8 {
+			mode = shapeinfer.Broadcast{Mode: shapeinfer.None}
+		}
+		acc := ins[0]
+		for i, t := range ins[1:] {
+			suffix := ""
+			if i < len(ins)-2 {
+				suffix = strconv.Itoa(i)
+			}
+			var err error
+			if acc, err = im.one(typ, "opset1", suffix, bc(mode), acc, t); err != nil {
+				return nil, err
+			}
+		}
+		return []tensor{acc}, nil
+	}
+}
+
+func importWhere(im *importer, n *Node) ([]tensor, error) {
+	c, err := first(im, n)
+	x, ok1 := im.input(1)
+	y, ok2 := im.input(2)
+	if err != nil || !ok1 || !ok2 {
+		return nil, im.ruleErr("Where takes 3 inputs")
+	}
+	out, err := im.one("Select", "opset1", "", data("auto_broadcast", "numpy"), c, x, y)
+	return []tensor{out}, err
+}
+
+func unary(typ, opset string) converter {
+	return func(im *importer, n *Node) ([]tensor, error) {
+		x, err := first(im, n)
+		if err != nil {
+			return nil, err
+		}
+		out, err := im.one(typ, opset, "", nil, x)
+		return []tensor{out}, err
+	}
+}
+
+func importRound(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	out, err := im.one("Round", "opset5", "", data("mode", "half_to_even"), x)
+	return []tensor{out}, err
+}
+
+// scalarOf makes a one-element constant of type t.
+func (im *importer) scalarOf(suffix string, t ir.ElementType, v float64) tensor {
+	s, _ := ir.NewTensor(t, []int64{})
+	if t.IsFloat() {
+		s.SetFloat64(0, v)
+	} else {
+		s.SetInt64(0, int64(v))
+	}
+	return im.constant(nodeName(im.node)+"/"+suffix, "", s)
+}
+
+// typeLimits are the lowest and highest values of t, as float64 (for
+// the 64-bit integers, the int64 limits rounded, as OpenVINO's double
+// attributes hold them).
+func typeLimits(t ir.ElementType) (lo, hi float64) {
+	switch t {
+	case ir.F16:
+		return -65504, 65504
+	case ir.BF16:
+		return -3.3895313892515355e38, 3.3895313892515355e38
+	case ir.F32:
+		return -math.MaxFloat32, math.MaxFloat32
+	case ir.F64:
+		return -math.MaxFloat64, math.MaxFloat64
+	case ir.I8:
+		return math.MinInt8, math.MaxInt8
+	case ir.I16:
+		return math.MinInt16, math.MaxInt16
+	case ir.I32:
+		return math.MinInt32, math.MaxInt32
+	case ir.I64:
+		return math.MinInt64, math.MaxInt64
+	case ir.U8:
+		return 0, math.MaxUint8
+	case ir.U16:
+		return 0, math.MaxUint16
+	case ir.U32:
+		return 0, math.MaxUint32
+	case ir.U64:
+		return 0, math.MaxUint64
+	}
+	return math.Inf(-1), math.Inf(1)
+}
+
+func importClip(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	if im.opset < 11 {
+		out, err := im.one("Clamp", "opset1", "", data("min", formatFloat(attrFloat(n, "min", -math.MaxFloat64)), "max", formatFloat(attrFloat(n, "max", math.MaxFloat64))), x)
+		return []tensor{out}, err
+	}
+	lo, hi := typeLimits(x.info.Type)
+	minT, ok := im.input(1)
+	if !ok {
+		minT = im.scalarOf("min", x.info.Type, lo)
+	}
+	maxT, ok := im.input(2)
+	if !ok {
+		maxT = im.scalarOf("max", x.info.Type, hi)
+	}
+	low, err := im.one("Maximum", "opset1", "max", bc(numpy), minT, x)
+	if err != nil {
+		return nil, err
+	}
+	out, err := im.one("Minimum", "opset1", "", bc(numpy), maxT, low)
+	return []tensor{out}, err
+}
+
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+func importConstantOfShape(im *importer, n *Node) ([]tensor, error) {
+	value, _ := ir.NewTensor(ir.F32, []int64{})
+	if a := n.Attrs["value"]; a != nil && a.Tensor != nil {
+		if a.Tensor.Len() != 1 {
+			return nil, im.ruleErr("ConstantOfShape's value must hold one element, it has %d", a.Tensor.Len())
+		}
+		value = &ir.Tensor{Type: a.Tensor.Type, Shape: []int64{}, Data: a.Tensor.Data}
+	}
+	v := im.constant(nodeName(n)+"/value", "", value)
+	shape, ok := im.input(0)
+	if !ok {
+		return []tensor{v}, nil
+	}
+	out, err := im.one("Broadcast", "opset3", "", data("mode", "numpy"), v, shape)
+	return []tensor{out}, err
+}
+
+func importRange(im *importer, n *Node) ([]tensor, error) {
+	var ins []tensor
+	for i := range 3 {
+		t, ok := im.input(i)
+		if !ok {
+			return nil, im.ruleErr("Range takes start, limit and delta")
+		}
+		if rank(t) == 1 {
+			var err error
+			if t, err = im.one("Squeeze", "opset1", "scalar"+strconv.Itoa(i), nil, t); err != nil {
+				return nil, err
+			}
+		}
+		ins = append(ins, t)
+	}
+	out, err := im.one("Range", "opset4", "", data("output_type", ins[0].info.Type.String()), ins...)
+	return []tensor{out}, err
+}
+
+func importExpand(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	shape, ok := im.input(1)
+	if err != nil || !ok {
+		return nil, im.ruleErr("Expand takes input and shape")
+	}
+	out, err := im.one("Broadcast", "opset3", "", data("mode", "bidirectional"), x, shape)
+	return []tensor{out}, err
+}
+
+func importTranspose(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	perm, ok := attrInts(n, "perm")
+	if !ok {
+		r := rank(x)
+		if r < 0 {
+			return nil, nil
+		}
+		for i := r - 1; i >= 0; i-- {
+			perm = append(perm, int64(i))
+		}
+	}
+	out, err := im.one("Transpose", "opset1", "", nil, x, im.ints("perm", false, perm...))
+	return []tensor{out}, err
+}
+
+func importTile(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	repeats, ok := im.input(1)
+	if err != nil || !ok {
+		return nil, im.ruleErr("Tile takes input and repeats")
+	}
+	if repeats.info.Type != ir.I64 {
+		if repeats, err = im.one("Convert", "opset1", "repeats", data("destination_type", "i64"), repeats); err != nil {
+			return nil, err
+		}
+	}
+	out, err := im.one("Tile", "opset1", "", nil, x, repeats)
+	return []tensor{out}, err
+}
+
+func importSplit(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	axis := im.ints("axis", true, attrInt(n, "axis", 0))
+	var lengths tensor
+	haveLengths := false
+	if im.opset < 13 {
+		if s, ok := attrInts(n, "split"); ok {
+			lengths, haveLengths = im.ints("lengths", false, s...), true
+		}
+	} else {
+		lengths, haveLengths = im.input(1)
+	}
+	if haveLengths {
+		return im.add("VariadicSplit", "opset1", "", nil, x, axis, lengths)
+	}
+	parts := int64(len(n.Outputs))
+	if im.opset >= 18 && n.Attrs["num_outputs"] != nil {
+		parts = attrInt(n, "num_outputs", parts)
+	}
+	return im.add("Split", "opset1", "", data("num_splits", strconv.FormatInt(parts, 10)), x, axis)
+}
+
+// reduce imports ReduceX: axes from the attribute, or from the input
+// where the version takes it (ReduceSum from 13, the others from 18).
+func reduce(typ string) converter {
+	return func(im *importer, n *Node) ([]tensor, error) {
+		if !im.known(typ, "opset1") {
+			return nil, nil
+		}
+		x, err := first(im, n)
+		if err != nil {
+			return nil, err
+		}
+		keep := attrInt(n, "keepdims", 1) != 0
+		var axes tensor
+		haveAxes := false
+		if im.opset >= 18 || im.opset >= 13 && n.OpType == "ReduceSum" {
+			axes, haveAxes = im.input(1)
+			if haveAxes && axes.info.Value != nil && axes.info.Value.Len() == 0 {
+				haveAxes = false
+			}
+			if !haveAxes && attrInt(n, "noop_with_empty_axes", 0) != 0 {
+				return []tensor{x}, nil
+			}
+		} else if a, ok := attrInts(n, "axes"); ok && len(a) > 0 {
+			axes, haveAxes = im.ints("axes", false, a...), true
+		}
+		if !haveAxes {
+			r := rank(x)
+			if r < 0 {
+				return nil, nil
+			}
+			all := make([]int64, r)
+			for i := range all {
+				all[i] = int64(i)
+			}
+			axes = im.ints("axes", false, all...)
+		}
+		out, err := im.one(typ, "opset1", "", data("keep_dims", strconv.FormatBool(keep)), x, axes)
+		return []tensor{out}, err
+	}
+}
+
+func globalPool(typ string) converter {
+	return func(im *importer, n *Node) ([]tensor, error) {
+		x, err := first(im, n)
+		if err != nil {
+			return nil, err
+		}
+		r := rank(x)
+		if r < 2 || !im.known(typ, "opset1") {
+			return nil, nil
+		}
+		var axes []int64
+		for i := 2; i < r; i++ {
+			axes = append(axes, int64(i))
+		}
+		out, err := im.one(typ, "opset1", "", data("keep_dims", "true"), x, im.ints("axes", false, axes...))
+		return []tensor{out}, err
+	}
+}
