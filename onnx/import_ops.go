@@ -1,9 +1,11 @@
 package onnx
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
@@ -33,19 +35,19 @@ func init() {
 		"Flatten":            importFlatten,
 		"Cast":               importCast,
 		"CastLike":           importCastLike,
-		"Add":                binary("Add"),
-		"Sub":                binary("Subtract"),
-		"Mul":                binary("Multiply"),
+		"Add":                binaryOp("Add"),
+		"Sub":                binaryOp("Subtract"),
+		"Mul":                binaryOp("Multiply"),
 		"Div":                importDiv,
-		"Pow":                binary("Power"),
-		"Equal":              binary("Equal"),
-		"Less":               binary("Less"),
-		"Greater":            binary("Greater"),
-		"LessOrEqual":        binary("LessEqual"),
-		"GreaterOrEqual":     binary("GreaterEqual"),
-		"And":                binary("LogicalAnd"),
-		"Or":                 binary("LogicalOr"),
-		"Xor":                binary("LogicalXor"),
+		"Pow":                binaryOp("Power"),
+		"Equal":              binaryOp("Equal"),
+		"Less":               binaryOp("Less"),
+		"Greater":            binaryOp("Greater"),
+		"LessOrEqual":        binaryOp("LessEqual"),
+		"GreaterOrEqual":     binaryOp("GreaterEqual"),
+		"And":                binaryOp("LogicalAnd"),
+		"Or":                 binaryOp("LogicalOr"),
+		"Xor":                binaryOp("LogicalXor"),
 		"Mod":                importMod,
 		"Min":                variadic("Minimum"),
 		"Max":                variadic("Maximum"),
@@ -468,9 +470,9 @@ func importCastLike(im *importer, n *Node) ([]tensor, error) {
 	return []tensor{out}, err
 }
 
-// binary imports an element-wise op of two inputs: numpy broadcasting
+// binaryOp imports an element-wise op of two inputs: numpy broadcasting
 // from opset 7, the legacy broadcast attribute before.
-func binary(typ string) converter {
+func binaryOp(typ string) converter {
 	return func(im *importer, n *Node) ([]tensor, error) {
 		a, err := first(im, n)
 		b, ok := im.input(1)
@@ -489,43 +491,35 @@ func binary(typ string) converter {
 }
 
 func importDiv(im *importer, n *Node) ([]tensor, error) {
+	version := DivVersion(im.opset)
+	fail := func(format string, args ...any) ([]tensor, error) {
+		return nil, errorf("%w: %s: opset %d, Div-%d: %s", ErrRule, n, im.opset, version, fmt.Sprintf(format, args...))
+	}
 	if len(n.Inputs) != 2 {
-		return nil, im.ruleErr("Div-%d: Div takes 2 inputs, the node has %d", DivVersion(im.opset), len(n.Inputs))
+		return fail("Div takes 2 inputs, the node has %d", len(n.Inputs))
 	}
 	a, _ := im.input(0)
 	b, _ := im.input(1)
-	version := DivVersion(im.opset)
 	if a.info.Type != ir.Dynamic && b.info.Type != ir.Dynamic {
 		if a.info.Type != b.info.Type {
-			return nil, im.ruleErr("Div-%d: A is %s and B is %s; Div takes one type T for both", version, DataTypeName(a.info.Type), DataTypeName(b.info.Type))
+			return fail("A is %s and B is %s; Div takes one type T for both", DataTypeName(a.info.Type), DataTypeName(b.info.Type))
 		}
 		if !slices.Contains(divTypes[version], a.info.Type) {
 			var names []string
 			for _, t := range divTypes[version] {
 				names = append(names, DataTypeName(t))
 			}
-			return nil, im.ruleErr("Div-%d: type %s is not allowed (T is one of %s)", version, DataTypeName(a.info.Type), joinStrings(names))
+			return fail("type %s is not allowed (T is one of %s)", DataTypeName(a.info.Type), strings.Join(names, ", "))
 		}
 	}
 	d, err := divideFor(n, version, a.info, b.info)
 	if err != nil {
-		return nil, im.ruleErr("Div-%d: %v", version, err)
+		return fail("%v", err)
 	}
 	// OpenVINO floors every Div; ONNX truncates integers.
 	d.PythonDiv = !(im.opts.Faithful && a.info.Type.IsInteger())
 	out, err := im.one("Divide", "opset1", "", d.Attrs(), a, b)
 	return []tensor{out}, err
-}
-
-func joinStrings(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += ", "
-		}
-		out += x
-	}
-	return out
 }
 
 func importMod(im *importer, n *Node) ([]tensor, error) {

@@ -17,6 +17,7 @@ type stepKind uint8
 const (
 	stepParameter stepKind = iota
 	stepDivide
+	stepEvaluate // any other op ops evaluates, with outputs allocated per inference
 )
 
 // step is one layer of the execution plan; values live in slots.
@@ -24,9 +25,11 @@ type step struct {
 	kind   stepKind
 	layer  *ir.Layer
 	in     []int // slots read
-	out    int   // slot written
+	out    int   // slot written (the first, for ops of several outputs)
+	outs   int   // number of outputs, in slots out, out+1...
 	divide *ops.Divide
-	param  int // index among the inputs, for stepParameter
+	op     ops.Op // for stepEvaluate
+	param  int    // index among the inputs, for stepParameter
 }
 
 // CompiledModel is a model ready to run.
@@ -38,7 +41,7 @@ type CompiledModel struct {
 	outputs []Port
 	outSlot []int
 	opts    ops.Options
-	// profiling is Config.Profiling; folded lists the Divides computed at
+	// profiling is Config.Profiling; folded lists the layers computed at
 	// compile time, which profiles report as OPTIMIZED_OUT.
 	profiling bool
 	folded    []*ir.Layer
@@ -47,7 +50,8 @@ type CompiledModel struct {
 // CompileModel checks the model and builds its execution plan. Layers
 // that no Result reaches are ignored, as OpenVINO drops them; any other
 // layer irdiv cannot execute makes compilation fail with an error that
-// counts them by type.
+// counts them by type. A layer whose inputs are all constant is computed
+// now, as OpenVINO's constant folding does.
 func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 	if !cfg.SIMD.Available() {
 		return nil, errorf("SIMD level %s is not available on this CPU or build (available: %v)", cfg.SIMD, ops.AvailableSIMD())
@@ -95,9 +99,12 @@ func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 		if dead[l] {
 			continue
 		}
-		st := step{layer: l, out: cm.slots}
+		st := step{layer: l, out: cm.slots, outs: 1}
 		for _, src := range sources[l] {
 			st.in = append(st.in, slotOf[src])
+		}
+		if len(inf.Outputs[l]) > 1 {
+			st.outs = len(inf.Outputs[l])
 		}
 		switch op := inf.Ops[l].(type) {
 		case *ops.Parameter:
@@ -122,11 +129,38 @@ func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 			cm.outputs[i] = Port{Name: l.Name, Names: src.Port().Names, Index: i, Type: v.Type, Shape: v.Shape}
 			cm.outSlot[i] = st.in[0]
 			continue
+		default:
+			st.kind, st.op = stepEvaluate, op
+			if err := cm.addEvaluate(st); err != nil {
+				return nil, err
+			}
 		}
-		slotOf[ir.Output{Layer: l}] = cm.slots
-		cm.slots++
+		for i := range st.outs {
+			slotOf[ir.Output{Layer: l, Index: i}] = cm.slots
+			cm.slots++
+		}
 	}
 	return cm, nil
+}
+
+// addEvaluate computes an op of constants now; any other joins the plan.
+func (cm *CompiledModel) addEvaluate(st step) error {
+	in := make([]*ir.Tensor, len(st.in))
+	for i, slot := range st.in {
+		if in[i] = cm.consts[slot]; in[i] == nil {
+			cm.steps = append(cm.steps, st)
+			return nil
+		}
+	}
+	out, err := ops.Evaluate(st.op, in, cm.opts)
+	if err != nil {
+		return &ops.LayerError{Layer: st.layer, Err: err}
+	}
+	for i, t := range out {
+		cm.consts[st.out+i] = t
+	}
+	cm.folded = append(cm.folded, st.layer)
+	return nil
 }
 
 // unsupported fails when a live layer is one irdiv cannot execute,
@@ -159,19 +193,19 @@ func unsupported(order []*ir.Layer, dead map[*ir.Layer]bool) error {
 	if len(types) > 8 {
 		counts = append(counts, fmt.Sprintf("%d more types", len(types)-8))
 	}
-	return errorf("%w: irdiv cannot execute %s (%s), first %s; irdiv runs models of Parameter, Const, Divide and Result (irdiv run --layer evaluates one Divide of any model)",
+	return errorf("%w: irdiv cannot execute %s (%s), first %s; irdiv runs models of the ops it evaluates (irdiv run --layer evaluates one Divide of any model)",
 		ErrUnsupportedOp, plural(total, "layer"), strings.Join(counts, ", "), first)
 }
 
 // executable reports whether the plugin runs an op: Parameter, Const,
-// Divide and Result. ops knows more ops, for inference and constant
-// folding, which the plugin does not execute.
+// Divide, Result and every op ops evaluates. ops knows more ops, whose
+// shapes it infers (Convolution...), which the plugin does not execute.
 func executable(op ops.Op) bool {
 	switch op.(type) {
 	case *ops.Parameter, *ops.Const, *ops.Divide, *ops.Result:
 		return true
 	}
-	return false
+	return ops.Evaluable(op)
 }
 
 // addDivide folds a Divide of constants now; any other joins the plan.

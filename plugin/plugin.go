@@ -11,12 +11,14 @@
 //	err := req.Infer()
 //	out, _ := req.OutputTensor(0)
 //
-// Models made of Parameter, Const, Divide and Result run end to end; a
-// Divide whose inputs are all constant is folded at compile time with the
-// same kernels. Dynamic and interval input dimensions are resolved at Infer
-// from the tensors given, and checked against the intervals. An
-// InferRequest reuses its buffers: once shapes are stable, Infer allocates
-// nothing.
+// Models made of the ops irdiv evaluates run end to end (Divide and the
+// shape and element-wise ops around it: ShapeOf, Gather, Concat, Convert,
+// Add, Select...); layers whose inputs are all constant are computed at
+// compile time with the same code. Dynamic and interval input dimensions
+// are resolved at Infer from the tensors given, and checked against the
+// intervals. An InferRequest reuses its Divides' buffers: once shapes are
+// stable, a model of Divides allocates nothing at Infer (other ops
+// allocate their outputs).
 //
 // Concurrency: a CompiledModel may be shared by any number of goroutines,
 // each with its own InferRequest; inputs are never written. One request

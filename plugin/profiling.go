@@ -50,8 +50,8 @@ type ProfilingInfo struct {
 }
 
 // ProfilingInfo returns the layers' counters in execution order (the
-// Parameters and Divides, then the Divides folded at compile time, then
-// the Results), as OpenVINO's get_profiling_info does. The model must have
+// layers of the plan, then those folded at compile time, then the
+// Results), as OpenVINO's get_profiling_info does. The model must have
 // been compiled with Config.Profiling.
 func (r *InferRequest) ProfilingInfo() ([]ProfilingInfo, error) {
 	if err := r.acquire(); err != nil {
@@ -65,6 +65,11 @@ func (r *InferRequest) ProfilingInfo() ([]ProfilingInfo, error) {
 	level := r.cm.SIMD().String()
 	for i, st := range r.cm.steps {
 		info := ProfilingInfo{NodeName: st.layer.Name, NodeType: st.layer.Type, ExecType: "undef", Status: NotRun}
+		if st.kind == stepEvaluate {
+			c := r.counters[i]
+			info.Status, info.RealTime, info.CPUTime, info.Runs, info.TotalTime = Executed, c.last, c.last, c.runs, c.total
+			info.ExecType = "ref_" + st.layer.Type
+		}
 		if st.kind == stepDivide {
 			c := r.counters[i]
 			info.Status, info.RealTime, info.CPUTime, info.Runs, info.TotalTime = Executed, c.last, c.last, c.runs, c.total

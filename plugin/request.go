@@ -119,6 +119,26 @@ func (r *InferRequest) Infer() error {
 				c.runs++
 			}
 			r.slots[st.out] = out
+		case stepEvaluate:
+			var t0 time.Time
+			if r.counters != nil {
+				t0 = time.Now()
+			}
+			in := make([]*ir.Tensor, len(st.in))
+			for j, slot := range st.in {
+				in[j] = r.slots[slot]
+			}
+			out, err := ops.Evaluate(st.op, in, r.cm.opts)
+			if err != nil {
+				return &ops.LayerError{Layer: st.layer, Err: err}
+			}
+			if r.counters != nil {
+				c := &r.counters[i]
+				c.last = time.Since(t0)
+				c.total += c.last
+				c.runs++
+			}
+			copy(r.slots[st.out:st.out+len(out)], out)
 		}
 	}
 	return nil

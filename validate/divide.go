@@ -3,12 +3,28 @@ package validate
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
-	"github.com/irdiv/irdiv/shapeinfer"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+	"github.com/irdiv/irdiv/validate/internal/values"
 )
+
+// CounterExample is a counter-example at a model's inputs: a tensor for
+// every Parameter, by name. Given to the model, it makes a Divide
+// compute what the finding says.
+type CounterExample struct {
+	Inputs map[string]*ir.Tensor
+}
+
+// operand is one operand of a Divide as the messages show it.
+type operand struct {
+	v *values.Value
+	e sym.Expr // its summary
+}
 
 // divide examines one Divide: its attributes, and for integers the values
 // that reach it.
@@ -16,125 +32,141 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 	for _, w := range d.Warnings {
 		v.r.add(Warning, "divide/attribute", l, nil, "%s", w)
 	}
-	info := v.fold.infos[l][0]
+	info := v.infos[l][0]
 	if !info.Type.IsInteger() {
 		return
 	}
-	a := v.fold.values[v.sourceOf(l, 0)]
-	b := v.fold.values[v.sourceOf(l, 1)]
-	out := v.fold.values[ir.Output{Layer: l}]
-	expr := v.expr(ir.Output{Layer: l}, 0)
+	out := v.an.Values[ir.Output{Layer: l}]
+	if n, ok := out.NumElems(); ok && n == 0 {
+		return // an empty output divides nothing
+	}
+	pairs := v.an.Pairs(l, d.Broadcast)
+	if len(pairs) == 0 {
+		return
+	}
+	a, b := v.operandText(l, 0, pairs), v.operandText(l, 1, pairs)
 	evidence := func(extra map[string]any) map[string]any {
-		e := map[string]any{"expression": expr, "a": a.String(), "b": b.String()}
+		e := map[string]any{"expression": v.expr(ir.Output{Layer: l}, 0), "a": a, "b": b}
 		for k, x := range extra {
 			e[k] = x
 		}
 		return e
 	}
-	pairs := operandPairs(a, b, d.Broadcast, out.shape)
-	v.faults(l, info.Type, a, b, pairs, evidence)
+	if v.faults(l, info.Type, pairs, evidence) {
+		return // the model cannot run past this Divide: nothing else about it matters
+	}
 	signed := info.Type.IsSigned()
-	agree, reason := true, ""
-	if signed && d.PythonDiv {
-		agree, reason = floorIsTruncation(pairs)
-	}
-	if signed && d.PythonDiv && v.onnx {
-		v.floorTruncation(l, d, a, b, pairs, agree, reason, evidence)
-	}
-	v.cpu(l, info.Type, d, a, b, agree, evidence)
-}
-
-// pair is the ranges of the two operands of some output elements; exact
-// says that both are single values.
-type pair struct {
-	a, b  interval
-	index int // a flat output index they give, -1 for all
-}
-
-// operandPairs lists the operand ranges element by element where the
-// shapes are known and an operand is tracked element by element, else
-// one pair of the ranges of all elements.
-func operandPairs(a, b value, bc shapeinfer.Broadcast, outShape []int64) []pair {
-	all := []pair{{a.all, b.all, -1}}
-	if a.elems == nil && b.elems == nil {
-		return all
-	}
-	if a.shape == nil || b.shape == nil || outShape == nil || numElems(outShape) > maxElems {
-		// Where the output's layout is unknown but one operand alone is
-		// tracked element by element, each of its elements still meets
-		// only the other's range.
-		switch {
-		case a.elems != nil && b.elems == nil:
-			return eachElem(a.elems, func(e interval) pair { return pair{e, b.all, -1} })
-		case b.elems != nil && a.elems == nil:
-			return eachElem(b.elems, func(e interval) pair { return pair{a.all, e, -1} })
-		}
-		return all
-	}
-	aOff, bOff := len(outShape)-len(a.shape), len(outShape)-len(b.shape)
-	if bc.Mode == shapeinfer.PDPD {
-		aOff, bOff = 0, shapeinfer.PDPDAxis(len(a.shape), len(b.shape), bc.Axis)
-	}
-	if aOff < 0 || bOff < 0 {
-		return all
-	}
-	var pairs []pair
-	coord := make([]int64, len(outShape))
-	for flat := range numElems(outShape) {
-		rem := flat
-		for i := len(outShape) - 1; i >= 0; i-- {
-			coord[i] = int64(rem) % outShape[i]
-			rem /= int(outShape[i])
-		}
-		pairs = append(pairs, pair{a.elem(shapeinfer.BroadcastIndex(coord, a.shape, aOff)), b.elem(shapeinfer.BroadcastIndex(coord, b.shape, bOff)), flat})
-	}
-	return pairs
-}
-
-func eachElem(elems []interval, pairOf func(interval) pair) []pair {
-	pairs := make([]pair, len(elems))
-	for i, e := range elems {
-		pairs[i] = pairOf(e)
-	}
-	return pairs
-}
-
-// faults reports a zero divisor that is certain (an error) and MIN / -1
-// that is possible (a warning).
-func (v *validator) faults(l *ir.Layer, t ir.ElementType, a, b value, pairs []pair, evidence func(map[string]any) map[string]any) {
-	for _, p := range pairs {
-		if p.b == point(0) && p.index >= 0 {
-			v.r.add(Error, "divide/zero-divisor", l, evidence(map[string]any{"index": p.index}),
-				"the divisor is 0 at flat output index %d: integer division by zero", p.index)
-			break
-		}
-	}
-	if !t.IsSigned() {
+	if !signed || !d.PythonDiv {
+		v.cpu(l, info.Type, d, pairs, true, evidence)
 		return
 	}
-	// Only values known to be reachable count: a range that merely
-	// over-approximates holds MIN and -1 without meaning it.
-	if !reachableTogether(a, b) {
-		return
+	agree, reason := v.agree(v.declared, pairs)
+	switch v.origin {
+	case fromONNX:
+		v.floorTruncation(l, pairs, agree, reason, a, b, evidence)
+	case fromPyTorch:
+		v.pytorch(l, pairs, agree, evidence)
 	}
-	minimum := typeRange(t).lo
-	for _, p := range pairs {
-		if p.a.contains(minimum) && p.b.contains(-1) {
-			v.r.add(Warning, "divide/overflow", l, evidence(map[string]any{"example": fmt.Sprintf("%d / -1", minimum)}),
-				"the dividend can be %d where the divisor can be -1: integer division overflow (%d / -1 has no %s result)", minimum, minimum, t)
-			return
-		}
-	}
+	v.cpu(l, info.Type, d, pairs, agree, evidence)
 }
 
-// floorIsTruncation tells whether floor and truncation agree on every
-// pair, and why: the operands never have opposite signs, or every
-// division is exact.
-func floorIsTruncation(pairs []pair) (bool, string) {
+// operandText shows an operand of l: its value, or the range of its
+// elements, at the declared shapes.
+func (v *validator) operandText(l *ir.Layer, i int, pairs []values.Pair) string {
+	src := v.sourceOf(l, i)
+	val := v.an.Values[src]
+	if val == nil || !val.Int {
+		return "?"
+	}
+	if val.Elems != nil && len(val.Elems) <= 8 {
+		parts := make([]string, len(val.Elems))
+		consts := true
+		for j, e := range val.Elems {
+			c, ok := e.IsConst()
+			consts = consts && ok
+			parts[j] = strconv.FormatInt(c, 10)
+		}
+		if consts {
+			if val.Rank == 0 {
+				return "= " + parts[0]
+			}
+			return "= [" + strings.Join(parts, ",") + "]"
+		}
+	}
+	var all sym.Range
+	for j, p := range pairs {
+		e := p.A
+		if i == 1 {
+			e = p.B
+		}
+		r := v.declared.Range(e)
+		if j == 0 {
+			all = r
+		} else {
+			all = union(all, r)
+		}
+	}
+	return rangeText(all)
+}
+
+func union(a, b sym.Range) sym.Range {
+	lo, hi := a.Lo, a.Hi
+	if b.Lo.Less(lo) {
+		lo = b.Lo
+	}
+	if hi.Less(b.Hi) {
+		hi = b.Hi
+	}
+	return sym.Range{Lo: lo, Hi: hi}
+}
+
+// rangeText prints a range in the one notation every finding uses:
+// "= 3", "in [0, 255]", "in [1, inf)", with the int64 limits as -2^63
+// and 2^63-1.
+func rangeText(r sym.Range) string {
+	if r.Lo == r.Hi && r.Lo.IsFinite() {
+		return "= " + boundText(r.Lo)
+	}
+	lo, hi := "[", "]"
+	if !r.Lo.IsFinite() {
+		lo = "("
+	}
+	if !r.Hi.IsFinite() {
+		hi = ")"
+	}
+	return "in " + lo + boundText(r.Lo) + ", " + boundText(r.Hi) + hi
+}
+
+func boundText(b sym.Bound) string {
+	switch {
+	case b.Inf < 0:
+		return "-inf"
+	case b.Inf > 0:
+		return "inf"
+	case b.V == math.MinInt64:
+		return "-2^63"
+	case b.V == math.MaxInt64:
+		return "2^63-1"
+	case b.V == values.MaxDim:
+		return "2^40"
+	}
+	return strconv.FormatInt(b.V, 10)
+}
+
+// agree tells whether floor and truncation agree on every pair under the
+// prover's ranges, and why: the operands never have opposite signs, or
+// every division is exact.
+func (v *validator) agree(p *sym.Prover, pairs []values.Pair) (bool, string) {
 	nonNegative, exactDivision := true, true
-	for _, p := range pairs {
-		sameSign := p.a.lo >= 0 && p.b.lo >= 0 || p.a.hi <= 0 && p.b.hi <= 0 || p.a == point(0)
-		exact := p.a.isPoint() && p.b.isPoint() && p.b.lo != 0 && p.a.lo%p.b.lo == 0 || p.b == point(1) || p.b == point(-1)
+	for _, pr := range pairs {
+		ra, rb := p.Range(pr.A), p.Range(pr.B)
+		sameSign := ra.Lo.AtLeast(0) && rb.Lo.AtLeast(0) || ra.Hi.AtMost(0) && rb.Hi.AtMost(0) || ra.Lo.AtLeast(0) && ra.Hi.AtMost(0)
+		exact := false
+		if c, ok := pr.B.IsConst(); ok && c != 0 {
+			exact = pr.A.MultipleOf(c)
+		}
+		exact = exact || rb.Lo == rb.Hi && rb.Lo.IsFinite() && (rb.Lo.V == 1 || rb.Lo.V == -1) ||
+			pr.A.Equal(pr.B) || v.an.B.Add(pr.A, pr.B).Equal(sym.Const(0))
 		if !sameSign && !exact {
 			return false, ""
 		}
@@ -150,93 +182,236 @@ func floorIsTruncation(pairs []pair) (bool, string) {
 	return true, "on every element the operands have the same sign or divide exactly"
 }
 
-// counterExample finds a / b, a in p.a and b in p.b, whose floor and
-// truncation differ: opposite signs and a remainder.
-func counterExample(p pair) (int64, int64, bool) {
-	var bs, as []int64
-	for _, c := range []int64{2, -2, 3, -3, p.b.lo, p.b.hi, p.b.lo + 1, p.b.hi - 1} {
-		if c != 0 && p.b.contains(c) {
-			bs = append(bs, c)
-		}
-	}
-	for _, y := range bs {
-		as = as[:0]
-		for _, c := range []int64{-abs(y) - 1, abs(y) + 1, -1, 1, p.a.lo, p.a.hi, p.a.lo + 1, p.a.hi - 1} {
-			if p.a.contains(c) {
-				as = append(as, c)
-			}
-		}
-		for _, x := range as {
-			if (x < 0) != (y < 0) && x != 0 && x%y != 0 && !(x == math.MinInt64 && y == -1) {
-				return x, y, true
+// shapeDerived tells whether an operand depends on input dims (a shape
+// computation), where a proof for any input shape is worth saying.
+func (v *validator) shapeDerived(pairs []values.Pair) bool {
+	for _, p := range pairs {
+		for _, e := range []sym.Expr{p.A, p.B} {
+			for _, s := range v.an.B.Syms(e) {
+				if o := v.an.OriginOf(s); o.Kind == values.InputDim || o.Kind == values.Derived && o.Index >= 0 {
+					return true
+				}
 			}
 		}
 	}
-	return 0, 0, false
+	return false
 }
 
-// floorTruncation classifies a flooring Divide of a model from ONNX:
-// a note when floor and truncation provably agree, an error when values
-// the model admits make them differ, a warning when ranges that
-// over-approximate allow it.
-func (v *validator) floorTruncation(l *ir.Layer, d *ops.Divide, a, b value, pairs []pair, agree bool, reason string, evidence func(map[string]any) map[string]any) {
+// floorDiffers: floor and truncation give different quotients.
+func floorDiffers(x, y int64) bool {
+	return y != 0 && !(x == math.MinInt64 && y == -1) && x%y != 0 && (x < 0) != (y < 0)
+}
+
+// runs are the two evaluations a floor/truncation counter-example
+// compares: every signed integer Divide truncating (what ONNX, and
+// OpenVINO's CPU plugin, compute) and flooring (this IR's m_pythondiv).
+func truncating(*ir.Layer, *ops.Divide) bool { return false }
+func flooring(*ir.Layer, *ops.Divide) bool   { return true }
+
+// floorTruncation classifies a flooring Divide of a model from ONNX: a
+// note when floor and truncation provably agree for every input shape; a
+// warning when they agree at the declared shapes only; an error with a
+// counter-example at the model's inputs when some input makes the model's
+// outputs differ; a warning naming what stopped the analysis otherwise.
+func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool, reason, a, b string, evidence func(map[string]any) map[string]any) {
+	onnxRun := values.RunOptions{Floor: truncating, MaxTensorBytes: v.opts.MaxTensorBytes}
+	irRun := values.RunOptions{Floor: flooring, MaxTensorBytes: v.opts.MaxTensorBytes}
+	search := func(anyShape bool) (*values.Witness, bool) {
+		return v.an.Search(l, pairs, values.SearchOptions{Bad: floorDiffers, AnyShape: anyShape, Reference: onnxRun, Test: irRun})
+	}
 	if agree {
-		// Where the operands come from shapes, OpenVINO's reshape may give
-		// the model other ones: the proof must hold for any input shape.
-		ga, gb := v.general.values[v.sourceOf(l, 0)], v.general.values[v.sourceOf(l, 1)]
-		generalPairs := operandPairs(ga, gb, d.Broadcast, v.general.values[ir.Output{Layer: l}].shape)
-		if always, why := floorIsTruncation(generalPairs); always {
+		if always, why := v.agree(v.anyShape, pairs); always {
 			where := ""
-			if a.shapeOf || b.shapeOf {
+			if v.shapeDerived(pairs) {
 				where = " whatever the input shapes"
 			}
 			v.r.add(Note, "divide/floor-trunc-agree", l, evidence(map[string]any{"reason": why + where}),
 				"m_pythondiv=true floors where ONNX truncates, but here they agree: %s%s (A %s, B %s)", why, where, a, b)
 			return
 		}
-		e := evidence(map[string]any{"reason": reason, "a_any_shape": ga.String(), "b_any_shape": gb.String()})
-		msg := fmt.Sprintf("m_pythondiv=true floors where ONNX truncates; at the declared input shapes they agree (%s: A %s, B %s), but irdiv cannot prove it for other input shapes, which a reshape may give (A %s, B %s)", reason, a, b, ga, gb)
-		for _, p := range generalPairs {
-			if x, y, ok := counterExample(p); ok {
-				e["counter_example"] = fmt.Sprintf("%d / %d: ONNX gives %d, this IR gives %d", x, y, divInt(x, y, false), divInt(x, y, true))
-				msg += "; if such values reach it: " + e["counter_example"].(string)
-				break
-			}
+		e := evidence(map[string]any{"reason": reason})
+		msg := fmt.Sprintf("m_pythondiv=true floors where ONNX truncates; at the declared input shapes they agree (%s: A %s, B %s), but not for every input shape, which a reshape may give", reason, a, b)
+		if w, ok := search(true); ok {
+			v.witness(e, w, "ONNX", "this IR")
+			msg += "; with other input shapes: " + e["counter_example"].(string)
+		} else {
+			msg += v.stoppedBy(pairs)
 		}
 		v.r.add(Warning, "divide/floor-trunc-reshape", l, e, "%s", msg)
 		return
 	}
-	for _, p := range pairs {
-		x, y, ok := counterExample(p)
-		if !ok {
-			continue
-		}
-		ex := fmt.Sprintf("%d / %d: ONNX gives %d, this IR gives %d", x, y, divInt(x, y, false), divInt(x, y, true))
-		e := evidence(map[string]any{"counter_example": ex, "a_value": x, "b_value": y, "truncated": divInt(x, y, false), "floored": divInt(x, y, true)})
-		if p.index >= 0 {
-			e["index"] = p.index
-		}
-		switch {
-		case p.a.isPoint() && p.b.isPoint():
-			v.r.add(Error, "divide/floor-trunc", l, e,
-				"floors where ONNX truncates, and the values that reach it differ: %s", ex)
-		case reachableTogether(a, b):
-			v.r.add(Error, "divide/floor-trunc", l, e,
-				"floors where ONNX truncates, and the model admits inputs where they differ: %s", ex)
-		default:
-			v.r.add(Warning, "divide/floor-trunc-possible", l, e,
-				"floors where ONNX truncates; irdiv cannot prove that the operands never have opposite signs (A %s, B %s), and if such values reach it: %s", a, b, ex)
-		}
+	if w, ok := search(false); ok {
+		e := evidence(nil)
+		v.witness(e, w, "ONNX", "this IR")
+		v.r.add(Error, "divide/floor-trunc", l, e, "floors where ONNX truncates, and the model admits inputs where they differ: %s", e["counter_example"])
+		v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 		return
 	}
 	v.r.add(Warning, "divide/floor-trunc-possible", l, evidence(nil),
-		"floors where ONNX truncates, and irdiv cannot prove that they agree (A %s, B %s)", a, b)
+		"floors where ONNX truncates, and irdiv can neither prove that they agree nor find inputs where they differ (A %s, B %s)%s", a, b, v.stoppedBy(pairs))
+}
+
+// pytorch: OpenVINO's PyTorch frontend floors on purpose (Python's //),
+// and its CPU plugin truncates anyway (#38248): where the operands can
+// have opposite signs, that is a warning with a counter-example.
+func (v *validator) pytorch(l *ir.Layer, pairs []values.Pair, agree bool, evidence func(map[string]any) map[string]any) {
+	if agree {
+		return
+	}
+	floorRun := values.RunOptions{Floor: flooring, MaxTensorBytes: v.opts.MaxTensorBytes}
+	cpuRun := values.RunOptions{Floor: truncating, MaxTensorBytes: v.opts.MaxTensorBytes}
+	w, ok := v.an.Search(l, pairs, values.SearchOptions{Bad: floorDiffers, Reference: floorRun, Test: cpuRun})
+	if !ok {
+		return
+	}
+	e := evidence(nil)
+	v.witness(e, w, "PyTorch (and this IR)", "OpenVINO's CPU plugin")
+	v.r.add(Warning, "cpu/pythondiv-ignored", l, e,
+		"floors as PyTorch's // does, but OpenVINO's CPU plugin ignores m_pythondiv and truncates (#38248), and the model admits inputs where they differ: %s", e["counter_example"])
+	v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
+}
+
+// stoppedBy names the ops whose values the analysis did not follow.
+func (v *validator) stoppedBy(pairs []values.Pair) string {
+	var names []string
+	for _, p := range pairs {
+		for _, e := range []sym.Expr{p.A, p.B} {
+			for _, s := range v.an.B.Syms(e) {
+				if o := v.an.OriginOf(s); o.Kind == values.Derived && o.Layer != nil {
+					name := o.Layer.String() + " (" + o.Layer.Type + ")"
+					if !slices.Contains(names, name) {
+						names = append(names, name)
+					}
+				}
+			}
+			names = append(names, v.an.B.Origins(e)...)
+		}
+	}
+	names = slices.Compact(names)
+	if len(names) == 0 {
+		return ""
+	}
+	return "; the values come through " + strings.Join(names[:min(len(names), 3)], ", ") + more(len(names), 3) + ", which irdiv does not follow"
+}
+
+// witness writes a counter-example into a finding's evidence.
+func (v *validator) witness(e map[string]any, w *values.Witness, meant, got string) {
+	q1, q2 := divInt(w.A, w.B, false), divInt(w.A, w.B, true)
+	if meant != "ONNX" {
+		q1, q2 = q2, q1
+	}
+	ex := fmt.Sprintf("%d / %d: %s gives %d, %s gives %d", w.A, w.B, meant, q1, got, q2)
+	e["counter_example"] = ex
+	e["a_value"], e["b_value"] = w.A, w.B
+	e["truncated"], e["floored"] = divInt(w.A, w.B, false), divInt(w.A, w.B, true)
+	e["index"] = w.Index
+	inputs := make(map[string]any)
+	for l, t := range w.Inputs {
+		inputs[l.Name] = map[string]any{"type": t.Type.String(), "shape": t.Shape, "values": preview(t)}
+	}
+	e["inputs"] = inputs
+	switch {
+	case len(w.Outputs) > 0:
+		var names []string
+		for _, r := range w.Outputs {
+			names = append(names, r.Name)
+		}
+		e["outputs_differ"] = names
+		e["confirmed"] = "outputs"
+	case w.Fails != nil:
+		e["confirmed"] = "fails"
+		e["fails"] = w.Fails.Error()
+	default:
+		e["confirmed"] = "divide"
+		if w.Through != nil {
+			e["through"] = w.Through.Name
+		}
+	}
+}
+
+// counterExample keeps a witness's inputs by Parameter name.
+func (v *validator) counterExample(w *values.Witness) *CounterExample {
+	c := &CounterExample{Inputs: make(map[string]*ir.Tensor, len(w.Inputs))}
+	for l, t := range w.Inputs {
+		c.Inputs[l.Name] = t
+	}
+	return c
+}
+
+// preview shows a tensor's values shortly: all of a small one, or the
+// first few and "...".
+func preview(t *ir.Tensor) string {
+	n := t.Len()
+	shown := min(n, 8)
+	parts := make([]string, shown)
+	same := n > 0
+	for i := range n {
+		if i < shown {
+			parts[i] = t.Format(i)
+		}
+		if same && t.Format(i) != t.Format(0) {
+			same = false
+		}
+	}
+	switch {
+	case same && n > 1:
+		return "all " + t.Format(0)
+	case n > shown:
+		return "[" + strings.Join(parts, ",") + ",...]"
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// faults reports zero divisors and MIN / -1: an error where certain (a
+// constant), a warning with a counter-example where the model's inputs
+// can make them. It reports whether a fault is certain.
+func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, evidence func(map[string]any) map[string]any) bool {
+	for _, p := range pairs {
+		if c, ok := p.B.IsConst(); ok && c == 0 {
+			v.r.add(Error, "divide/zero-divisor", l, evidence(map[string]any{"index": max(p.Index, 0)}),
+				"the divisor is 0 at flat output index %d: integer division by zero", max(p.Index, 0))
+			return true
+		}
+	}
+	if !t.IsSigned() {
+		return false
+	}
+	minimum := values.TypeRange(t).Lo.V
+	possible := false
+	for _, p := range pairs {
+		ca, okA := p.A.IsConst()
+		cb, okB := p.B.IsConst()
+		if okA && okB && ca == minimum && cb == -1 {
+			v.r.add(Error, "divide/overflow", l, evidence(map[string]any{"index": max(p.Index, 0), "example": fmt.Sprintf("%d / -1", minimum)}),
+				"the dividend is %d and the divisor -1 at flat output index %d: integer division overflow (%d / -1 has no %s result)", minimum, max(p.Index, 0), minimum, t)
+			return true
+		}
+		possible = possible || v.declared.Range(p.A).Contains(minimum) && v.declared.Range(p.B).Contains(-1)
+	}
+	if !possible {
+		return false
+	}
+	overflow := func(x, y int64) bool { return x == minimum && y == -1 }
+	w, ok := v.an.Search(l, pairs, values.SearchOptions{Bad: overflow, AtDivide: true, Reference: values.RunOptions{MaxTensorBytes: v.opts.MaxTensorBytes}})
+	if !ok {
+		return false
+	}
+	e := evidence(map[string]any{"example": fmt.Sprintf("%d / -1", minimum), "index": w.Index})
+	inputs := make(map[string]any)
+	for in, tensor := range w.Inputs {
+		inputs[in.Name] = map[string]any{"type": tensor.Type.String(), "shape": tensor.Shape, "values": preview(tensor)}
+	}
+	e["inputs"] = inputs
+	v.r.add(Warning, "divide/overflow", l, e,
+		"the model admits inputs where the dividend is %d and the divisor -1: integer division overflow (%d / -1 has no %s result)", minimum, minimum, t)
+	v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
+	return false
 }
 
 // cpu notes what OpenVINO's CPU plugin computes differently: it ignores
 // m_pythondiv (truncates), divides i32 in float32 and narrows i64 to i32.
-func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, a, b value, agree bool, evidence func(map[string]any) map[string]any) {
-	if t.IsSigned() && d.PythonDiv && !agree {
+func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []values.Pair, agree bool, evidence func(map[string]any) map[string]any) {
+	if t.IsSigned() && d.PythonDiv && !agree && v.origin != fromPyTorch {
 		v.r.add(Note, "cpu/pythondiv-ignored", l, evidence(map[string]any{"example": "-3 / 2: this IR gives -2, the CPU plugin gives -1"}),
 			"OpenVINO's CPU plugin ignores m_pythondiv and truncates, so its results differ from this IR's floor where the operands have opposite signs (-3 / 2 gives -1 there, -2 here) (#38248)")
 	}
@@ -247,10 +422,20 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, a, b value
 	if t == ir.I64 {
 		limit = 1<<31 - 1
 	}
-	if !(a.all.hi > limit || a.all.lo < -limit || b.all.hi > limit || b.all.lo < -limit) {
+	var ra, rb sym.Range
+	for i, p := range pairs {
+		a, b := v.declared.Range(p.A), v.declared.Range(p.B)
+		if i == 0 {
+			ra, rb = a, b
+		} else {
+			ra, rb = union(ra, a), union(rb, b)
+		}
+	}
+	big := func(r sym.Range) bool { return !r.Hi.AtMost(limit) || !r.Lo.AtLeast(-limit) }
+	if !big(ra) && !big(rb) {
 		return
 	}
-	x, y, ok := cpuExample(t, a.all, b.all)
+	x, y, ok := cpuExample(t, ra, rb)
 	msg := "OpenVINO's CPU plugin divides i32 in float32, exact only below 2^24 (#35830)"
 	code := "cpu/i32-float32"
 	if t == ir.I64 {
@@ -263,9 +448,18 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, a, b value
 		e["example"] = ex
 		msg += "; the operands here can be that large: " + ex
 	} else {
-		msg += fmt.Sprintf("; the operands here can be that large (A %s, B %s)", a, b)
+		msg += fmt.Sprintf("; the operands here can be that large (A %s, B %s)", rangeText(ra), rangeText(rb))
 	}
 	v.r.add(Note, code, l, e, "%s", msg)
+}
+
+// divInt is exact integer division, floor or truncation.
+func divInt(a, b int64, floor bool) int64 {
+	q := a / b
+	if floor && a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
 }
 
 // cpuDivide is the CPU plugin's integer division, as its x64 JIT computes
@@ -283,16 +477,16 @@ func cpuDivide(t ir.ElementType, a, b int64) int64 {
 
 // cpuExample finds operands in the ranges where the CPU plugin's result
 // differs from the exact truncated quotient.
-func cpuExample(t ir.ElementType, a, b interval) (int64, int64, bool) {
+func cpuExample(t ir.ElementType, a, b sym.Range) (int64, int64, bool) {
 	// The examples of divide-spec.md C.1 first, then the ends of the ranges.
-	as := []int64{0x40000001, 1<<24 + 1, -0x40000001, a.hi, a.lo}
+	as := []int64{0x40000001, 1<<24 + 1, -0x40000001, a.Hi.V, a.Lo.V}
 	if t == ir.I64 {
-		as = []int64{1 << 31, 1<<31 - 1, 1 << 62, a.hi, a.lo}
+		as = []int64{1 << 31, 1<<31 - 1, 1 << 62, a.Hi.V, a.Lo.V}
 	}
-	bs := []int64{5, 11, 3, 7, -3, 2, b.lo, b.hi}
+	bs := []int64{5, 11, 3, 7, -3, 2, b.Lo.V, b.Hi.V}
 	for _, x := range as {
 		for _, y := range bs {
-			if !a.contains(x) || !b.contains(y) || y == 0 || x == math.MinInt64 && y == -1 {
+			if !a.Contains(x) || !b.Contains(y) || y == 0 || x == math.MinInt64 && y == -1 {
 				continue
 			}
 			if cpuDivide(t, x, y) != divInt(x, y, false) {
@@ -303,18 +497,19 @@ func cpuExample(t ir.ElementType, a, b interval) (int64, int64, bool) {
 	return 0, 0, false
 }
 
-// expr prints the sub-graph that computes o as one line, with the folded
-// value or range of each step: Divide(Squeeze(ShapeOf("x") = [1,3]) = 3,
-// Const = 2) = 1.
+// expr prints the sub-graph that computes o as one line, with the value
+// of each step where it is a known constant: Divide(Squeeze(ShapeOf("x")
+// = [1,3]) = 3, Const = 2) = 1.
 func (v *validator) expr(o ir.Output, depth int) string {
 	l := o.Layer
 	if l == nil {
 		return "?"
 	}
-	val := v.fold.values[o]
 	shown := ""
-	if val.typ.IsInteger() && (val.isConst() || val.all != typeRange(val.typ)) {
-		shown = " " + val.String()
+	if val := v.an.Values[o]; val != nil && val.Int {
+		if text := v.constText(val); text != "" {
+			shown = " " + text
+		}
 	}
 	switch strings.ToLower(l.Type) {
 	case "const", "constant":
@@ -337,4 +532,31 @@ func (v *validator) expr(o ir.Output, depth int) string {
 		args = append(args, v.expr(v.sourceOf(l, i), depth+1))
 	}
 	return fmt.Sprintf("%s(%s)%s", l.Type, strings.Join(args, ", "), shown)
+}
+
+// constText shows a value whose elements are constants at the declared
+// shapes: "= 3", "= [1,3,270,480]"; "" otherwise.
+func (v *validator) constText(val *values.Value) string {
+	es := val.Elems
+	if es == nil {
+		if n, ok := val.NumElems(); !ok || n != 1 {
+			return ""
+		}
+		es = []sym.Expr{val.All}
+	}
+	if len(es) > 8 {
+		return ""
+	}
+	parts := make([]string, len(es))
+	for i, e := range es {
+		r := v.declared.Range(e)
+		if r.Lo != r.Hi || !r.Lo.IsFinite() {
+			return ""
+		}
+		parts[i] = strconv.FormatInt(r.Lo.V, 10)
+	}
+	if val.Rank == 0 || val.Elems == nil {
+		return "= " + parts[0]
+	}
+	return "= [" + strings.Join(parts, ",") + "]"
 }

@@ -54,6 +54,9 @@ type Finding struct {
 	// Evidence holds the numbers behind the message: ranges, values,
 	// counter-examples, and for a Divide its sub-graph ("expression").
 	Evidence map[string]any
+	// CounterExample, when set, holds the model inputs of the finding's
+	// counter-example, for a caller to write out or replay.
+	CounterExample *CounterExample
 }
 
 // Report is the findings about one model.

@@ -1,10 +1,9 @@
 package validate
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -12,13 +11,24 @@ import (
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
+	"github.com/irdiv/irdiv/validate/internal/values"
 )
 
+var numpy = shapeinfer.Broadcast{Mode: shapeinfer.Numpy}
+
 // compareONNX matches each Div of the ONNX model with the IR's Divide by
-// tensor names and evaluates both on the same operands: the model's own
-// test data when it has some (test_data_set_0 beside the .onnx), then
-// random ones of the declared shapes.
-func (v *validator) compareONNX(om *onnx.Model, seed uint64) {
+// name, and evaluates both on the operands that reach the Div in the ONNX
+// model: first with its test data, then with random inputs. Initializers
+// and Constant nodes are fixed values; an operand irdiv cannot compute
+// in the ONNX model (it comes through an op irdiv does not evaluate) is
+// drawn at random, of the shape and type the IR declares.
+func (v *validator) compareONNX(om *onnx.Model) {
+	faithful, err := onnx.Convert(om)
+	if err != nil {
+		v.r.add(Error, "onnx/rule", nil, nil, "%v", err)
+		return
+	}
+	src := analyzeONNX(faithful)
 	byName := make(map[string]*ir.Layer)
 	for _, l := range v.m.Layers {
 		if !strings.EqualFold(l.Type, "Divide") {
@@ -31,11 +41,10 @@ func (v *validator) compareONNX(om *onnx.Model, seed uint64) {
 			}
 		}
 	}
+	runs := v.onnxRuns(src, om)
 	matched := make(map[*ir.Layer]bool)
-	testData := onnxTestData(om)
-	r := rand.New(rand.NewPCG(seed, 0x0cc))
 	for _, n := range om.Graph.Nodes {
-		if n.OpType != "Div" || n.Domain != "" {
+		if n.OpType != "Div" || n.Domain != "" || len(n.Outputs) == 0 {
 			continue
 		}
 		var l *ir.Layer
@@ -51,7 +60,9 @@ func (v *validator) compareONNX(om *onnx.Model, seed uint64) {
 			continue
 		}
 		matched[l] = true
-		v.compareDiv(om, n, l, testData, r)
+		if div := producerOf(faithful, n.Outputs[0]); div != nil {
+			v.compareDiv(n, l, src, div, runs)
+		}
 	}
 	for _, l := range v.order {
 		if strings.EqualFold(l.Type, "Divide") && !matched[l] {
@@ -60,80 +71,140 @@ func (v *validator) compareONNX(om *onnx.Model, seed uint64) {
 	}
 }
 
-// onnxTestData reads the inputs of the ONNX model's first test data set,
-// by graph input name, when the model sits beside one.
-func onnxTestData(om *onnx.Model) map[string]*ir.Tensor {
-	if om.Path == "" {
-		return nil
-	}
-	set := filepath.Join(filepath.Dir(om.Path), "test_data_set_0")
-	out := make(map[string]*ir.Tensor)
-	for i, in := range om.Graph.Inputs {
-		path := filepath.Join(set, fmt.Sprintf("input_%d.pb", i))
-		if _, err := os.Stat(path); err != nil {
-			return out
+// producerOf is the layer of m whose output carries an ONNX tensor name.
+func producerOf(m *ir.Model, name string) *ir.Layer {
+	for _, l := range m.Layers {
+		for _, p := range l.Outputs {
+			if slices.Contains(p.Names, name) {
+				return l
+			}
 		}
-		t, _, err := onnx.ReadTensorFile(path, onnx.ReadOptions{})
-		if err != nil {
-			return out
-		}
-		out[in.Name] = t
 	}
-	return out
+	return nil
 }
 
-// compareDiv compares one Div with its Divide.
-func (v *validator) compareDiv(om *onnx.Model, n *onnx.Node, l *ir.Layer, testData map[string]*ir.Tensor, r *rand.Rand) {
+// analyzeONNX infers and analyses an imported ONNX model, keeping going
+// where a layer fails (it stays opaque).
+func analyzeONNX(m *ir.Model) *values.Analysis {
+	order, _ := m.TopoOrder()
+	sources := m.Sources()
+	opsOf := make(map[*ir.Layer]ops.Op)
+	infos := make(map[*ir.Layer][]ops.ValueInfo)
+	for _, l := range order {
+		infos[l] = ops.DeclaredOutputs(l)
+		op, err := ops.New(l)
+		if err != nil {
+			continue
+		}
+		in := make([]ops.ValueInfo, len(l.Inputs))
+		for i := range in {
+			if s := sources[l]; i < len(s) && s[i].Layer != nil {
+				in[i] = infos[s[i].Layer][s[i].Index]
+			}
+		}
+		out, err := ops.InferFold(op, in)
+		if err != nil || len(out) != len(l.Outputs) {
+			continue
+		}
+		opsOf[l], infos[l] = op, out
+	}
+	return values.Analyze(m, order, sources, opsOf, infos)
+}
+
+// onnxRuns evaluates the ONNX model on its test data, when given, and on
+// random inputs of its declared shapes.
+func (v *validator) onnxRuns(src *values.Analysis, om *onnx.Model) []*values.Run {
+	r := rand.New(rand.NewPCG(v.opts.Seed, 0x0cc))
+	var runs []*values.Run
+	opts := values.RunOptions{MaxTensorBytes: v.maxTensorBytes()}
+	if len(v.opts.ONNXTestData) > 0 {
+		inputs := make(map[*ir.Layer]*ir.Tensor)
+		for _, in := range src.Inputs {
+			if t := v.opts.ONNXTestData[in.Layer.Name]; t != nil {
+				inputs[in.Layer] = t
+			}
+		}
+		if len(inputs) == len(src.Inputs) {
+			runs = append(runs, src.Evaluate(inputs, opts))
+		}
+	}
+	for range 4 {
+		inputs := make(map[*ir.Layer]*ir.Tensor)
+		for _, in := range src.Inputs {
+			t := random(r, ops.ValueInfo{Type: in.Type, Shape: in.Shape}, false)
+			if t == nil {
+				return runs
+			}
+			inputs[in.Layer] = t
+		}
+		runs = append(runs, src.Evaluate(inputs, opts))
+	}
+	return runs
+}
+
+func (v *validator) maxTensorBytes() int64 {
+	if v.opts.MaxTensorBytes > 0 {
+		return v.opts.MaxTensorBytes
+	}
+	return 16 << 20
+}
+
+// compareDiv compares one Div with its Divide on the operands that reach
+// the Div in each evaluation of the ONNX model.
+func (v *validator) compareDiv(n *onnx.Node, l *ir.Layer, src *values.Analysis, div *ir.Layer, runs []*values.Run) {
 	d, ok := v.ops[l].(*ops.Divide)
-	if !ok || len(n.Inputs) != 2 {
+	want, ok2 := src.Ops[div].(*ops.Divide)
+	if !ok || !ok2 || len(src.Sources[div]) != 2 {
 		return
 	}
-	ports := [2]ops.ValueInfo{}
+	var ports, onnxPorts [2]ops.ValueInfo
 	for i := range ports {
-		src := v.sourceOf(l, i)
-		if src.Layer == nil {
+		s := v.sourceOf(l, i)
+		if s.Layer == nil {
 			return
 		}
-		ports[i] = v.fold.infos[src.Layer][src.Index]
+		ports[i] = v.infos[s.Layer][s.Index]
+		o := src.Sources[div][i]
+		onnxPorts[i] = src.Infos[o.Layer][o.Index]
 	}
-	want, err := onnx.DivideFor(om, n, ports[0], ports[1])
-	if err != nil {
-		v.r.add(Error, "onnx/rule", l, nil, "%v", err)
-		return
+	// Types or shapes that cannot be the same Div's come first: values
+	// compared across them would mean nothing.
+	for i := range ports {
+		if mismatch(ports[i], onnxPorts[i]) {
+			v.r.add(Error, "onnx/mismatch", l, map[string]any{"onnx": onnxPorts[i].String(), "ir": ports[i].String(), "input": i},
+				"input %d of the ONNX %s is %s, of this Divide %s: they are not the same division (is --onnx the model this IR came from?)", i, n, onnxPorts[i], ports[i])
+			return
+		}
 	}
 	if want.Broadcast != d.Broadcast {
 		v.r.add(Warning, "onnx/broadcast", l, map[string]any{"onnx": want.Broadcast.String(), "ir": d.Broadcast.String()},
 			"the ONNX %s broadcasts as %s, this Divide as %s", n, want.Broadcast, d.Broadcast)
 	}
-	inits := make(map[string]*ir.Tensor)
-	for _, init := range om.Graph.Initializers {
-		inits[init.Name] = init.Tensor
-	}
-	// The operand sets: the test data first, then random draws.
-	var sets [][2]*ir.Tensor
-	fixed := [2]*ir.Tensor{}
-	for i, name := range n.Inputs {
-		if t := inits[name]; t != nil {
-			fixed[i] = t
-		}
-	}
-	if a, b := pick(fixed[0], testData[n.Inputs[0]]), pick(fixed[1], testData[n.Inputs[1]]); a != nil && b != nil {
-		sets = append(sets, [2]*ir.Tensor{a, b})
-	}
-	for range 4 {
+	r := rand.New(rand.NewPCG(v.opts.Seed, uint64(l.ID)))
+	compared, tooLarge := 0, false
+	for _, run := range runs {
 		var set [2]*ir.Tensor
 		for i := range set {
-			if set[i] = fixed[i]; set[i] == nil {
+			if run.Err == nil {
+				set[i] = run.Values[src.Sources[div][i]]
+			}
+			if set[i] == nil {
 				if set[i] = random(r, ports[i], i == 1); set[i] == nil {
-					return
+					break
 				}
 			}
 		}
-		sets = append(sets, set)
-	}
-	for _, set := range sets {
-		got, err1 := d.Evaluate(set[0], set[1])
-		exp, err2 := want.Evaluate(set[0], set[1])
+		if set[0] == nil || set[1] == nil {
+			continue
+		}
+		opts := ops.Options{MaxTensorBytes: v.maxTensorBytes(), Threads: 1}
+		got, err1 := evaluateWith(d, set, opts)
+		exp, err2 := evaluateWith(want, set, opts)
+		if errors.Is(err1, ir.ErrTooLarge) || errors.Is(err2, ir.ErrTooLarge) {
+			tooLarge = true
+			continue
+		}
+		compared++
 		if err1 != nil || err2 != nil {
 			if (err1 == nil) != (err2 == nil) {
 				v.r.add(Error, "onnx/semantics", l, nil, "on the same operands the ONNX %s gives %v and this Divide %v", n, err2, err1)
@@ -148,22 +219,49 @@ func (v *validator) compareDiv(om *onnx.Model, n *onnx.Node, l *ir.Layer, testDa
 			return
 		}
 	}
-	v.r.add(Note, "onnx/agree", l, map[string]any{"operand_sets": len(sets)},
-		"agrees with the ONNX %s on %d operand sets", n, len(sets))
+	if tooLarge {
+		v.r.add(Note, "onnx/not-compared", l, map[string]any{"max_tensor_bytes": v.maxTensorBytes()},
+			"some operands of the ONNX %s make an output larger than the %d bytes validation computes: those sets were not compared", n, v.maxTensorBytes())
+	}
+	if compared > 0 {
+		v.r.add(Note, "onnx/agree", l, map[string]any{"operand_sets": compared},
+			"agrees with the ONNX %s on %d operand sets", n, compared)
+	}
 }
 
-func pick(ts ...*ir.Tensor) *ir.Tensor {
-	for _, t := range ts {
-		if t != nil {
-			return t
+// mismatch reports whether two operands cannot be the same: other
+// element types, or static dims that differ.
+func mismatch(a, b ops.ValueInfo) bool {
+	if a.Type != b.Type && a.Type != ir.Dynamic && b.Type != ir.Dynamic {
+		return true
+	}
+	if a.Shape.DynamicRank || b.Shape.DynamicRank {
+		return false
+	}
+	if len(a.Shape.Dims) != len(b.Shape.Dims) {
+		return true
+	}
+	for i, d := range a.Shape.Dims {
+		if _, ok := shapeinfer.Merge(d, b.Shape.Dims[i]); !ok {
+			return true
 		}
 	}
-	return nil
+	return false
+}
+
+// evaluateWith divides within the caps: the output's size is checked
+// before anything is allocated.
+func evaluateWith(d *ops.Divide, set [2]*ir.Tensor, o ops.Options) (*ir.Tensor, error) {
+	call, err := d.Prepare(set[0], set[1], o)
+	if err != nil {
+		return nil, err
+	}
+	return call.Evaluate(set[0], set[1])
 }
 
 // random draws operands of a declared shape (dynamic dimensions 2):
 // signed values in ±[1,100], unsigned in [1,200], floats in [-100,100)
-// without zero.
+// without zero. It returns nil beyond 2^16 elements.
 func random(r *rand.Rand, info ops.ValueInfo, divisor bool) *ir.Tensor {
 	if info.Shape.DynamicRank || !info.Type.IsNumeric() {
 		return nil
@@ -204,7 +302,7 @@ func random(r *rand.Rand, info ops.ValueInfo, divisor bool) *ir.Tensor {
 // the first differing element with its operands otherwise.
 func counterText(a, b, onnxOut, irOut *ir.Tensor) string {
 	if a.Len() <= 8 && b.Len() <= 8 && onnxOut.Len() <= 8 && slices.Equal(onnxOut.Shape, irOut.Shape) {
-		return fmt.Sprintf("%s / %s: ONNX gives %s, this IR gives %s", values(a), values(b), values(onnxOut), values(irOut))
+		return fmt.Sprintf("%s / %s: ONNX gives %s, this IR gives %s", tensorText(a), tensorText(b), tensorText(onnxOut), tensorText(irOut))
 	}
 	if !slices.Equal(onnxOut.Shape, irOut.Shape) {
 		return fmt.Sprintf("ONNX gives shape %s, this IR %s", shapeText(onnxOut.Shape), shapeText(irOut.Shape))
@@ -227,14 +325,23 @@ func counterText(a, b, onnxOut, irOut *ir.Tensor) string {
 	return "no difference"
 }
 
-// values prints a small tensor as [-3,3,-3,3].
-func values(t *ir.Tensor) string {
+// tensorText prints a small tensor as [-3,3,-3,3].
+func tensorText(t *ir.Tensor) string {
 	parts := make([]string, t.Len())
 	for i := range parts {
 		parts[i] = t.Format(i)
 	}
 	if len(t.Shape) == 0 {
 		return parts[0]
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// shapeText prints dims as OpenVINO does: [1,3,270,480].
+func shapeText(dims []int64) string {
+	parts := make([]string, len(dims))
+	for i, d := range dims {
+		parts[i] = fmt.Sprint(d)
 	}
 	return "[" + strings.Join(parts, ",") + "]"
 }

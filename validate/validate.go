@@ -1,21 +1,26 @@
-// Package validate finds what is wrong, or provably right, in an IR model,
-// above all in the integer Divides of models converted from ONNX.
+// Package validate finds what is wrong, or provably right, in a model,
+// above all in the integer Divides of models converted from ONNX and
+// PyTorch.
 //
 // OpenVINO's ONNX importer writes every Div as a Divide with the default
 // m_pythondiv="true", which floors, where ONNX truncates; its CPU plugin
 // ignores the flag and divides integers in float32. Model reports, with
-// a concrete counter-example where one exists or a proof where one holds:
+// a counter-example at the model's inputs where one exists (confirmed by
+// evaluating the model both ways) or a proof where one holds:
 //
 //   - structure: what the reader tolerated, layers no Result reaches,
-//     declared port shapes and types that disagree with inference;
-//   - for every integer Divide, the values that reach it, folded exactly
-//     through shape sub-graphs (ShapeOf, Gather, StridedSlice, Squeeze,
-//     Unsqueeze, Concat, Reshape, Convert, Add, Subtract, Multiply,
-//     Divide) and bounded by ranges elsewhere; from them, whether floor
-//     and truncation can differ, zero divisors, MIN / -1;
+//     declared port shapes and types that disagree with inference, shape
+//     sub-graphs that cannot run (an index out of range, a reshape of
+//     the wrong size);
+//   - for every integer Divide, the values that reach it, as expressions
+//     over the model's input dims and elements (validate/internal/values)
+//     that keep the relations of shape arithmetic; from them, whether
+//     floor and truncation can differ, zero divisors, MIN / -1;
 //   - what OpenVINO's CPU plugin computes differently;
-//   - with the ONNX model, a Div-by-Div comparison evaluated on the same
-//     operands.
+//   - with the ONNX model, a Div-by-Div comparison on the values that
+//     reach each Div in the ONNX model.
+//
+// The package touches no file: models and test data are values.
 package validate
 
 import (
@@ -26,29 +31,51 @@ import (
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+	"github.com/irdiv/irdiv/validate/internal/values"
 )
 
-// Options configure Model. The zero value validates the IR alone.
+// Options configure Model. The zero value validates the model alone.
 type Options struct {
 	// ONNX is the model the IR was converted from: its Divs are compared
 	// with the IR's Divides, and its origin makes the floor/truncation
 	// check apply whatever the IR's metadata says.
 	ONNX *onnx.Model
-	// Seed seeds the random operands of the comparison with ONNX.
+	// ONNXTestData are inputs of the ONNX model by graph input name (a
+	// test_data_set of it): the comparison evaluates the ONNX model on
+	// them first.
+	ONNXTestData map[string]*ir.Tensor
+	// Seed seeds the random inputs of the comparison with ONNX.
 	Seed uint64
+	// MaxTensorBytes bounds every tensor validation computes (0 means
+	// 16 MiB): larger ones are not computed, and a comparison that needs
+	// one says so.
+	MaxTensorBytes int64
 }
+
+// origin is the framework a model came from, as its rt_info says.
+type origin uint8
+
+const (
+	fromOther origin = iota
+	fromONNX
+	fromPyTorch
+)
 
 // validator holds one model's analysis.
 type validator struct {
 	m        *ir.Model
 	r        *Report
+	opts     Options
 	order    []*ir.Layer
 	position map[*ir.Layer]int
 	sources  map[*ir.Layer][]ir.Output
 	ops      map[*ir.Layer]ops.Op
-	fold     folder
-	general  folder // for any input shape, where fold has the declared ones
-	onnx     bool   // from ONNX: floor where truncation was meant is a fault
+	infos    map[*ir.Layer][]ops.ValueInfo
+	an       *values.Analysis
+	declared *sym.Prover // under the declared input shapes
+	anyShape *sym.Prover // under any input shape
+	origin   origin
 }
 
 // Model validates m; path names it in the report.
@@ -58,9 +85,13 @@ func Model(m *ir.Model, path string, opts Options) *Report {
 
 // analyze runs every check and keeps what it computed.
 func analyze(m *ir.Model, path string, opts Options) *validator {
-	v := &validator{m: m, r: &Report{Model: path}, ops: make(map[*ir.Layer]ops.Op),
-		fold: folder{infos: make(map[*ir.Layer][]ops.ValueInfo), values: make(map[ir.Output]value)}}
-	v.onnx = strings.EqualFold(m.Framework(), "onnx") || opts.ONNX != nil
+	v := &validator{m: m, r: &Report{Model: path}, opts: opts, ops: make(map[*ir.Layer]ops.Op), infos: make(map[*ir.Layer][]ops.ValueInfo)}
+	switch fw := strings.ToLower(m.Framework()); {
+	case fw == "onnx" || opts.ONNX != nil:
+		v.origin = fromONNX
+	case fw == "pytorch":
+		v.origin = fromPyTorch
+	}
 	v.position = make(map[*ir.Layer]int, len(m.Layers))
 	for i, l := range m.Layers {
 		v.position[l] = i
@@ -76,16 +107,10 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 	v.sources = m.Sources()
 	v.infer()
 	v.unreachable()
-	v.general = folder{infos: v.fold.infos, values: make(map[ir.Output]value), anyShape: true}
-	for _, f := range []*folder{&v.fold, &v.general} {
-		if f.anyShape && !v.onnx {
-			continue // only the floor/truncation proof needs it
-		}
-		for _, l := range v.order {
-			for i, val := range f.fold(l, v.ops[l], v.sources[l]) {
-				f.values[ir.Output{Layer: l, Index: i}] = val
-			}
-		}
+	v.an = values.Analyze(m, v.order, v.sources, v.ops, v.infos)
+	v.declared, v.anyShape = v.an.Prover(false), v.an.Prover(true)
+	for _, is := range v.an.Issues {
+		v.r.add(Error, is.Code, is.Layer, nil, "%s", is.Message)
 	}
 	for _, l := range v.order {
 		if d, ok := v.ops[l].(*ops.Divide); ok {
@@ -94,19 +119,20 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 	}
 	v.v10()
 	if opts.ONNX != nil {
-		v.compareONNX(opts.ONNX, opts.Seed)
+		v.compareONNX(opts.ONNX)
 	}
 	v.r.sort(v.position)
 	return v
 }
 
-// infer infers every layer as ops does, but goes on after a failure so
-// that all findings are gathered; a layer irdiv does not know keeps the
-// outputs its ports declare.
+// infer infers every layer as ops does, folding constants as OpenVINO's
+// inference does (so that a shape sub-graph that cannot run is found), but
+// goes on after a failure so that all findings are gathered; a layer
+// irdiv does not know keeps the outputs its ports declare.
 func (v *validator) infer() {
 	for _, l := range v.order {
 		declared := ops.DeclaredOutputs(l)
-		v.fold.infos[l] = declared
+		v.infos[l] = declared
 		op, err := ops.New(l)
 		if errors.Is(err, ops.ErrUnsupportedOp) {
 			continue
@@ -124,12 +150,16 @@ func (v *validator) infer() {
 				connected = false
 				continue
 			}
-			in[i] = v.fold.infos[src.Layer][src.Index]
+			in[i] = v.infos[src.Layer][src.Index]
 		}
 		if !connected {
 			continue
 		}
 		out, err := ops.InferFold(op, in)
+		if errors.Is(err, ops.ErrDivideByZero) || errors.Is(err, ops.ErrOverflow) {
+			// A Divide of constants that fails is the Divide's finding.
+			out, err = op.Infer(in)
+		}
 		if err != nil {
 			v.r.add(Error, "structure/inference", l, nil, "%v", err)
 			continue
@@ -139,7 +169,7 @@ func (v *validator) infer() {
 			continue
 		}
 		v.ops[l] = op
-		v.fold.infos[l] = out
+		v.infos[l] = out
 		for i, info := range out {
 			v.checkPort(l, l.Outputs[i], info)
 		}
@@ -202,7 +232,7 @@ func (v *validator) v10() {
 		return
 	}
 	for _, l := range v.m.Parameters() {
-		if infos := v.fold.infos[l]; len(infos) == 1 && infos[0].Type == ir.F16 {
+		if infos := v.infos[l]; len(infos) == 1 && infos[0].Type == ir.F16 {
 			v.r.add(Note, "cpu/v10-input", l, nil, "IR v10: OpenVINO's runtime takes this f16 input as f32")
 		}
 	}
@@ -211,7 +241,7 @@ func (v *validator) v10() {
 		if src.Layer == nil {
 			continue
 		}
-		t := v.fold.infos[src.Layer][src.Index].Type
+		t := v.infos[src.Layer][src.Index].Type
 		to := ir.F32
 		switch t {
 		case ir.I64, ir.U64, ir.I32, ir.U32:

@@ -281,6 +281,12 @@ func (b *Builder) Mul(e, f Expr) Expr {
 	return b.of(b.atom(&Atom{kind: kMul, args: []Expr{e, f}}))
 }
 
+// MultipleOf reports whether e is a multiple of k whatever its symbols:
+// every coefficient and the constant are.
+func (e Expr) MultipleOf(k int64) bool {
+	return k != 0 && e.c%k == 0 && e.divisibleBy(k)
+}
+
 // divisibleBy reports whether every coefficient of e (the constant aside)
 // is a multiple of k.
 func (e Expr) divisibleBy(k int64) bool {
@@ -429,8 +435,10 @@ func (b *Builder) Select(es ...Expr) Expr {
 // Wrap is e as an integer of range r (an element type's) holds it: e
 // itself where it fits, wrapped around (two's complement) otherwise.
 func (b *Builder) Wrap(e Expr, r Range) Expr {
-	if c, ok := e.IsConst(); ok && r.Contains(c) {
-		return e
+	if c, ok := e.IsConst(); ok {
+		if w, ok := wrapInto(c, r); ok {
+			return Const(w)
+		}
 	}
 	if len(e.terms) == 1 && e.c == 0 && e.terms[0].k == 1 {
 		// Wrapping a value already wrapped into a range within r, or a

@@ -184,9 +184,22 @@ func (p *Prover) computeRange(a *Atom) Range {
 		f := p.exprRange(a.args[0])
 		return Range{truncBound(f.Lo, a.k), truncBound(f.Hi, a.k)}
 	case kWrap:
-		if f := p.exprRange(a.args[0]); f.Within(a.r) {
+		f := p.exprRange(a.args[0])
+		if f.Within(a.r) {
 			p.fits[a] = true
 			return f
+		}
+		// A range narrower than the type wraps to one range unless it
+		// straddles the type's ends.
+		if f.Lo.IsFinite() && f.Hi.IsFinite() && a.r.Lo.IsFinite() && a.r.Hi.IsFinite() {
+			width := uint64(a.r.Hi.V) - uint64(a.r.Lo.V)
+			if uint64(f.Hi.V)-uint64(f.Lo.V) <= width {
+				lo, ok1 := wrapInto(f.Lo.V, a.r)
+				hi, ok2 := wrapInto(f.Hi.V, a.r)
+				if ok1 && ok2 && lo <= hi {
+					return R(lo, hi)
+				}
+			}
 		}
 		return a.r
 	case kMin, kMax:

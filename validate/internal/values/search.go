@@ -1,0 +1,551 @@
+package values
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/shapeinfer"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+)
+
+// Pair is the operands of elements of an element-wise op: one element
+// (Index, its flat output index) or every element (Index -1).
+type Pair struct {
+	A, B  sym.Expr
+	Index int
+}
+
+// Pairs lists the operands of a binary element-wise layer: element by
+// element where both are tracked and the output's dims are constants,
+// else one pair for all elements (copies where broadcasting pairs other
+// elements).
+func (a *Analysis) Pairs(l *ir.Layer, bc shapeinfer.Broadcast) []Pair {
+	x, y := a.in(l, 0), a.in(l, 1)
+	if !x.Int || !y.Int {
+		return nil
+	}
+	var out []Pair
+	a.binary(l, x, y, bc, ir.I64, func(p, q sym.Expr) sym.Expr {
+		out = append(out, Pair{p, q, len(out)})
+		return sym.Const(0)
+	})
+	if len(out) == 1 {
+		if n, ok := a.Values[ir.Output{Layer: l}].NumElems(); !ok || n != 1 {
+			out[0].Index = -1
+			// Where the layout is unknown but one operand is tracked,
+			// each of its elements still meets the other's summary.
+			switch {
+			case y.Elems != nil && x.Elems == nil && len(y.Elems) <= maxSelect:
+				out = out[:0]
+				for _, e := range y.Elems {
+					out = append(out, Pair{a.B.Copy(x.All), e, -1})
+				}
+			case x.Elems != nil && y.Elems == nil && len(x.Elems) <= maxSelect:
+				out = out[:0]
+				for _, e := range x.Elems {
+					out = append(out, Pair{e, a.B.Copy(y.All), -1})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Witness is a counter-example at the model's inputs: the tensors to give
+// each Parameter, and what they do.
+type Witness struct {
+	Inputs map[*ir.Layer]*ir.Tensor
+	// Index is the flat output index of the Divide where its operands are
+	// A and B.
+	Index int
+	A, B  int64
+	// Outputs are the Results whose values or shapes differ between the
+	// two evaluations; Fails is the error of the evaluation that fails
+	// where the other runs. Both empty: no output could be compared, and
+	// Through is the first layer the difference flows into that irdiv
+	// does not evaluate.
+	Outputs []*ir.Layer
+	Fails   error
+	Through *ir.Layer
+}
+
+// SearchOptions say what a counter-example must show.
+type SearchOptions struct {
+	// Bad tells the operands that make the two evaluations differ at the
+	// Divide (floor and truncation disagree, MIN / -1...).
+	Bad func(x, y int64) bool
+	// AnyShape searches every input shape, not only the declared ones.
+	AnyShape bool
+	// Reference is the evaluation of the model as meant (the source's
+	// semantics), Test the one that may differ; the operands are read in
+	// Reference.
+	Reference, Test RunOptions
+	// MaxRuns bounds the concrete evaluations (default 16).
+	MaxRuns int
+	// AtDivide confirms at the Divide alone: its operands are bad (a zero
+	// divisor, MIN / -1 fail the model there), the outputs are not compared.
+	AtDivide bool
+}
+
+// key identifies what a symbol lets a user choose: a dim or the elements
+// of an input (copies of an element stand for other elements of the same
+// input, which a whole-tensor fill sets too).
+type key struct {
+	in    *Input
+	dim   bool
+	index int // axis, element, or -1 for every element
+}
+
+// Search looks for model inputs under which one of the pairs of Divide l
+// is bad, confirmed by evaluating the model.
+func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness, bool) {
+	env := &a.Declared
+	if o.AnyShape {
+		env = &a.Any
+	}
+	maxRuns := o.MaxRuns
+	if maxRuns == 0 {
+		maxRuns = 16
+	}
+	if len(pairs) > 32 {
+		pairs = pairs[:32]
+	}
+	var keys []key
+	consts := []int64{}
+	derived := false
+	floatPath := false
+	for _, p := range pairs {
+		for _, e := range []sym.Expr{p.A, p.B} {
+			consts = append(consts, a.B.Consts(e)...)
+			for _, s := range a.B.Syms(e) {
+				org := a.OriginOf(s)
+				switch {
+				case org.Kind == Derived:
+					derived = true
+					if org.Layer != nil && a.fromFloat(org.Layer) {
+						floatPath = true
+					}
+				case org.Input != nil:
+					k := key{org.Input, org.Kind == InputDim, org.Index}
+					if !slices.Contains(keys, k) {
+						keys = append(keys, k)
+					}
+				}
+			}
+		}
+	}
+	cands := make(map[key][]int64)
+	for _, k := range keys {
+		cands[k] = a.candidates(k, env, consts)
+	}
+	floats := []float64{0}
+	if floatPath {
+		floats = []float64{-0.5, -1.5, -0.125, -2.5, -3.7, 0.5, 1.5, -9.9}
+	}
+	r := rand.New(rand.NewPCG(uint64(len(pairs)), uint64(l.ID)))
+	var tried []map[key]int64
+	seen := make(map[string]bool)
+	var good []assignment
+	try := func(as map[key]int64, fl float64) {
+		id := fingerprint(as, fl)
+		if seen[id] || len(good) >= maxRuns {
+			return
+		}
+		seen[id] = true
+		if len(tried) > 4096 {
+			return
+		}
+		tried = append(tried, as)
+		if derived || floatPath {
+			good = append(good, assignment{as, fl})
+			return
+		}
+		for _, p := range pairs {
+			x, ok1 := a.B.Eval(p.A, a.valuer(as))
+			y, ok2 := a.B.Eval(p.B, a.valuer(as))
+			if ok1 && ok2 && o.Bad(x, y) {
+				good = append(good, assignment{as, fl})
+				return
+			}
+		}
+	}
+	base := map[key]int64{}
+	for _, fl := range floats {
+		try(base, fl)
+		// A dividend's key against a divisor's, every candidate of each:
+		// MIN / -1 and -3 / 2 are found here.
+		for _, p := range pairs {
+			for _, ka := range a.keysOf(p.A) {
+				for _, kb := range a.keysOf(p.B) {
+					if ka == kb {
+						continue
+					}
+					for _, c1 := range cands[ka] {
+						for _, c2 := range cands[kb] {
+							try(map[key]int64{ka: c1, kb: c2}, fl)
+						}
+					}
+				}
+			}
+		}
+		// Pairs first: a dividend and a divisor chosen together give the
+		// plainest counter-examples (-3 / 2).
+		for i, k1 := range keys {
+			for _, k2 := range keys[i+1:] {
+				for _, c1 := range first(cands[k1], 8) {
+					for _, c2 := range first(cands[k2], 8) {
+						try(map[key]int64{k1: c1, k2: c2}, fl)
+					}
+				}
+			}
+		}
+		for _, k := range keys {
+			for _, c := range cands[k] {
+				try(map[key]int64{k: c}, fl)
+			}
+		}
+		for range 256 {
+			as := map[key]int64{}
+			for _, k := range keys {
+				if c := cands[k]; len(c) > 0 && r.IntN(3) > 0 {
+					as[k] = c[r.IntN(len(c))]
+				}
+			}
+			try(as, fl)
+		}
+	}
+	for _, g := range good {
+		inputs, ok := a.build(g.values, g.float, env)
+		if !ok {
+			continue
+		}
+		if w, ok := a.confirm(l, inputs, o); ok {
+			return w, true
+		}
+	}
+	return nil, false
+}
+
+type assignment struct {
+	values map[key]int64
+	float  float64
+}
+
+func first(xs []int64, n int) []int64 { return xs[:min(len(xs), n)] }
+
+func fingerprint(as map[key]int64, fl float64) string {
+	var parts []string
+	for k, v := range as {
+		parts = append(parts, k.in.Layer.Name+"/"+itoa(int64(k.index))+"/"+boolText(k.dim)+"="+itoa(v))
+	}
+	slices.Sort(parts)
+	return itoa(int64(math.Float64bits(fl))) + "|" + join(parts)
+}
+
+// fromFloat reports whether a layer made an integer from floats (a
+// Convert of computed floats).
+func (a *Analysis) fromFloat(l *ir.Layer) bool {
+	_, ok := a.Ops[l].(*ops.Convert)
+	return ok
+}
+
+// candidates lists values worth trying for a dim or element: the ends of
+// its range, small and odd numbers, and numbers near the constants the
+// Divide's operands are computed with.
+func (a *Analysis) candidates(k key, env *Ranges, consts []int64) []int64 {
+	var r sym.Range
+	var list []int64
+	if k.dim {
+		r = env.Range(k.in.Dims[k.index])
+		list = []int64{r.Lo.V}
+		if r.Hi.IsFinite() {
+			list = append(list, r.Hi.V)
+		}
+		list = append(list, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 31, 32, 33, 63, 64, 65)
+		for _, c := range consts {
+			for _, d := range []int64{c, c - 1, c + 1, c - 2, c + 2, 2 * c, 2*c + 1, -c, -c - 1} {
+				list = append(list, d)
+			}
+		}
+		var out []int64
+		for _, v := range list {
+			if r.Contains(v) && v >= 0 && v <= 1<<14 && !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	t := k.in.Type
+	r = typeRange(t)
+	list = []int64{-3, 2, 3, -2, -1, 1, 0, 5, -5, 7, -7, 9, -9, r.Lo.V, r.Lo.V + 1, r.Hi.V, r.Hi.V - 1}
+	for _, c := range consts {
+		list = append(list, c, c-1, c+1, -c, -c-1, -c+1)
+	}
+	var out []int64
+	for _, v := range list {
+		if r.Contains(v) && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// valuer gives the symbols their values: assigned, or the defaults build
+// uses.
+func (a *Analysis) valuer(as map[key]int64) func(sym.Sym) int64 {
+	return func(s sym.Sym) int64 {
+		org := a.OriginOf(s)
+		if org.Input == nil {
+			return 0
+		}
+		k := key{org.Input, org.Kind == InputDim, org.Index}
+		if v, ok := as[k]; ok {
+			return v
+		}
+		if org.Kind == InputDim {
+			return defaultDim(org.Input, org.Index, &a.Declared)
+		}
+		if v, ok := as[key{org.Input, false, -1}]; ok {
+			return v
+		}
+		return 1
+	}
+}
+
+// defaultDim is the size an input dim gets when the search does not
+// choose it: the declared one when static, else 1 for the first axis
+// (a batch) and 32 for the others, within the declared interval.
+func defaultDim(in *Input, axis int, r *Ranges) int64 {
+	d := r.Range(in.Dims[axis])
+	want := int64(32)
+	if axis == 0 {
+		want = 1
+	}
+	if d.Lo == d.Hi {
+		return d.Lo.V
+	}
+	want = max(want, d.Lo.V)
+	if d.Hi.IsFinite() {
+		want = min(want, d.Hi.V)
+	}
+	return want
+}
+
+// build makes the model's input tensors for an assignment: chosen dims
+// and elements, defaults elsewhere; float inputs hold small values (or
+// the fill the search chose).
+func (a *Analysis) build(as map[key]int64, fill float64, env *Ranges) (map[*ir.Layer]*ir.Tensor, bool) {
+	out := make(map[*ir.Layer]*ir.Tensor, len(a.Inputs))
+	val := a.valuer(as)
+	for _, in := range a.Inputs {
+		if in.Shape.DynamicRank {
+			return nil, false
+		}
+		dims := make([]int64, len(in.Dims))
+		for i, s := range in.Dims {
+			dims[i] = val(s)
+			if !env.Range(s).Contains(dims[i]) {
+				return nil, false
+			}
+		}
+		n, err := ir.NumElements(dims)
+		if err != nil {
+			return nil, false
+		}
+		if size, err := ir.ByteSize(in.Type, n); err != nil || size > 64<<20 {
+			return nil, false
+		}
+		t, err := ir.NewTensor(in.Type, dims)
+		if err != nil {
+			return nil, false
+		}
+		r := rand.New(rand.NewPCG(uint64(in.Layer.ID), 7))
+		for i := range t.Len() {
+			switch {
+			case in.Type.IsFloat() && fill != 0:
+				t.SetFloat64(i, fill)
+			case in.Type.IsFloat():
+				t.SetFloat64(i, r.Float64()*2-1)
+			case in.Summary:
+				t.SetInt64(i, val(in.Elems[0]))
+			case i < len(in.Elems):
+				t.SetInt64(i, val(in.Elems[i]))
+			default:
+				t.SetInt64(i, 1)
+			}
+		}
+		out[in.Layer] = t
+	}
+	return out, true
+}
+
+// confirm evaluates the model both ways on inputs: the Divide's operands
+// must be bad somewhere in the reference evaluation, and the model's
+// outputs must differ (or the difference must flow into a layer irdiv
+// does not evaluate).
+func (a *Analysis) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o SearchOptions) (*Witness, bool) {
+	refOpts := o.Reference
+	refOpts.Need = a.need(l)
+	if o.AtDivide {
+		refOpts.Stop = l
+	}
+	ref := a.Evaluate(inputs, refOpts)
+	if ref.Err != nil {
+		return nil, false
+	}
+	src := a.Sources[l]
+	if len(src) < 2 {
+		return nil, false
+	}
+	x, y := ref.Values[src[0]], ref.Values[src[1]]
+	if x == nil || y == nil {
+		return nil, false
+	}
+	outs, err := a.Ops[l].Infer([]ops.ValueInfo{ref.Infos[src[0]], ref.Infos[src[1]]})
+	if err != nil || len(outs) != 1 {
+		return nil, false
+	}
+	dims, ok := outs[0].Shape.ToStatic()
+	if !ok {
+		return nil, false
+	}
+	index, xv, yv, found := firstBad(x, y, dims, o.Bad)
+	if !found {
+		return nil, false
+	}
+	w := &Witness{Inputs: inputs, Index: index, A: xv, B: yv}
+	if o.AtDivide {
+		return w, true
+	}
+	testOpts := o.Test
+	testOpts.Need = refOpts.Need
+	test := a.Evaluate(inputs, testOpts)
+	if test.Err != nil {
+		w.Fails = test.Err
+		return w, true
+	}
+	uncompared := false
+	for _, r := range a.Model.Results() {
+		if !refOpts.Need[r] {
+			continue
+		}
+		srcs := a.Sources[r]
+		if len(srcs) == 0 || srcs[0].Layer == nil {
+			continue
+		}
+		ri, ti := ref.Infos[srcs[0]], test.Infos[srcs[0]]
+		if !ri.Shape.Equal(ti.Shape) {
+			w.Outputs = append(w.Outputs, r)
+			continue
+		}
+		rv, tv := ref.Values[srcs[0]], test.Values[srcs[0]]
+		if rv == nil || tv == nil {
+			uncompared = true
+			continue
+		}
+		if string(rv.Data) != string(tv.Data) {
+			w.Outputs = append(w.Outputs, r)
+		}
+	}
+	if len(w.Outputs) > 0 {
+		return w, true
+	}
+	if !uncompared {
+		return nil, false // every output computed, and equal: the difference does not reach them
+	}
+	w.Through = a.firstOpaque(l, test)
+	return w, true
+}
+
+// firstOpaque is the first layer after l, in order, that reads a value
+// irdiv did not compute: where the difference leaves what it follows.
+func (a *Analysis) firstOpaque(l *ir.Layer, run *Run) *ir.Layer {
+	reach := map[*ir.Layer]bool{l: true}
+	for _, m := range a.Order {
+		for _, s := range a.Sources[m] {
+			if s.Layer != nil && reach[s.Layer] && m != l {
+				reach[m] = true
+				if _, ok := run.Values[ir.Output{Layer: m}]; !ok && len(m.Outputs) > 0 {
+					return m
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// firstBad finds the lowest flat output index whose broadcast operands
+// are bad.
+func firstBad(x, y *ir.Tensor, out []int64, bad func(x, y int64) bool) (int, int64, int64, bool) {
+	n, err := ir.NumElements(out)
+	if err != nil {
+		return 0, 0, 0, false
+	}
+	coord := make([]int64, len(out))
+	for flat := range int(n) {
+		rem := flat
+		for i := len(out) - 1; i >= 0; i-- {
+			coord[i] = int64(rem) % out[i]
+			rem /= int(out[i])
+		}
+		xi := shapeinfer.BroadcastIndex(coord, x.Shape, len(out)-len(x.Shape))
+		yi := shapeinfer.BroadcastIndex(coord, y.Shape, len(out)-len(y.Shape))
+		xv, ok1 := intAt(x, xi)
+		yv, ok2 := intAt(y, yi)
+		if ok1 && ok2 && bad(xv, yv) {
+			return flat, xv, yv, true
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// need is what a counter-example at l evaluates: the Results that depend
+// on l, and everything they depend on (l's own inputs among it). Other
+// branches of the model, which may fail on their own, are left out.
+func (a *Analysis) need(l *ir.Layer) map[*ir.Layer]bool {
+	after := map[*ir.Layer]bool{l: true}
+	for _, m := range a.Order {
+		for _, s := range a.Sources[m] {
+			if s.Layer != nil && after[s.Layer] {
+				after[m] = true
+			}
+		}
+	}
+	need := make(map[*ir.Layer]bool)
+	var visit func(m *ir.Layer)
+	visit = func(m *ir.Layer) {
+		if need[m] {
+			return
+		}
+		need[m] = true
+		for _, s := range a.Sources[m] {
+			if s.Layer != nil {
+				visit(s.Layer)
+			}
+		}
+	}
+	visit(l)
+	for m := range after {
+		if len(m.Outputs) == 0 {
+			visit(m) // a Result
+		}
+	}
+	return need
+}
+
+// keysOf lists the keys of the input symbols an expression depends on.
+func (a *Analysis) keysOf(e sym.Expr) []key {
+	var out []key
+	for _, s := range a.B.Syms(e) {
+		if org := a.OriginOf(s); org.Input != nil {
+			k := key{org.Input, org.Kind == InputDim, org.Index}
+			if !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,662 @@
+package values
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/shapeinfer"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+)
+
+// foldBytes bounds the constants the analysis computes.
+const foldBytes = 1 << 20
+
+// fresh is a value in r that the analysis does not follow, one for each
+// element: an element symbol, so that elements moved elsewhere get
+// independent copies. l is the layer that made it: the op that stopped
+// the analysis.
+func (a *Analysis) fresh(l *ir.Layer, r sym.Range, what string) sym.Expr {
+	name := what
+	if l != nil {
+		name = fmt.Sprintf("%s of %s", what, describe(l))
+	}
+	return a.B.Var(a.newSym(name, true, r, r, Origin{Kind: Derived, Layer: l, Index: -1}))
+}
+
+// transfer computes the values of l's outputs.
+func (a *Analysis) transfer(l *ir.Layer) []*Value {
+	infos := a.Infos[l]
+	fallback := func() []*Value {
+		out := make([]*Value, len(infos))
+		for i, info := range infos {
+			out[i] = a.opaque(l, i, info)
+		}
+		return out
+	}
+	op := a.Ops[l]
+	switch o := op.(type) {
+	case nil:
+		return fallback()
+	case *ops.Parameter:
+		return []*Value{a.input(l, infos[0])}
+	case *ops.Const:
+		if o.Tensor == nil {
+			return fallback()
+		}
+		return []*Value{a.constant(o.Tensor)}
+	case *ops.Result:
+		return nil
+	}
+	ins := make([]*Value, len(l.Inputs))
+	for i := range ins {
+		ins[i] = a.in(l, i)
+	}
+	if out := a.fold(l, op, ins); out != nil {
+		return out
+	}
+	if out := a.trace(op, ins, infos); out != nil {
+		return out
+	}
+	out := a.rule(l, op, ins, infos)
+	if out == nil {
+		return fallback()
+	}
+	for i, v := range out {
+		if i >= len(infos) || infos[i].Shape.DynamicRank {
+			continue
+		}
+		// Where a rule gives no rank, the inference at the declared
+		// shapes may: keep its dims as symbols.
+		if v.Rank < 0 {
+			o := a.opaque(l, i, infos[i])
+			v.Rank, v.Dims = o.Rank, o.Dims
+		}
+		if static, ok := infos[i].Shape.ToStatic(); ok && len(static) == v.Rank {
+			v.Static = static
+		}
+	}
+	return out
+}
+
+// fold computes an op of constants, as OpenVINO's constant folding does.
+func (a *Analysis) fold(l *ir.Layer, op ops.Op, ins []*Value) []*Value {
+	if !ops.Evaluable(op) {
+		return nil
+	}
+	tensors := make([]*ir.Tensor, len(ins))
+	for i, v := range ins {
+		if v.Tensor == nil {
+			return nil
+		}
+		tensors[i] = v.Tensor
+	}
+	res, err := ops.Evaluate(op, tensors, ops.Options{MaxTensorBytes: foldBytes})
+	if err != nil {
+		if !errors.Is(err, ir.ErrTooLarge) && !errors.Is(err, ops.ErrUnsupportedOp) && !errors.Is(err, ops.ErrType) &&
+			!errors.Is(err, ops.ErrDivideByZero) && !errors.Is(err, ops.ErrOverflow) {
+			a.issue(l, "structure/evaluate", "computing it from its constant inputs fails: %v", err)
+		}
+		return nil
+	}
+	out := make([]*Value, len(res))
+	for i, t := range res {
+		out[i] = a.constant(t)
+	}
+	return out
+}
+
+// dataInputs lists, for the ops that only move elements, which inputs are
+// data (the others must be constants: indices, axes, shapes).
+func dataInputs(op ops.Op, n int) []int {
+	switch op.(type) {
+	case *ops.Gather, *ops.Slice, *ops.StridedSlice, *ops.Reshape, *ops.Squeeze, *ops.Unsqueeze,
+		*ops.Transpose, *ops.Tile, *ops.Broadcast, *ops.Split, *ops.VariadicSplit:
+		return []int{0}
+	case *ops.Concat:
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		return all
+	case *ops.Select:
+		return []int{1, 2}
+	}
+	return nil
+}
+
+// trace follows the elements of small tensors through ops that move
+// them, by evaluating the op on tensors of element numbers: every output
+// element then names the input element it is (0 for a zero filled in, as
+// Gather does for an index out of range).
+func (a *Analysis) trace(op ops.Op, ins []*Value, infos []ops.ValueInfo) []*Value {
+	data := dataInputs(op, len(ins))
+	if data == nil {
+		return nil
+	}
+	tensors := make([]*ir.Tensor, len(ins))
+	var sources []sym.Expr
+	for i, v := range ins {
+		if !slices.Contains(data, i) {
+			t, ok := a.tensorOf(v)
+			if !ok {
+				return nil
+			}
+			tensors[i] = t
+			continue
+		}
+		dims, ok := v.ConstDims()
+		if !ok || !v.Int || v.Elems == nil {
+			return nil
+		}
+		t, err := ir.NewTensor(ir.I64, dims)
+		if err != nil {
+			return nil
+		}
+		for j := range v.Elems {
+			ir.View[int64](t)[j] = int64(len(sources) + j + 1)
+		}
+		sources = append(sources, v.Elems...)
+		tensors[i] = t
+	}
+	res, err := ops.Evaluate(op, tensors, ops.Options{MaxTensorBytes: MaxElems * 8})
+	if err != nil {
+		return nil
+	}
+	out := make([]*Value, len(res))
+	for i, t := range res {
+		v := &Value{Type: ir.I64, Rank: len(t.Shape), Int: true, Elems: make([]sym.Expr, t.Len())}
+		if i < len(infos) {
+			v.Type = infos[i].Type
+		}
+		for _, d := range t.Shape {
+			v.Dims = append(v.Dims, sym.Const(d))
+		}
+		for j, k := range ir.View[int64](t) {
+			if k == 0 {
+				v.Elems[j] = sym.Const(0)
+			} else {
+				v.Elems[j] = sources[k-1]
+			}
+		}
+		v.All = a.summary(v)
+		out[i] = v
+	}
+	return out
+}
+
+// tensorOf returns the tensor of a value whose elements are all known
+// constants.
+func (a *Analysis) tensorOf(v *Value) (*ir.Tensor, bool) {
+	if v.Tensor != nil {
+		return v.Tensor, true
+	}
+	dims, ok := v.ConstDims()
+	if !ok || !v.Int || v.Elems == nil || !isInt(v.Type) {
+		return nil, false
+	}
+	t, err := ir.NewTensor(v.Type, dims)
+	if err != nil {
+		return nil, false
+	}
+	for i, e := range v.Elems {
+		c, ok := e.IsConst()
+		if !ok {
+			return nil, false
+		}
+		t.SetInt64(i, c)
+	}
+	return t, true
+}
+
+// constInts returns the elements of a value that are all constants.
+func constInts(v *Value) ([]int64, bool) {
+	if !v.Int {
+		return nil, false
+	}
+	if v.Elems == nil {
+		if n, ok := v.NumElems(); ok && n == 1 {
+			if c, ok := v.All.IsConst(); ok {
+				return []int64{c}, true
+			}
+		}
+		return nil, false
+	}
+	out := make([]int64, len(v.Elems))
+	for i, e := range v.Elems {
+		c, ok := e.IsConst()
+		if !ok {
+			return nil, false
+		}
+		out[i] = c
+	}
+	return out, true
+}
+
+// rule computes an op's outputs from symbolic inputs.
+func (a *Analysis) rule(l *ir.Layer, op ops.Op, ins []*Value, infos []ops.ValueInfo) []*Value {
+	one := func(v *Value) []*Value {
+		if v == nil {
+			return nil
+		}
+		return []*Value{v}
+	}
+	out := func(i int) ops.ValueInfo {
+		if i < len(infos) {
+			return infos[i]
+		}
+		return ops.ValueInfo{Type: ir.Dynamic, Shape: shapeinfer.DynamicRankShape()}
+	}
+	t := out(0).Type
+	if len(ins) == 0 {
+		return nil
+	}
+	switch o := op.(type) {
+	case *ops.Add:
+		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr { return a.wrap(a.B.Add(x, y), t) }))
+	case *ops.Subtract:
+		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr { return a.wrap(a.B.Sub(x, y), t) }))
+	case *ops.Multiply:
+		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr { return a.wrap(a.B.Mul(x, y), t) }))
+	case *ops.Divide:
+		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr {
+			return a.wrap(a.B.Div(x, y, o.PythonDiv || !t.IsSigned()), t)
+		}))
+	case *ops.FloorMod:
+		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr { return a.B.Mod(x, y, true) }))
+	case *ops.Mod:
+		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr { return a.B.Mod(x, y, false) }))
+	case *ops.Minimum:
+		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr { return a.B.Min(x, y) }))
+	case *ops.Maximum:
+		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr { return a.B.Max(x, y) }))
+	case *ops.SquaredDifference:
+		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr {
+			d := a.B.Sub(x, y)
+			return a.wrap(a.B.Mul(d, d), t)
+		}))
+	case *ops.Power:
+		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr { return a.fresh(l, typeRange(t), "a power") }))
+	case *ops.LogicalAnd:
+		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr { return a.B.Min(x, y) }))
+	case *ops.LogicalOr:
+		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr { return a.B.Max(x, y) }))
+	case *ops.LogicalXor:
+		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr { return a.fresh(l, sym.R(0, 1), "a logical xor") }))
+	case *ops.Equal, *ops.NotEqual, *ops.Less, *ops.LessEqual, *ops.Greater, *ops.GreaterEqual:
+		bc := broadcastOf(op)
+		return one(a.binary(l, ins[0], ins[1], bc, ir.Boolean, func(x, y sym.Expr) sym.Expr { return a.compare(l, op, x, y) }))
+	case *ops.Select:
+		if len(ins) < 3 {
+			return nil
+		}
+		return one(a.selectOp(l, ins, o.Broadcast, t))
+	case *ops.Abs:
+		return one(a.unary(ins[0], t, func(x sym.Expr) sym.Expr { return a.wrap(a.B.Abs(x), t) }))
+	case *ops.Negative:
+		return one(a.unary(ins[0], t, func(x sym.Expr) sym.Expr { return a.wrap(a.B.Neg(x), t) }))
+	case *ops.Sign:
+		return one(a.unary(ins[0], t, func(x sym.Expr) sym.Expr { return a.B.Min(a.B.Max(x, sym.Const(-1)), sym.Const(1)) }))
+	case *ops.Floor, *ops.Ceiling, *ops.Round:
+		return one(a.unary(ins[0], t, func(x sym.Expr) sym.Expr { return x }))
+	case *ops.Relu:
+		return one(a.unary(ins[0], t, func(x sym.Expr) sym.Expr { return a.B.Max(x, sym.Const(0)) }))
+	case *ops.LogicalNot:
+		return one(a.unary(ins[0], t, func(x sym.Expr) sym.Expr { return a.B.Sub(sym.Const(1), x) }))
+	case *ops.Clamp:
+		return one(a.clamp(ins[0], o, t))
+	case *ops.Convert:
+		return one(a.convert(l, ins[0], o.DestinationType))
+	case *ops.ShapeOf:
+		return one(a.shapeOf(ins[0], o.OutputType))
+	case *ops.Gather:
+		return one(a.gather(l, ins, o))
+	case *ops.Concat:
+		return one(a.concat(ins, o.Axis, t))
+	case *ops.Reshape:
+		return one(a.reshape(ins, o.SpecialZero, t))
+	case *ops.Squeeze:
+		return one(a.squeeze(ins, out(0), t))
+	case *ops.Unsqueeze:
+		return one(a.unsqueeze(ins, t))
+	case *ops.Transpose:
+		return one(a.transpose(ins, t))
+	case *ops.Broadcast:
+		return one(a.broadcast(ins, o, t))
+	case *ops.Tile:
+		return one(a.tile(ins, t))
+	case *ops.Range:
+		return one(a.rangeOp(l, ins, t))
+	case *ops.Split:
+		return a.split(ins, o.NumSplits, nil, infos)
+	case *ops.VariadicSplit:
+		lengths, ok := constInts(ins[2])
+		if !ok {
+			return nil
+		}
+		return a.split(ins, int64(len(lengths)), lengths, infos)
+	case *ops.Slice:
+		return one(a.slice(ins, t))
+	case *ops.StridedSlice:
+		return one(a.stridedSlice(ins, o, t))
+	case *ops.Reduce:
+		return one(a.reduce(l, ins, o, t))
+	case *ops.MatMul:
+		return one(a.matmul(ins, o, t))
+	case *ops.Pad:
+		return one(a.pad(ins, t))
+	case *ops.Interpolate:
+		return one(a.interpolate(ins, o, infos, t))
+	}
+	if s, ok := op.(ops.Spatial); ok {
+		return a.spatial(l, s, ins, infos)
+	}
+	if sameShape(op) {
+		v := &Value{Type: t, Rank: ins[0].Rank, Dims: ins[0].Dims}
+		return []*Value{v}
+	}
+	return nil
+}
+
+// sameShape lists the float ops whose output has their first input's
+// shape.
+func sameShape(op ops.Op) bool {
+	switch op.(type) {
+	case *ops.Sqrt, *ops.Exp, *ops.Log, *ops.Sigmoid, *ops.Tanh, *ops.Elu, *ops.Gelu, *ops.HSwish, *ops.HSigmoid,
+		*ops.Mish, *ops.SoftPlus, *ops.Swish, *ops.Softmax, *ops.BatchNormInference, *ops.FakeQuantize:
+		return true
+	}
+	return false
+}
+
+func broadcastOf(op ops.Op) shapeinfer.Broadcast {
+	switch o := op.(type) {
+	case *ops.Equal:
+		return o.Broadcast
+	case *ops.NotEqual:
+		return o.Broadcast
+	case *ops.Less:
+		return o.Broadcast
+	case *ops.LessEqual:
+		return o.Broadcast
+	case *ops.Greater:
+		return o.Broadcast
+	case *ops.GreaterEqual:
+		return o.Broadcast
+	}
+	return shapeinfer.Broadcast{Mode: shapeinfer.Numpy}
+}
+
+// wrap keeps an integer result in its type, as two's complement does.
+func (a *Analysis) wrap(e sym.Expr, t ir.ElementType) sym.Expr {
+	if !t.IsInteger() {
+		return e
+	}
+	return a.B.Wrap(e, typeRange(t))
+}
+
+// compare is a comparison's boolean: exact between constants, else
+// unknown.
+func (a *Analysis) compare(l *ir.Layer, op ops.Op, x, y sym.Expr) sym.Expr {
+	cx, ok1 := x.IsConst()
+	cy, ok2 := y.IsConst()
+	if !ok1 || !ok2 {
+		return a.fresh(l, sym.R(0, 1), "a comparison")
+	}
+	var r bool
+	switch op.(type) {
+	case *ops.Equal:
+		r = cx == cy
+	case *ops.NotEqual:
+		r = cx != cy
+	case *ops.Less:
+		r = cx < cy
+	case *ops.LessEqual:
+		r = cx <= cy
+	case *ops.Greater:
+		r = cx > cy
+	case *ops.GreaterEqual:
+		r = cx >= cy
+	}
+	if r {
+		return sym.Const(1)
+	}
+	return sym.Const(0)
+}
+
+// broadcastDims are the dims of an element-wise op's output: numpy
+// aligns on the right; a dim of 1 stretches; two dims neither known to be
+// 1 are one of the two (equal, in a model that runs).
+func (a *Analysis) broadcastDims(x, y *Value, bc shapeinfer.Broadcast) ([]sym.Expr, bool) {
+	if x.Rank < 0 || y.Rank < 0 || bc.Mode == shapeinfer.PDPD {
+		return nil, false
+	}
+	if bc.Mode == shapeinfer.None {
+		if x.Rank != y.Rank {
+			return nil, false
+		}
+	}
+	r := max(x.Rank, y.Rank)
+	out := make([]sym.Expr, r)
+	for i := range r {
+		var dx, dy sym.Expr
+		hx, hy := i-(r-x.Rank) >= 0, i-(r-y.Rank) >= 0
+		if hx {
+			dx = x.Dims[i-(r-x.Rank)]
+		}
+		if hy {
+			dy = y.Dims[i-(r-y.Rank)]
+		}
+		switch {
+		case !hx:
+			out[i] = dy
+		case !hy:
+			out[i] = dx
+		case isOne(dx):
+			out[i] = dy
+		case isOne(dy) || dx.Equal(dy):
+			out[i] = dx
+		default:
+			out[i] = a.B.Select(dx, dy)
+		}
+	}
+	return out, true
+}
+
+func isOne(e sym.Expr) bool {
+	c, ok := e.IsConst()
+	return ok && c == 1
+}
+
+func sameDims(x []sym.Expr, y []sym.Expr) bool {
+	return slices.EqualFunc(x, y, sym.Expr.Equal)
+}
+
+// binary applies f element-wise: element by element where both operands
+// are tracked and the output's dims are constants, else on the operands'
+// summaries (copies of them where broadcasting pairs other elements).
+func (a *Analysis) binary(l *ir.Layer, x, y *Value, bc shapeinfer.Broadcast, t ir.ElementType, f func(x, y sym.Expr) sym.Expr) *Value {
+	dims, ok := a.broadcastDims(x, y, bc)
+	v := &Value{Type: t, Rank: -1}
+	if ok {
+		v.Rank, v.Dims = len(dims), dims
+		v.Static = staticBroadcast(x, y, len(dims))
+	}
+	if !isInt(t) || !x.Int || !y.Int {
+		return v
+	}
+	v.Int = true
+	if n, known := v.NumElems(); known && x.Elems != nil && y.Elems != nil && n <= MaxElems {
+		outDims, _ := v.ConstDims()
+		xDims, _ := x.ConstDims()
+		yDims, _ := y.ConstDims()
+		v.Elems = make([]sym.Expr, n)
+		coord := make([]int64, len(outDims))
+		for flat := range int(n) {
+			rem := flat
+			for i := len(outDims) - 1; i >= 0; i-- {
+				coord[i] = int64(rem) % outDims[i]
+				rem /= int(outDims[i])
+			}
+			xi := shapeinfer.BroadcastIndex(coord, xDims, len(outDims)-len(xDims))
+			yi := shapeinfer.BroadcastIndex(coord, yDims, len(outDims)-len(yDims))
+			v.Elems[flat] = f(x.Elems[xi], y.Elems[yi])
+		}
+		v.All = a.summary(v)
+		return v
+	}
+	xs, ys := a.summary(x), a.summary(y)
+	if !ok || !sameDims(x.Dims, dims) {
+		xs = a.B.Copy(xs)
+	}
+	if !ok || !sameDims(y.Dims, dims) {
+		ys = a.B.Copy(ys)
+	}
+	v.All = f(xs, ys)
+	return v
+}
+
+// staticBroadcast is numpy's broadcast of two static shapes, or nil.
+func staticBroadcast(x, y *Value, rank int) []int64 {
+	xd, ok1 := x.ConstDims()
+	yd, ok2 := y.ConstDims()
+	if !ok1 || !ok2 || max(len(xd), len(yd)) != rank {
+		return nil
+	}
+	out := make([]int64, rank)
+	for i := range out {
+		dx, dy := int64(1), int64(1)
+		if j := i - (rank - len(xd)); j >= 0 {
+			dx = xd[j]
+		}
+		if j := i - (rank - len(yd)); j >= 0 {
+			dy = yd[j]
+		}
+		switch {
+		case dx == 1:
+			out[i] = dy
+		case dy == 1 || dx == dy:
+			out[i] = dx
+		default:
+			return nil
+		}
+	}
+	return out
+}
+
+func (a *Analysis) unary(x *Value, t ir.ElementType, f func(sym.Expr) sym.Expr) *Value {
+	v := &Value{Type: t, Rank: x.Rank, Dims: x.Dims, Static: x.Static}
+	if !isInt(t) || !x.Int {
+		return v
+	}
+	v.Int = true
+	if x.Elems != nil {
+		v.Elems = make([]sym.Expr, len(x.Elems))
+		for i, e := range x.Elems {
+			v.Elems[i] = f(e)
+		}
+		v.All = a.summary(v)
+		return v
+	}
+	v.All = f(x.All)
+	return v
+}
+
+// selectOp picks between then and else element-wise; a condition that
+// is constant picks one of them (trace follows it element by element).
+func (a *Analysis) selectOp(l *ir.Layer, ins []*Value, bc shapeinfer.Broadcast, t ir.ElementType) *Value {
+	cond, x, y := ins[0], ins[1], ins[2]
+	pick := func(p, q sym.Expr) sym.Expr { return a.B.Select(p, q) }
+	if cs, ok := constInts(cond); ok && len(cs) > 0 {
+		allTrue, allFalse := true, true
+		for _, c := range cs {
+			allTrue, allFalse = allTrue && c != 0, allFalse && c == 0
+		}
+		switch {
+		case allTrue:
+			pick = func(p, _ sym.Expr) sym.Expr { return p }
+		case allFalse:
+			pick = func(_, q sym.Expr) sym.Expr { return q }
+		}
+	}
+	v := a.binary(l, x, y, bc, t, pick)
+	if dims, ok := a.broadcastDims(cond, &Value{Rank: v.Rank, Dims: v.Dims}, bc); ok && v.Rank >= 0 {
+		if !sameDims(dims, v.Dims) {
+			// The condition widens the output: its elements pair with
+			// other elements of then and else.
+			v.Dims, v.Rank = dims, len(dims)
+			if v.Int {
+				v.All, v.Elems = a.B.Copy(a.summary(v)), nil
+			}
+		}
+	} else {
+		v.Rank, v.Dims = -1, nil
+	}
+	return v
+}
+
+// clamp bounds integers by ceil(min) and floor(max), saturated to the
+// type, as OpenVINO's Clamp does.
+func (a *Analysis) clamp(x *Value, c *ops.Clamp, t ir.ElementType) *Value {
+	r := typeRange(t)
+	lo := satFloat(math.Ceil(c.Min), r)
+	hi := satFloat(math.Floor(c.Max), r)
+	return a.unary(x, t, func(e sym.Expr) sym.Expr { return a.B.Min(a.B.Max(e, sym.Const(lo)), sym.Const(hi)) })
+}
+
+func satFloat(f float64, r sym.Range) int64 {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f <= float64(r.Lo.V):
+		return r.Lo.V
+	case f >= float64(r.Hi.V):
+		return r.Hi.V
+	}
+	return int64(f)
+}
+
+// convert follows integers into another integer type (two's complement
+// wrap, as OpenVINO's Convert and ONNX's Cast do) or boolean; a float
+// converted to an integer is a value this analysis does not follow.
+func (a *Analysis) convert(l *ir.Layer, x *Value, to ir.ElementType) *Value {
+	v := &Value{Type: to, Rank: x.Rank, Dims: x.Dims, Static: x.Static}
+	if !isInt(to) {
+		return v
+	}
+	if !x.Int {
+		v.Int = true
+		v.All = a.fresh(l, typeRange(to), "a float converted to "+to.String())
+		if n, ok := v.NumElems(); ok && n <= MaxElems {
+			v.Elems = make([]sym.Expr, n)
+			for i := range v.Elems {
+				v.Elems[i] = a.fresh(l, typeRange(to), "a float converted to "+to.String())
+			}
+			v.All = a.summary(v)
+		}
+		return v
+	}
+	f := func(e sym.Expr) sym.Expr {
+		if to == ir.Boolean {
+			return a.B.Min(a.B.Abs(e), sym.Const(1))
+		}
+		return a.wrap(e, to)
+	}
+	return a.unary(x, to, f)
+}
+
+// shapeOf gives the dims as elements.
+func (a *Analysis) shapeOf(x *Value, t ir.ElementType) *Value {
+	if x.Rank < 0 {
+		return nil
+	}
+	v := &Value{Type: t, Rank: 1, Dims: []sym.Expr{sym.Const(int64(x.Rank))}, Int: true, Elems: make([]sym.Expr, x.Rank)}
+	for i, d := range x.Dims {
+		v.Elems[i] = a.wrap(d, t)
+	}
+	v.All = a.summary(v)
+	return v
+}

@@ -1,0 +1,471 @@
+// Package values works out what every integer of a model can be, for the
+// validator: for each layer output, its dims and (for integer and boolean
+// tensors) its elements, as expressions over the model's inputs (package
+// sym) that keep the relations shape arithmetic relies on; and it
+// evaluates the model concretely (through ops) to confirm a
+// counter-example at the model's inputs before anyone reports it.
+//
+// The symbols are the dims and elements of the model's inputs, and the
+// dims of outputs whose shape rule irdiv does not know. Two ranges are
+// kept for every symbol: Declared, the shapes the model declares, and
+// Any, any shape at all (OpenVINO's reshape may give a model other input
+// shapes); elements range over their type either way.
+package values
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/shapeinfer"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+)
+
+// MaxElems bounds the elements tracked one by one; larger tensors keep one
+// expression for all their elements.
+const MaxElems = 4096
+
+// maxSelect bounds the expressions a summary of tracked elements chooses
+// among.
+const maxSelect = 64
+
+// Value is what the analysis knows of one layer output.
+type Value struct {
+	Type ir.ElementType
+	// Dims are the dims when the rank is known (Dims non-nil, or a
+	// scalar: Rank 0).
+	Rank int // -1: unknown
+	Dims []sym.Expr
+	// Static are the dims at the declared input shapes, when inference
+	// knows them: the layout of tracked elements. (Dims may still depend
+	// on the input shapes, for other shapes.)
+	Static []int64
+	// Elems are the elements of an integer or boolean tensor, row-major,
+	// when their count is a known constant of at most MaxElems; All holds
+	// for every element. Int is false for other types.
+	Int   bool
+	Elems []sym.Expr
+	All   sym.Expr
+	// Tensor is the value of a constant (from Const layers only, never
+	// from shapes: those stay symbols).
+	Tensor *ir.Tensor
+}
+
+// NumElems returns the element count at the declared shapes, when known.
+func (v *Value) NumElems() (int64, bool) {
+	dims, ok := v.ConstDims()
+	if !ok {
+		return 0, false
+	}
+	n := int64(1)
+	for _, c := range dims {
+		if c < 0 || c != 0 && n > math.MaxInt64/c {
+			return 0, false
+		}
+		n *= c
+	}
+	return n, true
+}
+
+// ConstDims returns the dims at the declared shapes, when known: Static,
+// or dims that are constants.
+func (v *Value) ConstDims() ([]int64, bool) {
+	if v.Static != nil && len(v.Static) == v.Rank {
+		return v.Static, true
+	}
+	if v.Rank < 0 {
+		return nil, false
+	}
+	out := make([]int64, len(v.Dims))
+	for i, d := range v.Dims {
+		c, ok := d.IsConst()
+		if !ok {
+			return nil, false
+		}
+		out[i] = c
+	}
+	return out, true
+}
+
+// Ranges gives each symbol a range (a sym.Env); a copy of an element
+// symbol ranges as the symbol it copies.
+type Ranges struct {
+	r []sym.Range
+	b *sym.Builder
+}
+
+// Range implements sym.Env.
+func (r *Ranges) Range(s sym.Sym) sym.Range {
+	if int(s) < len(r.r) {
+		return r.r[s]
+	}
+	return r.Range(r.b.Info(s).Of)
+}
+
+func (r *Ranges) set(s sym.Sym, v sym.Range) {
+	for int(s) >= len(r.r) {
+		r.r = append(r.r, sym.Range{})
+	}
+	r.r[s] = v
+}
+
+// SymKind says what a symbol stands for.
+type SymKind uint8
+
+const (
+	InputDim  SymKind = iota // a dim of a model input
+	InputElem                // an element of a model input (Index -1: any element)
+	Derived                  // a dim of an output whose rule irdiv does not know
+)
+
+// Origin is what a symbol stands for.
+type Origin struct {
+	Kind  SymKind
+	Input *Input    // InputDim, InputElem
+	Index int       // the axis, or the element (-1: every element)
+	Layer *ir.Layer // Derived: the layer whose output it is
+}
+
+// Input is a model input (a Parameter) and its symbols.
+type Input struct {
+	Layer *ir.Layer
+	Type  ir.ElementType
+	Shape shapeinfer.Shape // declared
+	Dims  []sym.Sym
+	// Elems are a symbol per element (Summary false) or one symbol for
+	// every element (Summary true); none for float inputs.
+	Elems   []sym.Sym
+	Summary bool
+}
+
+// Issue is something wrong with the model the analysis met: an index
+// out of range, a shape that cannot be.
+type Issue struct {
+	Layer   *ir.Layer
+	Code    string
+	Message string
+}
+
+// Analysis is the values of one model.
+type Analysis struct {
+	B       *sym.Builder
+	Model   *ir.Model
+	Order   []*ir.Layer
+	Sources map[*ir.Layer][]ir.Output
+	// Ops are the ops of the layers ops knows; Infos their outputs at the
+	// declared shapes (the file's ports for the other layers).
+	Ops      map[*ir.Layer]ops.Op
+	Infos    map[*ir.Layer][]ops.ValueInfo
+	Values   map[ir.Output]*Value
+	Declared Ranges
+	Any      Ranges
+	Inputs   []*Input
+	Origins  []Origin // by symbol
+	Issues   []Issue
+}
+
+// Analyze works out the values of m's layers in topological order; infos
+// and opsOf come from the validator's inference (a layer absent from
+// opsOf is opaque).
+func Analyze(m *ir.Model, order []*ir.Layer, sources map[*ir.Layer][]ir.Output, opsOf map[*ir.Layer]ops.Op, infos map[*ir.Layer][]ops.ValueInfo) *Analysis {
+	a := &Analysis{
+		B: sym.NewBuilder(), Model: m, Order: order, Sources: sources, Ops: opsOf, Infos: infos,
+		Values: make(map[ir.Output]*Value, len(order)),
+	}
+	a.Declared.b, a.Any.b = a.B, a.B
+	for _, l := range order {
+		outs := a.transfer(l)
+		for i, v := range outs {
+			a.Values[ir.Output{Layer: l, Index: i}] = v
+		}
+	}
+	return a
+}
+
+// newSym makes a symbol with its ranges and origin.
+func (a *Analysis) newSym(name string, element bool, declared, anyShape sym.Range, o Origin) sym.Sym {
+	s := a.B.NewSym(name, element)
+	a.Declared.set(s, declared)
+	a.Any.set(s, anyShape)
+	for int(s) >= len(a.Origins) {
+		a.Origins = append(a.Origins, Origin{})
+	}
+	a.Origins[s] = o
+	return s
+}
+
+// OriginOf returns what a symbol stands for; copies made for other
+// elements stand for the element they copy.
+func (a *Analysis) OriginOf(s sym.Sym) Origin {
+	if int(s) < len(a.Origins) && (a.Origins[s].Input != nil || a.Origins[s].Layer != nil) {
+		return a.Origins[s]
+	}
+	return a.Origins[a.B.Info(s).Of]
+}
+
+// Prover returns a prover under the declared shapes, or any shape.
+func (a *Analysis) Prover(anyShape bool) *sym.Prover {
+	if anyShape {
+		return sym.NewProver(a.B, &a.Any)
+	}
+	return sym.NewProver(a.B, &a.Declared)
+}
+
+// typeRange is every value of an integer type (booleans 0 and 1; u64 cut
+// at 2^63-1, where this analysis stops).
+func typeRange(t ir.ElementType) sym.Range {
+	switch t {
+	case ir.Boolean:
+		return sym.R(0, 1)
+	case ir.I8:
+		return sym.R(math.MinInt8, math.MaxInt8)
+	case ir.I16:
+		return sym.R(math.MinInt16, math.MaxInt16)
+	case ir.I32:
+		return sym.R(math.MinInt32, math.MaxInt32)
+	case ir.U8:
+		return sym.R(0, math.MaxUint8)
+	case ir.U16:
+		return sym.R(0, math.MaxUint16)
+	case ir.U32:
+		return sym.R(0, math.MaxUint32)
+	case ir.U64:
+		return sym.R(0, math.MaxInt64)
+	}
+	return sym.R(math.MinInt64, math.MaxInt64)
+}
+
+// TypeRange is exported for the validator's messages.
+func TypeRange(t ir.ElementType) sym.Range { return typeRange(t) }
+
+func isInt(t ir.ElementType) bool { return t.IsInteger() || t == ir.Boolean }
+
+// MaxDim is the largest dimension the analysis lets a tensor have: no
+// tensor a model runs on has a dimension of 2^40 (a terabyte of bytes),
+// and shape arithmetic that would overflow int64 only beyond it is taken
+// not to.
+const MaxDim = 1 << 40
+
+func dimRange(d shapeinfer.Dim) sym.Range {
+	return sym.R(min(d.Min, MaxDim), min(d.Max, MaxDim))
+}
+
+var anyDim = sym.R(0, MaxDim)
+
+// input makes the symbols of a model input.
+func (a *Analysis) input(l *ir.Layer, info ops.ValueInfo) *Value {
+	in := &Input{Layer: l, Type: info.Type, Shape: info.Shape}
+	a.Inputs = append(a.Inputs, in)
+	v := &Value{Type: info.Type, Rank: -1}
+	if !info.Shape.DynamicRank {
+		v.Rank = len(info.Shape.Dims)
+		v.Static, _ = info.Shape.ToStatic()
+		for i, d := range info.Shape.Dims {
+			s := a.newSym(fmt.Sprintf("%s.shape[%d]", l.Name, i), false, dimRange(d), anyDim, Origin{Kind: InputDim, Input: in, Index: i})
+			in.Dims = append(in.Dims, s)
+			v.Dims = append(v.Dims, a.B.Var(s))
+		}
+	}
+	if !isInt(info.Type) {
+		return v
+	}
+	v.Int = true
+	r := typeRange(info.Type)
+	dims, static := info.Shape.ToStatic()
+	n, err := ir.NumElements(dims)
+	if static && err == nil && n <= MaxElems {
+		for i := range int(n) {
+			s := a.newSym(fmt.Sprintf("%s[%d]", l.Name, i), false, r, r, Origin{Kind: InputElem, Input: in, Index: i})
+			in.Elems = append(in.Elems, s)
+			v.Elems = append(v.Elems, a.B.Var(s))
+		}
+		v.All = a.summary(v)
+		return v
+	}
+	s := a.newSym(l.Name+"[*]", true, r, r, Origin{Kind: InputElem, Input: in, Index: -1})
+	in.Elems, in.Summary = []sym.Sym{s}, true
+	v.All = a.B.Var(s)
+	return v
+}
+
+// constant is the value of a known tensor: its elements exactly.
+func (a *Analysis) constant(t *ir.Tensor) *Value {
+	v := &Value{Type: t.Type, Rank: len(t.Shape), Tensor: t}
+	for _, d := range t.Shape {
+		v.Dims = append(v.Dims, sym.Const(d))
+	}
+	if !isInt(t.Type) {
+		return v
+	}
+	v.Int = true
+	n := t.Len()
+	vals := make([]sym.Expr, 0, min(n, MaxElems))
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	exact := true
+	for i := range n {
+		x, ok := intAt(t, i)
+		if !ok {
+			exact = false
+			break
+		}
+		lo, hi = min(lo, x), max(hi, x)
+		if n <= MaxElems {
+			vals = append(vals, sym.Const(x))
+		}
+	}
+	switch {
+	case !exact:
+		v.All = a.B.Unknown(typeRange(t.Type), "a u64 constant above 2^63-1")
+	case n <= MaxElems:
+		v.Elems = vals
+		v.All = a.summary(v)
+	case lo == hi:
+		v.All = sym.Const(lo)
+	default:
+		v.All = a.B.Unknown(sym.R(lo, hi), fmt.Sprintf("a constant of %d elements", n))
+	}
+	return v
+}
+
+// intAt reads element i of an integer or boolean tensor; ok is false for
+// a u64 above 2^63-1.
+func intAt(t *ir.Tensor, i int) (int64, bool) {
+	switch t.Type {
+	case ir.I8:
+		return int64(ir.View[int8](t)[i]), true
+	case ir.I16:
+		return int64(ir.View[int16](t)[i]), true
+	case ir.I32:
+		return int64(ir.View[int32](t)[i]), true
+	case ir.I64:
+		return ir.View[int64](t)[i], true
+	case ir.U8, ir.Boolean:
+		return int64(t.Data[i]), true
+	case ir.U16:
+		return int64(ir.View[uint16](t)[i]), true
+	case ir.U32:
+		return int64(ir.View[uint32](t)[i]), true
+	case ir.U64:
+		v := ir.View[uint64](t)[i]
+		return int64(v), v <= math.MaxInt64
+	}
+	return 0, false
+}
+
+// summary is an expression every element of v satisfies: the one
+// expression of a large tensor, one of the tracked ones of a small one.
+func (a *Analysis) summary(v *Value) sym.Expr {
+	if v.Elems == nil {
+		return v.All
+	}
+	if len(v.Elems) == 0 {
+		return a.B.Unknown(typeRange(v.Type), "an empty tensor")
+	}
+	if len(v.Elems) > maxSelect {
+		return a.B.Select(a.hullOf(v.Elems)...)
+	}
+	return a.B.Select(v.Elems...)
+}
+
+// hullOf shrinks many expressions to a few that bound them: the distinct
+// ones when few, else an unknown of their constants' range.
+func (a *Analysis) hullOf(es []sym.Expr) []sym.Expr {
+	var distinct []sym.Expr
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	allConst := true
+	for _, e := range es {
+		if c, ok := e.IsConst(); ok {
+			lo, hi = min(lo, c), max(hi, c)
+		} else {
+			allConst = false
+		}
+		if len(distinct) <= maxSelect && !slices.ContainsFunc(distinct, e.Equal) {
+			distinct = append(distinct, e)
+		}
+	}
+	if len(distinct) <= maxSelect {
+		return distinct
+	}
+	if allConst {
+		return []sym.Expr{sym.Const(lo), sym.Const(hi), a.B.Unknown(sym.R(lo, hi), fmt.Sprintf("%d constants in [%d, %d]", len(es), lo, hi))}
+	}
+	return []sym.Expr{a.B.Unknown(sym.Range{Lo: sym.NegInf, Hi: sym.PosInf}, fmt.Sprintf("%d tracked elements", len(es)))}
+}
+
+// opaque is the value of an output irdiv does not follow: its dims are
+// new symbols ranging over the inferred dims at the declared shapes and
+// anything at other shapes; its integers are unknown, naming the layer.
+func (a *Analysis) opaque(l *ir.Layer, i int, info ops.ValueInfo) *Value {
+	v := &Value{Type: info.Type, Rank: -1}
+	if !info.Shape.DynamicRank {
+		v.Rank = len(info.Shape.Dims)
+		v.Static, _ = info.Shape.ToStatic()
+		for j, d := range info.Shape.Dims {
+			s := a.newSym(fmt.Sprintf("%s.out%d.shape[%d]", l.Name, i, j), false, dimRange(d), anyDim, Origin{Kind: Derived, Layer: l, Index: j})
+			v.Dims = append(v.Dims, a.B.Var(s))
+		}
+	}
+	if isInt(info.Type) || info.Type == ir.Dynamic {
+		v.Int = isInt(info.Type)
+		v.All = a.B.Unknown(typeRange(info.Type), describe(l))
+	}
+	return v
+}
+
+// describe names a layer for "the op that stopped the analysis".
+func describe(l *ir.Layer) string {
+	return fmt.Sprintf("%s %q", l.Type, truncate(l.Name))
+}
+
+func truncate(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
+}
+
+func (a *Analysis) issue(l *ir.Layer, code, format string, args ...any) {
+	a.Issues = append(a.Issues, Issue{l, code, fmt.Sprintf(format, args...)})
+}
+
+// in returns the value that feeds input i of l.
+func (a *Analysis) in(l *ir.Layer, i int) *Value {
+	src := a.Sources[l]
+	if i < len(src) && src[i].Layer != nil {
+		if v, ok := a.Values[src[i]]; ok {
+			return v
+		}
+	}
+	return &Value{Type: ir.Dynamic, Rank: -1}
+}
+
+// String prints a value: its dims and its elements (or the expression of
+// all of them).
+func (a *Analysis) String(v *Value) string {
+	var s strings.Builder
+	if v.Rank >= 0 {
+		parts := make([]string, len(v.Dims))
+		for i, d := range v.Dims {
+			parts[i] = a.B.String(d)
+		}
+		s.WriteString("[" + strings.Join(parts, ",") + "]")
+	} else {
+		s.WriteString("[...]")
+	}
+	if !v.Int {
+		return s.String()
+	}
+	if v.Elems != nil && len(v.Elems) <= 8 {
+		parts := make([]string, len(v.Elems))
+		for i, e := range v.Elems {
+			parts[i] = a.B.String(e)
+		}
+		s.WriteString(" = {" + strings.Join(parts, ", ") + "}")
+	} else {
+		s.WriteString(" each " + a.B.String(a.summary(v)))
+	}
+	return s.String()
+}
