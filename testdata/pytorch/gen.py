@@ -935,6 +935,8 @@ def main():
     ap.add_argument("--architectures", metavar="OUTDIR",
                     help="export torchvision architectures to OUTDIR and report their integer Divs")
     ap.add_argument("--only", metavar="NAMES", help="with --architectures: comma-separated subset")
+    ap.add_argument("--out", metavar="DIR", default=HERE,
+                    help="where to write the models (default: this folder, and examples/unet/model.onnx)")
     args = ap.parse_args()
     torch.set_num_threads(1)
     global ORT_MODULES
@@ -943,7 +945,10 @@ def main():
         return
     ORT_MODULES = ort_modules()
     with tempfile.TemporaryDirectory() as tmp:
-        generate(HERE, tmp)
+        os.makedirs(args.out, exist_ok=True)
+        generate(args.out, tmp)
+        if os.path.abspath(args.out) != HERE:
+            return
         example = os.path.join(ROOT, "examples", "unet")
         os.makedirs(example, exist_ok=True)
         shutil.copyfile(os.path.join(HERE, "unet_crop_op14.onnx"), os.path.join(example, "model.onnx"))
