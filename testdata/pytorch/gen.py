@@ -519,9 +519,11 @@ def export(spec, opset):
 
 
 def elem_types(model):
-    """Element type of every tensor, from onnx shape inference."""
-    inferred = shape_inference.infer_shapes(model)
-    g = inferred.graph
+    """Element type of every tensor of the main graph, from onnx shape inference."""
+    return elem_types_of_graph(shape_inference.infer_shapes(model).graph)
+
+
+def elem_types_of_graph(g):
     types = {}
     for v in list(g.input) + list(g.value_info) + list(g.output):
         if v.type.tensor_type.elem_type:
@@ -584,7 +586,7 @@ def flooring(div, t):
     ]
 
 
-def floor_model(model, outputs):
+def floor_model(model, outputs, full_check=True):
     """model with the signed integer Divs whose outputs are in `outputs` flooring."""
     m = copy.deepcopy(model)
     types = elem_types(m)
@@ -596,7 +598,7 @@ def floor_model(model, outputs):
             nodes.append(n)
     del m.graph.node[:]
     m.graph.node.extend(nodes)
-    onnx.checker.check_model(m, full_check=True)
+    onnx.checker.check_model(m, full_check=full_check)
     return m
 
 
@@ -703,6 +705,7 @@ SHAPE_OPS = {
     "Identity", "Range", "ConstantOfShape", "Expand", "ReduceProd", "ReduceMax", "ReduceMin", "ReduceSum",
     "Transpose", "Sign", "Pow", "Flatten", "Tile", "ArgMax", "ArgMin", "TopK", "NonZero", "Constant",
 }
+FLOATS = {TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.DOUBLE, TensorProto.BFLOAT16}
 KEY_ATTRS = {"to", "axis", "axes", "fmod", "kernel_shape", "strides", "pads", "dilations", "group", "starts",
              "ends", "keepdims", "min", "max", "perm", "ceil_mode", "output_padding"}
 DTYPE_NAMES = {v: k.lower() for k, v in TensorProto.DataType.items()}
@@ -735,16 +738,29 @@ def const_text(t):
 
 
 class Graph:
-    def __init__(self, model):
-        g = model.graph
+    def __init__(self, g, parent=None, types=None):
+        """A view of GraphProto g; names it does not define are looked up in parent's. types
+        (element types by tensor name) lets brief expressions stop at float tensors."""
+        self.types = types or {}
         self.producer = {o: n for n in g.node for o in n.output}
         self.inits = {t.name: t for t in g.initializer}
         self.inputs = {i.name for i in g.input if i.name not in self.inits}
+        self.parent = parent
 
-    def expr(self, name, opaque_depth=2, budget=None):
+    def tensor(self, name):
+        """A tensor by what produces it: a graph input's name, or an op type and node name."""
+        if name in self.inputs:
+            return name
+        n = self.producer.get(name)
+        if n is None:
+            return self.parent.tensor(name) if self.parent is not None else f"?{name}"
+        return f"{n.op_type} '{n.name}'"
+
+    def expr(self, name, opaque_depth=2, budget=None, brief_shapes=False):
         """An expression tree for tensor `name`: shape and element-wise ops in full, other ops
         (Conv, MatMul...) by type and key attributes, followed through their first input for at
-        most opaque_depth levels."""
+        most opaque_depth levels. With brief_shapes, the tensor under a Shape or Size is named
+        by its producer only."""
         budget = budget if budget is not None else [400]
         budget[0] -= 1
         if budget[0] < 0:
@@ -757,6 +773,8 @@ class Graph:
             return "∅"
         n = self.producer.get(name)
         if n is None:
+            if self.parent is not None:
+                return self.parent.expr(name, opaque_depth, budget, brief_shapes)
             return f"?{name}"
         if n.op_type == "Constant":
             for a in n.attribute:
@@ -764,12 +782,17 @@ class Graph:
                     return const_text(a.t)
             return "Constant" + attr_text(n)
         out = "" if len(n.output) == 1 else f"#{list(n.output).index(name)}"
+        if brief_shapes and n.op_type in ("Shape", "Size"):
+            return f"{n.op_type}{attr_text(n)}({self.tensor(n.input[0])})"
+        if brief_shapes and self.types.get(name) in FLOATS:
+            return f"<float {n.op_type} '{n.name}'>"
         if n.op_type in SHAPE_OPS:
-            args = ", ".join(self.expr(i, opaque_depth, budget) for i in n.input)
+            args = ", ".join(self.expr(i, opaque_depth, budget, brief_shapes) for i in n.input)
             return f"{n.op_type}{attr_text(n)}{out}({args})"
         if opaque_depth <= 0:
             return f"{n.op_type}(…)"
-        return f"{n.op_type}{attr_text(n)}{out}({self.expr(n.input[0], opaque_depth - 1, budget) if n.input else ''})"
+        inner = self.expr(n.input[0], opaque_depth - 1, budget, brief_shapes) if n.input else ""
+        return f"{n.op_type}{attr_text(n)}{out}({inner})"
 
 
 def op_counts(model):
@@ -865,7 +888,7 @@ def generate_one(spec, opset, out, tmp):
     ran = sum(1 for r in results if "error" not in r[0])
     if ran == 0:
         raise SystemExit(f"gen.py: {name}: no search candidate runs")
-    g = Graph(model)
+    g = Graph(model.graph)
     entry = {
         "model": name,
         "file": name + ".onnx",
@@ -928,6 +951,205 @@ def generate_one(spec, opset, out, tmp):
 
 
 # ---------------------------------------------------------------------------
+# --architectures: torchvision 0.14 models as a user would export them for OpenVINO.
+
+
+class FirstOutput(nn.Module):
+    """Segmentation models return a dict; exports want tensors."""
+
+    def __init__(self, model, key):
+        super().__init__()
+        self.model, self.key = model, key
+
+    def forward(self, x):
+        return self.model(x)[self.key]
+
+
+class LastFlow(nn.Module):
+    """RAFT returns the list of its refinements; a deployed model keeps the last."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, image1, image2):
+        return self.model(image1, image2, num_flow_updates=4)[-1]
+
+
+def architecture_specs():
+    """(name, factory, example inputs, input names, output names, dynamic axes, opset, note)."""
+    import torchvision.models as tvm
+    import torchvision.models.detection as det
+    import torchvision.models.optical_flow as flow
+    import torchvision.models.segmentation as seg
+
+    img = torch.rand(1, 3, 224, 224)
+    nhw = {"image": {0: "N", 2: "H", 3: "W"}}
+    dets = {"image": {1: "H", 2: "W"}, "boxes": {0: "detections"}, "scores": {0: "detections"},
+            "labels": {0: "detections"}}
+    small_vit = lambda: tvm.VisionTransformer(image_size=224, patch_size=16, num_layers=2, num_heads=2,
+                                              hidden_dim=64, mlp_dim=128)
+    return [
+        ("shufflenet_v2", lambda: tvm.shufflenet_v2_x0_5(weights=None), [img], ["image"], ["logits"], nhw, 14,
+         "batch, H and W dynamic (adaptive pooling)"),
+        ("swin_t", lambda: tvm.swin_t(weights=None), [img], ["image"], ["logits"], nhw, 14,
+         "batch, H and W dynamic (windows are padded)"),
+        ("vit_small", small_vit, [img], ["image"], ["logits"], {"image": {0: "N"}}, 14,
+         "VisionTransformer(224, patch 16, 2 layers, 2 heads, dim 64, mlp 128); batch dynamic only: the "
+         "position embedding fixes 224x224 (torchvision asserts it)"),
+        ("fasterrcnn", lambda: det.fasterrcnn_mobilenet_v3_large_320_fpn(weights=None, weights_backbone=None,
+                                                                          box_score_thresh=0.001),
+         [[torch.rand(3, 320, 320)]], ["image"], ["boxes", "labels", "scores"], dets, 14,
+         "fasterrcnn_mobilenet_v3_large_320_fpn; one image, H and W dynamic; box_score_thresh 0.001 so that "
+         "random weights give detections (the default 0.05 keeps none)"),
+        ("retinanet", lambda: det.retinanet_resnet50_fpn(weights=None, weights_backbone=None, score_thresh=0.001),
+         [[torch.rand(3, 320, 320)]], ["image"], ["boxes", "scores", "labels"], dets, 14,
+         "retinanet_resnet50_fpn; one image, H and W dynamic; score_thresh 0.001 so that random weights give "
+         "detections (the default 0.05 keeps none) and its post-processing Divs see values"),
+        ("raft_small", lambda: LastFlow(flow.raft_small(weights=None)),
+         [torch.rand(1, 3, 128, 128), torch.rand(1, 3, 128, 128)], ["image1", "image2"], ["flow"],
+         {"image1": {0: "N", 2: "H", 3: "W"}, "image2": {0: "N", 2: "H", 3: "W"}}, 16,
+         "raft_small, 4 flow updates, the last flow; batch, H and W dynamic (multiples of 8); opset 16 for "
+         "GridSample"),
+        ("ssdlite", lambda: det.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None),
+         [[torch.rand(3, 320, 320)]], ["image"], ["boxes", "scores", "labels"], dets, 14,
+         "ssdlite320_mobilenet_v3_large; one image, H and W dynamic (resized to 320x320 inside)"),
+        ("lraspp", lambda: FirstOutput(seg.lraspp_mobilenet_v3_large(weights=None, weights_backbone=None), "out"),
+         [img], ["image"], ["out"], nhw, 14, "lraspp_mobilenet_v3_large, output 'out'; batch, H and W dynamic"),
+        ("regnet", lambda: tvm.regnet_y_400mf(weights=None), [img], ["image"], ["logits"], nhw, 14,
+         "regnet_y_400mf; batch, H and W dynamic"),
+        ("mnasnet", lambda: tvm.mnasnet0_5(weights=None), [img], ["image"], ["logits"], nhw, 14,
+         "mnasnet0_5; batch, H and W dynamic"),
+    ]
+
+
+# Input shapes on which each architecture and its flooring twin are compared on ONNX Runtime:
+# the export size and odd ones (dynamic axes only).
+ARCH_CHECKS = {
+    "shufflenet_v2": [{"image": (1, 3, 224, 224)}, {"image": (2, 3, 97, 131)}, {"image": (1, 3, 33, 45)}],
+    "swin_t": [{"image": (1, 3, 224, 224)}, {"image": (1, 3, 100, 77)}],
+    "vit_small": [{"image": (1, 3, 224, 224)}, {"image": (3, 3, 224, 224)}],
+    "fasterrcnn": [{"image": (3, 320, 320)}, {"image": (3, 251, 187)}],
+    "retinanet": [{"image": (3, 320, 320)}, {"image": (3, 251, 187)}],
+    "raft_small": [{"image1": (1, 3, 128, 128), "image2": (1, 3, 128, 128)},
+                   {"image1": (2, 3, 96, 136), "image2": (2, 3, 96, 136)}],
+}
+
+
+def check_architecture(name, path, model, outdir):
+    """Runs the export and its flooring twin on ARCH_CHECKS[name]; returns what was compared."""
+    divs = int_divs(model)
+    if not divs or name not in ARCH_CHECKS:
+        return None
+    floor_path = os.path.join(outdir, name + ".floor.onnx")
+    # Some exports fail the full check (raft_small: Sqrt of int64); the twin is only as valid as its source.
+    onnx.save(floor_model(model, {n.output[0] for n, _ in divs}, full_check=False), floor_path)
+    rng = np.random.default_rng(0)
+    runs = [{k: rng.random(shape, dtype=np.float32) for k, shape in c.items()} for c in ARCH_CHECKS[name]]
+    try:
+        results, _ = ort_run([path, floor_path], runs, chunk=1)
+    except SystemExit as e:  # an export ONNX Runtime refuses is reported, not fatal
+        return {"not_checked": str(e).removeprefix("gen.py: ")}
+    checked = []
+    for run, (a, b) in zip(runs, results):
+        shapes = {k: list(v.shape) for k, v in run.items()}
+        if "error" in a:
+            raise SystemExit(f"gen.py: {name} fails on ONNX Runtime for {shapes}: {a['error']}")
+        if differs(a, b):
+            raise SystemExit(f"gen.py: {name}: the flooring twin differs for {shapes}: {describe_difference(a, b)}")
+        checked.append({"inputs": shapes, "outputs": {k: list(v.shape) for k, v in a["outputs"].items()}})
+    return checked
+
+
+def all_graphs(g, parent=None):
+    """g and every subgraph (If, Loop, Scan bodies) below it, with their parents."""
+    yield g, parent
+    for n in g.node:
+        for a in n.attribute:
+            if a.type == onnx.AttributeProto.GRAPH:
+                yield from all_graphs(a.g, g)
+            elif a.type == onnx.AttributeProto.GRAPHS:
+                for sub in a.graphs:
+                    yield from all_graphs(sub, g)
+
+
+def architectures(outdir, only, check):
+    os.makedirs(outdir, exist_ok=True)
+    summary = []
+    for name, make, args, inputs, outputs, dynamic, opset, note in architecture_specs():
+        if only and name not in only:
+            continue
+        torch.manual_seed(0)
+        model = make().eval()
+        path = os.path.join(outdir, name + ".onnx")
+        t0 = time.time()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            torch.onnx.export(model, tuple(args), path, opset_version=opset, input_names=inputs,
+                              output_names=outputs, dynamic_axes=dynamic)
+        seconds = time.time() - t0
+        m = onnx.load(path)
+        inferred = shape_inference.infer_shapes(m)
+        types = {}
+        for g, _ in all_graphs(inferred.graph):
+            types.update(elem_types_of_graph(g))
+        graphs = list(all_graphs(m.graph))
+        nodes = sum(len(g.node) for g, _ in graphs)
+        views = {}
+        for g, parent in graphs:
+            views[id(g)] = Graph(g, views.get(id(parent)) if parent is not None else None, types)
+        divs = []
+        for g, _ in graphs:
+            view = views[id(g)]
+            for n in g.node:
+                if n.op_type != "Div":
+                    continue
+                t = types.get(n.output[0])
+                if t not in SIGNED and t not in UNSIGNED:
+                    continue
+                divs.append({"node": n.name, "output": n.output[0], "type": DTYPE_NAMES[t],
+                             "subgraph": g is not m.graph,
+                             "dividend": view.expr(n.input[0], brief_shapes=True),
+                             "divisor": view.expr(n.input[1], brief_shapes=True),
+                             "pattern": pattern(view, n)})
+        float_divs = sum(1 for g, _ in graphs for n in g.node if n.op_type == "Div") - len(divs)
+        entry = {"architecture": name, "note": note, "opset": opset, "export_seconds": round(seconds, 1),
+                 "bytes": os.path.getsize(path), "nodes": nodes, "subgraphs": len(graphs) - 1,
+                 "op_types": op_counts_all(graphs), "integer_divs": len(divs), "other_divs": float_divs,
+                 "inputs": [{"name": i.name, "type": DTYPE_NAMES[i.type.tensor_type.elem_type],
+                             "shape": [d.dim_param or d.dim_value for d in i.type.tensor_type.shape.dim]}
+                            for i in m.graph.input if i.name not in {t.name for t in m.graph.initializer}],
+                 "divs": divs}
+        if check:
+            entry["flooring_twin_equal_on"] = check_architecture(name, path, m, outdir)
+        summary.append(entry)
+        print(f"{name}: opset {opset}, {nodes} nodes, {len(divs)} integer Divs, exported in {seconds:.1f}s"
+              + (f", flooring twin equal on {len(entry['flooring_twin_equal_on'])} input shapes"
+                 if isinstance(entry.get("flooring_twin_equal_on"), list) else "")
+              + (f", not compared: {entry['flooring_twin_equal_on']['not_checked']}"
+                 if isinstance(entry.get("flooring_twin_equal_on"), dict) else ""))
+    with open(os.path.join(outdir, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1, ensure_ascii=False)
+
+
+def pattern(view, div):
+    """The Div's operands with every tensor under a Shape reduced to its producer's op type:
+    Divs with the same pattern compute the same arithmetic on different tensors."""
+    import re
+
+    text = view.expr(div.input[0], brief_shapes=True) + " / " + view.expr(div.input[1], brief_shapes=True)
+    return re.sub(r"(\w+) '[^']*'", r"\1", text)
+
+
+def op_counts_all(graphs):
+    counts = {}
+    for g, _ in graphs:
+        for n in g.node:
+            counts[n.op_type] = counts.get(n.op_type, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+# ---------------------------------------------------------------------------
 
 
 def main():
@@ -935,13 +1157,18 @@ def main():
     ap.add_argument("--architectures", metavar="OUTDIR",
                     help="export torchvision architectures to OUTDIR and report their integer Divs")
     ap.add_argument("--only", metavar="NAMES", help="with --architectures: comma-separated subset")
+    ap.add_argument("--no-check", action="store_true",
+                    help="with --architectures: do not compare each export with its flooring twin on ONNX Runtime")
     ap.add_argument("--out", metavar="DIR", default=HERE,
                     help="where to write the models (default: this folder, and examples/unet/model.onnx)")
     args = ap.parse_args()
     torch.set_num_threads(1)
     global ORT_MODULES
     if args.architectures:
-        architectures(args.architectures, args.only.split(",") if args.only else None)
+        check = not args.no_check
+        if check:
+            ORT_MODULES = ort_modules()
+        architectures(args.architectures, args.only.split(",") if args.only else None, check)
         return
     ORT_MODULES = ort_modules()
     with tempfile.TemporaryDirectory() as tmp:
