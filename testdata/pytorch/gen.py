@@ -568,7 +568,8 @@ def flooring(div, t):
         return f"{y}/floor/{s}"
 
     def node(op, ins, out, **attrs):
-        return helper.make_node(op, ins, [t_(out) if out != y else y], name=f"{base}/floor/{out if out != y else 'Sub_1'}", **attrs)
+        # The last node writes the Div's own output, so its consumers are untouched.
+        return helper.make_node(op, ins, [y if out == "floor" else t_(out)], name=f"{base}/floor/{out}", **attrs)
 
     return [
         node("Div", [a, b], "q"),
@@ -582,7 +583,7 @@ def flooring(div, t):
         node("Xor", [t_("r_negative"), t_("b_negative")], "signs_differ"),
         node("And", [t_("inexact"), t_("signs_differ")], "adjust"),
         node("Cast", [t_("adjust")], "one", to=t),
-        node("Sub", [t_("q"), t_("one")], y),
+        node("Sub", [t_("q"), t_("one")], "floor"),
     ]
 
 
@@ -623,10 +624,13 @@ def ort_modules():
     return mods
 
 
+def ort_type(dtype):
+    return next(name for dt, name in TYPES.values() if np.dtype(dt) == dtype)
+
+
 def encode(arr):
     arr = np.ascontiguousarray(arr)
-    name = TYPES[next(k for k, (dt, _) in TYPES.items() if np.dtype(dt) == arr.dtype)][1]
-    return {"type": name, "dims": list(arr.shape), "data": base64.b64encode(arr.tobytes()).decode()}
+    return {"type": ort_type(arr.dtype), "dims": list(arr.shape), "data": base64.b64encode(arr.tobytes()).decode()}
 
 
 def decode(t):
@@ -691,8 +695,7 @@ def describe_difference(r1, r2):
 
 
 def tensor_json(arr):
-    return {"type": TYPES[next(k for k, (dt, _) in TYPES.items() if np.dtype(dt) == arr.dtype)][1],
-            "shape": list(arr.shape), "values": arr.ravel().tolist()}
+    return {"type": ort_type(arr.dtype), "shape": list(arr.shape), "values": arr.ravel().tolist()}
 
 
 # ---------------------------------------------------------------------------
