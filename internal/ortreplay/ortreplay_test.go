@@ -86,27 +86,29 @@ func TestReplayCounterExamples(t *testing.T) {
 			if testing.Short() && replayed >= 4 {
 				continue
 			}
-			dir := filepath.Join(pytorchDir, ce.Dir)
 			dirs[filepath.Clean(ce.Dir)] = true
-			model, floor := filepath.Join(pytorchDir, m.File), filepath.Join(pytorchDir, m.FloorFile)
-			differ, detail, err := ReplayDir(r, model, floor, dir)
-			if err != nil {
-				t.Errorf("%s: %v", ce.Dir, err)
-				continue
-			}
-			if !differ {
-				t.Errorf("%s: %s and %s agree on the counter-example of Div %s: %s", ce.Dir, m.File, m.FloorFile, div.Output, detail)
-			}
-			if strings.HasSuffix(m.Model, "_op14") {
-				// The difference comes from the flooring, not from ORT: the
-				// export against itself agrees (checked at one opset, to save time).
-				same, detail, err := ReplayDir(r, model, model, dir)
-				if err != nil || same {
-					t.Errorf("%s: %s against itself: differ=%v %s %v", ce.Dir, m.File, same, detail, err)
-				}
-			}
-			checkFolderMatchesJSON(t, dir, ce.Inputs)
 			replayed++
+			t.Run(ce.Dir, func(t *testing.T) {
+				t.Parallel() // each replay waits on node processes
+				dir := filepath.Join(pytorchDir, ce.Dir)
+				model, floor := filepath.Join(pytorchDir, m.File), filepath.Join(pytorchDir, m.FloorFile)
+				differ, detail, err := ReplayDir(r, model, floor, dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !differ {
+					t.Errorf("%s and %s agree on the counter-example of Div %s: %s", m.File, m.FloorFile, div.Output, detail)
+				}
+				if strings.HasSuffix(m.Model, "_op14") {
+					// The difference comes from the flooring, not from ORT: the
+					// export against itself agrees (checked at one opset, to save time).
+					same, detail, err := ReplayDir(r, model, model, dir)
+					if err != nil || same {
+						t.Errorf("%s against itself: differ=%v %s %v", m.File, same, detail, err)
+					}
+				}
+				checkFolderMatchesJSON(t, dir, ce.Inputs)
+			})
 		}
 	}
 	if !testing.Short() {
@@ -119,7 +121,7 @@ func TestReplayCounterExamples(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("replayed %d counter-examples on %v: each changes the outputs of the flooring twin", replayed, r)
+	t.Logf("replaying %d counter-examples on %v: each must change the outputs of the flooring twin", replayed, r)
 }
 
 // checkFolderMatchesJSON compares the .npy files with the values
