@@ -1,0 +1,356 @@
+package ortreplay
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/irdiv/irdiv/internal/onnxwire"
+	"github.com/irdiv/irdiv/internal/testutil"
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ir/npy"
+	"github.com/irdiv/irdiv/onnx"
+)
+
+const pytorchDir = "../../testdata/pytorch"
+
+// runner returns ONNX Runtime or skips the test, saying why.
+func runner(t *testing.T) Runner {
+	t.Helper()
+	r, err := Find()
+	if err != nil {
+		t.Skipf("skipped: ONNX Runtime is not available: %v", err)
+	}
+	t.Logf("running on %v", r)
+	return r
+}
+
+type expectedModel struct {
+	Model     string `json:"model"`
+	File      string `json:"file"`
+	FloorFile string `json:"floor_file"`
+	Divs      []struct {
+		Output         string `json:"output"`
+		Verdict        string `json:"verdict"`
+		CounterExample *struct {
+			Dir    string `json:"dir"`
+			Inputs map[string]struct {
+				Type   string        `json:"type"`
+				Shape  []int64       `json:"shape"`
+				Values []json.Number `json:"values"`
+			} `json:"inputs"`
+		} `json:"counter_example"`
+	} `json:"divs"`
+}
+
+func readExpected(t *testing.T) []expectedModel {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(pytorchDir, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var models []expectedModel
+	if err := d.Decode(&models); err != nil {
+		t.Fatal(err)
+	}
+	if len(models) == 0 {
+		t.Fatal("expected.json lists no models")
+	}
+	return models
+}
+
+// TestReplayCounterExamples replays every committed counter-example: the
+// export and its flooring twin must give different outputs, and the
+// export against itself the same ones.
+func TestReplayCounterExamples(t *testing.T) {
+	r := runner(t)
+	replayed := 0
+	dirs := map[string]bool{}
+	for _, m := range readExpected(t) {
+		for _, div := range m.Divs {
+			ce := div.CounterExample
+			if (ce != nil) != (div.Verdict == "error") {
+				t.Errorf("%s: Div %s: verdict %s with counter-example %v", m.Model, div.Output, div.Verdict, ce != nil)
+			}
+			if ce == nil {
+				continue
+			}
+			if testing.Short() && replayed >= 4 {
+				continue
+			}
+			dirs[filepath.Clean(ce.Dir)] = true
+			replayed++
+			t.Run(ce.Dir, func(t *testing.T) {
+				t.Parallel() // each replay waits on node processes
+				dir := filepath.Join(pytorchDir, ce.Dir)
+				model, floor := filepath.Join(pytorchDir, m.File), filepath.Join(pytorchDir, m.FloorFile)
+				differ, detail, err := ReplayDir(r, model, floor, dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !differ {
+					t.Errorf("%s and %s agree on the counter-example of Div %s: %s", m.File, m.FloorFile, div.Output, detail)
+				}
+				if strings.HasSuffix(m.Model, "_op14") {
+					// The difference comes from the flooring, not from ORT: the
+					// export against itself agrees (checked at one opset, to save time).
+					same, detail, err := ReplayDir(r, model, model, dir)
+					if err != nil || same {
+						t.Errorf("%s against itself: differ=%v %s %v", m.File, same, detail, err)
+					}
+				}
+				checkFolderMatchesJSON(t, dir, ce.Inputs)
+			})
+		}
+	}
+	if !testing.Short() {
+		// Every folder on disk is one expected.json describes.
+		found, _ := filepath.Glob(filepath.Join(pytorchDir, "cex", "*", "*"))
+		for _, f := range found {
+			rel, _ := filepath.Rel(pytorchDir, f)
+			if !dirs[rel] {
+				t.Errorf("%s is not a counter-example of expected.json", rel)
+			}
+		}
+	}
+	t.Logf("replaying %d counter-examples on %v: each must change the outputs of the flooring twin", replayed, r)
+}
+
+// checkFolderMatchesJSON compares the .npy files with the values
+// expected.json gives for them.
+func checkFolderMatchesJSON(t *testing.T, dir string, inputs map[string]struct {
+	Type   string        `json:"type"`
+	Shape  []int64       `json:"shape"`
+	Values []json.Number `json:"values"`
+}) {
+	t.Helper()
+	for name, want := range inputs {
+		got, err := npy.ReadFile(filepath.Join(dir, Sanitize(name)+".npy"), 0)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if typeNames[got.Type] != want.Type || !slices.Equal(got.Shape, want.Shape) || got.Len() != len(want.Values) {
+			t.Errorf("%s/%s.npy: %s%v, expected.json says %s%v", dir, name, got.Type, got.Shape, want.Type, want.Shape)
+			continue
+		}
+		for i, v := range want.Values {
+			if !numberIs(got, i, v) {
+				t.Errorf("%s/%s.npy: element %d is %s, expected.json says %s", dir, name, i, elem(got, i), v)
+				break
+			}
+		}
+	}
+}
+
+func numberIs(t *ir.Tensor, i int, v json.Number) bool {
+	if t.Type.IsFloat() {
+		f, err := strconv.ParseFloat(string(v), 64)
+		return err == nil && f == float(t, i)
+	}
+	return elem(t, i) == string(v)
+}
+
+// TestFlooringTwins checks the committed twins of the one-Div value
+// models with Go's own arithmetic: the export truncates (Go's /), the twin
+// floors (testutil.FloorDiv), for every pair of edge values.
+func TestFlooringTwins(t *testing.T) {
+	r := runner(t)
+	edges := []int32{0, 1, -1, 2, -2, 3, -3, 5, -5, 7, -7, 15, -15, 16, -16, 17, -17, 100, -100,
+		math.MaxInt32, math.MaxInt32 - 1, math.MinInt32, math.MinInt32 + 1}
+	for _, opset := range []string{"9", "11", "13", "14"} {
+		// quant_shift: acc // 16, one input.
+		acc, _ := ir.TensorOf(ir.I32, []int64{1, int64(len(edges))}, edges)
+		check := func(file string, want func(i int) int32, inputs map[string]*ir.Tensor) {
+			t.Helper()
+			out, err := r.Run(filepath.Join(pytorchDir, file), inputs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out) != 1 {
+				t.Fatalf("%s: %d outputs", file, len(out))
+			}
+			for _, y := range out {
+				got := ir.View[int32](y)
+				for i := range got {
+					if got[i] != want(i) {
+						t.Errorf("%s: element %d is %d, want %d", file, i, got[i], want(i))
+					}
+				}
+			}
+		}
+		check("quant_shift_op"+opset+".onnx", func(i int) int32 { return edges[i] / 16 }, map[string]*ir.Tensor{"acc": acc})
+		check("quant_shift_op"+opset+".floor.onnx", func(i int) int32 { return testutil.FloorDiv(edges[i], 16) }, map[string]*ir.Tensor{"acc": acc})
+
+		// div_trunc: a / b, two inputs; every pair but b = 0 and MIN / -1.
+		var as, bs []int32
+		for _, a := range edges {
+			for _, b := range edges {
+				if b != 0 && (a != math.MinInt32 || b != -1) {
+					as, bs = append(as, a), append(bs, b)
+				}
+			}
+		}
+		a, _ := ir.TensorOf(ir.I32, []int64{1, int64(len(as))}, as)
+		b, _ := ir.TensorOf(ir.I32, []int64{1, int64(len(bs))}, bs)
+		in := map[string]*ir.Tensor{"a": a, "b": b}
+		check("div_trunc_op"+opset+".onnx", func(i int) int32 { return as[i] / bs[i] }, in)
+		check("div_trunc_op"+opset+".floor.onnx", func(i int) int32 { return testutil.FloorDiv(as[i], bs[i]) }, in)
+	}
+}
+
+// TestRunONNXTestData runs ONNX's own Div tests and compares with their
+// expected outputs, exactly: the runner's encoding of every type is right.
+func TestRunONNXTestData(t *testing.T) {
+	r := runner(t)
+	models := testutil.SharedFiles(t, "onnx-div-tests/test_div*/model.onnx")
+	for _, model := range models {
+		set := filepath.Join(filepath.Dir(model), "test_data_set_0")
+		x, xName, err := onnx.ReadTensorFile(filepath.Join(set, "input_0.pb"), onnx.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, yName, err := onnx.ReadTensorFile(filepath.Join(set, "input_1.pb"), onnx.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, zName, err := onnx.ReadTensorFile(filepath.Join(set, "output_0.pb"), onnx.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := r.Run(model, map[string]*ir.Tensor{xName: x, yName: y})
+		if err != nil {
+			t.Errorf("%s: %v", model, err)
+			continue
+		}
+		got := out[zName]
+		if got == nil {
+			t.Errorf("%s: no output %q", model, zName)
+			continue
+		}
+		if got.Type != want.Type || !slices.Equal(got.Shape, want.Shape) || !bytes.Equal(got.Data, want.Data) {
+			t.Errorf("%s: ONNX Runtime gives %s%v %s, the test data %s%v %s", filepath.Base(filepath.Dir(model)),
+				got.Type, got.Shape, differ(got, want), want.Type, want.Shape, differ(want, got))
+		}
+	}
+	t.Logf("%d ONNX Div tests give their expected outputs bit for bit", len(models))
+}
+
+// sanitizedModel is y = Identity(x) with input name "in:0/x" (a
+// TensorFlow-style name) and an initializer that is also a graph input,
+// which is not fed.
+func sanitizedModel(t *testing.T) string {
+	t.Helper()
+	raw := make([]byte, 4)
+	g := onnxwire.Graph("g",
+		[][]byte{onnxwire.Node("Add", "add", []string{"in:0/x", "bias"}, []string{"y"})},
+		[][]byte{onnxwire.Tensor("bias", onnxwire.Int32, []int64{1}, raw)},
+		[][]byte{onnxwire.Value("in:0/x", onnxwire.Int32, 2), onnxwire.Value("bias", onnxwire.Int32, 1)},
+		[][]byte{onnxwire.Value("y", onnxwire.Int32, 2)})
+	path := filepath.Join(t.TempDir(), "model.onnx")
+	if err := os.WriteFile(path, onnxwire.Model(13, g), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestInputNames(t *testing.T) {
+	names, err := InputNames(sanitizedModel(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(names, []string{"in:0/x"}) {
+		t.Errorf("InputNames = %q, want [in:0/x] (the initializer bias is not an input to feed)", names)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.onnx")
+	os.WriteFile(bad, []byte{0x3a, 0x05, 1}, 0o644) // field 7, length 5, 1 byte
+	if _, err := InputNames(bad); err == nil || !strings.Contains(err.Error(), "malformed ONNX model") {
+		t.Errorf("InputNames of a truncated model: %v", err)
+	}
+}
+
+// TestReplayDirFiles checks the folder rules: files matched by sanitised
+// name, a missing or an extra file named in the error.
+func TestReplayDirFiles(t *testing.T) {
+	r := runner(t)
+	model := sanitizedModel(t)
+	dir := t.TempDir()
+	x, _ := ir.TensorOf(ir.I32, []int64{2}, []int32{-3, 4})
+	if Sanitize("in:0/x") != "in_0_x" {
+		t.Fatalf("Sanitize(in:0/x) = %q", Sanitize("in:0/x"))
+	}
+	file := filepath.Join(dir, "in_0_x.npy")
+
+	if _, _, err := ReplayDir(r, model, model, dir); err == nil || !strings.Contains(err.Error(), "missing file in_0_x.npy") {
+		t.Errorf("empty folder: %v", err)
+	}
+	if err := npy.WriteFile(file, x); err != nil {
+		t.Fatal(err)
+	}
+	differ, detail, err := ReplayDir(r, model, model, dir)
+	if err != nil || differ {
+		t.Errorf("model against itself: differ=%v %q %v", differ, detail, err)
+	}
+	if err := npy.WriteFile(filepath.Join(dir, "bias.npy"), x); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReplayDir(r, model, model, dir); err == nil || !strings.Contains(err.Error(), "extra file bias.npy") {
+		t.Errorf("extra file: %v", err)
+	}
+}
+
+// TestCompare covers what counts as different without running anything.
+func TestCompare(t *testing.T) {
+	f := func(v ...float32) *ir.Tensor { x, _ := ir.TensorOf(ir.F32, []int64{int64(len(v))}, v); return x }
+	i := func(v ...int64) *ir.Tensor { x, _ := ir.TensorOf(ir.I64, []int64{int64(len(v))}, v); return x }
+	nan := float32(math.NaN())
+	negZero := float32(math.Copysign(0, -1))
+	fail := result{err: os.ErrInvalid}
+	for _, tc := range []struct {
+		name   string
+		a, b   result
+		differ bool
+	}{
+		{"equal", result{outputs: map[string]*ir.Tensor{"y": i(1, -2)}}, result{outputs: map[string]*ir.Tensor{"y": i(1, -2)}}, false},
+		{"element", result{outputs: map[string]*ir.Tensor{"y": i(0, 1)}}, result{outputs: map[string]*ir.Tensor{"y": i(-1, 1)}}, true},
+		{"shape", result{outputs: map[string]*ir.Tensor{"y": i(0)}}, result{outputs: map[string]*ir.Tensor{"y": i(0, 0)}}, true},
+		{"type", result{outputs: map[string]*ir.Tensor{"y": i(0)}}, result{outputs: map[string]*ir.Tensor{"y": f(0)}}, true},
+		{"NaN equals NaN", result{outputs: map[string]*ir.Tensor{"y": f(nan, 1)}}, result{outputs: map[string]*ir.Tensor{"y": f(nan, 1)}}, false},
+		{"-0 equals 0", result{outputs: map[string]*ir.Tensor{"y": f(negZero)}}, result{outputs: map[string]*ir.Tensor{"y": f(0)}}, false},
+		{"float element", result{outputs: map[string]*ir.Tensor{"y": f(0.5)}}, result{outputs: map[string]*ir.Tensor{"y": f(0.25)}}, true},
+		{"one fails", fail, result{outputs: map[string]*ir.Tensor{"y": i(0)}}, true},
+		{"other fails", result{outputs: map[string]*ir.Tensor{"y": i(0)}}, fail, true},
+		{"both fail", fail, fail, false},
+	} {
+		got, detail := compare(tc.a, tc.b)
+		if got != tc.differ {
+			t.Errorf("%s: differ = %v (%s), want %v", tc.name, got, detail, tc.differ)
+		}
+	}
+	_, detail := compare(result{outputs: map[string]*ir.Tensor{"y": i(5, 0, 1)}}, result{outputs: map[string]*ir.Tensor{"y": i(5, -1, 1)}})
+	if want := `output "y": 1 of 3 elements differ, first at [1]: 0, flooring -1`; detail != want {
+		t.Errorf("detail %q, want %q", detail, want)
+	}
+}
+
+// TestFindHonoursIRDIV_ORT_DIR: a set variable that names no package is
+// an error naming it, not a silent fallback to bench/out.
+func TestFindHonoursIRDIV_ORT_DIR(t *testing.T) {
+	if _, err := Find(); err != nil && strings.Contains(err.Error(), "node is not on PATH") {
+		t.Skipf("skipped: %v", err)
+	}
+	dir := t.TempDir()
+	t.Setenv("IRDIV_ORT_DIR", dir)
+	_, err := Find()
+	if err == nil || !strings.Contains(err.Error(), "IRDIV_ORT_DIR="+dir) {
+		t.Errorf("Find with IRDIV_ORT_DIR=%s (empty): %v", dir, err)
+	}
+}
