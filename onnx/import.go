@@ -334,17 +334,77 @@ func (im *importer) opaque(n *Node) error {
 	l := im.m.AddLayer(n.OpType, domain, "", attrData(n), srcs, nil)
 	im.name(l, nodeName(n))
 	results := make([]tensor, len(n.Outputs))
+	var ruled []ops.ValueInfo
+	if rule := opaqueRules[n.OpType]; rule != nil && first != nil && n.Domain == "" {
+		ruled = rule(n, *first)
+	}
 	for i, name := range n.Outputs {
 		info := ops.ValueInfo{Type: ir.Dynamic, Shape: shapeinfer.DynamicRankShape()}
-		if d, ok := im.declared[name]; ok && name != "" {
+		switch d, ok := im.declared[name]; {
+		case ok && name != "":
 			info = ops.ValueInfo{Type: d.Type, Shape: d.Shape}
-		} else if i == 0 && first != nil && sameShapeOps[n.OpType] {
+		case i < len(ruled):
+			info = ruled[i]
+		case i == 0 && first != nil && sameShapeOps[n.OpType]:
 			info = ops.ValueInfo{Type: first.info.Type, Shape: first.info.Shape}
 		}
 		l.Outputs = append(l.Outputs, &ir.Port{ID: uint64(len(srcs) + i), Type: info.Type, Precision: info.Type.Precision(), Dims: ir.PortDims(info.Shape)})
 		results[i] = tensor{ir.Output{Layer: l, Index: i}, info}
 	}
 	return im.define(n, results)
+}
+
+// opaqueRules give the outputs of ops kept opaque whose types and shapes
+// follow from their first input and attributes.
+var opaqueRules = map[string]func(n *Node, x tensor) []ops.ValueInfo{
+	"ArgMax": argReduce, "ArgMin": argReduce,
+	"NonZero": func(n *Node, x tensor) []ops.ValueInfo {
+		shape := shapeinfer.Shape{Dims: []shapeinfer.Dim{shapeinfer.Dynamic(), shapeinfer.Dynamic()}}
+		if r := rank(x); r >= 0 {
+			shape.Dims[0] = shapeinfer.Static(int64(r))
+		}
+		return []ops.ValueInfo{{Type: ir.I64, Shape: shape}}
+	},
+	"TopK": func(n *Node, x tensor) []ops.ValueInfo {
+		shape := x.info.Shape
+		if r := rank(x); r >= 0 {
+			shape = shapeinfer.Shape{Dims: append([]shapeinfer.Dim(nil), x.info.Shape.Dims...)}
+			if axis, ok := normAxis(attrInt(n, "axis", -1), r); ok {
+				shape.Dims[axis] = shapeinfer.Dynamic()
+			}
+		}
+		return []ops.ValueInfo{{Type: x.info.Type, Shape: shape}, {Type: ir.I64, Shape: shape}}
+	},
+}
+
+// argReduce is ArgMax's and ArgMin's output: int64 indices, the axis
+// removed or kept as 1.
+func argReduce(n *Node, x tensor) []ops.ValueInfo {
+	r := rank(x)
+	if r < 0 {
+		return []ops.ValueInfo{{Type: ir.I64, Shape: shapeinfer.DynamicRankShape()}}
+	}
+	axis, ok := normAxis(attrInt(n, "axis", 0), r)
+	if !ok {
+		return nil
+	}
+	var dims []shapeinfer.Dim
+	for i, d := range x.info.Shape.Dims {
+		switch {
+		case i != axis:
+			dims = append(dims, d)
+		case attrInt(n, "keepdims", 1) != 0:
+			dims = append(dims, shapeinfer.Static(1))
+		}
+	}
+	return []ops.ValueInfo{{Type: ir.I64, Shape: shapeinfer.Shape{Dims: append([]shapeinfer.Dim{}, dims...)}}}
+}
+
+func normAxis(axis int64, rank int) (int, bool) {
+	if axis < 0 {
+		axis += int64(rank)
+	}
+	return int(axis), axis >= 0 && axis < int64(rank)
 }
 
 // sameShapeOps keep their first input's type and shape.

@@ -15,7 +15,7 @@ import (
 const unbounded = shapeinfer.Unbounded
 
 func satAdd(a, b int64) int64 {
-	if a == unbounded || b == unbounded || a > unbounded-b {
+	if a == unbounded || b == unbounded || b > 0 && a > unbounded-b {
 		return unbounded
 	}
 	return a + b

@@ -56,6 +56,10 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 		return // the model cannot run past this Divide: nothing else about it matters
 	}
 	signed := info.Type.IsSigned()
+	if !signed && d.PythonDiv && v.origin == fromONNX {
+		v.r.add(Note, "divide/floor-trunc-agree", l, evidence(map[string]any{"reason": "the type is unsigned"}),
+			"m_pythondiv=true floors where ONNX truncates, but %s values are never negative: floor and truncation are the same", info.Type)
+	}
 	if !signed || !d.PythonDiv {
 		v.cpu(l, info.Type, d, pairs, true, evidence)
 		return
@@ -167,6 +171,11 @@ func (v *validator) agree(p *sym.Prover, pairs []values.Pair) (bool, string) {
 		}
 		exact = exact || rb.Lo == rb.Hi && rb.Lo.IsFinite() && (rb.Lo.V == 1 || rb.Lo.V == -1) ||
 			pr.A.Equal(pr.B) || v.an.B.Add(pr.A, pr.B).Equal(sym.Const(0))
+		if !sameSign && !exact && v.onlyMinNegative(p, pr.A, rb) {
+			// |x| wrapped into its type is negative only at MIN (Abs(MIN)
+			// = MIN), which a constant power of two divides exactly.
+			sameSign, exact = true, true
+		}
 		if !sameSign && !exact {
 			return false, ""
 		}
@@ -180,6 +189,19 @@ func (v *validator) agree(p *sym.Prover, pairs []values.Pair) (bool, string) {
 		return true, "every division is exact"
 	}
 	return true, "on every element the operands have the same sign or divide exactly"
+}
+
+// onlyMinNegative tells whether a is never negative but at its type's
+// minimum, and the divisor b (a constant) divides that minimum: then the
+// division is exact wherever a is negative.
+func (v *validator) onlyMinNegative(p *sym.Prover, a sym.Expr, b sym.Range) bool {
+	arg, r, ok := v.an.B.Unwrap(a)
+	if !ok || !r.Lo.IsFinite() || b.Lo != b.Hi || !b.Lo.IsFinite() || b.Lo.V == 0 {
+		return false
+	}
+	f := p.Range(arg)
+	// arg in [0, -MIN]: it wraps only at -MIN, to MIN.
+	return f.Lo.AtLeast(0) && f.Hi.AtMost(-r.Lo.V) && r.Lo.V%b.Lo.V == 0 && b.Lo.V > 0
 }
 
 // shapeDerived tells whether an operand depends on input dims (a shape

@@ -451,6 +451,16 @@ func (b *Builder) Wrap(e Expr, r Range) Expr {
 	return b.of(b.atom(&Atom{kind: kWrap, r: r, args: []Expr{e}}))
 }
 
+// Unwrap returns the argument and range of an expression that is one
+// wrap, Wrap(arg, r).
+func (b *Builder) Unwrap(e Expr) (Expr, Range, bool) {
+	if len(e.terms) != 1 || e.c != 0 || e.terms[0].k != 1 || e.terms[0].a.kind != kWrap {
+		return Expr{}, Range{}, false
+	}
+	a := e.terms[0].a
+	return a.args[0], a.r, true
+}
+
 // Syms lists the symbols e depends on, in increasing order.
 func (b *Builder) Syms(e Expr) []Sym {
 	seen := make(map[*Atom]bool)

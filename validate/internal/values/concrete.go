@@ -105,13 +105,19 @@ func (a *Analysis) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 			tensors[i] = run.Values[srcs[i]]
 			known = known && tensors[i] != nil
 		}
-		outs, err := op.Infer(in)
+		// InferFold computes small outputs, and those known from shapes
+		// alone (ShapeOf of a tensor irdiv does not compute).
+		outs, err := ops.InferFold(op, in)
 		if err != nil {
 			run.Err = &ops.LayerError{Layer: l, Err: err}
 			return run
 		}
 		var values []*ir.Tensor
-		if known && ops.Evaluable(op) && fitsBudget(outs, perTensor, budget) {
+		if len(outs) > 0 && outs[0].Value != nil {
+			for _, o := range outs {
+				values = append(values, o.Value)
+			}
+		} else if known && ops.Evaluable(op) && fitsBudget(outs, perTensor, budget) {
 			values, err = ops.Evaluate(op, tensors, ops.Options{MaxTensorBytes: perTensor, Threads: 1})
 			switch {
 			case errors.Is(err, ir.ErrTooLarge) || errors.Is(err, ops.ErrUnsupportedOp) || errors.Is(err, ops.ErrType):

@@ -408,11 +408,29 @@ func (a *Analysis) opaque(l *ir.Layer, i int, info ops.ValueInfo) *Value {
 			v.Dims = append(v.Dims, a.B.Var(s))
 		}
 	}
-	if isInt(info.Type) || info.Type == ir.Dynamic {
-		v.Int = isInt(info.Type)
-		v.All = a.B.Unknown(typeRange(info.Type), describe(l))
+	if isInt(info.Type) {
+		v.Int = true
+		r := typeRange(info.Type)
+		if indexOutput(l.Type, i) {
+			r = sym.R(0, min(MaxDim, r.Hi.V))
+		}
+		v.All = a.fresh(l, r, "a value")
 	}
 	return v
+}
+
+// indexOutput tells the outputs that are indices into a tensor, never
+// negative, of the ops irdiv does not follow (ONNX's and OpenVINO's).
+func indexOutput(typ string, i int) bool {
+	switch strings.ToLower(typ) {
+	case "argmax", "argmin", "nonzero", "nonmaxsuppression":
+		return i == 0
+	case "topk":
+		return i == 1
+	case "unique":
+		return i > 0
+	}
+	return false
 }
 
 // describe names a layer for "the op that stopped the analysis".
