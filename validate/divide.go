@@ -20,10 +20,17 @@ type CounterExample struct {
 	Inputs map[string]*ir.Tensor
 }
 
-// operand is one operand of a Divide as the messages show it.
-type operand struct {
-	v *values.Value
-	e sym.Expr // its summary
+// CounterExampleFile is the file name of a model input's tensor in a
+// counter-example folder: NAME.npy, every character of the input's name
+// outside [A-Za-z0-9_.-] replaced by "_", so that any runtime can replay
+// it by name.
+func CounterExampleFile(input string) string {
+	return strings.Map(func(c rune) rune {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' {
+			return c
+		}
+		return '_'
+	}, input) + ".npy"
 }
 
 // divide examines one Divide: its attributes, and for integers the values

@@ -456,21 +456,38 @@ func (a *Analysis) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Searc
 	if !uncompared {
 		return nil, false // every output computed, and equal: the difference does not reach them
 	}
-	w.Through = a.firstOpaque(l, test)
+	// Some output is beyond what irdiv computes: the difference must
+	// reach such a layer, not vanish on the way (a slice clipped to the
+	// same range, a maximum that hides it).
+	if w.Through = a.firstReached(ref, test, refOpts.Need); w.Through == nil {
+		return nil, false
+	}
 	return w, true
 }
 
-// firstOpaque is the first layer after l, in order, that reads a value
-// irdiv did not compute: where the difference leaves what it follows.
-func (a *Analysis) firstOpaque(l *ir.Layer, run *Run) *ir.Layer {
-	reach := map[*ir.Layer]bool{l: true}
+// firstReached is the first layer, in order, that irdiv does not compute
+// and that reads a value differing between the two evaluations: where the
+// difference leaves what irdiv follows. nil when the difference vanishes
+// before.
+func (a *Analysis) firstReached(ref, test *Run, need map[*ir.Layer]bool) *ir.Layer {
+	differs := func(o ir.Output) bool {
+		ri, ti := ref.Infos[o], test.Infos[o]
+		if !ri.Shape.Equal(ti.Shape) || ri.Type != ti.Type {
+			return true
+		}
+		rv, tv := ref.Values[o], test.Values[o]
+		return rv != nil && tv != nil && string(rv.Data) != string(tv.Data)
+	}
 	for _, m := range a.Order {
+		if !need[m] || len(m.Outputs) == 0 {
+			continue
+		}
+		if _, computed := test.Values[ir.Output{Layer: m}]; computed {
+			continue
+		}
 		for _, s := range a.Sources[m] {
-			if s.Layer != nil && reach[s.Layer] && m != l {
-				reach[m] = true
-				if _, ok := run.Values[ir.Output{Layer: m}]; !ok && len(m.Outputs) > 0 {
-					return m
-				}
+			if s.Layer != nil && differs(s) {
+				return m
 			}
 		}
 	}
