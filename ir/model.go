@@ -84,10 +84,17 @@ type Port struct {
 	// Names are the tensor names of an output port.
 	Names  []string
 	RTInfo *Node
+	// DynamicRank marks a port whose rank is unknown, which IR files
+	// cannot tell from a scalar (a port without dims): it is set by
+	// importers, in memory, and written as no dims.
+	DynamicRank bool
 }
 
 // Shape returns the declared port shape.
 func (p *Port) Shape() shapeinfer.Shape {
+	if p.DynamicRank {
+		return shapeinfer.DynamicRankShape()
+	}
 	s := shapeinfer.Shape{Dims: make([]shapeinfer.Dim, len(p.Dims))}
 	for i, d := range p.Dims {
 		if d < 0 {

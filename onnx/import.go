@@ -197,7 +197,7 @@ func (im *importer) add(typ, opset, suffix string, data []ir.Attr, ins ...tensor
 	im.fold(op, ins, outs)
 	result := make([]tensor, len(outs))
 	for i, info := range outs {
-		l.Outputs = append(l.Outputs, &ir.Port{ID: uint64(len(ins) + i), Type: info.Type, Precision: info.Type.Precision(), Dims: ir.PortDims(info.Shape)})
+		l.Outputs = append(l.Outputs, &ir.Port{ID: uint64(len(ins) + i), Type: info.Type, Precision: info.Type.Precision(), Dims: ir.PortDims(info.Shape), DynamicRank: info.Shape.DynamicRank})
 		result[i] = tensor{ir.Output{Layer: l, Index: i}, info}
 	}
 	return result, nil
@@ -336,7 +336,12 @@ func (im *importer) opaque(n *Node) error {
 	results := make([]tensor, len(n.Outputs))
 	var ruled []ops.ValueInfo
 	if rule := opaqueRules[n.OpType]; rule != nil && first != nil && n.Domain == "" {
-		ruled = rule(n, *first)
+		var ins []tensor
+		for i := range n.Inputs {
+			t, _ := im.input(i)
+			ins = append(ins, t)
+		}
+		ruled = rule(n, ins)
 	}
 	for i, name := range n.Outputs {
 		info := ops.ValueInfo{Type: ir.Dynamic, Shape: shapeinfer.DynamicRankShape()}
@@ -348,7 +353,7 @@ func (im *importer) opaque(n *Node) error {
 		case i == 0 && first != nil && sameShapeOps[n.OpType]:
 			info = ops.ValueInfo{Type: first.info.Type, Shape: first.info.Shape}
 		}
-		l.Outputs = append(l.Outputs, &ir.Port{ID: uint64(len(srcs) + i), Type: info.Type, Precision: info.Type.Precision(), Dims: ir.PortDims(info.Shape)})
+		l.Outputs = append(l.Outputs, &ir.Port{ID: uint64(len(srcs) + i), Type: info.Type, Precision: info.Type.Precision(), Dims: ir.PortDims(info.Shape), DynamicRank: info.Shape.DynamicRank})
 		results[i] = tensor{ir.Output{Layer: l, Index: i}, info}
 	}
 	return im.define(n, results)
@@ -356,16 +361,20 @@ func (im *importer) opaque(n *Node) error {
 
 // opaqueRules give the outputs of ops kept opaque whose types and shapes
 // follow from their first input and attributes.
-var opaqueRules = map[string]func(n *Node, x tensor) []ops.ValueInfo{
+var opaqueRules = map[string]func(n *Node, in []tensor) []ops.ValueInfo{
 	"ArgMax": argReduce, "ArgMin": argReduce,
-	"NonZero": func(n *Node, x tensor) []ops.ValueInfo {
-		shape := shapeinfer.Shape{Dims: []shapeinfer.Dim{shapeinfer.Dynamic(), shapeinfer.Dynamic()}}
-		if r := rank(x); r >= 0 {
+	"NonZero": func(n *Node, in []tensor) []ops.ValueInfo {
+		shape := dims(shapeinfer.Dynamic(), shapeinfer.Dynamic())
+		if r := rank(in[0]); r >= 0 {
 			shape.Dims[0] = shapeinfer.Static(int64(r))
 		}
 		return []ops.ValueInfo{{Type: ir.I64, Shape: shape}}
 	},
-	"TopK": func(n *Node, x tensor) []ops.ValueInfo {
+	"NonMaxSuppression": func(*Node, []tensor) []ops.ValueInfo {
+		return []ops.ValueInfo{{Type: ir.I64, Shape: dims(shapeinfer.Dynamic(), shapeinfer.Static(3))}}
+	},
+	"TopK": func(n *Node, in []tensor) []ops.ValueInfo {
+		x := in[0]
 		shape := x.info.Shape
 		if r := rank(x); r >= 0 {
 			shape = shapeinfer.Shape{Dims: append([]shapeinfer.Dim(nil), x.info.Shape.Dims...)}
@@ -375,11 +384,44 @@ var opaqueRules = map[string]func(n *Node, x tensor) []ops.ValueInfo{
 		}
 		return []ops.ValueInfo{{Type: x.info.Type, Shape: shape}, {Type: ir.I64, Shape: shape}}
 	},
+	"Dropout": func(n *Node, in []tensor) []ops.ValueInfo {
+		return []ops.ValueInfo{in[0].info, {Type: ir.Boolean, Shape: in[0].info.Shape}}
+	},
+	"GatherND": func(n *Node, in []tensor) []ops.ValueInfo {
+		if len(in) < 2 || rank(in[0]) < 0 || rank(in[1]) < 1 {
+			return nil
+		}
+		data, idx := in[0].info.Shape.Dims, in[1].info.Shape.Dims
+		last := idx[len(idx)-1]
+		b := attrInt(n, "batch_dims", 0)
+		if !last.IsStatic() || b < 0 || b+last.Min > int64(len(data)) {
+			return nil
+		}
+		out := append(append([]shapeinfer.Dim{}, idx[:len(idx)-1]...), data[b+last.Min:]...)
+		return []ops.ValueInfo{{Type: in[0].info.Type, Shape: shapeinfer.Shape{Dims: out}}}
+	},
+	"RoiAlign": func(n *Node, in []tensor) []ops.ValueInfo {
+		if len(in) < 2 || rank(in[0]) != 4 || rank(in[1]) != 2 {
+			return nil
+		}
+		return []ops.ValueInfo{{Type: in[0].info.Type, Shape: dims(in[1].info.Shape.Dims[0], in[0].info.Shape.Dims[1],
+			shapeinfer.Static(attrInt(n, "output_height", 1)), shapeinfer.Static(attrInt(n, "output_width", 1)))}}
+	},
+	"GridSample": func(n *Node, in []tensor) []ops.ValueInfo {
+		if len(in) < 2 || rank(in[0]) != 4 || rank(in[1]) != 4 {
+			return nil
+		}
+		x, g := in[0].info.Shape.Dims, in[1].info.Shape.Dims
+		return []ops.ValueInfo{{Type: in[0].info.Type, Shape: dims(x[0], x[1], g[1], g[2])}}
+	},
 }
+
+func dims(ds ...shapeinfer.Dim) shapeinfer.Shape { return shapeinfer.Shape{Dims: ds} }
 
 // argReduce is ArgMax's and ArgMin's output: int64 indices, the axis
 // removed or kept as 1.
-func argReduce(n *Node, x tensor) []ops.ValueInfo {
+func argReduce(n *Node, in []tensor) []ops.ValueInfo {
+	x := in[0]
 	r := rank(x)
 	if r < 0 {
 		return []ops.ValueInfo{{Type: ir.I64, Shape: shapeinfer.DynamicRankShape()}}

@@ -213,7 +213,7 @@ func constantValue(n *Node) (*ir.Tensor, error) {
 
 func passThrough(im *importer, n *Node) ([]tensor, error) {
 	if len(n.Outputs) > 1 && n.Outputs[1] != "" {
-		return nil, nil // Dropout's mask: keep the node
+		return nil, nil // Dropout's mask: keep the node (its rule types both outputs)
 	}
 	t, err := first(im, n)
 	return []tensor{t}, err

@@ -24,13 +24,17 @@ type CounterExample struct {
 // counter-example folder: NAME.npy, every character of the input's name
 // outside [A-Za-z0-9_.-] replaced by "_", so that any runtime can replay
 // it by name.
-func CounterExampleFile(input string) string {
+func CounterExampleFile(input string) string { return CounterExampleFileStem(input) + ".npy" }
+
+// CounterExampleFileStem is a name with every character outside
+// [A-Za-z0-9_.-] replaced by "_", fit for a file or folder name.
+func CounterExampleFileStem(name string) string {
 	return strings.Map(func(c rune) rune {
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' {
 			return c
 		}
 		return '_'
-	}, input) + ".npy"
+	}, name)
 }
 
 // divide examines one Divide: its attributes, and for integers the values

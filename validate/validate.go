@@ -191,7 +191,7 @@ func (v *validator) checkPort(l *ir.Layer, p *ir.Port, inferred ops.ValueInfo) {
 		v.r.add(Error, "structure/port-type", l, map[string]any{"declared": p.Type.Precision(), "inferred": inferred.Type.String()},
 			"output port %d declares %s, but the layer computes %s", p.ID, p.Type.Precision(), inferred.Type)
 	}
-	if inferred.Shape.DynamicRank {
+	if inferred.Shape.DynamicRank || p.DynamicRank {
 		return
 	}
 	ok := len(p.Dims) == len(inferred.Shape.Dims)

@@ -5,28 +5,42 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ir/npy"
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/validate"
 )
 
-const validateHelp = `MODEL.xml|MODEL.onnx|DIR... [--onnx MODEL.onnx] [--json] [--severity S]
+const validateHelp = `MODEL.onnx|MODEL.xml|DIR... [--counter-examples DIR] [--onnx MODEL.onnx] [--json] [--severity S]
 
-Reports what is wrong, or provably right, in IR models: structure, the
-values that reach every integer Divide (folded through shape sub-graphs),
-floor versus truncation in models converted from ONNX (with a concrete
-counter-example or a proof), zero divisors, MIN / -1, and what OpenVINO's
-CPU plugin computes differently. --onnx compares the IR with the ONNX
-model it came from, Div by Div, on the same operands. A folder is searched
-for .xml files; among several models, one that cannot be read is reported
-as an ir/unreadable error and the others are still checked. Exit status 1
-when some finding is an error.`
+Reports what is wrong, or provably right, in models: for every integer
+Divide the values that can reach it (expressions over the model's input
+dims and values, through the shape and element-wise ops around it),
+floor versus truncation in models from ONNX (with a counter-example at
+the model's inputs, confirmed by evaluating the model, or a proof that
+holds for every input shape), zero divisors, MIN / -1, structure, and
+what OpenVINO's CPU plugin computes differently.
+
+An ONNX model is imported as OpenVINO's ONNX frontend imports it (every
+Div a flooring Divide), so the report says what OpenVINO does to it. An
+IR from PyTorch floors on purpose; its Divides get a warning where
+OpenVINO's CPU plugin, which truncates, differs. --onnx compares an IR
+with the ONNX model it came from, Div by Div, on the values that reach
+each Div in the ONNX model (its test_data_set_0, when it sits beside it,
+then random inputs). --counter-examples writes each counter-example as a
+folder of NAME.npy, one per model input, that any runtime can replay.
+
+A folder is searched for .onnx and .xml files; among several models, one
+that cannot be read is reported as an ir/unreadable error and the others
+are still checked. Exit status 1 when some finding is an error.`
 
 // constLimit is the largest Const validate reads: shape sub-graphs use
 // small constants, and the weights of a large model are not needed.
@@ -38,6 +52,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print one JSON object (schema in README.md)")
 	severity := fs.String("severity", "note", "show findings of this `SEVERITY` and worse: note, warning or error")
 	seed := fs.Uint64("seed", 1, "seed of the random operands of --onnx")
+	cexDir := fs.String("counter-examples", "", "write each counter-example to a folder under `DIR`: one NAME.npy per model input")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -59,6 +74,9 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 			return usageErr("--onnx compares one IR with its ONNX model; %d models given", len(paths))
 		}
 		if opts.ONNX, err = onnx.ReadFile(*onnxPath, onnx.ReadOptions{}); err != nil {
+			return err
+		}
+		if opts.ONNXTestData, err = onnxTestData(opts.ONNX, *onnxPath); err != nil {
 			return err
 		}
 	}
@@ -91,6 +109,11 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	var total validate.Summary
 	for _, r := range reports {
 		total.Add(r.Summary())
+	}
+	if *cexDir != "" {
+		if err := writeCounterExamples(*cexDir, reports, paths); err != nil {
+			return err
+		}
 	}
 	if *asJSON {
 		if err := printJSON(stdout, reports, minimum); err != nil {
@@ -126,7 +149,7 @@ func modelPaths(args []string) ([]string, error) {
 		}
 		found := 0
 		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.EqualFold(filepath.Ext(path), ".xml") {
+			if ext := strings.ToLower(filepath.Ext(path)); err == nil && !d.IsDir() && (ext == ".xml" || ext == ".onnx") {
 				paths = append(paths, path)
 				found++
 			}
@@ -136,18 +159,87 @@ func modelPaths(args []string) ([]string, error) {
 			return nil, err
 		}
 		if found == 0 {
-			return nil, fmt.Errorf("%s holds no .xml model", arg)
+			return nil, fmt.Errorf("%s holds no .onnx or .xml model", arg)
 		}
 	}
 	return paths, nil
 }
 
 func validateOne(path string, opts validate.Options) (*validate.Report, error) {
+	if isONNX(path) {
+		om, err := onnx.ReadFile(path, onnx.ReadOptions{})
+		if err != nil {
+			return nil, err
+		}
+		m, err := onnx.Import(om, onnx.ImportOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return validate.Model(m, path, opts), nil
+	}
 	m, err := readModel(path, ir.ReadOptions{MaxConstBytes: constLimit}, 0)
 	if err != nil {
 		return nil, err
 	}
 	return validate.Model(m, path, opts), nil
+}
+
+// onnxTestData reads the inputs of the first test data set beside an ONNX
+// model (test_data_set_0/input_N.pb, as ONNX's own tests and ONNX Runtime
+// lay them out), by graph input name: the name a .pb holds, else its
+// position. No folder is no test data; a folder that is there must be
+// read whole.
+func onnxTestData(m *onnx.Model, path string) (map[string]*ir.Tensor, error) {
+	dir := filepath.Join(filepath.Dir(path), "test_data_set_0")
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, nil
+	}
+	out := make(map[string]*ir.Tensor)
+	for i, in := range m.Graph.Inputs {
+		file := filepath.Join(dir, fmt.Sprintf("input_%d.pb", i))
+		t, name, err := onnx.ReadTensorFile(file, onnx.ReadOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("the test data of --onnx: %w", err)
+		}
+		if name == "" {
+			name = in.Name
+		}
+		out[name] = t
+	}
+	return out, nil
+}
+
+// writeCounterExamples writes every counter-example of the reports as a
+// folder DIR/<model>/<n>-<layer>/ of NAME.npy, one per model input, and
+// names the folder in the finding's evidence (counter_example_dir).
+func writeCounterExamples(dir string, reports []*validate.Report, paths []string) error {
+	for i, r := range reports {
+		stem := strings.TrimSuffix(filepath.Base(paths[i]), filepath.Ext(paths[i]))
+		for j := range r.Findings {
+			f := &r.Findings[j]
+			if f.CounterExample == nil {
+				continue
+			}
+			name := fmt.Sprintf("%d", j)
+			if f.Layer != nil {
+				name += "-" + strings.TrimSuffix(validate.CounterExampleFile(f.Layer.Name), ".npy")
+			}
+			folder := filepath.Join(dir, validate.CounterExampleFileStem(stem), name)
+			if err := os.MkdirAll(folder, 0o755); err != nil {
+				return err
+			}
+			for input, t := range f.CounterExample.Inputs {
+				if err := npy.WriteFile(filepath.Join(folder, validate.CounterExampleFile(input)), t); err != nil {
+					return err
+				}
+			}
+			if f.Evidence == nil {
+				f.Evidence = map[string]any{}
+			}
+			f.Evidence["counter_example_dir"] = folder
+		}
+	}
+	return nil
 }
 
 // filtered returns the findings at the given severity or worse.
@@ -198,6 +290,46 @@ func printReports(w io.Writer, reports []*validate.Report, total validate.Summar
 			if e, ok := f.Evidence["expression"]; ok {
 				fmt.Fprintf(w, "          %s\n", e)
 			}
+			if c := f.CounterExample; c != nil {
+				fmt.Fprintf(w, "          counter-example inputs: %s", counterInputs(c))
+				if d, ok := f.Evidence["counter_example_dir"]; ok {
+					fmt.Fprintf(w, " (written to %s)", d)
+				}
+				fmt.Fprintln(w)
+			}
 		}
 	}
+}
+
+// counterInputs lists a counter-example's inputs: x=i32[4] [-3,1,1,1].
+func counterInputs(c *validate.CounterExample) string {
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(c.Inputs)) {
+		t := c.Inputs[name]
+		parts = append(parts, fmt.Sprintf("%s=%s%v %s", name, t.Type, t.Shape, shortValues(t)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// shortValues shows a few elements of a tensor, or its one value.
+func shortValues(t *ir.Tensor) string {
+	n := t.Len()
+	if n == 0 {
+		return "(empty)"
+	}
+	same := true
+	for i := 1; i < n && same; i++ {
+		same = t.Format(i) == t.Format(0)
+	}
+	if same {
+		return "all " + t.Format(0)
+	}
+	var parts []string
+	for i := range min(n, 6) {
+		parts = append(parts, t.Format(i))
+	}
+	if n > 6 {
+		parts = append(parts, "...")
+	}
+	return "[" + strings.Join(parts, ",") + "]"
 }

@@ -13,19 +13,21 @@ type Prover struct {
 	env  Env
 	memo map[*Atom]Range
 	// fits records the wraps whose argument provably fits their range.
-	fits  map[*Atom]bool
+	fits map[*Atom]bool
+	// lows are the lower bounds of linear forms found so far.
+	lows  map[string]Bound
 	steps int
 }
 
 // NewProver returns a prover of b's expressions under env.
 func NewProver(b *Builder, env Env) *Prover {
-	return &Prover{b: b, env: env, memo: make(map[*Atom]Range), fits: make(map[*Atom]bool)}
+	return &Prover{b: b, env: env, memo: make(map[*Atom]Range), fits: make(map[*Atom]bool), lows: make(map[string]Bound)}
 }
 
 // stepBudget bounds the linear substitutions of one query: each compound
 // atom may be replaced by its range or by a linear bound in terms of its
 // arguments, and trying both at every level is exponential.
-const stepBudget = 256
+const stepBudget = 2048
 
 // Range returns bounds of e.
 func (p *Prover) Range(e Expr) Range {
@@ -65,6 +67,10 @@ func (p *Prover) lower(e Expr) Bound {
 		}
 		return lb
 	}
+	key := e.key()
+	if lb, ok := p.lows[key]; ok {
+		return lb
+	}
 	t := e.terms[last]
 	rest := Expr{c: e.c, terms: append(append([]term(nil), e.terms[:last]...), e.terms[last+1:]...)}
 	r := p.atomRange(t.a)
@@ -90,6 +96,7 @@ func (p *Prover) lower(e Expr) Bound {
 		}
 		best = maxBound(best, lb)
 	}
+	p.lows[key] = best
 	return best
 }
 

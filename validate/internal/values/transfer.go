@@ -398,30 +398,31 @@ func (a *Analysis) wrap(e sym.Expr, t ir.ElementType) sym.Expr {
 	return a.B.Wrap(e, typeRange(t))
 }
 
-// compare is a comparison's boolean: exact between constants, else
-// unknown.
+// compare is a comparison's boolean where the ranges decide it for every
+// input (a dim is never -1, never below 0), else unknown.
 func (a *Analysis) compare(l *ir.Layer, op ops.Op, x, y sym.Expr) sym.Expr {
-	cx, ok1 := x.IsConst()
-	cy, ok2 := y.IsConst()
-	if !ok1 || !ok2 {
-		return a.fresh(l, sym.R(0, 1), "a comparison")
-	}
-	var r bool
+	d := a.decide.Range(a.B.Sub(x, y)) // x - y
+	less, greater := d.Hi.AtMost(-1), d.Lo.AtLeast(1)
+	equal := d.Lo.AtLeast(0) && d.Hi.AtMost(0)
+	var r, known bool
 	switch op.(type) {
 	case *ops.Equal:
-		r = cx == cy
+		r, known = equal, equal || less || greater
 	case *ops.NotEqual:
-		r = cx != cy
+		r, known = !equal, equal || less || greater
 	case *ops.Less:
-		r = cx < cy
+		r, known = less, less || d.Lo.AtLeast(0)
 	case *ops.LessEqual:
-		r = cx <= cy
+		r, known = d.Hi.AtMost(0), d.Hi.AtMost(0) || greater
 	case *ops.Greater:
-		r = cx > cy
+		r, known = greater, greater || d.Hi.AtMost(0)
 	case *ops.GreaterEqual:
-		r = cx >= cy
+		r, known = d.Lo.AtLeast(0), d.Lo.AtLeast(0) || less
 	}
-	if r {
+	switch {
+	case !known:
+		return a.fresh(l, sym.R(0, 1), "a comparison")
+	case r:
 		return sym.Const(1)
 	}
 	return sym.Const(0)
@@ -583,6 +584,20 @@ func (a *Analysis) selectOp(l *ir.Layer, ins []*Value, bc shapeinfer.Broadcast, 
 		}
 	}
 	v := a.binary(l, x, y, bc, t, pick)
+	// Element by element, a condition known there picks.
+	if v.Elems != nil && cond.Int && cond.Elems != nil && len(cond.Elems) == len(v.Elems) && sameDims(cond.Dims, v.Dims) &&
+		x.Elems != nil && y.Elems != nil && len(x.Elems) == len(v.Elems) && len(y.Elems) == len(v.Elems) {
+		for i, c := range cond.Elems {
+			if k, ok := c.IsConst(); ok {
+				if k != 0 {
+					v.Elems[i] = x.Elems[i]
+				} else {
+					v.Elems[i] = y.Elems[i]
+				}
+			}
+		}
+		v.All = a.summary(v)
+	}
 	if dims, ok := a.broadcastDims(cond, &Value{Rank: v.Rank, Dims: v.Dims}, bc); ok && v.Rank >= 0 {
 		if !sameDims(dims, v.Dims) {
 			// The condition widens the output: its elements pair with

@@ -165,6 +165,9 @@ type Analysis struct {
 	Inputs   []*Input
 	Origins  []Origin // by symbol
 	Issues   []Issue
+	// decide proves comparisons while the values are worked out: what
+	// holds for any input shape holds for the declared ones.
+	decide *sym.Prover
 }
 
 // Analyze works out the values of m's layers in topological order; infos
@@ -176,6 +179,7 @@ func Analyze(m *ir.Model, order []*ir.Layer, sources map[*ir.Layer][]ir.Output, 
 		Values: make(map[ir.Output]*Value, len(order)),
 	}
 	a.Declared.b, a.Any.b = a.B, a.B
+	a.decide = sym.NewProver(a.B, &a.Any)
 	for _, l := range order {
 		outs := a.transfer(l)
 		for i, v := range outs {
