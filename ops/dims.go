@@ -14,8 +14,9 @@ import (
 
 const unbounded = shapeinfer.Unbounded
 
+// satAdd adds b (of any sign) to a non-negative a.
 func satAdd(a, b int64) int64 {
-	if a == unbounded || b == unbounded || a > unbounded-b {
+	if a == unbounded || b == unbounded || b > 0 && a > unbounded-b {
 		return unbounded
 	}
 	return a + b
