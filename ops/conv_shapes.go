@@ -266,7 +266,7 @@ func (c *ConvAttrs) check(lay convLayout, in []ValueInfo, outputPadding []int64)
 		err = errorf("%w: Expected a 3D, 4D or 5D tensor for the input. Got: %s", ErrShape, data)
 		return
 	}
-	if !data.DynamicRank && !filters.DynamicRank && len(data.Dims)+lay.lead-2 != len(filters.Dims) {
+	if r := filters.Rank(); !data.DynamicRank && r >= 0 && len(data.Dims)+lay.lead-2 != r || r >= 0 && (r < lay.lead+1 || r > lay.lead+3) {
 		err = errorf("%w: Data batch and filters rank do not match (data batch shape: %s, filters shape: %s).", ErrShape, data, filters)
 		return
 	}
@@ -316,7 +316,7 @@ func (c *ConvAttrs) check(lay convLayout, in []ValueInfo, outputPadding []int64)
 			}
 		}
 	}
-	if c.AutoPad == PadValid || lay.backprop && c.AutoPad.same() {
+	if n >= 0 && (c.AutoPad == PadValid || lay.backprop && c.AutoPad.same()) {
 		padsBegin, padsEnd = make([]int64, n), make([]int64, n)
 	}
 	return
@@ -681,7 +681,8 @@ func (p *PoolAttrs) check(in []ValueInfo, version int) (pb, pe, dil []int64, err
 		err = errorf("%w: Expected pads_begin size to be equal to input size - 2. Got: %d", ErrAttribute, len(pb))
 		return
 	}
-	if p.AutoPad == PadValid {
+	if p.AutoPad != PadExplicit {
+		// Valid pads nothing; same_* computes the pads per dimension.
 		pb, pe = make([]int64, n), make([]int64, n)
 	}
 	if !data.DynamicRank {
