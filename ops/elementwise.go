@@ -14,6 +14,10 @@ import (
 // (none, numpy or pdpd; numpy by default) and infers its shape with
 // shapeinfer.Elementwise, as OpenVINO's eltwise_shape_infer does.
 //
+// The zero value of their Broadcast is auto_broadcast none; OpenVINO's
+// default, when a layer has no auto_broadcast, is numpy
+// (shapeinfer.Broadcast{Mode: shapeinfer.Numpy}).
+//
 // Evaluation follows OpenVINO's reference kernels: integers wrap around
 // (two's complement); f32 is computed in f32 and f64 in f64, one IEEE
 // operation at a time as the C++ is written; f16 and bf16 are computed in

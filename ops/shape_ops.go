@@ -990,6 +990,9 @@ func (b *Broadcast) Infer(in []ValueInfo) ([]ValueInfo, error) {
 			}
 			return result(shapeinfer.DynamicRankShape())
 		}
+		if err := checkIntegral(in[2].Type, "Broadcast axes_mapping"); err != nil {
+			return nil, err
+		}
 		if r := in[2].Shape.Rank(); r >= 0 && r != 1 {
 			return nil, errorf("%w: Broadcast axes rank must be 1, but has %d", ErrShape, r)
 		}
