@@ -266,7 +266,7 @@ func (c *ConvAttrs) check(lay convLayout, in []ValueInfo, outputPadding []int64)
 		err = errorf("%w: Expected a 3D, 4D or 5D tensor for the input. Got: %s", ErrShape, data)
 		return
 	}
-	if !data.DynamicRank && !filters.DynamicRank && len(data.Dims)+lay.lead-2 != len(filters.Dims) {
+	if r := filters.Rank(); !data.DynamicRank && r >= 0 && len(data.Dims)+lay.lead-2 != r || r >= 0 && (r < lay.lead+1 || r > lay.lead+3) {
 		err = errorf("%w: Data batch and filters rank do not match (data batch shape: %s, filters shape: %s).", ErrShape, data, filters)
 		return
 	}
@@ -316,7 +316,7 @@ func (c *ConvAttrs) check(lay convLayout, in []ValueInfo, outputPadding []int64)
 			}
 		}
 	}
-	if c.AutoPad == PadValid || lay.backprop && c.AutoPad.same() {
+	if n >= 0 && (c.AutoPad == PadValid || lay.backprop && c.AutoPad.same()) {
 		padsBegin, padsEnd = make([]int64, n), make([]int64, n)
 	}
 	return
@@ -501,16 +501,16 @@ func (c *ConvAttrs) inferBackprop(lay convLayout, in []ValueInfo, outputPadding 
 		if !filters.DynamicRank {
 			k = filters.Dims[lay.lead+i]
 		}
-		dim := addConst(dimMul(subClip(d, shapeinfer.Static(1)), shapeinfer.Static(c.Strides[i])), 0)
+		dim := dimMul(subClip(d, shapeinfer.Static(1)), shapeinfer.Static(c.Strides[i]))
 		dim = dimAdd(dim, dilated(k, c.Dilations[i]))
-		out.Dims[2+i] = addConst(dim, outputPadding[i]-pb[i]-pe[i])
+		out.Dims[2+i] = padDim(dim, outputPadding[i]-pb[i]-pe[i])
 	}
 	return []ValueInfo{{Type: t, Shape: out}}, nil
 }
 
 // backpropRules are the SpatialRules of a backprop convolution without an
 // output_shape input: out = s*(in-1) + dilated kernel + output_padding -
-// pads.
+// pads (dim::padded: a negative result is an unknown dimension).
 func (c *ConvAttrs) backpropRules(lay convLayout, in []ValueInfo, outputPadding []int64) ([]SpatialRule, error) {
 	n, pb, pe, _, err := c.check(lay, in, outputPadding)
 	if err != nil {
@@ -530,7 +530,10 @@ func (c *ConvAttrs) backpropRules(lay convLayout, in []ValueInfo, outputPadding 
 			return nil, errorf("%w: %s rules need static kernel dimensions, got filters %s", ErrShape, lay.name, filters)
 		}
 		s := c.Strides[i]
-		rules[i] = SpatialRule{Axis: 2 + i, Mul: s, Add: -s + k.Min + outputPadding[i] - pb[i] - pe[i], Div: 1, MinIn: 1}
+		add := k.Min + outputPadding[i] - pb[i] - pe[i]
+		// Below MinIn the result would be negative, which OpenVINO makes
+		// an unknown dimension.
+		rules[i] = SpatialRule{Axis: 2 + i, Mul: s, Add: add - s, Div: 1, MinIn: 1 + ceilDiv(max(-add, 0), s)}
 	}
 	return rules, nil
 }
@@ -678,7 +681,8 @@ func (p *PoolAttrs) check(in []ValueInfo, version int) (pb, pe, dil []int64, err
 		err = errorf("%w: Expected pads_begin size to be equal to input size - 2. Got: %d", ErrAttribute, len(pb))
 		return
 	}
-	if p.AutoPad == PadValid {
+	if p.AutoPad != PadExplicit {
+		// Valid pads nothing; same_* computes the pads per dimension.
 		pb, pe = make([]int64, n), make([]int64, n)
 	}
 	if !data.DynamicRank {
@@ -738,12 +742,17 @@ func (p *PoolAttrs) infer(in []ValueInfo, version int, excludePad bool) (shapein
 	return out, nil
 }
 
-// rules are the SpatialRules of a pooling. auto_pad same_* gives
-// ceil(in / stride) for every static input dimension.
+// rules are the SpatialRules of a pooling. auto_pad same_* with floor
+// rounding gives ceil(in / stride) for every static input dimension; with
+// ceil rounding the padding OpenVINO computes is clipped at 0, which makes
+// the output the larger of two affine functions: no single rule.
 func (p *PoolAttrs) rules(in []ValueInfo, version int) ([]SpatialRule, error) {
 	pb, pe, dil, err := p.check(in, version)
 	if err != nil {
 		return nil, err
+	}
+	if p.AutoPad.same() && p.RoundingType != RoundFloor {
+		return nil, errorf("%w: pooling with auto_pad %s and rounding_type %s has no affine spatial rule", ErrShape, p.AutoPad, p.RoundingType)
 	}
 	rules := make([]SpatialRule, len(p.Kernel))
 	for i := range rules {

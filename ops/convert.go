@@ -82,12 +82,11 @@ func (c *Convert) evaluate(in, out []*ir.Tensor, _ Options) error {
 func convertElem(dst *ir.Tensor, di int, src *ir.Tensor, si int) {
 	st, dt := src.Type, dst.Type
 	switch {
+	case dt == ir.Boolean && st.IsFloat():
+		f := src.Float64At(si)
+		dst.Data[di] = b2u(f != 0 || math.IsNaN(f))
 	case dt == ir.Boolean:
-		nonZero := intAt(src, si) != 0
-		if st.IsFloat() {
-			nonZero = src.Float64At(si) != 0 || math.IsNaN(src.Float64At(si))
-		}
-		dst.Data[di] = b2u(nonZero)
+		dst.Data[di] = b2u(intAt(src, si) != 0)
 	case !st.IsFloat() && !dt.IsFloat():
 		dst.SetInt64(di, intAt(src, si))
 	case !st.IsFloat():

@@ -14,6 +14,7 @@ import (
 
 const unbounded = shapeinfer.Unbounded
 
+// satAdd adds b (of any sign) to a non-negative a.
 func satAdd(a, b int64) int64 {
 	if a == unbounded || b == unbounded || b > 0 && a > unbounded-b {
 		return unbounded
@@ -136,8 +137,7 @@ func dynamicShape(rank int) shapeinfer.Shape {
 	return s
 }
 
-// shapeOfDims returns the static shape of dims given as int64 values that
-// may be negative (an error) or too large.
+// staticDims returns the static shape of dims.
 func staticDims(dims []int64) shapeinfer.Shape { return shapeinfer.StaticShape(dims...) }
 
 // rowMajor returns the row-major strides of static dims.

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"math"
+	"math/big"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/shapeinfer"
@@ -12,6 +13,10 @@ import (
 // (boolean inputs and output). Each has the attribute auto_broadcast
 // (none, numpy or pdpd; numpy by default) and infers its shape with
 // shapeinfer.Elementwise, as OpenVINO's eltwise_shape_infer does.
+//
+// The zero value of their Broadcast is auto_broadcast none; OpenVINO's
+// default, when a layer has no auto_broadcast, is numpy
+// (shapeinfer.Broadcast{Mode: shapeinfer.Numpy}).
 //
 // Evaluation follows OpenVINO's reference kernels: integers wrap around
 // (two's complement); f32 is computed in f32 and f64 in f64, one IEEE
@@ -322,10 +327,10 @@ var (
 	}
 	powerArith = arith{
 		i: func(t ir.ElementType, a, b int64) (int64, error) {
-			return floatToInt(math.Pow(intToFloat64(t, a), intToFloat64(t, b)), t), nil
+			return floatToInt(pow(intToFloat64(t, a), intToFloat64(t, b)), t), nil
 		},
-		f32: func(a, b float32) float32 { return float32(math.Pow(float64(a), float64(b))) },
-		f64: math.Pow,
+		f32: func(a, b float32) float32 { return float32(pow(float64(a), float64(b))) },
+		f64: pow,
 	}
 	floorModArith = arith{
 		i: func(t ir.ElementType, a, b int64) (int64, error) {
@@ -361,6 +366,30 @@ var (
 		f64: func(a, b float64) float64 { return a - float64(math.Trunc(a/b)*b) },
 	}
 )
+
+// pow is the C library's pow as closely as Go allows: for an integer
+// exponent it is correctly rounded (x^n is computed in 256-bit floats),
+// as glibc's is; other exponents use math.Pow, which may differ from
+// glibc in the last place. (Go's math.Pow multiplies repeatedly for
+// integer exponents and can be several units off.)
+func pow(x, y float64) float64 {
+	if y != math.Trunc(y) || math.Abs(y) > 1<<31 || x == 0 || math.IsInf(x, 0) || math.IsNaN(x) || math.IsInf(y, 0) {
+		return math.Pow(x, y)
+	}
+	n := int64(math.Abs(y))
+	r, b := big.NewFloat(1).SetPrec(256), new(big.Float).SetPrec(256).SetFloat64(x)
+	for ; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			r.Mul(r, b)
+		}
+		b.Mul(b, b)
+	}
+	if y < 0 {
+		r.Quo(big.NewFloat(1).SetPrec(256), r)
+	}
+	f, _ := r.Float64()
+	return f
+}
 
 // floorMod64 is OpenVINO's x - y * floor(x / y) in double.
 func floorMod64(x, y float64) float64 { return x - float64(y*math.Floor(x/y)) }

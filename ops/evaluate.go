@@ -107,7 +107,7 @@ func evaluable(t ir.ElementType) error {
 
 // intAt returns element i of an integer or boolean tensor: sign-extended
 // for the signed types, zero-extended otherwise (a u64 above 2^63-1 comes
-// back negative with its bits kept). Floats are truncated.
+// back negative with its bits kept).
 func intAt(t *ir.Tensor, i int) int64 {
 	switch t.Type {
 	case ir.I8:
@@ -125,7 +125,7 @@ func intAt(t *ir.Tensor, i int) int64 {
 	case ir.I64, ir.U64:
 		return ir.View[int64](t)[i]
 	}
-	return int64(t.Float64At(i))
+	panic("ops: intAt of a " + t.Type.String() + " tensor")
 }
 
 // f32At returns element i of an f16, bf16 or f32 tensor as float32
@@ -157,8 +157,8 @@ func setF32(t *ir.Tensor, i int, f float32) {
 // and f32 ones, computed in float32 as OpenVINO's reference does.
 func isF64(t ir.ElementType) bool { return t == ir.F64 }
 
-// unsignedMax returns the largest value of an unsigned type, for the
-// comparisons that must not sign-extend a u64.
+// isU64 tells the one type whose values intAt cannot give as their
+// int64 value: a u64 must be compared and divided as uint64.
 func isU64(t ir.ElementType) bool { return t == ir.U64 }
 
 // lessInt compares two values read by intAt for their type.

@@ -7,9 +7,10 @@ import (
 	"github.com/irdiv/irdiv/ir"
 )
 
-// Inference is the result of InferModel: the ops of the layers irdiv can
-// execute, the output infos of every layer, and the layers irdiv cannot
-// execute, whose outputs are taken from the ports declared in the file.
+// Inference is the result of InferModel: the ops of the layers irdiv
+// knows, the output infos of every layer (with the values folded from
+// constants), and the layers irdiv does not know, whose outputs are taken
+// from the ports declared in the file.
 type Inference struct {
 	Ops         map[*ir.Layer]Op
 	Outputs     map[*ir.Layer][]ValueInfo

@@ -1,18 +1,56 @@
-// Package ops turns IR layers into typed operations: Parameter, Const,
-// Result and Divide-1. Each op reads its attributes from an ir.Layer with
-// OpenVINO's defaults and parsing rules, checks element types and infers
-// shapes through shapeinfer, and Divide evaluates on tensors with the
-// kernels of ops/internal/kernel.
+// Package ops turns IR layers into typed OpenVINO operations: it reads
+// each op's attributes from an ir.Layer with OpenVINO's defaults and
+// parsing rules, infers output types and shapes as OpenVINO's shape
+// inference does (src/core/shape_inference), and computes outputs as
+// OpenVINO's reference evaluate does (src/core/reference), for constant
+// folding and for confirming counter-examples.
 //
-// Divide is exact for all twelve numeric types: integers floor when
-// m_pythondiv is true and truncate when it is false, floats follow IEEE 754,
-// f16 and bf16 are correctly rounded. Integer division by zero and signed
-// MIN / -1 are a *DivideError (ErrDivideByZero, ErrOverflow) naming the
-// first offending flat output index.
+// New builds the op of a layer; its version is the newest one the layer's
+// opset contains (Gather in opset8 and later is Gather-8), per OpenVINO's
+// opset tables, opset16 included (which holds only Parameter, Convert,
+// ShapeOf and its new ops). Layers irdiv does not know fail with
+// ErrUnsupportedOp and stay opaque, with the ports their file declares.
 //
-// One division: Divide.Prepare checks the operands' types and shapes once
-// (the same inference as a model's) and returns a Call, which evaluates
-// into a new tensor (Evaluate) or a given one (Run) as often as needed.
+// The ops irdiv infers and evaluates (the twelve numeric types and
+// boolean): Parameter, Const, Result; Add, Subtract, Multiply, Divide,
+// FloorMod, Mod, Minimum, Maximum, Power, SquaredDifference; Equal,
+// NotEqual, Less, LessEqual, Greater, GreaterEqual; LogicalAnd, LogicalOr,
+// LogicalXor, LogicalNot; Abs, Negative, Sign, Floor, Ceiling, Round-5,
+// Relu, Sqrt, Exp, Log, Sigmoid, Tanh, Clamp, Convert, Select; ShapeOf-1
+// and -3, Gather-1, -7 and -8, StridedSlice, Slice-8, Concat, Unsqueeze,
+// Squeeze-1 and -15, Reshape, Transpose, Broadcast-1 and -3 (numpy,
+// explicit, bidirectional), Range-1 and -4, Tile, Split, VariadicSplit,
+// ReduceSum, ReduceProd, ReduceMin, ReduceMax, ReduceMean,
+// ReduceLogicalAnd and ReduceLogicalOr. Those irdiv only infers
+// (Evaluate gives ErrUnsupportedOp): Convolution, GroupConvolution,
+// ConvolutionBackpropData, GroupConvolutionBackpropData, MaxPool-1, -8 and
+// -14, AvgPool-1 and -14, MatMul, Pad-1 and -12, Interpolate-4 and -11,
+// Softmax-1 and -8, BatchNormInference-1 and -5, Elu, Gelu-2 and -7,
+// HSwish, HSigmoid, Swish, Mish and SoftPlus. The convolutions, poolings
+// and Pad also give their output dimensions as SpatialRules.
+//
+// Evaluation is exact where OpenVINO's reference defines one answer:
+// integers wrap around (two's complement), f32 and f64 are computed one
+// IEEE operation at a time as the reference C++ is written, f16 and bf16
+// in f32 and rounded to nearest even. Where C++ leaves the answer to the
+// compiler (a float converted to an integer out of range, the integer ops
+// that go through a double), irdiv gives what GCC's x86-64 build of
+// OpenVINO gives (see Convert). Integer division by zero (Divide, FloorMod,
+// Mod) and signed MIN / -1 (Divide) are a *DivideError (ErrDivideByZero,
+// ErrOverflow) naming the first offending flat output index.
+//
+// Evaluate computes any op irdiv evaluates; InferModel infers a whole
+// model and, like OpenVINO's constant folding, gives every output it can
+// compute from constants its Value; InferFold and Layer do the same for
+// one op, Layer also appending it to a model under construction.
+//
+// Divide evaluates with the SIMD kernels of ops/internal/kernel: one
+// division, Divide.Prepare checks the operands' types and shapes once (the
+// same inference as a model's) and returns a Call, which evaluates into a
+// new tensor (Evaluate) or a given one (Run) as often as needed. Divide is
+// exact for all twelve numeric types: integers floor when m_pythondiv is
+// true and truncate when it is false, floats follow IEEE 754, f16 and bf16
+// are correctly rounded.
 package ops
 
 import (

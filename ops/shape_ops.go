@@ -207,6 +207,9 @@ func (g *Gather) gatherAxes(in []ValueInfo) (axis, batchDims int64, axisKnown bo
 			return 0, 0, false, errorf("%w: After normalization batch_dims must be <= axis. But instead got: batch_dims = %d, axis = %d", ErrAttribute, batchDims, axis)
 		}
 	}
+	if idxStatic && batchDims < 0 {
+		return 0, 0, false, errorf("%w: The batch_dims must be >= -indices_rank. But instead got: batch_dims = %d, indices_rank = %d", ErrAttribute, g.BatchDims, idxRank)
+	}
 	if idxStatic && batchDims >= 0 && batchDims > int64(idxRank) {
 		return 0, 0, false, errorf("%w: The batch_dims must be <= indices_rank. But instead got: batch_dims = %d, indices_rank = %d", ErrAttribute, batchDims, idxRank)
 	}
@@ -235,6 +238,9 @@ func (g *Gather) Infer(in []ValueInfo) ([]ValueInfo, error) {
 	data, idx := in[0].Shape, in[1].Shape
 	if data.DynamicRank || idx.DynamicRank {
 		return []ValueInfo{{Type: in[0].Type, Shape: shapeinfer.DynamicRankShape()}}, nil
+	}
+	if batchDims >= int64(len(data.Dims)) {
+		return nil, errorf("%w: The batch_dims must be < data_rank. But instead got: batch_dims = %d, data_rank = %d", ErrAttribute, batchDims, len(data.Dims))
 	}
 	outRank := len(data.Dims) + len(idx.Dims) - 1 - int(batchDims)
 	if outRank < 0 {
@@ -944,7 +950,7 @@ func (b *Broadcast) Attrs() []ir.Attr { return []ir.Attr{attr("mode", b.Mode.Str
 
 func (b *Broadcast) Infer(in []ValueInfo) ([]ValueInfo, error) {
 	lo, hi := 2, 3
-	if b.Version == 3 && b.Mode == BroadcastExplicit {
+	if b.Mode == BroadcastExplicit {
 		lo = 3
 	} else if b.Version == 3 {
 		hi = 2
@@ -983,6 +989,9 @@ func (b *Broadcast) Infer(in []ValueInfo) ([]ValueInfo, error) {
 				return result(dynamicShape(int(ts.Dims[0].Min)))
 			}
 			return result(shapeinfer.DynamicRankShape())
+		}
+		if err := checkIntegral(in[2].Type, "Broadcast axes_mapping"); err != nil {
+			return nil, err
 		}
 		if r := in[2].Shape.Rank(); r >= 0 && r != 1 {
 			return nil, errorf("%w: Broadcast axes rank must be 1, but has %d", ErrShape, r)
