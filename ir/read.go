@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/beevik/etree"
+	"github.com/irdiv/irdiv/internal/safefile"
 	"github.com/irdiv/irdiv/shapeinfer"
 )
 
@@ -34,10 +34,13 @@ func newWeights(r io.ReaderAt, size int64) *weights {
 	return &weights{r: r, size: size, shared: make(map[[2]uint64][]byte), budget: 2 * size}
 }
 
-// Read reads an IR model from xmlPath and its weights (see ReadOptions).
-// A model whose Consts need no data loads without a .bin; when the default
-// .bin is absent the model loads with WeightsMissing set and no Const values.
-func Read(xmlPath string, opts ReadOptions) (*Model, error) {
+// ReadFile reads an IR model from xmlPath and its weights (see
+// ReadOptions). A model whose Consts need no data loads without a .bin;
+// when the default .bin is absent the model loads with WeightsMissing set
+// and no Const values. Both files must be regular files (a FIFO or a
+// device is refused at once); the .xml is bounded by the caps of
+// ReadOptions and every Const by the size the .bin has.
+func ReadFile(xmlPath string, opts ReadOptions) (*Model, error) {
 	xmlData, err := readXMLFile(xmlPath, opts)
 	if err != nil {
 		return nil, &ParseError{File: xmlPath, Err: asLocal(err)}
@@ -47,19 +50,28 @@ func Read(xmlPath string, opts ReadOptions) (*Model, error) {
 	if binPath == "" {
 		binPath = strings.TrimSuffix(xmlPath, filepath.Ext(xmlPath)) + ".bin"
 	}
-	f, err := os.Open(binPath)
+	f, err := safefile.Open(binPath)
 	switch {
 	case err == nil:
 		defer f.Close()
-		st, err := f.Stat()
-		if err != nil || !st.Mode().IsRegular() {
-			return nil, &ParseError{File: xmlPath, Err: errorf("%w: Weights file %s cannot be opened!", ErrWeights, binPath)}
-		}
-		w = newWeights(f, st.Size())
+		w = newWeights(f, f.Size())
 	case opts.WeightsPath != "" || !errors.Is(err, fs.ErrNotExist):
-		return nil, &ParseError{File: xmlPath, Err: errorf("%w: Weights file %s cannot be opened!", ErrWeights, binPath)}
+		return nil, &ParseError{File: xmlPath, Err: errorf("%w: Weights file %s cannot be opened! (%v)", ErrWeights, binPath, pathless(err))}
 	}
 	return decode(xmlData, w, xmlPath, opts)
+}
+
+// Read is ReadFile, by the name it had first.
+func Read(xmlPath string, opts ReadOptions) (*Model, error) { return ReadFile(xmlPath, opts) }
+
+// pathless drops the path from an error about opening a file, for
+// messages that name the file already.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // ReadBytes reads an IR model from memory. weights may be nil when no Const
@@ -76,20 +88,15 @@ func ReadBytes(xmlData, weightsData []byte, opts ReadOptions) (*Model, error) {
 	return decode(data, w, "<memory>", opts)
 }
 
-// readXMLFile reads and scans the .xml. A regular file's size is known
-// before reading; a stream (a pipe, /dev/zero) is read only as far as the
-// scan accepts it.
+// readXMLFile reads and scans the .xml, a regular file whose size is
+// known before reading.
 func readXMLFile(path string, opts ReadOptions) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, pathless(err)
 	}
 	defer f.Close()
-	var size int64
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		size = st.Size()
-	}
-	data, err := scanXML(f, size, opts)
+	data, err := scanXML(f, f.Size(), opts)
 	if err != nil {
 		return nil, scanError(err, path)
 	}
@@ -477,7 +484,10 @@ func (r *reader) constValue(l *Layer) error {
 		return r.fail(l, "%w: Attribute and shape size are inconsistent for Const op! (shape %v: %w)", ErrWeights, shape, inner(err))
 	}
 	need, err := ByteSize(et, n)
-	if err != nil || uint64(need) > size {
+	if err != nil {
+		return r.fail(l, "%w: Attribute and shape size are inconsistent for Const op! (%s%v needs more than 2^63-1 bytes, size is %d)", ErrWeights, et, shape, size)
+	}
+	if uint64(need) > size {
 		return r.fail(l, "%w: Attribute and shape size are inconsistent for Const op! (%s%v needs %d bytes, size is %d)", ErrWeights, et, shape, need, size)
 	}
 	if r.weights == nil {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/irdiv/irdiv/internal/safefile"
 )
 
 // dataOrder is the order in which OpenVINO's serializer writes the <data>
@@ -56,6 +58,9 @@ func Write(m *Model, xmlPath, binPath string) error {
 	}
 	if binPath == "" {
 		binPath = strings.TrimSuffix(xmlPath, filepath.Ext(xmlPath)) + ".bin"
+	}
+	if filepath.Clean(xmlPath) == filepath.Clean(binPath) || safefile.SameFile(xmlPath, binPath) {
+		return errorf("%s: the weights would overwrite the XML (give an .xml path, or a different .bin)", xmlPath)
 	}
 	if err := os.WriteFile(xmlPath, x, 0o644); err != nil {
 		return &irError{err}

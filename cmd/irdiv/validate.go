@@ -4,11 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/irdiv/irdiv/ir"
@@ -124,18 +121,11 @@ func modelPaths(args []string) ([]string, error) {
 			paths = append(paths, arg)
 			continue
 		}
-		found := 0
-		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.EqualFold(filepath.Ext(path), ".xml") {
-				paths = append(paths, path)
-				found++
-			}
-			return err
-		})
-		if err != nil {
+		before := len(paths)
+		if paths, err = walkModels(arg, paths); err != nil {
 			return nil, err
 		}
-		if found == 0 {
+		if len(paths) == before {
 			return nil, fmt.Errorf("%s holds no .xml model", arg)
 		}
 	}

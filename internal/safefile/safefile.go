@@ -23,6 +23,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 )
 
 var (
@@ -93,6 +95,8 @@ func kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a folder"
+	case m.IsRegular():
+		return "a file"
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe"
 	case m&fs.ModeCharDevice != 0:
@@ -144,6 +148,26 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return f.ReadAll(max)
+}
+
+// ReadDir lists a folder as os.ReadDir does, sorted by name; a path that
+// is not a folder (a FIFO among them) is refused without waiting.
+func ReadDir(path string) ([]fs.DirEntry, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|dirOnly, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err == nil && !st.IsDir() {
+		err = fmt.Errorf("not a folder (%s)", kind(st.Mode()))
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
 
 // SameFile reports whether the paths a and b name the same existing file,

@@ -245,3 +245,41 @@ func allocated(f func()) uint64 {
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
 }
+
+func TestKey(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a"), "x")
+	write(t, filepath.Join(dir, "b"), "x")
+	symlink(t, "a", filepath.Join(dir, "alias"))
+	key := func(name string) any {
+		f, err := OpenIn(dir, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		return f.Key()
+	}
+	if key("a") != key("alias") || key("a") == key("b") {
+		t.Errorf("keys: a %v, alias %v, b %v", key("a"), key("alias"), key("b"))
+	}
+}
+
+func TestReadDir(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "b"), "x")
+	write(t, filepath.Join(dir, "a", "c"), "x")
+	entries, err := ReadDir(dir)
+	if err != nil || len(entries) != 2 || entries[0].Name() != "a" || !entries[0].IsDir() || entries[1].Name() != "b" {
+		t.Errorf("ReadDir: %v, %v", entries, err)
+	}
+	for _, path := range []string{filepath.Join(dir, "b"), makeFIFO(t, dir, "pipe")} {
+		if path == "" {
+			continue
+		}
+		within(t, "ReadDir("+path+")", func() {
+			if _, err := ReadDir(path); err == nil || !strings.Contains(err.Error(), path) {
+				t.Errorf("ReadDir(%s): %v", path, err)
+			}
+		})
+	}
+}
