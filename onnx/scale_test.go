@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/irdiv/irdiv/ir"
@@ -77,4 +78,39 @@ func BenchmarkConvertChain(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestConvertLinearCost guards the linear cost of reading and converting
+// without timing: ten times the nodes may cost about ten times the
+// allocations, never a hundred, as a quadratic step would.
+func TestConvertLinearCost(t *testing.T) {
+	cost := func(n int) (allocs, bytes uint64) {
+		data, err := proto.Marshal(chainModel(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		m, err := Read(data, ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, err := Convert(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := ir.Encode(model); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
+	}
+	a1, b1 := cost(2000)
+	a2, b2 := cost(20000)
+	if a2 > 15*a1 || b2 > 15*b1 {
+		t.Errorf("ten times the nodes took %.1f times the allocations (%d, %d) and %.1f times the bytes (%d, %d); a step costs more than linear time",
+			float64(a2)/float64(a1), a1, a2, float64(b2)/float64(b1), b1, b2)
+	}
+	t.Logf("allocations %d -> %d (%.1fx), bytes %d -> %d (%.1fx)", a1, a2, float64(a2)/float64(a1), b1, b2, float64(b2)/float64(b1))
 }
