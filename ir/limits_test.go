@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/irdiv/irdiv/internal/testutil"
 )
 
 // TestReadLimits: every cap of ReadOptions refuses a file that breaks it
@@ -58,11 +59,12 @@ func TestReadRefusesEarly(t *testing.T) {
 	if err := os.WriteFile(path, make([]byte, 1000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	before := heapAlloc()
-	if _, err := ReadFile(path, ReadOptions{MaxXMLBytes: 999}); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "has 1000 bytes") {
+	var err error
+	grown, _ := testutil.Allocated(func() { _, err = ReadFile(path, ReadOptions{MaxXMLBytes: 999}) })
+	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "has 1000 bytes") {
 		t.Errorf("oversized file: %v", err)
 	}
-	if grown := heapAlloc() - before; grown > 16<<10 {
+	if grown > 16<<10 {
 		t.Errorf("refusing an oversized file allocated %d bytes", grown)
 	}
 	for _, tc := range []struct {
@@ -77,22 +79,16 @@ func TestReadRefusesEarly(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			before := heapAlloc()
-			_, err := ReadFile(path, ReadOptions{})
+			var err error
+			grown, _ := testutil.Allocated(func() { _, err = ReadFile(path, ReadOptions{}) })
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "Unable to read the model") {
 				t.Errorf("error %v; want %q", err, tc.want)
 			}
-			if grown := heapAlloc() - before; grown > uint64(len(tc.text))+64<<10 {
+			if grown > uint64(len(tc.text))+64<<10 {
 				t.Errorf("reading %d bytes allocated %d", len(tc.text), grown)
 			}
 		})
 	}
-}
-
-func heapAlloc() uint64 {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.TotalAlloc
 }
 
 // TestDuplicateAttributesKeepFirst: OpenVINO's parser keeps the first of

@@ -3,9 +3,9 @@ package ir
 import (
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"testing"
 
+	"github.com/irdiv/irdiv/internal/testutil"
 	"github.com/irdiv/irdiv/shapeinfer"
 )
 
@@ -80,25 +80,23 @@ func BenchmarkChain(b *testing.B) {
 // step gives), and AddLayer looks at each layer once in all.
 func TestLinearCost(t *testing.T) {
 	cost := func(n int) (allocs, bytes uint64) {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		m := chainModel(t, n)
-		x, bin, err := Encode(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := ReadBytes(x, bin, ReadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := back.Check(); err != nil {
-			t.Fatal(err)
-		}
-		back.Sources()
-		back.Unreachable()
-		runtime.ReadMemStats(&after)
-		return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
+		bytes, allocs = testutil.Allocated(func() {
+			m := chainModel(t, n)
+			x, bin, err := Encode(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := ReadBytes(x, bin, ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := back.Check(); err != nil {
+				t.Fatal(err)
+			}
+			back.Sources()
+			back.Unreachable()
+		})
+		return allocs, bytes
 	}
 	a1, b1 := cost(2000)
 	a2, b2 := cost(20000)

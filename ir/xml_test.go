@@ -88,6 +88,9 @@ func FuzzXML(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	for _, seed := range testutil.Corpus(f, "model.xml") {
+		f.Add(seed.Data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		root, err := parseXML(string(data), ReadOptions{})
 		if err != nil {

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
+	"github.com/irdiv/irdiv/internal/testutil"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx/internal/onnxpb"
 	"google.golang.org/protobuf/proto"
@@ -89,22 +89,20 @@ func TestConvertLinearCost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		m, err := Read(data, ReadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		model, err := Convert(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := ir.Encode(model); err != nil {
-			t.Fatal(err)
-		}
-		runtime.ReadMemStats(&after)
-		return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
+		bytes, allocs = testutil.Allocated(func() {
+			m, err := Read(data, ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			model, err := Convert(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := ir.Encode(model); err != nil {
+				t.Fatal(err)
+			}
+		})
+		return allocs, bytes
 	}
 	a1, b1 := cost(2000)
 	a2, b2 := cost(20000)

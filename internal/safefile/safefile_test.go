@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/irdiv/irdiv/internal/testutil"
 )
 
 // within runs f and fails the test if it has not returned after a
@@ -191,7 +193,7 @@ func TestReadAllBounded(t *testing.T) {
 	}
 	f.Close()
 	var data []byte
-	grown := allocated(func() { data, err = ReadFile(path, 1<<20) })
+	grown, _ := testutil.Allocated(func() { data, err = ReadFile(path, 1<<20) })
 	if !errors.Is(err, ErrTooLarge) || data != nil || !strings.Contains(err.Error(), "1073741824 bytes, more than the 1048576 allowed") {
 		t.Errorf("ReadFile of 1 GiB with a 1 MiB cap: %v", err)
 	}
@@ -235,15 +237,6 @@ func TestSameFile(t *testing.T) {
 	if !SameFile(filepath.Join(dir, "soft"), a) {
 		t.Error("SameFile of a symbolic link")
 	}
-}
-
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }
 
 func TestKey(t *testing.T) {
