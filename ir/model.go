@@ -7,11 +7,13 @@
 // allocated, and every error names the file and the layer, with OpenVINO's
 // wording where OpenVINO has one ("Incorrect weights in bin file!").
 //
-// Reading is bounded: the caps of ReadOptions (bytes, nesting, XML nodes,
-// layers, ports, edges) are checked while the XML is scanned, before any
-// tree is built, and Const data never adds up to more than twice the
-// weights file. Reading takes time linear in the size of the file.
-// Repeated attributes keep the first value, as in OpenVINO's parser.
+// ReadFile opens regular files only (a named pipe or a device is refused
+// at once) and is bounded: the size of the .xml is checked before it is
+// read, the other caps of ReadOptions (nesting, XML nodes, layers, ports,
+// edges) element by element as it is parsed, and Const data never adds up
+// to more than twice the weights file. Reading, checking and writing take
+// time linear in the size of the model. Repeated attributes keep the
+// first value, as in OpenVINO's parser.
 //
 // The lookups of a Model (LayerByID, LayerByName, Input) look its exported
 // fields through on every call, so they see every edit; Sources gives the
