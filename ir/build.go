@@ -8,7 +8,9 @@ import (
 )
 
 // AddLayer appends a layer whose inputs are fed by ins and whose outputs are
-// the given ports. It takes the next free layer id and numbers the ports as
+// the given ports. It takes the next free layer id (one above the largest,
+// found in time proportional to the layers appended since the last call)
+// and numbers the ports as
 // OpenVINO's serializer does: inputs 0..k-1, then outputs from k. Input
 // ports copy the type and dims of the outputs that feed them.
 func (m *Model) AddLayer(typ, version, name string, data []Attr, ins []Output, outs []*Port) *Layer {
@@ -28,12 +30,31 @@ func (m *Model) AddLayer(typ, version, name string, data []Attr, ins []Output, o
 	return l
 }
 
+// idCache remembers what nextID found, so that building a model of n
+// layers with AddLayer looks at each layer once, not n times.
+type idCache struct {
+	seen  int    // the layers m.Layers[:seen] have been looked at
+	first *Layer // m.Layers[0] then: another one means a new slice
+	next  uint64 // one above the largest id among them
+}
+
+// nextID is one above the largest layer id. It looks only at the layers
+// appended since its last call (all of them again when the slice was
+// replaced or shortened); an id changed in place on a layer it has seen
+// goes unnoticed, and Check then reports any duplicate.
 func (m *Model) nextID() uint64 {
-	var id uint64
-	for _, l := range m.Layers {
-		id = max(id, l.ID+1)
+	c := &m.ids
+	if c.seen > len(m.Layers) || c.seen > 0 && m.Layers[0] != c.first {
+		*c = idCache{}
 	}
-	return id
+	for _, l := range m.Layers[c.seen:] {
+		c.next = max(c.next, l.ID+1)
+	}
+	c.seen = len(m.Layers)
+	if c.seen > 0 {
+		c.first = m.Layers[0]
+	}
+	return c.next
 }
 
 // AddParameter appends a Parameter of the given type and partial shape.

@@ -5,25 +5,41 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/irdiv/irdiv/internal/testutil"
 )
 
-// FuzzReadIR checks that no XML and weights crash the reader, and that a
-// model that reads also encodes and reads back.
+// FuzzReadIR checks that no XML and weights crash the reader, that
+// reading them from files (ReadFile, the path users' files take) and from
+// memory agree, and that a model that reads also encodes and reads back.
+// The seeds are the hostile corpus's models.
 func FuzzReadIR(f *testing.F) {
 	f.Add([]byte(legacyXML), int64Bytes(2))
 	x, b, _ := Encode(buildDivideModel(f))
 	f.Add(x, b)
-	seeds, _ := filepath.Glob("../testdata/bad/*/model.xml")
-	for _, path := range seeds {
-		x, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		bin, _ := os.ReadFile(strings.TrimSuffix(path, ".xml") + ".bin")
-		f.Add(x, bin)
+	for _, seed := range testutil.Corpus(f, "model.xml") {
+		f.Add(seed.Data, seed.Sibling(".bin"))
 	}
 	f.Fuzz(func(t *testing.T, xml, weights []byte) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "m.xml")
+		if err := os.WriteFile(path, xml, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// No weights is no .bin file, which ReadBytes takes as nil.
+		if len(weights) == 0 {
+			weights = nil
+		} else if err := os.WriteFile(filepath.Join(dir, "m.bin"), weights, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fromFile, fileErr := ReadFile(path, ReadOptions{})
 		m, err := ReadBytes(xml, weights, ReadOptions{})
+		if (err == nil) != (fileErr == nil) {
+			t.Fatalf("ReadBytes: %v; ReadFile: %v", err, fileErr)
+		}
+		if err == nil && len(fromFile.Layers) != len(m.Layers) {
+			t.Fatalf("ReadFile read %d layers, ReadBytes %d", len(fromFile.Layers), len(m.Layers))
+		}
 		if err != nil || m.WeightsMissing {
 			return
 		}

@@ -3,12 +3,12 @@ package ir
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/irdiv/irdiv/internal/testutil"
 )
 
 // TestReadLimits: every cap of ReadOptions refuses a file that breaks it
@@ -40,62 +40,55 @@ func TestReadLimits(t *testing.T) {
 	}
 }
 
-// endless is a stream that never ends, like /dev/zero or /dev/urandom.
-type endless byte
-
-func (e endless) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = byte(e)
+// TestReadRefusesEarly: a file that is not a regular file is refused at
+// once, one larger than the cap by its size before it is read, and a
+// malformed one at its first bad character, having allocated little more
+// than its text.
+func TestReadRefusesEarly(t *testing.T) {
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero.xml")
+	if err := os.Symlink("/dev/zero", zero); err == nil {
+		if _, err := os.Stat("/dev/zero"); err == nil {
+			_, err := ReadFile(zero, ReadOptions{})
+			if err == nil || !strings.Contains(err.Error(), "ir: "+zero+": not a regular file (a character device)") {
+				t.Errorf("a link to /dev/zero: %v", err)
+			}
+		}
 	}
-	return len(p), nil
-}
-
-// TestScanStopsEarly: a stream is read only as far as the scan accepts it,
-// so an endless or oversized input costs no more memory than its cap, and
-// malformed input much less.
-func TestScanStopsEarly(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		r       io.Reader
-		maxHeap uint64
-		want    string
-	}{
-		{"zeros", endless(0), 64 << 10, "illegal character code U+0000 at byte 0"},
-		{"control after text", io.MultiReader(strings.NewReader("<net version='11'>abc"), endless(1)), 64 << 10, "illegal character code U+0001 at byte 21"},
-		// Text that stays legal is read up to the cap: the scan holds it
-		// once and the XML decoder once more, each grown by doubling
-		// (5 times the cap; more under the race detector).
-		{"spaces", endless(' '), 12 * 4 << 20, "ReadOptions.MaxXMLBytes"},
-		{"endless text", io.MultiReader(strings.NewReader("<net version='11'>"), endless('a')), 12 * 4 << 20, "ReadOptions.MaxXMLBytes"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			before := heapAlloc()
-			data, err := scanXML(tc.r, 0, ReadOptions{MaxXMLBytes: 4 << 20})
-			if err == nil {
-				t.Fatalf("scan accepted %d bytes", len(data))
-			}
-			if grown := heapAlloc() - before; grown > tc.maxHeap {
-				t.Errorf("scan allocated %d bytes", grown)
-			}
-			if err := scanError(err, "x"); !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %v; want %q", err, tc.want)
-			}
-		})
-	}
-	// A file larger than the cap is refused by its size, before reading.
-	path := filepath.Join(t.TempDir(), "big.xml")
+	path := filepath.Join(dir, "big.xml")
 	if err := os.WriteFile(path, make([]byte, 1000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Read(path, ReadOptions{MaxXMLBytes: 999}); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "has 1000 bytes") {
+	var err error
+	grown, _ := testutil.Allocated(func() { _, err = ReadFile(path, ReadOptions{MaxXMLBytes: 999}) })
+	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "has 1000 bytes") {
 		t.Errorf("oversized file: %v", err)
 	}
-}
-
-func heapAlloc() uint64 {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.TotalAlloc
+	if grown > 16<<10 {
+		t.Errorf("refusing an oversized file allocated %d bytes", grown)
+	}
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"zeros", strings.Repeat("\x00", 4<<20), "illegal character code U+0000 at byte 0"},
+		{"control after text", "<net version='11'>abc\x01" + strings.Repeat(" ", 4<<20), "illegal character code U+0001 at byte 21"},
+		{"invalid UTF-8", "<net version='11'>\xff</net>", "invalid UTF-8 at byte 18"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name+".xml")
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			grown, _ := testutil.Allocated(func() { _, err = ReadFile(path, ReadOptions{}) })
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "Unable to read the model") {
+				t.Errorf("error %v; want %q", err, tc.want)
+			}
+			if grown > uint64(len(tc.text))+64<<10 {
+				t.Errorf("reading %d bytes allocated %d", len(tc.text), grown)
+			}
+		})
+	}
 }
 
 // TestDuplicateAttributesKeepFirst: OpenVINO's parser keeps the first of

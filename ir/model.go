@@ -7,11 +7,13 @@
 // allocated, and every error names the file and the layer, with OpenVINO's
 // wording where OpenVINO has one ("Incorrect weights in bin file!").
 //
-// Reading is bounded: the caps of ReadOptions (bytes, nesting, XML nodes,
-// layers, ports, edges) are checked while the XML is scanned, before any
-// tree is built, and Const data never adds up to more than twice the
-// weights file. Reading takes time linear in the size of the file.
-// Repeated attributes keep the first value, as in OpenVINO's parser.
+// ReadFile opens regular files only (a named pipe or a device is refused
+// at once) and is bounded: the size of the .xml is checked before it is
+// read, the other caps of ReadOptions (nesting, XML nodes, layers, ports,
+// edges) element by element as it is parsed, and Const data never adds up
+// to more than twice the weights file. Reading, checking and writing take
+// time linear in the size of the model. Repeated attributes keep the
+// first value, as in OpenVINO's parser.
 //
 // The lookups of a Model (LayerByID, LayerByName, Input) look its exported
 // fields through on every call, so they see every edit; Sources gives the
@@ -186,33 +188,96 @@ type Model struct {
 	// WeightsMissing is set when the model was read without a weights file
 	// or with ReadOptions.SkipWeights; its Consts then have no Constant.
 	WeightsMissing bool
+
+	ids idCache // AddLayer's next free id
 }
 
-// portKey names a port by its layer id, direction and port id.
+// graphIndex finds layers by id and ports by id in time independent of
+// the model's size: the first layer of each id, and within a layer the
+// first port of each id (by a scan for the few ports most layers have, by
+// a map for a layer with many).
+type graphIndex struct {
+	layers []*Layer
+	byID   map[uint64]int // position in layers of the first layer of each id
+	inBase []int          // where each layer's inputs start in a flat array of all inputs
+	many   map[portKey]int
+}
+
+// portKey names a port of a layer with many ports: its layer's position,
+// direction and id.
 type portKey struct {
-	layer, port uint64
-	output      bool
+	layer  int
+	port   uint64
+	output bool
 }
 
-// portIndex maps every port of the layers to its position among its
-// layer's inputs or outputs; the first port wins when ids repeat.
-func portIndex(layers []*Layer) map[portKey]int {
-	n := 0
-	for _, l := range layers {
-		n += len(l.Inputs) + len(l.Outputs)
-	}
-	idx := make(map[portKey]int, n)
-	for _, l := range layers {
+// manyPorts is the port count above which a layer's ports are found by
+// map rather than by scanning them.
+const manyPorts = 16
+
+func newGraphIndex(layers []*Layer) *graphIndex {
+	g := &graphIndex{layers: layers, byID: make(map[uint64]int, len(layers)), inBase: make([]int, len(layers)+1)}
+	for i, l := range layers {
+		if _, dup := g.byID[l.ID]; !dup {
+			g.byID[l.ID] = i
+		}
+		g.inBase[i+1] = g.inBase[i] + len(l.Inputs)
 		for out, ports := range [2][]*Port{l.Inputs, l.Outputs} {
-			for i, p := range ports {
-				k := portKey{l.ID, p.ID, out == 1}
-				if _, dup := idx[k]; !dup {
-					idx[k] = i
+			if len(ports) <= manyPorts {
+				continue
+			}
+			if g.many == nil {
+				g.many = make(map[portKey]int)
+			}
+			for j, p := range ports {
+				k := portKey{i, p.ID, out == 1}
+				if _, dup := g.many[k]; !dup {
+					g.many[k] = j
 				}
 			}
 		}
 	}
-	return idx
+	return g
+}
+
+// layer returns the position of the layer with the given id.
+func (g *graphIndex) layer(id uint64) (int, bool) {
+	i, ok := g.byID[id]
+	return i, ok
+}
+
+// port returns the position of port id among the inputs or outputs of
+// the layer at position i.
+func (g *graphIndex) port(i int, id uint64, output bool) (int, bool) {
+	ports := g.layers[i].Inputs
+	if output {
+		ports = g.layers[i].Outputs
+	}
+	if len(ports) > manyPorts {
+		j, ok := g.many[portKey{i, id, output}]
+		return j, ok
+	}
+	for j, p := range ports {
+		if p.ID == id {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+// edge resolves an edge to the positions of its layers and ports; ok is
+// false when any of them is missing.
+func (g *graphIndex) edge(e Edge) (from, out, to, in int, ok bool) {
+	var okFrom, okTo, okOut, okIn bool
+	from, okFrom = g.layer(e.FromLayer)
+	to, okTo = g.layer(e.ToLayer)
+	if okFrom {
+		out, okOut = g.port(from, e.FromPort, true)
+	}
+	if okTo {
+		in, okIn = g.port(to, e.ToPort, false)
+	}
+	return from, out, to, in, okFrom && okTo && okOut && okIn
 }
 
 // LayerByID returns the layer with the given id, or nil. It looks the
@@ -266,28 +331,24 @@ func (m *Model) Input(l *Layer, i int) (Output, bool) {
 // them by input position (a zero Output where an input is not connected).
 // It is a snapshot of the edges: after editing the model, call it again.
 func (m *Model) Sources() map[*Layer][]Output {
-	byID := make(map[uint64]*Layer, len(m.Layers))
-	for _, l := range m.Layers {
-		if byID[l.ID] == nil {
-			byID[l.ID] = l
-		}
-	}
-	ports := portIndex(m.Layers)
+	return m.sources(newGraphIndex(m.Layers))
+}
+
+func (m *Model) sources(g *graphIndex) map[*Layer][]Output {
 	sources := make(map[*Layer][]Output)
 	for _, e := range m.Edges {
-		from, to := byID[e.FromLayer], byID[e.ToLayer]
-		oi, okOut := ports[portKey{e.FromLayer, e.FromPort, true}]
-		ii, okIn := ports[portKey{e.ToLayer, e.ToPort, false}]
-		if from == nil || to == nil || !okOut || !okIn {
+		from, oi, to, ii, ok := g.edge(e)
+		if !ok {
 			continue
 		}
-		in := sources[to]
+		l := m.Layers[to]
+		in := sources[l]
 		if in == nil {
-			in = make([]Output, len(to.Inputs))
-			sources[to] = in
+			in = make([]Output, len(l.Inputs))
+			sources[l] = in
 		}
 		if in[ii].Layer == nil {
-			in[ii] = Output{from, oi}
+			in[ii] = Output{m.Layers[from], oi}
 		}
 	}
 	return sources
@@ -312,69 +373,66 @@ func (m *Model) layersOfType(typ string) []*Layer {
 // Check verifies the graph: unique layer ids, unique port ids within each
 // layer's inputs and outputs, edges between existing layers and ports, at
 // most one edge into each input port, and no cycle.
-func (m *Model) Check() error {
-	seen := make(map[uint64]*Layer, len(m.Layers))
-	for _, l := range m.Layers {
-		if prev := seen[l.ID]; prev != nil {
-			return errorf("%w: %s and %s share an id", ErrGraph, prev, l)
+func (m *Model) Check() error { return m.check(newGraphIndex(m.Layers)) }
+
+func (m *Model) check(g *graphIndex) error {
+	for i, l := range m.Layers {
+		if first := g.byID[l.ID]; first != i {
+			return errorf("%w: %s and %s share an id", ErrGraph, m.Layers[first], l)
 		}
-		seen[l.ID] = l
 		for out, ports := range [2][]*Port{l.Inputs, l.Outputs} {
-			ids := make(map[uint64]bool, len(ports))
-			for _, p := range ports {
-				if ids[p.ID] {
+			for j, p := range ports {
+				if k, _ := g.port(i, p.ID, out == 1); k != j {
 					return errorf("%w: %s declares %s port %d twice", ErrGraph, l, [2]string{"input", "output"}[out], p.ID)
 				}
-				ids[p.ID] = true
 			}
 		}
 	}
-	ports := portIndex(m.Layers)
-	fed := make(map[[2]uint64]bool, len(m.Edges))
+	fed := make([]bool, g.inBase[len(m.Layers)])
 	for _, e := range m.Edges {
-		from, to := seen[e.FromLayer], seen[e.ToLayer]
-		_, fromOK := ports[portKey{e.FromLayer, e.FromPort, true}]
-		_, toOK := ports[portKey{e.ToLayer, e.ToPort, false}]
+		from, fromOK := g.layer(e.FromLayer)
+		to, toOK := g.layer(e.ToLayer)
 		switch {
-		case from == nil:
-			return errorf("%w: Attempt to access node %d that not in graph.", ErrGraph, e.FromLayer)
-		case to == nil:
-			return errorf("%w: Attempt to access node %d that not in graph.", ErrGraph, e.ToLayer)
 		case !fromOK:
-			return errorf("%w: Can not find output port with id %d in layer %s", ErrGraph, e.FromPort, from.Name)
+			return errorf("%w: Attempt to access node %d that not in graph.", ErrGraph, e.FromLayer)
 		case !toOK:
-			return errorf("%w: Can not find input port with id %d in layer %s", ErrGraph, e.ToPort, to.Name)
+			return errorf("%w: Attempt to access node %d that not in graph.", ErrGraph, e.ToLayer)
 		}
-		key := [2]uint64{e.ToLayer, e.ToPort}
-		if fed[key] {
-			return errorf("%w: %s layer %s with id: %d is inconsistent! (input port %d has two edges)", ErrGraph, to.Type, to.Name, to.ID, e.ToPort)
+		if _, ok := g.port(from, e.FromPort, true); !ok {
+			return errorf("%w: Can not find output port with id %d in layer %s", ErrGraph, e.FromPort, m.Layers[from].Name)
 		}
-		fed[key] = true
+		in, ok := g.port(to, e.ToPort, false)
+		if !ok {
+			return errorf("%w: Can not find input port with id %d in layer %s", ErrGraph, e.ToPort, m.Layers[to].Name)
+		}
+		k := g.inBase[to] + in
+		if fed[k] {
+			l := m.Layers[to]
+			return errorf("%w: %s layer %s with id: %d is inconsistent! (input port %d has two edges)", ErrGraph, l.Type, l.Name, l.ID, e.ToPort)
+		}
+		fed[k] = true
 	}
-	_, err := m.TopoOrder()
+	_, err := m.topoOrder(g)
 	return err
 }
 
 // TopoOrder returns the layers in a topological order that keeps file order
 // among independent layers, or an error naming a layer on a cycle.
 func (m *Model) TopoOrder() ([]*Layer, error) {
-	pos := make(map[*Layer]int, len(m.Layers))
-	byID := make(map[uint64]*Layer, len(m.Layers))
-	for i, l := range m.Layers {
-		pos[l] = i
-		if byID[l.ID] == nil {
-			byID[l.ID] = l
-		}
-	}
+	return m.topoOrder(newGraphIndex(m.Layers))
+}
+
+func (m *Model) topoOrder(g *graphIndex) ([]*Layer, error) {
 	indeg := make([]int, len(m.Layers))
 	next := make([][]int, len(m.Layers))
 	for _, e := range m.Edges {
-		from, to := byID[e.FromLayer], byID[e.ToLayer]
-		if from == nil || to == nil {
+		from, okFrom := g.layer(e.FromLayer)
+		to, okTo := g.layer(e.ToLayer)
+		if !okFrom || !okTo {
 			continue
 		}
-		next[pos[from]] = append(next[pos[from]], pos[to])
-		indeg[pos[to]]++
+		next[from] = append(next[from], to)
+		indeg[to]++
 	}
 	order := make([]*Layer, 0, len(m.Layers))
 	var ready []int

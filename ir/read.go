@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/beevik/etree"
+	"github.com/irdiv/irdiv/internal/safefile"
 	"github.com/irdiv/irdiv/shapeinfer"
 )
 
@@ -34,10 +33,13 @@ func newWeights(r io.ReaderAt, size int64) *weights {
 	return &weights{r: r, size: size, shared: make(map[[2]uint64][]byte), budget: 2 * size}
 }
 
-// Read reads an IR model from xmlPath and its weights (see ReadOptions).
-// A model whose Consts need no data loads without a .bin; when the default
-// .bin is absent the model loads with WeightsMissing set and no Const values.
-func Read(xmlPath string, opts ReadOptions) (*Model, error) {
+// ReadFile reads an IR model from xmlPath and its weights (see
+// ReadOptions). A model whose Consts need no data loads without a .bin;
+// when the default .bin is absent the model loads with WeightsMissing set
+// and no Const values. Both files must be regular files (a FIFO or a
+// device is refused at once); the .xml is bounded by the caps of
+// ReadOptions and every Const by the size the .bin has.
+func ReadFile(xmlPath string, opts ReadOptions) (*Model, error) {
 	xmlData, err := readXMLFile(xmlPath, opts)
 	if err != nil {
 		return nil, &ParseError{File: xmlPath, Err: asLocal(err)}
@@ -47,19 +49,28 @@ func Read(xmlPath string, opts ReadOptions) (*Model, error) {
 	if binPath == "" {
 		binPath = strings.TrimSuffix(xmlPath, filepath.Ext(xmlPath)) + ".bin"
 	}
-	f, err := os.Open(binPath)
+	f, err := safefile.Open(binPath)
 	switch {
 	case err == nil:
 		defer f.Close()
-		st, err := f.Stat()
-		if err != nil || !st.Mode().IsRegular() {
-			return nil, &ParseError{File: xmlPath, Err: errorf("%w: Weights file %s cannot be opened!", ErrWeights, binPath)}
-		}
-		w = newWeights(f, st.Size())
+		w = newWeights(f, f.Size())
 	case opts.WeightsPath != "" || !errors.Is(err, fs.ErrNotExist):
-		return nil, &ParseError{File: xmlPath, Err: errorf("%w: Weights file %s cannot be opened!", ErrWeights, binPath)}
+		return nil, &ParseError{File: xmlPath, Err: errorf("%w: Weights file %s cannot be opened! (%v)", ErrWeights, binPath, pathless(err))}
 	}
 	return decode(xmlData, w, xmlPath, opts)
+}
+
+// Read is ReadFile, by the name it had first.
+func Read(xmlPath string, opts ReadOptions) (*Model, error) { return ReadFile(xmlPath, opts) }
+
+// pathless drops the path from an error about opening a file, for
+// messages that name the file already.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // ReadBytes reads an IR model from memory. weights may be nil when no Const
@@ -69,34 +80,37 @@ func ReadBytes(xmlData, weightsData []byte, opts ReadOptions) (*Model, error) {
 	if weightsData != nil {
 		w = newWeights(bytes.NewReader(weightsData), int64(len(weightsData)))
 	}
-	data, err := scanXML(bytes.NewReader(xmlData), int64(len(xmlData)), opts)
-	if err != nil {
-		return nil, &ParseError{File: "<memory>", Err: scanError(err, "<memory>")}
+	if max := orDefault(opts.MaxXMLBytes, DefaultMaxXMLBytes); int64(len(xmlData)) > max {
+		return nil, &ParseError{File: "<memory>", Err: errorf("%w: the XML has %d bytes, more than the %d allowed (ReadOptions.MaxXMLBytes)", ErrLimit, len(xmlData), max)}
 	}
-	return decode(data, w, "<memory>", opts)
+	return decode(string(xmlData), w, "<memory>", opts)
 }
 
-// readXMLFile reads and scans the .xml. A regular file's size is known
-// before reading; a stream (a pipe, /dev/zero) is read only as far as the
-// scan accepts it.
-func readXMLFile(path string, opts ReadOptions) ([]byte, error) {
-	f, err := os.Open(path)
+// readXMLFile reads the .xml, a regular file whose size is checked
+// against the cap before it is read, as a string that the parsed names
+// and values then share.
+func readXMLFile(path string, opts ReadOptions) (string, error) {
+	f, err := safefile.Open(path)
 	if err != nil {
-		return nil, err
+		return "", pathless(err)
 	}
 	defer f.Close()
-	var size int64
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		size = st.Size()
+	max := orDefault(opts.MaxXMLBytes, DefaultMaxXMLBytes)
+	if f.Size() > max {
+		return "", errorf("%w: the XML has %d bytes, more than the %d allowed (ReadOptions.MaxXMLBytes)", ErrLimit, f.Size(), max)
 	}
-	data, err := scanXML(f, size, opts)
-	if err != nil {
-		return nil, scanError(err, path)
+	var b strings.Builder
+	b.Grow(int(f.Size()))
+	if _, err := io.CopyN(&b, f, f.Size()); err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
 	}
-	return data, nil
+	if err := f.AtEnd(); err != nil {
+		return "", pathless(err)
+	}
+	return b.String(), nil
 }
 
-// scanError words a scan failure: malformed XML as OpenVINO words it.
+// scanError words a parse failure: malformed XML as OpenVINO words it.
 func scanError(err error, file string) error {
 	var se *syntaxError
 	if errors.As(err, &se) {
@@ -129,12 +143,12 @@ type reader struct {
 // attrs returns the attributes of el, the first of each name only, as
 // OpenVINO reads them; a duplicate is reported as a warning about l (or
 // the model when l is nil).
-func (r *reader) attrs(el *etree.Element, l *Layer) []etree.Attr {
+func (r *reader) attrs(el *element, l *Layer) []xmlAttr {
 	if !hasDuplicates(el.Attr) {
 		return el.Attr
 	}
 	seen := make(map[string]bool, len(el.Attr))
-	out := make([]etree.Attr, 0, len(el.Attr))
+	out := make([]xmlAttr, 0, len(el.Attr))
 	for _, a := range el.Attr {
 		if seen[a.FullKey()] {
 			r.warn(l, "<%s> repeats attribute %q; the first value is used, as OpenVINO does", el.FullTag(), a.FullKey())
@@ -146,7 +160,7 @@ func (r *reader) attrs(el *etree.Element, l *Layer) []etree.Attr {
 	return out
 }
 
-func hasDuplicates(attrs []etree.Attr) bool {
+func hasDuplicates(attrs []xmlAttr) bool {
 	if len(attrs) <= 16 {
 		for i := range attrs {
 			for j := range i {
@@ -170,7 +184,7 @@ func hasDuplicates(attrs []etree.Attr) bool {
 	return false
 }
 
-func attrValue(attrs []etree.Attr, key string) (string, bool) {
+func attrValue(attrs []xmlAttr, key string) (string, bool) {
 	for _, a := range attrs {
 		if a.FullKey() == key {
 			return a.Value, true
@@ -179,18 +193,12 @@ func attrValue(attrs []etree.Attr, key string) (string, bool) {
 	return "", false
 }
 
-func decode(data []byte, w *weights, file string, opts ReadOptions) (*Model, error) {
-	doc := etree.NewDocument()
-	doc.ReadSettings.MaxDepth = orDefault(opts.MaxDepth, DefaultMaxDepth)
-	// OpenVINO's parser (pugixml) keeps the first of duplicate attributes;
-	// etree would keep the last value, so it keeps them all and the reader
-	// takes the first.
-	doc.ReadSettings.PreserveDuplicateAttrs = true
-	if err := doc.ReadFromBytes(data); err != nil {
-		return nil, &ParseError{File: file, Err: errorf("%w (%v)", unreadable(file), err)}
+func decode(data string, w *weights, file string, opts ReadOptions) (*Model, error) {
+	root, err := parseXML(data, opts)
+	if err != nil {
+		return nil, &ParseError{File: file, Err: scanError(err, file)}
 	}
-	root := doc.Root()
-	if root == nil || strings.ToLower(root.Tag) != "net" {
+	if strings.ToLower(root.Tag) != "net" {
 		return nil, &ParseError{File: file, Err: &irError{unreadable(file)}}
 	}
 	m := &Model{Version: 0}
@@ -225,11 +233,11 @@ func (r *reader) warn(l *Layer, format string, args ...any) {
 }
 
 // graph reads <layers>, <edges> and the metadata of a net or a body into m.
-func (r *reader) graph(m *Model, el *etree.Element) error {
-	for _, c := range el.ChildElements() {
+func (r *reader) graph(m *Model, el *element) error {
+	for c := range el.ChildElements() {
 		switch c.Tag {
 		case "layers":
-			for _, le := range c.ChildElements() {
+			for le := range c.ChildElements() {
 				if le.Tag != "layer" {
 					continue
 				}
@@ -240,7 +248,7 @@ func (r *reader) graph(m *Model, el *etree.Element) error {
 				m.Layers = append(m.Layers, l)
 			}
 		case "edges":
-			for _, ee := range c.ChildElements() {
+			for ee := range c.ChildElements() {
 				if ee.Tag != "edge" {
 					continue
 				}
@@ -254,10 +262,11 @@ func (r *reader) graph(m *Model, el *etree.Element) error {
 			m.Meta = append(m.Meta, r.node(c, nil))
 		}
 	}
-	if err := m.Check(); err != nil {
+	g := newGraphIndex(m.Layers)
+	if err := m.check(g); err != nil {
 		return &ParseError{File: r.file, Err: asLocal(err)}
 	}
-	r.resolveInputTypes(m)
+	r.resolveInputTypes(m.sources(g))
 	for _, l := range m.Layers {
 		if strings.EqualFold(l.Type, "Const") {
 			if err := r.constValue(l); err != nil {
@@ -268,7 +277,7 @@ func (r *reader) graph(m *Model, el *etree.Element) error {
 	return nil
 }
 
-func uintAttr(attrs []etree.Attr, node, name string) (uint64, error) {
+func uintAttr(attrs []xmlAttr, node, name string) (uint64, error) {
 	s, ok := attrValue(attrs, name)
 	if !ok {
 		return 0, errorf("%w: node <%s> is missing mandatory attribute: %s", ErrFormat, node, name)
@@ -280,7 +289,7 @@ func uintAttr(attrs []etree.Attr, node, name string) (uint64, error) {
 	return v, nil
 }
 
-func (r *reader) edge(el *etree.Element) (Edge, error) {
+func (r *reader) edge(el *element) (Edge, error) {
 	attrs := r.attrs(el, nil)
 	var vals [4]uint64
 	for i, name := range []string{"from-layer", "from-port", "to-layer", "to-port"} {
@@ -295,7 +304,7 @@ func (r *reader) edge(el *etree.Element) (Edge, error) {
 
 var bodyTags = map[string]bool{"body": true, "then_body": true, "else_body": true}
 
-func (r *reader) layer(el *etree.Element, version int) (*Layer, error) {
+func (r *reader) layer(el *element, version int) (*Layer, error) {
 	attrs := r.attrs(el, nil)
 	id, err := uintAttr(attrs, "layer", "id")
 	if err != nil {
@@ -320,7 +329,7 @@ func (r *reader) layer(el *etree.Element, version int) (*Layer, error) {
 			return nil, r.fail(l, "%w: node <layer> is missing mandatory attribute: %s", ErrFormat, name)
 		}
 	}
-	for _, c := range el.ChildElements() {
+	for c := range el.ChildElements() {
 		switch {
 		case c.Tag == "data":
 			for _, a := range r.attrs(c, l) {
@@ -329,7 +338,7 @@ func (r *reader) layer(el *etree.Element, version int) (*Layer, error) {
 		case c.Tag == "rt_info":
 			l.RTInfo = r.node(c, l)
 		case c.Tag == "input" || c.Tag == "output":
-			for _, pe := range c.ChildElements() {
+			for pe := range c.ChildElements() {
 				if pe.Tag != "port" {
 					continue
 				}
@@ -359,7 +368,7 @@ func (r *reader) layer(el *etree.Element, version int) (*Layer, error) {
 	return l, nil
 }
 
-func (r *reader) port(l *Layer, el *etree.Element, output bool) (*Port, error) {
+func (r *reader) port(l *Layer, el *element, output bool) (*Port, error) {
 	attrs := r.attrs(el, l)
 	id, err := uintAttr(attrs, "port", "id")
 	if err != nil {
@@ -377,7 +386,7 @@ func (r *reader) port(l *Layer, el *etree.Element, output bool) (*Port, error) {
 	if names, ok := attrValue(attrs, "names"); ok {
 		p.Names = splitNames(names)
 	}
-	for _, c := range el.ChildElements() {
+	for c := range el.ChildElements() {
 		switch c.Tag {
 		case "dim":
 			d, err := strconv.ParseInt(strings.TrimSpace(c.Text()), 10, 64)
@@ -413,8 +422,8 @@ func splitNames(s string) []string {
 
 // resolveInputTypes gives input ports without precision the type of the
 // output port that feeds them, as legacy MO/POT files need.
-func (r *reader) resolveInputTypes(m *Model) {
-	for to, sources := range m.Sources() {
+func (r *reader) resolveInputTypes(sources map[*Layer][]Output) {
+	for to, sources := range sources {
 		for i, src := range sources {
 			if in := to.Inputs[i]; in.Precision == "" && src.Layer != nil {
 				in.Type = src.Port().Type
@@ -477,7 +486,10 @@ func (r *reader) constValue(l *Layer) error {
 		return r.fail(l, "%w: Attribute and shape size are inconsistent for Const op! (shape %v: %w)", ErrWeights, shape, inner(err))
 	}
 	need, err := ByteSize(et, n)
-	if err != nil || uint64(need) > size {
+	if err != nil {
+		return r.fail(l, "%w: Attribute and shape size are inconsistent for Const op! (%s%v needs more than 2^63-1 bytes, size is %d)", ErrWeights, et, shape, size)
+	}
+	if uint64(need) > size {
 		return r.fail(l, "%w: Attribute and shape size are inconsistent for Const op! (%s%v needs %d bytes, size is %d)", ErrWeights, et, shape, need, size)
 	}
 	if r.weights == nil {
@@ -527,12 +539,12 @@ func (w *weights) read(offset uint64, n int64) ([]byte, error) {
 }
 
 // node keeps an element the reader does not interpret as data.
-func (r *reader) node(el *etree.Element, l *Layer) *Node {
+func (r *reader) node(el *element, l *Layer) *Node {
 	n := &Node{Tag: el.FullTag()}
 	for _, a := range r.attrs(el, l) {
 		n.Attrs = append(n.Attrs, Attr{a.FullKey(), a.Value})
 	}
-	for _, c := range el.ChildElements() {
+	for c := range el.ChildElements() {
 		n.Children = append(n.Children, r.node(c, l))
 	}
 	if t := strings.TrimSpace(el.Text()); t != "" {

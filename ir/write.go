@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"hash/maphash"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/irdiv/irdiv/internal/safefile"
 )
 
 // dataOrder is the order in which OpenVINO's serializer writes the <data>
@@ -32,7 +35,7 @@ func Encode(m *Model) (xmlText, bin []byte, err error) {
 	if version != 10 && version != 11 {
 		return nil, nil, errorf("Unsupported version %d", version)
 	}
-	e := &encoder{offsets: make(map[string]int)}
+	e := &encoder{seed: maphash.MakeSeed(), offsets: make(map[uint64][]int)}
 	e.buf.WriteString("<?xml version=\"1.0\"?>\n")
 	e.open(0, "net", []Attr{{"name", m.Name}, {"version", strconv.Itoa(version)}})
 	if err := e.graph(m, 1); err != nil {
@@ -57,6 +60,9 @@ func Write(m *Model, xmlPath, binPath string) error {
 	if binPath == "" {
 		binPath = strings.TrimSuffix(xmlPath, filepath.Ext(xmlPath)) + ".bin"
 	}
+	if filepath.Clean(xmlPath) == filepath.Clean(binPath) || safefile.SameFile(xmlPath, binPath) {
+		return errorf("%s: the weights would overwrite the XML (give an .xml path, or a different .bin)", xmlPath)
+	}
 	if err := os.WriteFile(xmlPath, x, 0o644); err != nil {
 		return &irError{err}
 	}
@@ -68,7 +74,8 @@ func Write(m *Model, xmlPath, binPath string) error {
 
 type encoder struct {
 	buf, bin bytes.Buffer
-	offsets  map[string]int
+	seed     maphash.Seed
+	offsets  map[uint64][]int // where each distinct byte run starts, by hash
 	err      error
 }
 
@@ -149,15 +156,22 @@ func orderData(l *Layer) []Attr {
 	return out
 }
 
-// pack stores a constant in the .bin (once per distinct byte run) and
+// pack stores a constant in the .bin (once per distinct byte run, found
+// by a hash of its bytes, so that no copy of them is kept as a key) and
 // returns data with offset and size set.
 func (e *encoder) pack(v *Tensor, data []Attr) []Attr {
-	key := string(v.Data)
-	off, ok := e.offsets[key]
-	if !ok {
+	h := maphash.Bytes(e.seed, v.Data)
+	off := -1
+	for _, o := range e.offsets[h] {
+		if end := o + len(v.Data); end <= e.bin.Len() && bytes.Equal(e.bin.Bytes()[o:end], v.Data) {
+			off = o
+			break
+		}
+	}
+	if off < 0 {
 		off = e.bin.Len()
 		e.bin.Write(v.Data)
-		e.offsets[key] = off
+		e.offsets[h] = append(e.offsets[h], off)
 	}
 	out := slices.Clone(data)
 	set := func(name, value string) {

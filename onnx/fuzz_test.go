@@ -5,13 +5,15 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/irdiv/irdiv/internal/testutil"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx/internal/onnxpb"
 	"google.golang.org/protobuf/proto"
 )
 
-// FuzzReadONNX: no bytes crash the model reader or the converter, and a
-// model that converts writes as IR that reads back.
+// FuzzReadONNX: no model file and external data file (y.bin beside it)
+// crash the reader (ReadFile, the path users' files take) or the
+// converter, and a model that converts writes as IR that reads back.
 func FuzzReadONNX(f *testing.F) {
 	for _, mp := range []*onnxpb.ModelProto{
 		divModel(14, dataType(ir.I32), []int64{4}, []int64{4}, []int64{4}),
@@ -22,25 +24,29 @@ func FuzzReadONNX(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(data)
+		f.Add(data, []byte(nil))
 	}
 	withInit := divModel(13, dataType(ir.BF16), []int64{2}, []int64{2}, []int64{2})
 	withInit.Graph.Input = withInit.Graph.Input[:1]
 	withInit.Graph.Initializer = []*onnxpb.TensorProto{{Name: proto.String("y"), DataType: proto.Int32(dataType(ir.BF16)), Dims: []int64{2}, Int32Data: []int32{0x3f80, 0x4000}}}
 	data, _ := proto.Marshal(withInit)
-	f.Add(data)
+	f.Add(data, []byte(nil))
 	// The hostile corpus's models, so that mutations start from the
 	// shapes of trouble already known.
-	corpus, _ := filepath.Glob("../testdata/bad/*/model.onnx")
-	for _, path := range corpus {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
+	for _, seed := range testutil.Corpus(f, "model.onnx") {
+		y, _ := os.ReadFile(filepath.Join(filepath.Dir(seed.Path), "y.bin"))
+		f.Add(seed.Data, y)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := Read(data, ReadOptions{MaxTensorBytes: 1 << 20})
+	f.Fuzz(func(t *testing.T, data, external []byte) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "model.onnx")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "y.bin"), external, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := ReadFile(path, ReadOptions{MaxTensorBytes: 1 << 20})
 		if err != nil {
 			return
 		}
@@ -54,6 +60,37 @@ func FuzzReadONNX(f *testing.F) {
 		}
 		if _, err := ir.ReadBytes(x, bin, ir.ReadOptions{}); err != nil {
 			t.Fatalf("reading a converted model back: %v\n%s", err, x)
+		}
+	})
+}
+
+// FuzzReadTensorFile: no .pb file crashes ReadTensorFile, and a tensor it
+// reads encodes to a file it reads back identically.
+func FuzzReadTensorFile(f *testing.F) {
+	for _, pattern := range []string{"*.pb", "set/*.pb"} {
+		for _, seed := range testutil.Corpus(f, pattern) {
+			f.Add(seed.Data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "x.pb")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tensor, name, err := ReadTensorFile(path, ReadOptions{MaxTensorBytes: 1 << 20})
+		if err != nil {
+			return
+		}
+		enc, err := EncodeTensor(tensor, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, enc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		again, againName, err := ReadTensorFile(path, ReadOptions{MaxTensorBytes: 1 << 20})
+		if err != nil || againName != name || string(again.Data) != string(tensor.Data) {
+			t.Fatalf("reading an encoded tensor back: %v", err)
 		}
 	})
 }

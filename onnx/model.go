@@ -77,6 +77,9 @@ type Model struct {
 	Opset    int64
 	Producer string
 	Graph    *Graph
+	// DataFiles are the files external data was read from, each once,
+	// inside the model's folder.
+	DataFiles []string
 }
 
 // Graph is the main graph of a model.
@@ -144,8 +147,11 @@ func (n *Node) String() string {
 	return fmt.Sprintf("node %q (%s, #%d)", n.Name, n.OpType, n.Index)
 }
 
-// ReadFile reads an .onnx model; external data is found relative to its
-// folder.
+// ReadFile reads an .onnx model, a regular file of at most
+// ReadOptions.MaxBytes. External data is read from files inside the
+// model's folder: a location, or a link on its way, that leads out of the
+// folder is refused, and so is any file that is not a regular one; each
+// tensor is bounded by ReadOptions.MaxTensorBytes before it is read.
 func ReadFile(path string, opts ReadOptions) (*Model, error) {
 	data, err := readFile(path, opts.maxBytes())
 	if err != nil {
@@ -199,6 +205,7 @@ func decode(data []byte, dir string, opts ReadOptions) (*Model, error) {
 		return nil, err
 	}
 	m.Graph = g
+	m.DataFiles = r.files
 	return m, nil
 }
 

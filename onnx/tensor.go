@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strconv"
 
+	"github.com/irdiv/irdiv/internal/safefile"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx/internal/onnxpb"
 	"google.golang.org/protobuf/proto"
@@ -51,9 +52,12 @@ func elementType(dt int32, what string) (ir.ElementType, error) {
 type tensorReader struct {
 	dir      string // the model's folder; "" when external data is not allowed
 	maxBytes int64
-	// budgets bounds what each external file may give: distinct ranges add
-	// up to at most twice its size, as for the .bin of an IR.
-	budgets map[string]int64
+	// budgets bounds what each external file may give, by the file's
+	// identity (links to one file share it): distinct ranges add up to at
+	// most twice its size, as for the .bin of an IR.
+	budgets map[any]int64
+	// files are the external data files read, each once.
+	files []string
 }
 
 // tensor decodes tp; what names it in errors ("initializer \"w\"").
@@ -79,11 +83,7 @@ func (r *tensorReader) tensor(tp *onnxpb.TensorProto, what string) (*ir.Tensor, 
 		return nil, errorf("%w: %s of %s%v is larger than the %d bytes allowed (ReadOptions.MaxTensorBytes)", ir.ErrTooLarge, what, t, shape, r.maxBytes)
 	}
 	if tp.GetDataLocation() == onnxpb.TensorProto_EXTERNAL {
-		data, err := r.external(tp, what, size)
-		if err != nil {
-			return nil, err
-		}
-		return fromRaw(t, shape, data, what)
+		return r.external(tp, what, t, shape, size)
 	}
 	if raw := tp.GetRawData(); raw != nil {
 		return fromRaw(t, shape, raw, what)
@@ -152,10 +152,12 @@ func fromRaw(t ir.ElementType, shape []int64, raw []byte, what string) (*ir.Tens
 	return out, nil
 }
 
-// external reads the data of a tensor stored outside the model: the file
-// named by "location", relative to the model's folder and inside it, from
-// "offset" for "length" bytes (the rest of the file when absent).
-func (r *tensorReader) external(tp *onnxpb.TensorProto, what string, size int64) ([]byte, error) {
+// external reads a tensor stored outside the model: the file named by
+// "location", inside the model's folder (links followed only while they
+// stay inside it), from "offset" for "length" bytes (the rest of the file
+// when absent), which must be the size of the tensor's type and dims,
+// already checked against the cap.
+func (r *tensorReader) external(tp *onnxpb.TensorProto, what string, t ir.ElementType, shape []int64, size int64) (*ir.Tensor, error) {
 	if r.dir == "" {
 		return nil, errorf("%w: %s has external data, which a model read from memory cannot reach", ErrFormat, what)
 	}
@@ -178,20 +180,15 @@ func (r *tensorReader) external(tp *onnxpb.TensorProto, what string, size int64)
 	if location == "" {
 		return nil, errorf("%w: %s has external data without a location", ErrFormat, what)
 	}
-	if !filepath.IsLocal(filepath.FromSlash(location)) {
-		return nil, errorf("%w: %s has external data at %q, outside the model's folder", ErrFormat, what, location)
-	}
-	path := filepath.Join(r.dir, filepath.FromSlash(location))
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, errorf("%w: %s: %v", ErrFormat, what, err)
+	f, err := safefile.OpenIn(r.dir, location)
+	switch {
+	case errors.Is(err, safefile.ErrEscapes):
+		return nil, errorf("%w: %s has external data at %q, outside the model's folder %s", ErrFormat, what, location, r.dir)
+	case err != nil:
+		return nil, errorf("%w: %s: external data %s: %v", ErrFormat, what, location, pathless(err))
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return nil, errorf("%w: %s: external data %s is not a regular file", ErrFormat, what, location)
-	}
-	total := st.Size()
+	total := f.Size()
 	if length == -1 {
 		length = total - offset
 	}
@@ -202,21 +199,35 @@ func (r *tensorReader) external(tp *onnxpb.TensorProto, what string, size int64)
 		return nil, errorf("%w: %s needs %d bytes of data, its external data in %s has %d", ErrFormat, what, size, location, length)
 	}
 	if r.budgets == nil {
-		r.budgets = make(map[string]int64)
+		r.budgets = make(map[any]int64)
 	}
-	budget, seen := r.budgets[path]
+	budget, seen := r.budgets[f.Key()]
 	if !seen {
 		budget = 2 * total
+		r.files = append(r.files, f.Name())
 	}
 	if length > budget {
 		return nil, errorf("%w: %s: the tensors read more than twice the %d bytes of %s", ErrFormat, what, total, location)
 	}
-	r.budgets[path] = budget - length
-	data := make([]byte, length)
-	if _, err := f.ReadAt(data, offset); err != nil && err != io.EOF {
+	r.budgets[f.Key()] = budget - length
+	out, err := ir.NewTensor(t, shape)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.ReadAt(out.Data, offset); err != nil && !(err == io.EOF && len(out.Data) == 0) {
 		return nil, errorf("%w: %s: reading %s: %v", ErrFormat, what, location, err)
 	}
-	return data, nil
+	return out, nil
+}
+
+// pathless drops the path from an error about opening a file, for
+// messages that name the file already.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // ReadTensorFile reads a serialized TensorProto, as the .pb files of
@@ -256,22 +267,19 @@ func EncodeTensor(t *ir.Tensor, name string) ([]byte, error) {
 	return nil, errorf("%w: no ONNX type for %s", ErrUnsupported, t.Type)
 }
 
-// readFile reads a whole file, no larger than max bytes.
+// readFile reads a whole file, a regular one of no more than max bytes.
 func readFile(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
-		return nil, errorf("%w", err)
+		return nil, errorf("%s: %w", path, pathless(err))
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > max {
-		return nil, errorf("%w: %s has %d bytes, more than the %d allowed (ReadOptions.MaxBytes)", ir.ErrLimit, path, st.Size(), max)
+	if f.Size() > max {
+		return nil, errorf("%w: %s has %d bytes, more than the %d allowed (ReadOptions.MaxBytes)", ir.ErrLimit, path, f.Size(), max)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	data, err := f.ReadAll(max)
 	if err != nil {
-		return nil, errorf("%w", err)
-	}
-	if int64(len(data)) > max {
-		return nil, errorf("%w: %s has more than the %d bytes allowed (ReadOptions.MaxBytes)", ir.ErrLimit, path, max)
+		return nil, errorf("%s: %w", path, pathless(err))
 	}
 	return data, nil
 }

@@ -3,9 +3,9 @@ package plugin
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
+	"github.com/irdiv/irdiv/internal/testutil"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 )
@@ -13,22 +13,31 @@ import (
 // FuzzInferModel takes a model through the whole path a user's file takes:
 // read, infer, compile, bind generated inputs, infer. Any input may fail,
 // none may panic, and a successful inference yields outputs whose data
-// match their shapes. The seeds are the hostile corpus of testdata/bad and
-// the example model, so that mutations reach the graph code, not only
-// the XML decoder.
+// match their shapes. The model is read from files, as users' models are.
+// The seeds are the hostile corpus of testdata/bad and the example model,
+// so that mutations reach the graph code, not only the XML decoder.
 func FuzzInferModel(f *testing.F) {
-	seeds, _ := filepath.Glob("../testdata/bad/*/model.xml")
-	seeds = append(seeds, "../examples/floordiv/model.xml")
-	for _, path := range seeds {
-		x, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		bin, _ := os.ReadFile(strings.TrimSuffix(path, ".xml") + ".bin")
-		f.Add(x, bin)
+	seeds := testutil.Corpus(f, "model.xml")
+	example, err := os.ReadFile("../examples/floordiv/model.xml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	seeds = append(seeds, testutil.Seed{Path: "../examples/floordiv/model.xml", Data: example})
+	for _, seed := range seeds {
+		f.Add(seed.Data, seed.Sibling(".bin"))
 	}
 	f.Fuzz(func(t *testing.T, xml, bin []byte) {
-		m, err := ir.ReadBytes(xml, bin, ir.ReadOptions{MaxNodes: 1 << 14})
+		dir := t.TempDir()
+		path := filepath.Join(dir, "m.xml")
+		if err := os.WriteFile(path, xml, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if len(bin) > 0 {
+			if err := os.WriteFile(filepath.Join(dir, "m.bin"), bin, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m, err := ir.ReadFile(path, ir.ReadOptions{MaxNodes: 1 << 14})
 		if err != nil {
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/irdiv/irdiv/internal/testutil"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx"
 )
@@ -18,15 +19,16 @@ import (
 // sub-graph goes through every op the folding evaluates, so that
 // mutations reach the folding code.
 func FuzzValidate(f *testing.F) {
-	seeds, _ := filepath.Glob("../testdata/bad/*/model.xml")
-	seeds = append(seeds, "../examples/floordiv/model.xml", "../examples/onnxdiv/openvino.xml")
-	for _, path := range seeds {
+	seeds := testutil.Corpus(f, "model.xml")
+	for _, path := range []string{"../examples/floordiv/model.xml", "../examples/onnxdiv/openvino.xml"} {
 		x, err := os.ReadFile(path)
 		if err != nil {
 			f.Fatal(err)
 		}
-		bin, _ := os.ReadFile(strings.TrimSuffix(path, ".xml") + ".bin")
-		f.Add(x, bin, strings.Contains(path, "onnxdiv"))
+		seeds = append(seeds, testutil.Seed{Path: path, Data: x})
+	}
+	for _, seed := range seeds {
+		f.Add(seed.Data, seed.Sibling(".bin"), strings.Contains(seed.Path, "onnxdiv"))
 	}
 	b := newBuilder(f, "onnx")
 	x := b.param("x", ir.F32, "1,3,1..100,480")
@@ -65,7 +67,17 @@ func FuzzValidate(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, xml, bin []byte, withONNX bool) {
-		m, err := ir.ReadBytes(xml, bin, ir.ReadOptions{MaxNodes: 1 << 14, MaxConstBytes: 1 << 16})
+		dir := t.TempDir()
+		path := filepath.Join(dir, "m.xml")
+		if err := os.WriteFile(path, xml, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if len(bin) > 0 {
+			if err := os.WriteFile(filepath.Join(dir, "m.bin"), bin, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m, err := ir.ReadFile(path, ir.ReadOptions{MaxNodes: 1 << 14, MaxConstBytes: 1 << 16})
 		if err != nil {
 			return
 		}

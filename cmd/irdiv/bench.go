@@ -87,7 +87,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, err := readModel(o.model, ir.ReadOptions{WeightsPath: o.weights}, int64(o.maxTensor))
+	m, inputs, err := readModelFiles(o.model, ir.ReadOptions{WeightsPath: o.weights}, int64(o.maxTensor))
 	if err != nil {
 		return err
 	}
@@ -109,7 +109,10 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	if err := bindInputs(cm, req, o.given, o.shapes, o.generator(), o.seed, int64(o.maxTensor), log); err != nil {
+	for _, path := range o.given {
+		inputs.add(path)
+	}
+	if err := bindInputs(cm, req, o.given, nil, o.shapes, o.generator(), o.seed, int64(o.maxTensor), log); err != nil {
 		return err
 	}
 	var progress io.Writer
@@ -129,7 +132,7 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if o.report.kind != "" {
-		return writeReports(log, o, res, average, last)
+		return writeReports(log, o, res, average, last, inputs)
 	}
 	return nil
 }

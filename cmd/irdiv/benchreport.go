@@ -32,7 +32,7 @@ func (r reportOptions) counters() bool {
 // execType;realTime (ms);cpuTime (ms), then Total) or .json. average is
 // the mean over the measured inferences; detailed is the last inference,
 // which is what benchmark_app's one synchronous request reports.
-func writeReports(log io.Writer, o benchOptions, res benchResult, average []perfCount, last []plugin.ProfilingInfo) error {
+func writeReports(log io.Writer, o benchOptions, res benchResult, average []perfCount, last []plugin.ProfilingInfo, inputs inputFiles) error {
 	if err := os.MkdirAll(o.report.folder, 0o755); err != nil {
 		return fmt.Errorf("bench: -report_folder: %w", err)
 	}
@@ -42,7 +42,7 @@ func writeReports(log io.Writer, o benchOptions, res benchResult, average []perf
 	}
 	stats := filepath.Join(o.report.folder, "benchmark_report"+ext)
 	data, err := statisticsReport(o, res)
-	if err := writeFile(stats, data, err); err != nil {
+	if err := writeFile(stats, data, err, inputs); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "[ INFO ] Statistics report is stored to %s\n", stats)
@@ -59,15 +59,20 @@ func writeReports(log io.Writer, o benchOptions, res benchResult, average []perf
 	}
 	path := filepath.Join(o.report.folder, "benchmark_"+o.report.kind+"_report"+ext)
 	data, err = countersReport(o.report, counts)
-	if err := writeFile(path, data, err); err != nil {
+	if err := writeFile(path, data, err, inputs); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "[ INFO ] Performance counters report is stored to %s\n", path)
 	return nil
 }
 
-func writeFile(path string, data []byte, err error) error {
+// writeFile writes a report, unless it would replace one of the
+// command's inputs.
+func writeFile(path string, data []byte, err error, inputs inputFiles) error {
 	if err == nil {
+		if err := inputs.checkOutput("-report_folder "+filepath.Dir(path), path); err != nil {
+			return err
+		}
 		err = os.WriteFile(path, data, 0o644)
 	}
 	if err != nil {

@@ -19,6 +19,8 @@ Div-1 and Div-6 keep their legacy broadcast rule, checked first.`
 func convertCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("convert", convertHelp, stdout)
 	outPath := fs.String("o", "", "the IR to write, `OUT.xml` and OUT.bin (default: MODEL.xml beside MODEL.onnx)")
+	maxTensor := byteSize(defaultMaxTensor)
+	fs.Var(&maxTensor, "max-tensor", "largest `SIZE` of a tensor read from the model or its external data")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -29,7 +31,7 @@ func convertCmd(args []string, stdout, stderr io.Writer) error {
 	if !isONNX(pos[0]) {
 		return usageErr("%s: want an .onnx model", pos[0])
 	}
-	m, err := onnx.ReadFile(pos[0], onnx.ReadOptions{})
+	m, err := onnx.ReadFile(pos[0], onnx.ReadOptions{MaxTensorBytes: int64(maxTensor)})
 	if err != nil {
 		return err
 	}
@@ -41,7 +43,14 @@ func convertCmd(args []string, stdout, stderr io.Writer) error {
 	if out == "" {
 		out = strings.TrimSuffix(pos[0], filepath.Ext(pos[0])) + ".xml"
 	}
-	if err := ir.Write(model, out, ""); err != nil {
+	bin := strings.TrimSuffix(out, filepath.Ext(out)) + ".bin"
+	inputs := append(inputFiles{pos[0]}, m.DataFiles...)
+	for _, path := range []string{out, bin} {
+		if err := inputs.checkOutput("-o "+out, path); err != nil {
+			return err
+		}
+	}
+	if err := ir.Write(model, out, bin); err != nil {
 		return err
 	}
 	divides := 0
@@ -50,6 +59,6 @@ func convertCmd(args []string, stdout, stderr io.Writer) error {
 			divides++
 		}
 	}
-	fmt.Fprintf(stdout, "wrote %s and %s: %d layers, %d Divide (opset %d, Div-%d)\n", out, strings.TrimSuffix(out, filepath.Ext(out))+".bin", len(model.Layers), divides, m.Opset, onnx.DivVersion(m.Opset))
+	fmt.Fprintf(stdout, "wrote %s and %s: %d layers, %d Divide (opset %d, Div-%d)\n", out, bin, len(model.Layers), divides, m.Opset, onnx.DivVersion(m.Opset))
 	return nil
 }

@@ -62,6 +62,15 @@ func evalCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *outPath != "" {
+		var inputs inputFiles
+		for _, arg := range pos {
+			if !isLiteral(arg) {
+				inputs.add(arg)
+			}
+		}
+		if err := inputs.checkOutput("-o "+*outPath, *outPath); err != nil {
+			return err
+		}
 		return npy.WriteFile(*outPath, out)
 	}
 	fmt.Fprintf(stdout, "shape %s %s\n", shapeString(out.Shape), out.Type)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,7 +20,7 @@ import (
 // that type (bf16 travels in .npy as <u2); irdiv never casts.
 func readTensor(path string, want ir.ElementType, haveWant bool, maxBytes int64) (*ir.Tensor, error) {
 	if strings.EqualFold(filepath.Ext(path), ".pb") {
-		t, _, err := onnx.ReadTensorFile(path, onnx.ReadOptions{MaxTensorBytes: maxBytes})
+		t, _, err := onnx.ReadTensorFile(path, pbOptions(maxBytes))
 		if err != nil {
 			return nil, err
 		}
@@ -33,39 +32,34 @@ func readTensor(path string, want ir.ElementType, haveWant bool, maxBytes int64)
 	return readNPY(path, want, haveWant, maxBytes)
 }
 
-// dataSet lists the files of an ONNX test data set (test_data_set_N):
-// prefix_0.pb, prefix_1.pb... in order.
-func dataSet(dir, prefix string) ([]string, error) {
-	var files []string
-	for i := 0; ; i++ {
-		path := filepath.Join(dir, fmt.Sprintf("%s_%d.pb", prefix, i))
-		if _, err := os.Stat(path); err != nil {
-			break
-		}
-		files = append(files, path)
+// readExpected reads the --expected values before the model runs: one
+// ONNX test data folder, whose output_N.pb files are matched to the
+// outputs by tensor name; or files (.npy, .pb), one per output in output
+// order.
+func readExpected(values []string, outputs []plugin.Port, maxBytes int64) (map[int]dataFile, error) {
+	if len(values) == 0 {
+		return nil, nil
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("%s has no %s_0.pb (an ONNX test_data_set folder holds input_N.pb and output_N.pb)", dir, prefix)
+	if len(values) == 1 && isDir(values[0]) {
+		return matchDataSet("--expected", values[0], "output", portTargets(outputs, "output"), nil, maxBytes)
 	}
-	return files, nil
-}
-
-// expectedFiles expands --expected values: a folder gives its
-// output_N.pb files, a file stands for itself.
-func expectedFiles(values []string) ([]string, error) {
-	var files []string
 	for _, v := range values {
-		if st, err := os.Stat(v); err == nil && st.IsDir() {
-			set, err := dataSet(v, "output")
-			if err != nil {
-				return nil, err
-			}
-			files = append(files, set...)
-			continue
+		if isDir(v) {
+			return nil, usageErr("--expected %s: a test data folder gives every output; give it alone, or one file per output", v)
 		}
-		files = append(files, v)
 	}
-	return files, nil
+	if len(values) != len(outputs) {
+		return nil, fmt.Errorf("--expected gives %d tensors for the model's %d outputs", len(values), len(outputs))
+	}
+	out := make(map[int]dataFile, len(values))
+	for i, v := range values {
+		t, err := readTensor(v, outputs[i].Type, true, maxBytes)
+		if err != nil {
+			return nil, err
+		}
+		out[outputs[i].Index] = dataFile{v, t}
+	}
+	return out, nil
 }
 
 // mismatch is one element where a result differs from its expected value.

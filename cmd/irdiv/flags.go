@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
-	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/plugin"
 )
@@ -23,7 +22,7 @@ func (k *kernelFlags) register(fs *flagSet) {
 	fs.StringVar(&k.simd, "simd", "auto", "kernel `LEVEL`: "+strings.Join(allSIMDNames(), ", ")+" (irdiv version names the best this CPU runs)")
 	fs.IntVar(&k.threads, "nthreads", 0, "at most `N` goroutines for one large Divide (default GOMAXPROCS, 0)")
 	k.maxTensor = defaultMaxTensor
-	fs.Var(&k.maxTensor, "max-tensor", "largest `SIZE` of a tensor irdiv generates or computes, or reads from a stream")
+	fs.Var(&k.maxTensor, "max-tensor", "largest `SIZE` of a tensor irdiv reads, generates or computes")
 }
 
 // allSIMDNames lists every level irdiv has, whatever this CPU runs, so
@@ -82,17 +81,12 @@ func (m *modelFlags) register(fs *flagSet) {
 // same data in run and bench.
 func (m *modelFlags) generator() *rand.Rand { return rand.New(rand.NewPCG(m.seed, 0x1d1f)) }
 
-// readModel reads the model of run, bench or info: IR, or an ONNX model
-// converted in memory (a file ending in .onnx).
+// readModel reads the model of run, bench, info or validate: IR, or an
+// ONNX model converted in memory (a file ending in .onnx), each tensor of
+// which is bounded by maxTensor (0: --max-tensor's default).
 func readModel(path string, opts ir.ReadOptions, maxTensor int64) (*ir.Model, error) {
-	if isONNX(path) {
-		m, err := onnx.ReadFile(path, onnx.ReadOptions{MaxTensorBytes: maxTensor})
-		if err != nil {
-			return nil, err
-		}
-		return onnx.Convert(m)
-	}
-	return ir.Read(path, opts)
+	m, _, err := readModelFiles(path, opts, maxTensor)
+	return m, err
 }
 
 func isONNX(path string) bool { return strings.EqualFold(filepath.Ext(path), ".onnx") }

@@ -54,7 +54,7 @@ var commands = map[string]command{
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprintf(stderr, "irdiv: want a command (eval, run, info, bench, convert, validate, version)\n\n%s", usage)
 		return 2
 	}
 	switch args[0] {
@@ -81,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	default:
 		msg := err.Error()
-		if errors.Is(err, ir.ErrTooLarge) && slices.Contains([]string{"eval", "run", "bench"}, args[0]) {
+		if errors.Is(err, ir.ErrTooLarge) && slices.Contains([]string{"eval", "run", "bench", "convert"}, args[0]) {
 			msg += "; --max-tensor raises the limit"
 		}
 		fmt.Fprintf(stderr, "irdiv: %s\n", oneLine(msg))

@@ -494,7 +494,7 @@ func TestValidateCommand(t *testing.T) {
 			t.Errorf("%q: exit %d %q", args, code, stderr)
 		}
 	}
-	if _, stderr, code := irdiv(t, "validate", t.TempDir()); code != 1 || !strings.Contains(stderr, "holds no .xml model") {
+	if _, stderr, code := irdiv(t, "validate", t.TempDir()); code != 1 || !strings.Contains(stderr, "holds no .onnx or .xml model") {
 		t.Errorf("empty folder: exit %d %q", code, stderr)
 	}
 }

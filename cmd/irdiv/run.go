@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -38,8 +40,8 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	o.modelFlags.register(fs)
 	fs.StringVar(&o.outDir, "o", "", "write one .npy per output into `DIR`")
 	fs.StringVar(&o.layer, "layer", "", "evaluate only the Divide layer with this `NAME` (or id:N)")
-	fs.StringVar(&o.inputsDir, "inputs", "", "read the inputs from an ONNX test data set, `DIR`/input_N.pb")
-	fs.Var(&o.expected, "expected", "compare the outputs with an ONNX test data set `DIR` (output_N.pb) or files (.npy, .pb) in output order; repeatable")
+	fs.StringVar(&o.inputsDir, "inputs", "", "read the inputs from an ONNX test data set, `DIR`/input_N.pb, matched to the inputs by tensor name (by N when a file has none)")
+	fs.Var(&o.expected, "expected", "compare the outputs with an ONNX test data set `DIR` (output_N.pb, matched by tensor name) or with files (.npy, .pb), one per output in output order")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -51,35 +53,28 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if o.inputsDir != "" {
-		files, err := dataSet(o.inputsDir, "input")
-		if err != nil {
-			return err
-		}
-		for i, f := range files {
-			key := strconv.Itoa(i)
-			if _, dup := given[key]; dup {
-				return usageErr("input %d is given by both -i and --inputs", i)
-			}
-			given[key] = f
-		}
-	}
 	if o.layer != "" && len(o.expected) > 0 {
 		return usageErr("--expected compares a model's outputs; it does not go with --layer")
+	}
+	if o.layer != "" && o.inputsDir != "" {
+		return usageErr("--inputs gives a model's inputs; with --layer, give the layer's inputs as -i PORT=FILE")
 	}
 	cfg, err := o.config()
 	if err != nil {
 		return err
 	}
-	m, err := readModel(pos[0], ir.ReadOptions{WeightsPath: o.weights}, int64(o.maxTensor))
+	m, inputs, err := readModelFiles(pos[0], ir.ReadOptions{WeightsPath: o.weights}, int64(o.maxTensor))
 	if err != nil {
 		return err
 	}
+	for _, path := range given {
+		inputs.add(path)
+	}
 	gen := o.generator()
 	if o.layer != "" {
-		return runLayer(m, o, given, gen, stdout)
+		return runLayer(m, o, given, inputs, gen, stdout)
 	}
-	return runModel(m, o, cfg, given, gen, stdout)
+	return runModel(m, o, cfg, given, inputs, gen, stdout)
 }
 
 // parseInputFlags splits -i NAME=FILE values.
@@ -98,24 +93,42 @@ func parseInputFlags(flags []string) (map[string]string, error) {
 	return given, nil
 }
 
-func runModel(m *ir.Model, o runOptions, cfg plugin.Config, given map[string]string, gen *rand.Rand, stdout io.Writer) error {
+func runModel(m *ir.Model, o runOptions, cfg plugin.Config, given map[string]string, inputs inputFiles, gen *rand.Rand, stdout io.Writer) error {
 	cm, err := plugin.NewCore().CompileModel(m, cfg)
 	if err != nil {
 		return err
 	}
+	maxTensor := int64(o.maxTensor)
+	var set map[int]dataFile
+	if o.inputsDir != "" {
+		byFlag, err := portKeys(cm.Inputs(), given, "-i")
+		if err != nil {
+			return err
+		}
+		skip := make(map[int]string)
+		for i, key := range byFlag {
+			skip[i] = "-i " + key
+		}
+		if set, err = matchDataSet("--inputs", o.inputsDir, "input", portTargets(cm.Inputs(), "input"), skip, maxTensor); err != nil {
+			return err
+		}
+		for _, f := range set {
+			inputs.add(f.path)
+		}
+	}
+	expected, err := readExpected(o.expected, cm.Outputs(), maxTensor)
+	if err != nil {
+		return err
+	}
+	for _, f := range expected {
+		inputs.add(f.path)
+	}
 	req := cm.NewInferRequest()
-	if err := bindInputs(cm, req, given, nil, gen, o.seed, int64(o.maxTensor), stdout); err != nil {
+	if err := bindInputs(cm, req, given, set, nil, gen, o.seed, maxTensor, stdout); err != nil {
 		return err
 	}
 	if err := req.Infer(); err != nil {
 		return err
-	}
-	expected, err := expectedFiles(o.expected)
-	if err != nil {
-		return err
-	}
-	if len(expected) > 0 && len(expected) != len(cm.Outputs()) {
-		return fmt.Errorf("--expected gives %d tensors for the model's %d outputs", len(expected), len(cm.Outputs()))
 	}
 	var mismatches []error
 	for _, p := range cm.Outputs() {
@@ -123,17 +136,14 @@ func runModel(m *ir.Model, o runOptions, cfg plugin.Config, given map[string]str
 		if err != nil {
 			return err
 		}
-		if err := report(stdout, "output", p.Name, t, o.outDir); err != nil {
+		if err := report(stdout, "output", p.Name, t, o.outDir, inputs); err != nil {
 			return err
 		}
-		if len(expected) == 0 {
+		want, ok := expected[p.Index]
+		if !ok {
 			continue
 		}
-		want, err := readTensor(expected[p.Index], t.Type, true, int64(o.maxTensor))
-		if err != nil {
-			return err
-		}
-		if err := checkExpected(stdout, p.Name, t, want, expected[p.Index], operandsOf(m, req, p.Name, t.Shape)); err != nil {
+		if err := checkExpected(stdout, p.Name, t, want.tensor, want.path, operandsOf(m, req, p.Name, t.Shape)); err != nil {
 			mismatches = append(mismatches, err)
 		}
 	}
@@ -143,35 +153,66 @@ func runModel(m *ir.Model, o runOptions, cfg plugin.Config, given map[string]str
 	return nil
 }
 
-// bindInputs binds every model input: from -i files (by Parameter name,
-// tensor name or index), else generated, with the shape from shapes (by
-// the same keys) or the Parameter's lower bounds.
-func bindInputs(cm *plugin.CompiledModel, req *plugin.InferRequest, given map[string]string, shapes map[string][]int64, gen *rand.Rand, seed uint64, maxBytes int64, stdout io.Writer) error {
-	used := make(map[string]bool)
-	lookup := func(p plugin.Port, m map[string]string) string {
-		for _, k := range append([]string{p.Name, strconv.Itoa(p.Index)}, p.Names...) {
-			if _, ok := m[k]; ok {
-				used[k] = true
-				return k
-			}
+// portTargets are the ports of a compiled model as a data set matches
+// them: by the Parameter's or Result's name or a tensor name.
+func portTargets(ports []plugin.Port, kind string) []target {
+	out := make([]target, len(ports))
+	for i, p := range ports {
+		out[i] = target{what: fmt.Sprintf("%s %q", kind, p.Name), names: append([]string{p.Name}, p.Names...), typ: p.Type}
+	}
+	return out
+}
+
+// portKeys finds the port each key of a flag names (a Parameter name, a
+// tensor name or an index); it returns the key of each port given.
+func portKeys[V any](ports []plugin.Port, keys map[string]V, flag string) (map[int]string, error) {
+	var names []string
+	for _, p := range ports {
+		names = append(names, quote(p.Name))
+	}
+	out := make(map[int]string)
+	for _, key := range slices.Sorted(maps.Keys(keys)) {
+		i := slices.IndexFunc(ports, func(p plugin.Port) bool { return p.Name == key || slices.Contains(p.Names, key) })
+		if i < 0 {
+			i = slices.IndexFunc(ports, func(p plugin.Port) bool { return strconv.Itoa(p.Index) == key })
 		}
-		return ""
+		if i < 0 {
+			return nil, fmt.Errorf("%s %s: the model has no input of that name or index (inputs: %s)", flag, key, strings.Join(names, ", "))
+		}
+		if prev, dup := out[ports[i].Index]; dup {
+			return nil, usageErr("%s %s and %s %s both give input %q", flag, prev, flag, key, ports[i].Name)
+		}
+		out[ports[i].Index] = key
+	}
+	return out, nil
+}
+
+// bindInputs binds every model input: from an -i file (by Parameter
+// name, tensor name or index), from a test data set, or generated, with
+// the shape from shapes (by the same keys) or the Parameter's lower
+// bounds.
+func bindInputs(cm *plugin.CompiledModel, req *plugin.InferRequest, given map[string]string, set map[int]dataFile, shapes map[string][]int64, gen *rand.Rand, seed uint64, maxBytes int64, stdout io.Writer) error {
+	byFlag, err := portKeys(cm.Inputs(), given, "-i")
+	if err != nil {
+		return err
+	}
+	shapeKeys, err := portKeys(cm.Inputs(), shapes, "--shape")
+	if err != nil {
+		return err
 	}
 	for _, p := range cm.Inputs() {
 		var t *ir.Tensor
-		var err error
-		if key := lookup(p, given); key != "" {
+		if key, ok := byFlag[p.Index]; ok {
 			if t, err = readTensor(given[key], p.Type, true, maxBytes); err != nil {
 				return fmt.Errorf("input %q: %w", p.Name, err)
 			}
 			fmt.Fprintf(stdout, "input  %-12s %s %s from %s\n", quote(p.Name), p.Type, shapeString(t.Shape), given[key])
+		} else if f, ok := set[p.Index]; ok {
+			t = f.tensor
+			fmt.Fprintf(stdout, "input  %-12s %s %s from %s\n", quote(p.Name), p.Type, shapeString(t.Shape), f.path)
 		} else {
 			dims := concreteDims(p.Shape)
-			shapeKeys := make(map[string]string, len(shapes))
-			for k := range shapes {
-				shapeKeys[k] = k
-			}
-			if key := lookup(p, shapeKeys); key != "" {
+			if key, ok := shapeKeys[p.Index]; ok {
 				dims = shapes[key]
 			}
 			if t, err = generate(gen, p.Type, dims, maxBytes); err != nil {
@@ -183,28 +224,14 @@ func bindInputs(cm *plugin.CompiledModel, req *plugin.InferRequest, given map[st
 			return err
 		}
 	}
-	var names []string
-	for _, p := range cm.Inputs() {
-		names = append(names, quote(p.Name))
-	}
-	for k := range given {
-		if !used[k] {
-			return fmt.Errorf("-i %s: the model has no input of that name or index (inputs: %s)", k, strings.Join(names, ", "))
-		}
-	}
-	for k := range shapes {
-		if !used[k] {
-			return fmt.Errorf("--shape %s: the model has no input of that name or index (inputs: %s)", k, strings.Join(names, ", "))
-		}
-	}
 	return nil
 }
 
 func quote(s string) string { return strconv.Quote(s) }
 
 // report prints a tensor's summary and, with dir set, writes it as
-// dir/NAME.npy.
-func report(w io.Writer, kind, name string, t *ir.Tensor, dir string) error {
+// dir/NAME.npy, unless that file is one of the command's inputs.
+func report(w io.Writer, kind, name string, t *ir.Tensor, dir string, inputs inputFiles) error {
 	fmt.Fprintf(w, "%s %-12s %s %s %s\n", kind, quote(name), t.Type, shapeString(t.Shape), summary(t, 16))
 	if dir == "" {
 		return nil
@@ -213,6 +240,9 @@ func report(w io.Writer, kind, name string, t *ir.Tensor, dir string) error {
 		return err
 	}
 	path := filepath.Join(dir, fileName(name)+".npy")
+	if err := inputs.checkOutput("-o "+dir, path); err != nil {
+		return err
+	}
 	if err := npy.WriteFile(path, t); err != nil {
 		return err
 	}
@@ -332,7 +362,7 @@ func divideLayers(m *ir.Model) string {
 // runLayer evaluates one Divide of any model: Const inputs come from the
 // weights, other inputs from -i PORT=FILE.npy or are generated from the
 // declared port shape (a dynamic dimension becomes 1).
-func runLayer(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand, stdout io.Writer) error {
+func runLayer(m *ir.Model, o runOptions, given map[string]string, inputs inputFiles, gen *rand.Rand, stdout io.Writer) error {
 	l, err := findLayer(m, o.layer)
 	if err != nil {
 		return err
@@ -382,7 +412,7 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand
 			}
 			origin = fmt.Sprintf("generated (seed %d)", o.seed)
 		}
-		if err := report(stdout, "input ", fmt.Sprintf("%s.input%d", l.Name, i), in[i], o.outDir); err != nil {
+		if err := report(stdout, "input ", fmt.Sprintf("%s.input%d", l.Name, i), in[i], o.outDir, inputs); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "       %s\n", origin)
@@ -395,5 +425,5 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, gen *rand.Rand
 	if err != nil {
 		return &ops.LayerError{Layer: l, Err: err}
 	}
-	return report(stdout, "output", l.Name, out, o.outDir)
+	return report(stdout, "output", l.Name, out, o.outDir, inputs)
 }

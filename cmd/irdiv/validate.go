@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -147,18 +146,11 @@ func modelPaths(args []string) ([]string, error) {
 			paths = append(paths, arg)
 			continue
 		}
-		found := 0
-		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
-			if ext := strings.ToLower(filepath.Ext(path)); err == nil && !d.IsDir() && (ext == ".xml" || ext == ".onnx") {
-				paths = append(paths, path)
-				found++
-			}
-			return err
-		})
-		if err != nil {
+		before := len(paths)
+		if paths, err = walkModels(arg, paths); err != nil {
 			return nil, err
 		}
-		if found == 0 {
+		if len(paths) == before {
 			return nil, fmt.Errorf("%s holds no .onnx or .xml model", arg)
 		}
 	}

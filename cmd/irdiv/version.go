@@ -5,13 +5,13 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/irdiv/irdiv/ops"
 )
 
-// versionCmd prints the module version (from the build information: a
-// tag for "go install ...@v1.2.3", "(devel)" for a build from a clone),
-// the VCS revision when known, Go's version and the SIMD level in use.
+// versionCmd prints the module version, Go's version and the SIMD level
+// in use.
 func versionCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("version", "\n\nPrints irdiv's version, the Go version it was built with and the SIMD level it uses here.", stdout)
 	pos, err := fs.parse(args)
@@ -21,18 +21,41 @@ func versionCmd(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 0 {
 		return usageErr("takes no arguments")
 	}
-	version, revision := "(unknown)", ""
-	if info, ok := debug.ReadBuildInfo(); ok {
-		version = info.Main.Version
-		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				revision = " " + s.Value[:12]
-			}
-			if s.Key == "vcs.modified" && s.Value == "true" {
-				revision += "+dirty"
-			}
+	info, _ := debug.ReadBuildInfo()
+	fmt.Fprintf(stdout, "irdiv %s %s %s/%s simd %s\n", moduleVersion(info), runtime.Version(), runtime.GOOS, runtime.GOARCH, ops.SIMDAuto.Resolve())
+	return nil
+}
+
+// moduleVersion is the version the build recorded: a tag (v1.2.3) for
+// "go install ...@v1.2.3"; from a git checkout, the pseudo-version Go
+// derives from the commit (v0.0.0-20261125182833-97ee53f2d56f, +dirty
+// with uncommitted changes); "(devel)" when the build recorded no version
+// control information (go run, -buildvcs=false, no git), followed by the
+// commit when it recorded one but no version (Go before 1.24).
+func moduleVersion(info *debug.BuildInfo) string {
+	if info == nil {
+		return "(unknown)"
+	}
+	version := info.Main.Version
+	if version == "" {
+		version = "(devel)"
+	}
+	var revision string
+	modified := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			revision = s.Value[:min(12, len(s.Value))]
+		case "vcs.modified":
+			modified = s.Value == "true"
 		}
 	}
-	fmt.Fprintf(stdout, "irdiv %s%s %s %s/%s simd %s\n", version, revision, runtime.Version(), runtime.GOOS, runtime.GOARCH, ops.SIMDAuto.Resolve())
-	return nil
+	// Go 1.24 and later put the commit into the version already.
+	if revision != "" && !strings.Contains(version, revision) {
+		version += " " + revision
+		if modified {
+			version += "+dirty"
+		}
+	}
+	return version
 }

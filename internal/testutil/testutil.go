@@ -1,13 +1,17 @@
 // Package testutil holds what the tests of several irdiv packages share:
-// finding the real-data corpus in ../shared, the exact floor-division
-// oracle and a loop over SIMD levels. It imports no other package of the
-// project, so that any package's own tests may use it.
+// finding the real-data corpus in ../shared, the files of the hostile
+// corpus testdata/bad as fuzz seeds, measuring what a call allocates, the
+// exact floor-division oracle and a loop over SIMD levels. It imports no
+// other package of the project, so that any package's own tests may use
+// it.
 package testutil
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -74,4 +78,56 @@ func ForEach[L fmt.Stringer](t *testing.T, levels []L, f func(t *testing.T, leve
 	for _, level := range levels {
 		t.Run(level.String(), func(t *testing.T) { f(t, level) })
 	}
+}
+
+// Seed is a file of the hostile corpus, read.
+type Seed struct {
+	Path string
+	Data []byte
+}
+
+// Sibling returns the content of the file beside the seed with its
+// extension replaced by ext (".bin"), or nil when there is none.
+func (s Seed) Sibling(ext string) []byte {
+	data, err := os.ReadFile(strings.TrimSuffix(s.Path, filepath.Ext(s.Path)) + ext)
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
+// Corpus returns the files that match pattern ("model.xml", "*.npy") in
+// the cases of the hostile corpus, testdata/bad (written by
+// internal/badcorpus), to seed fuzz targets. It fails the test when the
+// corpus is missing or has none.
+func Corpus(tb testing.TB, pattern string) []Seed {
+	tb.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	paths, err := filepath.Glob(filepath.Join(root, "testdata", "bad", "*", pattern))
+	if err != nil || len(paths) == 0 {
+		tb.Fatalf("no testdata/bad/*/%s (%v); the corpus is made by go generate ./internal/badcorpus", pattern, err)
+	}
+	seeds := make([]Seed, 0, len(paths))
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		seeds = append(seeds, Seed{path, data})
+	}
+	return seeds
+}
+
+// Allocated returns the bytes and the number of allocations made while f
+// ran, after a collection so that garbage from before does not count.
+func Allocated(f func()) (bytes, count uint64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc, after.Mallocs - before.Mallocs
 }

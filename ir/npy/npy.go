@@ -5,10 +5,10 @@
 // NumPy has no bfloat16: bf16 tensors are written as "<u2" bit patterns and
 // read back as u16; callers that know the type relabel them.
 //
-// Reading is bounded by what the file declares: the header is read and
-// checked first, the declared data size is compared with the file's size
-// (or, for a stream, with a cap) before anything is allocated, and then
-// exactly that many bytes are read.
+// Reading is bounded: the header is read and checked first, the declared
+// data size is compared with the file's size (or, for a stream, with a
+// cap) before anything is allocated, and then exactly that many bytes are
+// read.
 package npy
 
 import (
@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/irdiv/irdiv/internal/safefile"
 	"github.com/irdiv/irdiv/ir"
 )
 
@@ -142,19 +143,24 @@ func read(r io.Reader, maxBytes int64) (*ir.Tensor, error) {
 	return t, nil
 }
 
-// ReadFile reads a .npy file. A regular file may declare no more data than
-// it holds; anything else (a pipe, a device) no more than maxBytes (0 means
-// ir.MaxTensorBytes).
+// ReadFile reads a .npy file of at most maxBytes (0 means
+// ir.MaxTensorBytes), header included; the data it declares must be in
+// the file. Only a regular file is read: a FIFO or a device is refused at
+// once. A file over maxBytes is refused, before anything is read, with an
+// error that wraps ir.ErrTooLarge.
 func ReadFile(path string, maxBytes int64) (*ir.Tensor, error) {
-	f, err := os.Open(path)
+	if maxBytes <= 0 || maxBytes > ir.MaxTensorBytes {
+		maxBytes = ir.MaxTensorBytes
+	}
+	f, err := safefile.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, &npyError{err}
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		maxBytes = st.Size()
+	if f.Size() > maxBytes {
+		return nil, &npyError{fmt.Errorf("%s: %w: the file has %d bytes, more than the %d allowed", path, ir.ErrTooLarge, f.Size(), maxBytes)}
 	}
-	t, err := read(f, maxBytes)
+	t, err := read(f, f.Size())
 	if err != nil {
 		return nil, &npyError{fmt.Errorf("%s: %w", path, err)}
 	}

@@ -5,11 +5,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/irdiv/irdiv/internal/safefile"
+	"github.com/irdiv/irdiv/internal/testutil"
 	"github.com/irdiv/irdiv/ir"
 )
 
@@ -87,12 +88,6 @@ func (e endless) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func totalAlloc() uint64 {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.TotalAlloc
-}
-
 // TestReadIsBounded: the header decides what is read, and what it may
 // declare is bounded by the file's size or, for a stream, by the cap; an
 // endless stream is never read to its end.
@@ -112,12 +107,12 @@ func TestReadIsBounded(t *testing.T) {
 		{"short body", strings.NewReader(header("16,") + "abc"), 1 << 20, "needs 16 data bytes, file has 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			before := totalAlloc()
-			_, err := Read(tc.r, tc.max)
+			var err error
+			grown, _ := testutil.Allocated(func() { _, err = Read(tc.r, tc.max) })
 			if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v; want %q", err, tc.want)
 			}
-			if grown := totalAlloc() - before; grown > 64<<10 {
+			if grown > 64<<10 {
 				t.Errorf("allocated %d bytes", grown)
 			}
 		})
@@ -125,15 +120,31 @@ func TestReadIsBounded(t *testing.T) {
 	if got, err := Read(strings.NewReader(header("4,")+"abcd"), 80+4); err != nil || string(got.Data) != "abcd" {
 		t.Errorf("a file exactly at the cap: %v", err)
 	}
-	// A regular file may declare no more than it holds.
-	path := filepath.Join(t.TempDir(), "big.npy")
-	os.WriteFile(path, []byte(header("1099511627776,")), 0o644)
-	before := totalAlloc()
-	if _, err := ReadFile(path, 0); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), path) {
+	// A regular file may declare no more than it holds, and be no larger
+	// than the cap; anything else is refused at once.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.npy")
+	if err := os.WriteFile(path, []byte(header("1099511627776,")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	grown, _ := testutil.Allocated(func() { _, err = ReadFile(path, 0) })
+	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), path) {
 		t.Errorf("ReadFile of a 1 TiB declaration: %v", err)
 	}
-	if grown := totalAlloc() - before; grown > 64<<10 {
+	if grown > 64<<10 {
 		t.Errorf("ReadFile allocated %d bytes", grown)
+	}
+	if _, err := ReadFile(path, 50); !errors.Is(err, ir.ErrTooLarge) || !strings.Contains(err.Error(), "the file has 80 bytes, more than the 50 allowed") {
+		t.Errorf("ReadFile of a file over the cap: %v", err)
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		zero := filepath.Join(dir, "zero.npy")
+		if err := os.Symlink("/dev/zero", zero); err == nil {
+			if _, err := ReadFile(zero, 0); !errors.Is(err, safefile.ErrNotRegular) || !strings.Contains(err.Error(), zero) {
+				t.Errorf("ReadFile of a link to /dev/zero: %v", err)
+			}
+		}
 	}
 }
 

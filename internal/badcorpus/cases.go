@@ -1,4 +1,4 @@
-package main
+package badcorpus
 
 import (
 	"encoding/binary"
@@ -8,24 +8,8 @@ import (
 	"github.com/irdiv/irdiv/internal/onnxwire"
 )
 
-// The hostile-input corpus of testdata/bad: every case is generated here
-// and written with "go test ./cmd/irdiv -run TestBadCorpus -update";
-// TestBadCorpus fails when the committed files differ from what this file
-// generates, then runs every case through the command line and, for model
-// files, through the Go API.
-
-// badCase is one hostile input: its files, the command line that uses them
-// ({dir} is the case's folder), and what must come of it.
-type badCase struct {
-	Name  string            `json:"-"`
-	Files map[string][]byte `json:"-"`
-	Args  []string          `json:"args"`
-	Exit  int               `json:"exit"`
-	Want  string            `json:"want"`
-	// API: the Go API path (read, infer, compile, infer with inputs) must
-	// fail with Want too.
-	API bool `json:"api"`
-}
+// This file is the one source of the hostile-input corpus of testdata/bad:
+// every case is made here.
 
 // baseXML is a valid model: q = a / [3,-3,4,-7], a i32 [?,4], floor.
 const baseXML = `<?xml version="1.0"?>
@@ -73,7 +57,7 @@ var goodInput = npyFile(npyDict("<i4", "False", "2, 4"), i32Bytes(1, 2, 3, 4, 5,
 // corpusBuilder collects cases; a replacement that does not apply is a
 // mistake in this file, reported by the test.
 type corpusBuilder struct {
-	cases    []badCase
+	cases    []Case
 	mistakes []string
 }
 
@@ -92,7 +76,7 @@ func (b *corpusBuilder) edit(name string, pairs ...string) []byte {
 // model adds a case of an edited base model run with "run"; extra
 // arguments follow, and api tells whether the Go API must fail too.
 func (b *corpusBuilder) model(name, want string, api bool, pairs ...string) {
-	b.cases = append(b.cases, badCase{
+	b.cases = append(b.cases, Case{
 		Name:  name,
 		Files: map[string][]byte{"model.xml": b.edit(name, pairs...), "model.bin": baseBin},
 		Args:  []string{"run", "{dir}/model.xml"},
@@ -102,7 +86,7 @@ func (b *corpusBuilder) model(name, want string, api bool, pairs ...string) {
 
 // raw adds a case with its own files and command line.
 func (b *corpusBuilder) raw(name string, files map[string][]byte, exit int, want string, api bool, args ...string) {
-	b.cases = append(b.cases, badCase{Name: name, Files: files, Args: args, Exit: exit, Want: want, API: api})
+	b.cases = append(b.cases, Case{Name: name, Files: files, Args: args, Exit: exit, Want: want, API: api})
 }
 
 // input adds a case that runs the base model with -i a=a.npy.
@@ -162,7 +146,7 @@ func constPair(t, prec, size string) []byte {
 `)
 }
 
-func buildCorpus() ([]badCase, []string) {
+func build() ([]Case, []string) {
 	b := &corpusBuilder{}
 	notXML := "Unable to read the model"
 
@@ -380,9 +364,20 @@ func buildCorpus() ([]badCase, []string) {
 	}
 	onnxCase("onnx-not-protobuf", []byte("\x08\x07\x12\xff\xff\xff\xff\x0f"), "not a ModelProto", nil)
 	onnxCase("onnx-no-graph", []byte{}, "the model has no graph", nil)
-	onnxCase("onnx-other-ops", onnxwire.Model(13, onnxwire.Graph("g",
-		[][]byte{onnxwire.Node("Div", "div", []string{"x", "y"}, []string{"z"}), onnxwire.Node("Relu", "r", []string{"z"}, []string{"w"})}, nil,
-		[][]byte{i32Value("x"), i32Value("y")}, [][]byte{i32Value("w")})), "this one also has Relu x1", nil)
+	// The graph rules onnx.checker states: one definition per name,
+	// nodes in topological order, every graph output defined.
+	div := func(out string) []byte { return onnxwire.Node("Div", "div", []string{"x", "y"}, []string{out}) }
+	onnxCase("onnx-input-twice", onnxwire.Model(13, onnxwire.Graph("g", [][]byte{div("z")}, nil,
+		[][]byte{i32Value("x"), i32Value("y"), onnxwire.Value("x", onnxwire.Float, 4)}, [][]byte{i32Value("z")})), `graph input "x" is declared twice`, nil)
+	onnxCase("onnx-two-nodes-one-output", onnxwire.Model(13, onnxwire.Graph("g", [][]byte{div("z"), onnxwire.Node("Div", "div2", []string{"y", "x"}, []string{"z"})}, nil,
+		[][]byte{i32Value("x"), i32Value("y")}, [][]byte{i32Value("z")})), `node "div2" (Div, #1) writes "z", which is already defined by node "div" (Div, #0)`, nil)
+	onnxCase("onnx-node-writes-input", onnxwire.Model(13, onnxwire.Graph("g", [][]byte{div("x")}, nil,
+		[][]byte{i32Value("x"), i32Value("y")}, [][]byte{i32Value("x")})), `node "div" (Div, #0) writes "x", which is already defined by graph input`, nil)
+	onnxCase("onnx-output-undefined", onnxwire.Model(13, onnxwire.Graph("g", [][]byte{div("z")}, nil,
+		[][]byte{i32Value("x"), i32Value("y")}, [][]byte{i32Value("w")})), `graph output "w" is defined by no graph input, initializer or node`, nil)
+	onnxCase("onnx-read-before-written", onnxwire.Model(13, onnxwire.Graph("g",
+		[][]byte{onnxwire.Node("Relu", "r", []string{"z"}, []string{"w"}), div("z")}, nil,
+		[][]byte{i32Value("x"), i32Value("y")}, [][]byte{i32Value("w")})), `node "r" (Relu, #0) reads "z", which no graph input, initializer or earlier node defines`, nil)
 	onnxCase("onnx-div1-integers", onnxwire.Model(1, divGraph()), `node "div" (Div, #0): opset 1, Div-1: type INT32 is not allowed`, nil)
 	onnxCase("onnx-initializer-huge-dims", onnxwire.Model(13, divGraph(onnxwire.Tensor("y", onnxwire.Int32, []int64{1 << 40}, i32Bytes(1, 2, 3, 4)))), `initializer "y" of i32[1099511627776] is larger than the 268435456 bytes allowed (ReadOptions.MaxTensorBytes); --max-tensor raises the limit`, nil)
 	onnxCase("onnx-initializer-dims-overflow", onnxwire.Model(13, divGraph(onnxwire.Tensor("y", onnxwire.Int32, []int64{1 << 32, 1 << 32, 4}, nil))), `initializer "y" has dims [4294967296 4294967296 4]: more than 2^63-1 elements`, nil)
@@ -396,5 +391,173 @@ func buildCorpus() ([]badCase, []string) {
 		"y.pb": onnxwire.Tensor("y", onnxwire.Int32, []int64{4}, i32Bytes(2, -2, 2, -2)), "z.pb": onnxwire.Tensor("z", onnxwire.Int32, []int64{4}, i32Bytes(-4, 3, 3, -4))}, 1,
 		"in 2 of 4 values (first at flat index 0: got -3, expected -4)", false, "run", "{dir}/model.onnx", "-i", "x={dir}/x.pb", "-i", "y={dir}/y.pb", "--expected", "{dir}/z.pb")
 	b.raw("validate-onnx-not-onnx", map[string][]byte{"model.xml": []byte(baseXML), "model.bin": baseBin, "m.onnx": []byte("<net/>")}, 1, "not a ModelProto", false, "validate", "{dir}/model.xml", "--onnx", "{dir}/m.onnx")
+
+	b.files(goodONNX, base, i32Value, divGraph)
+	b.dataSets(goodONNX)
+	b.messages()
 	return b.cases, b.mistakes
+}
+
+// last returns the case added last, to give it links, pipes or sparse
+// files.
+func (b *corpusBuilder) last() *Case { return &b.cases[len(b.cases)-1] }
+
+const (
+	notRegularPipe   = "not a regular file (a named pipe)"
+	notRegularDevice = "not a regular file (a character device)"
+	outside          = "outside the model's folder"
+	readsIt          = "is a file this command reads; irdiv does not write over its inputs"
+)
+
+// files are the cases of reading a user's file safely: no FIFO or device
+// read (a FIFO would block, /dev/zero never ends), no link out of a
+// model's folder for external data, no read beyond the caps, no output
+// over an input.
+func (b *corpusBuilder) files(goodONNX []byte, base map[string][]byte, i32Value func(string) []byte, divGraph func(...[]byte) []byte) {
+	with := func(extra map[string][]byte) map[string][]byte {
+		out := map[string][]byte{}
+		for k, v := range base {
+			out[k] = v
+		}
+		for k, v := range extra {
+			out[k] = v
+		}
+		return out
+	}
+	// Named pipes, wherever a file is read.
+	b.raw("fifo-model-xml", nil, 1, "{dir}/model.xml: "+notRegularPipe, true, "info", "{dir}/model.xml")
+	b.last().FIFOs = []string{"model.xml"}
+	b.raw("fifo-model-bin", map[string][]byte{"model.xml": []byte(baseXML)}, 1, "Weights file {dir}/model.bin cannot be opened! ("+notRegularPipe+")", true, "run", "{dir}/model.xml")
+	b.last().FIFOs = []string{"model.bin"}
+	b.raw("fifo-weights-flag", map[string][]byte{"model.xml": []byte(baseXML)}, 1, "Weights file {dir}/w.bin cannot be opened! ("+notRegularPipe+")", true, "run", "{dir}/model.xml", "--weights", "{dir}/w.bin")
+	b.last().FIFOs = []string{"w.bin"}
+	b.raw("fifo-npy-input", base, 1, "{dir}/a.npy: "+notRegularPipe, true, "run", "{dir}/model.xml", "-i", "a={dir}/a.npy")
+	b.last().FIFOs = []string{"a.npy"}
+	b.raw("fifo-eval-operand", nil, 1, "{dir}/a.npy: "+notRegularPipe, false, "eval", "{dir}/a.npy", "2")
+	b.last().FIFOs = []string{"a.npy"}
+	b.raw("fifo-onnx", nil, 1, "{dir}/model.onnx: "+notRegularPipe, true, "run", "{dir}/model.onnx")
+	b.last().FIFOs = []string{"model.onnx"}
+	b.raw("fifo-convert", nil, 1, "{dir}/model.onnx: "+notRegularPipe, true, "convert", "{dir}/model.onnx")
+	b.last().FIFOs = []string{"model.onnx"}
+	b.raw("fifo-pb-input", map[string][]byte{"model.onnx": goodONNX}, 1, "{dir}/x.pb: "+notRegularPipe, true, "run", "{dir}/model.onnx", "-i", "x={dir}/x.pb")
+	b.last().FIFOs = []string{"x.pb"}
+	b.raw("fifo-expected", map[string][]byte{"model.onnx": goodONNX}, 1, "{dir}/z.pb: "+notRegularPipe, false, "run", "{dir}/model.onnx", "--expected", "{dir}/z.pb")
+	b.last().FIFOs = []string{"z.pb"}
+	external := func(location string) []byte {
+		return onnxwire.Model(13, divGraph(onnxwire.ExternalTensor("y", onnxwire.Int32, []int64{4}, location)))
+	}
+	b.raw("fifo-external-data", map[string][]byte{"model.onnx": external("y.bin")}, 1, `initializer "y": external data y.bin: `+notRegularPipe, true, "run", "{dir}/model.onnx")
+	b.last().FIFOs = []string{"y.bin"}
+	b.raw("fifo-validate-folder", nil, 1, "{dir}/models/m.xml: "+notRegularPipe, false, "validate", "{dir}/models")
+	b.last().FIFOs = []string{"models/m.xml"}
+	b.raw("fifo-run-inputs-folder", map[string][]byte{"model.onnx": goodONNX}, 1, "--inputs {dir}/set: open {dir}/set: not a directory", false, "run", "{dir}/model.onnx", "--inputs", "{dir}/set")
+	b.last().FIFOs = []string{"set"}
+
+	// Links to devices: refused at once, never read.
+	for _, dev := range []struct{ name, path string }{{"zero", "/dev/zero"}, {"urandom", "/dev/urandom"}} {
+		b.raw("link-xml-dev-"+dev.name, nil, 1, "{dir}/model.xml: "+notRegularDevice, true, "info", "{dir}/model.xml")
+		b.last().Links = map[string]string{"model.xml": dev.path}
+		b.raw("link-onnx-dev-"+dev.name, nil, 1, "{dir}/model.onnx: "+notRegularDevice, true, "info", "{dir}/model.onnx")
+		b.last().Links = map[string]string{"model.onnx": dev.path}
+		b.raw("link-pb-dev-"+dev.name, map[string][]byte{"model.onnx": goodONNX}, 1, "{dir}/x.pb: "+notRegularDevice, true, "run", "{dir}/model.onnx", "-i", "x={dir}/x.pb")
+		b.last().Links = map[string]string{"x.pb": dev.path}
+	}
+	b.raw("link-bin-dev-zero", map[string][]byte{"model.xml": []byte(baseXML)}, 1, "Weights file {dir}/model.bin cannot be opened! ("+notRegularDevice+")", true, "run", "{dir}/model.xml")
+	b.last().Links = map[string]string{"model.bin": "/dev/zero"}
+	b.raw("link-npy-dev-zero", base, 1, "{dir}/a.npy: "+notRegularDevice, true, "run", "{dir}/model.xml", "-i", "a={dir}/a.npy")
+	b.last().Links = map[string]string{"a.npy": "/dev/zero"}
+	b.raw("validate-folder-link-not-followed", map[string][]byte{"models/notes.txt": []byte("no model here")}, 1, "{dir}/models holds no .onnx or .xml model", false, "validate", "{dir}/models")
+	b.last().Links = map[string]string{"models/root": "/"}
+
+	// External data: links are followed only while they stay inside the
+	// model's folder.
+	b.raw("onnx-external-link-absolute", map[string][]byte{"model.onnx": external("y.bin")}, 1, `has external data at "y.bin", `+outside, true, "convert", "{dir}/model.onnx")
+	b.last().Links = map[string]string{"y.bin": "/etc/passwd"}
+	b.raw("onnx-external-link-relative", map[string][]byte{"model.onnx": external("y.bin")}, 1, `has external data at "y.bin", `+outside, true, "convert", "{dir}/model.onnx")
+	b.last().Links = map[string]string{"y.bin": "../../../../../../../../../../etc/passwd"}
+	b.raw("onnx-external-folder-link-root", map[string][]byte{"model.onnx": external("sub/etc/passwd")}, 1, `has external data at "sub/etc/passwd", `+outside, true, "convert", "{dir}/model.onnx")
+	b.last().Links = map[string]string{"sub": "/"}
+	b.raw("onnx-external-folder-link-parent", map[string][]byte{"model.onnx": external("up/case.json")}, 1, `has external data at "up/case.json", `+outside, true, "convert", "{dir}/model.onnx")
+	b.last().Links = map[string]string{"up": ".."}
+	b.raw("onnx-external-link-dev-zero", map[string][]byte{"model.onnx": external("y.bin")}, 1, `has external data at "y.bin", `+outside, true, "info", "{dir}/model.onnx")
+	b.last().Links = map[string]string{"y.bin": "/dev/zero"}
+	b.raw("onnx-external-absolute-location", map[string][]byte{"model.onnx": external("/etc/passwd")}, 1, `has external data at "/etc/passwd", `+outside, true, "convert", "{dir}/model.onnx")
+	// A 101-byte model whose external data is a 1 GiB sparse file: the
+	// tensor is refused by the cap before anything is read.
+	huge := onnxwire.Model(13, divGraph(onnxwire.ExternalTensor("y", onnxwire.Int32, []int64{1 << 28}, "y.bin")))
+	b.raw("onnx-external-sparse-1gib", map[string][]byte{"model.onnx": huge}, 1, `initializer "y" of i32[268435456] is larger than the 268435456 bytes allowed (ReadOptions.MaxTensorBytes)`, true, "convert", "{dir}/model.onnx")
+	b.last().Sparse = map[string]int64{"y.bin": 1 << 30}
+	b.raw("onnx-external-sparse-1gib-info", map[string][]byte{"model.onnx": huge}, 1, `initializer "y" of i32[268435456] is larger than the 268435456 bytes allowed (ReadOptions.MaxTensorBytes)`, true, "info", "{dir}/model.onnx")
+	b.last().Sparse = map[string]int64{"y.bin": 1 << 30}
+	// Links to one file share its budget of twice its size.
+	var inits [][]byte
+	for _, name := range []string{"y", "p", "q"} {
+		inits = append(inits, onnxwire.ExternalTensor(name, onnxwire.Int32, []int64{4}, name+".bin"))
+	}
+	b.raw("onnx-external-aliases-share-budget", map[string][]byte{"model.onnx": onnxwire.Model(13, divGraph(inits...)), "y.bin": i32Bytes(1, 2, 3, 4)}, 1,
+		`initializer "q": the tensors read more than twice the 16 bytes of q.bin`, true, "run", "{dir}/model.onnx")
+	b.last().Links = map[string]string{"p.bin": "y.bin", "q.bin": "y.bin"}
+	b.raw("npy-over-max-tensor", with(map[string][]byte{"a.npy": npyFile(npyDict("<i4", "False", "1024, 4"), make([]byte, 16<<10))}), 1,
+		"{dir}/a.npy: tensor too large: the file has 16512 bytes, more than the 1024 allowed; --max-tensor raises the limit", false, "run", "{dir}/model.xml", "--max-tensor", "1KiB", "-i", "a={dir}/a.npy")
+
+	// Outputs never replace an input, whatever the spelling.
+	b.raw("convert-overwrites-model", map[string][]byte{"model.onnx": goodONNX}, 1, "-o {dir}/model.onnx: {dir}/model.onnx "+readsIt, false, "convert", "{dir}/model.onnx", "-o", "{dir}/model.onnx")
+	b.raw("convert-overwrites-model-spelt-otherwise", map[string][]byte{"model.onnx": goodONNX}, 1, "-o {dir}/alias/model.onnx: {dir}/alias/model.onnx is {dir}/model.onnx, a file this command reads", false, "convert", "{dir}/model.onnx", "-o", "{dir}/alias/model.onnx")
+	b.last().Links = map[string]string{"alias": "."}
+	b.raw("convert-overwrites-through-link", map[string][]byte{"model.onnx": goodONNX}, 1, "-o {dir}/out.xml: {dir}/out.xml is {dir}/model.onnx, a file this command reads", false, "convert", "{dir}/model.onnx", "-o", "{dir}/out.xml")
+	b.last().Links = map[string]string{"out.xml": "model.onnx"}
+	b.raw("convert-bin-overwrites-external-data", map[string][]byte{"model.onnx": external("y.bin"), "y.bin": i32Bytes(1, 2, 3, 4)}, 1, "-o {dir}/y.xml: {dir}/y.bin "+readsIt, false, "convert", "{dir}/model.onnx", "-o", "{dir}/y.xml")
+	b.raw("convert-xml-is-its-bin", map[string][]byte{"model.onnx": goodONNX}, 1, "the weights would overwrite the XML", false, "convert", "{dir}/model.onnx", "-o", "{dir}/out.bin")
+	b.raw("eval-output-is-operand", map[string][]byte{"a.npy": goodInput}, 1, "-o {dir}/a.npy: {dir}/a.npy "+readsIt, false, "eval", "{dir}/a.npy", "2", "-o", "{dir}/a.npy")
+	b.raw("run-output-overwrites-input", with(map[string][]byte{"q.npy": goodInput}), 1, "-o {dir}: {dir}/q.npy "+readsIt, false, "run", "{dir}/model.xml", "-i", "a={dir}/q.npy", "-o", "{dir}")
+	b.raw("bench-report-overwrites-input", with(map[string][]byte{"benchmark_report.csv": goodInput}), 1, "-report_folder {dir}: {dir}/benchmark_report.csv "+readsIt, false,
+		"bench", "{dir}/model.xml", "-niter", "1", "-i", "a={dir}/benchmark_report.csv", "-report_type", "no_counters", "-report_folder", "{dir}")
+}
+
+// dataSets are the cases of ONNX test-data folders given to run: every
+// file matched to an input or output by its tensor name (by position
+// when it has none), every input given, no file left over.
+func (b *corpusBuilder) dataSets(goodONNX []byte) {
+	pb := func(name string, vals ...int32) []byte {
+		return onnxwire.Tensor(name, onnxwire.Int32, []int64{4}, i32Bytes(vals...))
+	}
+	x, y := pb("x", 7, -7, 7, -7), pb("y", 2, 2, -2, -2)
+	set := func(files map[string][]byte) map[string][]byte {
+		out := map[string][]byte{"model.onnx": goodONNX}
+		for k, v := range files {
+			out["set/"+k] = v
+		}
+		return out
+	}
+	run := []string{"run", "{dir}/model.onnx", "--inputs", "{dir}/set"}
+	b.raw("inputs-missing-file", set(map[string][]byte{"input_0.pb": x}), 1, `--inputs {dir}/set has no file for input "y" (input_1.pb, or a .pb holding tensor "y")`, false, run...)
+	b.raw("inputs-gap", set(map[string][]byte{"input_0.pb": x, "input_2.pb": pb("", 1, 1, 1, 1)}), 1,
+		"--inputs {dir}/set: input_2.pb has no tensor name, and by its position it would be input 2, but there are 2", false, run...)
+	b.raw("inputs-extra-named", set(map[string][]byte{"input_0.pb": x, "input_1.pb": y, "input_2.pb": pb("w", 1, 1, 1, 1)}), 1,
+		`--inputs {dir}/set: input_2.pb holds tensor "w", which is no input of the model (input "x", input "y")`, false, run...)
+	b.raw("inputs-extra-unnamed", set(map[string][]byte{"input_0.pb": x, "input_1.pb": y, "input_2.pb": pb("", 1, 1, 1, 1)}), 1,
+		"--inputs {dir}/set: input_2.pb has no tensor name, and by its position it would be input 2, but there are 2", false, run...)
+	b.raw("inputs-twice", set(map[string][]byte{"input_0.pb": x, "input_1.pb": pb("x", 1, 1, 1, 1)}), 1,
+		`--inputs {dir}/set: input_0.pb and input_1.pb both give input "x"`, false, run...)
+	b.raw("inputs-and-i", set(map[string][]byte{"input_0.pb": x, "input_1.pb": y, "x.pb": x}), 1,
+		`input "x" is given both by -i x and by --inputs {dir}/set/input_0.pb`, false, append(run, "-i", "x={dir}/set/x.pb")...)
+	b.raw("inputs-type-mismatch", set(map[string][]byte{"input_0.pb": x, "input_1.pb": onnxwire.Tensor("y", onnxwire.Float, []int64{4}, make([]byte, 16))}), 1,
+		`{dir}/set/input_1.pb holds f32 but input "y" is i32; irdiv never casts`, false, run...)
+	b.raw("inputs-empty-folder", set(map[string][]byte{"notes.txt": []byte("x")}), 1,
+		"--inputs {dir}/set holds no input_N.pb", false, run...)
+	b.raw("inputs-with-layer", set(map[string][]byte{"input_0.pb": x}), 2, "--inputs gives a model's inputs; with --layer, give the layer's inputs as -i PORT=FILE", false,
+		append(run, "--layer", "div")...)
+	expected := []string{"run", "{dir}/model.onnx", "--inputs", "{dir}/set", "--expected", "{dir}/set"}
+	b.raw("expected-missing-output", set(map[string][]byte{"input_0.pb": x, "input_1.pb": y}), 1, "--expected {dir}/set holds no output_N.pb", false, expected...)
+	b.raw("expected-extra-named", set(map[string][]byte{"input_0.pb": x, "input_1.pb": y, "output_0.pb": pb("w", 3, -3, -3, 3)}), 1,
+		`--expected {dir}/set: output_0.pb holds tensor "w", which is no output of the model (output "z")`, false, expected...)
+	b.raw("expected-folder-and-file", set(map[string][]byte{"input_0.pb": x, "input_1.pb": y, "z.pb": pb("z", 3, -3, -3, 3)}), 2,
+		"--expected {dir}/set: a test data folder gives every output; give it alone, or one file per output", false, append(expected, "--expected", "{dir}/set/z.pb")...)
+}
+
+// messages are cases of error messages that once misled: byte counts that
+// overflowed to 0.
+func (b *corpusBuilder) messages() {
+	b.model("const-bytes-overflow", "Attribute and shape size are inconsistent for Const op! (i64[9223372036854775807] needs more than 2^63-1 bytes, size is 16)", true,
+		bData, `<data element_type="i64" shape="9223372036854775807" offset="0" size="16"/>`)
 }
