@@ -454,7 +454,7 @@ var sameShapeOps = map[string]bool{
 	"Elu": true, "Selu": true, "LeakyRelu": true, "PRelu": true, "ThresholdedRelu": true, "HardSigmoid": true,
 	"HardSwish": true, "Softplus": true, "Softsign": true, "Gelu": true, "Mish": true, "Erf": true,
 	"Sin": true, "Cos": true, "Tan": true, "Asin": true, "Acos": true, "Atan": true, "Sinh": true, "Cosh": true,
-	"Asinh": true, "Acosh": true, "Atanh": true, "Reciprocal": true, "LRN": true, "InstanceNormalization": true,
+	"Asinh": true, "Acosh": true, "Atanh": true, "LRN": true, "InstanceNormalization": true,
 	"LayerNormalization": true, "LpNormalization": true, "MeanVarianceNormalization": true, "LogSoftmax": true,
 	"Hardmax": true, "Shrink": true, "Celu": true, "CumSum": true, "Trilu": true, "QuantizeLinear": false,
 	"ReverseSequence": true, "ScatterElements": true, "ScatterND": true, "Scatter": true,

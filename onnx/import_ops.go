@@ -66,6 +66,7 @@ func init() {
 		"Sigmoid":            unary("Sigmoid", "opset1"),
 		"Tanh":               unary("Tanh", "opset1"),
 		"Round":              importRound,
+		"Reciprocal":         importReciprocal,
 		"Clip":               importClip,
 		"ConstantOfShape":    importConstantOfShape,
 		"Range":              importRange,
@@ -595,6 +596,16 @@ func unary(typ, opset string) converter {
 		out, err := im.one(typ, opset, "", nil, x)
 		return []tensor{out}, err
 	}
+}
+
+// importReciprocal is 1 / x, as OpenVINO's frontend writes it.
+func importReciprocal(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil || !x.info.Type.IsFloat() {
+		return nil, err
+	}
+	out, err := im.one("Divide", "opset1", "", data("auto_broadcast", "numpy", "m_pythondiv", "true"), im.scalarOf("one", x.info.Type, 1), x)
+	return []tensor{out}, err
 }
 
 func importRound(im *importer, n *Node) ([]tensor, error) {

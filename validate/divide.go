@@ -258,6 +258,7 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 			if v.shapeDerived(pairs) {
 				where = " whatever the input shapes"
 			}
+			where += v.assumptions(pairs)
 			v.r.add(Note, "divide/floor-trunc-agree", l, evidence(map[string]any{"reason": why + where}),
 				"m_pythondiv=true floors where ONNX truncates, but here they agree: %s%s (A %s, B %s)", why, where, a, b)
 			return
@@ -302,6 +303,28 @@ func (v *validator) pytorch(l *ir.Layer, pairs []values.Pair, agree bool, eviden
 	v.r.add(Warning, "cpu/pythondiv-ignored", l, e,
 		"floors as PyTorch's // does, but OpenVINO's CPU plugin ignores m_pythondiv and truncates (#38248), and the model admits inputs where they differ: %s", e["counter_example"])
 	v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
+}
+
+// assumptions names the conversions of floats to integers a proof relies
+// on being defined.
+func (v *validator) assumptions(pairs []values.Pair) string {
+	var names []string
+	for _, p := range pairs {
+		for _, e := range []sym.Expr{p.A, p.B} {
+			for _, s := range v.an.B.Syms(e) {
+				if o := v.an.OriginOf(s); o.Kind == values.Derived && o.Layer != nil && slices.Contains(v.an.Assumed, o.Layer) {
+					if name := fmt.Sprintf("%q", o.Layer.Name); !slices.Contains(names, name) {
+						names = append(names, name)
+					}
+				}
+			}
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return ", where the conversions of floats to integers at " + strings.Join(names[:min(len(names), 3)], ", ") + more(len(names), 3) +
+		" are defined (ONNX leaves a NaN or a value beyond the type undefined there, as for an empty image)"
 }
 
 // stoppedBy names the ops whose values the analysis did not follow.

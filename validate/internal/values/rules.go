@@ -16,7 +16,7 @@ import (
 
 // moved is a value whose elements are elements of x elsewhere.
 func (a *Analysis) moved(x *Value, t ir.ElementType, dims []sym.Expr) *Value {
-	v := &Value{Type: t, Rank: -1}
+	v := &Value{Type: t, Rank: -1, Shape: x.Shape, F: x.F}
 	if dims != nil {
 		v.Rank, v.Dims = len(dims), dims
 	}
@@ -29,7 +29,7 @@ func (a *Analysis) moved(x *Value, t ir.ElementType, dims []sym.Expr) *Value {
 // kept is a value with x's elements in the same order (Reshape, Squeeze,
 // Unsqueeze) and new dims.
 func (a *Analysis) kept(x *Value, t ir.ElementType, dims []sym.Expr) *Value {
-	v := &Value{Type: t, Rank: -1}
+	v := &Value{Type: t, Rank: -1, Shape: x.Shape, F: x.F}
 	if dims != nil {
 		v.Rank, v.Dims = len(dims), dims
 	}
@@ -100,7 +100,14 @@ func (a *Analysis) concat(ins []*Value, axis int64, t ir.ElementType) *Value {
 		}
 	}
 	dims[ax] = sum
-	v := &Value{Type: t, Rank: r, Dims: dims}
+	v := &Value{Type: t, Rank: r, Dims: dims, Shape: shapeOperands(ins...)}
+	for i, in := range ins {
+		if i == 0 {
+			v.F = in.F
+		} else {
+			v.F = unionF(v.F, in.F)
+		}
+	}
 	if allInt && isInt(t) {
 		v.Int, v.All = true, a.B.Select(parts...)
 	}
@@ -500,7 +507,12 @@ func (a *Analysis) reduce(l *ir.Layer, ins []*Value, o *ops.Reduce, t ir.Element
 	if dims == nil {
 		dims = []sym.Expr{}
 	}
-	v := &Value{Type: t, Rank: len(dims), Dims: dims}
+	v := &Value{Type: t, Rank: len(dims), Dims: dims, Shape: x.Shape}
+	if o.Kind == ops.ReduceMax || o.Kind == ops.ReduceMin {
+		v.F = x.F
+	}
+	a.shape = x.Shape
+	defer func() { a.shape = false }()
 	xDims, constDims := x.ConstDims()
 	if constDims {
 		v.Static = []int64{}

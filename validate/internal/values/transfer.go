@@ -65,6 +65,9 @@ func (a *Analysis) transfer(l *ir.Layer) []*Value {
 	if out == nil {
 		return fallback()
 	}
+	if len(out) == 1 && out[0].Type.IsFloat() && out[0].F == nil {
+		out[0].F = a.floatRule(op, ins)
+	}
 	for i, v := range out {
 		if i >= len(infos) || infos[i].Shape.DynamicRank {
 			continue
@@ -166,9 +169,16 @@ func (a *Analysis) trace(op ops.Op, ins []*Value, infos []ops.ValueInfo) []*Valu
 	if err != nil {
 		return nil
 	}
+	var moved []*Value
+	for _, i := range data {
+		if i < len(ins) {
+			moved = append(moved, ins[i])
+		}
+	}
+	shape := shapeOperands(moved...)
 	out := make([]*Value, len(res))
 	for i, t := range res {
-		v := &Value{Type: ir.I64, Rank: len(t.Shape), Int: true, Elems: make([]sym.Expr, t.Len())}
+		v := &Value{Type: ir.I64, Rank: len(t.Shape), Int: true, Elems: make([]sym.Expr, t.Len()), Shape: shape, Static: t.Shape}
 		if i < len(infos) {
 			v.Type = infos[i].Type
 		}
@@ -390,12 +400,34 @@ func broadcastOf(op ops.Op) shapeinfer.Broadcast {
 	return shapeinfer.Broadcast{Mode: shapeinfer.Numpy}
 }
 
-// wrap keeps an integer result in its type, as two's complement does.
+// wrap keeps an integer result in its type, as two's complement does;
+// shape arithmetic (a.shape) does not wrap.
 func (a *Analysis) wrap(e sym.Expr, t ir.ElementType) sym.Expr {
-	if !t.IsInteger() {
+	if !t.IsInteger() || a.shape {
 		return e
 	}
 	return a.B.Wrap(e, typeRange(t))
+}
+
+// isShape tells whether a value is shape arithmetic or a constant, which
+// together give shape arithmetic.
+func isShape(v *Value) bool { return v.Shape }
+
+func isConstValue(v *Value) bool { _, ok := constInts(v); return ok }
+
+// shapeOperands tells whether an op of these inputs computes shape
+// arithmetic: some input is, and the others are too or constants.
+func shapeOperands(vs ...*Value) bool {
+	some := false
+	for _, v := range vs {
+		switch {
+		case v.Shape:
+			some = true
+		case !isConstValue(v):
+			return false
+		}
+	}
+	return some
 }
 
 // compare is a comparison's boolean where the ranges decide it for every
@@ -480,8 +512,11 @@ func sameDims(x []sym.Expr, y []sym.Expr) bool {
 // are tracked and the output's dims are constants, else on the operands'
 // summaries (copies of them where broadcasting pairs other elements).
 func (a *Analysis) binary(l *ir.Layer, x, y *Value, bc shapeinfer.Broadcast, t ir.ElementType, f func(x, y sym.Expr) sym.Expr) *Value {
+	shape := shapeOperands(x, y) && isInt(t)
+	a.shape = shape
+	defer func() { a.shape = false }()
 	dims, ok := a.broadcastDims(x, y, bc)
-	v := &Value{Type: t, Rank: -1}
+	v := &Value{Type: t, Rank: -1, Shape: shape}
 	if ok {
 		v.Rank, v.Dims = len(dims), dims
 		v.Static = staticBroadcast(x, y, len(dims))
@@ -549,7 +584,9 @@ func staticBroadcast(x, y *Value, rank int) []int64 {
 }
 
 func (a *Analysis) unary(x *Value, t ir.ElementType, f func(sym.Expr) sym.Expr) *Value {
-	v := &Value{Type: t, Rank: x.Rank, Dims: x.Dims, Static: x.Static}
+	a.shape = x.Shape && isInt(t)
+	defer func() { a.shape = false }()
+	v := &Value{Type: t, Rank: x.Rank, Dims: x.Dims, Static: x.Static, Shape: a.shape}
 	if !isInt(t) || !x.Int {
 		return v
 	}
@@ -644,11 +681,21 @@ func (a *Analysis) convert(l *ir.Layer, x *Value, to ir.ElementType) *Value {
 	}
 	if !x.Int {
 		v.Int = true
-		v.All = a.fresh(l, typeRange(to), "a float converted to "+to.String())
+		r, defined := toInt(x.F, to)
+		what := "a float converted to " + to.String()
+		if r != typeRange(to) {
+			what = "a float in " + r.String() + " converted to " + to.String()
+		}
+		if !defined && r != typeRange(to) {
+			// The range holds where the conversion is defined: the
+			// symbol says so, and proofs built on it name the layer.
+			a.Assumed = append(a.Assumed, l)
+		}
+		v.All = a.fresh(l, r, what)
 		if n, ok := v.NumElems(); ok && n <= MaxElems {
 			v.Elems = make([]sym.Expr, n)
 			for i := range v.Elems {
-				v.Elems[i] = a.fresh(l, typeRange(to), "a float converted to "+to.String())
+				v.Elems[i] = a.fresh(l, r, what)
 			}
 			v.All = a.summary(v)
 		}
@@ -668,10 +715,8 @@ func (a *Analysis) shapeOf(x *Value, t ir.ElementType) *Value {
 	if x.Rank < 0 {
 		return nil
 	}
-	v := &Value{Type: t, Rank: 1, Dims: []sym.Expr{sym.Const(int64(x.Rank))}, Int: true, Elems: make([]sym.Expr, x.Rank)}
-	for i, d := range x.Dims {
-		v.Elems[i] = a.wrap(d, t)
-	}
+	v := &Value{Type: t, Rank: 1, Dims: []sym.Expr{sym.Const(int64(x.Rank))}, Int: true, Elems: make([]sym.Expr, x.Rank), Shape: true}
+	copy(v.Elems, x.Dims)
 	v.All = a.summary(v)
 	return v
 }

@@ -52,6 +52,19 @@ type Value struct {
 	// Tensor is the value of a constant (from Const layers only, never
 	// from shapes: those stay symbols).
 	Tensor *ir.Tensor
+	// Shape marks integers computed from dims (ShapeOf), which never
+	// wrap: a dim is at most MaxDim and no tensor has more elements, so
+	// shape arithmetic stays far inside int64.
+	Shape bool
+	// F bounds the elements of a float tensor (nil: nothing known).
+	F *FloatRange
+}
+
+// FloatRange bounds the elements of a float tensor: within [Lo, Hi], or
+// NaN where NaN is set.
+type FloatRange struct {
+	Lo, Hi float64
+	NaN    bool
 }
 
 // NumElems returns the element count at the declared shapes, when known.
@@ -168,6 +181,13 @@ type Analysis struct {
 	// decide proves comparisons while the values are worked out: what
 	// holds for any input shape holds for the declared ones.
 	decide *sym.Prover
+	// shape is set while an op of shape arithmetic is worked out: its
+	// results do not wrap.
+	shape bool
+	// Assumed are the Converts of floats to integers whose values are
+	// bounded only where the conversion is defined (no NaN, no value
+	// beyond the type): a proof through them holds on that condition.
+	Assumed []*ir.Layer
 }
 
 // Analyze works out the values of m's layers in topological order; infos
@@ -297,9 +317,21 @@ func (a *Analysis) input(l *ir.Layer, info ops.ValueInfo) *Value {
 
 // constant is the value of a known tensor: its elements exactly.
 func (a *Analysis) constant(t *ir.Tensor) *Value {
-	v := &Value{Type: t.Type, Rank: len(t.Shape), Tensor: t}
+	v := &Value{Type: t.Type, Rank: len(t.Shape), Tensor: t, Static: t.Shape}
 	for _, d := range t.Shape {
 		v.Dims = append(v.Dims, sym.Const(d))
+	}
+	if t.Type.IsFloat() {
+		f := &FloatRange{Lo: math.Inf(1), Hi: math.Inf(-1)}
+		for i := range t.Len() {
+			x := t.Float64At(i)
+			if math.IsNaN(x) {
+				f.NaN = true
+				continue
+			}
+			f.Lo, f.Hi = min(f.Lo, x), max(f.Hi, x)
+		}
+		v.F = f
 	}
 	if !isInt(t.Type) {
 		return v
