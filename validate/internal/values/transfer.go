@@ -702,10 +702,14 @@ func (a *Analysis) convert(l *ir.Layer, x *Value, to ir.ElementType) *Value {
 		return v
 	}
 	f := func(e sym.Expr) sym.Expr {
-		if to == ir.Boolean {
+		switch {
+		case to == ir.Boolean:
 			return a.B.Min(a.B.Abs(e), sym.Const(1))
+		case to == x.Type:
+			return e
 		}
-		return a.wrap(e, to)
+		// A narrowing conversion wraps, shape arithmetic included.
+		return a.B.Wrap(e, typeRange(to))
 	}
 	return a.unary(x, to, f)
 }
