@@ -56,8 +56,9 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 		return
 	}
 	a, b := v.operandText(l, 0, pairs), v.operandText(l, 1, pairs)
+	expression := v.expr(ir.Output{Layer: l}, 0)
 	evidence := func(extra map[string]any) map[string]any {
-		e := map[string]any{"expression": v.expr(ir.Output{Layer: l}, 0), "a": a, "b": b}
+		e := map[string]any{"expression": expression, "a": a, "b": b}
 		for k, x := range extra {
 			e[k] = x
 		}

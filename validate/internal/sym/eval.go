@@ -2,6 +2,7 @@ package sym
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -10,6 +11,14 @@ import (
 // e has no value this package can compute for them (a division by zero,
 // a value beyond int64, an unknown).
 func (b *Builder) Eval(e Expr, val func(Sym) int64) (int64, bool) {
+	return b.EvalLimited(e, val, nil)
+}
+
+// EvalLimited is Eval that computes at most *budget atoms, counting them
+// down; it fails when the budget runs out (nil: no limit).
+func (b *Builder) EvalLimited(e Expr, val func(Sym) int64, budget *int) (int64, bool) {
+	b.budget = budget
+	defer func() { b.budget = nil }()
 	memo := make(map[*Atom]evalResult)
 	return b.eval(e, val, memo)
 }
@@ -39,6 +48,12 @@ func (b *Builder) eval(e Expr, val func(Sym) int64, memo map[*Atom]evalResult) (
 func (b *Builder) evalAtom(a *Atom, val func(Sym) int64, memo map[*Atom]evalResult) (int64, bool) {
 	if r, ok := memo[a]; ok {
 		return r.v, r.ok
+	}
+	if b.budget != nil {
+		if *b.budget <= 0 {
+			return 0, false
+		}
+		*b.budget--
 	}
 	v, ok := b.computeAtom(a, val, memo)
 	memo[a] = evalResult{v, ok}
@@ -188,22 +203,13 @@ func (b *Builder) atomString(a *Atom) string {
 // depends on: the ops that stopped the analysis.
 func (b *Builder) Origins(e Expr) []string {
 	var out []string
-	seen := make(map[*Atom]bool)
-	var walk func(Expr)
-	walk = func(e Expr) {
-		for _, t := range e.terms {
-			if seen[t.a] {
-				continue
-			}
-			seen[t.a] = true
-			if (t.a.kind == kUnknown || t.a.kind == kConvert) && t.a.Origin != "" {
-				out = append(out, t.a.Origin)
-			}
-			for _, arg := range t.a.args {
-				walk(arg)
+	for _, t := range e.terms {
+		t.a.walk()
+		for _, o := range t.a.origins {
+			if !slices.Contains(out, o) {
+				out = append(out, o)
 			}
 		}
 	}
-	walk(e)
 	return out
 }

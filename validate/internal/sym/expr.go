@@ -94,6 +94,65 @@ type Atom struct {
 	// analysis.
 	Origin string
 	key    string
+	// The symbols, constants and origins the atom depends on, worked out
+	// once (an expression of a deep model shares most of its atoms).
+	syms    []Sym
+	consts  []int64
+	origins []string
+	walked  bool
+}
+
+// maxConsts bounds the constants an atom remembers for searches.
+const maxConsts = 64
+
+// walk fills an atom's symbols, constants and origins from its
+// arguments'.
+func (a *Atom) walk() {
+	if a.walked {
+		return
+	}
+	a.walked = true
+	if a.kind == kSym {
+		a.syms = []Sym{a.sym}
+	}
+	if a.kind == kFloorDiv || a.kind == kTruncDiv {
+		a.consts = append(a.consts, a.k)
+	}
+	if (a.kind == kUnknown || a.kind == kConvert) && a.Origin != "" {
+		a.origins = append(a.origins, a.Origin)
+	}
+	for _, arg := range a.args {
+		a.consts = mergeInts(a.consts, []int64{arg.c})
+		for _, t := range arg.terms {
+			t.a.walk()
+			a.syms = mergeSyms(a.syms, t.a.syms)
+			a.consts = mergeInts(a.consts, append([]int64{t.k}, t.a.consts...))
+			for _, o := range t.a.origins {
+				if !slices.Contains(a.origins, o) && len(a.origins) < maxConsts {
+					a.origins = append(a.origins, o)
+				}
+			}
+		}
+	}
+}
+
+func mergeSyms(a, b []Sym) []Sym {
+	if len(b) == 0 {
+		return a
+	}
+	out := append(slices.Clone(a), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func mergeInts(a, b []int64) []int64 {
+	if len(a) >= maxConsts {
+		return a
+	}
+	out := append(slices.Clone(a), b...)
+	slices.Sort(out)
+	out = slices.Compact(out)
+	return out[:min(len(out), maxConsts)]
 }
 
 // Expr is c + sum(k_i * a_i): a constant and terms in increasing atom id.
@@ -116,6 +175,8 @@ type Builder struct {
 	// overflowed is set when a coefficient left int64; the expression was
 	// then replaced by an unknown atom.
 	overflowed bool
+	// budget counts down the atoms EvalLimited may still compute.
+	budget *int
 }
 
 // NewBuilder returns an empty builder.
@@ -171,12 +232,35 @@ func (a *Atom) makeKey() string {
 }
 
 func (e Expr) key() string {
-	var s strings.Builder
-	s.WriteString(strconv.FormatInt(e.c, 10))
+	buf := make([]byte, 0, 8+12*len(e.terms))
+	buf = strconv.AppendInt(buf, e.c, 10)
 	for _, t := range e.terms {
-		fmt.Fprintf(&s, "+%d*#%d", t.k, t.a.id)
+		buf = append(buf, '+')
+		buf = strconv.AppendInt(buf, t.k, 10)
+		buf = append(buf, '*', '#')
+		buf = strconv.AppendInt(buf, int64(t.a.id), 10)
 	}
-	return s.String()
+	return string(buf)
+}
+
+// shortKey identifies a linear form of at most two terms without building
+// a string; longer forms use key.
+type shortKey struct {
+	c, k0, k1 int64
+	a0, a1    *Atom
+	long      string
+}
+
+func (e Expr) shortKey() shortKey {
+	switch len(e.terms) {
+	case 0:
+		return shortKey{c: e.c}
+	case 1:
+		return shortKey{c: e.c, k0: e.terms[0].k, a0: e.terms[0].a}
+	case 2:
+		return shortKey{c: e.c, k0: e.terms[0].k, a0: e.terms[0].a, k1: e.terms[1].k, a1: e.terms[1].a}
+	}
+	return shortKey{long: e.key()}
 }
 
 // Const is the expression v.
@@ -463,53 +547,24 @@ func (b *Builder) Unwrap(e Expr) (Expr, Range, bool) {
 
 // Syms lists the symbols e depends on, in increasing order.
 func (b *Builder) Syms(e Expr) []Sym {
-	seen := make(map[*Atom]bool)
 	var out []Sym
-	var walk func(Expr)
-	walk = func(e Expr) {
-		for _, t := range e.terms {
-			if seen[t.a] {
-				continue
-			}
-			seen[t.a] = true
-			if t.a.kind == kSym {
-				out = append(out, t.a.sym)
-			}
-			for _, arg := range t.a.args {
-				walk(arg)
-			}
-		}
+	for _, t := range e.terms {
+		t.a.walk()
+		out = mergeSyms(out, t.a.syms)
 	}
-	walk(e)
-	slices.Sort(out)
 	return out
 }
 
-// Consts lists the constants written in e (coefficients, divisors and
-// constants of every sub-expression), to seed searches near them.
+// Consts lists constants written in e (coefficients, divisors and
+// constants of its sub-expressions, at most a few dozen), to seed searches
+// near them.
 func (b *Builder) Consts(e Expr) []int64 {
-	var out []int64
-	seen := make(map[*Atom]bool)
-	var walk func(Expr)
-	walk = func(e Expr) {
-		out = append(out, e.c)
-		for _, t := range e.terms {
-			out = append(out, t.k)
-			if seen[t.a] {
-				continue
-			}
-			seen[t.a] = true
-			if t.a.kind == kFloorDiv || t.a.kind == kTruncDiv {
-				out = append(out, t.a.k)
-			}
-			for _, arg := range t.a.args {
-				walk(arg)
-			}
-		}
+	out := []int64{e.c}
+	for _, t := range e.terms {
+		t.a.walk()
+		out = mergeInts(out, append([]int64{t.k}, t.a.consts...))
 	}
-	walk(e)
-	slices.Sort(out)
-	return slices.Compact(out)
+	return out
 }
 
 // Copy replaces every element symbol in e by a fresh copy: the value of

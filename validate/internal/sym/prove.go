@@ -1,5 +1,7 @@
 package sym
 
+import "slices"
+
 // Env gives every symbol its range: the declared input shapes, or any.
 type Env interface {
 	Range(s Sym) Range
@@ -15,13 +17,13 @@ type Prover struct {
 	// fits records the wraps whose argument provably fits their range.
 	fits map[*Atom]bool
 	// lows are the lower bounds of linear forms found so far.
-	lows  map[string]Bound
+	lows  map[shortKey]Bound
 	steps int
 }
 
 // NewProver returns a prover of b's expressions under env.
 func NewProver(b *Builder, env Env) *Prover {
-	return &Prover{b: b, env: env, memo: make(map[*Atom]Range), fits: make(map[*Atom]bool), lows: make(map[string]Bound)}
+	return &Prover{b: b, env: env, memo: make(map[*Atom]Range), fits: make(map[*Atom]bool), lows: make(map[shortKey]Bound)}
 }
 
 // stepBudget bounds the linear substitutions of one query: each compound
@@ -67,19 +69,27 @@ func (p *Prover) lower(e Expr) Bound {
 		}
 		return lb
 	}
-	key := e.key()
+	key := e.shortKey()
 	if lb, ok := p.lows[key]; ok {
 		return lb
 	}
 	t := e.terms[last]
-	rest := Expr{c: e.c, terms: append(append([]term(nil), e.terms[:last]...), e.terms[last+1:]...)}
+	rest := Expr{c: e.c}
+	if len(e.terms) > 1 {
+		rest.terms = append(append(make([]term, 0, len(e.terms)-1), e.terms[:last]...), e.terms[last+1:]...)
+	}
 	r := p.atomRange(t.a)
 	end := r.Lo
 	if t.k < 0 {
 		end = r.Hi
 	}
 	best := add(p.lower(rest), mulK(end, t.k), -1)
-	if p.steps <= 0 {
+	if p.steps <= 0 || !p.related(t.a, rest) {
+		// A linear bound helps only where the atom's arguments share a
+		// symbol with the rest (H - 2*floor(H/2)) or with each other
+		// (max(x, -x)); otherwise its range is as good, and deep chains of
+		// atoms stay linear in cost.
+		p.lows[key] = best
 		return best
 	}
 	for _, lin := range p.linear(t.a, t.k > 0) {
@@ -321,4 +331,22 @@ func modRange(x, y Range, floor bool) Range {
 		r = Range{maxBound(neg(m), x.Lo), Finite(0)}
 	}
 	return r
+}
+
+// related reports whether an atom's arguments and an expression share a
+// symbol.
+func (p *Prover) related(a *Atom, rest Expr) bool {
+	if a.kind == kMin || a.kind == kMax {
+		return true // its arguments bound it together: max(x, -x) >= 0
+	}
+	if len(rest.terms) == 0 {
+		return false
+	}
+	a.walk()
+	for _, s := range p.b.Syms(rest) {
+		if _, found := slices.BinarySearch(a.syms, s); found {
+			return true
+		}
+	}
+	return false
 }

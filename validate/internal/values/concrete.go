@@ -49,6 +49,7 @@ func (a *Analysis) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 		if l == o.Stop {
 			break
 		}
+		a.RunLayers--
 		if _, param := a.Ops[l].(*ops.Parameter); o.Need != nil && !o.Need[l] && !param {
 			continue
 		}

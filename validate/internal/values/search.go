@@ -102,6 +102,9 @@ type key struct {
 // Search looks for model inputs under which one of the pairs of Divide l
 // is bad, confirmed by evaluating the model.
 func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness, bool) {
+	if a.Exhausted {
+		return nil, false
+	}
 	env := &a.Declared
 	if o.AnyShape {
 		env = &a.Any
@@ -150,6 +153,9 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 	seen := make(map[string]bool)
 	var good []assignment
 	try := func(as map[key]int64, fl float64) {
+		if a.SearchSteps <= 0 || len(good) >= maxRuns {
+			return
+		}
 		id := fingerprint(as, fl)
 		if seen[id] || len(good) >= maxRuns {
 			return
@@ -164,8 +170,12 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 			return
 		}
 		for _, p := range pairs {
-			x, ok1 := a.B.Eval(p.A, a.valuer(as))
-			y, ok2 := a.B.Eval(p.B, a.valuer(as))
+			if a.SearchSteps <= 0 {
+				a.Exhausted = true
+				return
+			}
+			x, ok1 := a.B.EvalLimited(p.A, a.valuer(as), &a.SearchSteps)
+			y, ok2 := a.B.EvalLimited(p.B, a.valuer(as), &a.SearchSteps)
 			if ok1 && ok2 && o.Bad(x, y) {
 				good = append(good, assignment{as, fl})
 				return
@@ -218,6 +228,10 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 		}
 	}
 	for _, g := range good {
+		if a.RunLayers < 2*len(a.Order) {
+			a.Exhausted = true
+			break
+		}
 		inputs, ok := a.build(g.values, g.float, env)
 		if !ok {
 			continue

@@ -28,6 +28,14 @@ import (
 // expression for all their elements.
 const MaxElems = 4096
 
+// The default search budgets of a model: enough for thousands of Divides
+// in real models, and a bound on a crafted one (a chain of 10^5 Divides
+// would otherwise evaluate the chain once per Divide).
+const (
+	DefaultSearchSteps = 4_000_000
+	DefaultRunLayers   = 150_000
+)
+
 // maxSelect bounds the expressions a summary of tracked elements chooses
 // among.
 const maxSelect = 64
@@ -184,6 +192,11 @@ type Analysis struct {
 	// shape is set while an op of shape arithmetic is worked out: its
 	// results do not wrap.
 	shape bool
+	// SearchSteps and RunLayers bound the counter-example searches of the
+	// whole model: atoms evaluated symbolically, and layers evaluated
+	// concretely. Exhausted is set once either ran out.
+	SearchSteps, RunLayers int
+	Exhausted              bool
 	// Assumed are the Converts of floats to integers whose values are
 	// bounded only where the conversion is defined (no NaN, no value
 	// beyond the type): a proof through them holds on that condition.
@@ -199,6 +212,7 @@ func Analyze(m *ir.Model, order []*ir.Layer, sources map[*ir.Layer][]ir.Output, 
 		Values: make(map[ir.Output]*Value, len(order)),
 	}
 	a.Declared.b, a.Any.b = a.B, a.B
+	a.SearchSteps, a.RunLayers = DefaultSearchSteps, DefaultRunLayers
 	a.decide = sym.NewProver(a.B, &a.Any)
 	for _, l := range order {
 		outs := a.transfer(l)
