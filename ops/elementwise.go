@@ -126,7 +126,7 @@ func registerElementwise() {
 // validate_and_infer_elementwise_args) and infers the broadcast shape.
 func elementwiseArgs(bc shapeinfer.Broadcast, in []ValueInfo) (ir.ElementType, shapeinfer.Shape, error) {
 	if len(in) != 2 {
-		return 0, shapeinfer.Shape{}, errorf("Incorrect number of inputs. Required: 2, got %d", len(in))
+		return 0, shapeinfer.Shape{}, errorf("%w: Incorrect number of inputs. Required: 2, got %d", ir.ErrGraph, len(in))
 	}
 	t, ok := mergeTypes(in[0].Type, in[1].Type)
 	if !ok {

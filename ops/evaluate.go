@@ -2,7 +2,9 @@ package ops
 
 import (
 	"cmp"
+	"errors"
 	"math"
+	"strings"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/shapeinfer"
@@ -81,6 +83,28 @@ func Evaluate(op Op, inputs []*ir.Tensor, o Options) ([]*ir.Tensor, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// EvaluateLayer is Evaluate for the op of layer l: its errors name the
+// layer, after this package's prefix.
+func EvaluateLayer(l *ir.Layer, op Op, inputs []*ir.Tensor, o Options) ([]*ir.Tensor, error) {
+	out, err := Evaluate(op, inputs, o)
+	if err != nil {
+		return nil, &LayerError{l, err}
+	}
+	return out, nil
+}
+
+// CheckInputs checks that layer l has as many input ports as its op
+// takes, before its inputs are gathered: OpenVINO's "Incorrect number of
+// inputs" naming the layer.
+func CheckInputs(l *ir.Layer, op Op) error {
+	_, err := op.Infer(make([]ValueInfo, len(l.Inputs)))
+	var local *opsError
+	if err != nil && errors.As(err, &local) && strings.Contains(err.Error(), "Incorrect number of inputs") {
+		return &LayerError{l, err}
+	}
+	return nil
 }
 
 // checkSize refuses a tensor of more than maxBytes bytes (or more

@@ -384,8 +384,8 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, inputs inputFi
 			return usageErr("-i %s: with --layer, inputs are given by port index 0..%d", k, len(l.Inputs)-1)
 		}
 	}
-	if len(l.Inputs) != 2 {
-		return &ops.LayerError{Layer: l, Err: fmt.Errorf("Incorrect number of inputs. Required: 2, got %d", len(l.Inputs))}
+	if err := ops.CheckInputs(l, d); err != nil {
+		return err
 	}
 	in := make([]*ir.Tensor, len(l.Inputs))
 	for i, port := range l.Inputs {
@@ -417,13 +417,9 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, inputs inputFi
 		}
 		fmt.Fprintf(stdout, "       %s\n", origin)
 	}
-	call, err := d.Prepare(in[0], in[1], opts)
+	out, err := ops.EvaluateLayer(l, d, in, opts)
 	if err != nil {
-		return &ops.LayerError{Layer: l, Err: err}
+		return err
 	}
-	out, err := call.Evaluate(in[0], in[1])
-	if err != nil {
-		return &ops.LayerError{Layer: l, Err: err}
-	}
-	return report(stdout, "output", l.Name, out, o.outDir, inputs)
+	return report(stdout, "output", l.Name, out[0], o.outDir, inputs)
 }
