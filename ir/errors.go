@@ -2,7 +2,8 @@ package ir
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/irdiv/irdiv/internal/pkgerr"
 )
 
 // Sentinel error classes; test them with errors.Is.
@@ -36,28 +37,19 @@ func (e *ParseError) Error() string {
 	if e.Layer != nil {
 		context += e.Layer.String() + ": "
 	}
-	if local, ok := e.Err.(*irError); ok {
-		return "ir: " + context + local.err.Error()
+	if local, ok := pkgerr.Detail("ir", e.Err); ok {
+		return "ir: " + context + local.Error()
 	}
 	return context + e.Err.Error()
 }
 
 func (e *ParseError) Unwrap() error { return e.Err }
 
-// irError is an error that starts in this package: it names the package
-// once, and ParseError puts the context after that name.
-type irError struct{ err error }
-
-func (e *irError) Error() string { return "ir: " + e.err.Error() }
-func (e *irError) Unwrap() error { return e.err }
-
-func errorf(format string, args ...any) error { return &irError{fmt.Errorf(format, args...)} }
+func errorf(format string, args ...any) error { return pkgerr.Errorf("ir", format, args...) }
 
 // inner returns an error of this package without the package's name, to
 // wrap it in another of its messages.
 func inner(err error) error {
-	if local, ok := err.(*irError); ok {
-		return local.err
-	}
-	return err
+	detail, _ := pkgerr.Detail("ir", err)
+	return detail
 }

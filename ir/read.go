@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/irdiv/irdiv/internal/pkgerr"
 	"github.com/irdiv/irdiv/internal/safefile"
 	"github.com/irdiv/irdiv/shapeinfer"
 )
@@ -122,10 +123,7 @@ func scanError(err error, file string) error {
 // asLocal marks an error met while reading (a limit, an I/O error) as this
 // package's, so that ParseError names the package.
 func asLocal(err error) error {
-	if _, ok := err.(*irError); ok {
-		return err
-	}
-	return &irError{err}
+	return pkgerr.Wrap("ir", err)
 }
 
 func unreadable(file string) error {
@@ -199,7 +197,7 @@ func decode(data string, w *weights, file string, opts ReadOptions) (*Model, err
 		return nil, &ParseError{File: file, Err: scanError(err, file)}
 	}
 	if strings.ToLower(root.Tag) != "net" {
-		return nil, &ParseError{File: file, Err: &irError{unreadable(file)}}
+		return nil, &ParseError{File: file, Err: pkgerr.Wrap("ir", unreadable(file))}
 	}
 	m := &Model{Version: 0}
 	r := &reader{file: file, weights: w, model: m, skipWeights: opts.SkipWeights, maxConstBytes: opts.MaxConstBytes}

@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/irdiv/irdiv/internal/pkgerr"
 	"github.com/irdiv/irdiv/internal/safefile"
 )
 
@@ -64,10 +65,10 @@ func Write(m *Model, xmlPath, binPath string) error {
 		return errorf("%s: the weights would overwrite the XML (give an .xml path, or a different .bin)", xmlPath)
 	}
 	if err := os.WriteFile(xmlPath, x, 0o644); err != nil {
-		return &irError{err}
+		return pkgerr.Wrap("ir", err)
 	}
 	if err := os.WriteFile(binPath, b, 0o644); err != nil {
-		return &irError{err}
+		return pkgerr.Wrap("ir", err)
 	}
 	return nil
 }

@@ -2,12 +2,12 @@ package onnx
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/irdiv/irdiv/internal/pkgerr"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
@@ -234,11 +234,8 @@ func (im *importer) one(typ, opset, suffix string, data []ir.Attr, ins ...tensor
 
 // fail words an error about the current node: ErrRule with the opset.
 func (im *importer) fail(err error) error {
-	var oe *onnxError
-	if errors.As(err, &oe) {
-		err = oe.err
-	}
-	return errorf("%w: %s: opset %d: %v", ErrRule, im.node, im.opset, err)
+	detail, _ := pkgerr.Detail("onnx", err)
+	return errorf("%w: %s: opset %d: %v", ErrRule, im.node, im.opset, detail)
 }
 
 // ruleErr is a rule of the operator's version that the node breaks.

@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/irdiv/irdiv/internal/pkgerr"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx/internal/onnxpb"
 	"github.com/irdiv/irdiv/ops"
@@ -39,20 +40,12 @@ var (
 	ErrRule = errors.New("invalid node")
 )
 
-type onnxError struct{ err error }
-
-func (e *onnxError) Error() string { return "onnx: " + e.err.Error() }
-func (e *onnxError) Unwrap() error { return e.err }
-
-func errorf(format string, args ...any) error { return &onnxError{fmt.Errorf(format, args...)} }
+func errorf(format string, args ...any) error { return pkgerr.Errorf("onnx", format, args...) }
 
 // inFile names the file an error is about, after the one "onnx: " prefix.
 func inFile(path string, err error) error {
-	var oe *onnxError
-	if errors.As(err, &oe) {
-		err = oe.err
-	}
-	return errorf("%s: %w", path, err)
+	detail, _ := pkgerr.Detail("onnx", err)
+	return errorf("%s: %w", path, detail)
 }
 
 // ReadOptions bound reading. The zero value is safe.

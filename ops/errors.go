@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/irdiv/irdiv/internal/pkgerr"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/shapeinfer"
 )
@@ -38,8 +39,11 @@ type LayerError struct {
 }
 
 func (e *LayerError) Error() string {
-	if local, ok := e.Err.(localError); ok {
-		return fmt.Sprintf("ops: %s: %s", e.Layer, local.detail())
+	if local, ok := pkgerr.Detail("ops", e.Err); ok {
+		return fmt.Sprintf("ops: %s: %s", e.Layer, local)
+	}
+	if d, ok := e.Err.(*DivideError); ok {
+		return fmt.Sprintf("ops: %s: %s", e.Layer, d.detail())
 	}
 	return fmt.Sprintf("%s: %v", e.Layer, e.Err)
 }
@@ -60,17 +64,4 @@ func (e *DivideError) detail() string {
 }
 func (e *DivideError) Unwrap() error { return e.Err }
 
-// localError is an error that starts in this package: it names the
-// package once, and LayerError puts the layer after that name.
-type localError interface {
-	error
-	detail() string
-}
-
-type opsError struct{ err error }
-
-func (e *opsError) Error() string  { return "ops: " + e.err.Error() }
-func (e *opsError) detail() string { return e.err.Error() }
-func (e *opsError) Unwrap() error  { return e.err }
-
-func errorf(format string, args ...any) error { return &opsError{fmt.Errorf(format, args...)} }
+func errorf(format string, args ...any) error { return pkgerr.Errorf("ops", format, args...) }

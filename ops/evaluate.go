@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"math"
-	"strings"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/shapeinfer"
@@ -99,9 +98,7 @@ func EvaluateLayer(l *ir.Layer, op Op, inputs []*ir.Tensor, o Options) ([]*ir.Te
 // takes, before its inputs are gathered: OpenVINO's "Incorrect number of
 // inputs" naming the layer.
 func CheckInputs(l *ir.Layer, op Op) error {
-	_, err := op.Infer(make([]ValueInfo, len(l.Inputs)))
-	var local *opsError
-	if err != nil && errors.As(err, &local) && strings.Contains(err.Error(), "Incorrect number of inputs") {
+	if _, err := op.Infer(make([]ValueInfo, len(l.Inputs))); errors.Is(err, ir.ErrGraph) {
 		return &LayerError{l, err}
 	}
 	return nil

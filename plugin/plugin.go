@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/irdiv/irdiv/internal/pkgerr"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
@@ -55,7 +56,7 @@ var ErrInput = errors.New("invalid input")
 // CompiledModel are independent and may run concurrently.
 var ErrRequestBusy = errors.New("REQUEST_BUSY: the infer request is in use by another call")
 
-func errorf(format string, args ...any) error { return fmt.Errorf("plugin: "+format, args...) }
+func errorf(format string, args ...any) error { return pkgerr.Errorf("plugin", format, args...) }
 
 // Config configures CompileModel. The zero value is the default.
 type Config struct {
