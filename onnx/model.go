@@ -1,16 +1,20 @@
 // Package onnx reads ONNX models (.onnx) and serialized tensors (.pb), and
-// converts graphs of Div into IR models faithfully: ONNX's Div truncates
-// integers, so the Divides it writes have m_pythondiv="false", where
-// OpenVINO's importer writes the flooring default.
+// imports whole models into IR the way OpenVINO's ONNX frontend does.
 //
 // Any model reads, whatever its ops: Model describes its graph (inputs,
-// outputs, initializers, nodes and the opset of the default domain), and
-// Convert turns what it supports into an ir.Model: Div of every version
-// (1, 6, 7, 13, 14, the legacy broadcast rule included), initializers and
-// Constant nodes, graph inputs and outputs. Tensors of the twelve numeric
-// types read from raw_data, from the typed fields or from external data
-// inside the model's folder; every size is checked before anything is
-// allocated, as for IR.
+// outputs, initializers, nodes, value_info and the opset of the default
+// domain), checked as onnx.checker does for what irdiv relies on (each
+// name defined once, nodes in topological order). Import turns every node
+// with an OpenVINO counterpart into that op (Shape into ShapeOf, Cast into
+// Convert, Conv into Convolution...) and keeps the others as opaque
+// layers typed and shaped where irdiv knows how; no model is refused for
+// the ops it holds. Div becomes a Divide flooring integers, as OpenVINO
+// writes it, or truncating them (m_pythondiv="false") where irdiv
+// converts a model faithfully (Convert): ONNX's Div truncates.
+//
+// Tensors of the twelve numeric types and BOOL read from raw_data, from
+// the typed fields or from external data inside the model's folder; every
+// size is checked before anything is allocated, as for IR.
 package onnx
 
 import (
