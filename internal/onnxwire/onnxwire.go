@@ -99,3 +99,23 @@ func ExternalTensor(name string, dataType int32, dims []int64, location string) 
 	t = msg(t, 13, str(str(nil, 1, "location"), 2, location))
 	return varint(t, 14, 1) // data_location = EXTERNAL
 }
+
+// NodeAttrs is Node with attributes (encoded AttributeProtos).
+func NodeAttrs(opType, name string, inputs, outputs []string, attrs ...[]byte) []byte {
+	n := Node(opType, name, inputs, outputs)
+	for _, a := range attrs {
+		n = msg(n, 5, a)
+	}
+	return n
+}
+
+// TensorAttr is an AttributeProto of type TENSOR holding an encoded
+// TensorProto.
+func TensorAttr(name string, tensor []byte) []byte {
+	return varint(msg(str(nil, 1, name), 5, tensor), 20, 4)
+}
+
+// IntAttr is an AttributeProto of type INT.
+func IntAttr(name string, v int64) []byte {
+	return varint(varint(str(nil, 1, name), 3, uint64(v)), 20, 2)
+}

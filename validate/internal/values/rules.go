@@ -62,18 +62,32 @@ func (a *Analysis) gather(l *ir.Layer, ins []*Value, o *ops.Gather) *Value {
 	if !ok {
 		return nil
 	}
-	if is, ok := constInts(idx); ok {
-		if d, ok := data.Dims[axis].IsConst(); ok {
-			for _, i := range is {
-				if i < -d || i >= d {
-					a.issue(l, "structure/gather-index", "index %d is outside [%d, %d] of axis %d (dim %d): OpenVINO gives zeros there, ONNX Runtime fails", i, -d, d-1, axis, d)
-					break
-				}
-			}
-		}
-	}
 	dims := append(append(slices.Clone(data.Dims[:axis]), idx.Dims...), data.Dims[axis+1:]...)
 	return a.moved(data, data.Type, dims)
+}
+
+// checkGather reports constant indices outside the axis they index, at
+// the declared shapes: OpenVINO's Gather gives zeros there where ONNX
+// Runtime fails, so the model has no one meaning.
+func (a *Analysis) checkGather(l *ir.Layer, ins []*Value, o *ops.Gather) {
+	data, idx := ins[0], ins[1]
+	axes, ok := constInts(ins[2])
+	dims, ok2 := data.ConstDims()
+	is, ok3 := constInts(idx)
+	if !ok || !ok2 || !ok3 || len(axes) != 1 || o.BatchDims != 0 {
+		return
+	}
+	axis, ok := normAxis(axes[0], len(dims))
+	if !ok {
+		return
+	}
+	d := dims[axis]
+	for _, i := range is {
+		if i < -d || i >= d {
+			a.issue(l, "structure/gather-index", "index %d is outside [%d, %d] of axis %d (dim %d): OpenVINO gives zeros there, ONNX Runtime fails", i, -d, d-1, axis, d)
+			return
+		}
+	}
 }
 
 func (a *Analysis) concat(ins []*Value, axis int64, t ir.ElementType) *Value {

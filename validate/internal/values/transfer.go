@@ -55,6 +55,9 @@ func (a *Analysis) transfer(l *ir.Layer) []*Value {
 	for i := range ins {
 		ins[i] = a.in(l, i)
 	}
+	if g, ok := op.(*ops.Gather); ok && len(ins) == 3 {
+		a.checkGather(l, ins, g)
+	}
 	if out := a.fold(l, op, ins); out != nil {
 		return out
 	}
