@@ -12,8 +12,9 @@ import (
 )
 
 // FuzzReadONNX: no model file and external data file (y.bin beside it)
-// crash the reader (ReadFile, the path users' files take) or the
-// converter, and a model that converts writes as IR that reads back.
+// crash the reader (ReadFile, the path users' files take) or the import,
+// a model imports both ways or neither, and a model that converts writes
+// as IR that reads back.
 func FuzzReadONNX(f *testing.F) {
 	for _, mp := range []*onnxpb.ModelProto{
 		divModel(14, dataType(ir.I32), []int64{4}, []int64{4}, []int64{4}),
@@ -31,6 +32,13 @@ func FuzzReadONNX(f *testing.F) {
 	withInit.Graph.Initializer = []*onnxpb.TensorProto{{Name: proto.String("y"), DataType: proto.Int32(dataType(ir.BF16)), Dims: []int64{2}, Int32Data: []int32{0x3f80, 0x4000}}}
 	data, _ := proto.Marshal(withInit)
 	f.Add(data, []byte(nil))
+	// Real exports, whose graphs go through most of the import.
+	exports, _ := filepath.Glob("../testdata/pytorch/*_op1[14].onnx")
+	for _, path := range exports {
+		if data, err := os.ReadFile(path); err == nil {
+			f.Add(data, []byte(nil))
+		}
+	}
 	// The hostile corpus's models, so that mutations start from the
 	// shapes of trouble already known.
 	for _, seed := range testutil.Corpus(f, "model.onnx") {
@@ -50,9 +58,12 @@ func FuzzReadONNX(f *testing.F) {
 		if err != nil {
 			return
 		}
+		if _, err := Import(m, ImportOptions{}); err != nil {
+			return
+		}
 		model, err := Convert(m)
 		if err != nil {
-			return
+			t.Fatalf("imported as OpenVINO does but not faithfully: %v", err)
 		}
 		x, bin, err := ir.Encode(model)
 		if err != nil {
