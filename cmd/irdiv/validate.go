@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -298,7 +299,11 @@ func counterInputs(c *validate.CounterExample) string {
 	var parts []string
 	for _, name := range slices.Sorted(maps.Keys(c.Inputs)) {
 		t := c.Inputs[name]
-		parts = append(parts, fmt.Sprintf("%s=%s%v %s", name, t.Type, t.Shape, shortValues(t)))
+		dims := make([]string, len(t.Shape))
+		for i, d := range t.Shape {
+			dims[i] = strconv.FormatInt(d, 10)
+		}
+		parts = append(parts, fmt.Sprintf("%s=%s[%s] %s", name, t.Type, strings.Join(dims, ","), shortValues(t)))
 	}
 	return strings.Join(parts, ", ")
 }
