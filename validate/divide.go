@@ -558,9 +558,16 @@ func cpuExample(t ir.ElementType, a, b sym.Range) (int64, int64, bool) {
 // of each step where it is a known constant: Divide(Squeeze(ShapeOf("x")
 // = [1,3]) = 3, Const = 2) = 1.
 func (v *validator) expr(o ir.Output, depth int) string {
+	var s strings.Builder
+	v.writeExpr(&s, o, depth)
+	return s.String()
+}
+
+func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int) {
 	l := o.Layer
 	if l == nil {
-		return "?"
+		s.WriteString("?")
+		return
 	}
 	shown := ""
 	if val := v.an.Values[o]; val != nil && val.Int {
@@ -570,30 +577,45 @@ func (v *validator) expr(o ir.Output, depth int) string {
 	}
 	switch strings.ToLower(l.Type) {
 	case "const", "constant":
-		return "Const" + shown
+		s.WriteString("Const")
 	case "parameter":
-		return fmt.Sprintf("Parameter(%q)%s", l.Name, shown)
+		s.WriteString("Parameter(" + strconv.Quote(l.Name) + ")")
 	case "shapeof":
-		src := v.sourceOf(l, 0)
 		name := "?"
-		if src.Layer != nil {
+		if src := v.sourceOf(l, 0); src.Layer != nil {
 			name = src.Layer.Name
 		}
-		return fmt.Sprintf("ShapeOf(%q)%s", name, shown)
+		s.WriteString("ShapeOf(" + strconv.Quote(name) + ")")
+	default:
+		s.WriteString(l.Type)
+		if depth >= 6 {
+			s.WriteString("(...)")
+			break
+		}
+		s.WriteByte('(')
+		for i := range l.Inputs {
+			if i > 0 {
+				s.WriteString(", ")
+			}
+			v.writeExpr(s, v.sourceOf(l, i), depth+1)
+		}
+		s.WriteByte(')')
 	}
-	if depth >= 6 {
-		return l.Type + "(...)" + shown
-	}
-	var args []string
-	for i := range l.Inputs {
-		args = append(args, v.expr(v.sourceOf(l, i), depth+1))
-	}
-	return fmt.Sprintf("%s(%s)%s", l.Type, strings.Join(args, ", "), shown)
+	s.WriteString(shown)
 }
 
 // constText shows a value whose elements are constants at the declared
 // shapes: "= 3", "= [1,3,270,480]"; "" otherwise.
 func (v *validator) constText(val *values.Value) string {
+	if text, ok := v.constTexts[val]; ok {
+		return text
+	}
+	text := v.computeConstText(val)
+	v.constTexts[val] = text
+	return text
+}
+
+func (v *validator) computeConstText(val *values.Value) string {
 	es := val.Elems
 	if es == nil {
 		if n, ok := val.NumElems(); !ok || n != 1 {

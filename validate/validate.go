@@ -76,6 +76,9 @@ type validator struct {
 	declared *sym.Prover // under the declared input shapes
 	anyShape *sym.Prover // under any input shape
 	origin   origin
+	// constTexts remembers constText: every finding's expression text
+	// shows the constants of up to six layers above its Divide.
+	constTexts map[*values.Value]string
 }
 
 // Model validates m; path names it in the report.
@@ -85,7 +88,7 @@ func Model(m *ir.Model, path string, opts Options) *Report {
 
 // analyze runs every check and keeps what it computed.
 func analyze(m *ir.Model, path string, opts Options) *validator {
-	v := &validator{m: m, r: &Report{Model: path}, opts: opts, ops: make(map[*ir.Layer]ops.Op), infos: make(map[*ir.Layer][]ops.ValueInfo)}
+	v := &validator{m: m, r: &Report{Model: path}, opts: opts, ops: make(map[*ir.Layer]ops.Op), infos: make(map[*ir.Layer][]ops.ValueInfo), constTexts: make(map[*values.Value]string)}
 	switch fw := strings.ToLower(m.Framework()); {
 	case fw == "onnx" || opts.ONNX != nil:
 		v.origin = fromONNX

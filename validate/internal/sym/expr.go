@@ -21,10 +21,10 @@ package sym
 import (
 	"cmp"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Sym is a symbol: a value a model's user chooses.
@@ -93,7 +93,8 @@ type Atom struct {
 	// Origin names what made an unknown atom: the op that stopped the
 	// analysis.
 	Origin string
-	key    string
+	// sameHash links the atoms of one hash in their Builder.
+	sameHash *Atom
 	// The symbols, constants and origins the atom depends on, worked out
 	// once (an expression of a deep model shares most of its atoms).
 	syms    []Sym
@@ -169,9 +170,10 @@ type term struct {
 
 // Builder makes atoms and symbols. It is not safe for concurrent use.
 type Builder struct {
-	atoms []*Atom
-	byKey map[string]*Atom
-	syms  []SymInfo
+	atoms  []*Atom
+	byHash map[uint64]*Atom
+	seed   maphash.Seed
+	syms   []SymInfo
 	// overflowed is set when a coefficient left int64; the expression was
 	// then replaced by an unknown atom.
 	overflowed bool
@@ -180,7 +182,7 @@ type Builder struct {
 }
 
 // NewBuilder returns an empty builder.
-func NewBuilder() *Builder { return &Builder{byKey: make(map[string]*Atom)} }
+func NewBuilder() *Builder { return &Builder{byHash: make(map[uint64]*Atom), seed: maphash.MakeSeed()} }
 
 // NewSym makes a symbol.
 func (b *Builder) NewSym(name string, element bool) Sym {
@@ -195,40 +197,63 @@ func (b *Builder) Info(s Sym) SymInfo { return b.syms[s] }
 // NumSyms is the number of symbols made.
 func (b *Builder) NumSyms() int { return len(b.syms) }
 
+// atom returns the atom equal to a that b made before, or makes a.
 func (b *Builder) atom(a *Atom) *Atom {
-	a.key = a.makeKey()
-	if old, ok := b.byKey[a.key]; ok {
-		return old
+	h := a.hash(b.seed)
+	for old := b.byHash[h]; old != nil; old = old.sameHash {
+		if old.equal(a) {
+			return old
+		}
 	}
 	a.id = len(b.atoms)
 	b.atoms = append(b.atoms, a)
-	b.byKey[a.key] = a
+	a.sameHash = b.byHash[h]
+	b.byHash[h] = a
 	return a
 }
 
-func (a *Atom) makeKey() string {
-	var s strings.Builder
-	s.WriteString(kindNames[a.kind])
-	switch a.kind {
-	case kSym:
-		s.WriteString(strconv.Itoa(int(a.sym)))
-	case kFloorDiv, kTruncDiv:
-		s.WriteString(strconv.FormatInt(a.k, 10))
-	case kDiv, kMod:
-		s.WriteString(strconv.FormatBool(a.flag))
-	case kWrap, kUnknown, kConvert:
-		s.WriteString(a.r.String())
-		if a.kind != kWrap {
-			// Unknowns are distinct unless made from the same origin.
-			s.WriteString(a.Origin)
-		}
+// hash mixes what identifies an atom: its kind, parameters and arguments,
+// whose atoms are already unique and so hash by id.
+func (a *Atom) hash(seed maphash.Seed) uint64 {
+	h := mix(uint64(a.kind), uint64(a.sym))
+	h = mix(h, uint64(a.k))
+	if a.flag {
+		h = mix(h, 1)
+	}
+	h = mix(h, uint64(a.r.Lo.V)^uint64(a.r.Lo.Inf)<<56)
+	h = mix(h, uint64(a.r.Hi.V)^uint64(a.r.Hi.Inf)<<56)
+	if a.Origin != "" {
+		h = mix(h, maphash.String(seed, a.Origin))
 	}
 	for _, e := range a.args {
-		s.WriteByte('(')
-		s.WriteString(e.key())
-		s.WriteByte(')')
+		h = mix(h, uint64(e.c))
+		for _, t := range e.terms {
+			h = mix(mix(h, uint64(t.k)), uint64(t.a.id))
+		}
+		h = mix(h, uint64(len(e.terms)))
 	}
-	return s.String()
+	return h
+}
+
+func mix(h, v uint64) uint64 {
+	h ^= v
+	h *= 0x9e3779b97f4a7c15
+	return h ^ h>>29
+}
+
+// equal reports whether a and o are the same computation; unknowns and
+// conversions are the same only when made from the same origin.
+func (a *Atom) equal(o *Atom) bool {
+	if a.kind != o.kind || a.sym != o.sym || a.k != o.k || a.flag != o.flag || a.r != o.r || a.Origin != o.Origin || len(a.args) != len(o.args) {
+		return false
+	}
+	for i, e := range a.args {
+		f := o.args[i]
+		if e.c != f.c || !slices.Equal(e.terms, f.terms) {
+			return false
+		}
+	}
+	return true
 }
 
 func (e Expr) key() string {

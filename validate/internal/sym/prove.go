@@ -69,11 +69,21 @@ func (p *Prover) lower(e Expr) Bound {
 		}
 		return lb
 	}
+	t := e.terms[last]
+	if len(e.terms) == 1 && t.a.kind != kMin && t.a.kind != kMax {
+		// c + k*a: no linear bound of a relates to a constant, so a's own
+		// range is the best, and needs no entry in lows.
+		r := p.atomRange(t.a)
+		end := r.Lo
+		if t.k < 0 {
+			end = r.Hi
+		}
+		return add(Finite(e.c), mulK(end, t.k), -1)
+	}
 	key := e.shortKey()
 	if lb, ok := p.lows[key]; ok {
 		return lb
 	}
-	t := e.terms[last]
 	rest := Expr{c: e.c}
 	if len(e.terms) > 1 {
 		rest.terms = append(append(make([]term, 0, len(e.terms)-1), e.terms[:last]...), e.terms[last+1:]...)

@@ -276,7 +276,13 @@ func (a *Analysis) rule(l *ir.Layer, op ops.Op, ins []*Value, infos []ops.ValueI
 		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr { return a.wrap(a.B.Mul(x, y), t) }))
 	case *ops.Divide:
 		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr {
-			return a.wrap(a.B.Div(x, y, o.PythonDiv || !t.IsSigned()), t)
+			q := a.B.Div(x, y, o.PythonDiv || !t.IsSigned())
+			if k, ok := y.IsConst(); ok && k != 0 && k != -1 {
+				// |x / k| <= |x| for |k| >= 1: the quotient fits the type
+				// without a wrap atom, which deep chains of Divides feel.
+				return q
+			}
+			return a.wrap(q, t)
 		}))
 	case *ops.FloorMod:
 		return one(a.binary(l, ins[0], ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr { return a.B.Mod(x, y, true) }))
