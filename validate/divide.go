@@ -575,12 +575,12 @@ func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int) {
 			shown = " " + text
 		}
 	}
-	switch strings.ToLower(l.Type) {
-	case "const", "constant":
+	switch typ := l.Type; {
+	case strings.EqualFold(typ, "Const"), strings.EqualFold(typ, "Constant"):
 		s.WriteString("Const")
-	case "parameter":
+	case strings.EqualFold(typ, "Parameter"):
 		s.WriteString("Parameter(" + strconv.Quote(l.Name) + ")")
-	case "shapeof":
+	case strings.EqualFold(typ, "ShapeOf"):
 		name := "?"
 		if src := v.sourceOf(l, 0); src.Layer != nil {
 			name = src.Layer.Name

@@ -123,11 +123,11 @@ func (a *Atom) walk() {
 		a.origins = append(a.origins, a.Origin)
 	}
 	for _, arg := range a.args {
-		a.consts = mergeInts(a.consts, []int64{arg.c})
+		a.consts = withInt(a.consts, arg.c)
 		for _, t := range arg.terms {
 			t.a.walk()
-			a.syms = mergeSyms(a.syms, t.a.syms)
-			a.consts = mergeInts(a.consts, append([]int64{t.k}, t.a.consts...))
+			a.syms = union(a.syms, t.a.syms, math.MaxInt)
+			a.consts = union(withInt(a.consts, t.k), t.a.consts, maxConsts)
 			for _, o := range t.a.origins {
 				if !slices.Contains(a.origins, o) && len(a.origins) < maxConsts {
 					a.origins = append(a.origins, o)
@@ -137,23 +137,44 @@ func (a *Atom) walk() {
 	}
 }
 
-func mergeSyms(a, b []Sym) []Sym {
-	if len(b) == 0 {
-		return a
-	}
-	out := append(slices.Clone(a), b...)
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-func mergeInts(a, b []int64) []int64 {
-	if len(a) >= maxConsts {
-		return a
+// union is the sorted union of the sorted a and b, at most limit long
+// (a as it is once it reaches limit). Atoms share these slices: a or b is
+// returned itself, clipped so that appending to it copies, where it holds
+// the other.
+func union[T cmp.Ordered](a, b []T, limit int) []T {
+	switch {
+	case len(b) == 0 || len(a) >= limit || holds(a, b):
+		return slices.Clip(a)
+	case len(b) <= limit && holds(b, a):
+		return slices.Clip(b)
 	}
 	out := append(slices.Clone(a), b...)
 	slices.Sort(out)
 	out = slices.Compact(out)
-	return out[:min(len(out), maxConsts)]
+	return slices.Clip(out[:min(len(out), limit)])
+}
+
+// holds reports whether the sorted a holds every element of the sorted b.
+func holds[T cmp.Ordered](a, b []T) bool {
+	i := 0
+	for _, x := range b {
+		for i < len(a) && a[i] < x {
+			i++
+		}
+		if i == len(a) || a[i] != x {
+			return false
+		}
+	}
+	return true
+}
+
+// withInt is the sorted a with v in it, if a is shorter than maxConsts.
+func withInt(a []int64, v int64) []int64 {
+	i, found := slices.BinarySearch(a, v)
+	if found || len(a) >= maxConsts {
+		return a
+	}
+	return slices.Insert(slices.Clone(a), i, v)
 }
 
 // Expr is c + sum(k_i * a_i): a constant and terms in increasing atom id.
@@ -266,6 +287,25 @@ func (e Expr) key() string {
 		buf = strconv.AppendInt(buf, int64(t.a.id), 10)
 	}
 	return string(buf)
+}
+
+// compareExprs orders expressions by their constant, then their terms'
+// atoms and coefficients: the order in which commutative atoms keep their
+// arguments, so that max(a, b) and max(b, a) are one atom.
+func compareExprs(x, y Expr) int {
+	if c := cmp.Compare(x.c, y.c); c != 0 {
+		return c
+	}
+	for i := range min(len(x.terms), len(y.terms)) {
+		s, t := x.terms[i], y.terms[i]
+		if c := cmp.Compare(s.a.id, t.a.id); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(s.k, t.k); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(x.terms), len(y.terms))
 }
 
 // shortKey identifies a linear form of at most two terms without building
@@ -384,7 +424,7 @@ func (b *Builder) Mul(e, f Expr) Expr {
 	if k, ok := e.IsConst(); ok {
 		return b.Scale(f, k)
 	}
-	if f.key() < e.key() {
+	if compareExprs(f, e) < 0 {
 		e, f = f, e
 	}
 	return b.of(b.atom(&Atom{kind: kMul, args: []Expr{e, f}}))
@@ -517,7 +557,7 @@ func (b *Builder) extreme(k kind, es []Expr) Expr {
 	if len(args) == 1 {
 		return args[0]
 	}
-	slices.SortFunc(args, func(x, y Expr) int { return cmp.Compare(x.key(), y.key()) })
+	slices.SortFunc(args, compareExprs)
 	return b.of(b.atom(&Atom{kind: k, args: args}))
 }
 
@@ -537,7 +577,7 @@ func (b *Builder) Select(es ...Expr) Expr {
 	if len(args) == 1 {
 		return args[0]
 	}
-	slices.SortFunc(args, func(x, y Expr) int { return cmp.Compare(x.key(), y.key()) })
+	slices.SortFunc(args, compareExprs)
 	return b.of(b.atom(&Atom{kind: kSelect, args: args}))
 }
 
@@ -575,7 +615,7 @@ func (b *Builder) Syms(e Expr) []Sym {
 	var out []Sym
 	for _, t := range e.terms {
 		t.a.walk()
-		out = mergeSyms(out, t.a.syms)
+		out = union(out, t.a.syms, math.MaxInt)
 	}
 	return out
 }
@@ -587,7 +627,7 @@ func (b *Builder) Consts(e Expr) []int64 {
 	out := []int64{e.c}
 	for _, t := range e.terms {
 		t.a.walk()
-		out = mergeInts(out, append([]int64{t.k}, t.a.consts...))
+		out = union(withInt(out, t.k), t.a.consts, maxConsts)
 	}
 	return out
 }

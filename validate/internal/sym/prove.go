@@ -33,7 +33,27 @@ const stepBudget = 2048
 
 // Range returns bounds of e.
 func (p *Prover) Range(e Expr) Range {
+	p.steps = stepBudget
+	if r, ok := p.single(e); ok {
+		return r
+	}
 	return Range{p.Lower(e), neg(p.Lower(p.b.Neg(e)))}
+}
+
+// single bounds c + k*a by a's own range, which no linear bound improves
+// on for one term (but for a minimum or maximum, bound by its arguments
+// together), without negating e for its upper end.
+func (p *Prover) single(e Expr) (Range, bool) {
+	if len(e.terms) != 1 || e.terms[0].a.kind == kMin || e.terms[0].a.kind == kMax {
+		return Range{}, false
+	}
+	t := e.terms[0]
+	r := p.atomRange(t.a)
+	lo, hi := mulK(r.Lo, t.k), mulK(r.Hi, t.k)
+	if t.k < 0 {
+		lo, hi = hi, lo
+	}
+	return Range{add(Finite(e.c), lo, -1), add(Finite(e.c), hi, 1)}, true
 }
 
 // Lower returns a lower bound of e.
@@ -43,7 +63,13 @@ func (p *Prover) Lower(e Expr) Bound {
 }
 
 // Upper returns an upper bound of e.
-func (p *Prover) Upper(e Expr) Bound { return neg(p.Lower(p.b.Neg(e))) }
+func (p *Prover) Upper(e Expr) Bound {
+	p.steps = stepBudget
+	if r, ok := p.single(e); ok {
+		return r.Hi
+	}
+	return neg(p.Lower(p.b.Neg(e)))
+}
 
 // lower bounds a linear form: terms over symbols by their ranges; the
 // compound atom made last is replaced by its own range, or by a linear
@@ -180,7 +206,12 @@ func (p *Prover) linear(a *Atom, lower bool) []linearBound {
 // lowerIn and upperIn bound a sub-expression within the current query,
 // sharing its budget.
 func (p *Prover) lowerIn(e Expr) Bound { return p.lower(e) }
-func (p *Prover) upperIn(e Expr) Bound { return neg(p.lower(p.b.Neg(e))) }
+func (p *Prover) upperIn(e Expr) Bound {
+	if r, ok := p.single(e); ok {
+		return r.Hi
+	}
+	return neg(p.lower(p.b.Neg(e)))
+}
 
 // atomRange bounds an atom on its own.
 func (p *Prover) atomRange(a *Atom) Range {
