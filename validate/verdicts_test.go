@@ -53,6 +53,20 @@ func TestVerdicts(t *testing.T) {
 			t.Errorf("%+v", fs)
 		}
 	})
+	t.Run("chained Divides each get a counter-example of their own", func(t *testing.T) {
+		// x / 3 / 3 / 3 / 3: the third Divide differs for x = -9, which
+		// the two before it divide exactly, so that the ONNX model
+		// reaches it with -1 too; x = -1 reaches it as 0 there.
+		fs := findings(Model(chain(t, 4), "t", Options{}))
+		if got := len(fs["divide/floor-trunc"]); got != 4 {
+			t.Errorf("%d floor-trunc errors, want 4: %+v", got, fs["divide/floor-trunc-possible"])
+		}
+		for _, f := range fs["divide/floor-trunc"] {
+			if f.CounterExample == nil {
+				t.Errorf("%s: no counter-example", f.Layer.Name)
+			}
+		}
+	})
 	t.Run("a wrapping subtraction is searched, not given up", func(t *testing.T) {
 		// 10 - x wraps for x near MIN, so its range is the whole type; x = 15
 		// still gives -5 / 4.

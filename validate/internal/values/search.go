@@ -151,13 +151,19 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 	r := rand.New(rand.NewPCG(uint64(len(pairs)), uint64(l.ID)))
 	var tried []map[key]int64
 	seen := make(map[string]bool)
-	var good []assignment
+	// Assignments whose upstream Divides give the same quotients in both
+	// evaluations are tried first: the operands then reach l alike in the
+	// reference, where the pairs' expressions (this IR's) were evaluated.
+	// x = -9 reaches a third x / 3 as -1 both ways; x = -1 reaches it as
+	// -1 flooring and 0 truncating.
+	upstream := a.upstream(l, o)
+	var good, mixed []assignment
 	try := func(as map[key]int64, fl float64) {
 		if a.SearchSteps <= 0 || len(good) >= maxRuns {
 			return
 		}
 		id := fingerprint(as, fl)
-		if seen[id] || len(good) >= maxRuns {
+		if seen[id] {
 			return
 		}
 		seen[id] = true
@@ -177,7 +183,13 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 			x, ok1 := a.B.EvalLimited(p.A, a.valuer(as), &a.SearchSteps)
 			y, ok2 := a.B.EvalLimited(p.B, a.valuer(as), &a.SearchSteps)
 			if ok1 && ok2 && o.Bad(x, y) {
-				good = append(good, assignment{as, fl})
+				if a.differsUpstream(upstream, as, o.Bad) {
+					if len(mixed) < maxRuns {
+						mixed = append(mixed, assignment{as, fl})
+					}
+				} else {
+					good = append(good, assignment{as, fl})
+				}
 				return
 			}
 		}
@@ -227,7 +239,7 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 			try(as, fl)
 		}
 	}
-	for _, g := range good {
+	for _, g := range append(good, mixed...)[:min(len(good)+len(mixed), maxRuns)] {
 		if a.RunLayers < 2*len(a.Order) {
 			a.Exhausted = true
 			break
@@ -297,6 +309,10 @@ func (a *Analysis) candidates(k key, env *Ranges, consts []int64) []int64 {
 	list = []int64{-3, 2, 3, -2, -1, 1, 0, 5, -5, 7, -7, 9, -9, r.Lo.V, r.Lo.V + 1, r.Hi.V, r.Hi.V - 1}
 	for _, c := range consts {
 		list = append(list, c, c-1, c+1, -c, -c-1, -c+1)
+		if c > -1<<31 && c < 1<<31 {
+			// -c*c reaches x / c / c exactly, -c*c*c one Divide further.
+			list = append(list, -c*c, c*c, -c*c*c)
+		}
 	}
 	var out []int64
 	for _, v := range list {
@@ -565,6 +581,59 @@ func (a *Analysis) need(l *ir.Layer) map[*ir.Layer]bool {
 		}
 	}
 	return need
+}
+
+// maxUpstream bounds the Divides upstream of a searched one whose
+// quotients a candidate is checked against.
+const maxUpstream = 64
+
+// upstream lists the pairs of the integer Divides l depends on that round
+// otherwise in the reference evaluation than in the test one, nearest
+// first.
+func (a *Analysis) upstream(l *ir.Layer, o SearchOptions) [][]Pair {
+	if o.Reference.Floor == nil && o.Test.Floor == nil {
+		return nil
+	}
+	rounding := func(f func(*ir.Layer, *ops.Divide) bool, m *ir.Layer, d *ops.Divide) bool {
+		if f == nil {
+			return d.PythonDiv
+		}
+		return f(m, d)
+	}
+	var out [][]Pair
+	seen := map[*ir.Layer]bool{l: true}
+	queue := []*ir.Layer{l}
+	for len(queue) > 0 && len(out) < maxUpstream && len(seen) < 64*maxUpstream {
+		m := queue[0]
+		queue = queue[1:]
+		if d, ok := a.Ops[m].(*ops.Divide); ok && m != l && rounding(o.Reference.Floor, m, d) != rounding(o.Test.Floor, m, d) {
+			if v := a.Values[ir.Output{Layer: m}]; v != nil && v.Int && v.Type.IsSigned() {
+				out = append(out, a.Pairs(m, d.Broadcast))
+			}
+		}
+		for _, s := range a.Sources[m] {
+			if s.Layer != nil && !seen[s.Layer] {
+				seen[s.Layer] = true
+				queue = append(queue, s.Layer)
+			}
+		}
+	}
+	return out
+}
+
+// differsUpstream reports whether an assignment makes a Divide upstream
+// round differently in the two evaluations.
+func (a *Analysis) differsUpstream(upstream [][]Pair, as map[key]int64, bad func(x, y int64) bool) bool {
+	for _, pairs := range upstream {
+		for _, p := range pairs {
+			x, ok1 := a.B.EvalLimited(p.A, a.valuer(as), &a.SearchSteps)
+			y, ok2 := a.B.EvalLimited(p.B, a.valuer(as), &a.SearchSteps)
+			if ok1 && ok2 && bad(x, y) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // keysOf lists the keys of the input symbols an expression depends on.
