@@ -1,21 +1,32 @@
-// Command gen writes irdiv's AVX2 division kernels with avo:
+// Command gen writes irdiv's division kernels, at the AVX2 and AVX-512
+// levels, with avo, and the dispatch tables that put them in each level's
+// Table:
 //
-//	go run . -out ../div_amd64.s -stubs ../div_amd64.go -pkg kernel
+//	go run . -out ../div_amd64.s -stubs ../div_amd64.go -pkg kernel -tables ../tables_amd64.go
 //
-// Every kernel divides whole groups of elements (a group fills one vector
-// of f32 or f64 lanes); the Go wrappers in avx2_amd64.go finish the tail
-// with the generic kernels. Four variants per type: VV (two vectors), VS
-// (b[0] broadcast), SV (a[0] broadcast) and RW (rows of a divided by the
-// one row b, for row broadcasting in one call). Integer kernels widen to
-// 32-bit lanes, check for zero divisors (and MIN / -1 for signed types)
-// inside the loop, OR the checks into an accumulator, and return whether
-// any lane failed; the wrapper then locates the element. The 64-bit types
-// get only magic-number kernels for a broadcast divisor (magic64).
-// Recipes: divide-spec.md and simd-design.md section 8.
+// Every kernel divides whole groups of elements (a group fills one vector);
+// the Go wrappers in wrap_amd64.go finish the tail with the generic
+// kernels. Four variants per type: VV (two vectors), VS (b[0] broadcast),
+// SV (a[0] broadcast) and RW (rows of a divided by the one row b, for row
+// broadcasting in one call); the AVX-512 level adds VVNT, VV with
+// non-temporal stores for large outputs. Integer kernels check for zero
+// divisors (and MIN / -1 for signed types) inside the loop and return
+// whether any lane failed; the wrapper then locates the element. A
+// broadcast integer divisor is never divided by in the loop: the magic
+// kernels multiply by its magic number.
+//
+// Files: gen.go (the AVX2 float-lane kernels, shared helpers), i32.go
+// (AVX2 i32), magic_avx2.go (AVX2 magic numbers), avx512.go (the AVX-512
+// level, its 64-bit and magic kernels), bytes512.go (AVX512_VBMI bytes),
+// tables.go (the dispatch tables). Recipes and proofs are in the comments
+// of the functions that emit them; divide-spec.md and simd-design.md
+// section 8 give the semantics.
 package main
 
 import (
+	"flag"
 	"fmt"
+	"os"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -23,7 +34,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-//go:generate go run . -out ../div_amd64.s -stubs ../div_amd64.go -pkg kernel
+//go:generate go run . -out ../div_amd64.s -stubs ../div_amd64.go -pkg kernel -tables ../tables_amd64.go
 
 // variant is the shape of the runs a kernel divides: whether a and b are
 // vectors (advancing with dst) or one broadcast element, and whether b is
@@ -133,7 +144,10 @@ func constants() {
 	DATA(0, U64(0x41e0000000000000)) // 2^31 as f64
 }
 
+var tablesOut = flag.String("tables", "", "write the dispatch tables (Go) to `file`")
+
 func main() {
+	flag.Parse()
 	ConstraintExpr("!purego")
 	constants()
 	for _, k := range kinds() {
@@ -143,11 +157,13 @@ func main() {
 				kernel(k, v, true)
 			}
 		}
+		vecs{table: "AVX2", names: "AVX2", typ: k.name, goType: k.goType, lanes: k.lanes, signed: k.signed, float: k.float}.add()
 	}
 	for _, v := range variants {
 		i32Kernel(v, false)
 		i32Kernel(v, true)
 	}
+	vecs{table: "AVX2", names: "AVX2", typ: "I32", goType: "int32", lanes: 8, signed: true}.add()
 	constants512()
 	constants64()
 	for _, t := range []struct {
@@ -155,13 +171,24 @@ func main() {
 		size         int
 		signed       bool
 	}{{"I8", "int8", 1, true}, {"U8", "uint8", 1, false}, {"I16", "int16", 2, true}, {"U16", "uint16", 2, false}, {"I32", "int32", 4, true}, {"U32", "uint32", 4, false}} {
-		for _, floor := range []bool{false, true} {
-			if floor && !t.signed {
-				continue
-			}
+		for _, floor := range modes(t.signed) {
 			for _, add := range []bool{false, true} {
 				magicSmallAVX2(t.name, t.goType, t.size, t.signed, floor, add)
 				magicSmall512(t.name, t.goType, t.size, t.signed, floor, add)
+			}
+			// 8- and 16-bit elements divide in 16-bit lanes, 32-bit ones
+			// in 32-bit lanes: 32 bytes of lanes per ymm, 64 per zmm.
+			laneBits := max(16, 8*t.size)
+			for _, l := range []struct {
+				level string
+				bytes int
+			}{{"AVX2", 32}, {"AVX512", 64}} {
+				level, bytes := l.level, l.bytes
+				table(level, phaseBroadcast, "%s.vs = magicSmall(%d, %d, %s, %s, %s.vs)", entry(t.name, floor),
+					8*bytes/laneBits, laneBits, magicName(t.name, t.signed, floor, false, level), magicName(t.name, t.signed, floor, true, level), entry(t.name, floor))
+				if !t.signed {
+					table(level, phaseBroadcast, "t.%s[1] = t.%s[0]", field(t.name), field(t.name))
+				}
 			}
 		}
 	}
@@ -170,17 +197,64 @@ func main() {
 		div64Kernel512(true, true, v)
 		div64Kernel512(false, false, v)
 	}
+	for _, signed := range []bool{true, false} {
+		typ := map[bool]string{true: "I64", false: "U64"}[signed]
+		for _, floor := range modes(signed) {
+			e := entry(typ, floor)
+			table("AVX512", phase64, "%s = exact64(%s, %s, %s, %s)", e,
+				levelName("AVX512", typ, signed, false, floor, vv), levelName("AVX512", typ, signed, false, floor, sv), levelName("AVX512", typ, signed, false, floor, rw), e)
+			table("AVX512", phaseStream, "%s.stream = streamed(8, %s, %s.vv, g.%s.vv)", e, levelName("AVX512", typ, signed, false, floor, vvNT), e, e[2:])
+			if !signed {
+				table("AVX512", phase64, "t.u64[1] = t.u64[0]")
+				table("AVX512", phaseStream, "t.u64[1] = t.u64[0]")
+			}
+		}
+	}
 	constantsBytes()
 	for _, v := range []variant{vv, vs, rw, vvNT} {
 		byteKernel512(true, false, v)
 		byteKernel512(true, true, v)
 		byteKernel512(false, false, v)
 	}
+	for _, t := range []struct {
+		name, goType string
+		signed       bool
+	}{{"I8", "int8", true}, {"U8", "uint8", false}} {
+		// 8-bit division looks its magic numbers up (VPERMI2B) instead of
+		// dividing in f32, and needs no widening to 16-bit lanes for a
+		// broadcast divisor: 1.6-2.2x faster than the magic-number kernels.
+		vecs{table: "AVX512", names: "VBMI", svNames: "AVX512", phase: phaseCPU, cond: "hasVBMI",
+			typ: t.name, goType: t.goType, lanes: 16, signed: t.signed}.add()
+		for _, floor := range modes(t.signed) {
+			e := entry(t.name, floor)
+			tableIf("AVX512", phaseStream, "hasVBMI", "", "%s.stream = streamed(16, %s, %s.vv, fault)", e, levelName("VBMI", t.name, t.signed, false, floor, vvNT), e)
+			if !t.signed {
+				tableIf("AVX512", phaseStream, "hasVBMI", "", "t.u8[1] = t.u8[0]")
+			}
+		}
+	}
 	for _, k := range kinds512() {
 		for _, v := range append(variants, vvNT) {
 			kernel512(k, v, false)
 			if k.signed {
 				kernel512(k, v, true)
+			}
+		}
+		vecs{table: "AVX512", names: "AVX512", typ: k.name, goType: k.goType, lanes: k.lanes, signed: k.signed, float: k.float}.add()
+		orElse := "" // the VBMI byte kernels have streams of their own
+		if k.size == 1 {
+			orElse = "hasVBMI"
+		}
+		for _, floor := range modes(k.signed) {
+			nt := levelName("AVX512", k.name, k.signed, k.float, floor, vvNT)
+			if k.float {
+				table("AVX512", phaseStream, "t.%s.stream = streamed(%d, floatKernel(%s), t.%s.vv, fault)", field(k.name), k.lanes, nt, field(k.name))
+				continue
+			}
+			e := entry(k.name, floor)
+			tableIf("AVX512", phaseStream, "", orElse, "%s.stream = streamed(%d, %s, %s.vv, fault)", e, k.lanes, nt, e)
+			if !k.signed {
+				tableIf("AVX512", phaseStream, "", orElse, "t.%s[1] = t.%s[0]", field(k.name), field(k.name))
 			}
 		}
 	}
@@ -195,7 +269,30 @@ func main() {
 			}
 		}
 	}
+	// 64-bit elements by a broadcast divisor: magic numbers in 4 or 8
+	// lanes, over the scalar magic-number loops of div64.go, which also
+	// take the divisors the vector kernels leave (powers of two, -1).
+	table("AVX2", phaseVectors, "t.i64 = fast64Variants(g.i64)")
+	table("AVX2", phaseVectors, "t.u64 = fastU64Variants(g.u64[0])")
+	for _, l := range []struct {
+		level string
+		lanes int
+	}{{"AVX2", 4}, {"AVX512", 8}} {
+		level, lanes := l.level, l.lanes
+		for _, floor := range []bool{false, true} {
+			table(level, phaseBroadcast, "%s.vs = magicI64(%d, %s, %s, %s.vs)", entry("I64", floor), lanes,
+				magicName("I64", true, floor, false, level), magicName("I64", true, floor, true, level), entry("I64", floor))
+		}
+		table(level, phaseBroadcast, "t.u64[0].vs = magicU64(%d, %s, %s, t.u64[0].vs)", lanes, magicName("U64", false, false, false, level), magicName("U64", false, false, true, level))
+		table(level, phaseBroadcast, "t.u64[1] = t.u64[0]")
+	}
 	Generate()
+	if *tablesOut != "" {
+		if err := writeTables(*tablesOut); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
 }
 
 // intKernelText declares an integer kernel of the given bits (8 or 64),
@@ -215,10 +312,8 @@ func intKernelText(bits int, signed, floor bool, v variant, lanes int, level, no
 	return name, loadParams(v)
 }
 
-// magicText declares a magic-number kernel, func(dst, a []T, magic,
-// shift, absD, negD uint64), named div<typ>Magic[Trunc|Floor][Add]<level>
-// after the element type T, and returns its name.
-func magicText(typ, goType string, signed, floor, add bool, level string) string {
+// magicName names a magic-number kernel: div<typ>Magic[Trunc|Floor][Add]<level>.
+func magicName(typ string, signed, floor, add bool, level string) string {
 	name := "div" + typ + "Magic"
 	if signed && floor {
 		name += "Floor"
@@ -228,7 +323,14 @@ func magicText(typ, goType string, signed, floor, add bool, level string) string
 	if add {
 		name += "Add"
 	}
-	name += level
+	return name + level
+}
+
+// magicText declares a magic-number kernel, func(dst, a []T, magic,
+// shift, absD, negD uint64), named by magicName after the element type T,
+// and returns its name.
+func magicText(typ, goType string, signed, floor, add bool, level string) string {
+	name := magicName(typ, signed, floor, add, level)
 	TEXT(name, NOSPLIT, "func(dst, a []"+goType+", magic, shift, absD, negD uint64)")
 	Pragma("noescape")
 	return name
