@@ -1959,3 +1959,63 @@ func divU64MagicAddAVX2(dst []uint64, a []uint64, magic uint64, shift uint64, ab
 //
 //go:noescape
 func divU64MagicAddAVX512(dst []uint64, a []uint64, magic uint64, shift uint64, absD uint64, negD uint64)
+
+// It also reports divisors outside [-2^50, 2^50) (u64: above 2^50), and (i64) a by -1 or 1 where fl(a) is -2^63 or 2^63, which it does not divide.
+//
+//go:noescape
+func divI64TruncVVAVX2(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors outside [-2^50, 2^50) (u64: above 2^50), and (i64) a by -1 or 1 where fl(a) is -2^63 or 2^63, which it does not divide.
+//
+//go:noescape
+func divI64FloorVVAVX2(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors outside [-2^50, 2^50) (u64: above 2^50), and (i64) a by -1 or 1 where fl(a) is -2^63 or 2^63, which it does not divide.
+//
+//go:noescape
+func divU64VVAVX2(dst []uint64, a []uint64, b []uint64) bool
+
+// It also reports divisors outside [-2^50, 2^50) (u64: above 2^50), and (i64) a by -1 or 1 where fl(a) is -2^63 or 2^63, which it does not divide.
+//
+//go:noescape
+func divI64TruncSVAVX2(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors outside [-2^50, 2^50) (u64: above 2^50), and (i64) a by -1 or 1 where fl(a) is -2^63 or 2^63, which it does not divide.
+//
+//go:noescape
+func divI64FloorSVAVX2(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors outside [-2^50, 2^50) (u64: above 2^50), and (i64) a by -1 or 1 where fl(a) is -2^63 or 2^63, which it does not divide.
+//
+//go:noescape
+func divU64SVAVX2(dst []uint64, a []uint64, b []uint64) bool
+
+// It also reports divisors outside [-2^50, 2^50) (u64: above 2^50), and (i64) a by -1 or 1 where fl(a) is -2^63 or 2^63, which it does not divide.
+//
+//go:noescape
+func divI64TruncRWAVX2(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors outside [-2^50, 2^50) (u64: above 2^50), and (i64) a by -1 or 1 where fl(a) is -2^63 or 2^63, which it does not divide.
+//
+//go:noescape
+func divI64FloorRWAVX2(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors outside [-2^50, 2^50) (u64: above 2^50), and (i64) a by -1 or 1 where fl(a) is -2^63 or 2^63, which it does not divide.
+//
+//go:noescape
+func divU64RWAVX2(dst []uint64, a []uint64, b []uint64) bool
+
+// It also reports divisors outside [-2^50, 2^50) (u64: above 2^50), and (i64) a by -1 or 1 where fl(a) is -2^63 or 2^63, which it does not divide.
+//
+//go:noescape
+func divI64TruncVVNTAVX2(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors outside [-2^50, 2^50) (u64: above 2^50), and (i64) a by -1 or 1 where fl(a) is -2^63 or 2^63, which it does not divide.
+//
+//go:noescape
+func divI64FloorVVNTAVX2(dst []int64, a []int64, b []int64) bool
+
+// It also reports divisors outside [-2^50, 2^50) (u64: above 2^50), and (i64) a by -1 or 1 where fl(a) is -2^63 or 2^63, which it does not divide.
+//
+//go:noescape
+func divU64VVNTAVX2(dst []uint64, a []uint64, b []uint64) bool

@@ -17004,3 +17004,1787 @@ divU64MagicAddAVX512_single:
 divU64MagicAddAVX512_done:
 	VZEROUPPER
 	RET
+
+DATA c64magic<>+0(SB)/8, $0x4338000000000000
+DATA c64magic<>+8(SB)/8, $0x4338000000000000
+DATA c64magic<>+16(SB)/8, $0x4338000000000000
+DATA c64magic<>+24(SB)/8, $0x4338000000000000
+GLOBL c64magic<>(SB), RODATA|NOPTR, $32
+
+DATA c64magichi<>+0(SB)/8, $0x4337ffffbcc80000
+DATA c64magichi<>+8(SB)/8, $0x4337ffffbcc80000
+DATA c64magichi<>+16(SB)/8, $0x4337ffffbcc80000
+DATA c64magichi<>+24(SB)/8, $0x4337ffffbcc80000
+GLOBL c64magichi<>(SB), RODATA|NOPTR, $32
+
+DATA c64magiclo<>+0(SB)/8, $0x4337ffffbce00000
+DATA c64magiclo<>+8(SB)/8, $0x4337ffffbce00000
+DATA c64magiclo<>+16(SB)/8, $0x4337ffffbce00000
+DATA c64magiclo<>+24(SB)/8, $0x4337ffffbce00000
+GLOBL c64magiclo<>(SB), RODATA|NOPTR, $32
+
+DATA c64exp<>+0(SB)/8, $0x4330000000000000
+DATA c64exp<>+8(SB)/8, $0x4330000000000000
+DATA c64exp<>+16(SB)/8, $0x4330000000000000
+DATA c64exp<>+24(SB)/8, $0x4330000000000000
+GLOBL c64exp<>(SB), RODATA|NOPTR, $32
+
+DATA c64hi<>+0(SB)/8, $0x4530000000000000
+DATA c64hi<>+8(SB)/8, $0x4530000000000000
+DATA c64hi<>+16(SB)/8, $0x4530000000000000
+DATA c64hi<>+24(SB)/8, $0x4530000000000000
+GLOBL c64hi<>(SB), RODATA|NOPTR, $32
+
+DATA c64hisigned<>+0(SB)/8, $0x4530000080000000
+DATA c64hisigned<>+8(SB)/8, $0x4530000080000000
+DATA c64hisigned<>+16(SB)/8, $0x4530000080000000
+DATA c64hisigned<>+24(SB)/8, $0x4530000080000000
+GLOBL c64hisigned<>(SB), RODATA|NOPTR, $32
+
+DATA c64hisub<>+0(SB)/8, $0x4530000000100000
+DATA c64hisub<>+8(SB)/8, $0x4530000000100000
+DATA c64hisub<>+16(SB)/8, $0x4530000000100000
+DATA c64hisub<>+24(SB)/8, $0x4530000000100000
+GLOBL c64hisub<>(SB), RODATA|NOPTR, $32
+
+DATA c64hisubsigned<>+0(SB)/8, $0x4530000080100000
+DATA c64hisubsigned<>+8(SB)/8, $0x4530000080100000
+DATA c64hisubsigned<>+16(SB)/8, $0x4530000080100000
+DATA c64hisubsigned<>+24(SB)/8, $0x4530000080100000
+GLOBL c64hisubsigned<>(SB), RODATA|NOPTR, $32
+
+DATA c64one<>+0(SB)/8, $0x3ff0000000000000
+DATA c64one<>+8(SB)/8, $0x3ff0000000000000
+DATA c64one<>+16(SB)/8, $0x3ff0000000000000
+DATA c64one<>+24(SB)/8, $0x3ff0000000000000
+GLOBL c64one<>(SB), RODATA|NOPTR, $32
+
+DATA c64half<>+0(SB)/8, $0x3fe0000000000000
+DATA c64half<>+8(SB)/8, $0x3fe0000000000000
+DATA c64half<>+16(SB)/8, $0x3fe0000000000000
+DATA c64half<>+24(SB)/8, $0x3fe0000000000000
+GLOBL c64half<>(SB), RODATA|NOPTR, $32
+
+DATA c64two32<>+0(SB)/8, $0x41f0000000000000
+DATA c64two32<>+8(SB)/8, $0x41f0000000000000
+DATA c64two32<>+16(SB)/8, $0x41f0000000000000
+DATA c64two32<>+24(SB)/8, $0x41f0000000000000
+GLOBL c64two32<>(SB), RODATA|NOPTR, $32
+
+DATA c64twom32<>+0(SB)/8, $0x3df0000000000000
+DATA c64twom32<>+8(SB)/8, $0x3df0000000000000
+DATA c64twom32<>+16(SB)/8, $0x3df0000000000000
+DATA c64twom32<>+24(SB)/8, $0x3df0000000000000
+GLOBL c64twom32<>(SB), RODATA|NOPTR, $32
+
+DATA c64signbit<>+0(SB)/8, $0x8000000000000000
+DATA c64signbit<>+8(SB)/8, $0x8000000000000000
+DATA c64signbit<>+16(SB)/8, $0x8000000000000000
+DATA c64signbit<>+24(SB)/8, $0x8000000000000000
+GLOBL c64signbit<>(SB), RODATA|NOPTR, $32
+
+DATA c64abs<>+0(SB)/8, $0x7fffffffffffffff
+DATA c64abs<>+8(SB)/8, $0x7fffffffffffffff
+DATA c64abs<>+16(SB)/8, $0x7fffffffffffffff
+DATA c64abs<>+24(SB)/8, $0x7fffffffffffffff
+GLOBL c64abs<>(SB), RODATA|NOPTR, $32
+
+DATA c64allones<>+0(SB)/8, $0xffffffffffffffff
+DATA c64allones<>+8(SB)/8, $0xffffffffffffffff
+DATA c64allones<>+16(SB)/8, $0xffffffffffffffff
+DATA c64allones<>+24(SB)/8, $0xffffffffffffffff
+GLOBL c64allones<>(SB), RODATA|NOPTR, $32
+
+DATA c64two63<>+0(SB)/8, $0x43e0000000000000
+DATA c64two63<>+8(SB)/8, $0x43e0000000000000
+DATA c64two63<>+16(SB)/8, $0x43e0000000000000
+DATA c64two63<>+24(SB)/8, $0x43e0000000000000
+GLOBL c64two63<>(SB), RODATA|NOPTR, $32
+
+DATA c64range<>+0(SB)/8, $0x0004000000000000
+DATA c64range<>+8(SB)/8, $0x0004000000000000
+DATA c64range<>+16(SB)/8, $0x0004000000000000
+DATA c64range<>+24(SB)/8, $0x0004000000000000
+GLOBL c64range<>(SB), RODATA|NOPTR, $32
+
+DATA c64above50<>+0(SB)/8, $0xfffc000000000000
+DATA c64above50<>+8(SB)/8, $0xfffc000000000000
+DATA c64above50<>+16(SB)/8, $0xfffc000000000000
+DATA c64above50<>+24(SB)/8, $0xfffc000000000000
+GLOBL c64above50<>(SB), RODATA|NOPTR, $32
+
+DATA c64above51<>+0(SB)/8, $0xfff8000000000000
+DATA c64above51<>+8(SB)/8, $0xfff8000000000000
+DATA c64above51<>+16(SB)/8, $0xfff8000000000000
+DATA c64above51<>+24(SB)/8, $0xfff8000000000000
+GLOBL c64above51<>(SB), RODATA|NOPTR, $32
+
+// func divI64TruncVVAVX2(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·divI64TruncVVAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks and the broadcast operand, set up once.
+	VPXOR  Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+
+	// Blocks of 8 elements.
+divI64TruncVVAVX2_block:
+	CMPQ         AX, $0x00000008
+	JB           divI64TruncVVAVX2_single
+	VMOVDQU      (DX), Y3
+	VPSRLQ       $0x20, Y3, Y4
+	VPXOR        c64hisigned<>+0(SB), Y4, Y4
+	VSUBPD       c64hisubsigned<>+0(SB), Y4, Y4
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y3, Y5
+	VADDPD       Y5, Y4, Y6
+	VMOVDQU      (BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y7
+	VPOR         Y7, Y0, Y0
+	VPXOR        Y3, Y2, Y3
+	VPAND        c64signbit<>+0(SB), Y3, Y3
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVDQU      32(DX), Y8
+	VPSRLQ       $0x20, Y8, Y9
+	VPXOR        c64hisigned<>+0(SB), Y9, Y9
+	VSUBPD       c64hisubsigned<>+0(SB), Y9, Y9
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y8, Y10
+	VADDPD       Y10, Y9, Y11
+	VMOVDQU      32(BX), Y7
+	VPADDQ       c64range<>+0(SB), Y7, Y12
+	VPOR         Y12, Y0, Y0
+	VPXOR        Y8, Y7, Y8
+	VPAND        c64signbit<>+0(SB), Y8, Y8
+	VPADDQ       c64magic<>+0(SB), Y7, Y7
+	VSUBPD       c64magic<>+0(SB), Y7, Y7
+	VMOVUPD      c64one<>+0(SB), Y12
+	VDIVPD       Y2, Y12, Y12
+	VMOVUPD      c64one<>+0(SB), Y13
+	VDIVPD       Y7, Y13, Y13
+	VMULPD       Y12, Y6, Y6
+	VMAXPD       Y12, Y6, Y14
+	VMAXPD       Y14, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y14
+	VMOVUPD      c64magichi<>+0(SB), Y15
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y15
+	VMULPD       Y13, Y11, Y6
+	VMAXPD       Y13, Y6, Y11
+	VMAXPD       Y11, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y11
+	VMOVUPD      c64magichi<>+0(SB), Y16
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y16
+	VMOVAPD      Y4, Y4
+	VFNMADD231PD Y2, Y14, Y4
+	VADDPD       Y5, Y4, Y4
+	VMOVUPD      c64half<>+0(SB), Y2
+	VANDPD       c64abs<>+0(SB), Y12, Y5
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y2
+	VXORPD       Y3, Y2, Y2
+	VFMADD231PD  Y12, Y4, Y2
+	VMOVAPD      Y9, Y3
+	VFNMADD231PD Y7, Y11, Y3
+	VADDPD       Y10, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y4
+	VANDPD       c64abs<>+0(SB), Y13, Y5
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y4
+	VXORPD       Y8, Y4, Y4
+	VFMADD231PD  Y13, Y3, Y4
+	VSUBPD       c64magiclo<>+0(SB), Y15, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y14
+	VADDPD       Y2, Y14, Y14
+	VPSLLQ       $0x20, Y15, Y15
+	VPADDQ       Y15, Y14, Y14
+	VMOVDQU      Y14, (CX)
+	VSUBPD       c64magiclo<>+0(SB), Y16, Y2
+	VFNMADD231PD c64two32<>+0(SB), Y2, Y11
+	VADDPD       Y4, Y11, Y11
+	VPSLLQ       $0x20, Y16, Y16
+	VPADDQ       Y16, Y11, Y11
+	VMOVDQU      Y11, 32(CX)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, BX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000008, AX
+	JMP          divI64TruncVVAVX2_block
+
+	// Groups of 4 elements.
+divI64TruncVVAVX2_single:
+	CMPQ         AX, $0x00000004
+	JB           divI64TruncVVAVX2_end
+	VMOVDQU      (DX), Y3
+	VPSRLQ       $0x20, Y3, Y4
+	VPXOR        c64hisigned<>+0(SB), Y4, Y4
+	VSUBPD       c64hisubsigned<>+0(SB), Y4, Y4
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y3, Y5
+	VADDPD       Y5, Y4, Y6
+	VMOVDQU      (BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y7
+	VPOR         Y7, Y0, Y0
+	VPXOR        Y3, Y2, Y3
+	VPAND        c64signbit<>+0(SB), Y3, Y3
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y6, Y6
+	VMAXPD       Y7, Y6, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y9
+	VMOVAPD      Y4, Y4
+	VFNMADD231PD Y2, Y8, Y4
+	VADDPD       Y5, Y4, Y4
+	VMOVUPD      c64half<>+0(SB), Y2
+	VANDPD       c64abs<>+0(SB), Y7, Y5
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y2
+	VXORPD       Y3, Y2, Y2
+	VFMADD231PD  Y7, Y4, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVDQU      Y8, (CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000004, AX
+	JMP          divI64TruncVVAVX2_single
+
+divI64TruncVVAVX2_end:
+	// Report whether some lane failed a check.
+	VCMPPD $0x1d, c64two63<>+0(SB), Y1, Y1
+	VANDPD c64above51<>+0(SB), Y0, Y0
+	VORPD  Y1, Y0, Y0
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI64FloorVVAVX2(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·divI64FloorVVAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks and the broadcast operand, set up once.
+	VPXOR  Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+
+	// Blocks of 8 elements.
+divI64FloorVVAVX2_block:
+	CMPQ         AX, $0x00000008
+	JB           divI64FloorVVAVX2_single
+	VMOVDQU      (DX), Y2
+	VPSRLQ       $0x20, Y2, Y3
+	VPXOR        c64hisigned<>+0(SB), Y3, Y3
+	VSUBPD       c64hisubsigned<>+0(SB), Y3, Y3
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y2, Y4
+	VADDPD       Y4, Y3, Y5
+	VMOVDQU      (BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y6
+	VPOR         Y6, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y2, Y6
+	VPOR         c64half<>+0(SB), Y6, Y6
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVDQU      32(DX), Y7
+	VPSRLQ       $0x20, Y7, Y8
+	VPXOR        c64hisigned<>+0(SB), Y8, Y8
+	VSUBPD       c64hisubsigned<>+0(SB), Y8, Y8
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y7, Y9
+	VADDPD       Y9, Y8, Y10
+	VMOVDQU      32(BX), Y7
+	VPADDQ       c64range<>+0(SB), Y7, Y11
+	VPOR         Y11, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y7, Y11
+	VPOR         c64half<>+0(SB), Y11, Y11
+	VPADDQ       c64magic<>+0(SB), Y7, Y7
+	VSUBPD       c64magic<>+0(SB), Y7, Y7
+	VMOVUPD      c64one<>+0(SB), Y12
+	VDIVPD       Y2, Y12, Y12
+	VMOVUPD      c64one<>+0(SB), Y13
+	VDIVPD       Y7, Y13, Y13
+	VMULPD       Y12, Y5, Y5
+	VMAXPD       Y12, Y5, Y14
+	VMAXPD       Y14, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y14
+	VMOVUPD      c64magichi<>+0(SB), Y15
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y15
+	VMULPD       Y13, Y10, Y5
+	VMAXPD       Y13, Y5, Y10
+	VMAXPD       Y10, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y10
+	VMOVUPD      c64magichi<>+0(SB), Y16
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y16
+	VMOVAPD      Y3, Y3
+	VFNMADD231PD Y2, Y14, Y3
+	VADDPD       Y4, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y2
+	VFMSUB231PD  Y6, Y12, Y2
+	VFMADD231PD  Y12, Y3, Y2
+	VMOVAPD      Y8, Y3
+	VFNMADD231PD Y7, Y10, Y3
+	VADDPD       Y9, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y4
+	VFMSUB231PD  Y11, Y13, Y4
+	VFMADD231PD  Y13, Y3, Y4
+	VSUBPD       c64magiclo<>+0(SB), Y15, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y14
+	VADDPD       Y2, Y14, Y14
+	VPSLLQ       $0x20, Y15, Y15
+	VPADDQ       Y15, Y14, Y14
+	VMOVDQU      Y14, (CX)
+	VSUBPD       c64magiclo<>+0(SB), Y16, Y2
+	VFNMADD231PD c64two32<>+0(SB), Y2, Y10
+	VADDPD       Y4, Y10, Y10
+	VPSLLQ       $0x20, Y16, Y16
+	VPADDQ       Y16, Y10, Y10
+	VMOVDQU      Y10, 32(CX)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, BX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000008, AX
+	JMP          divI64FloorVVAVX2_block
+
+	// Groups of 4 elements.
+divI64FloorVVAVX2_single:
+	CMPQ         AX, $0x00000004
+	JB           divI64FloorVVAVX2_end
+	VMOVDQU      (DX), Y2
+	VPSRLQ       $0x20, Y2, Y3
+	VPXOR        c64hisigned<>+0(SB), Y3, Y3
+	VSUBPD       c64hisubsigned<>+0(SB), Y3, Y3
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y2, Y4
+	VADDPD       Y4, Y3, Y5
+	VMOVDQU      (BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y6
+	VPOR         Y6, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y2, Y6
+	VPOR         c64half<>+0(SB), Y6, Y6
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y5, Y5
+	VMAXPD       Y7, Y5, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y9
+	VMOVAPD      Y3, Y3
+	VFNMADD231PD Y2, Y8, Y3
+	VADDPD       Y4, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y2
+	VFMSUB231PD  Y6, Y7, Y2
+	VFMADD231PD  Y7, Y3, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVDQU      Y8, (CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000004, AX
+	JMP          divI64FloorVVAVX2_single
+
+divI64FloorVVAVX2_end:
+	// Report whether some lane failed a check.
+	VCMPPD $0x1d, c64two63<>+0(SB), Y1, Y1
+	VANDPD c64above51<>+0(SB), Y0, Y0
+	VORPD  Y1, Y0, Y0
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU64VVAVX2(dst []uint64, a []uint64, b []uint64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·divU64VVAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks and the broadcast operand, set up once.
+	VPXOR Y0, Y0, Y0
+
+	// Blocks of 8 elements.
+divU64VVAVX2_block:
+	CMPQ         AX, $0x00000008
+	JB           divU64VVAVX2_single
+	VMOVDQU      (DX), Y1
+	VPSRLQ       $0x20, Y1, Y2
+	VPOR         c64hi<>+0(SB), Y2, Y2
+	VSUBPD       c64hisub<>+0(SB), Y2, Y2
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y1, Y3
+	VADDPD       Y3, Y2, Y4
+	VMOVDQU      (BX), Y1
+	VPADDQ       c64allones<>+0(SB), Y1, Y5
+	VPOR         Y5, Y0, Y0
+	VPADDQ       c64magic<>+0(SB), Y1, Y1
+	VSUBPD       c64magic<>+0(SB), Y1, Y1
+	VMOVDQU      32(DX), Y5
+	VPSRLQ       $0x20, Y5, Y6
+	VPOR         c64hi<>+0(SB), Y6, Y6
+	VSUBPD       c64hisub<>+0(SB), Y6, Y6
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y5, Y7
+	VADDPD       Y7, Y6, Y8
+	VMOVDQU      32(BX), Y5
+	VPADDQ       c64allones<>+0(SB), Y5, Y9
+	VPOR         Y9, Y0, Y0
+	VPADDQ       c64magic<>+0(SB), Y5, Y5
+	VSUBPD       c64magic<>+0(SB), Y5, Y5
+	VMOVUPD      c64one<>+0(SB), Y9
+	VDIVPD       Y1, Y9, Y9
+	VMOVUPD      c64one<>+0(SB), Y10
+	VDIVPD       Y5, Y10, Y10
+	VMULPD       Y9, Y4, Y4
+	VROUNDPD     $0x08, Y4, Y11
+	VMOVUPD      c64magichi<>+0(SB), Y12
+	VFMADD231PD  c64twom32<>+0(SB), Y4, Y12
+	VMULPD       Y10, Y8, Y4
+	VROUNDPD     $0x08, Y4, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y13
+	VFMADD231PD  c64twom32<>+0(SB), Y4, Y13
+	VMOVAPD      Y2, Y2
+	VFNMADD231PD Y1, Y11, Y2
+	VADDPD       Y3, Y2, Y2
+	VMOVUPD      c64half<>+0(SB), Y1
+	VFMSUB231PD  c64half<>+0(SB), Y9, Y1
+	VFMADD231PD  Y9, Y2, Y1
+	VMOVAPD      Y6, Y2
+	VFNMADD231PD Y5, Y8, Y2
+	VADDPD       Y7, Y2, Y2
+	VMOVUPD      c64half<>+0(SB), Y3
+	VFMSUB231PD  c64half<>+0(SB), Y10, Y3
+	VFMADD231PD  Y10, Y2, Y3
+	VSUBPD       c64magiclo<>+0(SB), Y12, Y2
+	VFNMADD231PD c64two32<>+0(SB), Y2, Y11
+	VADDPD       Y1, Y11, Y11
+	VPSLLQ       $0x20, Y12, Y12
+	VPADDQ       Y12, Y11, Y11
+	VMOVDQU      Y11, (CX)
+	VSUBPD       c64magiclo<>+0(SB), Y13, Y1
+	VFNMADD231PD c64two32<>+0(SB), Y1, Y8
+	VADDPD       Y3, Y8, Y8
+	VPSLLQ       $0x20, Y13, Y13
+	VPADDQ       Y13, Y8, Y8
+	VMOVDQU      Y8, 32(CX)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, BX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000008, AX
+	JMP          divU64VVAVX2_block
+
+	// Groups of 4 elements.
+divU64VVAVX2_single:
+	CMPQ         AX, $0x00000004
+	JB           divU64VVAVX2_end
+	VMOVDQU      (DX), Y1
+	VPSRLQ       $0x20, Y1, Y2
+	VPOR         c64hi<>+0(SB), Y2, Y2
+	VSUBPD       c64hisub<>+0(SB), Y2, Y2
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y1, Y3
+	VADDPD       Y3, Y2, Y4
+	VMOVDQU      (BX), Y1
+	VPADDQ       c64allones<>+0(SB), Y1, Y5
+	VPOR         Y5, Y0, Y0
+	VPADDQ       c64magic<>+0(SB), Y1, Y1
+	VSUBPD       c64magic<>+0(SB), Y1, Y1
+	VMOVUPD      c64one<>+0(SB), Y5
+	VDIVPD       Y1, Y5, Y5
+	VMULPD       Y5, Y4, Y4
+	VROUNDPD     $0x08, Y4, Y6
+	VMOVUPD      c64magichi<>+0(SB), Y7
+	VFMADD231PD  c64twom32<>+0(SB), Y4, Y7
+	VMOVAPD      Y2, Y2
+	VFNMADD231PD Y1, Y6, Y2
+	VADDPD       Y3, Y2, Y2
+	VMOVUPD      c64half<>+0(SB), Y1
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y1
+	VFMADD231PD  Y5, Y2, Y1
+	VSUBPD       c64magiclo<>+0(SB), Y7, Y2
+	VFNMADD231PD c64two32<>+0(SB), Y2, Y6
+	VADDPD       Y1, Y6, Y6
+	VPSLLQ       $0x20, Y7, Y7
+	VPADDQ       Y7, Y6, Y6
+	VMOVDQU      Y6, (CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000004, AX
+	JMP          divU64VVAVX2_single
+
+divU64VVAVX2_end:
+	// Report whether some lane failed a check.
+	VPTEST c64above50<>+0(SB), Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI64TruncSVAVX2(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·divI64TruncSVAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks and the broadcast operand, set up once.
+	VPXOR        Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	VPBROADCASTQ (DX), Y2
+	VPSRLQ       $0x20, Y2, Y3
+	VPXOR        c64hisigned<>+0(SB), Y3, Y3
+	VSUBPD       c64hisubsigned<>+0(SB), Y3, Y3
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y2, Y4
+	VADDPD       Y4, Y3, Y5
+
+	// Blocks of 8 elements.
+divI64TruncSVAVX2_block:
+	CMPQ         AX, $0x00000008
+	JB           divI64TruncSVAVX2_single
+	VMOVDQU      (BX), Y6
+	VPADDQ       c64range<>+0(SB), Y6, Y7
+	VPOR         Y7, Y0, Y0
+	VPXOR        Y2, Y6, Y7
+	VPAND        c64signbit<>+0(SB), Y7, Y7
+	VPADDQ       c64magic<>+0(SB), Y6, Y6
+	VSUBPD       c64magic<>+0(SB), Y6, Y6
+	VMOVUPD      c64one<>+0(SB), Y8
+	VDIVPD       Y6, Y8, Y8
+	VMULPD       Y8, Y5, Y9
+	VMAXPD       Y8, Y9, Y10
+	VMAXPD       Y10, Y1, Y1
+	VROUNDPD     $0x08, Y9, Y10
+	VMOVUPD      c64magichi<>+0(SB), Y11
+	VFMADD231PD  c64twom32<>+0(SB), Y9, Y11
+	VMOVAPD      Y3, Y9
+	VFNMADD231PD Y6, Y10, Y9
+	VADDPD       Y4, Y9, Y9
+	VMOVUPD      c64half<>+0(SB), Y6
+	VANDPD       c64abs<>+0(SB), Y8, Y12
+	VFMSUB231PD  c64half<>+0(SB), Y12, Y6
+	VXORPD       Y7, Y6, Y6
+	VFMADD231PD  Y8, Y9, Y6
+	VSUBPD       c64magiclo<>+0(SB), Y11, Y7
+	VFNMADD231PD c64two32<>+0(SB), Y7, Y10
+	VADDPD       Y6, Y10, Y10
+	VPSLLQ       $0x20, Y11, Y11
+	VPADDQ       Y11, Y10, Y10
+	VMOVDQU      Y10, (CX)
+	VMOVDQU      32(BX), Y6
+	VPADDQ       c64range<>+0(SB), Y6, Y7
+	VPOR         Y7, Y0, Y0
+	VPXOR        Y2, Y6, Y7
+	VPAND        c64signbit<>+0(SB), Y7, Y7
+	VPADDQ       c64magic<>+0(SB), Y6, Y6
+	VSUBPD       c64magic<>+0(SB), Y6, Y6
+	VMOVUPD      c64one<>+0(SB), Y8
+	VDIVPD       Y6, Y8, Y8
+	VMULPD       Y8, Y5, Y9
+	VMAXPD       Y8, Y9, Y10
+	VMAXPD       Y10, Y1, Y1
+	VROUNDPD     $0x08, Y9, Y10
+	VMOVUPD      c64magichi<>+0(SB), Y11
+	VFMADD231PD  c64twom32<>+0(SB), Y9, Y11
+	VMOVAPD      Y3, Y9
+	VFNMADD231PD Y6, Y10, Y9
+	VADDPD       Y4, Y9, Y9
+	VMOVUPD      c64half<>+0(SB), Y6
+	VANDPD       c64abs<>+0(SB), Y8, Y12
+	VFMSUB231PD  c64half<>+0(SB), Y12, Y6
+	VXORPD       Y7, Y6, Y6
+	VFMADD231PD  Y8, Y9, Y6
+	VSUBPD       c64magiclo<>+0(SB), Y11, Y7
+	VFNMADD231PD c64two32<>+0(SB), Y7, Y10
+	VADDPD       Y6, Y10, Y10
+	VPSLLQ       $0x20, Y11, Y11
+	VPADDQ       Y11, Y10, Y10
+	VMOVDQU      Y10, 32(CX)
+	ADDQ         $0x00000040, BX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000008, AX
+	JMP          divI64TruncSVAVX2_block
+
+	// Groups of 4 elements.
+divI64TruncSVAVX2_single:
+	CMPQ         AX, $0x00000004
+	JB           divI64TruncSVAVX2_end
+	VMOVDQU      (BX), Y6
+	VPADDQ       c64range<>+0(SB), Y6, Y7
+	VPOR         Y7, Y0, Y0
+	VPXOR        Y2, Y6, Y7
+	VPAND        c64signbit<>+0(SB), Y7, Y7
+	VPADDQ       c64magic<>+0(SB), Y6, Y6
+	VSUBPD       c64magic<>+0(SB), Y6, Y6
+	VMOVUPD      c64one<>+0(SB), Y8
+	VDIVPD       Y6, Y8, Y8
+	VMULPD       Y8, Y5, Y9
+	VMAXPD       Y8, Y9, Y10
+	VMAXPD       Y10, Y1, Y1
+	VROUNDPD     $0x08, Y9, Y10
+	VMOVUPD      c64magichi<>+0(SB), Y11
+	VFMADD231PD  c64twom32<>+0(SB), Y9, Y11
+	VMOVAPD      Y3, Y9
+	VFNMADD231PD Y6, Y10, Y9
+	VADDPD       Y4, Y9, Y9
+	VMOVUPD      c64half<>+0(SB), Y6
+	VANDPD       c64abs<>+0(SB), Y8, Y12
+	VFMSUB231PD  c64half<>+0(SB), Y12, Y6
+	VXORPD       Y7, Y6, Y6
+	VFMADD231PD  Y8, Y9, Y6
+	VSUBPD       c64magiclo<>+0(SB), Y11, Y7
+	VFNMADD231PD c64two32<>+0(SB), Y7, Y10
+	VADDPD       Y6, Y10, Y10
+	VPSLLQ       $0x20, Y11, Y11
+	VPADDQ       Y11, Y10, Y10
+	VMOVDQU      Y10, (CX)
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000004, AX
+	JMP          divI64TruncSVAVX2_single
+
+divI64TruncSVAVX2_end:
+	// Report whether some lane failed a check.
+	VCMPPD $0x1d, c64two63<>+0(SB), Y1, Y1
+	VANDPD c64above51<>+0(SB), Y0, Y0
+	VORPD  Y1, Y0, Y0
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI64FloorSVAVX2(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·divI64FloorSVAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks and the broadcast operand, set up once.
+	VPXOR        Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	VPBROADCASTQ (DX), Y2
+	VPSRLQ       $0x20, Y2, Y3
+	VPXOR        c64hisigned<>+0(SB), Y3, Y3
+	VSUBPD       c64hisubsigned<>+0(SB), Y3, Y3
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y2, Y2
+	VADDPD       Y2, Y3, Y4
+
+	// Blocks of 8 elements.
+divI64FloorSVAVX2_block:
+	CMPQ         AX, $0x00000008
+	JB           divI64FloorSVAVX2_single
+	VMOVDQU      (BX), Y5
+	VPADDQ       c64range<>+0(SB), Y5, Y6
+	VPOR         Y6, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y5, Y6
+	VPOR         c64half<>+0(SB), Y6, Y6
+	VPADDQ       c64magic<>+0(SB), Y5, Y5
+	VSUBPD       c64magic<>+0(SB), Y5, Y5
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y5, Y7, Y7
+	VMULPD       Y7, Y4, Y8
+	VMAXPD       Y7, Y8, Y9
+	VMAXPD       Y9, Y1, Y1
+	VROUNDPD     $0x08, Y8, Y9
+	VMOVUPD      c64magichi<>+0(SB), Y10
+	VFMADD231PD  c64twom32<>+0(SB), Y8, Y10
+	VMOVAPD      Y3, Y8
+	VFNMADD231PD Y5, Y9, Y8
+	VADDPD       Y2, Y8, Y8
+	VMOVUPD      c64half<>+0(SB), Y5
+	VFMSUB231PD  Y6, Y7, Y5
+	VFMADD231PD  Y7, Y8, Y5
+	VSUBPD       c64magiclo<>+0(SB), Y10, Y6
+	VFNMADD231PD c64two32<>+0(SB), Y6, Y9
+	VADDPD       Y5, Y9, Y9
+	VPSLLQ       $0x20, Y10, Y10
+	VPADDQ       Y10, Y9, Y9
+	VMOVDQU      Y9, (CX)
+	VMOVDQU      32(BX), Y5
+	VPADDQ       c64range<>+0(SB), Y5, Y6
+	VPOR         Y6, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y5, Y6
+	VPOR         c64half<>+0(SB), Y6, Y6
+	VPADDQ       c64magic<>+0(SB), Y5, Y5
+	VSUBPD       c64magic<>+0(SB), Y5, Y5
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y5, Y7, Y7
+	VMULPD       Y7, Y4, Y8
+	VMAXPD       Y7, Y8, Y9
+	VMAXPD       Y9, Y1, Y1
+	VROUNDPD     $0x08, Y8, Y9
+	VMOVUPD      c64magichi<>+0(SB), Y10
+	VFMADD231PD  c64twom32<>+0(SB), Y8, Y10
+	VMOVAPD      Y3, Y8
+	VFNMADD231PD Y5, Y9, Y8
+	VADDPD       Y2, Y8, Y8
+	VMOVUPD      c64half<>+0(SB), Y5
+	VFMSUB231PD  Y6, Y7, Y5
+	VFMADD231PD  Y7, Y8, Y5
+	VSUBPD       c64magiclo<>+0(SB), Y10, Y6
+	VFNMADD231PD c64two32<>+0(SB), Y6, Y9
+	VADDPD       Y5, Y9, Y9
+	VPSLLQ       $0x20, Y10, Y10
+	VPADDQ       Y10, Y9, Y9
+	VMOVDQU      Y9, 32(CX)
+	ADDQ         $0x00000040, BX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000008, AX
+	JMP          divI64FloorSVAVX2_block
+
+	// Groups of 4 elements.
+divI64FloorSVAVX2_single:
+	CMPQ         AX, $0x00000004
+	JB           divI64FloorSVAVX2_end
+	VMOVDQU      (BX), Y5
+	VPADDQ       c64range<>+0(SB), Y5, Y6
+	VPOR         Y6, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y5, Y6
+	VPOR         c64half<>+0(SB), Y6, Y6
+	VPADDQ       c64magic<>+0(SB), Y5, Y5
+	VSUBPD       c64magic<>+0(SB), Y5, Y5
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y5, Y7, Y7
+	VMULPD       Y7, Y4, Y8
+	VMAXPD       Y7, Y8, Y9
+	VMAXPD       Y9, Y1, Y1
+	VROUNDPD     $0x08, Y8, Y9
+	VMOVUPD      c64magichi<>+0(SB), Y10
+	VFMADD231PD  c64twom32<>+0(SB), Y8, Y10
+	VMOVAPD      Y3, Y8
+	VFNMADD231PD Y5, Y9, Y8
+	VADDPD       Y2, Y8, Y8
+	VMOVUPD      c64half<>+0(SB), Y5
+	VFMSUB231PD  Y6, Y7, Y5
+	VFMADD231PD  Y7, Y8, Y5
+	VSUBPD       c64magiclo<>+0(SB), Y10, Y6
+	VFNMADD231PD c64two32<>+0(SB), Y6, Y9
+	VADDPD       Y5, Y9, Y9
+	VPSLLQ       $0x20, Y10, Y10
+	VPADDQ       Y10, Y9, Y9
+	VMOVDQU      Y9, (CX)
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000004, AX
+	JMP          divI64FloorSVAVX2_single
+
+divI64FloorSVAVX2_end:
+	// Report whether some lane failed a check.
+	VCMPPD $0x1d, c64two63<>+0(SB), Y1, Y1
+	VANDPD c64above51<>+0(SB), Y0, Y0
+	VORPD  Y1, Y0, Y0
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU64SVAVX2(dst []uint64, a []uint64, b []uint64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·divU64SVAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks and the broadcast operand, set up once.
+	VPXOR        Y0, Y0, Y0
+	VPBROADCASTQ (DX), Y1
+	VPSRLQ       $0x20, Y1, Y2
+	VPOR         c64hi<>+0(SB), Y2, Y2
+	VSUBPD       c64hisub<>+0(SB), Y2, Y2
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y1, Y1
+	VADDPD       Y1, Y2, Y3
+
+	// Blocks of 8 elements.
+divU64SVAVX2_block:
+	CMPQ         AX, $0x00000008
+	JB           divU64SVAVX2_single
+	VMOVDQU      (BX), Y4
+	VPADDQ       c64allones<>+0(SB), Y4, Y5
+	VPOR         Y5, Y0, Y0
+	VPADDQ       c64magic<>+0(SB), Y4, Y4
+	VSUBPD       c64magic<>+0(SB), Y4, Y4
+	VMOVUPD      c64one<>+0(SB), Y5
+	VDIVPD       Y4, Y5, Y5
+	VMULPD       Y5, Y3, Y6
+	VROUNDPD     $0x08, Y6, Y7
+	VMOVUPD      c64magichi<>+0(SB), Y8
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y8
+	VMOVAPD      Y2, Y6
+	VFNMADD231PD Y4, Y7, Y6
+	VADDPD       Y1, Y6, Y6
+	VMOVUPD      c64half<>+0(SB), Y4
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y4
+	VFMADD231PD  Y5, Y6, Y4
+	VSUBPD       c64magiclo<>+0(SB), Y8, Y5
+	VFNMADD231PD c64two32<>+0(SB), Y5, Y7
+	VADDPD       Y4, Y7, Y7
+	VPSLLQ       $0x20, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VMOVDQU      Y7, (CX)
+	VMOVDQU      32(BX), Y4
+	VPADDQ       c64allones<>+0(SB), Y4, Y5
+	VPOR         Y5, Y0, Y0
+	VPADDQ       c64magic<>+0(SB), Y4, Y4
+	VSUBPD       c64magic<>+0(SB), Y4, Y4
+	VMOVUPD      c64one<>+0(SB), Y5
+	VDIVPD       Y4, Y5, Y5
+	VMULPD       Y5, Y3, Y6
+	VROUNDPD     $0x08, Y6, Y7
+	VMOVUPD      c64magichi<>+0(SB), Y8
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y8
+	VMOVAPD      Y2, Y6
+	VFNMADD231PD Y4, Y7, Y6
+	VADDPD       Y1, Y6, Y6
+	VMOVUPD      c64half<>+0(SB), Y4
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y4
+	VFMADD231PD  Y5, Y6, Y4
+	VSUBPD       c64magiclo<>+0(SB), Y8, Y5
+	VFNMADD231PD c64two32<>+0(SB), Y5, Y7
+	VADDPD       Y4, Y7, Y7
+	VPSLLQ       $0x20, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VMOVDQU      Y7, 32(CX)
+	ADDQ         $0x00000040, BX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000008, AX
+	JMP          divU64SVAVX2_block
+
+	// Groups of 4 elements.
+divU64SVAVX2_single:
+	CMPQ         AX, $0x00000004
+	JB           divU64SVAVX2_end
+	VMOVDQU      (BX), Y4
+	VPADDQ       c64allones<>+0(SB), Y4, Y5
+	VPOR         Y5, Y0, Y0
+	VPADDQ       c64magic<>+0(SB), Y4, Y4
+	VSUBPD       c64magic<>+0(SB), Y4, Y4
+	VMOVUPD      c64one<>+0(SB), Y5
+	VDIVPD       Y4, Y5, Y5
+	VMULPD       Y5, Y3, Y6
+	VROUNDPD     $0x08, Y6, Y7
+	VMOVUPD      c64magichi<>+0(SB), Y8
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y8
+	VMOVAPD      Y2, Y6
+	VFNMADD231PD Y4, Y7, Y6
+	VADDPD       Y1, Y6, Y6
+	VMOVUPD      c64half<>+0(SB), Y4
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y4
+	VFMADD231PD  Y5, Y6, Y4
+	VSUBPD       c64magiclo<>+0(SB), Y8, Y5
+	VFNMADD231PD c64two32<>+0(SB), Y5, Y7
+	VADDPD       Y4, Y7, Y7
+	VPSLLQ       $0x20, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VMOVDQU      Y7, (CX)
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000004, AX
+	JMP          divU64SVAVX2_single
+
+divU64SVAVX2_end:
+	// Report whether some lane failed a check.
+	VPTEST c64above50<>+0(SB), Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI64TruncRWAVX2(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·divI64TruncRWAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks and the broadcast operand, set up once.
+	VPXOR  Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+
+	// One row of dst and a per round, b from its start.
+divI64TruncRWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divI64TruncRWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 8 elements.
+divI64TruncRWAVX2_block:
+	CMPQ         SI, $0x00000008
+	JB           divI64TruncRWAVX2_single
+	VMOVDQU      (DX), Y3
+	VPSRLQ       $0x20, Y3, Y4
+	VPXOR        c64hisigned<>+0(SB), Y4, Y4
+	VSUBPD       c64hisubsigned<>+0(SB), Y4, Y4
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y3, Y5
+	VADDPD       Y5, Y4, Y6
+	VMOVDQU      (BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y7
+	VPOR         Y7, Y0, Y0
+	VPXOR        Y3, Y2, Y3
+	VPAND        c64signbit<>+0(SB), Y3, Y3
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVDQU      32(DX), Y8
+	VPSRLQ       $0x20, Y8, Y9
+	VPXOR        c64hisigned<>+0(SB), Y9, Y9
+	VSUBPD       c64hisubsigned<>+0(SB), Y9, Y9
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y8, Y10
+	VADDPD       Y10, Y9, Y11
+	VMOVDQU      32(BX), Y7
+	VPADDQ       c64range<>+0(SB), Y7, Y12
+	VPOR         Y12, Y0, Y0
+	VPXOR        Y8, Y7, Y8
+	VPAND        c64signbit<>+0(SB), Y8, Y8
+	VPADDQ       c64magic<>+0(SB), Y7, Y7
+	VSUBPD       c64magic<>+0(SB), Y7, Y7
+	VMOVUPD      c64one<>+0(SB), Y12
+	VDIVPD       Y2, Y12, Y12
+	VMOVUPD      c64one<>+0(SB), Y13
+	VDIVPD       Y7, Y13, Y13
+	VMULPD       Y12, Y6, Y6
+	VMAXPD       Y12, Y6, Y14
+	VMAXPD       Y14, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y14
+	VMOVUPD      c64magichi<>+0(SB), Y15
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y15
+	VMULPD       Y13, Y11, Y6
+	VMAXPD       Y13, Y6, Y11
+	VMAXPD       Y11, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y11
+	VMOVUPD      c64magichi<>+0(SB), Y16
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y16
+	VMOVAPD      Y4, Y4
+	VFNMADD231PD Y2, Y14, Y4
+	VADDPD       Y5, Y4, Y4
+	VMOVUPD      c64half<>+0(SB), Y2
+	VANDPD       c64abs<>+0(SB), Y12, Y5
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y2
+	VXORPD       Y3, Y2, Y2
+	VFMADD231PD  Y12, Y4, Y2
+	VMOVAPD      Y9, Y3
+	VFNMADD231PD Y7, Y11, Y3
+	VADDPD       Y10, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y4
+	VANDPD       c64abs<>+0(SB), Y13, Y5
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y4
+	VXORPD       Y8, Y4, Y4
+	VFMADD231PD  Y13, Y3, Y4
+	VSUBPD       c64magiclo<>+0(SB), Y15, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y14
+	VADDPD       Y2, Y14, Y14
+	VPSLLQ       $0x20, Y15, Y15
+	VPADDQ       Y15, Y14, Y14
+	VMOVDQU      Y14, (CX)
+	VSUBPD       c64magiclo<>+0(SB), Y16, Y2
+	VFNMADD231PD c64two32<>+0(SB), Y2, Y11
+	VADDPD       Y4, Y11, Y11
+	VPSLLQ       $0x20, Y16, Y16
+	VPADDQ       Y16, Y11, Y11
+	VMOVDQU      Y11, 32(CX)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, BX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000008, SI
+	JMP          divI64TruncRWAVX2_block
+
+	// Groups of 4 elements.
+divI64TruncRWAVX2_single:
+	CMPQ         SI, $0x00000004
+	JB           divI64TruncRWAVX2_end
+	VMOVDQU      (DX), Y3
+	VPSRLQ       $0x20, Y3, Y4
+	VPXOR        c64hisigned<>+0(SB), Y4, Y4
+	VSUBPD       c64hisubsigned<>+0(SB), Y4, Y4
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y3, Y5
+	VADDPD       Y5, Y4, Y6
+	VMOVDQU      (BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y7
+	VPOR         Y7, Y0, Y0
+	VPXOR        Y3, Y2, Y3
+	VPAND        c64signbit<>+0(SB), Y3, Y3
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y6, Y6
+	VMAXPD       Y7, Y6, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y9
+	VMOVAPD      Y4, Y4
+	VFNMADD231PD Y2, Y8, Y4
+	VADDPD       Y5, Y4, Y4
+	VMOVUPD      c64half<>+0(SB), Y2
+	VANDPD       c64abs<>+0(SB), Y7, Y5
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y2
+	VXORPD       Y3, Y2, Y2
+	VFMADD231PD  Y7, Y4, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVDQU      Y8, (CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000004, SI
+	JMP          divI64TruncRWAVX2_single
+
+divI64TruncRWAVX2_end:
+	JMP divI64TruncRWAVX2_row
+
+divI64TruncRWAVX2_done:
+	// Report whether some lane failed a check.
+	VCMPPD $0x1d, c64two63<>+0(SB), Y1, Y1
+	VANDPD c64above51<>+0(SB), Y0, Y0
+	VORPD  Y1, Y0, Y0
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI64FloorRWAVX2(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·divI64FloorRWAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks and the broadcast operand, set up once.
+	VPXOR  Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+
+	// One row of dst and a per round, b from its start.
+divI64FloorRWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divI64FloorRWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 8 elements.
+divI64FloorRWAVX2_block:
+	CMPQ         SI, $0x00000008
+	JB           divI64FloorRWAVX2_single
+	VMOVDQU      (DX), Y2
+	VPSRLQ       $0x20, Y2, Y3
+	VPXOR        c64hisigned<>+0(SB), Y3, Y3
+	VSUBPD       c64hisubsigned<>+0(SB), Y3, Y3
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y2, Y4
+	VADDPD       Y4, Y3, Y5
+	VMOVDQU      (BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y6
+	VPOR         Y6, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y2, Y6
+	VPOR         c64half<>+0(SB), Y6, Y6
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVDQU      32(DX), Y7
+	VPSRLQ       $0x20, Y7, Y8
+	VPXOR        c64hisigned<>+0(SB), Y8, Y8
+	VSUBPD       c64hisubsigned<>+0(SB), Y8, Y8
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y7, Y9
+	VADDPD       Y9, Y8, Y10
+	VMOVDQU      32(BX), Y7
+	VPADDQ       c64range<>+0(SB), Y7, Y11
+	VPOR         Y11, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y7, Y11
+	VPOR         c64half<>+0(SB), Y11, Y11
+	VPADDQ       c64magic<>+0(SB), Y7, Y7
+	VSUBPD       c64magic<>+0(SB), Y7, Y7
+	VMOVUPD      c64one<>+0(SB), Y12
+	VDIVPD       Y2, Y12, Y12
+	VMOVUPD      c64one<>+0(SB), Y13
+	VDIVPD       Y7, Y13, Y13
+	VMULPD       Y12, Y5, Y5
+	VMAXPD       Y12, Y5, Y14
+	VMAXPD       Y14, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y14
+	VMOVUPD      c64magichi<>+0(SB), Y15
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y15
+	VMULPD       Y13, Y10, Y5
+	VMAXPD       Y13, Y5, Y10
+	VMAXPD       Y10, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y10
+	VMOVUPD      c64magichi<>+0(SB), Y16
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y16
+	VMOVAPD      Y3, Y3
+	VFNMADD231PD Y2, Y14, Y3
+	VADDPD       Y4, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y2
+	VFMSUB231PD  Y6, Y12, Y2
+	VFMADD231PD  Y12, Y3, Y2
+	VMOVAPD      Y8, Y3
+	VFNMADD231PD Y7, Y10, Y3
+	VADDPD       Y9, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y4
+	VFMSUB231PD  Y11, Y13, Y4
+	VFMADD231PD  Y13, Y3, Y4
+	VSUBPD       c64magiclo<>+0(SB), Y15, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y14
+	VADDPD       Y2, Y14, Y14
+	VPSLLQ       $0x20, Y15, Y15
+	VPADDQ       Y15, Y14, Y14
+	VMOVDQU      Y14, (CX)
+	VSUBPD       c64magiclo<>+0(SB), Y16, Y2
+	VFNMADD231PD c64two32<>+0(SB), Y2, Y10
+	VADDPD       Y4, Y10, Y10
+	VPSLLQ       $0x20, Y16, Y16
+	VPADDQ       Y16, Y10, Y10
+	VMOVDQU      Y10, 32(CX)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, BX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000008, SI
+	JMP          divI64FloorRWAVX2_block
+
+	// Groups of 4 elements.
+divI64FloorRWAVX2_single:
+	CMPQ         SI, $0x00000004
+	JB           divI64FloorRWAVX2_end
+	VMOVDQU      (DX), Y2
+	VPSRLQ       $0x20, Y2, Y3
+	VPXOR        c64hisigned<>+0(SB), Y3, Y3
+	VSUBPD       c64hisubsigned<>+0(SB), Y3, Y3
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y2, Y4
+	VADDPD       Y4, Y3, Y5
+	VMOVDQU      (BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y6
+	VPOR         Y6, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y2, Y6
+	VPOR         c64half<>+0(SB), Y6, Y6
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y5, Y5
+	VMAXPD       Y7, Y5, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y9
+	VMOVAPD      Y3, Y3
+	VFNMADD231PD Y2, Y8, Y3
+	VADDPD       Y4, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y2
+	VFMSUB231PD  Y6, Y7, Y2
+	VFMADD231PD  Y7, Y3, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVDQU      Y8, (CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000004, SI
+	JMP          divI64FloorRWAVX2_single
+
+divI64FloorRWAVX2_end:
+	JMP divI64FloorRWAVX2_row
+
+divI64FloorRWAVX2_done:
+	// Report whether some lane failed a check.
+	VCMPPD $0x1d, c64two63<>+0(SB), Y1, Y1
+	VANDPD c64above51<>+0(SB), Y0, Y0
+	VORPD  Y1, Y0, Y0
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divU64RWAVX2(dst []uint64, a []uint64, b []uint64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·divU64RWAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	MOVQ b_len+56(FP), DI
+	MOVQ BX, R8
+
+	// Checks and the broadcast operand, set up once.
+	VPXOR Y0, Y0, Y0
+
+	// One row of dst and a per round, b from its start.
+divU64RWAVX2_row:
+	CMPQ AX, $0x00000000
+	JE   divU64RWAVX2_done
+	MOVQ DI, SI
+	MOVQ R8, BX
+	SUBQ DI, AX
+
+	// Blocks of 8 elements.
+divU64RWAVX2_block:
+	CMPQ         SI, $0x00000008
+	JB           divU64RWAVX2_single
+	VMOVDQU      (DX), Y1
+	VPSRLQ       $0x20, Y1, Y2
+	VPOR         c64hi<>+0(SB), Y2, Y2
+	VSUBPD       c64hisub<>+0(SB), Y2, Y2
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y1, Y3
+	VADDPD       Y3, Y2, Y4
+	VMOVDQU      (BX), Y1
+	VPADDQ       c64allones<>+0(SB), Y1, Y5
+	VPOR         Y5, Y0, Y0
+	VPADDQ       c64magic<>+0(SB), Y1, Y1
+	VSUBPD       c64magic<>+0(SB), Y1, Y1
+	VMOVDQU      32(DX), Y5
+	VPSRLQ       $0x20, Y5, Y6
+	VPOR         c64hi<>+0(SB), Y6, Y6
+	VSUBPD       c64hisub<>+0(SB), Y6, Y6
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y5, Y7
+	VADDPD       Y7, Y6, Y8
+	VMOVDQU      32(BX), Y5
+	VPADDQ       c64allones<>+0(SB), Y5, Y9
+	VPOR         Y9, Y0, Y0
+	VPADDQ       c64magic<>+0(SB), Y5, Y5
+	VSUBPD       c64magic<>+0(SB), Y5, Y5
+	VMOVUPD      c64one<>+0(SB), Y9
+	VDIVPD       Y1, Y9, Y9
+	VMOVUPD      c64one<>+0(SB), Y10
+	VDIVPD       Y5, Y10, Y10
+	VMULPD       Y9, Y4, Y4
+	VROUNDPD     $0x08, Y4, Y11
+	VMOVUPD      c64magichi<>+0(SB), Y12
+	VFMADD231PD  c64twom32<>+0(SB), Y4, Y12
+	VMULPD       Y10, Y8, Y4
+	VROUNDPD     $0x08, Y4, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y13
+	VFMADD231PD  c64twom32<>+0(SB), Y4, Y13
+	VMOVAPD      Y2, Y2
+	VFNMADD231PD Y1, Y11, Y2
+	VADDPD       Y3, Y2, Y2
+	VMOVUPD      c64half<>+0(SB), Y1
+	VFMSUB231PD  c64half<>+0(SB), Y9, Y1
+	VFMADD231PD  Y9, Y2, Y1
+	VMOVAPD      Y6, Y2
+	VFNMADD231PD Y5, Y8, Y2
+	VADDPD       Y7, Y2, Y2
+	VMOVUPD      c64half<>+0(SB), Y3
+	VFMSUB231PD  c64half<>+0(SB), Y10, Y3
+	VFMADD231PD  Y10, Y2, Y3
+	VSUBPD       c64magiclo<>+0(SB), Y12, Y2
+	VFNMADD231PD c64two32<>+0(SB), Y2, Y11
+	VADDPD       Y1, Y11, Y11
+	VPSLLQ       $0x20, Y12, Y12
+	VPADDQ       Y12, Y11, Y11
+	VMOVDQU      Y11, (CX)
+	VSUBPD       c64magiclo<>+0(SB), Y13, Y1
+	VFNMADD231PD c64two32<>+0(SB), Y1, Y8
+	VADDPD       Y3, Y8, Y8
+	VPSLLQ       $0x20, Y13, Y13
+	VPADDQ       Y13, Y8, Y8
+	VMOVDQU      Y8, 32(CX)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, BX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000008, SI
+	JMP          divU64RWAVX2_block
+
+	// Groups of 4 elements.
+divU64RWAVX2_single:
+	CMPQ         SI, $0x00000004
+	JB           divU64RWAVX2_end
+	VMOVDQU      (DX), Y1
+	VPSRLQ       $0x20, Y1, Y2
+	VPOR         c64hi<>+0(SB), Y2, Y2
+	VSUBPD       c64hisub<>+0(SB), Y2, Y2
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y1, Y3
+	VADDPD       Y3, Y2, Y4
+	VMOVDQU      (BX), Y1
+	VPADDQ       c64allones<>+0(SB), Y1, Y5
+	VPOR         Y5, Y0, Y0
+	VPADDQ       c64magic<>+0(SB), Y1, Y1
+	VSUBPD       c64magic<>+0(SB), Y1, Y1
+	VMOVUPD      c64one<>+0(SB), Y5
+	VDIVPD       Y1, Y5, Y5
+	VMULPD       Y5, Y4, Y4
+	VROUNDPD     $0x08, Y4, Y6
+	VMOVUPD      c64magichi<>+0(SB), Y7
+	VFMADD231PD  c64twom32<>+0(SB), Y4, Y7
+	VMOVAPD      Y2, Y2
+	VFNMADD231PD Y1, Y6, Y2
+	VADDPD       Y3, Y2, Y2
+	VMOVUPD      c64half<>+0(SB), Y1
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y1
+	VFMADD231PD  Y5, Y2, Y1
+	VSUBPD       c64magiclo<>+0(SB), Y7, Y2
+	VFNMADD231PD c64two32<>+0(SB), Y2, Y6
+	VADDPD       Y1, Y6, Y6
+	VPSLLQ       $0x20, Y7, Y7
+	VPADDQ       Y7, Y6, Y6
+	VMOVDQU      Y6, (CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000004, SI
+	JMP          divU64RWAVX2_single
+
+divU64RWAVX2_end:
+	JMP divU64RWAVX2_row
+
+divU64RWAVX2_done:
+	// Report whether some lane failed a check.
+	VPTEST c64above50<>+0(SB), Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func divI64TruncVVNTAVX2(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·divI64TruncVVNTAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks and the broadcast operand, set up once.
+	VPXOR  Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+
+	// Blocks of 8 elements.
+divI64TruncVVNTAVX2_block:
+	CMPQ         AX, $0x00000008
+	JB           divI64TruncVVNTAVX2_single
+	PREFETCHT0   4096(DX)
+	PREFETCHT0   4096(BX)
+	VMOVDQU      (DX), Y3
+	VPSRLQ       $0x20, Y3, Y4
+	VPXOR        c64hisigned<>+0(SB), Y4, Y4
+	VSUBPD       c64hisubsigned<>+0(SB), Y4, Y4
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y3, Y5
+	VADDPD       Y5, Y4, Y6
+	VMOVDQU      (BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y7
+	VPOR         Y7, Y0, Y0
+	VPXOR        Y3, Y2, Y3
+	VPAND        c64signbit<>+0(SB), Y3, Y3
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVDQU      32(DX), Y8
+	VPSRLQ       $0x20, Y8, Y9
+	VPXOR        c64hisigned<>+0(SB), Y9, Y9
+	VSUBPD       c64hisubsigned<>+0(SB), Y9, Y9
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y8, Y10
+	VADDPD       Y10, Y9, Y11
+	VMOVDQU      32(BX), Y7
+	VPADDQ       c64range<>+0(SB), Y7, Y12
+	VPOR         Y12, Y0, Y0
+	VPXOR        Y8, Y7, Y8
+	VPAND        c64signbit<>+0(SB), Y8, Y8
+	VPADDQ       c64magic<>+0(SB), Y7, Y7
+	VSUBPD       c64magic<>+0(SB), Y7, Y7
+	VMOVUPD      c64one<>+0(SB), Y12
+	VDIVPD       Y2, Y12, Y12
+	VMOVUPD      c64one<>+0(SB), Y13
+	VDIVPD       Y7, Y13, Y13
+	VMULPD       Y12, Y6, Y6
+	VMAXPD       Y12, Y6, Y14
+	VMAXPD       Y14, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y14
+	VMOVUPD      c64magichi<>+0(SB), Y15
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y15
+	VMULPD       Y13, Y11, Y6
+	VMAXPD       Y13, Y6, Y11
+	VMAXPD       Y11, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y11
+	VMOVUPD      c64magichi<>+0(SB), Y16
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y16
+	VMOVAPD      Y4, Y4
+	VFNMADD231PD Y2, Y14, Y4
+	VADDPD       Y5, Y4, Y4
+	VMOVUPD      c64half<>+0(SB), Y2
+	VANDPD       c64abs<>+0(SB), Y12, Y5
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y2
+	VXORPD       Y3, Y2, Y2
+	VFMADD231PD  Y12, Y4, Y2
+	VMOVAPD      Y9, Y3
+	VFNMADD231PD Y7, Y11, Y3
+	VADDPD       Y10, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y4
+	VANDPD       c64abs<>+0(SB), Y13, Y5
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y4
+	VXORPD       Y8, Y4, Y4
+	VFMADD231PD  Y13, Y3, Y4
+	VSUBPD       c64magiclo<>+0(SB), Y15, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y14
+	VADDPD       Y2, Y14, Y14
+	VPSLLQ       $0x20, Y15, Y15
+	VPADDQ       Y15, Y14, Y14
+	VMOVNTDQ     Y14, (CX)
+	VSUBPD       c64magiclo<>+0(SB), Y16, Y2
+	VFNMADD231PD c64two32<>+0(SB), Y2, Y11
+	VADDPD       Y4, Y11, Y11
+	VPSLLQ       $0x20, Y16, Y16
+	VPADDQ       Y16, Y11, Y11
+	VMOVNTDQ     Y11, 32(CX)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, BX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000008, AX
+	JMP          divI64TruncVVNTAVX2_block
+
+	// Groups of 4 elements.
+divI64TruncVVNTAVX2_single:
+	CMPQ         AX, $0x00000004
+	JB           divI64TruncVVNTAVX2_end
+	VMOVDQU      (DX), Y3
+	VPSRLQ       $0x20, Y3, Y4
+	VPXOR        c64hisigned<>+0(SB), Y4, Y4
+	VSUBPD       c64hisubsigned<>+0(SB), Y4, Y4
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y3, Y5
+	VADDPD       Y5, Y4, Y6
+	VMOVDQU      (BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y7
+	VPOR         Y7, Y0, Y0
+	VPXOR        Y3, Y2, Y3
+	VPAND        c64signbit<>+0(SB), Y3, Y3
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y6, Y6
+	VMAXPD       Y7, Y6, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y9
+	VMOVAPD      Y4, Y4
+	VFNMADD231PD Y2, Y8, Y4
+	VADDPD       Y5, Y4, Y4
+	VMOVUPD      c64half<>+0(SB), Y2
+	VANDPD       c64abs<>+0(SB), Y7, Y5
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y2
+	VXORPD       Y3, Y2, Y2
+	VFMADD231PD  Y7, Y4, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVNTDQ     Y8, (CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000004, AX
+	JMP          divI64TruncVVNTAVX2_single
+
+divI64TruncVVNTAVX2_end:
+	// Report whether some lane failed a check.
+	VCMPPD $0x1d, c64two63<>+0(SB), Y1, Y1
+	VANDPD c64above51<>+0(SB), Y0, Y0
+	VORPD  Y1, Y0, Y0
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divI64FloorVVNTAVX2(dst []int64, a []int64, b []int64) bool
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·divI64FloorVVNTAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks and the broadcast operand, set up once.
+	VPXOR  Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+
+	// Blocks of 8 elements.
+divI64FloorVVNTAVX2_block:
+	CMPQ         AX, $0x00000008
+	JB           divI64FloorVVNTAVX2_single
+	PREFETCHT0   4096(DX)
+	PREFETCHT0   4096(BX)
+	VMOVDQU      (DX), Y2
+	VPSRLQ       $0x20, Y2, Y3
+	VPXOR        c64hisigned<>+0(SB), Y3, Y3
+	VSUBPD       c64hisubsigned<>+0(SB), Y3, Y3
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y2, Y4
+	VADDPD       Y4, Y3, Y5
+	VMOVDQU      (BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y6
+	VPOR         Y6, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y2, Y6
+	VPOR         c64half<>+0(SB), Y6, Y6
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVDQU      32(DX), Y7
+	VPSRLQ       $0x20, Y7, Y8
+	VPXOR        c64hisigned<>+0(SB), Y8, Y8
+	VSUBPD       c64hisubsigned<>+0(SB), Y8, Y8
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y7, Y9
+	VADDPD       Y9, Y8, Y10
+	VMOVDQU      32(BX), Y7
+	VPADDQ       c64range<>+0(SB), Y7, Y11
+	VPOR         Y11, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y7, Y11
+	VPOR         c64half<>+0(SB), Y11, Y11
+	VPADDQ       c64magic<>+0(SB), Y7, Y7
+	VSUBPD       c64magic<>+0(SB), Y7, Y7
+	VMOVUPD      c64one<>+0(SB), Y12
+	VDIVPD       Y2, Y12, Y12
+	VMOVUPD      c64one<>+0(SB), Y13
+	VDIVPD       Y7, Y13, Y13
+	VMULPD       Y12, Y5, Y5
+	VMAXPD       Y12, Y5, Y14
+	VMAXPD       Y14, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y14
+	VMOVUPD      c64magichi<>+0(SB), Y15
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y15
+	VMULPD       Y13, Y10, Y5
+	VMAXPD       Y13, Y5, Y10
+	VMAXPD       Y10, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y10
+	VMOVUPD      c64magichi<>+0(SB), Y16
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y16
+	VMOVAPD      Y3, Y3
+	VFNMADD231PD Y2, Y14, Y3
+	VADDPD       Y4, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y2
+	VFMSUB231PD  Y6, Y12, Y2
+	VFMADD231PD  Y12, Y3, Y2
+	VMOVAPD      Y8, Y3
+	VFNMADD231PD Y7, Y10, Y3
+	VADDPD       Y9, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y4
+	VFMSUB231PD  Y11, Y13, Y4
+	VFMADD231PD  Y13, Y3, Y4
+	VSUBPD       c64magiclo<>+0(SB), Y15, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y14
+	VADDPD       Y2, Y14, Y14
+	VPSLLQ       $0x20, Y15, Y15
+	VPADDQ       Y15, Y14, Y14
+	VMOVNTDQ     Y14, (CX)
+	VSUBPD       c64magiclo<>+0(SB), Y16, Y2
+	VFNMADD231PD c64two32<>+0(SB), Y2, Y10
+	VADDPD       Y4, Y10, Y10
+	VPSLLQ       $0x20, Y16, Y16
+	VPADDQ       Y16, Y10, Y10
+	VMOVNTDQ     Y10, 32(CX)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, BX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000008, AX
+	JMP          divI64FloorVVNTAVX2_block
+
+	// Groups of 4 elements.
+divI64FloorVVNTAVX2_single:
+	CMPQ         AX, $0x00000004
+	JB           divI64FloorVVNTAVX2_end
+	VMOVDQU      (DX), Y2
+	VPSRLQ       $0x20, Y2, Y3
+	VPXOR        c64hisigned<>+0(SB), Y3, Y3
+	VSUBPD       c64hisubsigned<>+0(SB), Y3, Y3
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y2, Y4
+	VADDPD       Y4, Y3, Y5
+	VMOVDQU      (BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y6
+	VPOR         Y6, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y2, Y6
+	VPOR         c64half<>+0(SB), Y6, Y6
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y5, Y5
+	VMAXPD       Y7, Y5, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y9
+	VMOVAPD      Y3, Y3
+	VFNMADD231PD Y2, Y8, Y3
+	VADDPD       Y4, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y2
+	VFMSUB231PD  Y6, Y7, Y2
+	VFMADD231PD  Y7, Y3, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVNTDQ     Y8, (CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000004, AX
+	JMP          divI64FloorVVNTAVX2_single
+
+divI64FloorVVNTAVX2_end:
+	// Report whether some lane failed a check.
+	VCMPPD $0x1d, c64two63<>+0(SB), Y1, Y1
+	VANDPD c64above51<>+0(SB), Y0, Y0
+	VORPD  Y1, Y0, Y0
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divU64VVNTAVX2(dst []uint64, a []uint64, b []uint64) bool
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·divU64VVNTAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Checks and the broadcast operand, set up once.
+	VPXOR Y0, Y0, Y0
+
+	// Blocks of 8 elements.
+divU64VVNTAVX2_block:
+	CMPQ         AX, $0x00000008
+	JB           divU64VVNTAVX2_single
+	PREFETCHT0   4096(DX)
+	PREFETCHT0   4096(BX)
+	VMOVDQU      (DX), Y1
+	VPSRLQ       $0x20, Y1, Y2
+	VPOR         c64hi<>+0(SB), Y2, Y2
+	VSUBPD       c64hisub<>+0(SB), Y2, Y2
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y1, Y3
+	VADDPD       Y3, Y2, Y4
+	VMOVDQU      (BX), Y1
+	VPADDQ       c64allones<>+0(SB), Y1, Y5
+	VPOR         Y5, Y0, Y0
+	VPADDQ       c64magic<>+0(SB), Y1, Y1
+	VSUBPD       c64magic<>+0(SB), Y1, Y1
+	VMOVDQU      32(DX), Y5
+	VPSRLQ       $0x20, Y5, Y6
+	VPOR         c64hi<>+0(SB), Y6, Y6
+	VSUBPD       c64hisub<>+0(SB), Y6, Y6
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y5, Y7
+	VADDPD       Y7, Y6, Y8
+	VMOVDQU      32(BX), Y5
+	VPADDQ       c64allones<>+0(SB), Y5, Y9
+	VPOR         Y9, Y0, Y0
+	VPADDQ       c64magic<>+0(SB), Y5, Y5
+	VSUBPD       c64magic<>+0(SB), Y5, Y5
+	VMOVUPD      c64one<>+0(SB), Y9
+	VDIVPD       Y1, Y9, Y9
+	VMOVUPD      c64one<>+0(SB), Y10
+	VDIVPD       Y5, Y10, Y10
+	VMULPD       Y9, Y4, Y4
+	VROUNDPD     $0x08, Y4, Y11
+	VMOVUPD      c64magichi<>+0(SB), Y12
+	VFMADD231PD  c64twom32<>+0(SB), Y4, Y12
+	VMULPD       Y10, Y8, Y4
+	VROUNDPD     $0x08, Y4, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y13
+	VFMADD231PD  c64twom32<>+0(SB), Y4, Y13
+	VMOVAPD      Y2, Y2
+	VFNMADD231PD Y1, Y11, Y2
+	VADDPD       Y3, Y2, Y2
+	VMOVUPD      c64half<>+0(SB), Y1
+	VFMSUB231PD  c64half<>+0(SB), Y9, Y1
+	VFMADD231PD  Y9, Y2, Y1
+	VMOVAPD      Y6, Y2
+	VFNMADD231PD Y5, Y8, Y2
+	VADDPD       Y7, Y2, Y2
+	VMOVUPD      c64half<>+0(SB), Y3
+	VFMSUB231PD  c64half<>+0(SB), Y10, Y3
+	VFMADD231PD  Y10, Y2, Y3
+	VSUBPD       c64magiclo<>+0(SB), Y12, Y2
+	VFNMADD231PD c64two32<>+0(SB), Y2, Y11
+	VADDPD       Y1, Y11, Y11
+	VPSLLQ       $0x20, Y12, Y12
+	VPADDQ       Y12, Y11, Y11
+	VMOVNTDQ     Y11, (CX)
+	VSUBPD       c64magiclo<>+0(SB), Y13, Y1
+	VFNMADD231PD c64two32<>+0(SB), Y1, Y8
+	VADDPD       Y3, Y8, Y8
+	VPSLLQ       $0x20, Y13, Y13
+	VPADDQ       Y13, Y8, Y8
+	VMOVNTDQ     Y8, 32(CX)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, BX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000008, AX
+	JMP          divU64VVNTAVX2_block
+
+	// Groups of 4 elements.
+divU64VVNTAVX2_single:
+	CMPQ         AX, $0x00000004
+	JB           divU64VVNTAVX2_end
+	VMOVDQU      (DX), Y1
+	VPSRLQ       $0x20, Y1, Y2
+	VPOR         c64hi<>+0(SB), Y2, Y2
+	VSUBPD       c64hisub<>+0(SB), Y2, Y2
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y1, Y3
+	VADDPD       Y3, Y2, Y4
+	VMOVDQU      (BX), Y1
+	VPADDQ       c64allones<>+0(SB), Y1, Y5
+	VPOR         Y5, Y0, Y0
+	VPADDQ       c64magic<>+0(SB), Y1, Y1
+	VSUBPD       c64magic<>+0(SB), Y1, Y1
+	VMOVUPD      c64one<>+0(SB), Y5
+	VDIVPD       Y1, Y5, Y5
+	VMULPD       Y5, Y4, Y4
+	VROUNDPD     $0x08, Y4, Y6
+	VMOVUPD      c64magichi<>+0(SB), Y7
+	VFMADD231PD  c64twom32<>+0(SB), Y4, Y7
+	VMOVAPD      Y2, Y2
+	VFNMADD231PD Y1, Y6, Y2
+	VADDPD       Y3, Y2, Y2
+	VMOVUPD      c64half<>+0(SB), Y1
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y1
+	VFMADD231PD  Y5, Y2, Y1
+	VSUBPD       c64magiclo<>+0(SB), Y7, Y2
+	VFNMADD231PD c64two32<>+0(SB), Y2, Y6
+	VADDPD       Y1, Y6, Y6
+	VPSLLQ       $0x20, Y7, Y7
+	VPADDQ       Y7, Y6, Y6
+	VMOVNTDQ     Y6, (CX)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, BX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000004, AX
+	JMP          divU64VVNTAVX2_single
+
+divU64VVNTAVX2_end:
+	// Report whether some lane failed a check.
+	VPTEST c64above50<>+0(SB), Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET

@@ -50,6 +50,14 @@ func avx2Table() *Table {
 	t.i64[1].vs = magicI64(4, divI64MagicFloorAVX2, divI64MagicFloorAddAVX2, t.i64[1].vs)
 	t.u64[0].vs = magicU64(4, divU64MagicAVX2, divU64MagicAddAVX2, t.u64[0].vs)
 	t.u64[1] = t.u64[0]
+	t.i64[0] = exact64(4, divI64TruncVVAVX2, divI64TruncSVAVX2, divI64TruncRWAVX2, t.i64[0])
+	t.i64[1] = exact64(4, divI64FloorVVAVX2, divI64FloorSVAVX2, divI64FloorRWAVX2, t.i64[1])
+	t.u64[0] = exact64(4, divU64VVAVX2, divU64SVAVX2, divU64RWAVX2, t.u64[0])
+	t.u64[1] = t.u64[0]
+	t.i64[0].stream = streamed(4, divI64TruncVVNTAVX2, t.i64[0].vv, g.i64[0].vv)
+	t.i64[1].stream = streamed(4, divI64FloorVVNTAVX2, t.i64[1].vv, g.i64[1].vv)
+	t.u64[0].stream = streamed(4, divU64VVNTAVX2, t.u64[0].vv, g.u64[0].vv)
+	t.u64[1] = t.u64[0]
 	return &t
 }
 
@@ -97,9 +105,9 @@ func avx512Table() *Table {
 	t.i64[1].vs = magicI64(8, divI64MagicFloorAVX512, divI64MagicFloorAddAVX512, t.i64[1].vs)
 	t.u64[0].vs = magicU64(8, divU64MagicAVX512, divU64MagicAddAVX512, t.u64[0].vs)
 	t.u64[1] = t.u64[0]
-	t.i64[0] = exact64(divI64TruncVVAVX512, divI64TruncSVAVX512, divI64TruncRWAVX512, t.i64[0])
-	t.i64[1] = exact64(divI64FloorVVAVX512, divI64FloorSVAVX512, divI64FloorRWAVX512, t.i64[1])
-	t.u64[0] = exact64(divU64VVAVX512, divU64SVAVX512, divU64RWAVX512, t.u64[0])
+	t.i64[0] = exact64(8, divI64TruncVVAVX512, divI64TruncSVAVX512, divI64TruncRWAVX512, t.i64[0])
+	t.i64[1] = exact64(8, divI64FloorVVAVX512, divI64FloorSVAVX512, divI64FloorRWAVX512, t.i64[1])
+	t.u64[0] = exact64(8, divU64VVAVX512, divU64SVAVX512, divU64RWAVX512, t.u64[0])
 	t.u64[1] = t.u64[0]
 	if hasVBMI {
 		t.i8 = [2]variants[int8]{

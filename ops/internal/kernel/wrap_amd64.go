@@ -246,14 +246,15 @@ func floatKernel[T any](k func(dst, a, b []T)) func(dst, a, b []T) bool {
 	return func(dst, a, b []T) bool { k(dst, a, b); return false }
 }
 
-// exact64 wraps the 64-bit AVX-512 kernels. They divide whole groups of 8
-// and refuse a call holding a lane outside their proof (a zero divisor,
-// MIN / -1, or a divisor of magnitude above 2^61); the generic kernel
-// then divides that call, finding the faults, and finishes every tail.
-func exact64[T any](vv, sv, rw func(dst, a, b []T) bool, g variants[T]) variants[T] {
+// exact64 wraps the 64-bit vector kernels. They divide whole groups of
+// lanes and refuse a call holding a lane outside their proof (a zero
+// divisor, MIN / -1, or a divisor too large: above 2^61 in magnitude at
+// AVX-512, 2^51 at AVX2); the generic kernel then divides that call,
+// finding the faults, and finishes every tail.
+func exact64[T any](lanes int, vv, sv, rw func(dst, a, b []T) bool, g variants[T]) variants[T] {
 	v := g
 	v.vv = func(dst, a, b []T) bool {
-		if m := len(dst) &^ 7; m > 0 {
+		if m := len(dst) - len(dst)%lanes; m > 0 {
 			raceAccess(dst[:m], a[:m], b[:m])
 			if vv(dst[:m], a[:m], b[:m]) {
 				return g.vv(dst, a, b)
@@ -263,7 +264,7 @@ func exact64[T any](vv, sv, rw func(dst, a, b []T) bool, g variants[T]) variants
 		return g.vv(dst, a, b)
 	}
 	v.sv = func(dst, a, b []T) bool {
-		if m := len(dst) &^ 7; m > 0 {
+		if m := len(dst) - len(dst)%lanes; m > 0 {
 			raceAccess(dst[:m], a[:1], b[:m])
 			if sv(dst[:m], a[:1], b[:m]) {
 				return g.sv(dst, a, b)
@@ -272,7 +273,7 @@ func exact64[T any](vv, sv, rw func(dst, a, b []T) bool, g variants[T]) variants
 		}
 		return g.sv(dst, a, b)
 	}
-	v.rows = rowsKernel(8, func(dst, a, b []T) bool {
+	v.rows = rowsKernel(lanes, func(dst, a, b []T) bool {
 		if rw(dst, a, b) {
 			return rowsByVV(g.vv)(dst, a, b)
 		}

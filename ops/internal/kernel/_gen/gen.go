@@ -201,7 +201,7 @@ func main() {
 		typ := map[bool]string{true: "I64", false: "U64"}[signed]
 		for _, floor := range modes(signed) {
 			e := entry(typ, floor)
-			table("AVX512", phase64, "%s = exact64(%s, %s, %s, %s)", e,
+			table("AVX512", phase64, "%s = exact64(8, %s, %s, %s, %s)", e,
 				levelName("AVX512", typ, signed, false, floor, vv), levelName("AVX512", typ, signed, false, floor, sv), levelName("AVX512", typ, signed, false, floor, rw), e)
 			table("AVX512", phaseStream, "%s.stream = streamed(8, %s, %s.vv, g.%s.vv)", e, levelName("AVX512", typ, signed, false, floor, vvNT), e, e[2:])
 			if !signed {
@@ -285,6 +285,25 @@ func main() {
 		}
 		table(level, phaseBroadcast, "t.u64[0].vs = magicU64(%d, %s, %s, t.u64[0].vs)", lanes, magicName("U64", false, false, false, level), magicName("U64", false, false, true, level))
 		table(level, phaseBroadcast, "t.u64[1] = t.u64[0]")
+	}
+	constants64AVX2()
+	for _, v := range []variant{vv, sv, rw, vvNT} {
+		div64KernelAVX2(true, false, v)
+		div64KernelAVX2(true, true, v)
+		div64KernelAVX2(false, false, v)
+	}
+	for _, signed := range []bool{true, false} {
+		typ := map[bool]string{true: "I64", false: "U64"}[signed]
+		for _, floor := range modes(signed) {
+			e := entry(typ, floor)
+			table("AVX2", phase64, "%s = exact64(4, %s, %s, %s, %s)", e,
+				levelName("AVX2", typ, signed, false, floor, vv), levelName("AVX2", typ, signed, false, floor, sv), levelName("AVX2", typ, signed, false, floor, rw), e)
+			table("AVX2", phaseStream, "%s.stream = streamed(4, %s, %s.vv, g.%s.vv)", e, levelName("AVX2", typ, signed, false, floor, vvNT), e, e[2:])
+			if !signed {
+				table("AVX2", phase64, "t.u64[1] = t.u64[0]")
+				table("AVX2", phaseStream, "t.u64[1] = t.u64[0]")
+			}
+		}
 	}
 	Generate()
 	if *tablesOut != "" {
