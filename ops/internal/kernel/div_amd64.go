@@ -544,161 +544,77 @@ func divI32TruncRWAVX2(dst []int32, a []int32, b []int32) bool
 //go:noescape
 func divI32FloorRWAVX2(dst []int32, a []int32, b []int32) bool
 
-// divI8MagicTruncAVX2 divides groups of 16 elements by one divisor d, truncating division,
-// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
-// shift), |d| itself and negD all ones when d < 0:
-//
-//	for i := range n { // n = len(dst) rounded down to a multiple of 16
-//		dst[i] = a[i] / d
-//	}
-//
-// d is neither 0, 1 nor -1: the caller keeps those.
-//
-//go:noescape
-func divI8MagicTruncAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
-
-// divI8MagicTruncAVX512 divides groups of 32 elements by one divisor d, truncating division,
-// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
-// shift), |d| itself and negD all ones when d < 0:
+// divI8Magic8TruncAVX2 divides groups of 32 bytes by one divisor d, truncating division, with
+// magic = ceil(2^16/|d|), |d| itself and negD all ones when d < 0:
 //
 //	for i := range n { // n = len(dst) rounded down to a multiple of 32
 //		dst[i] = a[i] / d
 //	}
 //
-// d is neither 0, 1 nor -1: the caller keeps those.
+// d is neither 0, 1 nor -1: the caller keeps those; shift is unused.
 //
 //go:noescape
-func divI8MagicTruncAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+func divI8Magic8TruncAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
 
-// divI8MagicTruncAddAVX2 divides groups of 16 elements by one divisor d, truncating division,
-// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
-// shift), |d| itself and negD all ones when d < 0:
+// divI8Magic8TruncAVX512 divides groups of 64 bytes by one divisor d, truncating division, with
+// magic = ceil(2^16/|d|), |d| itself and negD all ones when d < 0:
 //
-//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//	for i := range n { // n = len(dst) rounded down to a multiple of 64
 //		dst[i] = a[i] / d
 //	}
 //
-// d is neither 0, 1 nor -1: the caller keeps those.
+// d is neither 0, 1 nor -1: the caller keeps those; shift is unused.
 //
 //go:noescape
-func divI8MagicTruncAddAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+func divI8Magic8TruncAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
 
-// divI8MagicTruncAddAVX512 divides groups of 32 elements by one divisor d, truncating division,
-// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
-// shift), |d| itself and negD all ones when d < 0:
+// divI8Magic8FloorAVX2 divides groups of 32 bytes by one divisor d, floor division, with
+// magic = ceil(2^16/|d|), |d| itself and negD all ones when d < 0:
 //
 //	for i := range n { // n = len(dst) rounded down to a multiple of 32
 //		dst[i] = a[i] / d
 //	}
 //
-// d is neither 0, 1 nor -1: the caller keeps those.
+// d is neither 0, 1 nor -1: the caller keeps those; shift is unused.
 //
 //go:noescape
-func divI8MagicTruncAddAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+func divI8Magic8FloorAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
 
-// divI8MagicFloorAVX2 divides groups of 16 elements by one divisor d, floor division,
-// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
-// shift), |d| itself and negD all ones when d < 0:
+// divI8Magic8FloorAVX512 divides groups of 64 bytes by one divisor d, floor division, with
+// magic = ceil(2^16/|d|), |d| itself and negD all ones when d < 0:
 //
-//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//	for i := range n { // n = len(dst) rounded down to a multiple of 64
 //		dst[i] = a[i] / d
 //	}
 //
-// d is neither 0, 1 nor -1: the caller keeps those.
+// d is neither 0, 1 nor -1: the caller keeps those; shift is unused.
 //
 //go:noescape
-func divI8MagicFloorAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+func divI8Magic8FloorAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
 
-// divI8MagicFloorAVX512 divides groups of 32 elements by one divisor d, floor division,
-// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
-// shift), |d| itself and negD all ones when d < 0:
+// divU8Magic8AVX2 divides groups of 32 bytes by one divisor d, truncating division, with
+// magic = ceil(2^16/|d|), |d| itself and negD all ones when d < 0:
 //
 //	for i := range n { // n = len(dst) rounded down to a multiple of 32
 //		dst[i] = a[i] / d
 //	}
 //
-// d is neither 0, 1 nor -1: the caller keeps those.
+// d is neither 0, 1 nor -1: the caller keeps those; shift is unused.
 //
 //go:noescape
-func divI8MagicFloorAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+func divU8Magic8AVX2(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
 
-// divI8MagicFloorAddAVX2 divides groups of 16 elements by one divisor d, floor division,
-// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
-// shift), |d| itself and negD all ones when d < 0:
+// divU8Magic8AVX512 divides groups of 64 bytes by one divisor d, truncating division, with
+// magic = ceil(2^16/|d|), |d| itself and negD all ones when d < 0:
 //
-//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//	for i := range n { // n = len(dst) rounded down to a multiple of 64
 //		dst[i] = a[i] / d
 //	}
 //
-// d is neither 0, 1 nor -1: the caller keeps those.
+// d is neither 0, 1 nor -1: the caller keeps those; shift is unused.
 //
 //go:noescape
-func divI8MagicFloorAddAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
-
-// divI8MagicFloorAddAVX512 divides groups of 32 elements by one divisor d, floor division,
-// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
-// shift), |d| itself and negD all ones when d < 0:
-//
-//	for i := range n { // n = len(dst) rounded down to a multiple of 32
-//		dst[i] = a[i] / d
-//	}
-//
-// d is neither 0, 1 nor -1: the caller keeps those.
-//
-//go:noescape
-func divI8MagicFloorAddAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
-
-// divU8MagicAVX2 divides groups of 16 elements by one divisor d, truncating division,
-// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
-// shift), |d| itself and negD all ones when d < 0:
-//
-//	for i := range n { // n = len(dst) rounded down to a multiple of 16
-//		dst[i] = a[i] / d
-//	}
-//
-// d is neither 0, 1 nor -1: the caller keeps those.
-//
-//go:noescape
-func divU8MagicAVX2(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
-
-// divU8MagicAVX512 divides groups of 32 elements by one divisor d, truncating division,
-// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
-// shift), |d| itself and negD all ones when d < 0:
-//
-//	for i := range n { // n = len(dst) rounded down to a multiple of 32
-//		dst[i] = a[i] / d
-//	}
-//
-// d is neither 0, 1 nor -1: the caller keeps those.
-//
-//go:noescape
-func divU8MagicAVX512(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
-
-// divU8MagicAddAVX2 divides groups of 16 elements by one divisor d, truncating division,
-// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
-// shift), |d| itself and negD all ones when d < 0:
-//
-//	for i := range n { // n = len(dst) rounded down to a multiple of 16
-//		dst[i] = a[i] / d
-//	}
-//
-// d is neither 0, 1 nor -1: the caller keeps those.
-//
-//go:noescape
-func divU8MagicAddAVX2(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
-
-// divU8MagicAddAVX512 divides groups of 32 elements by one divisor d, truncating division,
-// with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,
-// shift), |d| itself and negD all ones when d < 0:
-//
-//	for i := range n { // n = len(dst) rounded down to a multiple of 32
-//		dst[i] = a[i] / d
-//	}
-//
-// d is neither 0, 1 nor -1: the caller keeps those.
-//
-//go:noescape
-func divU8MagicAddAVX512(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
+func divU8Magic8AVX512(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
 
 // divI16MagicTruncAVX2 divides groups of 16 elements by one divisor d, truncating division,
 // with libdivide's unsigned magic number for |d| in 16-bit lanes (magic,

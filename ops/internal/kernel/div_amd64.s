@@ -4664,843 +4664,425 @@ GLOBL big61<>(SB), RODATA|NOPTR, $8
 DATA one64<>+0(SB)/8, $0x3ff0000000000000
 GLOBL one64<>(SB), RODATA|NOPTR, $8
 
-// func divI8MagicTruncAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+// func divI8Magic8TruncAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX2, SSE2
-TEXT ·divI8MagicTruncAVX2(SB), NOSPLIT, $0-80
+TEXT ·divI8Magic8TruncAVX2(SB), NOSPLIT, $0-80
 	MOVQ         dst_len+8(FP), AX
 	MOVQ         dst_base+0(FP), CX
 	MOVQ         a_base+24(FP), DX
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTW X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTW X1, Y1
+	VPCMPEQW     Y1, Y1, Y1
+	VPSLLW       $0x08, Y1, Y2
+	VPSRLW       $0x08, Y1, Y1
 	MOVQ         negD+72(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTW X1, Y1
-	MOVQ         shift+56(FP), BX
-	MOVQ         BX, X2
+	MOVQ         BX, X3
+	VPBROADCASTB X3, Y3
+	VPXOR        Y4, Y4, Y4
 
-	// Blocks of 32 elements, then groups of 16.
-divI8MagicTruncAVX2_block:
-	CMPQ         AX, $0x00000020
-	JB           divI8MagicTruncAVX2_single
-	VPMOVSXBW    (DX), Y3
-	VPABSW       Y3, Y4
-	VPMULHUW     Y0, Y4, Y4
-	VPSRLW       X2, Y4, Y4
-	VPXOR        Y1, Y3, Y3
-	VPSRAW       $0x0f, Y3, Y3
-	VPXOR        Y3, Y4, Y4
-	VPSUBW       Y3, Y4, Y4
-	VEXTRACTI128 $0x01, Y4, X3
-	VPACKSSWB    X3, X4, X3
-	VMOVDQU      X3, (CX)
-	VPMOVSXBW    16(DX), Y3
-	VPABSW       Y3, Y4
-	VPMULHUW     Y0, Y4, Y4
-	VPSRLW       X2, Y4, Y4
-	VPXOR        Y1, Y3, Y3
-	VPSRAW       $0x0f, Y3, Y3
-	VPXOR        Y3, Y4, Y4
-	VPSUBW       Y3, Y4, Y4
-	VEXTRACTI128 $0x01, Y4, X3
-	VPACKSSWB    X3, X4, X3
-	VMOVDQU      X3, 16(CX)
-	ADDQ         $0x00000020, DX
-	ADDQ         $0x00000020, CX
-	SUBQ         $0x00000020, AX
-	JMP          divI8MagicTruncAVX2_block
+	// Blocks of 64 elements, then groups of 32.
+divI8Magic8TruncAVX2_block:
+	CMPQ     AX, $0x00000040
+	JB       divI8Magic8TruncAVX2_single
+	VMOVDQU  (DX), Y4
+	VPXOR    Y3, Y4, Y5
+	VPABSB   Y4, Y4
+	VPAND    Y1, Y4, Y6
+	VPAND    Y2, Y4, Y4
+	VPMULHUW Y0, Y6, Y6
+	VPMULHUW Y0, Y4, Y4
+	VPAND    Y2, Y4, Y4
+	VPOR     Y4, Y6, Y6
+	VPSIGNB  Y5, Y6, Y6
+	VMOVDQU  Y6, (CX)
+	VMOVDQU  32(DX), Y4
+	VPXOR    Y3, Y4, Y5
+	VPABSB   Y4, Y4
+	VPAND    Y1, Y4, Y6
+	VPAND    Y2, Y4, Y4
+	VPMULHUW Y0, Y6, Y6
+	VPMULHUW Y0, Y4, Y4
+	VPAND    Y2, Y4, Y4
+	VPOR     Y4, Y6, Y6
+	VPSIGNB  Y5, Y6, Y6
+	VMOVDQU  Y6, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000040, AX
+	JMP      divI8Magic8TruncAVX2_block
 
-divI8MagicTruncAVX2_single:
-	CMPQ         AX, $0x00000010
-	JB           divI8MagicTruncAVX2_done
-	VPMOVSXBW    (DX), Y3
-	VPABSW       Y3, Y4
-	VPMULHUW     Y0, Y4, Y4
-	VPSRLW       X2, Y4, Y4
-	VPXOR        Y1, Y3, Y3
-	VPSRAW       $0x0f, Y3, Y3
-	VPXOR        Y3, Y4, Y4
-	VPSUBW       Y3, Y4, Y4
-	VEXTRACTI128 $0x01, Y4, X3
-	VPACKSSWB    X3, X4, X3
-	VMOVDQU      X3, (CX)
-	ADDQ         $0x00000010, DX
-	ADDQ         $0x00000010, CX
-	SUBQ         $0x00000010, AX
-	JMP          divI8MagicTruncAVX2_single
+divI8Magic8TruncAVX2_single:
+	CMPQ     AX, $0x00000020
+	JB       divI8Magic8TruncAVX2_done
+	VMOVDQU  (DX), Y4
+	VPXOR    Y3, Y4, Y5
+	VPABSB   Y4, Y4
+	VPAND    Y1, Y4, Y6
+	VPAND    Y2, Y4, Y4
+	VPMULHUW Y0, Y6, Y6
+	VPMULHUW Y0, Y4, Y4
+	VPAND    Y2, Y4, Y4
+	VPOR     Y4, Y6, Y6
+	VPSIGNB  Y5, Y6, Y6
+	VMOVDQU  Y6, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000020, AX
+	JMP      divI8Magic8TruncAVX2_single
 
-divI8MagicTruncAVX2_done:
+divI8Magic8TruncAVX2_done:
 	VZEROUPPER
 	RET
 
-// func divI8MagicTruncAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
-// Requires: AVX, AVX512BW, AVX512F, SSE2
-TEXT ·divI8MagicTruncAVX512(SB), NOSPLIT, $0-80
+// func divI8Magic8TruncAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·divI8Magic8TruncAVX512(SB), NOSPLIT, $0-80
 	MOVQ         dst_len+8(FP), AX
 	MOVQ         dst_base+0(FP), CX
 	MOVQ         a_base+24(FP), DX
 	MOVQ         magic+48(FP), BX
 	VPBROADCASTW BX, Z0
-	MOVQ         absD+64(FP), BX
-	VPBROADCASTW BX, Z1
+	VPTERNLOGD   $0xff, Z1, Z1, Z1
+	VPSLLW       $0x08, Z1, Z2
+	VPSRLW       $0x08, Z1, Z1
 	MOVQ         negD+72(FP), BX
-	VPBROADCASTW BX, Z2
-	MOVQ         shift+56(FP), BX
-	MOVQ         BX, X3
+	VPBROADCASTB BX, Z3
 	VPXORD       Z4, Z4, Z4
-	VPTERNLOGD   $0xff, Z5, Z5, Z5
-	VPADDW       Z1, Z5, Z5
 
-	// Blocks of 64 elements, then groups of 32.
-divI8MagicTruncAVX512_block:
+	// Blocks of 128 elements, then groups of 64.
+divI8Magic8TruncAVX512_block:
+	CMPQ      AX, $0x00000080
+	JB        divI8Magic8TruncAVX512_single
+	VMOVDQU64 (DX), Z5
+	VPXORQ    Z3, Z5, Z6
+	VPMOVB2M  Z6, K1
+	VPABSB    Z5, Z5
+	VPANDQ    Z1, Z5, Z6
+	VPANDQ    Z2, Z5, Z5
+	VPMULHUW  Z0, Z6, Z6
+	VPMULHUW  Z0, Z5, Z5
+	VPANDQ    Z2, Z5, Z5
+	VPORQ     Z5, Z6, Z6
+	VPSUBB    Z6, Z4, K1, Z6
+	VMOVDQU64 Z6, (CX)
+	VMOVDQU64 64(DX), Z5
+	VPXORQ    Z3, Z5, Z6
+	VPMOVB2M  Z6, K1
+	VPABSB    Z5, Z5
+	VPANDQ    Z1, Z5, Z6
+	VPANDQ    Z2, Z5, Z5
+	VPMULHUW  Z0, Z6, Z6
+	VPMULHUW  Z0, Z5, Z5
+	VPANDQ    Z2, Z5, Z5
+	VPORQ     Z5, Z6, Z6
+	VPSUBB    Z6, Z4, K1, Z6
+	VMOVDQU64 Z6, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000080, AX
+	JMP       divI8Magic8TruncAVX512_block
+
+divI8Magic8TruncAVX512_single:
 	CMPQ      AX, $0x00000040
-	JB        divI8MagicTruncAVX512_single
-	VPMOVSXBW (DX), Z1
-	VPXORD    Z2, Z1, Z5
-	VPABSW    Z1, Z1
-	VPMOVW2M  Z5, K1
-	VPMULHUW  Z0, Z1, Z1
-	VPSRLW    X3, Z1, Z1
-	VPSUBW    Z1, Z4, K1, Z1
-	VPMOVWB   Z1, (CX)
-	VPMOVSXBW 32(DX), Z1
-	VPXORD    Z2, Z1, Z5
-	VPABSW    Z1, Z1
-	VPMOVW2M  Z5, K1
-	VPMULHUW  Z0, Z1, Z1
-	VPSRLW    X3, Z1, Z1
-	VPSUBW    Z1, Z4, K1, Z1
-	VPMOVWB   Z1, 32(CX)
+	JB        divI8Magic8TruncAVX512_done
+	VMOVDQU64 (DX), Z5
+	VPXORQ    Z3, Z5, Z6
+	VPMOVB2M  Z6, K1
+	VPABSB    Z5, Z5
+	VPANDQ    Z1, Z5, Z6
+	VPANDQ    Z2, Z5, Z5
+	VPMULHUW  Z0, Z6, Z6
+	VPMULHUW  Z0, Z5, Z5
+	VPANDQ    Z2, Z5, Z5
+	VPORQ     Z5, Z6, Z6
+	VPSUBB    Z6, Z4, K1, Z6
+	VMOVDQU64 Z6, (CX)
 	ADDQ      $0x00000040, DX
 	ADDQ      $0x00000040, CX
 	SUBQ      $0x00000040, AX
-	JMP       divI8MagicTruncAVX512_block
+	JMP       divI8Magic8TruncAVX512_single
 
-divI8MagicTruncAVX512_single:
-	CMPQ      AX, $0x00000020
-	JB        divI8MagicTruncAVX512_done
-	VPMOVSXBW (DX), Z1
-	VPXORD    Z2, Z1, Z5
-	VPABSW    Z1, Z1
-	VPMOVW2M  Z5, K1
-	VPMULHUW  Z0, Z1, Z1
-	VPSRLW    X3, Z1, Z1
-	VPSUBW    Z1, Z4, K1, Z1
-	VPMOVWB   Z1, (CX)
-	ADDQ      $0x00000020, DX
-	ADDQ      $0x00000020, CX
-	SUBQ      $0x00000020, AX
-	JMP       divI8MagicTruncAVX512_single
-
-divI8MagicTruncAVX512_done:
+divI8Magic8TruncAVX512_done:
 	VZEROUPPER
 	RET
 
-// func divI8MagicTruncAddAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+// func divI8Magic8FloorAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX2, SSE2
-TEXT ·divI8MagicTruncAddAVX2(SB), NOSPLIT, $0-80
+TEXT ·divI8Magic8FloorAVX2(SB), NOSPLIT, $0-80
 	MOVQ         dst_len+8(FP), AX
 	MOVQ         dst_base+0(FP), CX
 	MOVQ         a_base+24(FP), DX
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTW X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTW X1, Y1
+	VPCMPEQW     Y1, Y1, Y1
+	VPSLLW       $0x08, Y1, Y2
+	VPSRLW       $0x08, Y1, Y1
 	MOVQ         negD+72(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTW X1, Y1
-	MOVQ         shift+56(FP), BX
-	MOVQ         BX, X2
+	MOVQ         BX, X3
+	VPBROADCASTB X3, Y3
+	VPXOR        Y4, Y4, Y4
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X5
+	VPBROADCASTB X5, Y5
+	VPCMPEQB     Y6, Y6, Y6
+	VPADDB       Y6, Y5, Y5
 
-	// Blocks of 32 elements, then groups of 16.
-divI8MagicTruncAddAVX2_block:
-	CMPQ         AX, $0x00000020
-	JB           divI8MagicTruncAddAVX2_single
-	VPMOVSXBW    (DX), Y3
-	VPABSW       Y3, Y4
-	VPMULHUW     Y0, Y4, Y5
-	VPSUBW       Y5, Y4, Y4
-	VPSRLW       $0x01, Y4, Y4
-	VPADDW       Y5, Y4, Y5
-	VPSRLW       X2, Y5, Y5
-	VPXOR        Y1, Y3, Y3
-	VPSRAW       $0x0f, Y3, Y3
-	VPXOR        Y3, Y5, Y5
-	VPSUBW       Y3, Y5, Y5
-	VEXTRACTI128 $0x01, Y5, X3
-	VPACKSSWB    X3, X5, X3
-	VMOVDQU      X3, (CX)
-	VPMOVSXBW    16(DX), Y3
-	VPABSW       Y3, Y4
-	VPMULHUW     Y0, Y4, Y5
-	VPSUBW       Y5, Y4, Y4
-	VPSRLW       $0x01, Y4, Y4
-	VPADDW       Y5, Y4, Y5
-	VPSRLW       X2, Y5, Y5
-	VPXOR        Y1, Y3, Y3
-	VPSRAW       $0x0f, Y3, Y3
-	VPXOR        Y3, Y5, Y5
-	VPSUBW       Y3, Y5, Y5
-	VEXTRACTI128 $0x01, Y5, X3
-	VPACKSSWB    X3, X5, X3
-	VMOVDQU      X3, 16(CX)
-	ADDQ         $0x00000020, DX
-	ADDQ         $0x00000020, CX
-	SUBQ         $0x00000020, AX
-	JMP          divI8MagicTruncAddAVX2_block
+	// Blocks of 64 elements, then groups of 32.
+divI8Magic8FloorAVX2_block:
+	CMPQ     AX, $0x00000040
+	JB       divI8Magic8FloorAVX2_single
+	VMOVDQU  (DX), Y6
+	VPXOR    Y3, Y6, Y7
+	VPABSB   Y6, Y6
+	VPCMPGTB Y7, Y4, Y8
+	VPAND    Y5, Y8, Y8
+	VPADDB   Y8, Y6, Y6
+	VPAND    Y1, Y6, Y8
+	VPAND    Y2, Y6, Y6
+	VPMULHUW Y0, Y8, Y8
+	VPMULHUW Y0, Y6, Y6
+	VPAND    Y2, Y6, Y6
+	VPOR     Y6, Y8, Y8
+	VPSIGNB  Y7, Y8, Y8
+	VMOVDQU  Y8, (CX)
+	VMOVDQU  32(DX), Y6
+	VPXOR    Y3, Y6, Y7
+	VPABSB   Y6, Y6
+	VPCMPGTB Y7, Y4, Y8
+	VPAND    Y5, Y8, Y8
+	VPADDB   Y8, Y6, Y6
+	VPAND    Y1, Y6, Y8
+	VPAND    Y2, Y6, Y6
+	VPMULHUW Y0, Y8, Y8
+	VPMULHUW Y0, Y6, Y6
+	VPAND    Y2, Y6, Y6
+	VPOR     Y6, Y8, Y8
+	VPSIGNB  Y7, Y8, Y8
+	VMOVDQU  Y8, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000040, AX
+	JMP      divI8Magic8FloorAVX2_block
 
-divI8MagicTruncAddAVX2_single:
-	CMPQ         AX, $0x00000010
-	JB           divI8MagicTruncAddAVX2_done
-	VPMOVSXBW    (DX), Y3
-	VPABSW       Y3, Y4
-	VPMULHUW     Y0, Y4, Y5
-	VPSUBW       Y5, Y4, Y4
-	VPSRLW       $0x01, Y4, Y4
-	VPADDW       Y5, Y4, Y5
-	VPSRLW       X2, Y5, Y5
-	VPXOR        Y1, Y3, Y3
-	VPSRAW       $0x0f, Y3, Y3
-	VPXOR        Y3, Y5, Y5
-	VPSUBW       Y3, Y5, Y5
-	VEXTRACTI128 $0x01, Y5, X3
-	VPACKSSWB    X3, X5, X3
-	VMOVDQU      X3, (CX)
-	ADDQ         $0x00000010, DX
-	ADDQ         $0x00000010, CX
-	SUBQ         $0x00000010, AX
-	JMP          divI8MagicTruncAddAVX2_single
+divI8Magic8FloorAVX2_single:
+	CMPQ     AX, $0x00000020
+	JB       divI8Magic8FloorAVX2_done
+	VMOVDQU  (DX), Y6
+	VPXOR    Y3, Y6, Y7
+	VPABSB   Y6, Y6
+	VPCMPGTB Y7, Y4, Y8
+	VPAND    Y5, Y8, Y8
+	VPADDB   Y8, Y6, Y6
+	VPAND    Y1, Y6, Y8
+	VPAND    Y2, Y6, Y6
+	VPMULHUW Y0, Y8, Y8
+	VPMULHUW Y0, Y6, Y6
+	VPAND    Y2, Y6, Y6
+	VPOR     Y6, Y8, Y8
+	VPSIGNB  Y7, Y8, Y8
+	VMOVDQU  Y8, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000020, AX
+	JMP      divI8Magic8FloorAVX2_single
 
-divI8MagicTruncAddAVX2_done:
+divI8Magic8FloorAVX2_done:
 	VZEROUPPER
 	RET
 
-// func divI8MagicTruncAddAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
-// Requires: AVX, AVX512BW, AVX512F, SSE2
-TEXT ·divI8MagicTruncAddAVX512(SB), NOSPLIT, $0-80
+// func divI8Magic8FloorAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·divI8Magic8FloorAVX512(SB), NOSPLIT, $0-80
 	MOVQ         dst_len+8(FP), AX
 	MOVQ         dst_base+0(FP), CX
 	MOVQ         a_base+24(FP), DX
 	MOVQ         magic+48(FP), BX
 	VPBROADCASTW BX, Z0
-	MOVQ         absD+64(FP), BX
-	VPBROADCASTW BX, Z1
+	VPTERNLOGD   $0xff, Z1, Z1, Z1
+	VPSLLW       $0x08, Z1, Z2
+	VPSRLW       $0x08, Z1, Z1
 	MOVQ         negD+72(FP), BX
-	VPBROADCASTW BX, Z2
-	MOVQ         shift+56(FP), BX
-	MOVQ         BX, X3
+	VPBROADCASTB BX, Z3
 	VPXORD       Z4, Z4, Z4
-	VPTERNLOGD   $0xff, Z5, Z5, Z5
-	VPADDW       Z1, Z5, Z5
+	MOVQ         absD+64(FP), BX
+	VPBROADCASTB BX, Z5
+	VPTERNLOGD   $0xff, Z6, Z6, Z6
+	VPADDB       Z6, Z5, Z5
 
-	// Blocks of 64 elements, then groups of 32.
-divI8MagicTruncAddAVX512_block:
+	// Blocks of 128 elements, then groups of 64.
+divI8Magic8FloorAVX512_block:
+	CMPQ      AX, $0x00000080
+	JB        divI8Magic8FloorAVX512_single
+	VMOVDQU64 (DX), Z6
+	VPXORQ    Z3, Z6, Z7
+	VPMOVB2M  Z7, K1
+	VPABSB    Z6, Z6
+	VPADDB    Z5, Z6, K1, Z6
+	VPANDQ    Z1, Z6, Z7
+	VPANDQ    Z2, Z6, Z6
+	VPMULHUW  Z0, Z7, Z7
+	VPMULHUW  Z0, Z6, Z6
+	VPANDQ    Z2, Z6, Z6
+	VPORQ     Z6, Z7, Z7
+	VPSUBB    Z7, Z4, K1, Z7
+	VMOVDQU64 Z7, (CX)
+	VMOVDQU64 64(DX), Z6
+	VPXORQ    Z3, Z6, Z7
+	VPMOVB2M  Z7, K1
+	VPABSB    Z6, Z6
+	VPADDB    Z5, Z6, K1, Z6
+	VPANDQ    Z1, Z6, Z7
+	VPANDQ    Z2, Z6, Z6
+	VPMULHUW  Z0, Z7, Z7
+	VPMULHUW  Z0, Z6, Z6
+	VPANDQ    Z2, Z6, Z6
+	VPORQ     Z6, Z7, Z7
+	VPSUBB    Z7, Z4, K1, Z7
+	VMOVDQU64 Z7, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000080, AX
+	JMP       divI8Magic8FloorAVX512_block
+
+divI8Magic8FloorAVX512_single:
 	CMPQ      AX, $0x00000040
-	JB        divI8MagicTruncAddAVX512_single
-	VPMOVSXBW (DX), Z1
-	VPXORD    Z2, Z1, Z5
-	VPABSW    Z1, Z1
-	VPMOVW2M  Z5, K1
-	VPMULHUW  Z0, Z1, Z5
-	VPSUBW    Z5, Z1, Z1
-	VPSRLW    $0x01, Z1, Z1
-	VPADDW    Z5, Z1, Z5
-	VPSRLW    X3, Z5, Z5
-	VPSUBW    Z5, Z4, K1, Z5
-	VPMOVWB   Z5, (CX)
-	VPMOVSXBW 32(DX), Z1
-	VPXORD    Z2, Z1, Z5
-	VPABSW    Z1, Z1
-	VPMOVW2M  Z5, K1
-	VPMULHUW  Z0, Z1, Z5
-	VPSUBW    Z5, Z1, Z1
-	VPSRLW    $0x01, Z1, Z1
-	VPADDW    Z5, Z1, Z5
-	VPSRLW    X3, Z5, Z5
-	VPSUBW    Z5, Z4, K1, Z5
-	VPMOVWB   Z5, 32(CX)
+	JB        divI8Magic8FloorAVX512_done
+	VMOVDQU64 (DX), Z6
+	VPXORQ    Z3, Z6, Z7
+	VPMOVB2M  Z7, K1
+	VPABSB    Z6, Z6
+	VPADDB    Z5, Z6, K1, Z6
+	VPANDQ    Z1, Z6, Z7
+	VPANDQ    Z2, Z6, Z6
+	VPMULHUW  Z0, Z7, Z7
+	VPMULHUW  Z0, Z6, Z6
+	VPANDQ    Z2, Z6, Z6
+	VPORQ     Z6, Z7, Z7
+	VPSUBB    Z7, Z4, K1, Z7
+	VMOVDQU64 Z7, (CX)
 	ADDQ      $0x00000040, DX
 	ADDQ      $0x00000040, CX
 	SUBQ      $0x00000040, AX
-	JMP       divI8MagicTruncAddAVX512_block
+	JMP       divI8Magic8FloorAVX512_single
 
-divI8MagicTruncAddAVX512_single:
-	CMPQ      AX, $0x00000020
-	JB        divI8MagicTruncAddAVX512_done
-	VPMOVSXBW (DX), Z1
-	VPXORD    Z2, Z1, Z5
-	VPABSW    Z1, Z1
-	VPMOVW2M  Z5, K1
-	VPMULHUW  Z0, Z1, Z5
-	VPSUBW    Z5, Z1, Z1
-	VPSRLW    $0x01, Z1, Z1
-	VPADDW    Z5, Z1, Z5
-	VPSRLW    X3, Z5, Z5
-	VPSUBW    Z5, Z4, K1, Z5
-	VPMOVWB   Z5, (CX)
-	ADDQ      $0x00000020, DX
-	ADDQ      $0x00000020, CX
-	SUBQ      $0x00000020, AX
-	JMP       divI8MagicTruncAddAVX512_single
-
-divI8MagicTruncAddAVX512_done:
+divI8Magic8FloorAVX512_done:
 	VZEROUPPER
 	RET
 
-// func divI8MagicFloorAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
+// func divU8Magic8AVX2(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
 // Requires: AVX, AVX2, SSE2
-TEXT ·divI8MagicFloorAVX2(SB), NOSPLIT, $0-80
+TEXT ·divU8Magic8AVX2(SB), NOSPLIT, $0-80
 	MOVQ         dst_len+8(FP), AX
 	MOVQ         dst_base+0(FP), CX
 	MOVQ         a_base+24(FP), DX
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTW X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTW X1, Y1
-	MOVQ         negD+72(FP), BX
-	MOVQ         BX, X2
-	VPBROADCASTW X2, Y2
-	MOVQ         shift+56(FP), BX
-	MOVQ         BX, X3
+	VPCMPEQW     Y1, Y1, Y1
+	VPSLLW       $0x08, Y1, Y2
+	VPSRLW       $0x08, Y1, Y1
 
-	// Blocks of 32 elements, then groups of 16.
-divI8MagicFloorAVX2_block:
-	CMPQ         AX, $0x00000020
-	JB           divI8MagicFloorAVX2_single
-	VPMOVSXBW    (DX), Y4
-	VPABSW       Y4, Y5
-	VPMULHUW     Y0, Y5, Y6
-	VPSRLW       X3, Y6, Y6
-	VPXOR        Y2, Y4, Y4
-	VPSRAW       $0x0f, Y4, Y4
-	VPMULLW      Y1, Y6, Y7
-	VPCMPEQW     Y5, Y7, Y7
-	VPANDN       Y4, Y7, Y5
-	VPSUBW       Y5, Y6, Y6
-	VPXOR        Y4, Y6, Y6
-	VPSUBW       Y4, Y6, Y6
-	VEXTRACTI128 $0x01, Y6, X4
-	VPACKSSWB    X4, X6, X4
-	VMOVDQU      X4, (CX)
-	VPMOVSXBW    16(DX), Y4
-	VPABSW       Y4, Y5
-	VPMULHUW     Y0, Y5, Y6
-	VPSRLW       X3, Y6, Y6
-	VPXOR        Y2, Y4, Y4
-	VPSRAW       $0x0f, Y4, Y4
-	VPMULLW      Y1, Y6, Y7
-	VPCMPEQW     Y5, Y7, Y7
-	VPANDN       Y4, Y7, Y5
-	VPSUBW       Y5, Y6, Y6
-	VPXOR        Y4, Y6, Y6
-	VPSUBW       Y4, Y6, Y6
-	VEXTRACTI128 $0x01, Y6, X4
-	VPACKSSWB    X4, X6, X4
-	VMOVDQU      X4, 16(CX)
-	ADDQ         $0x00000020, DX
-	ADDQ         $0x00000020, CX
-	SUBQ         $0x00000020, AX
-	JMP          divI8MagicFloorAVX2_block
+	// Blocks of 64 elements, then groups of 32.
+divU8Magic8AVX2_block:
+	CMPQ     AX, $0x00000040
+	JB       divU8Magic8AVX2_single
+	VMOVDQU  (DX), Y3
+	VPAND    Y1, Y3, Y4
+	VPAND    Y2, Y3, Y3
+	VPMULHUW Y0, Y4, Y4
+	VPMULHUW Y0, Y3, Y3
+	VPAND    Y2, Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VMOVDQU  Y4, (CX)
+	VMOVDQU  32(DX), Y3
+	VPAND    Y1, Y3, Y4
+	VPAND    Y2, Y3, Y3
+	VPMULHUW Y0, Y4, Y4
+	VPMULHUW Y0, Y3, Y3
+	VPAND    Y2, Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VMOVDQU  Y4, 32(CX)
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, CX
+	SUBQ     $0x00000040, AX
+	JMP      divU8Magic8AVX2_block
 
-divI8MagicFloorAVX2_single:
-	CMPQ         AX, $0x00000010
-	JB           divI8MagicFloorAVX2_done
-	VPMOVSXBW    (DX), Y4
-	VPABSW       Y4, Y5
-	VPMULHUW     Y0, Y5, Y6
-	VPSRLW       X3, Y6, Y6
-	VPXOR        Y2, Y4, Y4
-	VPSRAW       $0x0f, Y4, Y4
-	VPMULLW      Y1, Y6, Y7
-	VPCMPEQW     Y5, Y7, Y7
-	VPANDN       Y4, Y7, Y5
-	VPSUBW       Y5, Y6, Y6
-	VPXOR        Y4, Y6, Y6
-	VPSUBW       Y4, Y6, Y6
-	VEXTRACTI128 $0x01, Y6, X4
-	VPACKSSWB    X4, X6, X4
-	VMOVDQU      X4, (CX)
-	ADDQ         $0x00000010, DX
-	ADDQ         $0x00000010, CX
-	SUBQ         $0x00000010, AX
-	JMP          divI8MagicFloorAVX2_single
+divU8Magic8AVX2_single:
+	CMPQ     AX, $0x00000020
+	JB       divU8Magic8AVX2_done
+	VMOVDQU  (DX), Y3
+	VPAND    Y1, Y3, Y4
+	VPAND    Y2, Y3, Y3
+	VPMULHUW Y0, Y4, Y4
+	VPMULHUW Y0, Y3, Y3
+	VPAND    Y2, Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VMOVDQU  Y4, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000020, AX
+	JMP      divU8Magic8AVX2_single
 
-divI8MagicFloorAVX2_done:
+divU8Magic8AVX2_done:
 	VZEROUPPER
 	RET
 
-// func divI8MagicFloorAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
-// Requires: AVX, AVX512BW, AVX512F, SSE2
-TEXT ·divI8MagicFloorAVX512(SB), NOSPLIT, $0-80
+// func divU8Magic8AVX512(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·divU8Magic8AVX512(SB), NOSPLIT, $0-80
 	MOVQ         dst_len+8(FP), AX
 	MOVQ         dst_base+0(FP), CX
 	MOVQ         a_base+24(FP), DX
 	MOVQ         magic+48(FP), BX
 	VPBROADCASTW BX, Z0
-	MOVQ         absD+64(FP), BX
-	VPBROADCASTW BX, Z1
-	MOVQ         negD+72(FP), BX
-	VPBROADCASTW BX, Z2
-	MOVQ         shift+56(FP), BX
-	MOVQ         BX, X3
-	VPXORD       Z4, Z4, Z4
-	VPTERNLOGD   $0xff, Z5, Z5, Z5
-	VPADDW       Z1, Z5, Z5
+	VPTERNLOGD   $0xff, Z1, Z1, Z1
+	VPSLLW       $0x08, Z1, Z2
+	VPSRLW       $0x08, Z1, Z1
 
-	// Blocks of 64 elements, then groups of 32.
-divI8MagicFloorAVX512_block:
+	// Blocks of 128 elements, then groups of 64.
+divU8Magic8AVX512_block:
+	CMPQ      AX, $0x00000080
+	JB        divU8Magic8AVX512_single
+	VMOVDQU64 (DX), Z3
+	VPANDQ    Z1, Z3, Z4
+	VPANDQ    Z2, Z3, Z3
+	VPMULHUW  Z0, Z4, Z4
+	VPMULHUW  Z0, Z3, Z3
+	VPANDQ    Z2, Z3, Z3
+	VPORQ     Z3, Z4, Z4
+	VMOVDQU64 Z4, (CX)
+	VMOVDQU64 64(DX), Z3
+	VPANDQ    Z1, Z3, Z4
+	VPANDQ    Z2, Z3, Z3
+	VPMULHUW  Z0, Z4, Z4
+	VPMULHUW  Z0, Z3, Z3
+	VPANDQ    Z2, Z3, Z3
+	VPORQ     Z3, Z4, Z4
+	VMOVDQU64 Z4, 64(CX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000080, AX
+	JMP       divU8Magic8AVX512_block
+
+divU8Magic8AVX512_single:
 	CMPQ      AX, $0x00000040
-	JB        divI8MagicFloorAVX512_single
-	VPMOVSXBW (DX), Z1
-	VPXORD    Z2, Z1, Z6
-	VPABSW    Z1, Z1
-	VPMOVW2M  Z6, K1
-	VPADDW    Z5, Z1, K1, Z1
-	VPMULHUW  Z0, Z1, Z1
-	VPSRLW    X3, Z1, Z1
-	VPSUBW    Z1, Z4, K1, Z1
-	VPMOVWB   Z1, (CX)
-	VPMOVSXBW 32(DX), Z1
-	VPXORD    Z2, Z1, Z6
-	VPABSW    Z1, Z1
-	VPMOVW2M  Z6, K1
-	VPADDW    Z5, Z1, K1, Z1
-	VPMULHUW  Z0, Z1, Z1
-	VPSRLW    X3, Z1, Z1
-	VPSUBW    Z1, Z4, K1, Z1
-	VPMOVWB   Z1, 32(CX)
+	JB        divU8Magic8AVX512_done
+	VMOVDQU64 (DX), Z3
+	VPANDQ    Z1, Z3, Z4
+	VPANDQ    Z2, Z3, Z3
+	VPMULHUW  Z0, Z4, Z4
+	VPMULHUW  Z0, Z3, Z3
+	VPANDQ    Z2, Z3, Z3
+	VPORQ     Z3, Z4, Z4
+	VMOVDQU64 Z4, (CX)
 	ADDQ      $0x00000040, DX
 	ADDQ      $0x00000040, CX
 	SUBQ      $0x00000040, AX
-	JMP       divI8MagicFloorAVX512_block
+	JMP       divU8Magic8AVX512_single
 
-divI8MagicFloorAVX512_single:
-	CMPQ      AX, $0x00000020
-	JB        divI8MagicFloorAVX512_done
-	VPMOVSXBW (DX), Z1
-	VPXORD    Z2, Z1, Z6
-	VPABSW    Z1, Z1
-	VPMOVW2M  Z6, K1
-	VPADDW    Z5, Z1, K1, Z1
-	VPMULHUW  Z0, Z1, Z1
-	VPSRLW    X3, Z1, Z1
-	VPSUBW    Z1, Z4, K1, Z1
-	VPMOVWB   Z1, (CX)
-	ADDQ      $0x00000020, DX
-	ADDQ      $0x00000020, CX
-	SUBQ      $0x00000020, AX
-	JMP       divI8MagicFloorAVX512_single
-
-divI8MagicFloorAVX512_done:
-	VZEROUPPER
-	RET
-
-// func divI8MagicFloorAddAVX2(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
-// Requires: AVX, AVX2, SSE2
-TEXT ·divI8MagicFloorAddAVX2(SB), NOSPLIT, $0-80
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         magic+48(FP), BX
-	MOVQ         BX, X0
-	VPBROADCASTW X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTW X1, Y1
-	MOVQ         negD+72(FP), BX
-	MOVQ         BX, X2
-	VPBROADCASTW X2, Y2
-	MOVQ         shift+56(FP), BX
-	MOVQ         BX, X3
-
-	// Blocks of 32 elements, then groups of 16.
-divI8MagicFloorAddAVX2_block:
-	CMPQ         AX, $0x00000020
-	JB           divI8MagicFloorAddAVX2_single
-	VPMOVSXBW    (DX), Y4
-	VPABSW       Y4, Y5
-	VPMULHUW     Y0, Y5, Y6
-	VPSUBW       Y6, Y5, Y7
-	VPSRLW       $0x01, Y7, Y7
-	VPADDW       Y6, Y7, Y6
-	VPSRLW       X3, Y6, Y6
-	VPXOR        Y2, Y4, Y4
-	VPSRAW       $0x0f, Y4, Y4
-	VPMULLW      Y1, Y6, Y7
-	VPCMPEQW     Y5, Y7, Y7
-	VPANDN       Y4, Y7, Y5
-	VPSUBW       Y5, Y6, Y6
-	VPXOR        Y4, Y6, Y6
-	VPSUBW       Y4, Y6, Y6
-	VEXTRACTI128 $0x01, Y6, X4
-	VPACKSSWB    X4, X6, X4
-	VMOVDQU      X4, (CX)
-	VPMOVSXBW    16(DX), Y4
-	VPABSW       Y4, Y5
-	VPMULHUW     Y0, Y5, Y6
-	VPSUBW       Y6, Y5, Y7
-	VPSRLW       $0x01, Y7, Y7
-	VPADDW       Y6, Y7, Y6
-	VPSRLW       X3, Y6, Y6
-	VPXOR        Y2, Y4, Y4
-	VPSRAW       $0x0f, Y4, Y4
-	VPMULLW      Y1, Y6, Y7
-	VPCMPEQW     Y5, Y7, Y7
-	VPANDN       Y4, Y7, Y5
-	VPSUBW       Y5, Y6, Y6
-	VPXOR        Y4, Y6, Y6
-	VPSUBW       Y4, Y6, Y6
-	VEXTRACTI128 $0x01, Y6, X4
-	VPACKSSWB    X4, X6, X4
-	VMOVDQU      X4, 16(CX)
-	ADDQ         $0x00000020, DX
-	ADDQ         $0x00000020, CX
-	SUBQ         $0x00000020, AX
-	JMP          divI8MagicFloorAddAVX2_block
-
-divI8MagicFloorAddAVX2_single:
-	CMPQ         AX, $0x00000010
-	JB           divI8MagicFloorAddAVX2_done
-	VPMOVSXBW    (DX), Y4
-	VPABSW       Y4, Y5
-	VPMULHUW     Y0, Y5, Y6
-	VPSUBW       Y6, Y5, Y7
-	VPSRLW       $0x01, Y7, Y7
-	VPADDW       Y6, Y7, Y6
-	VPSRLW       X3, Y6, Y6
-	VPXOR        Y2, Y4, Y4
-	VPSRAW       $0x0f, Y4, Y4
-	VPMULLW      Y1, Y6, Y7
-	VPCMPEQW     Y5, Y7, Y7
-	VPANDN       Y4, Y7, Y5
-	VPSUBW       Y5, Y6, Y6
-	VPXOR        Y4, Y6, Y6
-	VPSUBW       Y4, Y6, Y6
-	VEXTRACTI128 $0x01, Y6, X4
-	VPACKSSWB    X4, X6, X4
-	VMOVDQU      X4, (CX)
-	ADDQ         $0x00000010, DX
-	ADDQ         $0x00000010, CX
-	SUBQ         $0x00000010, AX
-	JMP          divI8MagicFloorAddAVX2_single
-
-divI8MagicFloorAddAVX2_done:
-	VZEROUPPER
-	RET
-
-// func divI8MagicFloorAddAVX512(dst []int8, a []int8, magic uint64, shift uint64, absD uint64, negD uint64)
-// Requires: AVX, AVX512BW, AVX512F, SSE2
-TEXT ·divI8MagicFloorAddAVX512(SB), NOSPLIT, $0-80
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         magic+48(FP), BX
-	VPBROADCASTW BX, Z0
-	MOVQ         absD+64(FP), BX
-	VPBROADCASTW BX, Z1
-	MOVQ         negD+72(FP), BX
-	VPBROADCASTW BX, Z2
-	MOVQ         shift+56(FP), BX
-	MOVQ         BX, X3
-	VPXORD       Z4, Z4, Z4
-	VPTERNLOGD   $0xff, Z5, Z5, Z5
-	VPADDW       Z1, Z5, Z5
-
-	// Blocks of 64 elements, then groups of 32.
-divI8MagicFloorAddAVX512_block:
-	CMPQ      AX, $0x00000040
-	JB        divI8MagicFloorAddAVX512_single
-	VPMOVSXBW (DX), Z1
-	VPXORD    Z2, Z1, Z6
-	VPABSW    Z1, Z1
-	VPMOVW2M  Z6, K1
-	VPADDW    Z5, Z1, K1, Z1
-	VPMULHUW  Z0, Z1, Z6
-	VPSUBW    Z6, Z1, Z1
-	VPSRLW    $0x01, Z1, Z1
-	VPADDW    Z6, Z1, Z6
-	VPSRLW    X3, Z6, Z6
-	VPSUBW    Z6, Z4, K1, Z6
-	VPMOVWB   Z6, (CX)
-	VPMOVSXBW 32(DX), Z1
-	VPXORD    Z2, Z1, Z6
-	VPABSW    Z1, Z1
-	VPMOVW2M  Z6, K1
-	VPADDW    Z5, Z1, K1, Z1
-	VPMULHUW  Z0, Z1, Z6
-	VPSUBW    Z6, Z1, Z1
-	VPSRLW    $0x01, Z1, Z1
-	VPADDW    Z6, Z1, Z6
-	VPSRLW    X3, Z6, Z6
-	VPSUBW    Z6, Z4, K1, Z6
-	VPMOVWB   Z6, 32(CX)
-	ADDQ      $0x00000040, DX
-	ADDQ      $0x00000040, CX
-	SUBQ      $0x00000040, AX
-	JMP       divI8MagicFloorAddAVX512_block
-
-divI8MagicFloorAddAVX512_single:
-	CMPQ      AX, $0x00000020
-	JB        divI8MagicFloorAddAVX512_done
-	VPMOVSXBW (DX), Z1
-	VPXORD    Z2, Z1, Z6
-	VPABSW    Z1, Z1
-	VPMOVW2M  Z6, K1
-	VPADDW    Z5, Z1, K1, Z1
-	VPMULHUW  Z0, Z1, Z6
-	VPSUBW    Z6, Z1, Z1
-	VPSRLW    $0x01, Z1, Z1
-	VPADDW    Z6, Z1, Z6
-	VPSRLW    X3, Z6, Z6
-	VPSUBW    Z6, Z4, K1, Z6
-	VPMOVWB   Z6, (CX)
-	ADDQ      $0x00000020, DX
-	ADDQ      $0x00000020, CX
-	SUBQ      $0x00000020, AX
-	JMP       divI8MagicFloorAddAVX512_single
-
-divI8MagicFloorAddAVX512_done:
-	VZEROUPPER
-	RET
-
-// func divU8MagicAVX2(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
-// Requires: AVX, AVX2, SSE2
-TEXT ·divU8MagicAVX2(SB), NOSPLIT, $0-80
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         magic+48(FP), BX
-	MOVQ         BX, X0
-	VPBROADCASTW X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTW X1, Y1
-	MOVQ         negD+72(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTW X1, Y1
-	MOVQ         shift+56(FP), BX
-	MOVQ         BX, X1
-
-	// Blocks of 32 elements, then groups of 16.
-divU8MagicAVX2_block:
-	CMPQ         AX, $0x00000020
-	JB           divU8MagicAVX2_single
-	VPMOVZXBW    (DX), Y2
-	VPMULHUW     Y0, Y2, Y2
-	VPSRLW       X1, Y2, Y2
-	VEXTRACTI128 $0x01, Y2, X3
-	VPACKUSWB    X3, X2, X2
-	VMOVDQU      X2, (CX)
-	VPMOVZXBW    16(DX), Y2
-	VPMULHUW     Y0, Y2, Y2
-	VPSRLW       X1, Y2, Y2
-	VEXTRACTI128 $0x01, Y2, X3
-	VPACKUSWB    X3, X2, X2
-	VMOVDQU      X2, 16(CX)
-	ADDQ         $0x00000020, DX
-	ADDQ         $0x00000020, CX
-	SUBQ         $0x00000020, AX
-	JMP          divU8MagicAVX2_block
-
-divU8MagicAVX2_single:
-	CMPQ         AX, $0x00000010
-	JB           divU8MagicAVX2_done
-	VPMOVZXBW    (DX), Y2
-	VPMULHUW     Y0, Y2, Y2
-	VPSRLW       X1, Y2, Y2
-	VEXTRACTI128 $0x01, Y2, X3
-	VPACKUSWB    X3, X2, X2
-	VMOVDQU      X2, (CX)
-	ADDQ         $0x00000010, DX
-	ADDQ         $0x00000010, CX
-	SUBQ         $0x00000010, AX
-	JMP          divU8MagicAVX2_single
-
-divU8MagicAVX2_done:
-	VZEROUPPER
-	RET
-
-// func divU8MagicAVX512(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
-// Requires: AVX, AVX512BW, AVX512F, SSE2
-TEXT ·divU8MagicAVX512(SB), NOSPLIT, $0-80
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         magic+48(FP), BX
-	VPBROADCASTW BX, Z0
-	MOVQ         absD+64(FP), BX
-	VPBROADCASTW BX, Z1
-	MOVQ         negD+72(FP), BX
-	VPBROADCASTW BX, Z2
-	MOVQ         shift+56(FP), BX
-	MOVQ         BX, X2
-	VPXORD       Z3, Z3, Z3
-	VPTERNLOGD   $0xff, Z4, Z4, Z4
-	VPADDW       Z1, Z4, Z4
-
-	// Blocks of 64 elements, then groups of 32.
-divU8MagicAVX512_block:
-	CMPQ      AX, $0x00000040
-	JB        divU8MagicAVX512_single
-	VPMOVZXBW (DX), Z1
-	VPMULHUW  Z0, Z1, Z1
-	VPSRLW    X2, Z1, Z1
-	VPMOVWB   Z1, (CX)
-	VPMOVZXBW 32(DX), Z1
-	VPMULHUW  Z0, Z1, Z1
-	VPSRLW    X2, Z1, Z1
-	VPMOVWB   Z1, 32(CX)
-	ADDQ      $0x00000040, DX
-	ADDQ      $0x00000040, CX
-	SUBQ      $0x00000040, AX
-	JMP       divU8MagicAVX512_block
-
-divU8MagicAVX512_single:
-	CMPQ      AX, $0x00000020
-	JB        divU8MagicAVX512_done
-	VPMOVZXBW (DX), Z1
-	VPMULHUW  Z0, Z1, Z1
-	VPSRLW    X2, Z1, Z1
-	VPMOVWB   Z1, (CX)
-	ADDQ      $0x00000020, DX
-	ADDQ      $0x00000020, CX
-	SUBQ      $0x00000020, AX
-	JMP       divU8MagicAVX512_single
-
-divU8MagicAVX512_done:
-	VZEROUPPER
-	RET
-
-// func divU8MagicAddAVX2(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
-// Requires: AVX, AVX2, SSE2
-TEXT ·divU8MagicAddAVX2(SB), NOSPLIT, $0-80
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         magic+48(FP), BX
-	MOVQ         BX, X0
-	VPBROADCASTW X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTW X1, Y1
-	MOVQ         negD+72(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTW X1, Y1
-	MOVQ         shift+56(FP), BX
-	MOVQ         BX, X1
-
-	// Blocks of 32 elements, then groups of 16.
-divU8MagicAddAVX2_block:
-	CMPQ         AX, $0x00000020
-	JB           divU8MagicAddAVX2_single
-	VPMOVZXBW    (DX), Y2
-	VPMULHUW     Y0, Y2, Y3
-	VPSUBW       Y3, Y2, Y2
-	VPSRLW       $0x01, Y2, Y2
-	VPADDW       Y3, Y2, Y3
-	VPSRLW       X1, Y3, Y3
-	VEXTRACTI128 $0x01, Y3, X2
-	VPACKUSWB    X2, X3, X2
-	VMOVDQU      X2, (CX)
-	VPMOVZXBW    16(DX), Y2
-	VPMULHUW     Y0, Y2, Y3
-	VPSUBW       Y3, Y2, Y2
-	VPSRLW       $0x01, Y2, Y2
-	VPADDW       Y3, Y2, Y3
-	VPSRLW       X1, Y3, Y3
-	VEXTRACTI128 $0x01, Y3, X2
-	VPACKUSWB    X2, X3, X2
-	VMOVDQU      X2, 16(CX)
-	ADDQ         $0x00000020, DX
-	ADDQ         $0x00000020, CX
-	SUBQ         $0x00000020, AX
-	JMP          divU8MagicAddAVX2_block
-
-divU8MagicAddAVX2_single:
-	CMPQ         AX, $0x00000010
-	JB           divU8MagicAddAVX2_done
-	VPMOVZXBW    (DX), Y2
-	VPMULHUW     Y0, Y2, Y3
-	VPSUBW       Y3, Y2, Y2
-	VPSRLW       $0x01, Y2, Y2
-	VPADDW       Y3, Y2, Y3
-	VPSRLW       X1, Y3, Y3
-	VEXTRACTI128 $0x01, Y3, X2
-	VPACKUSWB    X2, X3, X2
-	VMOVDQU      X2, (CX)
-	ADDQ         $0x00000010, DX
-	ADDQ         $0x00000010, CX
-	SUBQ         $0x00000010, AX
-	JMP          divU8MagicAddAVX2_single
-
-divU8MagicAddAVX2_done:
-	VZEROUPPER
-	RET
-
-// func divU8MagicAddAVX512(dst []uint8, a []uint8, magic uint64, shift uint64, absD uint64, negD uint64)
-// Requires: AVX, AVX512BW, AVX512F, SSE2
-TEXT ·divU8MagicAddAVX512(SB), NOSPLIT, $0-80
-	MOVQ         dst_len+8(FP), AX
-	MOVQ         dst_base+0(FP), CX
-	MOVQ         a_base+24(FP), DX
-	MOVQ         magic+48(FP), BX
-	VPBROADCASTW BX, Z0
-	MOVQ         absD+64(FP), BX
-	VPBROADCASTW BX, Z1
-	MOVQ         negD+72(FP), BX
-	VPBROADCASTW BX, Z2
-	MOVQ         shift+56(FP), BX
-	MOVQ         BX, X2
-	VPXORD       Z3, Z3, Z3
-	VPTERNLOGD   $0xff, Z4, Z4, Z4
-	VPADDW       Z1, Z4, Z4
-
-	// Blocks of 64 elements, then groups of 32.
-divU8MagicAddAVX512_block:
-	CMPQ      AX, $0x00000040
-	JB        divU8MagicAddAVX512_single
-	VPMOVZXBW (DX), Z1
-	VPMULHUW  Z0, Z1, Z3
-	VPSUBW    Z3, Z1, Z1
-	VPSRLW    $0x01, Z1, Z1
-	VPADDW    Z3, Z1, Z3
-	VPSRLW    X2, Z3, Z3
-	VPMOVWB   Z3, (CX)
-	VPMOVZXBW 32(DX), Z1
-	VPMULHUW  Z0, Z1, Z3
-	VPSUBW    Z3, Z1, Z1
-	VPSRLW    $0x01, Z1, Z1
-	VPADDW    Z3, Z1, Z3
-	VPSRLW    X2, Z3, Z3
-	VPMOVWB   Z3, 32(CX)
-	ADDQ      $0x00000040, DX
-	ADDQ      $0x00000040, CX
-	SUBQ      $0x00000040, AX
-	JMP       divU8MagicAddAVX512_block
-
-divU8MagicAddAVX512_single:
-	CMPQ      AX, $0x00000020
-	JB        divU8MagicAddAVX512_done
-	VPMOVZXBW (DX), Z1
-	VPMULHUW  Z0, Z1, Z3
-	VPSUBW    Z3, Z1, Z1
-	VPSRLW    $0x01, Z1, Z1
-	VPADDW    Z3, Z1, Z3
-	VPSRLW    X2, Z3, Z3
-	VPMOVWB   Z3, (CX)
-	ADDQ      $0x00000020, DX
-	ADDQ      $0x00000020, CX
-	SUBQ      $0x00000020, AX
-	JMP       divU8MagicAddAVX512_single
-
-divU8MagicAddAVX512_done:
+divU8Magic8AVX512_done:
 	VZEROUPPER
 	RET
 
@@ -5513,9 +5095,6 @@ TEXT ·divI16MagicTruncAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTW X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTW X1, Y1
 	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
 	VPBROADCASTW X1, Y1
@@ -5527,23 +5106,19 @@ divI16MagicTruncAVX2_block:
 	CMPQ     AX, $0x00000020
 	JB       divI16MagicTruncAVX2_single
 	VMOVDQU  (DX), Y3
-	VPABSW   Y3, Y4
-	VPMULHUW Y0, Y4, Y4
-	VPSRLW   X2, Y4, Y4
-	VPXOR    Y1, Y3, Y3
-	VPSRAW   $0x0f, Y3, Y3
-	VPXOR    Y3, Y4, Y4
-	VPSUBW   Y3, Y4, Y4
-	VMOVDQU  Y4, (CX)
+	VPXOR    Y1, Y3, Y4
+	VPABSW   Y3, Y3
+	VPMULHUW Y0, Y3, Y3
+	VPSRLW   X2, Y3, Y3
+	VPSIGNW  Y4, Y3, Y3
+	VMOVDQU  Y3, (CX)
 	VMOVDQU  32(DX), Y3
-	VPABSW   Y3, Y4
-	VPMULHUW Y0, Y4, Y4
-	VPSRLW   X2, Y4, Y4
-	VPXOR    Y1, Y3, Y3
-	VPSRAW   $0x0f, Y3, Y3
-	VPXOR    Y3, Y4, Y4
-	VPSUBW   Y3, Y4, Y4
-	VMOVDQU  Y4, 32(CX)
+	VPXOR    Y1, Y3, Y4
+	VPABSW   Y3, Y3
+	VPMULHUW Y0, Y3, Y3
+	VPSRLW   X2, Y3, Y3
+	VPSIGNW  Y4, Y3, Y3
+	VMOVDQU  Y3, 32(CX)
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, CX
 	SUBQ     $0x00000020, AX
@@ -5553,14 +5128,12 @@ divI16MagicTruncAVX2_single:
 	CMPQ     AX, $0x00000010
 	JB       divI16MagicTruncAVX2_done
 	VMOVDQU  (DX), Y3
-	VPABSW   Y3, Y4
-	VPMULHUW Y0, Y4, Y4
-	VPSRLW   X2, Y4, Y4
-	VPXOR    Y1, Y3, Y3
-	VPSRAW   $0x0f, Y3, Y3
-	VPXOR    Y3, Y4, Y4
-	VPSUBW   Y3, Y4, Y4
-	VMOVDQU  Y4, (CX)
+	VPXOR    Y1, Y3, Y4
+	VPABSW   Y3, Y3
+	VPMULHUW Y0, Y3, Y3
+	VPSRLW   X2, Y3, Y3
+	VPSIGNW  Y4, Y3, Y3
+	VMOVDQU  Y3, (CX)
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, CX
 	SUBQ     $0x00000010, AX
@@ -5642,9 +5215,6 @@ TEXT ·divI16MagicTruncAddAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTW X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTW X1, Y1
 	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
 	VPBROADCASTW X1, Y1
@@ -5656,28 +5226,24 @@ divI16MagicTruncAddAVX2_block:
 	CMPQ     AX, $0x00000020
 	JB       divI16MagicTruncAddAVX2_single
 	VMOVDQU  (DX), Y3
-	VPABSW   Y3, Y4
-	VPMULHUW Y0, Y4, Y5
-	VPSUBW   Y5, Y4, Y4
-	VPSRLW   $0x01, Y4, Y4
-	VPADDW   Y5, Y4, Y5
+	VPXOR    Y1, Y3, Y4
+	VPABSW   Y3, Y3
+	VPMULHUW Y0, Y3, Y5
+	VPSUBW   Y5, Y3, Y3
+	VPSRLW   $0x01, Y3, Y3
+	VPADDW   Y5, Y3, Y5
 	VPSRLW   X2, Y5, Y5
-	VPXOR    Y1, Y3, Y3
-	VPSRAW   $0x0f, Y3, Y3
-	VPXOR    Y3, Y5, Y5
-	VPSUBW   Y3, Y5, Y5
+	VPSIGNW  Y4, Y5, Y5
 	VMOVDQU  Y5, (CX)
 	VMOVDQU  32(DX), Y3
-	VPABSW   Y3, Y4
-	VPMULHUW Y0, Y4, Y5
-	VPSUBW   Y5, Y4, Y4
-	VPSRLW   $0x01, Y4, Y4
-	VPADDW   Y5, Y4, Y5
+	VPXOR    Y1, Y3, Y4
+	VPABSW   Y3, Y3
+	VPMULHUW Y0, Y3, Y5
+	VPSUBW   Y5, Y3, Y3
+	VPSRLW   $0x01, Y3, Y3
+	VPADDW   Y5, Y3, Y5
 	VPSRLW   X2, Y5, Y5
-	VPXOR    Y1, Y3, Y3
-	VPSRAW   $0x0f, Y3, Y3
-	VPXOR    Y3, Y5, Y5
-	VPSUBW   Y3, Y5, Y5
+	VPSIGNW  Y4, Y5, Y5
 	VMOVDQU  Y5, 32(CX)
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, CX
@@ -5688,16 +5254,14 @@ divI16MagicTruncAddAVX2_single:
 	CMPQ     AX, $0x00000010
 	JB       divI16MagicTruncAddAVX2_done
 	VMOVDQU  (DX), Y3
-	VPABSW   Y3, Y4
-	VPMULHUW Y0, Y4, Y5
-	VPSUBW   Y5, Y4, Y4
-	VPSRLW   $0x01, Y4, Y4
-	VPADDW   Y5, Y4, Y5
+	VPXOR    Y1, Y3, Y4
+	VPABSW   Y3, Y3
+	VPMULHUW Y0, Y3, Y5
+	VPSUBW   Y5, Y3, Y3
+	VPSRLW   $0x01, Y3, Y3
+	VPADDW   Y5, Y3, Y5
 	VPSRLW   X2, Y5, Y5
-	VPXOR    Y1, Y3, Y3
-	VPSRAW   $0x0f, Y3, Y3
-	VPXOR    Y3, Y5, Y5
-	VPSUBW   Y3, Y5, Y5
+	VPSIGNW  Y4, Y5, Y5
 	VMOVDQU  Y5, (CX)
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, CX
@@ -5789,45 +5353,41 @@ TEXT ·divI16MagicFloorAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTW X0, Y0
-	MOVQ         absD+64(FP), BX
+	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
 	VPBROADCASTW X1, Y1
-	MOVQ         negD+72(FP), BX
-	MOVQ         BX, X2
-	VPBROADCASTW X2, Y2
 	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X2
+	MOVQ         absD+64(FP), BX
 	MOVQ         BX, X3
+	VPBROADCASTW X3, Y3
+	VPCMPEQW     Y4, Y4, Y4
+	VPADDW       Y4, Y3, Y3
 
 	// Blocks of 32 elements, then groups of 16.
 divI16MagicFloorAVX2_block:
 	CMPQ     AX, $0x00000020
 	JB       divI16MagicFloorAVX2_single
 	VMOVDQU  (DX), Y4
-	VPABSW   Y4, Y5
-	VPMULHUW Y0, Y5, Y6
-	VPSRLW   X3, Y6, Y6
-	VPXOR    Y2, Y4, Y4
-	VPSRAW   $0x0f, Y4, Y4
-	VPMULLW  Y1, Y6, Y7
-	VPCMPEQW Y5, Y7, Y7
-	VPANDN   Y4, Y7, Y5
-	VPSUBW   Y5, Y6, Y6
-	VPXOR    Y4, Y6, Y6
-	VPSUBW   Y4, Y6, Y6
-	VMOVDQU  Y6, (CX)
+	VPXOR    Y1, Y4, Y5
+	VPABSW   Y4, Y4
+	VPSRAW   $0x0f, Y5, Y6
+	VPAND    Y3, Y6, Y6
+	VPADDW   Y6, Y4, Y4
+	VPMULHUW Y0, Y4, Y4
+	VPSRLW   X2, Y4, Y4
+	VPSIGNW  Y5, Y4, Y4
+	VMOVDQU  Y4, (CX)
 	VMOVDQU  32(DX), Y4
-	VPABSW   Y4, Y5
-	VPMULHUW Y0, Y5, Y6
-	VPSRLW   X3, Y6, Y6
-	VPXOR    Y2, Y4, Y4
-	VPSRAW   $0x0f, Y4, Y4
-	VPMULLW  Y1, Y6, Y7
-	VPCMPEQW Y5, Y7, Y7
-	VPANDN   Y4, Y7, Y5
-	VPSUBW   Y5, Y6, Y6
-	VPXOR    Y4, Y6, Y6
-	VPSUBW   Y4, Y6, Y6
-	VMOVDQU  Y6, 32(CX)
+	VPXOR    Y1, Y4, Y5
+	VPABSW   Y4, Y4
+	VPSRAW   $0x0f, Y5, Y6
+	VPAND    Y3, Y6, Y6
+	VPADDW   Y6, Y4, Y4
+	VPMULHUW Y0, Y4, Y4
+	VPSRLW   X2, Y4, Y4
+	VPSIGNW  Y5, Y4, Y4
+	VMOVDQU  Y4, 32(CX)
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, CX
 	SUBQ     $0x00000020, AX
@@ -5837,18 +5397,15 @@ divI16MagicFloorAVX2_single:
 	CMPQ     AX, $0x00000010
 	JB       divI16MagicFloorAVX2_done
 	VMOVDQU  (DX), Y4
-	VPABSW   Y4, Y5
-	VPMULHUW Y0, Y5, Y6
-	VPSRLW   X3, Y6, Y6
-	VPXOR    Y2, Y4, Y4
-	VPSRAW   $0x0f, Y4, Y4
-	VPMULLW  Y1, Y6, Y7
-	VPCMPEQW Y5, Y7, Y7
-	VPANDN   Y4, Y7, Y5
-	VPSUBW   Y5, Y6, Y6
-	VPXOR    Y4, Y6, Y6
-	VPSUBW   Y4, Y6, Y6
-	VMOVDQU  Y6, (CX)
+	VPXOR    Y1, Y4, Y5
+	VPABSW   Y4, Y4
+	VPSRAW   $0x0f, Y5, Y6
+	VPAND    Y3, Y6, Y6
+	VPADDW   Y6, Y4, Y4
+	VPMULHUW Y0, Y4, Y4
+	VPSRLW   X2, Y4, Y4
+	VPSIGNW  Y5, Y4, Y4
+	VMOVDQU  Y4, (CX)
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, CX
 	SUBQ     $0x00000010, AX
@@ -5933,50 +5490,46 @@ TEXT ·divI16MagicFloorAddAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTW X0, Y0
-	MOVQ         absD+64(FP), BX
+	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
 	VPBROADCASTW X1, Y1
-	MOVQ         negD+72(FP), BX
-	MOVQ         BX, X2
-	VPBROADCASTW X2, Y2
 	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X2
+	MOVQ         absD+64(FP), BX
 	MOVQ         BX, X3
+	VPBROADCASTW X3, Y3
+	VPCMPEQW     Y4, Y4, Y4
+	VPADDW       Y4, Y3, Y3
 
 	// Blocks of 32 elements, then groups of 16.
 divI16MagicFloorAddAVX2_block:
 	CMPQ     AX, $0x00000020
 	JB       divI16MagicFloorAddAVX2_single
 	VMOVDQU  (DX), Y4
-	VPABSW   Y4, Y5
-	VPMULHUW Y0, Y5, Y6
-	VPSUBW   Y6, Y5, Y7
-	VPSRLW   $0x01, Y7, Y7
-	VPADDW   Y6, Y7, Y6
-	VPSRLW   X3, Y6, Y6
-	VPXOR    Y2, Y4, Y4
-	VPSRAW   $0x0f, Y4, Y4
-	VPMULLW  Y1, Y6, Y7
-	VPCMPEQW Y5, Y7, Y7
-	VPANDN   Y4, Y7, Y5
-	VPSUBW   Y5, Y6, Y6
-	VPXOR    Y4, Y6, Y6
-	VPSUBW   Y4, Y6, Y6
+	VPXOR    Y1, Y4, Y5
+	VPABSW   Y4, Y4
+	VPSRAW   $0x0f, Y5, Y6
+	VPAND    Y3, Y6, Y6
+	VPADDW   Y6, Y4, Y4
+	VPMULHUW Y0, Y4, Y6
+	VPSUBW   Y6, Y4, Y4
+	VPSRLW   $0x01, Y4, Y4
+	VPADDW   Y6, Y4, Y6
+	VPSRLW   X2, Y6, Y6
+	VPSIGNW  Y5, Y6, Y6
 	VMOVDQU  Y6, (CX)
 	VMOVDQU  32(DX), Y4
-	VPABSW   Y4, Y5
-	VPMULHUW Y0, Y5, Y6
-	VPSUBW   Y6, Y5, Y7
-	VPSRLW   $0x01, Y7, Y7
-	VPADDW   Y6, Y7, Y6
-	VPSRLW   X3, Y6, Y6
-	VPXOR    Y2, Y4, Y4
-	VPSRAW   $0x0f, Y4, Y4
-	VPMULLW  Y1, Y6, Y7
-	VPCMPEQW Y5, Y7, Y7
-	VPANDN   Y4, Y7, Y5
-	VPSUBW   Y5, Y6, Y6
-	VPXOR    Y4, Y6, Y6
-	VPSUBW   Y4, Y6, Y6
+	VPXOR    Y1, Y4, Y5
+	VPABSW   Y4, Y4
+	VPSRAW   $0x0f, Y5, Y6
+	VPAND    Y3, Y6, Y6
+	VPADDW   Y6, Y4, Y4
+	VPMULHUW Y0, Y4, Y6
+	VPSUBW   Y6, Y4, Y4
+	VPSRLW   $0x01, Y4, Y4
+	VPADDW   Y6, Y4, Y6
+	VPSRLW   X2, Y6, Y6
+	VPSIGNW  Y5, Y6, Y6
 	VMOVDQU  Y6, 32(CX)
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, CX
@@ -5987,20 +5540,17 @@ divI16MagicFloorAddAVX2_single:
 	CMPQ     AX, $0x00000010
 	JB       divI16MagicFloorAddAVX2_done
 	VMOVDQU  (DX), Y4
-	VPABSW   Y4, Y5
-	VPMULHUW Y0, Y5, Y6
-	VPSUBW   Y6, Y5, Y7
-	VPSRLW   $0x01, Y7, Y7
-	VPADDW   Y6, Y7, Y6
-	VPSRLW   X3, Y6, Y6
-	VPXOR    Y2, Y4, Y4
-	VPSRAW   $0x0f, Y4, Y4
-	VPMULLW  Y1, Y6, Y7
-	VPCMPEQW Y5, Y7, Y7
-	VPANDN   Y4, Y7, Y5
-	VPSUBW   Y5, Y6, Y6
-	VPXOR    Y4, Y6, Y6
-	VPSUBW   Y4, Y6, Y6
+	VPXOR    Y1, Y4, Y5
+	VPABSW   Y4, Y4
+	VPSRAW   $0x0f, Y5, Y6
+	VPAND    Y3, Y6, Y6
+	VPADDW   Y6, Y4, Y4
+	VPMULHUW Y0, Y4, Y6
+	VPSUBW   Y6, Y4, Y4
+	VPSRLW   $0x01, Y4, Y4
+	VPADDW   Y6, Y4, Y6
+	VPSRLW   X2, Y6, Y6
+	VPSIGNW  Y5, Y6, Y6
 	VMOVDQU  Y6, (CX)
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, CX
@@ -6095,9 +5645,6 @@ TEXT ·divU16MagicAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTW X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTW X1, Y1
 	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
 	VPBROADCASTW X1, Y1
@@ -6197,9 +5744,6 @@ TEXT ·divU16MagicAddAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTW X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTW X1, Y1
 	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
 	VPBROADCASTW X1, Y1
@@ -6317,9 +5861,6 @@ TEXT ·divI32MagicTruncAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTD X1, Y1
 	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
 	VPBROADCASTD X1, Y1
@@ -6331,31 +5872,27 @@ divI32MagicTruncAVX2_block:
 	CMPQ     AX, $0x00000010
 	JB       divI32MagicTruncAVX2_single
 	VMOVDQU  (DX), Y3
-	VPABSD   Y3, Y4
-	VPMULUDQ Y0, Y4, Y5
+	VPXOR    Y1, Y3, Y4
+	VPABSD   Y3, Y3
+	VPMULUDQ Y0, Y3, Y5
 	VPSRLQ   $0x20, Y5, Y5
-	VPSRLQ   $0x20, Y4, Y4
-	VPMULUDQ Y0, Y4, Y4
-	VPBLENDD $0x55, Y5, Y4, Y4
-	VPSRLD   X2, Y4, Y4
-	VPXOR    Y1, Y3, Y3
-	VPSRAD   $0x1f, Y3, Y3
-	VPXOR    Y3, Y4, Y4
-	VPSUBD   Y3, Y4, Y4
-	VMOVDQU  Y4, (CX)
+	VPSRLQ   $0x20, Y3, Y3
+	VPMULUDQ Y0, Y3, Y3
+	VPBLENDD $0x55, Y5, Y3, Y3
+	VPSRLD   X2, Y3, Y3
+	VPSIGND  Y4, Y3, Y3
+	VMOVDQU  Y3, (CX)
 	VMOVDQU  32(DX), Y3
-	VPABSD   Y3, Y4
-	VPMULUDQ Y0, Y4, Y5
+	VPXOR    Y1, Y3, Y4
+	VPABSD   Y3, Y3
+	VPMULUDQ Y0, Y3, Y5
 	VPSRLQ   $0x20, Y5, Y5
-	VPSRLQ   $0x20, Y4, Y4
-	VPMULUDQ Y0, Y4, Y4
-	VPBLENDD $0x55, Y5, Y4, Y4
-	VPSRLD   X2, Y4, Y4
-	VPXOR    Y1, Y3, Y3
-	VPSRAD   $0x1f, Y3, Y3
-	VPXOR    Y3, Y4, Y4
-	VPSUBD   Y3, Y4, Y4
-	VMOVDQU  Y4, 32(CX)
+	VPSRLQ   $0x20, Y3, Y3
+	VPMULUDQ Y0, Y3, Y3
+	VPBLENDD $0x55, Y5, Y3, Y3
+	VPSRLD   X2, Y3, Y3
+	VPSIGND  Y4, Y3, Y3
+	VMOVDQU  Y3, 32(CX)
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, CX
 	SUBQ     $0x00000010, AX
@@ -6365,18 +5902,16 @@ divI32MagicTruncAVX2_single:
 	CMPQ     AX, $0x00000008
 	JB       divI32MagicTruncAVX2_done
 	VMOVDQU  (DX), Y3
-	VPABSD   Y3, Y4
-	VPMULUDQ Y0, Y4, Y5
+	VPXOR    Y1, Y3, Y4
+	VPABSD   Y3, Y3
+	VPMULUDQ Y0, Y3, Y5
 	VPSRLQ   $0x20, Y5, Y5
-	VPSRLQ   $0x20, Y4, Y4
-	VPMULUDQ Y0, Y4, Y4
-	VPBLENDD $0x55, Y5, Y4, Y4
-	VPSRLD   X2, Y4, Y4
-	VPXOR    Y1, Y3, Y3
-	VPSRAD   $0x1f, Y3, Y3
-	VPXOR    Y3, Y4, Y4
-	VPSUBD   Y3, Y4, Y4
-	VMOVDQU  Y4, (CX)
+	VPSRLQ   $0x20, Y3, Y3
+	VPMULUDQ Y0, Y3, Y3
+	VPBLENDD $0x55, Y5, Y3, Y3
+	VPSRLD   X2, Y3, Y3
+	VPSIGND  Y4, Y3, Y3
+	VMOVDQU  Y3, (CX)
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, CX
 	SUBQ     $0x00000008, AX
@@ -6472,9 +6007,6 @@ TEXT ·divI32MagicTruncAddAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTD X1, Y1
 	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
 	VPBROADCASTD X1, Y1
@@ -6486,36 +6018,32 @@ divI32MagicTruncAddAVX2_block:
 	CMPQ     AX, $0x00000010
 	JB       divI32MagicTruncAddAVX2_single
 	VMOVDQU  (DX), Y3
-	VPABSD   Y3, Y4
-	VPMULUDQ Y0, Y4, Y6
+	VPXOR    Y1, Y3, Y4
+	VPABSD   Y3, Y3
+	VPMULUDQ Y0, Y3, Y6
 	VPSRLQ   $0x20, Y6, Y6
-	VPSRLQ   $0x20, Y4, Y5
+	VPSRLQ   $0x20, Y3, Y5
 	VPMULUDQ Y0, Y5, Y5
 	VPBLENDD $0x55, Y6, Y5, Y5
-	VPSUBD   Y5, Y4, Y4
-	VPSRLD   $0x01, Y4, Y4
-	VPADDD   Y5, Y4, Y5
+	VPSUBD   Y5, Y3, Y3
+	VPSRLD   $0x01, Y3, Y3
+	VPADDD   Y5, Y3, Y5
 	VPSRLD   X2, Y5, Y5
-	VPXOR    Y1, Y3, Y3
-	VPSRAD   $0x1f, Y3, Y3
-	VPXOR    Y3, Y5, Y5
-	VPSUBD   Y3, Y5, Y5
+	VPSIGND  Y4, Y5, Y5
 	VMOVDQU  Y5, (CX)
 	VMOVDQU  32(DX), Y3
-	VPABSD   Y3, Y4
-	VPMULUDQ Y0, Y4, Y6
+	VPXOR    Y1, Y3, Y4
+	VPABSD   Y3, Y3
+	VPMULUDQ Y0, Y3, Y6
 	VPSRLQ   $0x20, Y6, Y6
-	VPSRLQ   $0x20, Y4, Y5
+	VPSRLQ   $0x20, Y3, Y5
 	VPMULUDQ Y0, Y5, Y5
 	VPBLENDD $0x55, Y6, Y5, Y5
-	VPSUBD   Y5, Y4, Y4
-	VPSRLD   $0x01, Y4, Y4
-	VPADDD   Y5, Y4, Y5
+	VPSUBD   Y5, Y3, Y3
+	VPSRLD   $0x01, Y3, Y3
+	VPADDD   Y5, Y3, Y5
 	VPSRLD   X2, Y5, Y5
-	VPXOR    Y1, Y3, Y3
-	VPSRAD   $0x1f, Y3, Y3
-	VPXOR    Y3, Y5, Y5
-	VPSUBD   Y3, Y5, Y5
+	VPSIGND  Y4, Y5, Y5
 	VMOVDQU  Y5, 32(CX)
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, CX
@@ -6526,20 +6054,18 @@ divI32MagicTruncAddAVX2_single:
 	CMPQ     AX, $0x00000008
 	JB       divI32MagicTruncAddAVX2_done
 	VMOVDQU  (DX), Y3
-	VPABSD   Y3, Y4
-	VPMULUDQ Y0, Y4, Y6
+	VPXOR    Y1, Y3, Y4
+	VPABSD   Y3, Y3
+	VPMULUDQ Y0, Y3, Y6
 	VPSRLQ   $0x20, Y6, Y6
-	VPSRLQ   $0x20, Y4, Y5
+	VPSRLQ   $0x20, Y3, Y5
 	VPMULUDQ Y0, Y5, Y5
 	VPBLENDD $0x55, Y6, Y5, Y5
-	VPSUBD   Y5, Y4, Y4
-	VPSRLD   $0x01, Y4, Y4
-	VPADDD   Y5, Y4, Y5
+	VPSUBD   Y5, Y3, Y3
+	VPSRLD   $0x01, Y3, Y3
+	VPADDD   Y5, Y3, Y5
 	VPSRLD   X2, Y5, Y5
-	VPXOR    Y1, Y3, Y3
-	VPSRAD   $0x1f, Y3, Y3
-	VPXOR    Y3, Y5, Y5
-	VPSUBD   Y3, Y5, Y5
+	VPSIGND  Y4, Y5, Y5
 	VMOVDQU  Y5, (CX)
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, CX
@@ -6645,53 +6171,49 @@ TEXT ·divI32MagicFloorAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         absD+64(FP), BX
+	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
 	VPBROADCASTD X1, Y1
-	MOVQ         negD+72(FP), BX
-	MOVQ         BX, X2
-	VPBROADCASTD X2, Y2
 	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X2
+	MOVQ         absD+64(FP), BX
 	MOVQ         BX, X3
+	VPBROADCASTD X3, Y3
+	VPCMPEQW     Y4, Y4, Y4
+	VPADDD       Y4, Y3, Y3
 
 	// Blocks of 16 elements, then groups of 8.
 divI32MagicFloorAVX2_block:
 	CMPQ     AX, $0x00000010
 	JB       divI32MagicFloorAVX2_single
 	VMOVDQU  (DX), Y4
-	VPABSD   Y4, Y5
-	VPMULUDQ Y0, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y0, Y6, Y6
-	VPBLENDD $0x55, Y7, Y6, Y6
-	VPSRLD   X3, Y6, Y6
-	VPXOR    Y2, Y4, Y4
-	VPSRAD   $0x1f, Y4, Y4
-	VPMULLD  Y1, Y6, Y7
-	VPCMPEQD Y5, Y7, Y7
-	VPANDN   Y4, Y7, Y5
-	VPSUBD   Y5, Y6, Y6
-	VPXOR    Y4, Y6, Y6
-	VPSUBD   Y4, Y6, Y6
-	VMOVDQU  Y6, (CX)
+	VPXOR    Y1, Y4, Y5
+	VPABSD   Y4, Y4
+	VPSRAD   $0x1f, Y5, Y6
+	VPAND    Y3, Y6, Y6
+	VPADDD   Y6, Y4, Y4
+	VPMULUDQ Y0, Y4, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSRLQ   $0x20, Y4, Y4
+	VPMULUDQ Y0, Y4, Y4
+	VPBLENDD $0x55, Y6, Y4, Y4
+	VPSRLD   X2, Y4, Y4
+	VPSIGND  Y5, Y4, Y4
+	VMOVDQU  Y4, (CX)
 	VMOVDQU  32(DX), Y4
-	VPABSD   Y4, Y5
-	VPMULUDQ Y0, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y0, Y6, Y6
-	VPBLENDD $0x55, Y7, Y6, Y6
-	VPSRLD   X3, Y6, Y6
-	VPXOR    Y2, Y4, Y4
-	VPSRAD   $0x1f, Y4, Y4
-	VPMULLD  Y1, Y6, Y7
-	VPCMPEQD Y5, Y7, Y7
-	VPANDN   Y4, Y7, Y5
-	VPSUBD   Y5, Y6, Y6
-	VPXOR    Y4, Y6, Y6
-	VPSUBD   Y4, Y6, Y6
-	VMOVDQU  Y6, 32(CX)
+	VPXOR    Y1, Y4, Y5
+	VPABSD   Y4, Y4
+	VPSRAD   $0x1f, Y5, Y6
+	VPAND    Y3, Y6, Y6
+	VPADDD   Y6, Y4, Y4
+	VPMULUDQ Y0, Y4, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSRLQ   $0x20, Y4, Y4
+	VPMULUDQ Y0, Y4, Y4
+	VPBLENDD $0x55, Y6, Y4, Y4
+	VPSRLD   X2, Y4, Y4
+	VPSIGND  Y5, Y4, Y4
+	VMOVDQU  Y4, 32(CX)
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, CX
 	SUBQ     $0x00000010, AX
@@ -6701,22 +6223,19 @@ divI32MagicFloorAVX2_single:
 	CMPQ     AX, $0x00000008
 	JB       divI32MagicFloorAVX2_done
 	VMOVDQU  (DX), Y4
-	VPABSD   Y4, Y5
-	VPMULUDQ Y0, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y0, Y6, Y6
-	VPBLENDD $0x55, Y7, Y6, Y6
-	VPSRLD   X3, Y6, Y6
-	VPXOR    Y2, Y4, Y4
-	VPSRAD   $0x1f, Y4, Y4
-	VPMULLD  Y1, Y6, Y7
-	VPCMPEQD Y5, Y7, Y7
-	VPANDN   Y4, Y7, Y5
-	VPSUBD   Y5, Y6, Y6
-	VPXOR    Y4, Y6, Y6
-	VPSUBD   Y4, Y6, Y6
-	VMOVDQU  Y6, (CX)
+	VPXOR    Y1, Y4, Y5
+	VPABSD   Y4, Y4
+	VPSRAD   $0x1f, Y5, Y6
+	VPAND    Y3, Y6, Y6
+	VPADDD   Y6, Y4, Y4
+	VPMULUDQ Y0, Y4, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSRLQ   $0x20, Y4, Y4
+	VPMULUDQ Y0, Y4, Y4
+	VPBLENDD $0x55, Y6, Y4, Y4
+	VPSRLD   X2, Y4, Y4
+	VPSIGND  Y5, Y4, Y4
+	VMOVDQU  Y4, (CX)
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, CX
 	SUBQ     $0x00000008, AX
@@ -6815,58 +6334,54 @@ TEXT ·divI32MagicFloorAddAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         absD+64(FP), BX
+	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
 	VPBROADCASTD X1, Y1
-	MOVQ         negD+72(FP), BX
-	MOVQ         BX, X2
-	VPBROADCASTD X2, Y2
 	MOVQ         shift+56(FP), BX
+	MOVQ         BX, X2
+	MOVQ         absD+64(FP), BX
 	MOVQ         BX, X3
+	VPBROADCASTD X3, Y3
+	VPCMPEQW     Y4, Y4, Y4
+	VPADDD       Y4, Y3, Y3
 
 	// Blocks of 16 elements, then groups of 8.
 divI32MagicFloorAddAVX2_block:
 	CMPQ     AX, $0x00000010
 	JB       divI32MagicFloorAddAVX2_single
 	VMOVDQU  (DX), Y4
-	VPABSD   Y4, Y5
-	VPMULUDQ Y0, Y5, Y7
+	VPXOR    Y1, Y4, Y5
+	VPABSD   Y4, Y4
+	VPSRAD   $0x1f, Y5, Y6
+	VPAND    Y3, Y6, Y6
+	VPADDD   Y6, Y4, Y4
+	VPMULUDQ Y0, Y4, Y7
 	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
+	VPSRLQ   $0x20, Y4, Y6
 	VPMULUDQ Y0, Y6, Y6
 	VPBLENDD $0x55, Y7, Y6, Y6
-	VPSUBD   Y6, Y5, Y7
-	VPSRLD   $0x01, Y7, Y7
-	VPADDD   Y6, Y7, Y6
-	VPSRLD   X3, Y6, Y6
-	VPXOR    Y2, Y4, Y4
-	VPSRAD   $0x1f, Y4, Y4
-	VPMULLD  Y1, Y6, Y7
-	VPCMPEQD Y5, Y7, Y7
-	VPANDN   Y4, Y7, Y5
-	VPSUBD   Y5, Y6, Y6
-	VPXOR    Y4, Y6, Y6
-	VPSUBD   Y4, Y6, Y6
+	VPSUBD   Y6, Y4, Y4
+	VPSRLD   $0x01, Y4, Y4
+	VPADDD   Y6, Y4, Y6
+	VPSRLD   X2, Y6, Y6
+	VPSIGND  Y5, Y6, Y6
 	VMOVDQU  Y6, (CX)
 	VMOVDQU  32(DX), Y4
-	VPABSD   Y4, Y5
-	VPMULUDQ Y0, Y5, Y7
+	VPXOR    Y1, Y4, Y5
+	VPABSD   Y4, Y4
+	VPSRAD   $0x1f, Y5, Y6
+	VPAND    Y3, Y6, Y6
+	VPADDD   Y6, Y4, Y4
+	VPMULUDQ Y0, Y4, Y7
 	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
+	VPSRLQ   $0x20, Y4, Y6
 	VPMULUDQ Y0, Y6, Y6
 	VPBLENDD $0x55, Y7, Y6, Y6
-	VPSUBD   Y6, Y5, Y7
-	VPSRLD   $0x01, Y7, Y7
-	VPADDD   Y6, Y7, Y6
-	VPSRLD   X3, Y6, Y6
-	VPXOR    Y2, Y4, Y4
-	VPSRAD   $0x1f, Y4, Y4
-	VPMULLD  Y1, Y6, Y7
-	VPCMPEQD Y5, Y7, Y7
-	VPANDN   Y4, Y7, Y5
-	VPSUBD   Y5, Y6, Y6
-	VPXOR    Y4, Y6, Y6
-	VPSUBD   Y4, Y6, Y6
+	VPSUBD   Y6, Y4, Y4
+	VPSRLD   $0x01, Y4, Y4
+	VPADDD   Y6, Y4, Y6
+	VPSRLD   X2, Y6, Y6
+	VPSIGND  Y5, Y6, Y6
 	VMOVDQU  Y6, 32(CX)
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, CX
@@ -6877,24 +6392,21 @@ divI32MagicFloorAddAVX2_single:
 	CMPQ     AX, $0x00000008
 	JB       divI32MagicFloorAddAVX2_done
 	VMOVDQU  (DX), Y4
-	VPABSD   Y4, Y5
-	VPMULUDQ Y0, Y5, Y7
+	VPXOR    Y1, Y4, Y5
+	VPABSD   Y4, Y4
+	VPSRAD   $0x1f, Y5, Y6
+	VPAND    Y3, Y6, Y6
+	VPADDD   Y6, Y4, Y4
+	VPMULUDQ Y0, Y4, Y7
 	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
+	VPSRLQ   $0x20, Y4, Y6
 	VPMULUDQ Y0, Y6, Y6
 	VPBLENDD $0x55, Y7, Y6, Y6
-	VPSUBD   Y6, Y5, Y7
-	VPSRLD   $0x01, Y7, Y7
-	VPADDD   Y6, Y7, Y6
-	VPSRLD   X3, Y6, Y6
-	VPXOR    Y2, Y4, Y4
-	VPSRAD   $0x1f, Y4, Y4
-	VPMULLD  Y1, Y6, Y7
-	VPCMPEQD Y5, Y7, Y7
-	VPANDN   Y4, Y7, Y5
-	VPSUBD   Y5, Y6, Y6
-	VPXOR    Y4, Y6, Y6
-	VPSUBD   Y4, Y6, Y6
+	VPSUBD   Y6, Y4, Y4
+	VPSRLD   $0x01, Y4, Y4
+	VPADDD   Y6, Y4, Y6
+	VPSRLD   X2, Y6, Y6
+	VPSIGND  Y5, Y6, Y6
 	VMOVDQU  Y6, (CX)
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, CX
@@ -7003,9 +6515,6 @@ TEXT ·divU32MagicAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTD X1, Y1
 	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
 	VPBROADCASTD X1, Y1
@@ -7131,9 +6640,6 @@ TEXT ·divU32MagicAddAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTD X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTD X1, Y1
 	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
 	VPBROADCASTD X1, Y1
@@ -15688,18 +15194,14 @@ TEXT ·divI64MagicTruncAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTQ X1, Y2
 	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
-	VPBROADCASTQ X1, Y3
+	VPBROADCASTQ X1, Y2
 	MOVQ         shift+56(FP), BX
 	MOVQ         BX, X1
-	VPSRLQ       $0x20, Y0, Y4
-	VPSRLQ       $0x20, Y2, Y2
-	VPCMPEQQ     Y2, Y2, Y2
-	VPSRLQ       $0x20, Y2, Y2
+	VPSRLQ       $0x20, Y0, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VPSRLQ       $0x20, Y4, Y4
 	VPXOR        Y5, Y5, Y5
 
 	// Blocks of 8 elements, then groups of 4.
@@ -15710,21 +15212,21 @@ divI64MagicTruncAVX2_block:
 	VPCMPGTQ Y6, Y5, Y7
 	VPXOR    Y7, Y6, Y6
 	VPSUBQ   Y7, Y6, Y6
+	VPXOR    Y2, Y7, Y7
 	VPSRLQ   $0x20, Y6, Y8
 	VPMULUDQ Y0, Y6, Y9
-	VPMULUDQ Y4, Y6, Y6
+	VPMULUDQ Y3, Y6, Y6
 	VPMULUDQ Y0, Y8, Y10
-	VPMULUDQ Y4, Y8, Y8
+	VPMULUDQ Y3, Y8, Y8
 	VPSRLQ   $0x20, Y9, Y9
 	VPADDQ   Y10, Y9, Y9
-	VPAND    Y2, Y9, Y10
+	VPAND    Y4, Y9, Y10
 	VPADDQ   Y6, Y10, Y10
 	VPSRLQ   $0x20, Y9, Y9
 	VPADDQ   Y9, Y8, Y8
 	VPSRLQ   $0x20, Y10, Y10
 	VPADDQ   Y10, Y8, Y8
 	VPSRLQ   X1, Y8, Y6
-	VPXOR    Y3, Y7, Y7
 	VPXOR    Y7, Y6, Y6
 	VPSUBQ   Y7, Y6, Y6
 	VMOVDQU  Y6, (CX)
@@ -15732,21 +15234,21 @@ divI64MagicTruncAVX2_block:
 	VPCMPGTQ Y6, Y5, Y7
 	VPXOR    Y7, Y6, Y6
 	VPSUBQ   Y7, Y6, Y6
+	VPXOR    Y2, Y7, Y7
 	VPSRLQ   $0x20, Y6, Y8
 	VPMULUDQ Y0, Y6, Y9
-	VPMULUDQ Y4, Y6, Y6
+	VPMULUDQ Y3, Y6, Y6
 	VPMULUDQ Y0, Y8, Y10
-	VPMULUDQ Y4, Y8, Y8
+	VPMULUDQ Y3, Y8, Y8
 	VPSRLQ   $0x20, Y9, Y9
 	VPADDQ   Y10, Y9, Y9
-	VPAND    Y2, Y9, Y10
+	VPAND    Y4, Y9, Y10
 	VPADDQ   Y6, Y10, Y10
 	VPSRLQ   $0x20, Y9, Y9
 	VPADDQ   Y9, Y8, Y8
 	VPSRLQ   $0x20, Y10, Y10
 	VPADDQ   Y10, Y8, Y8
 	VPSRLQ   X1, Y8, Y6
-	VPXOR    Y3, Y7, Y7
 	VPXOR    Y7, Y6, Y6
 	VPSUBQ   Y7, Y6, Y6
 	VMOVDQU  Y6, 32(CX)
@@ -15762,21 +15264,21 @@ divI64MagicTruncAVX2_single:
 	VPCMPGTQ Y6, Y5, Y7
 	VPXOR    Y7, Y6, Y6
 	VPSUBQ   Y7, Y6, Y6
+	VPXOR    Y2, Y7, Y7
 	VPSRLQ   $0x20, Y6, Y8
 	VPMULUDQ Y0, Y6, Y9
-	VPMULUDQ Y4, Y6, Y6
+	VPMULUDQ Y3, Y6, Y6
 	VPMULUDQ Y0, Y8, Y10
-	VPMULUDQ Y4, Y8, Y8
+	VPMULUDQ Y3, Y8, Y8
 	VPSRLQ   $0x20, Y9, Y9
 	VPADDQ   Y10, Y9, Y9
-	VPAND    Y2, Y9, Y10
+	VPAND    Y4, Y9, Y10
 	VPADDQ   Y6, Y10, Y10
 	VPSRLQ   $0x20, Y9, Y9
 	VPADDQ   Y9, Y8, Y8
 	VPSRLQ   $0x20, Y10, Y10
 	VPADDQ   Y10, Y8, Y8
 	VPSRLQ   X1, Y8, Y6
-	VPXOR    Y3, Y7, Y7
 	VPXOR    Y7, Y6, Y6
 	VPSUBQ   Y7, Y6, Y6
 	VMOVDQU  Y6, (CX)
@@ -15899,88 +15401,73 @@ TEXT ·divI64MagicFloorAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTQ X1, Y2
 	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
-	VPBROADCASTQ X1, Y3
+	VPBROADCASTQ X1, Y2
 	MOVQ         shift+56(FP), BX
 	MOVQ         BX, X1
-	VPSRLQ       $0x20, Y0, Y4
-	VPSRLQ       $0x20, Y2, Y5
-	VPCMPEQQ     Y6, Y6, Y6
-	VPSRLQ       $0x20, Y6, Y6
-	VPXOR        Y7, Y7, Y7
+	VPSRLQ       $0x20, Y0, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VPSRLQ       $0x20, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X6
+	VPBROADCASTQ X6, Y6
+	VPCMPEQQ     Y7, Y7, Y7
+	VPADDQ       Y7, Y6, Y6
 
 	// Blocks of 8 elements, then groups of 4.
 divI64MagicFloorAVX2_block:
 	CMPQ     AX, $0x00000008
 	JB       divI64MagicFloorAVX2_single
-	VMOVDQU  (DX), Y8
-	VPCMPGTQ Y8, Y7, Y9
-	VPXOR    Y9, Y8, Y8
-	VPSUBQ   Y9, Y8, Y8
-	VPSRLQ   $0x20, Y8, Y10
-	VPMULUDQ Y0, Y8, Y11
-	VPMULUDQ Y4, Y8, Y12
-	VPMULUDQ Y0, Y10, Y13
-	VPMULUDQ Y4, Y10, Y10
-	VPSRLQ   $0x20, Y11, Y11
-	VPADDQ   Y13, Y11, Y11
-	VPAND    Y6, Y11, Y13
-	VPADDQ   Y12, Y13, Y13
-	VPSRLQ   $0x20, Y11, Y11
+	VMOVDQU  (DX), Y7
+	VPCMPGTQ Y7, Y5, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSUBQ   Y8, Y7, Y7
+	VPXOR    Y2, Y8, Y8
+	VPAND    Y6, Y8, Y9
+	VPADDQ   Y9, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y9
+	VPMULUDQ Y0, Y7, Y10
+	VPMULUDQ Y3, Y7, Y7
+	VPMULUDQ Y0, Y9, Y11
+	VPMULUDQ Y3, Y9, Y9
+	VPSRLQ   $0x20, Y10, Y10
 	VPADDQ   Y11, Y10, Y10
-	VPSRLQ   $0x20, Y13, Y13
-	VPADDQ   Y13, Y10, Y10
-	VPSRLQ   X1, Y10, Y10
-	VPSRLQ   $0x20, Y10, Y13
-	VPMULUDQ Y2, Y10, Y11
-	VPMULUDQ Y5, Y10, Y12
-	VPMULUDQ Y2, Y13, Y13
-	VPADDQ   Y13, Y12, Y12
-	VPSLLQ   $0x20, Y12, Y12
-	VPADDQ   Y12, Y11, Y11
-	VPCMPEQQ Y8, Y11, Y11
-	VPXOR    Y3, Y9, Y8
-	VPXOR    Y8, Y10, Y10
-	VPSUBQ   Y8, Y10, Y10
-	VPANDN   Y8, Y11, Y11
-	VPADDQ   Y11, Y10, Y10
-	VMOVDQU  Y10, (CX)
-	VMOVDQU  32(DX), Y8
-	VPCMPGTQ Y8, Y7, Y9
-	VPXOR    Y9, Y8, Y8
-	VPSUBQ   Y9, Y8, Y8
-	VPSRLQ   $0x20, Y8, Y10
-	VPMULUDQ Y0, Y8, Y11
-	VPMULUDQ Y4, Y8, Y12
-	VPMULUDQ Y0, Y10, Y13
-	VPMULUDQ Y4, Y10, Y10
+	VPAND    Y4, Y10, Y11
+	VPADDQ   Y7, Y11, Y11
+	VPSRLQ   $0x20, Y10, Y10
+	VPADDQ   Y10, Y9, Y9
 	VPSRLQ   $0x20, Y11, Y11
-	VPADDQ   Y13, Y11, Y11
-	VPAND    Y6, Y11, Y13
-	VPADDQ   Y12, Y13, Y13
+	VPADDQ   Y11, Y9, Y9
+	VPSRLQ   X1, Y9, Y7
+	VPXOR    Y8, Y7, Y7
+	VPSUBQ   Y8, Y7, Y7
+	VMOVDQU  Y7, (CX)
+	VMOVDQU  32(DX), Y7
+	VPCMPGTQ Y7, Y5, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSUBQ   Y8, Y7, Y7
+	VPXOR    Y2, Y8, Y8
+	VPAND    Y6, Y8, Y9
+	VPADDQ   Y9, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y9
+	VPMULUDQ Y0, Y7, Y10
+	VPMULUDQ Y3, Y7, Y7
+	VPMULUDQ Y0, Y9, Y11
+	VPMULUDQ Y3, Y9, Y9
+	VPSRLQ   $0x20, Y10, Y10
+	VPADDQ   Y11, Y10, Y10
+	VPAND    Y4, Y10, Y11
+	VPADDQ   Y7, Y11, Y11
+	VPSRLQ   $0x20, Y10, Y10
+	VPADDQ   Y10, Y9, Y9
 	VPSRLQ   $0x20, Y11, Y11
-	VPADDQ   Y11, Y10, Y10
-	VPSRLQ   $0x20, Y13, Y13
-	VPADDQ   Y13, Y10, Y10
-	VPSRLQ   X1, Y10, Y10
-	VPSRLQ   $0x20, Y10, Y13
-	VPMULUDQ Y2, Y10, Y11
-	VPMULUDQ Y5, Y10, Y12
-	VPMULUDQ Y2, Y13, Y13
-	VPADDQ   Y13, Y12, Y12
-	VPSLLQ   $0x20, Y12, Y12
-	VPADDQ   Y12, Y11, Y11
-	VPCMPEQQ Y8, Y11, Y11
-	VPXOR    Y3, Y9, Y8
-	VPXOR    Y8, Y10, Y10
-	VPSUBQ   Y8, Y10, Y10
-	VPANDN   Y8, Y11, Y11
-	VPADDQ   Y11, Y10, Y10
-	VMOVDQU  Y10, 32(CX)
+	VPADDQ   Y11, Y9, Y9
+	VPSRLQ   X1, Y9, Y7
+	VPXOR    Y8, Y7, Y7
+	VPSUBQ   Y8, Y7, Y7
+	VMOVDQU  Y7, 32(CX)
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, CX
 	SUBQ     $0x00000008, AX
@@ -15989,38 +15476,30 @@ divI64MagicFloorAVX2_block:
 divI64MagicFloorAVX2_single:
 	CMPQ     AX, $0x00000004
 	JB       divI64MagicFloorAVX2_done
-	VMOVDQU  (DX), Y8
-	VPCMPGTQ Y8, Y7, Y9
-	VPXOR    Y9, Y8, Y8
-	VPSUBQ   Y9, Y8, Y8
-	VPSRLQ   $0x20, Y8, Y10
-	VPMULUDQ Y0, Y8, Y11
-	VPMULUDQ Y4, Y8, Y12
-	VPMULUDQ Y0, Y10, Y13
-	VPMULUDQ Y4, Y10, Y10
-	VPSRLQ   $0x20, Y11, Y11
-	VPADDQ   Y13, Y11, Y11
-	VPAND    Y6, Y11, Y13
-	VPADDQ   Y12, Y13, Y13
-	VPSRLQ   $0x20, Y11, Y11
+	VMOVDQU  (DX), Y7
+	VPCMPGTQ Y7, Y5, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSUBQ   Y8, Y7, Y7
+	VPXOR    Y2, Y8, Y8
+	VPAND    Y6, Y8, Y9
+	VPADDQ   Y9, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y9
+	VPMULUDQ Y0, Y7, Y10
+	VPMULUDQ Y3, Y7, Y7
+	VPMULUDQ Y0, Y9, Y11
+	VPMULUDQ Y3, Y9, Y9
+	VPSRLQ   $0x20, Y10, Y10
 	VPADDQ   Y11, Y10, Y10
-	VPSRLQ   $0x20, Y13, Y13
-	VPADDQ   Y13, Y10, Y10
-	VPSRLQ   X1, Y10, Y10
-	VPSRLQ   $0x20, Y10, Y13
-	VPMULUDQ Y2, Y10, Y11
-	VPMULUDQ Y5, Y10, Y12
-	VPMULUDQ Y2, Y13, Y13
-	VPADDQ   Y13, Y12, Y12
-	VPSLLQ   $0x20, Y12, Y12
-	VPADDQ   Y12, Y11, Y11
-	VPCMPEQQ Y8, Y11, Y11
-	VPXOR    Y3, Y9, Y8
-	VPXOR    Y8, Y10, Y10
-	VPSUBQ   Y8, Y10, Y10
-	VPANDN   Y8, Y11, Y11
-	VPADDQ   Y11, Y10, Y10
-	VMOVDQU  Y10, (CX)
+	VPAND    Y4, Y10, Y11
+	VPADDQ   Y7, Y11, Y11
+	VPSRLQ   $0x20, Y10, Y10
+	VPADDQ   Y10, Y9, Y9
+	VPSRLQ   $0x20, Y11, Y11
+	VPADDQ   Y11, Y9, Y9
+	VPSRLQ   X1, Y9, Y7
+	VPXOR    Y8, Y7, Y7
+	VPSUBQ   Y8, Y7, Y7
+	VMOVDQU  Y7, (CX)
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, CX
 	SUBQ     $0x00000004, AX
@@ -16143,18 +15622,14 @@ TEXT ·divI64MagicTruncAddAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTQ X1, Y2
 	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
-	VPBROADCASTQ X1, Y3
+	VPBROADCASTQ X1, Y2
 	MOVQ         shift+56(FP), BX
 	MOVQ         BX, X1
-	VPSRLQ       $0x20, Y0, Y4
-	VPSRLQ       $0x20, Y2, Y2
-	VPCMPEQQ     Y2, Y2, Y2
-	VPSRLQ       $0x20, Y2, Y2
+	VPSRLQ       $0x20, Y0, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VPSRLQ       $0x20, Y4, Y4
 	VPXOR        Y5, Y5, Y5
 
 	// Blocks of 8 elements, then groups of 4.
@@ -16165,14 +15640,15 @@ divI64MagicTruncAddAVX2_block:
 	VPCMPGTQ Y6, Y5, Y7
 	VPXOR    Y7, Y6, Y6
 	VPSUBQ   Y7, Y6, Y6
+	VPXOR    Y2, Y7, Y7
 	VPSRLQ   $0x20, Y6, Y8
 	VPMULUDQ Y0, Y6, Y9
-	VPMULUDQ Y4, Y6, Y10
+	VPMULUDQ Y3, Y6, Y10
 	VPMULUDQ Y0, Y8, Y11
-	VPMULUDQ Y4, Y8, Y8
+	VPMULUDQ Y3, Y8, Y8
 	VPSRLQ   $0x20, Y9, Y9
 	VPADDQ   Y11, Y9, Y9
-	VPAND    Y2, Y9, Y11
+	VPAND    Y4, Y9, Y11
 	VPADDQ   Y10, Y11, Y11
 	VPSRLQ   $0x20, Y9, Y9
 	VPADDQ   Y9, Y8, Y8
@@ -16182,7 +15658,6 @@ divI64MagicTruncAddAVX2_block:
 	VPSRLQ   $0x01, Y6, Y6
 	VPADDQ   Y8, Y6, Y6
 	VPSRLQ   X1, Y6, Y6
-	VPXOR    Y3, Y7, Y7
 	VPXOR    Y7, Y6, Y6
 	VPSUBQ   Y7, Y6, Y6
 	VMOVDQU  Y6, (CX)
@@ -16190,14 +15665,15 @@ divI64MagicTruncAddAVX2_block:
 	VPCMPGTQ Y6, Y5, Y7
 	VPXOR    Y7, Y6, Y6
 	VPSUBQ   Y7, Y6, Y6
+	VPXOR    Y2, Y7, Y7
 	VPSRLQ   $0x20, Y6, Y8
 	VPMULUDQ Y0, Y6, Y9
-	VPMULUDQ Y4, Y6, Y10
+	VPMULUDQ Y3, Y6, Y10
 	VPMULUDQ Y0, Y8, Y11
-	VPMULUDQ Y4, Y8, Y8
+	VPMULUDQ Y3, Y8, Y8
 	VPSRLQ   $0x20, Y9, Y9
 	VPADDQ   Y11, Y9, Y9
-	VPAND    Y2, Y9, Y11
+	VPAND    Y4, Y9, Y11
 	VPADDQ   Y10, Y11, Y11
 	VPSRLQ   $0x20, Y9, Y9
 	VPADDQ   Y9, Y8, Y8
@@ -16207,7 +15683,6 @@ divI64MagicTruncAddAVX2_block:
 	VPSRLQ   $0x01, Y6, Y6
 	VPADDQ   Y8, Y6, Y6
 	VPSRLQ   X1, Y6, Y6
-	VPXOR    Y3, Y7, Y7
 	VPXOR    Y7, Y6, Y6
 	VPSUBQ   Y7, Y6, Y6
 	VMOVDQU  Y6, 32(CX)
@@ -16223,14 +15698,15 @@ divI64MagicTruncAddAVX2_single:
 	VPCMPGTQ Y6, Y5, Y7
 	VPXOR    Y7, Y6, Y6
 	VPSUBQ   Y7, Y6, Y6
+	VPXOR    Y2, Y7, Y7
 	VPSRLQ   $0x20, Y6, Y8
 	VPMULUDQ Y0, Y6, Y9
-	VPMULUDQ Y4, Y6, Y10
+	VPMULUDQ Y3, Y6, Y10
 	VPMULUDQ Y0, Y8, Y11
-	VPMULUDQ Y4, Y8, Y8
+	VPMULUDQ Y3, Y8, Y8
 	VPSRLQ   $0x20, Y9, Y9
 	VPADDQ   Y11, Y9, Y9
-	VPAND    Y2, Y9, Y11
+	VPAND    Y4, Y9, Y11
 	VPADDQ   Y10, Y11, Y11
 	VPSRLQ   $0x20, Y9, Y9
 	VPADDQ   Y9, Y8, Y8
@@ -16240,7 +15716,6 @@ divI64MagicTruncAddAVX2_single:
 	VPSRLQ   $0x01, Y6, Y6
 	VPADDQ   Y8, Y6, Y6
 	VPSRLQ   X1, Y6, Y6
-	VPXOR    Y3, Y7, Y7
 	VPXOR    Y7, Y6, Y6
 	VPSUBQ   Y7, Y6, Y6
 	VMOVDQU  Y6, (CX)
@@ -16372,94 +15847,79 @@ TEXT ·divI64MagicFloorAddAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTQ X1, Y2
 	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
-	VPBROADCASTQ X1, Y3
+	VPBROADCASTQ X1, Y2
 	MOVQ         shift+56(FP), BX
 	MOVQ         BX, X1
-	VPSRLQ       $0x20, Y0, Y4
-	VPSRLQ       $0x20, Y2, Y5
-	VPCMPEQQ     Y6, Y6, Y6
-	VPSRLQ       $0x20, Y6, Y6
-	VPXOR        Y7, Y7, Y7
+	VPSRLQ       $0x20, Y0, Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VPSRLQ       $0x20, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	MOVQ         absD+64(FP), BX
+	MOVQ         BX, X6
+	VPBROADCASTQ X6, Y6
+	VPCMPEQQ     Y7, Y7, Y7
+	VPADDQ       Y7, Y6, Y6
 
 	// Blocks of 8 elements, then groups of 4.
 divI64MagicFloorAddAVX2_block:
 	CMPQ     AX, $0x00000008
 	JB       divI64MagicFloorAddAVX2_single
-	VMOVDQU  (DX), Y8
-	VPCMPGTQ Y8, Y7, Y9
-	VPXOR    Y9, Y8, Y8
-	VPSUBQ   Y9, Y8, Y8
-	VPSRLQ   $0x20, Y8, Y10
-	VPMULUDQ Y0, Y8, Y11
-	VPMULUDQ Y4, Y8, Y12
-	VPMULUDQ Y0, Y10, Y13
-	VPMULUDQ Y4, Y10, Y10
-	VPSRLQ   $0x20, Y11, Y11
-	VPADDQ   Y13, Y11, Y11
-	VPAND    Y6, Y11, Y13
-	VPADDQ   Y12, Y13, Y13
-	VPSRLQ   $0x20, Y11, Y11
-	VPADDQ   Y11, Y10, Y10
-	VPSRLQ   $0x20, Y13, Y13
-	VPADDQ   Y13, Y10, Y10
-	VPSUBQ   Y10, Y8, Y11
-	VPSRLQ   $0x01, Y11, Y11
-	VPADDQ   Y10, Y11, Y11
-	VPSRLQ   X1, Y11, Y11
-	VPSRLQ   $0x20, Y11, Y13
-	VPMULUDQ Y2, Y11, Y10
-	VPMULUDQ Y5, Y11, Y12
-	VPMULUDQ Y2, Y13, Y13
-	VPADDQ   Y13, Y12, Y12
-	VPSLLQ   $0x20, Y12, Y12
+	VMOVDQU  (DX), Y7
+	VPCMPGTQ Y7, Y5, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSUBQ   Y8, Y7, Y7
+	VPXOR    Y2, Y8, Y8
+	VPAND    Y6, Y8, Y9
+	VPADDQ   Y9, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y9
+	VPMULUDQ Y0, Y7, Y10
+	VPMULUDQ Y3, Y7, Y11
+	VPMULUDQ Y0, Y9, Y12
+	VPMULUDQ Y3, Y9, Y9
+	VPSRLQ   $0x20, Y10, Y10
 	VPADDQ   Y12, Y10, Y10
-	VPCMPEQQ Y8, Y10, Y10
-	VPXOR    Y3, Y9, Y8
-	VPXOR    Y8, Y11, Y11
-	VPSUBQ   Y8, Y11, Y11
-	VPANDN   Y8, Y10, Y10
-	VPADDQ   Y10, Y11, Y11
-	VMOVDQU  Y11, (CX)
-	VMOVDQU  32(DX), Y8
-	VPCMPGTQ Y8, Y7, Y9
-	VPXOR    Y9, Y8, Y8
-	VPSUBQ   Y9, Y8, Y8
-	VPSRLQ   $0x20, Y8, Y10
-	VPMULUDQ Y0, Y8, Y11
-	VPMULUDQ Y4, Y8, Y12
-	VPMULUDQ Y0, Y10, Y13
-	VPMULUDQ Y4, Y10, Y10
-	VPSRLQ   $0x20, Y11, Y11
-	VPADDQ   Y13, Y11, Y11
-	VPAND    Y6, Y11, Y13
-	VPADDQ   Y12, Y13, Y13
-	VPSRLQ   $0x20, Y11, Y11
-	VPADDQ   Y11, Y10, Y10
-	VPSRLQ   $0x20, Y13, Y13
-	VPADDQ   Y13, Y10, Y10
-	VPSUBQ   Y10, Y8, Y11
-	VPSRLQ   $0x01, Y11, Y11
-	VPADDQ   Y10, Y11, Y11
-	VPSRLQ   X1, Y11, Y11
-	VPSRLQ   $0x20, Y11, Y13
-	VPMULUDQ Y2, Y11, Y10
-	VPMULUDQ Y5, Y11, Y12
-	VPMULUDQ Y2, Y13, Y13
-	VPADDQ   Y13, Y12, Y12
-	VPSLLQ   $0x20, Y12, Y12
+	VPAND    Y4, Y10, Y12
+	VPADDQ   Y11, Y12, Y12
+	VPSRLQ   $0x20, Y10, Y10
+	VPADDQ   Y10, Y9, Y9
+	VPSRLQ   $0x20, Y12, Y12
+	VPADDQ   Y12, Y9, Y9
+	VPSUBQ   Y9, Y7, Y7
+	VPSRLQ   $0x01, Y7, Y7
+	VPADDQ   Y9, Y7, Y7
+	VPSRLQ   X1, Y7, Y7
+	VPXOR    Y8, Y7, Y7
+	VPSUBQ   Y8, Y7, Y7
+	VMOVDQU  Y7, (CX)
+	VMOVDQU  32(DX), Y7
+	VPCMPGTQ Y7, Y5, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSUBQ   Y8, Y7, Y7
+	VPXOR    Y2, Y8, Y8
+	VPAND    Y6, Y8, Y9
+	VPADDQ   Y9, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y9
+	VPMULUDQ Y0, Y7, Y10
+	VPMULUDQ Y3, Y7, Y11
+	VPMULUDQ Y0, Y9, Y12
+	VPMULUDQ Y3, Y9, Y9
+	VPSRLQ   $0x20, Y10, Y10
 	VPADDQ   Y12, Y10, Y10
-	VPCMPEQQ Y8, Y10, Y10
-	VPXOR    Y3, Y9, Y8
-	VPXOR    Y8, Y11, Y11
-	VPSUBQ   Y8, Y11, Y11
-	VPANDN   Y8, Y10, Y10
-	VPADDQ   Y10, Y11, Y11
-	VMOVDQU  Y11, 32(CX)
+	VPAND    Y4, Y10, Y12
+	VPADDQ   Y11, Y12, Y12
+	VPSRLQ   $0x20, Y10, Y10
+	VPADDQ   Y10, Y9, Y9
+	VPSRLQ   $0x20, Y12, Y12
+	VPADDQ   Y12, Y9, Y9
+	VPSUBQ   Y9, Y7, Y7
+	VPSRLQ   $0x01, Y7, Y7
+	VPADDQ   Y9, Y7, Y7
+	VPSRLQ   X1, Y7, Y7
+	VPXOR    Y8, Y7, Y7
+	VPSUBQ   Y8, Y7, Y7
+	VMOVDQU  Y7, 32(CX)
 	ADDQ     $0x00000040, DX
 	ADDQ     $0x00000040, CX
 	SUBQ     $0x00000008, AX
@@ -16468,41 +15928,33 @@ divI64MagicFloorAddAVX2_block:
 divI64MagicFloorAddAVX2_single:
 	CMPQ     AX, $0x00000004
 	JB       divI64MagicFloorAddAVX2_done
-	VMOVDQU  (DX), Y8
-	VPCMPGTQ Y8, Y7, Y9
-	VPXOR    Y9, Y8, Y8
-	VPSUBQ   Y9, Y8, Y8
-	VPSRLQ   $0x20, Y8, Y10
-	VPMULUDQ Y0, Y8, Y11
-	VPMULUDQ Y4, Y8, Y12
-	VPMULUDQ Y0, Y10, Y13
-	VPMULUDQ Y4, Y10, Y10
-	VPSRLQ   $0x20, Y11, Y11
-	VPADDQ   Y13, Y11, Y11
-	VPAND    Y6, Y11, Y13
-	VPADDQ   Y12, Y13, Y13
-	VPSRLQ   $0x20, Y11, Y11
-	VPADDQ   Y11, Y10, Y10
-	VPSRLQ   $0x20, Y13, Y13
-	VPADDQ   Y13, Y10, Y10
-	VPSUBQ   Y10, Y8, Y11
-	VPSRLQ   $0x01, Y11, Y11
-	VPADDQ   Y10, Y11, Y11
-	VPSRLQ   X1, Y11, Y11
-	VPSRLQ   $0x20, Y11, Y13
-	VPMULUDQ Y2, Y11, Y10
-	VPMULUDQ Y5, Y11, Y12
-	VPMULUDQ Y2, Y13, Y13
-	VPADDQ   Y13, Y12, Y12
-	VPSLLQ   $0x20, Y12, Y12
+	VMOVDQU  (DX), Y7
+	VPCMPGTQ Y7, Y5, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSUBQ   Y8, Y7, Y7
+	VPXOR    Y2, Y8, Y8
+	VPAND    Y6, Y8, Y9
+	VPADDQ   Y9, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y9
+	VPMULUDQ Y0, Y7, Y10
+	VPMULUDQ Y3, Y7, Y11
+	VPMULUDQ Y0, Y9, Y12
+	VPMULUDQ Y3, Y9, Y9
+	VPSRLQ   $0x20, Y10, Y10
 	VPADDQ   Y12, Y10, Y10
-	VPCMPEQQ Y8, Y10, Y10
-	VPXOR    Y3, Y9, Y8
-	VPXOR    Y8, Y11, Y11
-	VPSUBQ   Y8, Y11, Y11
-	VPANDN   Y8, Y10, Y10
-	VPADDQ   Y10, Y11, Y11
-	VMOVDQU  Y11, (CX)
+	VPAND    Y4, Y10, Y12
+	VPADDQ   Y11, Y12, Y12
+	VPSRLQ   $0x20, Y10, Y10
+	VPADDQ   Y10, Y9, Y9
+	VPSRLQ   $0x20, Y12, Y12
+	VPADDQ   Y12, Y9, Y9
+	VPSUBQ   Y9, Y7, Y7
+	VPSRLQ   $0x01, Y7, Y7
+	VPADDQ   Y9, Y7, Y7
+	VPSRLQ   X1, Y7, Y7
+	VPXOR    Y8, Y7, Y7
+	VPSUBQ   Y8, Y7, Y7
+	VMOVDQU  Y7, (CX)
 	ADDQ     $0x00000020, DX
 	ADDQ     $0x00000020, CX
 	SUBQ     $0x00000004, AX
@@ -16634,18 +16086,14 @@ TEXT ·divU64MagicAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTQ X1, Y2
 	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
 	VPBROADCASTQ X1, Y1
 	MOVQ         shift+56(FP), BX
 	MOVQ         BX, X1
-	VPSRLQ       $0x20, Y0, Y3
-	VPSRLQ       $0x20, Y2, Y2
-	VPCMPEQQ     Y2, Y2, Y2
-	VPSRLQ       $0x20, Y2, Y2
+	VPSRLQ       $0x20, Y0, Y2
+	VPCMPEQQ     Y3, Y3, Y3
+	VPSRLQ       $0x20, Y3, Y3
 	VPXOR        Y4, Y4, Y4
 
 	// Blocks of 8 elements, then groups of 4.
@@ -16655,12 +16103,12 @@ divU64MagicAVX2_block:
 	VMOVDQU  (DX), Y4
 	VPSRLQ   $0x20, Y4, Y5
 	VPMULUDQ Y0, Y4, Y6
-	VPMULUDQ Y3, Y4, Y4
+	VPMULUDQ Y2, Y4, Y4
 	VPMULUDQ Y0, Y5, Y7
-	VPMULUDQ Y3, Y5, Y5
+	VPMULUDQ Y2, Y5, Y5
 	VPSRLQ   $0x20, Y6, Y6
 	VPADDQ   Y7, Y6, Y6
-	VPAND    Y2, Y6, Y7
+	VPAND    Y3, Y6, Y7
 	VPADDQ   Y4, Y7, Y7
 	VPSRLQ   $0x20, Y6, Y6
 	VPADDQ   Y6, Y5, Y5
@@ -16671,12 +16119,12 @@ divU64MagicAVX2_block:
 	VMOVDQU  32(DX), Y4
 	VPSRLQ   $0x20, Y4, Y5
 	VPMULUDQ Y0, Y4, Y6
-	VPMULUDQ Y3, Y4, Y4
+	VPMULUDQ Y2, Y4, Y4
 	VPMULUDQ Y0, Y5, Y7
-	VPMULUDQ Y3, Y5, Y5
+	VPMULUDQ Y2, Y5, Y5
 	VPSRLQ   $0x20, Y6, Y6
 	VPADDQ   Y7, Y6, Y6
-	VPAND    Y2, Y6, Y7
+	VPAND    Y3, Y6, Y7
 	VPADDQ   Y4, Y7, Y7
 	VPSRLQ   $0x20, Y6, Y6
 	VPADDQ   Y6, Y5, Y5
@@ -16695,12 +16143,12 @@ divU64MagicAVX2_single:
 	VMOVDQU  (DX), Y4
 	VPSRLQ   $0x20, Y4, Y5
 	VPMULUDQ Y0, Y4, Y6
-	VPMULUDQ Y3, Y4, Y4
+	VPMULUDQ Y2, Y4, Y4
 	VPMULUDQ Y0, Y5, Y7
-	VPMULUDQ Y3, Y5, Y5
+	VPMULUDQ Y2, Y5, Y5
 	VPSRLQ   $0x20, Y6, Y6
 	VPADDQ   Y7, Y6, Y6
-	VPAND    Y2, Y6, Y7
+	VPAND    Y3, Y6, Y7
 	VPADDQ   Y4, Y7, Y7
 	VPSRLQ   $0x20, Y6, Y6
 	VPADDQ   Y6, Y5, Y5
@@ -16815,18 +16263,14 @@ TEXT ·divU64MagicAddAVX2(SB), NOSPLIT, $0-80
 	MOVQ         magic+48(FP), BX
 	MOVQ         BX, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         absD+64(FP), BX
-	MOVQ         BX, X1
-	VPBROADCASTQ X1, Y2
 	MOVQ         negD+72(FP), BX
 	MOVQ         BX, X1
 	VPBROADCASTQ X1, Y1
 	MOVQ         shift+56(FP), BX
 	MOVQ         BX, X1
-	VPSRLQ       $0x20, Y0, Y3
-	VPSRLQ       $0x20, Y2, Y2
-	VPCMPEQQ     Y2, Y2, Y2
-	VPSRLQ       $0x20, Y2, Y2
+	VPSRLQ       $0x20, Y0, Y2
+	VPCMPEQQ     Y3, Y3, Y3
+	VPSRLQ       $0x20, Y3, Y3
 	VPXOR        Y4, Y4, Y4
 
 	// Blocks of 8 elements, then groups of 4.
@@ -16836,12 +16280,12 @@ divU64MagicAddAVX2_block:
 	VMOVDQU  (DX), Y4
 	VPSRLQ   $0x20, Y4, Y5
 	VPMULUDQ Y0, Y4, Y6
-	VPMULUDQ Y3, Y4, Y7
+	VPMULUDQ Y2, Y4, Y7
 	VPMULUDQ Y0, Y5, Y8
-	VPMULUDQ Y3, Y5, Y5
+	VPMULUDQ Y2, Y5, Y5
 	VPSRLQ   $0x20, Y6, Y6
 	VPADDQ   Y8, Y6, Y6
-	VPAND    Y2, Y6, Y8
+	VPAND    Y3, Y6, Y8
 	VPADDQ   Y7, Y8, Y8
 	VPSRLQ   $0x20, Y6, Y6
 	VPADDQ   Y6, Y5, Y5
@@ -16855,12 +16299,12 @@ divU64MagicAddAVX2_block:
 	VMOVDQU  32(DX), Y4
 	VPSRLQ   $0x20, Y4, Y5
 	VPMULUDQ Y0, Y4, Y6
-	VPMULUDQ Y3, Y4, Y7
+	VPMULUDQ Y2, Y4, Y7
 	VPMULUDQ Y0, Y5, Y8
-	VPMULUDQ Y3, Y5, Y5
+	VPMULUDQ Y2, Y5, Y5
 	VPSRLQ   $0x20, Y6, Y6
 	VPADDQ   Y8, Y6, Y6
-	VPAND    Y2, Y6, Y8
+	VPAND    Y3, Y6, Y8
 	VPADDQ   Y7, Y8, Y8
 	VPSRLQ   $0x20, Y6, Y6
 	VPADDQ   Y6, Y5, Y5
@@ -16882,12 +16326,12 @@ divU64MagicAddAVX2_single:
 	VMOVDQU  (DX), Y4
 	VPSRLQ   $0x20, Y4, Y5
 	VPMULUDQ Y0, Y4, Y6
-	VPMULUDQ Y3, Y4, Y7
+	VPMULUDQ Y2, Y4, Y7
 	VPMULUDQ Y0, Y5, Y8
-	VPMULUDQ Y3, Y5, Y5
+	VPMULUDQ Y2, Y5, Y5
 	VPSRLQ   $0x20, Y6, Y6
 	VPADDQ   Y8, Y6, Y6
-	VPAND    Y2, Y6, Y8
+	VPAND    Y3, Y6, Y8
 	VPADDQ   Y7, Y8, Y8
 	VPSRLQ   $0x20, Y6, Y6
 	VPADDQ   Y6, Y5, Y5

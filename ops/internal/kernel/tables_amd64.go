@@ -34,9 +34,9 @@ func avx2Table() *Table {
 	}
 	t.i64 = fast64Variants(g.i64)
 	t.u64 = fastU64Variants(g.u64[0])
-	t.i8[0].vs = magicSmall(16, 16, divI8MagicTruncAVX2, divI8MagicTruncAddAVX2, t.i8[0].vs)
-	t.i8[1].vs = magicSmall(16, 16, divI8MagicFloorAVX2, divI8MagicFloorAddAVX2, t.i8[1].vs)
-	t.u8[0].vs = magicSmall(16, 16, divU8MagicAVX2, divU8MagicAddAVX2, t.u8[0].vs)
+	t.i8[0].vs = magicBytes(32, divI8Magic8TruncAVX2, t.i8[0].vs)
+	t.i8[1].vs = magicBytes(32, divI8Magic8FloorAVX2, t.i8[1].vs)
+	t.u8[0].vs = magicBytes(32, divU8Magic8AVX2, t.u8[0].vs)
 	t.u8[1] = t.u8[0]
 	t.i16[0].vs = magicSmall(16, 16, divI16MagicTruncAVX2, divI16MagicTruncAddAVX2, t.i16[0].vs)
 	t.i16[1].vs = magicSmall(16, 16, divI16MagicFloorAVX2, divI16MagicFloorAddAVX2, t.i16[1].vs)
@@ -89,9 +89,9 @@ func avx512Table() *Table {
 	}
 	t.u32[0] = unsignedVec(8, divU32VVAVX512, divU32VSAVX512, divU32SVAVX512, divU32RWAVX512, g.u32[0])
 	t.u32[1] = t.u32[0]
-	t.i8[0].vs = magicSmall(32, 16, divI8MagicTruncAVX512, divI8MagicTruncAddAVX512, t.i8[0].vs)
-	t.i8[1].vs = magicSmall(32, 16, divI8MagicFloorAVX512, divI8MagicFloorAddAVX512, t.i8[1].vs)
-	t.u8[0].vs = magicSmall(32, 16, divU8MagicAVX512, divU8MagicAddAVX512, t.u8[0].vs)
+	t.i8[0].vs = magicBytes(64, divI8Magic8TruncAVX512, t.i8[0].vs)
+	t.i8[1].vs = magicBytes(64, divI8Magic8FloorAVX512, t.i8[1].vs)
+	t.u8[0].vs = magicBytes(64, divU8Magic8AVX512, t.u8[0].vs)
 	t.u8[1] = t.u8[0]
 	t.i16[0].vs = magicSmall(32, 16, divI16MagicTruncAVX512, divI16MagicTruncAddAVX512, t.i16[0].vs)
 	t.i16[1].vs = magicSmall(32, 16, divI16MagicFloorAVX512, divI16MagicFloorAddAVX512, t.i16[1].vs)

@@ -184,6 +184,27 @@ func smallDivider(d uint64, n uint) (magic, shift uint64, add bool) {
 	return (2*m + 1) & (1<<n - 1), uint64(log), true
 }
 
+// magicBytes divides bytes by a broadcast divisor with the byte kernels
+// (groups of lanes), which take M = ceil(2^16/|d|): d = 0 and d = -1
+// (which may fault) and |d| = 1 stay with the scalar kernel, which also
+// finishes the tail.
+func magicBytes[T int8 | uint8](lanes int, kern func(dst, a []T, magic, shift, absD, negD uint64), scalar func(dst, a, b []T) bool) func(dst, a, b []T) bool {
+	return func(dst, a, b []T) bool {
+		d := int64(b[0])
+		abs, neg := uint64(d), uint64(0)
+		if d < 0 {
+			abs, neg = uint64(-d), ^uint64(0)
+		}
+		m := len(dst) - len(dst)%lanes
+		if abs <= 1 || m == 0 {
+			return scalar(dst, a, b)
+		}
+		raceAccess(dst[:m], a[:m], b[:1])
+		kern(dst[:m], a[:m], (1<<16+abs-1)/abs, 0, abs, neg)
+		return scalar(dst[m:], a[m:], b)
+	}
+}
+
 // magicSmall divides by a broadcast divisor with the magic-number kernels
 // (laneBits-bit lanes, groups of lanes): d = 0 and d = -1 (which may fault)
 // and |d| = 1 stay with the scalar kernel, which also finishes the tail.

@@ -172,13 +172,27 @@ func main() {
 		signed       bool
 	}{{"I8", "int8", 1, true}, {"U8", "uint8", 1, false}, {"I16", "int16", 2, true}, {"U16", "uint16", 2, false}, {"I32", "int32", 4, true}, {"U32", "uint32", 4, false}} {
 		for _, floor := range modes(t.signed) {
+			if t.size == 1 {
+				magic8(t.signed, floor, false)
+				magic8(t.signed, floor, true)
+				for _, l := range []struct {
+					level string
+					lanes int
+				}{{"AVX2", 32}, {"AVX512", 64}} {
+					table(l.level, phaseBroadcast, "%s.vs = magicBytes(%d, %s, %s.vs)", entry(t.name, floor), l.lanes, magic8Name(t.signed, floor, l.level), entry(t.name, floor))
+					if !t.signed {
+						table(l.level, phaseBroadcast, "t.%s[1] = t.%s[0]", field(t.name), field(t.name))
+					}
+				}
+				continue
+			}
 			for _, add := range []bool{false, true} {
 				magicSmallAVX2(t.name, t.goType, t.size, t.signed, floor, add)
 				magicSmall512(t.name, t.goType, t.size, t.signed, floor, add)
 			}
-			// 8- and 16-bit elements divide in 16-bit lanes, 32-bit ones
-			// in 32-bit lanes: 32 bytes of lanes per ymm, 64 per zmm.
-			laneBits := max(16, 8*t.size)
+			// 16-bit elements divide in 16-bit lanes, 32-bit ones in
+			// 32-bit lanes: 32 bytes of lanes per ymm, 64 per zmm.
+			laneBits := 8 * t.size
 			for _, l := range []struct {
 				level string
 				bytes int
@@ -386,9 +400,10 @@ func magicSmallText(typ, goType string, signed, floor, add bool, level string, l
 // magic64 divides 64-bit integers by one divisor with libdivide's
 // unsigned magic number for |d|, four lanes at a time: |n| times magic,
 // high half built from four 32x32 multiplies, shifts, then the sign of
-// the quotient restored and, for floor, one subtracted where the
-// remainder is non-zero and the signs differ. Powers of two and -1 are
-// left to the scalar code.
+// the quotient restored. Floor divides |n|+|d|-1 where the signs differ,
+// as magicSmall512 does (below 2^64, where the magic number holds), so
+// that the sign is the only fix. Powers of two and -1 are left to the
+// scalar code.
 func magic64(signed, add, floor bool) {
 	name := magic64Text(signed, floor, add, "AVX2")
 	mode := "truncating division"
@@ -414,22 +429,36 @@ func magic64(signed, add, floor bool) {
 		VPBROADCASTQ(x, y)
 		return y
 	}
-	mLo, shift, absD, negD := bcast("magic"), XMM(), bcast("absD"), bcast("negD")
+	mLo, shift, negD := bcast("magic"), XMM(), bcast("negD")
 	MOVQ(Load(Param("shift"), GP64()), shift)
-	mHi, dHi, lo32, zero := YMM(), YMM(), YMM(), YMM()
+	mHi, lo32, zero := YMM(), YMM(), YMM()
 	VPSRLQ(Imm(32), mLo, mHi)
-	VPSRLQ(Imm(32), absD, dHi)
 	VPCMPEQQ(lo32, lo32, lo32)
 	VPSRLQ(Imm(32), lo32, lo32)
 	VPXOR(zero, zero, zero)
+	var absDLess1 reg.VecVirtual
+	if floor {
+		absDLess1 = bcast("absD")
+		ones := YMM()
+		VPCMPEQQ(ones, ones, ones)
+		VPADDQ(ones, absDLess1, absDLess1)
+	}
 
 	group := func(off int) {
 		v, sign, u := YMM(), YMM(), YMM()
 		VMOVDQU(a.Offset(off), v)
+		var differ reg.VecVirtual
 		if signed {
 			VPCMPGTQ(v, zero, sign) // -1 where v < 0
 			VPXOR(sign, v, u)
 			VPSUBQ(sign, u, u) // |v|
+			differ = YMM()
+			VPXOR(negD, sign, differ) // -1 where the signs differ
+			if floor {
+				step := YMM()
+				VPAND(absDLess1, differ, step)
+				VPADDQ(step, u, u) // |v|+|d|-1 where the signs differ
+			}
 		} else {
 			u = v
 		}
@@ -444,29 +473,8 @@ func magic64(signed, add, floor bool) {
 			VPSRLQ(shift, hh, q)
 		}
 		if signed {
-			if floor {
-				// rem != 0  <=>  q*|d| != |v| (low 64 bits suffice).
-				p, c1, c2, qHi := YMM(), YMM(), YMM(), YMM()
-				VPSRLQ(Imm(32), q, qHi)
-				VPMULUDQ(absD, q, p)
-				VPMULUDQ(dHi, q, c1)
-				VPMULUDQ(absD, qHi, c2)
-				VPADDQ(c2, c1, c1)
-				VPSLLQ(Imm(32), c1, c1)
-				VPADDQ(c1, p, p)
-				VPCMPEQQ(u, p, p) // -1 where exact
-				s := YMM()
-				VPXOR(negD, sign, s) // -1 where the signs differ
-				VPXOR(s, q, q)
-				VPSUBQ(s, q, q) // truncated quotient with its sign
-				VPANDN(s, p, p) // -1 where inexact and signs differ
-				VPADDQ(p, q, q)
-			} else {
-				s := YMM()
-				VPXOR(negD, sign, s)
-				VPXOR(s, q, q)
-				VPSUBQ(s, q, q)
-			}
+			VPXOR(differ, q, q)
+			VPSUBQ(differ, q, q)
 		}
 		VMOVDQU(q, dst.Offset(off))
 	}
