@@ -169,3 +169,28 @@ func TestShortBroadcastRowsParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestShortBroadcastRowsAllocateNothing: the tiles come from a pool, so a
+// steady stream of widened divisions allocates nothing.
+func TestShortBroadcastRowsAllocateNothing(t *testing.T) {
+	if raceBuild {
+		t.Skip("sync.Pool drops items at random under the race detector")
+	}
+	plan, err := NewPlan([]int64{4096, 4}, []int64{4096, 4}, []int64{1, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.tiled == nil {
+		t.Fatal("a [4096, 4] / [4] plan is not widened")
+	}
+	a, b, dst := make([]byte, 4096*4*4), make([]byte, 4*4), make([]byte, 4096*4*4)
+	for i := range 4 {
+		put(b, I32, i, int64(i+3))
+	}
+	for _, level := range Levels() {
+		table, _ := Lookup(level)
+		if allocs := testing.AllocsPerRun(100, func() { table.Divide(I32, true, plan, dst, a, b, 1, 0) }); allocs != 0 {
+			t.Errorf("%s: %v allocations per widened division", level, allocs)
+		}
+	}
+}
