@@ -1876,6 +1876,138 @@ func divU64MagicAddAVX2(dst []uint64, a []uint64, magic uint64, shift uint64, ab
 //go:noescape
 func divU64MagicAddAVX512(dst []uint64, a []uint64, magic uint64, shift uint64, absD uint64, negD uint64)
 
+// divF32VVNTAVX2 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divF32VVNTAVX2(dst []float32, a []float32, b []float32)
+
+// divF64VVNTAVX2 divides groups of 4 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 4
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divF64VVNTAVX2(dst []float64, a []float64, b []float64)
+
+// divF16VVNTAVX2 divides groups of 8 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divF16VVNTAVX2(dst []uint16, a []uint16, b []uint16)
+
+// divBF16VVNTAVX2 divides groups of 16 elements, rounded to the element type:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 16
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divBF16VVNTAVX2(dst []uint16, a []uint16, b []uint16)
+
+// divI16TruncVVNTAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divI16TruncVVNTAVX2(dst []int16, a []int16, b []int16) bool
+
+// divI16FloorVVNTAVX2 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divI16FloorVVNTAVX2(dst []int16, a []int16, b []int16) bool
+
+// divU16VVNTAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divU16VVNTAVX2(dst []uint16, a []uint16, b []uint16) bool
+
+// divU32VVNTAVX2 divides groups of 4 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 4
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divU32VVNTAVX2(dst []uint32, a []uint32, b []uint32) bool
+
+// divI32TruncVVNTAVX2 divides groups of 8 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divI32TruncVVNTAVX2(dst []int32, a []int32, b []int32) bool
+
+// divI32FloorVVNTAVX2 divides groups of 8 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divI32FloorVVNTAVX2(dst []int32, a []int32, b []int32) bool
+
 // It also reports divisors outside [-2^50, 2^50) (u64: above 2^50), and (i64) a by -1 or 1 where fl(a) is -2^63 or 2^63, which it does not divide.
 //
 //go:noescape

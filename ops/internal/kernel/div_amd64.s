@@ -16449,6 +16449,963 @@ divU64MagicAddAVX512_done:
 	VZEROUPPER
 	RET
 
+// func divF32VVNTAVX2(dst []float32, a []float32, b []float32)
+// Requires: AVX, MMX+
+TEXT ·divF32VVNTAVX2(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
+	// Blocks of 32 elements.
+divF32VVNTAVX2_block:
+	CMPQ     AX, $0x00000020
+	JB       divF32VVNTAVX2_single
+	VMOVUPS  (DX), Y0
+	VMOVUPS  (BX), Y1
+	VDIVPS   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)
+	VMOVUPS  32(DX), Y0
+	VMOVUPS  32(BX), Y1
+	VDIVPS   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)
+	VMOVUPS  64(DX), Y0
+	VMOVUPS  64(BX), Y1
+	VDIVPS   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)
+	VMOVUPS  96(DX), Y0
+	VMOVUPS  96(BX), Y1
+	VDIVPS   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)
+	ADDQ     $0x00000080, DX
+	ADDQ     $0x00000080, BX
+	ADDQ     $0x00000080, CX
+	SUBQ     $0x00000020, AX
+	JMP      divF32VVNTAVX2_block
+
+	// Groups of 8 elements.
+divF32VVNTAVX2_single:
+	CMPQ     AX, $0x00000008
+	JB       divF32VVNTAVX2_end
+	VMOVUPS  (DX), Y0
+	VMOVUPS  (BX), Y1
+	VDIVPS   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, BX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000008, AX
+	JMP      divF32VVNTAVX2_single
+
+divF32VVNTAVX2_end:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divF64VVNTAVX2(dst []float64, a []float64, b []float64)
+// Requires: AVX, MMX+
+TEXT ·divF64VVNTAVX2(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
+	// Blocks of 16 elements.
+divF64VVNTAVX2_block:
+	CMPQ     AX, $0x00000010
+	JB       divF64VVNTAVX2_single
+	VMOVUPD  (DX), Y0
+	VMOVUPD  (BX), Y1
+	VDIVPD   Y1, Y0, Y0
+	VMOVNTPD Y0, (CX)
+	VMOVUPD  32(DX), Y0
+	VMOVUPD  32(BX), Y1
+	VDIVPD   Y1, Y0, Y0
+	VMOVNTPD Y0, 32(CX)
+	VMOVUPD  64(DX), Y0
+	VMOVUPD  64(BX), Y1
+	VDIVPD   Y1, Y0, Y0
+	VMOVNTPD Y0, 64(CX)
+	VMOVUPD  96(DX), Y0
+	VMOVUPD  96(BX), Y1
+	VDIVPD   Y1, Y0, Y0
+	VMOVNTPD Y0, 96(CX)
+	ADDQ     $0x00000080, DX
+	ADDQ     $0x00000080, BX
+	ADDQ     $0x00000080, CX
+	SUBQ     $0x00000010, AX
+	JMP      divF64VVNTAVX2_block
+
+	// Groups of 4 elements.
+divF64VVNTAVX2_single:
+	CMPQ     AX, $0x00000004
+	JB       divF64VVNTAVX2_end
+	VMOVUPD  (DX), Y0
+	VMOVUPD  (BX), Y1
+	VDIVPD   Y1, Y0, Y0
+	VMOVNTPD Y0, (CX)
+	ADDQ     $0x00000020, DX
+	ADDQ     $0x00000020, BX
+	ADDQ     $0x00000020, CX
+	SUBQ     $0x00000004, AX
+	JMP      divF64VVNTAVX2_single
+
+divF64VVNTAVX2_end:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divF16VVNTAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, F16C, MMX+
+TEXT ·divF16VVNTAVX2(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
+	// Blocks of 32 elements.
+divF16VVNTAVX2_block:
+	CMPQ      AX, $0x00000020
+	JB        divF16VVNTAVX2_single
+	VCVTPH2PS (DX), Y0
+	VCVTPH2PS (BX), Y1
+	VDIVPS    Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTDQ  X0, (CX)
+	VCVTPH2PS 16(DX), Y0
+	VCVTPH2PS 16(BX), Y1
+	VDIVPS    Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTDQ  X0, 16(CX)
+	VCVTPH2PS 32(DX), Y0
+	VCVTPH2PS 32(BX), Y1
+	VDIVPS    Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTDQ  X0, 32(CX)
+	VCVTPH2PS 48(DX), Y0
+	VCVTPH2PS 48(BX), Y1
+	VDIVPS    Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTDQ  X0, 48(CX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, BX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, AX
+	JMP       divF16VVNTAVX2_block
+
+	// Groups of 8 elements.
+divF16VVNTAVX2_single:
+	CMPQ      AX, $0x00000008
+	JB        divF16VVNTAVX2_end
+	VCVTPH2PS (DX), Y0
+	VCVTPH2PS (BX), Y1
+	VDIVPS    Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTDQ  X0, (CX)
+	ADDQ      $0x00000010, DX
+	ADDQ      $0x00000010, BX
+	ADDQ      $0x00000010, CX
+	SUBQ      $0x00000008, AX
+	JMP       divF16VVNTAVX2_single
+
+divF16VVNTAVX2_end:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divBF16VVNTAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·divBF16VVNTAVX2(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
+	VPXOR        Y0, Y0, Y0
+	VPBROADCASTD lsb<>+0(SB), Y1
+	VPBROADCASTD round7fff<>+0(SB), Y2
+	VPBROADCASTD quiet<>+0(SB), Y3
+
+	// Blocks of 32 elements.
+divBF16VVNTAVX2_block:
+	CMPQ       AX, $0x00000020
+	JB         divBF16VVNTAVX2_single
+	VPUNPCKLWD (BX), Y0, Y4
+	VPUNPCKLWD (DX), Y0, Y5
+	VDIVPS     Y4, Y5, Y4
+	VPSRLD     $0x10, Y4, Y5
+	VPAND      Y1, Y5, Y5
+	VPADDD     Y2, Y5, Y5
+	VPADDD     Y4, Y5, Y5
+	VCMPPS     $0x03, Y4, Y4, Y6
+	VPOR       Y3, Y4, Y4
+	VPBLENDVB  Y6, Y4, Y5, Y5
+	VPSRLD     $0x10, Y5, Y5
+	VPUNPCKHWD (BX), Y0, Y4
+	VPUNPCKHWD (DX), Y0, Y6
+	VDIVPS     Y4, Y6, Y4
+	VPSRLD     $0x10, Y4, Y6
+	VPAND      Y1, Y6, Y6
+	VPADDD     Y2, Y6, Y6
+	VPADDD     Y4, Y6, Y6
+	VCMPPS     $0x03, Y4, Y4, Y7
+	VPOR       Y3, Y4, Y4
+	VPBLENDVB  Y7, Y4, Y6, Y6
+	VPSRLD     $0x10, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y5
+	VMOVNTDQ   Y5, (CX)
+	VPUNPCKLWD 32(BX), Y0, Y4
+	VPUNPCKLWD 32(DX), Y0, Y5
+	VDIVPS     Y4, Y5, Y4
+	VPSRLD     $0x10, Y4, Y5
+	VPAND      Y1, Y5, Y5
+	VPADDD     Y2, Y5, Y5
+	VPADDD     Y4, Y5, Y5
+	VCMPPS     $0x03, Y4, Y4, Y6
+	VPOR       Y3, Y4, Y4
+	VPBLENDVB  Y6, Y4, Y5, Y5
+	VPSRLD     $0x10, Y5, Y5
+	VPUNPCKHWD 32(BX), Y0, Y4
+	VPUNPCKHWD 32(DX), Y0, Y6
+	VDIVPS     Y4, Y6, Y4
+	VPSRLD     $0x10, Y4, Y6
+	VPAND      Y1, Y6, Y6
+	VPADDD     Y2, Y6, Y6
+	VPADDD     Y4, Y6, Y6
+	VCMPPS     $0x03, Y4, Y4, Y7
+	VPOR       Y3, Y4, Y4
+	VPBLENDVB  Y7, Y4, Y6, Y6
+	VPSRLD     $0x10, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y5
+	VMOVNTDQ   Y5, 32(CX)
+	ADDQ       $0x00000040, DX
+	ADDQ       $0x00000040, BX
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000020, AX
+	JMP        divBF16VVNTAVX2_block
+
+	// Groups of 16 elements.
+divBF16VVNTAVX2_single:
+	CMPQ       AX, $0x00000010
+	JB         divBF16VVNTAVX2_end
+	VPUNPCKLWD (BX), Y0, Y4
+	VPUNPCKLWD (DX), Y0, Y5
+	VDIVPS     Y4, Y5, Y4
+	VPSRLD     $0x10, Y4, Y5
+	VPAND      Y1, Y5, Y5
+	VPADDD     Y2, Y5, Y5
+	VPADDD     Y4, Y5, Y5
+	VCMPPS     $0x03, Y4, Y4, Y6
+	VPOR       Y3, Y4, Y4
+	VPBLENDVB  Y6, Y4, Y5, Y5
+	VPSRLD     $0x10, Y5, Y5
+	VPUNPCKHWD (BX), Y0, Y4
+	VPUNPCKHWD (DX), Y0, Y6
+	VDIVPS     Y4, Y6, Y4
+	VPSRLD     $0x10, Y4, Y6
+	VPAND      Y1, Y6, Y6
+	VPADDD     Y2, Y6, Y6
+	VPADDD     Y4, Y6, Y6
+	VCMPPS     $0x03, Y4, Y4, Y7
+	VPOR       Y3, Y4, Y4
+	VPBLENDVB  Y7, Y4, Y6, Y6
+	VPSRLD     $0x10, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y5
+	VMOVNTDQ   Y5, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, AX
+	JMP        divBF16VVNTAVX2_single
+
+divBF16VVNTAVX2_end:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divI16TruncVVNTAVX2(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX2, MMX+
+TEXT ·divI16TruncVVNTAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
+	VPXOR        Y0, Y0, Y0
+	VPXOR        Y1, Y1, Y1
+	VPCMPEQD     Y2, Y2, Y2
+	VPBROADCASTD min16<>+0(SB), Y3
+
+	// Blocks of 16 elements.
+divI16TruncVVNTAVX2_block:
+	CMPQ       AX, $0x00000010
+	JB         divI16TruncVVNTAVX2_single
+	VPMOVSXWD  (DX), Y4
+	VPCMPEQD   Y3, Y4, Y5
+	VCVTDQ2PS  Y4, Y4
+	VPMOVSXWD  (BX), Y6
+	VPCMPEQD   Y1, Y6, Y7
+	VPOR       Y7, Y0, Y0
+	VPCMPEQD   Y2, Y6, Y7
+	VPAND      Y5, Y7, Y7
+	VPOR       Y7, Y0, Y0
+	VCVTDQ2PS  Y6, Y5
+	VDIVPS     Y5, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSHUFB    shuf16<>+0(SB), Y4, Y4
+	VPERMQ     $0x08, Y4, Y4
+	VMOVNTDQ   X4, (CX)
+	VPMOVSXWD  16(DX), Y4
+	VPCMPEQD   Y3, Y4, Y5
+	VCVTDQ2PS  Y4, Y4
+	VPMOVSXWD  16(BX), Y6
+	VPCMPEQD   Y1, Y6, Y7
+	VPOR       Y7, Y0, Y0
+	VPCMPEQD   Y2, Y6, Y7
+	VPAND      Y5, Y7, Y7
+	VPOR       Y7, Y0, Y0
+	VCVTDQ2PS  Y6, Y5
+	VDIVPS     Y5, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSHUFB    shuf16<>+0(SB), Y4, Y4
+	VPERMQ     $0x08, Y4, Y4
+	VMOVNTDQ   X4, 16(CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, AX
+	JMP        divI16TruncVVNTAVX2_block
+
+	// Groups of 8 elements.
+divI16TruncVVNTAVX2_single:
+	CMPQ       AX, $0x00000008
+	JB         divI16TruncVVNTAVX2_end
+	VPMOVSXWD  (DX), Y4
+	VPCMPEQD   Y3, Y4, Y5
+	VCVTDQ2PS  Y4, Y4
+	VPMOVSXWD  (BX), Y6
+	VPCMPEQD   Y1, Y6, Y7
+	VPOR       Y7, Y0, Y0
+	VPCMPEQD   Y2, Y6, Y7
+	VPAND      Y5, Y7, Y7
+	VPOR       Y7, Y0, Y0
+	VCVTDQ2PS  Y6, Y5
+	VDIVPS     Y5, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSHUFB    shuf16<>+0(SB), Y4, Y4
+	VPERMQ     $0x08, Y4, Y4
+	VMOVNTDQ   X4, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000008, AX
+	JMP        divI16TruncVVNTAVX2_single
+
+divI16TruncVVNTAVX2_end:
+	// Report whether some lane failed a check.
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divI16FloorVVNTAVX2(dst []int16, a []int16, b []int16) bool
+// Requires: AVX, AVX2, MMX+
+TEXT ·divI16FloorVVNTAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
+	VPXOR        Y0, Y0, Y0
+	VPXOR        Y1, Y1, Y1
+	VPCMPEQD     Y2, Y2, Y2
+	VPBROADCASTD min16<>+0(SB), Y3
+
+	// Blocks of 16 elements.
+divI16FloorVVNTAVX2_block:
+	CMPQ       AX, $0x00000010
+	JB         divI16FloorVVNTAVX2_single
+	VPMOVSXWD  (DX), Y4
+	VPCMPEQD   Y3, Y4, Y5
+	VCVTDQ2PS  Y4, Y4
+	VPMOVSXWD  (BX), Y6
+	VPCMPEQD   Y1, Y6, Y7
+	VPOR       Y7, Y0, Y0
+	VPCMPEQD   Y2, Y6, Y7
+	VPAND      Y5, Y7, Y7
+	VPOR       Y7, Y0, Y0
+	VCVTDQ2PS  Y6, Y5
+	VDIVPS     Y5, Y4, Y4
+	VROUNDPS   $0x09, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSHUFB    shuf16<>+0(SB), Y4, Y4
+	VPERMQ     $0x08, Y4, Y4
+	VMOVNTDQ   X4, (CX)
+	VPMOVSXWD  16(DX), Y4
+	VPCMPEQD   Y3, Y4, Y5
+	VCVTDQ2PS  Y4, Y4
+	VPMOVSXWD  16(BX), Y6
+	VPCMPEQD   Y1, Y6, Y7
+	VPOR       Y7, Y0, Y0
+	VPCMPEQD   Y2, Y6, Y7
+	VPAND      Y5, Y7, Y7
+	VPOR       Y7, Y0, Y0
+	VCVTDQ2PS  Y6, Y5
+	VDIVPS     Y5, Y4, Y4
+	VROUNDPS   $0x09, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSHUFB    shuf16<>+0(SB), Y4, Y4
+	VPERMQ     $0x08, Y4, Y4
+	VMOVNTDQ   X4, 16(CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, AX
+	JMP        divI16FloorVVNTAVX2_block
+
+	// Groups of 8 elements.
+divI16FloorVVNTAVX2_single:
+	CMPQ       AX, $0x00000008
+	JB         divI16FloorVVNTAVX2_end
+	VPMOVSXWD  (DX), Y4
+	VPCMPEQD   Y3, Y4, Y5
+	VCVTDQ2PS  Y4, Y4
+	VPMOVSXWD  (BX), Y6
+	VPCMPEQD   Y1, Y6, Y7
+	VPOR       Y7, Y0, Y0
+	VPCMPEQD   Y2, Y6, Y7
+	VPAND      Y5, Y7, Y7
+	VPOR       Y7, Y0, Y0
+	VCVTDQ2PS  Y6, Y5
+	VDIVPS     Y5, Y4, Y4
+	VROUNDPS   $0x09, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPSHUFB    shuf16<>+0(SB), Y4, Y4
+	VPERMQ     $0x08, Y4, Y4
+	VMOVNTDQ   X4, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000008, AX
+	JMP        divI16FloorVVNTAVX2_single
+
+divI16FloorVVNTAVX2_end:
+	// Report whether some lane failed a check.
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divU16VVNTAVX2(dst []uint16, a []uint16, b []uint16) bool
+// Requires: AVX, AVX2, MMX+
+TEXT ·divU16VVNTAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+
+	// Blocks of 16 elements.
+divU16VVNTAVX2_block:
+	CMPQ       AX, $0x00000010
+	JB         divU16VVNTAVX2_single
+	VPMOVZXWD  (DX), Y2
+	VCVTDQ2PS  Y2, Y2
+	VPMOVZXWD  (BX), Y3
+	VPCMPEQD   Y1, Y3, Y4
+	VPOR       Y4, Y0, Y0
+	VCVTDQ2PS  Y3, Y3
+	VDIVPS     Y3, Y2, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPSHUFB    shuf16<>+0(SB), Y2, Y2
+	VPERMQ     $0x08, Y2, Y2
+	VMOVNTDQ   X2, (CX)
+	VPMOVZXWD  16(DX), Y2
+	VCVTDQ2PS  Y2, Y2
+	VPMOVZXWD  16(BX), Y3
+	VPCMPEQD   Y1, Y3, Y4
+	VPOR       Y4, Y0, Y0
+	VCVTDQ2PS  Y3, Y3
+	VDIVPS     Y3, Y2, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPSHUFB    shuf16<>+0(SB), Y2, Y2
+	VPERMQ     $0x08, Y2, Y2
+	VMOVNTDQ   X2, 16(CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000010, AX
+	JMP        divU16VVNTAVX2_block
+
+	// Groups of 8 elements.
+divU16VVNTAVX2_single:
+	CMPQ       AX, $0x00000008
+	JB         divU16VVNTAVX2_end
+	VPMOVZXWD  (DX), Y2
+	VCVTDQ2PS  Y2, Y2
+	VPMOVZXWD  (BX), Y3
+	VPCMPEQD   Y1, Y3, Y4
+	VPOR       Y4, Y0, Y0
+	VCVTDQ2PS  Y3, Y3
+	VDIVPS     Y3, Y2, Y2
+	VCVTTPS2DQ Y2, Y2
+	VPSHUFB    shuf16<>+0(SB), Y2, Y2
+	VPERMQ     $0x08, Y2, Y2
+	VMOVNTDQ   X2, (CX)
+	ADDQ       $0x00000010, DX
+	ADDQ       $0x00000010, BX
+	ADDQ       $0x00000010, CX
+	SUBQ       $0x00000008, AX
+	JMP        divU16VVNTAVX2_single
+
+divU16VVNTAVX2_end:
+	// Report whether some lane failed a check.
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divU32VVNTAVX2(dst []uint32, a []uint32, b []uint32) bool
+// Requires: AVX, AVX2, MMX+
+TEXT ·divU32VVNTAVX2(SB), NOSPLIT, $0-73
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+
+	// Constants and the broadcast operand, loaded once.
+	VBROADCASTSD two31<>+0(SB), Y0
+	VPXOR        X1, X1, X1
+	VPXOR        X2, X2, X2
+
+	// Blocks of 16 elements.
+divU32VVNTAVX2_block:
+	CMPQ         AX, $0x00000010
+	JB           divU32VVNTAVX2_single
+	VMOVDQU      (DX), X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y0, Y3, Y3
+	VMOVDQU      (BX), X4
+	VPCMPEQD     X2, X4, X5
+	VPOR         X5, X1, X1
+	VPBROADCASTD min32<>+0(SB), X5
+	VPXOR        X5, X4, X4
+	VCVTDQ2PD    X4, Y4
+	VADDPD       Y0, Y4, Y4
+	VDIVPD       Y4, Y3, Y3
+	VROUNDPD     $0x0b, Y3, Y3
+	VSUBPD       Y0, Y3, Y3
+	VCVTTPD2DQY  Y3, X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VMOVNTDQ     X3, (CX)
+	VMOVDQU      16(DX), X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y0, Y3, Y3
+	VMOVDQU      16(BX), X4
+	VPCMPEQD     X2, X4, X5
+	VPOR         X5, X1, X1
+	VPBROADCASTD min32<>+0(SB), X5
+	VPXOR        X5, X4, X4
+	VCVTDQ2PD    X4, Y4
+	VADDPD       Y0, Y4, Y4
+	VDIVPD       Y4, Y3, Y3
+	VROUNDPD     $0x0b, Y3, Y3
+	VSUBPD       Y0, Y3, Y3
+	VCVTTPD2DQY  Y3, X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VMOVNTDQ     X3, 16(CX)
+	VMOVDQU      32(DX), X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y0, Y3, Y3
+	VMOVDQU      32(BX), X4
+	VPCMPEQD     X2, X4, X5
+	VPOR         X5, X1, X1
+	VPBROADCASTD min32<>+0(SB), X5
+	VPXOR        X5, X4, X4
+	VCVTDQ2PD    X4, Y4
+	VADDPD       Y0, Y4, Y4
+	VDIVPD       Y4, Y3, Y3
+	VROUNDPD     $0x0b, Y3, Y3
+	VSUBPD       Y0, Y3, Y3
+	VCVTTPD2DQY  Y3, X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VMOVNTDQ     X3, 32(CX)
+	VMOVDQU      48(DX), X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y0, Y3, Y3
+	VMOVDQU      48(BX), X4
+	VPCMPEQD     X2, X4, X5
+	VPOR         X5, X1, X1
+	VPBROADCASTD min32<>+0(SB), X5
+	VPXOR        X5, X4, X4
+	VCVTDQ2PD    X4, Y4
+	VADDPD       Y0, Y4, Y4
+	VDIVPD       Y4, Y3, Y3
+	VROUNDPD     $0x0b, Y3, Y3
+	VSUBPD       Y0, Y3, Y3
+	VCVTTPD2DQY  Y3, X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VMOVNTDQ     X3, 48(CX)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, BX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000010, AX
+	JMP          divU32VVNTAVX2_block
+
+	// Groups of 4 elements.
+divU32VVNTAVX2_single:
+	CMPQ         AX, $0x00000004
+	JB           divU32VVNTAVX2_end
+	VMOVDQU      (DX), X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VCVTDQ2PD    X3, Y3
+	VADDPD       Y0, Y3, Y3
+	VMOVDQU      (BX), X4
+	VPCMPEQD     X2, X4, X5
+	VPOR         X5, X1, X1
+	VPBROADCASTD min32<>+0(SB), X5
+	VPXOR        X5, X4, X4
+	VCVTDQ2PD    X4, Y4
+	VADDPD       Y0, Y4, Y4
+	VDIVPD       Y4, Y3, Y3
+	VROUNDPD     $0x0b, Y3, Y3
+	VSUBPD       Y0, Y3, Y3
+	VCVTTPD2DQY  Y3, X3
+	VPBROADCASTD min32<>+0(SB), X4
+	VPXOR        X4, X3, X3
+	VMOVNTDQ     X3, (CX)
+	ADDQ         $0x00000010, DX
+	ADDQ         $0x00000010, BX
+	ADDQ         $0x00000010, CX
+	SUBQ         $0x00000004, AX
+	JMP          divU32VVNTAVX2_single
+
+divU32VVNTAVX2_end:
+	// Report whether some lane failed a check.
+	VPTEST X1, X1
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divI32TruncVVNTAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2, MMX+
+TEXT ·divI32TruncVVNTAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	VBROADCASTSS rcpscale<>+0(SB), Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VPCMPEQD     X3, X3, X3
+	VPXOR        Y2, Y2, Y2
+	VPXOR        X4, X4, X4
+
+	// Constants and the broadcast operand, loaded once.
+	// Blocks of 24 elements.
+divI32TruncVVNTAVX2_block:
+	CMPQ        AX, $0x00000018
+	JB          divI32TruncVVNTAVX2_single
+	VMOVDQU     (DX), Y5
+	VMOVDQU     (BX), Y6
+	VCVTDQ2PS   Y6, Y7
+	VDIVPS      Y7, Y0, Y7
+	VCVTDQ2PS   Y5, Y8
+	VMULPS      Y7, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMULLD     Y6, Y8, Y9
+	VPSUBD      Y9, Y5, Y10
+	VCVTDQ2PS   Y10, Y9
+	VMULPS      Y7, Y9, Y9
+	VCVTPS2DQ   Y9, Y7
+	VPADDD      Y7, Y8, Y8
+	VPMULLD     Y6, Y7, Y9
+	VPSUBD      Y9, Y10, Y9
+	VPXOR       Y5, Y6, Y7
+	VPSIGND     Y5, Y9, Y9
+	VPSRAD      $0x1f, Y9, Y9
+	VPSIGND     Y7, Y9, Y9
+	VPADDD      Y9, Y8, Y8
+	VPMINUD     Y6, Y1, Y1
+	VPANDN      Y8, Y7, Y7
+	VPOR        Y7, Y2, Y2
+	VMOVNTDQ    Y8, (CX)
+	VMOVDQU     32(DX), Y5
+	VMOVDQU     32(BX), Y6
+	VCVTDQ2PS   Y6, Y7
+	VDIVPS      Y7, Y0, Y7
+	VCVTDQ2PS   Y5, Y8
+	VMULPS      Y7, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMULLD     Y6, Y8, Y9
+	VPSUBD      Y9, Y5, Y10
+	VCVTDQ2PS   Y10, Y9
+	VMULPS      Y7, Y9, Y9
+	VCVTPS2DQ   Y9, Y7
+	VPADDD      Y7, Y8, Y8
+	VPMULLD     Y6, Y7, Y9
+	VPSUBD      Y9, Y10, Y9
+	VPXOR       Y5, Y6, Y7
+	VPSIGND     Y5, Y9, Y9
+	VPSRAD      $0x1f, Y9, Y9
+	VPSIGND     Y7, Y9, Y9
+	VPADDD      Y9, Y8, Y8
+	VPMINUD     Y6, Y1, Y1
+	VPANDN      Y8, Y7, Y7
+	VPOR        Y7, Y2, Y2
+	VMOVNTDQ    Y8, 32(CX)
+	VCVTDQ2PD   64(DX), Y5
+	VMOVDQU     64(BX), X6
+	VCVTDQ2PD   X6, Y7
+	VDIVPD      Y7, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X6, X3, X3
+	VPXOR       64(DX), X6, X6
+	VPANDN      X5, X6, X6
+	VPOR        X6, X4, X4
+	VMOVNTDQ    X5, 64(CX)
+	VCVTDQ2PD   80(DX), Y5
+	VMOVDQU     80(BX), X6
+	VCVTDQ2PD   X6, Y7
+	VDIVPD      Y7, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X6, X3, X3
+	VPXOR       80(DX), X6, X6
+	VPANDN      X5, X6, X6
+	VPOR        X6, X4, X4
+	VMOVNTDQ    X5, 80(CX)
+	ADDQ        $0x00000060, DX
+	ADDQ        $0x00000060, BX
+	ADDQ        $0x00000060, CX
+	SUBQ        $0x00000018, AX
+	JMP         divI32TruncVVNTAVX2_block
+
+	// Groups of 8 elements.
+divI32TruncVVNTAVX2_single:
+	CMPQ       AX, $0x00000008
+	JB         divI32TruncVVNTAVX2_end
+	VMOVDQU    (DX), Y5
+	VMOVDQU    (BX), Y6
+	VCVTDQ2PS  Y6, Y7
+	VDIVPS     Y7, Y0, Y7
+	VCVTDQ2PS  Y5, Y8
+	VMULPS     Y7, Y8, Y8
+	VCVTTPS2DQ Y8, Y8
+	VPMULLD    Y6, Y8, Y9
+	VPSUBD     Y9, Y5, Y10
+	VCVTDQ2PS  Y10, Y9
+	VMULPS     Y7, Y9, Y9
+	VCVTPS2DQ  Y9, Y7
+	VPADDD     Y7, Y8, Y8
+	VPMULLD    Y6, Y7, Y9
+	VPSUBD     Y9, Y10, Y9
+	VPXOR      Y5, Y6, Y7
+	VPSIGND    Y5, Y9, Y9
+	VPSRAD     $0x1f, Y9, Y9
+	VPSIGND    Y7, Y9, Y9
+	VPADDD     Y9, Y8, Y8
+	VPMINUD    Y6, Y1, Y1
+	VPANDN     Y8, Y7, Y7
+	VPOR       Y7, Y2, Y2
+	VMOVNTDQ   Y8, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, AX
+	JMP        divI32TruncVVNTAVX2_single
+
+divI32TruncVVNTAVX2_end:
+	// Report whether some lane failed a check.
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQD  Y0, Y1, Y1
+	VPOR      Y1, Y2, Y2
+	VPCMPEQD  X0, X3, X3
+	VPOR      X3, X4, X4
+	VMOVMSKPS Y2, AX
+	VMOVMSKPS X4, CX
+	ORL       CX, AX
+	SETNE     AL
+	MOVB      AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divI32FloorVVNTAVX2(dst []int32, a []int32, b []int32) bool
+// Requires: AVX, AVX2, MMX+
+TEXT ·divI32FloorVVNTAVX2(SB), NOSPLIT, $0-73
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	VBROADCASTSS rcpscale<>+0(SB), Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VPCMPEQD     X3, X3, X3
+	VPXOR        Y2, Y2, Y2
+	VPXOR        X4, X4, X4
+
+	// Constants and the broadcast operand, loaded once.
+	// Blocks of 24 elements.
+divI32FloorVVNTAVX2_block:
+	CMPQ        AX, $0x00000018
+	JB          divI32FloorVVNTAVX2_single
+	VMOVDQU     (DX), Y5
+	VMOVDQU     (BX), Y6
+	VCVTDQ2PS   Y6, Y7
+	VDIVPS      Y7, Y0, Y7
+	VCVTDQ2PS   Y5, Y8
+	VMULPS      Y7, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMULLD     Y6, Y8, Y9
+	VPSUBD      Y9, Y5, Y10
+	VCVTDQ2PS   Y10, Y9
+	VMULPS      Y7, Y9, Y9
+	VCVTPS2DQ   Y9, Y7
+	VPADDD      Y7, Y8, Y8
+	VPMULLD     Y6, Y7, Y9
+	VPSUBD      Y9, Y10, Y7
+	VPXOR       Y5, Y6, Y5
+	VPCMPEQD    Y6, Y7, Y9
+	VPSUBD      Y9, Y8, Y8
+	VPSIGND     Y6, Y7, Y9
+	VPSRAD      $0x1f, Y9, Y9
+	VPADDD      Y9, Y8, Y8
+	VPMINUD     Y6, Y1, Y1
+	VPANDN      Y8, Y5, Y5
+	VPOR        Y5, Y2, Y2
+	VMOVNTDQ    Y8, (CX)
+	VMOVDQU     32(DX), Y5
+	VMOVDQU     32(BX), Y6
+	VCVTDQ2PS   Y6, Y7
+	VDIVPS      Y7, Y0, Y7
+	VCVTDQ2PS   Y5, Y8
+	VMULPS      Y7, Y8, Y8
+	VCVTTPS2DQ  Y8, Y8
+	VPMULLD     Y6, Y8, Y9
+	VPSUBD      Y9, Y5, Y10
+	VCVTDQ2PS   Y10, Y9
+	VMULPS      Y7, Y9, Y9
+	VCVTPS2DQ   Y9, Y7
+	VPADDD      Y7, Y8, Y8
+	VPMULLD     Y6, Y7, Y9
+	VPSUBD      Y9, Y10, Y7
+	VPXOR       Y5, Y6, Y5
+	VPCMPEQD    Y6, Y7, Y9
+	VPSUBD      Y9, Y8, Y8
+	VPSIGND     Y6, Y7, Y9
+	VPSRAD      $0x1f, Y9, Y9
+	VPADDD      Y9, Y8, Y8
+	VPMINUD     Y6, Y1, Y1
+	VPANDN      Y8, Y5, Y5
+	VPOR        Y5, Y2, Y2
+	VMOVNTDQ    Y8, 32(CX)
+	VCVTDQ2PD   64(DX), Y5
+	VMOVDQU     64(BX), X6
+	VCVTDQ2PD   X6, Y7
+	VDIVPD      Y7, Y5, Y5
+	VROUNDPD    $0x09, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X6, X3, X3
+	VPXOR       64(DX), X6, X6
+	VPANDN      X5, X6, X6
+	VPOR        X6, X4, X4
+	VMOVNTDQ    X5, 64(CX)
+	VCVTDQ2PD   80(DX), Y5
+	VMOVDQU     80(BX), X6
+	VCVTDQ2PD   X6, Y7
+	VDIVPD      Y7, Y5, Y5
+	VROUNDPD    $0x09, Y5, Y5
+	VCVTTPD2DQY Y5, X5
+	VPMINUD     X6, X3, X3
+	VPXOR       80(DX), X6, X6
+	VPANDN      X5, X6, X6
+	VPOR        X6, X4, X4
+	VMOVNTDQ    X5, 80(CX)
+	ADDQ        $0x00000060, DX
+	ADDQ        $0x00000060, BX
+	ADDQ        $0x00000060, CX
+	SUBQ        $0x00000018, AX
+	JMP         divI32FloorVVNTAVX2_block
+
+	// Groups of 8 elements.
+divI32FloorVVNTAVX2_single:
+	CMPQ       AX, $0x00000008
+	JB         divI32FloorVVNTAVX2_end
+	VMOVDQU    (DX), Y5
+	VMOVDQU    (BX), Y6
+	VCVTDQ2PS  Y6, Y7
+	VDIVPS     Y7, Y0, Y7
+	VCVTDQ2PS  Y5, Y8
+	VMULPS     Y7, Y8, Y8
+	VCVTTPS2DQ Y8, Y8
+	VPMULLD    Y6, Y8, Y9
+	VPSUBD     Y9, Y5, Y10
+	VCVTDQ2PS  Y10, Y9
+	VMULPS     Y7, Y9, Y9
+	VCVTPS2DQ  Y9, Y7
+	VPADDD     Y7, Y8, Y8
+	VPMULLD    Y6, Y7, Y9
+	VPSUBD     Y9, Y10, Y7
+	VPXOR      Y5, Y6, Y5
+	VPCMPEQD   Y6, Y7, Y9
+	VPSUBD     Y9, Y8, Y8
+	VPSIGND    Y6, Y7, Y9
+	VPSRAD     $0x1f, Y9, Y9
+	VPADDD     Y9, Y8, Y8
+	VPMINUD    Y6, Y1, Y1
+	VPANDN     Y8, Y5, Y5
+	VPOR       Y5, Y2, Y2
+	VMOVNTDQ   Y8, (CX)
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, AX
+	JMP        divI32FloorVVNTAVX2_single
+
+divI32FloorVVNTAVX2_end:
+	// Report whether some lane failed a check.
+	VPXOR     Y0, Y0, Y0
+	VPCMPEQD  Y0, Y1, Y1
+	VPOR      Y1, Y2, Y2
+	VPCMPEQD  X0, X3, X3
+	VPOR      X3, X4, X4
+	VMOVMSKPS Y2, AX
+	VMOVMSKPS X4, CX
+	ORL       CX, AX
+	SETNE     AL
+	MOVB      AL, ret+72(FP)
+	SFENCE
+	VZEROUPPER
+	RET
+
 DATA c64magic<>+0(SB)/8, $0x4338000000000000
 DATA c64magic<>+8(SB)/8, $0x4338000000000000
 DATA c64magic<>+16(SB)/8, $0x4338000000000000
@@ -17824,8 +18781,6 @@ TEXT ·divI64TruncVVNTAVX2(SB), NOSPLIT, $0-73
 divI64TruncVVNTAVX2_block:
 	CMPQ         AX, $0x00000008
 	JB           divI64TruncVVNTAVX2_single
-	PREFETCHT0   4096(DX)
-	PREFETCHT0   4096(BX)
 	VMOVDQU      (DX), Y3
 	VPSRLQ       $0x20, Y3, Y4
 	VPXOR        c64hisigned<>+0(SB), Y4, Y4
@@ -17975,8 +18930,6 @@ TEXT ·divI64FloorVVNTAVX2(SB), NOSPLIT, $0-73
 divI64FloorVVNTAVX2_block:
 	CMPQ         AX, $0x00000008
 	JB           divI64FloorVVNTAVX2_single
-	PREFETCHT0   4096(DX)
-	PREFETCHT0   4096(BX)
 	VMOVDQU      (DX), Y2
 	VPSRLQ       $0x20, Y2, Y3
 	VPXOR        c64hisigned<>+0(SB), Y3, Y3
@@ -18119,8 +19072,6 @@ TEXT ·divU64VVNTAVX2(SB), NOSPLIT, $0-73
 divU64VVNTAVX2_block:
 	CMPQ         AX, $0x00000008
 	JB           divU64VVNTAVX2_single
-	PREFETCHT0   4096(DX)
-	PREFETCHT0   4096(BX)
 	VMOVDQU      (DX), Y1
 	VPSRLQ       $0x20, Y1, Y2
 	VPOR         c64hi<>+0(SB), Y2, Y2

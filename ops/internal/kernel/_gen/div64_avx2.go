@@ -245,9 +245,6 @@ func div64KernelAVX2(signed, floor bool, v variant) {
 		})
 	}
 
-	if v.nt {
-		args.prefetch = streamPrefetch
-	}
 	block := func() { groups(2, 0) }
 	if !v.aVec {
 		// The broadcast dividend's registers leave too few for two

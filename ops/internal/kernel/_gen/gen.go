@@ -90,7 +90,7 @@ type kind struct {
 	// toFloat converts widened lanes to float lanes (nil for floats).
 	toFloat func(r *regs, v reg.VecVirtual) reg.VecVirtual
 	// store converts a quotient vector back and writes one group to dst.
-	store func(r *regs, q reg.VecVirtual, dst Mem)
+	store func(r *regs, q reg.VecVirtual, dst Mem, nt bool)
 	// broadcast loads the element at m into every lane of an xmm (or ymm
 	// for f32/f64) register, for the vs and sv variants.
 	broadcast func(m Mem) Op
@@ -299,6 +299,32 @@ func main() {
 		}
 		table(level, phaseBroadcast, "t.u64[0].vs = magicU64(%d, %s, %s, t.u64[0].vs)", lanes, magicName("U64", false, false, false, level), magicName("U64", false, false, true, level))
 		table(level, phaseBroadcast, "t.u64[1] = t.u64[0]")
+	}
+	// Same-shape kernels with non-temporal stores, for outputs of
+	// StreamMin bytes or more; not for bytes, whose groups store 8 bytes,
+	// too few for a non-temporal store from a vector register.
+	for _, k := range kinds() {
+		if k.size == 1 {
+			continue
+		}
+		for _, floor := range modes(k.signed) {
+			kernel(k, vvNT, floor)
+			nt := levelName("AVX2", k.name, k.signed, k.float, floor, vvNT)
+			if k.float {
+				table("AVX2", phaseStream, "t.%s.stream = streamed(%d, floatKernel(%s), t.%s.vv, fault)", field(k.name), k.lanes, nt, field(k.name))
+				continue
+			}
+			e := entry(k.name, floor)
+			table("AVX2", phaseStream, "%s.stream = streamed(%d, %s, %s.vv, fault)", e, k.lanes, nt, e)
+			if !k.signed {
+				table("AVX2", phaseStream, "t.%s[1] = t.%s[0]", field(k.name), field(k.name))
+			}
+		}
+	}
+	for _, floor := range []bool{false, true} {
+		i32Kernel(vvNT, floor)
+		e := entry("I32", floor)
+		table("AVX2", phaseStream, "%s.stream = streamed(8, %s, %s.vv, fault)", e, levelName("AVX2", "I32", true, false, floor, vvNT), e)
 	}
 	constants64AVX2()
 	for _, v := range []variant{vv, sv, rw, vvNT} {
@@ -538,7 +564,13 @@ func kinds() []kind {
 			VMOVUPS(src, y)
 			return y
 		},
-		store:     func(_ *regs, q reg.VecVirtual, dst Mem) { VMOVUPS(q, dst) },
+		store: func(_ *regs, q reg.VecVirtual, dst Mem, nt bool) {
+			if nt {
+				VMOVNTPS(q, dst)
+			} else {
+				VMOVUPS(q, dst)
+			}
+		},
 		broadcast: func(m Mem) Op { y := YMM(); VBROADCASTSS(m, y); return y },
 	}
 	f64 := kind{name: "F64", goType: "float64", size: 8, lanes: 4, double: true, float: true, unroll: 4, vectorBroadcast: true,
@@ -547,7 +579,13 @@ func kinds() []kind {
 			VMOVUPD(src, y)
 			return y
 		},
-		store:     func(_ *regs, q reg.VecVirtual, dst Mem) { VMOVUPD(q, dst) },
+		store: func(_ *regs, q reg.VecVirtual, dst Mem, nt bool) {
+			if nt {
+				VMOVNTPD(q, dst)
+			} else {
+				VMOVUPD(q, dst)
+			}
+		},
 		broadcast: func(m Mem) Op { y := YMM(); VBROADCASTSD(m, y); return y },
 	}
 	bcastW := func(m Mem) Op { x := XMM(); VPBROADCASTW(m, x); return x }
@@ -559,7 +597,15 @@ func kinds() []kind {
 			VCVTPH2PS(src, y)
 			return y
 		},
-		store:     func(_ *regs, q reg.VecVirtual, dst Mem) { VCVTPS2PH(Imm(0), q, dst) },
+		store: func(_ *regs, q reg.VecVirtual, dst Mem, nt bool) {
+			if nt {
+				x := XMM()
+				VCVTPS2PH(Imm(0), q, x)
+				VMOVNTDQ(x, dst)
+			} else {
+				VCVTPS2PH(Imm(0), q, dst)
+			}
+		},
 		broadcast: bcastW,
 	}
 	bf16 := kind{name: "BF16", goType: "uint16", size: 2, lanes: 16, float: true, unroll: 2, bf16: true,
@@ -597,7 +643,7 @@ func kinds() []kind {
 				VMOVDQU(permd8, r.permd8)
 			}
 		}
-		k.store = func(r *regs, q reg.VecVirtual, dst Mem) {
+		k.store = func(r *regs, q reg.VecVirtual, dst Mem, nt bool) {
 			i := YMM()
 			VCVTTPS2DQ(q, i)
 			if size == 1 {
@@ -607,7 +653,11 @@ func kinds() []kind {
 			} else {
 				VPSHUFB(shuf16, i, i)
 				VPERMQ(Imm(0x08), i, i)
-				VMOVDQU(i.AsX(), dst)
+				if nt {
+					VMOVNTDQ(i.AsX(), dst)
+				} else {
+					VMOVDQU(i.AsX(), dst)
+				}
 			}
 		}
 		return k
@@ -637,7 +687,7 @@ func kinds() []kind {
 			VADDPD(r.two31, y, y)
 			return y
 		},
-		store: func(r *regs, q reg.VecVirtual, dst Mem) {
+		store: func(r *regs, q reg.VecVirtual, dst Mem, nt bool) {
 			// Truncate before re-biasing: truncating the biased (negative)
 			// value would round it up.
 			y, x, bias := YMM(), XMM(), XMM()
@@ -646,7 +696,11 @@ func kinds() []kind {
 			VCVTTPD2DQY(y, x)
 			VPBROADCASTD(min32, bias)
 			VPXOR(bias, x, x)
-			VMOVDQU(x, dst)
+			if nt {
+				VMOVNTDQ(x, dst)
+			} else {
+				VMOVDQU(x, dst)
+			}
 		},
 	}
 	return []kind{f32, f64, f16, bf16, i8, u8, i16, u16, u32}
@@ -670,7 +724,7 @@ func roundBF16(c *regs, q reg.VecVirtual) reg.VecVirtual {
 // groupBF16 divides 16 bfloat16 values. Interleaving with zero widens the
 // low and high four words of each 128-bit lane to f32 (word << 16); the
 // in-lane pack restores the original order, so nothing crosses lanes.
-func groupBF16(c *regs, a, b Op, aFixed, bFixed reg.VecVirtual, dst Mem) {
+func groupBF16(c *regs, a, b Op, aFixed, bFixed reg.VecVirtual, dst Mem, nt bool) {
 	zero := c.zero
 	half := func(src Op, fixed reg.VecVirtual, high bool) reg.VecVirtual {
 		if fixed != nil {
@@ -691,7 +745,11 @@ func groupBF16(c *regs, a, b Op, aFixed, bFixed reg.VecVirtual, dst Mem) {
 		out[i] = roundBF16(c, q)
 	}
 	VPACKUSDW(out[1], out[0], out[0])
-	VMOVDQU(out[0], dst)
+	if nt {
+		VMOVNTDQ(out[0], dst)
+	} else {
+		VMOVDQU(out[0], dst)
+	}
 }
 
 // kernelName is "div" + type + mode + variant + "AVX2": divF32VVAVX2,
@@ -814,7 +872,7 @@ func kernel(k kind, v variant, floor bool) {
 			if !v.bVec {
 				bFixed = fixed
 			}
-			groupBF16(&c, aOff, bOff, aFixed, bFixed, dOff)
+			groupBF16(&c, aOff, bOff, aFixed, bFixed, dOff, v.nt)
 			return
 		}
 		var fa, fb, aMin reg.VecVirtual
@@ -857,7 +915,7 @@ func kernel(k kind, v variant, floor bool) {
 				VROUNDPS(Imm(9), q, q)
 			}
 		}
-		k.store(&c, q, dOff)
+		k.store(&c, q, dOff, v.nt)
 	}
 
 	args.loops(name, v, k.unroll*k.lanes, k.lanes, func() {
@@ -871,6 +929,9 @@ func kernel(k kind, v variant, floor bool) {
 			test = func() { VPTEST(acc, acc) }
 		}
 		returnFault(test)
+	}
+	if v.nt {
+		SFENCE()
 	}
 	VZEROUPPER()
 	RET()
@@ -915,14 +976,16 @@ type params struct {
 	prefetch          int
 }
 
-// streamPrefetch is params.prefetch for the VVNT kernels whose divisions
-// cost most of what streaming their operands does (32-bit integers in
-// f64 lanes, 64-bit integers). Their loops keep too few blocks in flight
-// for the hardware prefetcher to hide memory; at 16Mi on the Zen 5 host,
-// medians of 8 interleaved runs, 4 KiB ahead took i32 floor from 0.39 to
-// 0.33 ns/elem and i64 floor from 0.74 to 0.65, while f32, u16 and the
-// byte kernels, which wait on memory already, gained nothing or lost up
-// to 5%.
+// streamPrefetch is params.prefetch for the AVX-512 VVNT kernels whose
+// divisions cost most of what streaming their operands does (32-bit
+// integers in f64 lanes, 64-bit integers). Their loops keep too few blocks
+// in flight for the hardware prefetcher to hide memory; at 16Mi on the
+// Zen 5 host, medians of 8 interleaved runs, 4 KiB ahead took i32 floor
+// from 0.39 to 0.33 ns/elem and i64 floor from 0.74 to 0.65, while f32,
+// u16 and the byte kernels, which wait on memory already, gained nothing
+// or lost up to 5%. The AVX2 kernels, slower per element, lost with it
+// (i32 floor 0.50 -> 0.61, i64 floor 1.05 -> 1.27 ns/elem, 3 interleaved
+// rounds on the same host, shared), so they do not prefetch.
 const streamPrefetch = 4096
 
 func loadParams(v variant) params {
