@@ -148,9 +148,9 @@ func divBF16SVAVX2(dst []uint16, a []uint16, b []uint16)
 //go:noescape
 func divBF16RWAVX2(dst []uint16, a []uint16, b []uint16)
 
-// divI8TruncVVAVX2 divides groups of 8 elements, truncating division:
+// divI8TruncVVAVX2 divides groups of 32 elements, truncating division:
 //
-//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
 //		dst[i] = a[i] / b[i]
 //	}
 //
@@ -159,9 +159,9 @@ func divBF16RWAVX2(dst []uint16, a []uint16, b []uint16)
 //go:noescape
 func divI8TruncVVAVX2(dst []int8, a []int8, b []int8) bool
 
-// divI8FloorVVAVX2 divides groups of 8 elements, floor division:
+// divI8FloorVVAVX2 divides groups of 32 elements, floor division:
 //
-//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
 //		dst[i] = a[i] / b[i]
 //	}
 //
@@ -170,9 +170,9 @@ func divI8TruncVVAVX2(dst []int8, a []int8, b []int8) bool
 //go:noescape
 func divI8FloorVVAVX2(dst []int8, a []int8, b []int8) bool
 
-// divI8TruncVSAVX2 divides groups of 8 elements, truncating division:
+// divI8TruncVSAVX2 divides groups of 32 elements, truncating division:
 //
-//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
 //		dst[i] = a[i] / b[0]
 //	}
 //
@@ -181,9 +181,9 @@ func divI8FloorVVAVX2(dst []int8, a []int8, b []int8) bool
 //go:noescape
 func divI8TruncVSAVX2(dst []int8, a []int8, b []int8) bool
 
-// divI8FloorVSAVX2 divides groups of 8 elements, floor division:
+// divI8FloorVSAVX2 divides groups of 32 elements, floor division:
 //
-//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
 //		dst[i] = a[i] / b[0]
 //	}
 //
@@ -192,9 +192,9 @@ func divI8TruncVSAVX2(dst []int8, a []int8, b []int8) bool
 //go:noescape
 func divI8FloorVSAVX2(dst []int8, a []int8, b []int8) bool
 
-// divI8TruncSVAVX2 divides groups of 8 elements, truncating division:
+// divI8TruncSVAVX2 divides groups of 32 elements, truncating division:
 //
-//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
 //		dst[i] = a[0] / b[i]
 //	}
 //
@@ -203,9 +203,9 @@ func divI8FloorVSAVX2(dst []int8, a []int8, b []int8) bool
 //go:noescape
 func divI8TruncSVAVX2(dst []int8, a []int8, b []int8) bool
 
-// divI8FloorSVAVX2 divides groups of 8 elements, floor division:
+// divI8FloorSVAVX2 divides groups of 32 elements, floor division:
 //
-//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
 //		dst[i] = a[0] / b[i]
 //	}
 //
@@ -214,9 +214,9 @@ func divI8TruncSVAVX2(dst []int8, a []int8, b []int8) bool
 //go:noescape
 func divI8FloorSVAVX2(dst []int8, a []int8, b []int8) bool
 
-// divI8TruncRWAVX2 divides groups of 8 elements, truncating division:
+// divI8TruncRWAVX2 divides groups of 32 elements, truncating division:
 //
-//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 32
 //		dst[i] = a[i] / b[i%len(b)]
 //	}
 //
@@ -225,9 +225,9 @@ func divI8FloorSVAVX2(dst []int8, a []int8, b []int8) bool
 //go:noescape
 func divI8TruncRWAVX2(dst []int8, a []int8, b []int8) bool
 
-// divI8FloorRWAVX2 divides groups of 8 elements, floor division:
+// divI8FloorRWAVX2 divides groups of 32 elements, floor division:
 //
-//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 32
 //		dst[i] = a[i] / b[i%len(b)]
 //	}
 //
@@ -236,9 +236,9 @@ func divI8TruncRWAVX2(dst []int8, a []int8, b []int8) bool
 //go:noescape
 func divI8FloorRWAVX2(dst []int8, a []int8, b []int8) bool
 
-// divU8VVAVX2 divides groups of 8 elements, truncating division:
+// divU8VVAVX2 divides groups of 32 elements, truncating division:
 //
-//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
 //		dst[i] = a[i] / b[i]
 //	}
 //
@@ -247,9 +247,9 @@ func divI8FloorRWAVX2(dst []int8, a []int8, b []int8) bool
 //go:noescape
 func divU8VVAVX2(dst []uint8, a []uint8, b []uint8) bool
 
-// divU8VSAVX2 divides groups of 8 elements, truncating division:
+// divU8VSAVX2 divides groups of 32 elements, truncating division:
 //
-//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
 //		dst[i] = a[i] / b[0]
 //	}
 //
@@ -258,9 +258,9 @@ func divU8VVAVX2(dst []uint8, a []uint8, b []uint8) bool
 //go:noescape
 func divU8VSAVX2(dst []uint8, a []uint8, b []uint8) bool
 
-// divU8SVAVX2 divides groups of 8 elements, truncating division:
+// divU8SVAVX2 divides groups of 32 elements, truncating division:
 //
-//	for i := range n { // n = len(dst) rounded down to a multiple of 8
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
 //		dst[i] = a[0] / b[i]
 //	}
 //
@@ -269,9 +269,9 @@ func divU8VSAVX2(dst []uint8, a []uint8, b []uint8) bool
 //go:noescape
 func divU8SVAVX2(dst []uint8, a []uint8, b []uint8) bool
 
-// divU8RWAVX2 divides groups of 8 elements, truncating division:
+// divU8RWAVX2 divides groups of 32 elements, truncating division:
 //
-//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 8
+//	for i := range n { // n = len(dst), whole rows of len(b), a multiple of 32
 //		dst[i] = a[i] / b[i%len(b)]
 //	}
 //
@@ -1923,6 +1923,48 @@ func divF16VVNTAVX2(dst []uint16, a []uint16, b []uint16)
 //
 //go:noescape
 func divBF16VVNTAVX2(dst []uint16, a []uint16, b []uint16)
+
+// divI8TruncVVNTAVX2 divides groups of 32 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divI8TruncVVNTAVX2(dst []int8, a []int8, b []int8) bool
+
+// divI8FloorVVNTAVX2 divides groups of 32 elements, floor division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divI8FloorVVNTAVX2(dst []int8, a []int8, b []int8) bool
+
+// divU8VVNTAVX2 divides groups of 32 elements, truncating division:
+//
+//	for i := range n { // n = len(dst) rounded down to a multiple of 32
+//		dst[i] = a[i] / b[i]
+//	}
+//
+// It reports whether some lane met a zero divisor or MIN / -1; dst is then unspecified.
+//
+// It writes dst with non-temporal stores, which bypass the caches: dst must be
+// aligned to 64 bytes. An SFENCE orders them before the kernel returns.
+//
+//go:noescape
+func divU8VVNTAVX2(dst []uint8, a []uint8, b []uint8) bool
 
 // divI16TruncVVNTAVX2 divides groups of 8 elements, truncating division:
 //

@@ -15,10 +15,10 @@ func avx2Table() *Table {
 	t.f16 = floatVec(8, divF16VVAVX2, divF16VSAVX2, divF16SVAVX2, divF16RWAVX2, g.f16)
 	t.bf16 = floatVec(16, divBF16VVAVX2, divBF16VSAVX2, divBF16SVAVX2, divBF16RWAVX2, g.bf16)
 	t.i8 = [2]variants[int8]{
-		signedVec(8, divI8TruncVVAVX2, divI8TruncVSAVX2, divI8TruncSVAVX2, divI8TruncRWAVX2, g.i8[0]),
-		signedVec(8, divI8FloorVVAVX2, divI8FloorVSAVX2, divI8FloorSVAVX2, divI8FloorRWAVX2, g.i8[1]),
+		signedVec(32, divI8TruncVVAVX2, divI8TruncVSAVX2, divI8TruncSVAVX2, divI8TruncRWAVX2, g.i8[0]),
+		signedVec(32, divI8FloorVVAVX2, divI8FloorVSAVX2, divI8FloorSVAVX2, divI8FloorRWAVX2, g.i8[1]),
 	}
-	t.u8[0] = unsignedVec(8, divU8VVAVX2, divU8VSAVX2, divU8SVAVX2, divU8RWAVX2, g.u8[0])
+	t.u8[0] = unsignedVec(32, divU8VVAVX2, divU8VSAVX2, divU8SVAVX2, divU8RWAVX2, g.u8[0])
 	t.u8[1] = t.u8[0]
 	t.i16 = [2]variants[int16]{
 		signedVec(8, divI16TruncVVAVX2, divI16TruncVSAVX2, divI16TruncSVAVX2, divI16TruncRWAVX2, g.i16[0]),
@@ -58,6 +58,10 @@ func avx2Table() *Table {
 	t.f64.stream = streamed(4, floatKernel(divF64VVNTAVX2), t.f64.vv, fault)
 	t.f16.stream = streamed(8, floatKernel(divF16VVNTAVX2), t.f16.vv, fault)
 	t.bf16.stream = streamed(16, floatKernel(divBF16VVNTAVX2), t.bf16.vv, fault)
+	t.i8[0].stream = streamed(32, divI8TruncVVNTAVX2, t.i8[0].vv, fault)
+	t.i8[1].stream = streamed(32, divI8FloorVVNTAVX2, t.i8[1].vv, fault)
+	t.u8[0].stream = streamed(32, divU8VVNTAVX2, t.u8[0].vv, fault)
+	t.u8[1] = t.u8[0]
 	t.i16[0].stream = streamed(8, divI16TruncVVNTAVX2, t.i16[0].vv, fault)
 	t.i16[1].stream = streamed(8, divI16FloorVVNTAVX2, t.i16[1].vv, fault)
 	t.u16[0].stream = streamed(8, divU16VVNTAVX2, t.u16[0].vv, fault)

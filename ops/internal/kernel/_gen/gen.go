@@ -62,7 +62,7 @@ var (
 // regs are the constants a kernel loads into registers once, before its
 // loop; a kind fills those it needs in setup.
 type regs struct {
-	permd8, two31                  reg.VecVirtual // I8/U8 packing; U32's bias
+	two31                          reg.VecVirtual // U32's bias
 	zero, lsb, round7fff, quietNaN reg.VecVirtual // BF16 rounding
 }
 
@@ -98,22 +98,14 @@ type kind struct {
 
 // Constants shared by the kernels.
 var (
-	shuf8, shuf16, permd8              Mem
-	min8, min16, min32, lsb, round7fff Mem
-	quiet, two31, rcpScale             Mem
+	shuf16                       Mem
+	min16, min32, lsb, round7fff Mem
+	quiet, two31, rcpScale       Mem
 )
 
 func constants() {
-	// VPSHUFB controls: per 128-bit lane, the low byte (shuf8) or the low
-	// two bytes (shuf16) of each dword; 0x80 zeroes a byte.
-	shuf8 = GLOBL("shuf8", RODATA|NOPTR)
-	for i := range 32 {
-		b := U8(0x80)
-		if i%16 < 4 {
-			b = U8(4 * (i % 16))
-		}
-		DATA(i, b)
-	}
+	// VPSHUFB control: per 128-bit lane, the low two bytes of each dword;
+	// 0x80 zeroes a byte.
 	shuf16 = GLOBL("shuf16", RODATA|NOPTR)
 	for i := range 32 {
 		b := U8(0x80)
@@ -124,16 +116,11 @@ func constants() {
 	}
 	// avo emits DATA for the most recent GLOBL, so each table is written
 	// right after its GLOBL.
-	permd8 = GLOBL("permd8", RODATA|NOPTR)
-	for i, v := range []uint32{0, 4, 0, 0, 0, 0, 0, 0} {
-		DATA(4*i, U32(v))
-	}
 	scalar := func(name string, v uint32) Mem {
 		m := GLOBL(name, RODATA|NOPTR)
 		DATA(0, U32(v))
 		return m
 	}
-	min8 = scalar("min8", 0xffffff80)
 	min16 = scalar("min16", 0xffff8000)
 	min32 = scalar("min32", 0x80000000)
 	lsb = scalar("lsb", 1)
@@ -150,11 +137,15 @@ func main() {
 	flag.Parse()
 	ConstraintExpr("!purego")
 	constants()
+	constantsBytesAVX2()
 	for _, k := range kinds() {
 		for _, v := range variants {
-			kernel(k, v, false)
-			if k.signed {
-				kernel(k, v, true)
+			for _, floor := range modes(k.signed) {
+				if k.size == 1 {
+					bytesAVX2(k.signed, floor, v)
+				} else {
+					kernel(k, v, floor)
+				}
 			}
 		}
 		vecs{table: "AVX2", names: "AVX2", typ: k.name, goType: k.goType, lanes: k.lanes, signed: k.signed, float: k.float}.add()
@@ -301,14 +292,14 @@ func main() {
 		table(level, phaseBroadcast, "t.u64[1] = t.u64[0]")
 	}
 	// Same-shape kernels with non-temporal stores, for outputs of
-	// StreamMin bytes or more; not for bytes, whose groups store 8 bytes,
-	// too few for a non-temporal store from a vector register.
+	// StreamMin bytes or more.
 	for _, k := range kinds() {
-		if k.size == 1 {
-			continue
-		}
 		for _, floor := range modes(k.signed) {
-			kernel(k, vvNT, floor)
+			if k.size == 1 {
+				bytesAVX2(k.signed, floor, vvNT)
+			} else {
+				kernel(k, vvNT, floor)
+			}
 			nt := levelName("AVX2", k.name, k.signed, k.float, floor, vvNT)
 			if k.float {
 				table("AVX2", phaseStream, "t.%s.stream = streamed(%d, floatKernel(%s), t.%s.vv, fault)", field(k.name), k.lanes, nt, field(k.name))
@@ -589,7 +580,6 @@ func kinds() []kind {
 		broadcast: func(m Mem) Op { y := YMM(); VBROADCASTSD(m, y); return y },
 	}
 	bcastW := func(m Mem) Op { x := XMM(); VPBROADCASTW(m, x); return x }
-	bcastB := func(m Mem) Op { x := XMM(); VPBROADCASTB(m, x); return x }
 	bcastD := func(m Mem) Op { x := XMM(); VPBROADCASTD(m, x); return x }
 	f16 := kind{name: "F16", goType: "uint16", size: 2, lanes: 8, float: true, unroll: 4,
 		widen: func(src Op) reg.VecVirtual {
@@ -624,7 +614,7 @@ func kinds() []kind {
 		},
 		broadcast: bcastW,
 	}
-	// 8- and 16-bit integers go through f32, exact by the 1/|b| argument.
+	// 16-bit integers go through f32, exact by the 1/|b| argument.
 	small := func(name, goType string, size int, signed bool, widenOp func(Op, Op), bcast func(Mem) Op) kind {
 		k := kind{name: name, goType: goType, size: size, lanes: 8, signed: signed, unroll: 2, broadcast: bcast}
 		k.widen = func(src Op) reg.VecVirtual {
@@ -637,33 +627,23 @@ func kinds() []kind {
 			VCVTDQ2PS(v, f)
 			return f
 		}
-		if size == 1 {
-			k.setup = func(r *regs) {
-				r.permd8 = YMM()
-				VMOVDQU(permd8, r.permd8)
-			}
-		}
 		k.store = func(r *regs, q reg.VecVirtual, dst Mem, nt bool) {
 			i := YMM()
 			VCVTTPS2DQ(q, i)
-			if size == 1 {
-				VPSHUFB(shuf8, i, i)
-				VPERMD(i, r.permd8, i)
-				VMOVQ(i.AsX(), dst)
+			VPSHUFB(shuf16, i, i)
+			VPERMQ(Imm(0x08), i, i)
+			if nt {
+				VMOVNTDQ(i.AsX(), dst)
 			} else {
-				VPSHUFB(shuf16, i, i)
-				VPERMQ(Imm(0x08), i, i)
-				if nt {
-					VMOVNTDQ(i.AsX(), dst)
-				} else {
-					VMOVDQU(i.AsX(), dst)
-				}
+				VMOVDQU(i.AsX(), dst)
 			}
 		}
 		return k
 	}
-	i8 := small("I8", "int8", 1, true, func(s, d Op) { VPMOVSXBD(s, d) }, bcastB)
-	u8 := small("U8", "uint8", 1, false, func(s, d Op) { VPMOVZXBD(s, d) }, bcastB)
+	// Bytes have kernels of their own (bytesAVX2, 32 per group); these
+	// kinds name them.
+	i8 := kind{name: "I8", goType: "int8", size: 1, lanes: 32, signed: true}
+	u8 := kind{name: "U8", goType: "uint8", size: 1, lanes: 32}
 	i16 := small("I16", "int16", 2, true, func(s, d Op) { VPMOVSXWD(s, d) }, bcastW)
 	u16 := small("U16", "uint16", 2, false, func(s, d Op) { VPMOVZXWD(s, d) }, bcastW)
 	// u32 goes through f64, four per group (i32 has kernels of its own:
@@ -838,14 +818,7 @@ func kernel(k kind, v variant, floor bool) {
 		if overflow {
 			ones, minv = mk(), mk()
 			VPCMPEQD(ones, ones, ones)
-			switch k.size {
-			case 1:
-				VPBROADCASTD(min8, minv)
-			case 2:
-				VPBROADCASTD(min16, minv)
-			default:
-				VPBROADCASTD(min32, minv)
-			}
+			VPBROADCASTD(min16, minv) // i16, the one signed kind here
 		}
 	}
 	toFloat := func(r reg.VecVirtual) reg.VecVirtual {

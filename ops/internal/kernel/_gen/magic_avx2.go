@@ -297,3 +297,140 @@ func magicShift(q, u reg.VecVirtual, vec func() reg.VecVirtual, shift Op, laneBi
 		VPSRLD(shift, q, q)
 	}
 }
+
+// permBytes undoes the lane order of VPACKxSDW and VPACKxSWB on four
+// vectors of eight dwords (bytes 0-3, 8-11, 16-19, 24-27 in the low lane,
+// 4-7, 12-15, 20-23, 28-31 in the high one): dword i of the result is
+// dword permBytes[i] of the packed vector.
+var permBytes Mem
+
+func constantsBytesAVX2() {
+	permBytes = GLOBL("permbytes", RODATA|NOPTR)
+	for i, v := range []uint32{0, 4, 1, 5, 2, 6, 3, 7} {
+		DATA(4*i, U32(v))
+	}
+}
+
+// bytesAVX2 divides 8-bit integers 32 at a time through f32 (exact by the
+// 1/|b| argument, as for the 16-bit types): four groups of eight widened
+// lanes, each VDIVPS (and VROUNDPS for floor), truncated to dwords, then
+// packed back with VPACKSSDW/VPACKUSDW and VPACKSSWB/VPACKUSWB, which
+// saturate only MIN / -1 (a fault), and VPERMD to undo the packs' lane
+// order: one 32-byte store, which may be non-temporal. The checks work on
+// the bytes themselves, 32 lanes per compare: zero divisors, and for
+// signed bytes a = -128 with b = -1.
+func bytesAVX2(signed, floor bool, v variant) {
+	typ, goType := "U8", "uint8"
+	if signed {
+		typ, goType = "I8", "int8"
+	}
+	name := kernelName(typ, signed, false, floor, v)
+	TEXT(name, NOSPLIT, "func(dst, a, b []"+goType+") bool")
+	Pragma("noescape")
+	kernelDoc(name, 32, v, true, floor)
+	args := loadParams(v)
+	dst, a, b := args.dst, args.a, args.b
+
+	Comment("Constants, checks and the broadcast operand, set up once.")
+	widen := func(src Op) reg.VecVirtual {
+		w, f := YMM(), YMM()
+		if signed {
+			VPMOVSXBD(src, w)
+		} else {
+			VPMOVZXBD(src, w)
+		}
+		VCVTDQ2PS(w, f)
+		return f
+	}
+	checks := v.bVec                       // the wrapper checks a scalar divisor
+	overflow := signed && v.aVec && v.bVec // SV's wrapper checks a[0] for MIN
+	perm := YMM()
+	VMOVDQU(permBytes, perm)
+	var acc, zero, minA, ones reg.VecVirtual
+	if checks {
+		acc, zero = YMM(), YMM()
+		VPXOR(acc, acc, acc)
+		VPXOR(zero, zero, zero)
+	}
+	if overflow {
+		ones, minA = YMM(), YMM()
+		VPCMPEQB(ones, ones, ones)
+		VPABSB(ones, minA)
+		VPSLLW(Imm(7), minA, minA) // 0x80 in every byte
+	}
+	var fixed reg.VecVirtual
+	switch {
+	case !v.bVec:
+		x := XMM()
+		VPBROADCASTB(b, x)
+		fixed = widen(x)
+	case !v.aVec:
+		x := XMM()
+		VPBROADCASTB(a, x)
+		fixed = widen(x)
+	}
+
+	group := func(off int) {
+		if checks {
+			rb, t := YMM(), YMM()
+			VMOVDQU(b.Offset(off), rb)
+			VPCMPEQB(zero, rb, t)
+			VPOR(t, acc, acc)
+			if overflow {
+				u := YMM()
+				VPCMPEQB(ones, rb, t)            // b == -1
+				VPCMPEQB(a.Offset(off), minA, u) // a == -128
+				VPAND(u, t, t)
+				VPOR(t, acc, acc)
+			}
+		}
+		var ints [4]reg.VecVirtual
+		for j := range 4 {
+			fa, fb := fixed, fixed
+			if v.aVec {
+				fa = widen(a.Offset(off + 8*j))
+			}
+			if v.bVec {
+				fb = widen(b.Offset(off + 8*j))
+			}
+			q := YMM()
+			VDIVPS(fb, fa, q)
+			if floor {
+				VROUNDPS(Imm(9), q, q)
+			}
+			ints[j] = YMM()
+			VCVTTPS2DQ(q, ints[j])
+		}
+		lo, hi := ints[0], ints[2]
+		if signed {
+			VPACKSSDW(ints[1], ints[0], lo)
+			VPACKSSDW(ints[3], ints[2], hi)
+			VPACKSSWB(hi, lo, lo)
+		} else {
+			VPACKUSDW(ints[1], ints[0], lo)
+			VPACKUSDW(ints[3], ints[2], hi)
+			VPACKUSWB(hi, lo, lo)
+		}
+		VPERMD(lo, perm, lo)
+		if v.nt {
+			VMOVNTDQ(lo, dst.Offset(off))
+		} else {
+			VMOVDQU(lo, dst.Offset(off))
+		}
+	}
+
+	args.loops(name, v, 64, 32, func() {
+		group(0)
+		group(32)
+	}, func() { group(0) }, 1)
+	var test func()
+	if checks {
+		test = func() { VPTEST(acc, acc) }
+	}
+	returnFault(test)
+	if v.nt {
+		SFENCE()
+	}
+	VZEROUPPER()
+	RET()
+}
