@@ -23,8 +23,7 @@ const tileRun = 256
 
 // tiling describes b's pattern over one run of a widened plan: element
 // j of the run divides by b[bo + j] (rows), or by b[bo + j/inner]
-// (channels: inner elements per channel; b holds nothing between its
-// channels, as it is broadcast over the runs).
+// (channels: inner elements per channel, b's channels consecutive).
 type tiling struct {
 	inner int // 0 for rows
 }
@@ -41,7 +40,7 @@ func (p *Plan) widen() {
 	switch {
 	case p.bRun == 1 && p.bOuter[last] == 0 && p.run < tileRun:
 		p.tiled = &tiling{}
-	case p.bRun == 0 && p.bOuter[last] != 0 && p.run < tileRun/4 && p.outer[last]*p.run <= tileBytes/8:
+	case p.bRun == 0 && p.bOuter[last] == 1 && p.run < tileRun/4 && p.outer[last]*p.run <= tileBytes/8:
 		p.tiled = &tiling{inner: p.run}
 		p.run *= p.outer[last]
 		p.bRun = 1

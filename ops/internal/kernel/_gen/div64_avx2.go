@@ -48,7 +48,7 @@ func constants64AVX2() {
 	c64Two63 = lanes("c64two63", 0x43e0000000000000)   // 2^63
 	c64Range = lanes("c64range", 1<<50)                // b + 2^50 is below 2^51 for the signed divisors taken
 	c64Above50 = lanes("c64above50", ^uint64(1<<50-1)) // unsigned: b-1 is below 2^50
-	c64Above51 = lanes("c64above51", ^uint64(1<<51-1)) // signed: b+2^50 below 2^51, and q &^ (a^b) positive
+	c64Above51 = lanes("c64above51", ^uint64(1<<51-1)) // signed: b+2^50 is below 2^51
 }
 
 // div64KernelAVX2 divides 64-bit integers four lanes per ymm without an
@@ -77,8 +77,8 @@ func constants64AVX2() {
 //     and t1 lies strictly inside (D - 1/2, D + 1/2): adding 1.5*2^52
 //     rounds it to Q1 = D, and Q0 + Q1 = floor(a/b). Truncation wants
 //     ceil(a/b) where the quotient is negative, and there adds 1/2 - beta
-//     instead (rcp*sign(a)/2 - sign(a*b)/2 for both): by the same bounds,
-//     Q1 = D + [f > 0].
+//     instead ((|rcp| - 1)/2 with the sign bit of a^b flipped in): by the
+//     same bounds, Q1 = D + [f > 0].
 //  5. Q0 + Q1 leaves f64 in two exact parts: Y = fl(t*2^-32 + M') rounds
 //     t/2^32 to an integer Qh (|Qh| <= 2^32 + 1) held in Y's low bits, so
 //     Ql = Q0 - Qh*2^32 is at most 2^31 in magnitude, and
@@ -96,9 +96,10 @@ func constants64AVX2() {
 // else but where b = -1 and fl(a) = -2^63 (a up to MIN + 512) or b = 1
 // and fl(a) = 2^63 (a from MAX - 511): those are refused too.
 // Its wrapper then divides the call with the generic kernel, which finds
-// the faults. Two groups go through each step together: a group's chain
-// of dependent steps is about 45 cycles long, too long for the scheduler
-// to overlap enough groups on its own.
+// the faults. Two groups go through each step together, which ran faster
+// than one after the other (a group's chain of dependent steps is about
+// 45 cycles long); reciprocals computed a block ahead, through memory,
+// ran slower.
 func div64KernelAVX2(signed, floor bool, v variant) {
 	name, args := intKernelText(64, signed, floor, v, 4, "AVX2",
 		"It also reports divisors outside [-2^50, 2^50) (u64: above 2^50), and (i64) a by -1 or 1 where fl(a) is -2^63 or 2^63, which it does not divide.")
