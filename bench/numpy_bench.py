@@ -3,11 +3,16 @@
 ops.BenchmarkDivide, for every type NumPy has (no bfloat16) and the layouts
 same, scalar and row (a row of 256 broadcast over N/256 rows). Prints
 "numpy/<case>/<layout>/<N> ns/elem", timed as every peer of bench/run.sh
-is: the best of 7 windows of at least 20 ms. An optional argument picks
+is: the best of 7 windows of at least 20 ms (BENCH_WINDOWS and
+BENCH_WINDOW_MS in the environment change both). An optional argument picks
 sizes as bench/run.sh does: "64Ki" or "1Ki|64Ki|1Mi|16Mi" (the default)."""
+import os
 import sys
 import time
 import numpy as np
+
+WINDOWS = int(os.environ.get("BENCH_WINDOWS", "7"))
+WINDOW = float(os.environ.get("BENCH_WINDOW_MS", "20")) / 1000
 
 SIZES = [("1Ki", 1 << 10), ("64Ki", 64 << 10), ("1Mi", 1 << 20), ("16Mi", 16 << 20)]
 if len(sys.argv) > 1:
@@ -17,13 +22,13 @@ rng = np.random.default_rng(1)
 
 def measure(f, n):
     best = float("inf")
-    for _ in range(7):
+    for _ in range(WINDOWS):
         calls, t0 = 0, time.perf_counter()
         while True:
             f()
             calls += 1
             t = time.perf_counter() - t0
-            if t >= 0.02:
+            if t >= WINDOW:
                 break
         best = min(best, t / calls / n * 1e9)
     return best

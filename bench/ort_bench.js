@@ -2,7 +2,8 @@
 // and layout, run on ONNX Runtime's CPU execution provider with one intra-op
 // thread, inputs and the output preallocated. Prints
 // "ort/<case>/<layout>/<N> ns/elem", timed as every peer of bench/run.sh is:
-// the best of 7 windows of at least 20 ms. ONNX integer Div truncates, so the
+// the best of 7 windows of at least 20 ms (BENCH_WINDOWS and BENCH_WINDOW_MS
+// in the environment change both). ONNX integer Div truncates, so the
 // signed cases are named "-trunc". Types ONNX Runtime has no Div kernel for
 // are reported on stderr and skipped. A last line, "ort/call/1", is the cost
 // of one call on a one-element model: the part of every figure that is the
@@ -76,9 +77,12 @@ function divModel(elemType, shapeA, shapeB, shapeC) {
 	return Uint8Array.from(model);
 }
 
+const WINDOWS = Number(process.env.BENCH_WINDOWS || 7);
+const WINDOW_NS = Number(process.env.BENCH_WINDOW_MS || 20) * 1e6;
+
 function measure(f, n) {
 	let best = Infinity;
-	for (let rep = 0; rep < 7; rep++) {
+	for (let rep = 0; rep < WINDOWS; rep++) {
 		let calls = 0;
 		const t0 = process.hrtime.bigint();
 		let t;
@@ -86,7 +90,7 @@ function measure(f, n) {
 			f();
 			calls++;
 			t = Number(process.hrtime.bigint() - t0);
-		} while (t < 20e6);
+		} while (t < WINDOW_NS);
 		best = Math.min(best, t / calls / n);
 	}
 	return best;

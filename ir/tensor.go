@@ -10,6 +10,8 @@ import (
 	"unsafe"
 
 	"github.com/x448/float16"
+
+	"github.com/irdiv/irdiv/internal/bf16"
 )
 
 // MaxTensorBytes bounds every tensor irdiv allocates from sizes found in
@@ -320,15 +322,8 @@ func formatHalf(t ElementType, bits uint16) string {
 }
 
 // BF16ToFloat32 widens a bfloat16 bit pattern; the conversion is exact.
-func BF16ToFloat32(b uint16) float32 { return math.Float32frombits(uint32(b) << 16) }
+func BF16ToFloat32(b uint16) float32 { return bf16.ToFloat32(b) }
 
 // BF16FromFloat32 rounds an f32 to bfloat16, to nearest even; a NaN stays a
 // quiet NaN (OpenVINO's ov::bfloat16 rounding is not RNE, see divide-spec.md C.3).
-func BF16FromFloat32(f float32) uint16 {
-	b := math.Float32bits(f)
-	if b&0x7fffffff > 0x7f800000 {
-		return uint16(b>>16) | 0x0040
-	}
-	b += 0x7fff + (b>>16)&1
-	return uint16(b >> 16)
-}
+func BF16FromFloat32(f float32) uint16 { return bf16.FromFloat32(f) }

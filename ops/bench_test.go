@@ -65,13 +65,22 @@ func benchData(typ ir.ElementType, shape []int64, divisor bool, r *rand.Rand) *i
 }
 
 // layoutShapes returns A's and B's shapes: same shape, a scalar divisor,
-// or a row of 256 broadcast over N/256 rows.
+// a row of 256 broadcast over N/256 rows, and the short broadcasts of
+// BenchmarkShortRows: a row of 4 or of 12 (rows4, rows12: [N/4, 4] / [4],
+// [N/12, 12] / [12], N/12 rounded down), and one divisor per channel
+// over 4x4 images (chan: [N/1024, 64, 4, 4] / [1, 64, 1, 1]).
 func layoutShapes(layout string, n int64) (a, b []int64) {
 	switch layout {
 	case "scalar":
 		return []int64{n}, []int64{}
 	case "row":
 		return []int64{n / 256, 256}, []int64{256}
+	case "rows4":
+		return []int64{n / 4, 4}, []int64{4}
+	case "rows12":
+		return []int64{n / 12, 12}, []int64{12}
+	case "chan":
+		return []int64{n / 1024, 64, 4, 4}, []int64{1, 64, 1, 1}
 	}
 	return []int64{n}, []int64{n}
 }
@@ -79,6 +88,10 @@ func layoutShapes(layout string, n int64) (a, b []int64) {
 func benchDivide(b *testing.B, typ ir.ElementType, floor bool, layout string, n int64, threads int) {
 	r := rand.New(rand.NewPCG(1, 2))
 	aShape, bShape := layoutShapes(layout, n)
+	n = 1
+	for _, d := range aShape {
+		n *= d
+	}
 	x, y := benchData(typ, aShape, false, r), benchData(typ, bShape, true, r)
 	call, err := NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, floor).Prepare(x, y, Options{Threads: threads})
 	if err != nil {
@@ -104,6 +117,21 @@ func benchDivide(b *testing.B, typ ir.ElementType, floor bool, layout string, n 
 func BenchmarkDivide(b *testing.B) {
 	for _, c := range benchCases {
 		for _, layout := range []string{"same", "scalar", "row"} {
+			for _, size := range benchSizes {
+				b.Run(fmt.Sprintf("%s/%s/%s", c.name, layout, size.name), func(b *testing.B) {
+					benchDivide(b, c.typ, c.floor, layout, size.n, 1)
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkShortRows/<type>/<layout>/<N>: broadcasts whose rows of B are
+// shorter than a vector (rows4, rows12, chan; see layoutShapes), one
+// thread, the best level; bench/run.sh compares them with same-shape.
+func BenchmarkShortRows(b *testing.B) {
+	for _, c := range benchCases {
+		for _, layout := range []string{"rows4", "rows12", "chan"} {
 			for _, size := range benchSizes {
 				b.Run(fmt.Sprintf("%s/%s/%s", c.name, layout, size.name), func(b *testing.B) {
 					benchDivide(b, c.typ, c.floor, layout, size.n, 1)

@@ -59,6 +59,21 @@ func intData(n int, divisor bool, bits int) []int64 {
 	return v
 }
 
+// uintData holds unsigned dividends over the whole range, or divisors in
+// [1, 255], as ops.BenchmarkDivide's.
+func uintData(n int, divisor bool) []uint64 {
+	r := rand.New(rand.NewPCG(1, 2))
+	v := make([]uint64, n)
+	for i := range v {
+		if divisor {
+			v[i] = uint64(1 + r.IntN(255))
+		} else {
+			v[i] = r.Uint64()
+		}
+	}
+	return v
+}
+
 func floorDiv[T int32 | int64](a, b T) T {
 	q := a / b
 	if (a%b != 0) && ((a < 0) != (b < 0)) {
@@ -91,6 +106,16 @@ func BenchmarkPlain(b *testing.B) {
 			for b.Loop() {
 				for i := range c {
 					c[i] = float16.Fromfloat32(x[i].Float32() / y[i].Float32())
+				}
+			}
+			report(b, n)
+		})
+		b.Run(fmt.Sprintf("u64/same/%s", size.name), func(b *testing.B) {
+			x, y, c := uintData(n, false), uintData(n, true), make([]uint64, n)
+			settle(b, c)
+			for b.Loop() {
+				for i := range c {
+					c[i] = x[i] / y[i]
 				}
 			}
 			report(b, n)

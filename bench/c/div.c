@@ -1,10 +1,14 @@
-// The C ceiling of bench/run.sh: f32 and f64 division and the
+// The C ceiling of bench/run.sh: f32 and f64 division, the i64 and u64
+// division loops (IDIV and DIV: no compiler vectorises them), and the
 // c = a + b streams for 8-, 16-, 32- and 64-bit elements (u8, u16, f32,
 // f64: an add stream moves the same bytes for every type of one width),
 // built with gcc -O3 -march=native and -mprefer-vector-width=WIDTH (256 or
-// 512, passed as -DWIDTH). Prints "c<WIDTH>-div/<type>/same/<N> ns/elem" and
+// 512, passed as -DWIDTH; a build for 256-bit vectors uses no 512-bit
+// instruction, so it runs where AVX-512 is missing or turned off with
+// -mno-avx512f). Prints "c<WIDTH>-div/<type>/same/<N> ns/elem" and
 // "c<WIDTH>-add/<type>/same/<N>" lines, each the best of 7 windows of at
-// least 20 ms, the way bench/run.sh times every peer. At 16Mi it also
+// least 20 ms (BENCH_WINDOWS, BENCH_WINDOW_MS), the way bench/run.sh times
+// every peer. At 16Mi it also
 // prints "c<WIDTH>-addnt/<type>/same/16Mi": the add stream again, written
 // with non-temporal stores (intrinsics; gcc never emits them for a loop),
 // which skip reading the output's lines before overwriting them, as
@@ -49,6 +53,14 @@ __attribute__((noinline)) static void add16(uint16_t *restrict c, const uint16_t
 	for (long i = 0; i < n; i++) c[i] = a[i] + b[i];
 }
 
+__attribute__((noinline)) static void divi64(int64_t *restrict c, const int64_t *restrict a, const int64_t *restrict b, long n) {
+	for (long i = 0; i < n; i++) c[i] = a[i] / b[i];
+}
+
+__attribute__((noinline)) static void divu64(uint64_t *restrict c, const uint64_t *restrict a, const uint64_t *restrict b, long n) {
+	for (long i = 0; i < n; i++) c[i] = a[i] / b[i];
+}
+
 // addnt adds bytes/64 64-byte lines of 32-bit lanes (an add stream does not
 // care about the element type) and writes them with non-temporal stores;
 // c must be 64-byte aligned.
@@ -63,25 +75,31 @@ __attribute__((noinline)) static void addnt(uint8_t *restrict c, const uint8_t *
 	_mm_sfence();
 }
 
-// MEASURE sets best to the best ns/elem of f(c, a, b, n) over 7 windows of
-// at least 20 ms.
+// windows and window are how bench/run.sh times every peer: the best of
+// BENCH_WINDOWS (7) windows of at least BENCH_WINDOW_MS (20) ms.
+static int windows = 7;
+static double window = 0.02;
+
+// MEASURE sets best to the best ns/elem of f(c, a, b, n) over the windows.
 #define MEASURE(best, f, c, a, b, n) \
 	do { \
 		best = 1e30; \
-		for (int rep = 0; rep < 7; rep++) { \
+		for (int rep = 0; rep < windows; rep++) { \
 			long calls = 0; \
 			double t0 = now(), t; \
 			do { \
 				f(c, a, b, n); \
 				calls++; \
 				t = now() - t0; \
-			} while (t < 0.02); \
+			} while (t < window); \
 			double per = t / calls / n * 1e9; \
 			if (per < best) best = per; \
 		} \
 	} while (0)
 
 int main(void) {
+	if (getenv("BENCH_WINDOWS")) windows = atoi(getenv("BENCH_WINDOWS"));
+	if (getenv("BENCH_WINDOW_MS")) window = atof(getenv("BENCH_WINDOW_MS")) / 1000;
 	long sizes[] = {1 << 10, 64 << 10, 1 << 20, 16 << 20};
 	const char *names[] = {"1Ki", "64Ki", "1Mi", "16Mi"};
 	for (int s = 0; s < 4; s++) {
@@ -100,6 +118,30 @@ int main(void) {
 		printf("c%d-div/f32/same/%s %.4f\n", WIDTH, names[s], best);
 		MEASURE(best, divd, cd, ad, bd, n);
 		printf("c%d-div/f64/same/%s %.4f\n", WIDTH, names[s], best);
+		{
+			// The data of ops.BenchmarkDivide: signed dividends below
+			// 2^61 in magnitude and divisors in +-[1, 1000]; unsigned
+			// dividends over the whole range and divisors in [1, 255].
+			int64_t *ai = (int64_t *)ad, *bi = (int64_t *)bd, *ci = (int64_t *)cd;
+			uint64_t x = 0x9e3779b97f4a7c15u;
+			for (long i = 0; i < n; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				ai[i] = (int64_t)x >> 2;
+				bi[i] = (long)(x % 1000) + 1;
+				if (x & (1u << 20)) bi[i] = -bi[i];
+			}
+			MEASURE(best, divi64, ci, ai, bi, n);
+			printf("c%d-div/i64-trunc/same/%s %.4f\n", WIDTH, names[s], best);
+			uint64_t *au = (uint64_t *)ad, *bu = (uint64_t *)bd, *cu = (uint64_t *)cd;
+			for (long i = 0; i < n; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				au[i] = x;
+				bu[i] = x % 255 + 1;
+			}
+			MEASURE(best, divu64, cu, au, bu, n);
+			printf("c%d-div/u64/same/%s %.4f\n", WIDTH, names[s], best);
+			for (long i = 0; i < n; i++) ad[i] = a[i], bd[i] = b[i], cd[i] = 0;
+		}
 		MEASURE(best, addf, c, a, b, n);
 		printf("c%d-add/f32/same/%s %.4f\n", WIDTH, names[s], best);
 		MEASURE(best, addd, cd, ad, bd, n);

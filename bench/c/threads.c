@@ -2,7 +2,7 @@
 // (vcvtph2ps, vdivps, vcvtps2ph), each OpenMP thread on a fixed half,
 // compiled with gcc -O3 -march=native -fopenmp. Prints
 // "c-threads/f16/<N>/threads=<T> ns/elem" lines, the minimum over
-// repetitions of at least 20 ms each.
+// BENCH_WINDOWS (7) repetitions of at least BENCH_WINDOW_MS (20) ms each.
 #include <immintrin.h>
 #include <omp.h>
 #include <stdint.h>
@@ -25,6 +25,8 @@ static void divf16(uint16_t *c, const uint16_t *a, const uint16_t *b, long n) {
 }
 
 int main(void) {
+	int windows = getenv("BENCH_WINDOWS") ? atoi(getenv("BENCH_WINDOWS")) : 7;
+	double window = getenv("BENCH_WINDOW_MS") ? atof(getenv("BENCH_WINDOW_MS")) / 1000 : 0.02;
 	long sizes[] = {1 << 20, 16 << 20};
 	const char *names[] = {"1Mi", "16Mi"};
 	for (int s = 0; s < 2; s++) {
@@ -38,7 +40,7 @@ int main(void) {
 		}
 		for (int threads = 1; threads <= 2; threads++) {
 			double best = 1e30;
-			for (int rep = 0; rep < 7; rep++) {
+			for (int rep = 0; rep < windows; rep++) {
 				long calls = 0;
 				double t0 = now(), t;
 				do {
@@ -49,7 +51,7 @@ int main(void) {
 					}
 					calls++;
 					t = now() - t0;
-				} while (t < 0.02);
+				} while (t < window);
 				double per = t / calls / n * 1e9;
 				if (per < best) best = per;
 			}

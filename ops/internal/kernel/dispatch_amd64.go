@@ -15,6 +15,10 @@ var hasAVX2Level = cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X8
 var hasAVX512Level = hasAVX2Level && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ &&
 	cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL
 
+// hasVBMI adds AVX512_VBMI's byte kernels to the AVX-512 level
+// (GODEBUG=cpu.avx512vbmi=off leaves them out).
+var hasVBMI = cpu.X86.HasAVX512VBMI
+
 func init() {
 	tables[Generic] = genericTable()
 	if hasAVX2Level {

@@ -1,10 +1,11 @@
 package kernel
 
 import (
-	"math"
 	"unsafe"
 
 	"github.com/x448/float16"
+
+	"github.com/irdiv/irdiv/internal/bf16"
 )
 
 // The pure-Go kernels: the oracle of the SIMD levels, their tail handler
@@ -112,39 +113,26 @@ func divF16SV(dst, a, b []uint16) bool {
 	return false
 }
 
-func bf16(bits uint16) float32 { return math.Float32frombits(uint32(bits) << 16) }
-
-// bf16Round rounds an f32 to bfloat16, to nearest even, keeping NaN a
-// quiet NaN; correctly rounded for the quotient of two bfloat16 values.
-func bf16Round(f float32) uint16 {
-	b := math.Float32bits(f)
-	if b&0x7fffffff > 0x7f800000 {
-		return uint16(b>>16) | 0x0040
-	}
-	b += 0x7fff + (b>>16)&1
-	return uint16(b >> 16)
-}
-
 func divBF16VV(dst, a, b []uint16) bool {
 	a, b = a[:len(dst)], b[:len(dst)]
 	for i := range dst {
-		dst[i] = bf16Round(bf16(a[i]) / bf16(b[i]))
+		dst[i] = bf16.FromFloat32(bf16.ToFloat32(a[i]) / bf16.ToFloat32(b[i]))
 	}
 	return false
 }
 
 func divBF16VS(dst, a, b []uint16) bool {
-	a, s := a[:len(dst)], bf16(b[0])
+	a, s := a[:len(dst)], bf16.ToFloat32(b[0])
 	for i := range dst {
-		dst[i] = bf16Round(bf16(a[i]) / s)
+		dst[i] = bf16.FromFloat32(bf16.ToFloat32(a[i]) / s)
 	}
 	return false
 }
 
 func divBF16SV(dst, a, b []uint16) bool {
-	s, b := bf16(a[0]), b[:len(dst)]
+	s, b := bf16.ToFloat32(a[0]), b[:len(dst)]
 	for i := range dst {
-		dst[i] = bf16Round(s / bf16(b[i]))
+		dst[i] = bf16.FromFloat32(s / bf16.ToFloat32(b[i]))
 	}
 	return false
 }

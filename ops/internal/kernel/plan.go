@@ -19,6 +19,10 @@ type Plan struct {
 	run            int   // elements per kernel call
 	aRun, bRun     int   // 1 if the operand advances within a run, 0 if broadcast
 	total          int
+	// tiled, when set, makes runRange copy b's pattern over one run into a
+	// tile that repeats it (widen.go), so that short broadcast rows reach
+	// the kernels many at a time.
+	tiled *tiling
 }
 
 // NewPlan builds the plan for out = a / b, where aDims and bDims have out's
@@ -70,6 +74,7 @@ func NewPlan(out, aDims, bDims []int64) (*Plan, error) {
 	last := len(dims) - 1
 	p.run, p.aRun, p.bRun = dims[last], as[last], bs[last]
 	p.outer, p.aOuter, p.bOuter = dims[:last], as[:last], bs[:last]
+	p.widen()
 	return p, nil
 }
 
@@ -195,6 +200,9 @@ func view[T any](data []byte) []T {
 func runRange[T any](p *Plan, k variants[T], check func(a, b T) faultKind, dst, a, b []T, lo, hi int) Fault {
 	if lo >= hi {
 		return NoFault
+	}
+	if p.tiled != nil {
+		return runTiled(p, k, check, dst, a, b, lo, hi)
 	}
 	kern := k.vv
 	var zero T

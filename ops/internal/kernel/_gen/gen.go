@@ -1,21 +1,32 @@
-// Command gen writes irdiv's AVX2 division kernels with avo:
+// Command gen writes irdiv's division kernels, at the AVX2 and AVX-512
+// levels, with avo, and the dispatch tables that put them in each level's
+// Table:
 //
-//	go run . -out ../div_amd64.s -stubs ../div_amd64.go -pkg kernel
+//	go run . -out ../div_amd64.s -stubs ../div_amd64.go -pkg kernel -tables ../tables_amd64.go
 //
-// Every kernel divides whole groups of elements (a group fills one vector
-// of f32 or f64 lanes); the Go wrappers in avx2_amd64.go finish the tail
-// with the generic kernels. Four variants per type: VV (two vectors), VS
-// (b[0] broadcast), SV (a[0] broadcast) and RW (rows of a divided by the
-// one row b, for row broadcasting in one call). Integer kernels widen to
-// 32-bit lanes, check for zero divisors (and MIN / -1 for signed types)
-// inside the loop, OR the checks into an accumulator, and return whether
-// any lane failed; the wrapper then locates the element. The 64-bit types
-// get only magic-number kernels for a broadcast divisor (magic64).
-// Recipes: divide-spec.md and simd-design.md section 8.
+// Every kernel divides whole groups of elements (a group fills one vector);
+// the Go wrappers in wrap_amd64.go finish the tail with the generic
+// kernels. Four variants per type: VV (two vectors), VS (b[0] broadcast),
+// SV (a[0] broadcast) and RW (rows of a divided by the one row b, for row
+// broadcasting in one call); the AVX-512 level adds VVNT, VV with
+// non-temporal stores for large outputs. Integer kernels check for zero
+// divisors (and MIN / -1 for signed types) inside the loop and return
+// whether any lane failed; the wrapper then locates the element. A
+// broadcast integer divisor is never divided by in the loop: the magic
+// kernels multiply by its magic number.
+//
+// Files: gen.go (the AVX2 float-lane kernels, shared helpers), i32.go
+// (AVX2 i32), magic_avx2.go (AVX2 magic numbers), avx512.go (the AVX-512
+// level, its 64-bit and magic kernels), bytes512.go (AVX512_VBMI bytes),
+// tables.go (the dispatch tables). Recipes and proofs are in the comments
+// of the functions that emit them; divide-spec.md and simd-design.md
+// section 8 give the semantics.
 package main
 
 import (
+	"flag"
 	"fmt"
+	"os"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -23,7 +34,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-//go:generate go run . -out ../div_amd64.s -stubs ../div_amd64.go -pkg kernel
+//go:generate go run . -out ../div_amd64.s -stubs ../div_amd64.go -pkg kernel -tables ../tables_amd64.go
 
 // variant is the shape of the runs a kernel divides: whether a and b are
 // vectors (advancing with dst) or one broadcast element, and whether b is
@@ -51,7 +62,7 @@ var (
 // regs are the constants a kernel loads into registers once, before its
 // loop; a kind fills those it needs in setup.
 type regs struct {
-	permd8, two31                  reg.VecVirtual // I8/U8 packing; U32's bias
+	two31                          reg.VecVirtual // U32's bias
 	zero, lsb, round7fff, quietNaN reg.VecVirtual // BF16 rounding
 }
 
@@ -79,7 +90,7 @@ type kind struct {
 	// toFloat converts widened lanes to float lanes (nil for floats).
 	toFloat func(r *regs, v reg.VecVirtual) reg.VecVirtual
 	// store converts a quotient vector back and writes one group to dst.
-	store func(r *regs, q reg.VecVirtual, dst Mem)
+	store func(r *regs, q reg.VecVirtual, dst Mem, nt bool)
 	// broadcast loads the element at m into every lane of an xmm (or ymm
 	// for f32/f64) register, for the vs and sv variants.
 	broadcast func(m Mem) Op
@@ -87,22 +98,14 @@ type kind struct {
 
 // Constants shared by the kernels.
 var (
-	shuf8, shuf16, permd8              Mem
-	min8, min16, min32, lsb, round7fff Mem
-	quiet, two31, rcpScale             Mem
+	shuf16                       Mem
+	min16, min32, lsb, round7fff Mem
+	quiet, two31, rcpScale       Mem
 )
 
 func constants() {
-	// VPSHUFB controls: per 128-bit lane, the low byte (shuf8) or the low
-	// two bytes (shuf16) of each dword; 0x80 zeroes a byte.
-	shuf8 = GLOBL("shuf8", RODATA|NOPTR)
-	for i := range 32 {
-		b := U8(0x80)
-		if i%16 < 4 {
-			b = U8(4 * (i % 16))
-		}
-		DATA(i, b)
-	}
+	// VPSHUFB control: per 128-bit lane, the low two bytes of each dword;
+	// 0x80 zeroes a byte.
 	shuf16 = GLOBL("shuf16", RODATA|NOPTR)
 	for i := range 32 {
 		b := U8(0x80)
@@ -113,16 +116,11 @@ func constants() {
 	}
 	// avo emits DATA for the most recent GLOBL, so each table is written
 	// right after its GLOBL.
-	permd8 = GLOBL("permd8", RODATA|NOPTR)
-	for i, v := range []uint32{0, 4, 0, 0, 0, 0, 0, 0} {
-		DATA(4*i, U32(v))
-	}
 	scalar := func(name string, v uint32) Mem {
 		m := GLOBL(name, RODATA|NOPTR)
 		DATA(0, U32(v))
 		return m
 	}
-	min8 = scalar("min8", 0xffffff80)
 	min16 = scalar("min16", 0xffff8000)
 	min32 = scalar("min32", 0x80000000)
 	lsb = scalar("lsb", 1)
@@ -133,21 +131,30 @@ func constants() {
 	DATA(0, U64(0x41e0000000000000)) // 2^31 as f64
 }
 
+var tablesOut = flag.String("tables", "", "write the dispatch tables (Go) to `file`")
+
 func main() {
+	flag.Parse()
 	ConstraintExpr("!purego")
 	constants()
+	constantsBytesAVX2()
 	for _, k := range kinds() {
 		for _, v := range variants {
-			kernel(k, v, false)
-			if k.signed {
-				kernel(k, v, true)
+			for _, floor := range modes(k.signed) {
+				if k.size == 1 {
+					bytesAVX2(k.signed, floor, v)
+				} else {
+					kernel(k, v, floor)
+				}
 			}
 		}
+		vecs{table: "AVX2", names: "AVX2", typ: k.name, goType: k.goType, lanes: k.lanes, signed: k.signed, float: k.float}.add()
 	}
 	for _, v := range variants {
 		i32Kernel(v, false)
 		i32Kernel(v, true)
 	}
+	vecs{table: "AVX2", names: "AVX2", typ: "I32", goType: "int32", lanes: 8, signed: true}.add()
 	constants512()
 	constants64()
 	for _, t := range []struct {
@@ -155,13 +162,38 @@ func main() {
 		size         int
 		signed       bool
 	}{{"I8", "int8", 1, true}, {"U8", "uint8", 1, false}, {"I16", "int16", 2, true}, {"U16", "uint16", 2, false}, {"I32", "int32", 4, true}, {"U32", "uint32", 4, false}} {
-		for _, floor := range []bool{false, true} {
-			if floor && !t.signed {
+		for _, floor := range modes(t.signed) {
+			if t.size == 1 {
+				magic8(t.signed, floor, false)
+				magic8(t.signed, floor, true)
+				for _, l := range []struct {
+					level string
+					lanes int
+				}{{"AVX2", 32}, {"AVX512", 64}} {
+					table(l.level, phaseBroadcast, "%s.vs = magicBytes(%d, %s, %s.vs)", entry(t.name, floor), l.lanes, magic8Name(t.signed, floor, l.level), entry(t.name, floor))
+					if !t.signed {
+						table(l.level, phaseBroadcast, "t.%s[1] = t.%s[0]", field(t.name), field(t.name))
+					}
+				}
 				continue
 			}
 			for _, add := range []bool{false, true} {
 				magicSmallAVX2(t.name, t.goType, t.size, t.signed, floor, add)
 				magicSmall512(t.name, t.goType, t.size, t.signed, floor, add)
+			}
+			// 16-bit elements divide in 16-bit lanes, 32-bit ones in
+			// 32-bit lanes: 32 bytes of lanes per ymm, 64 per zmm.
+			laneBits := 8 * t.size
+			for _, l := range []struct {
+				level string
+				bytes int
+			}{{"AVX2", 32}, {"AVX512", 64}} {
+				level, bytes := l.level, l.bytes
+				table(level, phaseBroadcast, "%s.vs = magicSmall(%d, %d, %s, %s, %s.vs)", entry(t.name, floor),
+					8*bytes/laneBits, laneBits, magicName(t.name, t.signed, floor, false, level), magicName(t.name, t.signed, floor, true, level), entry(t.name, floor))
+				if !t.signed {
+					table(level, phaseBroadcast, "t.%s[1] = t.%s[0]", field(t.name), field(t.name))
+				}
 			}
 		}
 	}
@@ -170,17 +202,64 @@ func main() {
 		div64Kernel512(true, true, v)
 		div64Kernel512(false, false, v)
 	}
+	for _, signed := range []bool{true, false} {
+		typ := map[bool]string{true: "I64", false: "U64"}[signed]
+		for _, floor := range modes(signed) {
+			e := entry(typ, floor)
+			table("AVX512", phase64, "%s = exact64(8, %s, %s, %s, %s)", e,
+				levelName("AVX512", typ, signed, false, floor, vv), levelName("AVX512", typ, signed, false, floor, sv), levelName("AVX512", typ, signed, false, floor, rw), e)
+			table("AVX512", phaseStream, "%s.stream = streamed(8, %s, %s.vv, g.%s.vv)", e, levelName("AVX512", typ, signed, false, floor, vvNT), e, e[2:])
+			if !signed {
+				table("AVX512", phase64, "t.u64[1] = t.u64[0]")
+				table("AVX512", phaseStream, "t.u64[1] = t.u64[0]")
+			}
+		}
+	}
 	constantsBytes()
 	for _, v := range []variant{vv, vs, rw, vvNT} {
 		byteKernel512(true, false, v)
 		byteKernel512(true, true, v)
 		byteKernel512(false, false, v)
 	}
+	for _, t := range []struct {
+		name, goType string
+		signed       bool
+	}{{"I8", "int8", true}, {"U8", "uint8", false}} {
+		// 8-bit division looks its magic numbers up (VPERMI2B) instead of
+		// dividing in f32, and needs no widening to 16-bit lanes for a
+		// broadcast divisor: 1.6-2.2x faster than the magic-number kernels.
+		vecs{table: "AVX512", names: "VBMI", svNames: "AVX512", phase: phaseCPU, cond: "hasVBMI",
+			typ: t.name, goType: t.goType, lanes: 16, signed: t.signed}.add()
+		for _, floor := range modes(t.signed) {
+			e := entry(t.name, floor)
+			tableIf("AVX512", phaseStream, "hasVBMI", "", "%s.stream = streamed(16, %s, %s.vv, fault)", e, levelName("VBMI", t.name, t.signed, false, floor, vvNT), e)
+			if !t.signed {
+				tableIf("AVX512", phaseStream, "hasVBMI", "", "t.u8[1] = t.u8[0]")
+			}
+		}
+	}
 	for _, k := range kinds512() {
 		for _, v := range append(variants, vvNT) {
 			kernel512(k, v, false)
 			if k.signed {
 				kernel512(k, v, true)
+			}
+		}
+		vecs{table: "AVX512", names: "AVX512", typ: k.name, goType: k.goType, lanes: k.lanes, signed: k.signed, float: k.float}.add()
+		orElse := "" // the VBMI byte kernels have streams of their own
+		if k.size == 1 {
+			orElse = "hasVBMI"
+		}
+		for _, floor := range modes(k.signed) {
+			nt := levelName("AVX512", k.name, k.signed, k.float, floor, vvNT)
+			if k.float {
+				table("AVX512", phaseStream, "t.%s.stream = streamed(%d, floatKernel(%s), t.%s.vv, fault)", field(k.name), k.lanes, nt, field(k.name))
+				continue
+			}
+			e := entry(k.name, floor)
+			tableIf("AVX512", phaseStream, "", orElse, "%s.stream = streamed(%d, %s, %s.vv, fault)", e, k.lanes, nt, e)
+			if !k.signed {
+				tableIf("AVX512", phaseStream, "", orElse, "t.%s[1] = t.%s[0]", field(k.name), field(k.name))
 			}
 		}
 	}
@@ -195,7 +274,75 @@ func main() {
 			}
 		}
 	}
+	// 64-bit elements by a broadcast divisor: magic numbers in 4 or 8
+	// lanes, over the scalar magic-number loops of div64.go, which also
+	// take the divisors the vector kernels leave (powers of two, -1).
+	table("AVX2", phaseVectors, "t.i64 = fast64Variants(g.i64)")
+	table("AVX2", phaseVectors, "t.u64 = fastU64Variants(g.u64[0])")
+	for _, l := range []struct {
+		level string
+		lanes int
+	}{{"AVX2", 4}, {"AVX512", 8}} {
+		level, lanes := l.level, l.lanes
+		for _, floor := range []bool{false, true} {
+			table(level, phaseBroadcast, "%s.vs = magicI64(%d, %s, %s, %s.vs)", entry("I64", floor), lanes,
+				magicName("I64", true, floor, false, level), magicName("I64", true, floor, true, level), entry("I64", floor))
+		}
+		table(level, phaseBroadcast, "t.u64[0].vs = magicU64(%d, %s, %s, t.u64[0].vs)", lanes, magicName("U64", false, false, false, level), magicName("U64", false, false, true, level))
+		table(level, phaseBroadcast, "t.u64[1] = t.u64[0]")
+	}
+	// Same-shape kernels with non-temporal stores, for outputs of
+	// StreamMin bytes or more.
+	for _, k := range kinds() {
+		for _, floor := range modes(k.signed) {
+			if k.size == 1 {
+				bytesAVX2(k.signed, floor, vvNT)
+			} else {
+				kernel(k, vvNT, floor)
+			}
+			nt := levelName("AVX2", k.name, k.signed, k.float, floor, vvNT)
+			if k.float {
+				table("AVX2", phaseStream, "t.%s.stream = streamed(%d, floatKernel(%s), t.%s.vv, fault)", field(k.name), k.lanes, nt, field(k.name))
+				continue
+			}
+			e := entry(k.name, floor)
+			table("AVX2", phaseStream, "%s.stream = streamed(%d, %s, %s.vv, fault)", e, k.lanes, nt, e)
+			if !k.signed {
+				table("AVX2", phaseStream, "t.%s[1] = t.%s[0]", field(k.name), field(k.name))
+			}
+		}
+	}
+	for _, floor := range []bool{false, true} {
+		i32Kernel(vvNT, floor)
+		e := entry("I32", floor)
+		table("AVX2", phaseStream, "%s.stream = streamed(8, %s, %s.vv, fault)", e, levelName("AVX2", "I32", true, false, floor, vvNT), e)
+	}
+	constants64AVX2()
+	for _, v := range []variant{vv, sv, rw, vvNT} {
+		div64KernelAVX2(true, false, v)
+		div64KernelAVX2(true, true, v)
+		div64KernelAVX2(false, false, v)
+	}
+	for _, signed := range []bool{true, false} {
+		typ := map[bool]string{true: "I64", false: "U64"}[signed]
+		for _, floor := range modes(signed) {
+			e := entry(typ, floor)
+			table("AVX2", phase64, "%s = exact64(4, %s, %s, %s, %s)", e,
+				levelName("AVX2", typ, signed, false, floor, vv), levelName("AVX2", typ, signed, false, floor, sv), levelName("AVX2", typ, signed, false, floor, rw), e)
+			table("AVX2", phaseStream, "%s.stream = streamed(4, %s, %s.vv, g.%s.vv)", e, levelName("AVX2", typ, signed, false, floor, vvNT), e, e[2:])
+			if !signed {
+				table("AVX2", phase64, "t.u64[1] = t.u64[0]")
+				table("AVX2", phaseStream, "t.u64[1] = t.u64[0]")
+			}
+		}
+	}
 	Generate()
+	if *tablesOut != "" {
+		if err := writeTables(*tablesOut); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
 }
 
 // intKernelText declares an integer kernel of the given bits (8 or 64),
@@ -215,10 +362,8 @@ func intKernelText(bits int, signed, floor bool, v variant, lanes int, level, no
 	return name, loadParams(v)
 }
 
-// magicText declares a magic-number kernel, func(dst, a []T, magic,
-// shift, absD, negD uint64), named div<typ>Magic[Trunc|Floor][Add]<level>
-// after the element type T, and returns its name.
-func magicText(typ, goType string, signed, floor, add bool, level string) string {
+// magicName names a magic-number kernel: div<typ>Magic[Trunc|Floor][Add]<level>.
+func magicName(typ string, signed, floor, add bool, level string) string {
 	name := "div" + typ + "Magic"
 	if signed && floor {
 		name += "Floor"
@@ -228,7 +373,14 @@ func magicText(typ, goType string, signed, floor, add bool, level string) string
 	if add {
 		name += "Add"
 	}
-	name += level
+	return name + level
+}
+
+// magicText declares a magic-number kernel, func(dst, a []T, magic,
+// shift, absD, negD uint64), named by magicName after the element type T,
+// and returns its name.
+func magicText(typ, goType string, signed, floor, add bool, level string) string {
+	name := magicName(typ, signed, floor, add, level)
 	TEXT(name, NOSPLIT, "func(dst, a []"+goType+", magic, shift, absD, negD uint64)")
 	Pragma("noescape")
 	return name
@@ -265,9 +417,10 @@ func magicSmallText(typ, goType string, signed, floor, add bool, level string, l
 // magic64 divides 64-bit integers by one divisor with libdivide's
 // unsigned magic number for |d|, four lanes at a time: |n| times magic,
 // high half built from four 32x32 multiplies, shifts, then the sign of
-// the quotient restored and, for floor, one subtracted where the
-// remainder is non-zero and the signs differ. Powers of two and -1 are
-// left to the scalar code.
+// the quotient restored. Floor divides |n|+|d|-1 where the signs differ,
+// as magicSmall512 does (below 2^64, where the magic number holds), so
+// that the sign is the only fix. Powers of two and -1 are left to the
+// scalar code.
 func magic64(signed, add, floor bool) {
 	name := magic64Text(signed, floor, add, "AVX2")
 	mode := "truncating division"
@@ -293,22 +446,36 @@ func magic64(signed, add, floor bool) {
 		VPBROADCASTQ(x, y)
 		return y
 	}
-	mLo, shift, absD, negD := bcast("magic"), XMM(), bcast("absD"), bcast("negD")
+	mLo, shift, negD := bcast("magic"), XMM(), bcast("negD")
 	MOVQ(Load(Param("shift"), GP64()), shift)
-	mHi, dHi, lo32, zero := YMM(), YMM(), YMM(), YMM()
+	mHi, lo32, zero := YMM(), YMM(), YMM()
 	VPSRLQ(Imm(32), mLo, mHi)
-	VPSRLQ(Imm(32), absD, dHi)
 	VPCMPEQQ(lo32, lo32, lo32)
 	VPSRLQ(Imm(32), lo32, lo32)
 	VPXOR(zero, zero, zero)
+	var absDLess1 reg.VecVirtual
+	if floor {
+		absDLess1 = bcast("absD")
+		ones := YMM()
+		VPCMPEQQ(ones, ones, ones)
+		VPADDQ(ones, absDLess1, absDLess1)
+	}
 
 	group := func(off int) {
 		v, sign, u := YMM(), YMM(), YMM()
 		VMOVDQU(a.Offset(off), v)
+		var differ reg.VecVirtual
 		if signed {
 			VPCMPGTQ(v, zero, sign) // -1 where v < 0
 			VPXOR(sign, v, u)
 			VPSUBQ(sign, u, u) // |v|
+			differ = YMM()
+			VPXOR(negD, sign, differ) // -1 where the signs differ
+			if floor {
+				step := YMM()
+				VPAND(absDLess1, differ, step)
+				VPADDQ(step, u, u) // |v|+|d|-1 where the signs differ
+			}
 		} else {
 			u = v
 		}
@@ -323,29 +490,8 @@ func magic64(signed, add, floor bool) {
 			VPSRLQ(shift, hh, q)
 		}
 		if signed {
-			if floor {
-				// rem != 0  <=>  q*|d| != |v| (low 64 bits suffice).
-				p, c1, c2, qHi := YMM(), YMM(), YMM(), YMM()
-				VPSRLQ(Imm(32), q, qHi)
-				VPMULUDQ(absD, q, p)
-				VPMULUDQ(dHi, q, c1)
-				VPMULUDQ(absD, qHi, c2)
-				VPADDQ(c2, c1, c1)
-				VPSLLQ(Imm(32), c1, c1)
-				VPADDQ(c1, p, p)
-				VPCMPEQQ(u, p, p) // -1 where exact
-				s := YMM()
-				VPXOR(negD, sign, s) // -1 where the signs differ
-				VPXOR(s, q, q)
-				VPSUBQ(s, q, q) // truncated quotient with its sign
-				VPANDN(s, p, p) // -1 where inexact and signs differ
-				VPADDQ(p, q, q)
-			} else {
-				s := YMM()
-				VPXOR(negD, sign, s)
-				VPXOR(s, q, q)
-				VPSUBQ(s, q, q)
-			}
+			VPXOR(differ, q, q)
+			VPSUBQ(differ, q, q)
 		}
 		VMOVDQU(q, dst.Offset(off))
 	}
@@ -409,7 +555,13 @@ func kinds() []kind {
 			VMOVUPS(src, y)
 			return y
 		},
-		store:     func(_ *regs, q reg.VecVirtual, dst Mem) { VMOVUPS(q, dst) },
+		store: func(_ *regs, q reg.VecVirtual, dst Mem, nt bool) {
+			if nt {
+				VMOVNTPS(q, dst)
+			} else {
+				VMOVUPS(q, dst)
+			}
+		},
 		broadcast: func(m Mem) Op { y := YMM(); VBROADCASTSS(m, y); return y },
 	}
 	f64 := kind{name: "F64", goType: "float64", size: 8, lanes: 4, double: true, float: true, unroll: 4, vectorBroadcast: true,
@@ -418,11 +570,16 @@ func kinds() []kind {
 			VMOVUPD(src, y)
 			return y
 		},
-		store:     func(_ *regs, q reg.VecVirtual, dst Mem) { VMOVUPD(q, dst) },
+		store: func(_ *regs, q reg.VecVirtual, dst Mem, nt bool) {
+			if nt {
+				VMOVNTPD(q, dst)
+			} else {
+				VMOVUPD(q, dst)
+			}
+		},
 		broadcast: func(m Mem) Op { y := YMM(); VBROADCASTSD(m, y); return y },
 	}
 	bcastW := func(m Mem) Op { x := XMM(); VPBROADCASTW(m, x); return x }
-	bcastB := func(m Mem) Op { x := XMM(); VPBROADCASTB(m, x); return x }
 	bcastD := func(m Mem) Op { x := XMM(); VPBROADCASTD(m, x); return x }
 	f16 := kind{name: "F16", goType: "uint16", size: 2, lanes: 8, float: true, unroll: 4,
 		widen: func(src Op) reg.VecVirtual {
@@ -430,7 +587,15 @@ func kinds() []kind {
 			VCVTPH2PS(src, y)
 			return y
 		},
-		store:     func(_ *regs, q reg.VecVirtual, dst Mem) { VCVTPS2PH(Imm(0), q, dst) },
+		store: func(_ *regs, q reg.VecVirtual, dst Mem, nt bool) {
+			if nt {
+				x := XMM()
+				VCVTPS2PH(Imm(0), q, x)
+				VMOVNTDQ(x, dst)
+			} else {
+				VCVTPS2PH(Imm(0), q, dst)
+			}
+		},
 		broadcast: bcastW,
 	}
 	bf16 := kind{name: "BF16", goType: "uint16", size: 2, lanes: 16, float: true, unroll: 2, bf16: true,
@@ -449,7 +614,7 @@ func kinds() []kind {
 		},
 		broadcast: bcastW,
 	}
-	// 8- and 16-bit integers go through f32, exact by the 1/|b| argument.
+	// 16-bit integers go through f32, exact by the 1/|b| argument.
 	small := func(name, goType string, size int, signed bool, widenOp func(Op, Op), bcast func(Mem) Op) kind {
 		k := kind{name: name, goType: goType, size: size, lanes: 8, signed: signed, unroll: 2, broadcast: bcast}
 		k.widen = func(src Op) reg.VecVirtual {
@@ -462,29 +627,23 @@ func kinds() []kind {
 			VCVTDQ2PS(v, f)
 			return f
 		}
-		if size == 1 {
-			k.setup = func(r *regs) {
-				r.permd8 = YMM()
-				VMOVDQU(permd8, r.permd8)
-			}
-		}
-		k.store = func(r *regs, q reg.VecVirtual, dst Mem) {
+		k.store = func(r *regs, q reg.VecVirtual, dst Mem, nt bool) {
 			i := YMM()
 			VCVTTPS2DQ(q, i)
-			if size == 1 {
-				VPSHUFB(shuf8, i, i)
-				VPERMD(i, r.permd8, i)
-				VMOVQ(i.AsX(), dst)
+			VPSHUFB(shuf16, i, i)
+			VPERMQ(Imm(0x08), i, i)
+			if nt {
+				VMOVNTDQ(i.AsX(), dst)
 			} else {
-				VPSHUFB(shuf16, i, i)
-				VPERMQ(Imm(0x08), i, i)
 				VMOVDQU(i.AsX(), dst)
 			}
 		}
 		return k
 	}
-	i8 := small("I8", "int8", 1, true, func(s, d Op) { VPMOVSXBD(s, d) }, bcastB)
-	u8 := small("U8", "uint8", 1, false, func(s, d Op) { VPMOVZXBD(s, d) }, bcastB)
+	// Bytes have kernels of their own (bytesAVX2, 32 per group); these
+	// kinds name them.
+	i8 := kind{name: "I8", goType: "int8", size: 1, lanes: 32, signed: true}
+	u8 := kind{name: "U8", goType: "uint8", size: 1, lanes: 32}
 	i16 := small("I16", "int16", 2, true, func(s, d Op) { VPMOVSXWD(s, d) }, bcastW)
 	u16 := small("U16", "uint16", 2, false, func(s, d Op) { VPMOVZXWD(s, d) }, bcastW)
 	// u32 goes through f64, four per group (i32 has kernels of its own:
@@ -508,7 +667,7 @@ func kinds() []kind {
 			VADDPD(r.two31, y, y)
 			return y
 		},
-		store: func(r *regs, q reg.VecVirtual, dst Mem) {
+		store: func(r *regs, q reg.VecVirtual, dst Mem, nt bool) {
 			// Truncate before re-biasing: truncating the biased (negative)
 			// value would round it up.
 			y, x, bias := YMM(), XMM(), XMM()
@@ -517,7 +676,11 @@ func kinds() []kind {
 			VCVTTPD2DQY(y, x)
 			VPBROADCASTD(min32, bias)
 			VPXOR(bias, x, x)
-			VMOVDQU(x, dst)
+			if nt {
+				VMOVNTDQ(x, dst)
+			} else {
+				VMOVDQU(x, dst)
+			}
 		},
 	}
 	return []kind{f32, f64, f16, bf16, i8, u8, i16, u16, u32}
@@ -541,7 +704,7 @@ func roundBF16(c *regs, q reg.VecVirtual) reg.VecVirtual {
 // groupBF16 divides 16 bfloat16 values. Interleaving with zero widens the
 // low and high four words of each 128-bit lane to f32 (word << 16); the
 // in-lane pack restores the original order, so nothing crosses lanes.
-func groupBF16(c *regs, a, b Op, aFixed, bFixed reg.VecVirtual, dst Mem) {
+func groupBF16(c *regs, a, b Op, aFixed, bFixed reg.VecVirtual, dst Mem, nt bool) {
 	zero := c.zero
 	half := func(src Op, fixed reg.VecVirtual, high bool) reg.VecVirtual {
 		if fixed != nil {
@@ -562,7 +725,11 @@ func groupBF16(c *regs, a, b Op, aFixed, bFixed reg.VecVirtual, dst Mem) {
 		out[i] = roundBF16(c, q)
 	}
 	VPACKUSDW(out[1], out[0], out[0])
-	VMOVDQU(out[0], dst)
+	if nt {
+		VMOVNTDQ(out[0], dst)
+	} else {
+		VMOVDQU(out[0], dst)
+	}
 }
 
 // kernelName is "div" + type + mode + variant + "AVX2": divF32VVAVX2,
@@ -651,14 +818,7 @@ func kernel(k kind, v variant, floor bool) {
 		if overflow {
 			ones, minv = mk(), mk()
 			VPCMPEQD(ones, ones, ones)
-			switch k.size {
-			case 1:
-				VPBROADCASTD(min8, minv)
-			case 2:
-				VPBROADCASTD(min16, minv)
-			default:
-				VPBROADCASTD(min32, minv)
-			}
+			VPBROADCASTD(min16, minv) // i16, the one signed kind here
 		}
 	}
 	toFloat := func(r reg.VecVirtual) reg.VecVirtual {
@@ -685,7 +845,7 @@ func kernel(k kind, v variant, floor bool) {
 			if !v.bVec {
 				bFixed = fixed
 			}
-			groupBF16(&c, aOff, bOff, aFixed, bFixed, dOff)
+			groupBF16(&c, aOff, bOff, aFixed, bFixed, dOff, v.nt)
 			return
 		}
 		var fa, fb, aMin reg.VecVirtual
@@ -728,7 +888,7 @@ func kernel(k kind, v variant, floor bool) {
 				VROUNDPS(Imm(9), q, q)
 			}
 		}
-		k.store(&c, q, dOff)
+		k.store(&c, q, dOff, v.nt)
 	}
 
 	args.loops(name, v, k.unroll*k.lanes, k.lanes, func() {
@@ -742,6 +902,9 @@ func kernel(k kind, v variant, floor bool) {
 			test = func() { VPTEST(acc, acc) }
 		}
 		returnFault(test)
+	}
+	if v.nt {
+		SFENCE()
 	}
 	VZEROUPPER()
 	RET()
@@ -786,14 +949,16 @@ type params struct {
 	prefetch          int
 }
 
-// streamPrefetch is params.prefetch for the VVNT kernels whose divisions
-// cost most of what streaming their operands does (32-bit integers in
-// f64 lanes, 64-bit integers). Their loops keep too few blocks in flight
-// for the hardware prefetcher to hide memory; at 16Mi on the Zen 5 host,
-// medians of 8 interleaved runs, 4 KiB ahead took i32 floor from 0.39 to
-// 0.33 ns/elem and i64 floor from 0.74 to 0.65, while f32, u16 and the
-// byte kernels, which wait on memory already, gained nothing or lost up
-// to 5%.
+// streamPrefetch is params.prefetch for the AVX-512 VVNT kernels whose
+// divisions cost most of what streaming their operands does (32-bit
+// integers in f64 lanes, 64-bit integers). Their loops keep too few blocks
+// in flight for the hardware prefetcher to hide memory; at 16Mi on the
+// Zen 5 host, medians of 8 interleaved runs, 4 KiB ahead took i32 floor
+// from 0.39 to 0.33 ns/elem and i64 floor from 0.74 to 0.65, while f32,
+// u16 and the byte kernels, which wait on memory already, gained nothing
+// or lost up to 5%. The AVX2 kernels, slower per element, lost with it
+// (i32 floor 0.50 -> 0.61, i64 floor 1.05 -> 1.27 ns/elem, 3 interleaved
+// rounds on the same host, shared), so they do not prefetch.
 const streamPrefetch = 4096
 
 func loadParams(v variant) params {

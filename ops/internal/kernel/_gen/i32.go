@@ -142,7 +142,11 @@ func i32Kernel(v variant, floor bool) {
 			VPANDN(q, s, s)
 			VPOR(s, flags, flags)
 		}
-		VMOVDQU(q, dst.Offset(off))
+		if v.nt {
+			VMOVNTDQ(q, dst.Offset(off))
+		} else {
+			VMOVDQU(q, dst.Offset(off))
+		}
 	}
 	group64 := func(off int) {
 		fa := YMM()
@@ -167,7 +171,11 @@ func i32Kernel(v variant, floor bool) {
 			VPANDN(x, t, t)
 			VPOR(t, flags4, flags4)
 		}
-		VMOVDQU(x, dst.Offset(off))
+		if v.nt {
+			VMOVNTDQ(x, dst.Offset(off))
+		} else {
+			VMOVDQU(x, dst.Offset(off))
+		}
 	}
 
 	const lanes, block = 8, 24
@@ -197,6 +205,9 @@ func i32Kernel(v variant, floor bool) {
 		}
 	}
 	returnFault(test)
+	if v.nt {
+		SFENCE()
+	}
 	VZEROUPPER()
 	RET()
 }
