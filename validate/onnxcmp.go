@@ -14,8 +14,6 @@ import (
 	"github.com/irdiv/irdiv/validate/internal/values"
 )
 
-var numpy = shapeinfer.Broadcast{Mode: shapeinfer.Numpy}
-
 // compareONNX matches each Div of the ONNX model with the IR's Divide by
 // name, and evaluates both on the operands that reach the Div in the ONNX
 // model: first with its test data, then with random inputs. Initializers

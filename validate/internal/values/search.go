@@ -292,9 +292,7 @@ func (a *Analysis) candidates(k key, env *Ranges, consts []int64) []int64 {
 		}
 		list = append(list, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 31, 32, 33, 63, 64, 65)
 		for _, c := range consts {
-			for _, d := range []int64{c, c - 1, c + 1, c - 2, c + 2, 2 * c, 2*c + 1, -c, -c - 1} {
-				list = append(list, d)
-			}
+			list = append(list, c, c-1, c+1, c-2, c+2, 2*c, 2*c+1, -c, -c-1)
 		}
 		var out []int64
 		for _, v := range list {

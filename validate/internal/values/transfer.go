@@ -418,10 +418,6 @@ func (a *Analysis) wrap(e sym.Expr, t ir.ElementType) sym.Expr {
 	return a.B.Wrap(e, typeRange(t))
 }
 
-// isShape tells whether a value is shape arithmetic or a constant, which
-// together give shape arithmetic.
-func isShape(v *Value) bool { return v.Shape }
-
 func isConstValue(v *Value) bool { _, ok := constInts(v); return ok }
 
 // shapeOperands tells whether an op of these inputs computes shape
