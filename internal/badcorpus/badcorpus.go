@@ -13,7 +13,7 @@
 // symbolic links, named pipes and large sparse files.
 package badcorpus
 
-//go:generate go run ./gen
+//go:generate go run ./gen -o ../../testdata/bad
 
 import (
 	"bytes"
