@@ -116,29 +116,32 @@ func (im *importer) addBias(y tensor, bias tensor, r int) (tensor, error) {
 	return im.one("Add", "opset1", "add_bias", data("auto_broadcast", "numpy"), y, b)
 }
 
-func importConv(im *importer, n *Node) ([]tensor, error) {
+// convolution is what Conv and ConvTranspose share: X, W, the number of
+// spatial axes and the window attributes.
+type convolution struct {
+	x, w    tensor
+	spatial int
+	win     window
+}
+
+// convolutionOf reads a convolution's operands; ok is false where the
+// layer stays opaque (an unknown rank or attribute, or no OpenVINO op typ).
+func convolutionOf(im *importer, n *Node, typ string) (c convolution, ok bool, err error) {
 	x, err := first(im, n)
-	w, ok := im.input(1)
-	if err != nil || !ok {
-		return nil, im.ruleErr("Conv takes X and W")
+	w, have := im.input(1)
+	if err != nil || !have {
+		return c, false, im.ruleErr("%s takes X and W", n.OpType)
 	}
-	spatial := spatialRank(n, x, &w)
-	win, ok := windowOf(n, spatial)
-	if spatial < 1 || !ok || !im.known("Convolution", "opset1") {
-		return nil, nil
-	}
-	typ := "Convolution"
-	if group := attrInt(n, "group", 1); group != 1 {
-		if w, ok = im.groupWeights(w, group); !ok {
-			return nil, nil
-		}
-		typ = "GroupConvolution"
-	}
-	y, err := im.one(typ, "opset1", "", win.attrs(true), x, w)
-	if err != nil {
-		return nil, err
-	}
+	c = convolution{x: x, w: w}
+	c.spatial = spatialRank(n, x, &c.w)
+	c.win, ok = windowOf(n, c.spatial)
+	return c, c.spatial >= 1 && ok && im.known(typ, "opset1"), nil
+}
+
+// withBias adds a convolution's optional bias B to its output.
+func (im *importer) withBias(y tensor, spatial int) ([]tensor, error) {
 	if b, ok := im.input(2); ok {
+		var err error
 		if y, err = im.addBias(y, b, spatial+2); err != nil {
 			return nil, err
 		}
@@ -146,32 +149,45 @@ func importConv(im *importer, n *Node) ([]tensor, error) {
 	return []tensor{y}, nil
 }
 
-func importConvTranspose(im *importer, n *Node) ([]tensor, error) {
-	x, err := first(im, n)
-	w, ok := im.input(1)
-	if err != nil || !ok {
-		return nil, im.ruleErr("ConvTranspose takes X and W")
+func importConv(im *importer, n *Node) ([]tensor, error) {
+	c, ok, err := convolutionOf(im, n, "Convolution")
+	if !ok || err != nil {
+		return nil, err
 	}
-	spatial := spatialRank(n, x, &w)
-	win, ok := windowOf(n, spatial)
-	if spatial < 1 || !ok || !im.known("ConvolutionBackpropData", "opset1") {
-		return nil, nil
+	typ, w := "Convolution", c.w
+	if group := attrInt(n, "group", 1); group != 1 {
+		if w, ok = im.groupWeights(w, group); !ok {
+			return nil, nil
+		}
+		typ = "GroupConvolution"
+	}
+	y, err := im.one(typ, "opset1", "", c.win.attrs(true), c.x, w)
+	if err != nil {
+		return nil, err
+	}
+	return im.withBias(y, c.spatial)
+}
+
+func importConvTranspose(im *importer, n *Node) ([]tensor, error) {
+	c, ok, err := convolutionOf(im, n, "ConvolutionBackpropData")
+	if !ok || err != nil {
+		return nil, err
 	}
 	outPad, have := attrInts(n, "output_padding")
 	if !have {
-		outPad = make([]int64, spatial)
+		outPad = make([]int64, c.spatial)
 	}
-	attrs := append(win.attrs(true), ir.Attr{Name: "output_padding", Value: joinInts(outPad)})
-	ins := []tensor{x, w}
+	attrs := append(c.win.attrs(true), ir.Attr{Name: "output_padding", Value: joinInts(outPad)})
+	ins := []tensor{c.x, c.w}
 	if shape, ok := attrInts(n, "output_shape"); ok {
-		if len(shape) > spatial {
-			shape = shape[len(shape)-spatial:]
+		if len(shape) > c.spatial {
+			shape = shape[len(shape)-c.spatial:]
 		}
 		ins = append(ins, im.ints("output_shape", false, shape...))
 	}
 	typ := "ConvolutionBackpropData"
 	if group := attrInt(n, "group", 1); group != 1 {
-		if ins[1], ok = im.groupWeights(w, group); !ok {
+		if ins[1], ok = im.groupWeights(c.w, group); !ok {
 			return nil, nil
 		}
 		typ = "GroupConvolutionBackpropData"
@@ -180,12 +196,7 @@ func importConvTranspose(im *importer, n *Node) ([]tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	if b, ok := im.input(2); ok {
-		if y, err = im.addBias(y, b, spatial+2); err != nil {
-			return nil, err
-		}
-	}
-	return []tensor{y}, nil
+	return im.withBias(y, c.spatial)
 }
 
 func roundingType(n *Node) string {

@@ -265,20 +265,26 @@ func runRange[T any](p *Plan, k variants[T], check func(a, b T) faultKind, dst, 
 				return locate(check, n, c, func(j int) (T, T) { return ax[j*p.aRun], bx[j*p.bRun] })
 			}
 		}
-		// Advance the odometer to the next run.
-		for d := len(p.outer) - 1; d >= 0; d-- {
-			idx[d]++
-			ao += p.aOuter[d]
-			bo += p.bOuter[d]
-			if idx[d] < p.outer[d] {
-				break
-			}
-			ao -= p.aOuter[d] * p.outer[d]
-			bo -= p.bOuter[d] * p.outer[d]
-			idx[d] = 0
-		}
+		ao, bo = p.advance(idx[:], ao, bo)
 	}
 	return NoFault
+}
+
+// advance moves the odometer idx, and the operands' offsets ao and bo, to
+// the next run.
+func (p *Plan) advance(idx []int, ao, bo int) (int, int) {
+	for d := len(p.outer) - 1; d >= 0; d-- {
+		idx[d]++
+		ao += p.aOuter[d]
+		bo += p.bOuter[d]
+		if idx[d] < p.outer[d] {
+			break
+		}
+		ao -= p.aOuter[d] * p.outer[d]
+		bo -= p.bOuter[d] * p.outer[d]
+		idx[d] = 0
+	}
+	return ao, bo
 }
 
 // locate runs after a kernel reported a fault: it finds the first of n

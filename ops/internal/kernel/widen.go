@@ -140,17 +140,7 @@ func runTiled[T any](p *Plan, k variants[T], check func(a, b T) faultKind, dst, 
 			idx[last] += rows - 1
 			ao += (rows - 1) * p.aOuter[last]
 		}
-		for d := last; d >= 0; d-- {
-			idx[d]++
-			ao += p.aOuter[d]
-			bo += p.bOuter[d]
-			if idx[d] < p.outer[d] {
-				break
-			}
-			ao -= p.aOuter[d] * p.outer[d]
-			bo -= p.bOuter[d] * p.outer[d]
-			idx[d] = 0
-		}
+		ao, bo = p.advance(idx[:], ao, bo)
 	}
 	return NoFault
 }
