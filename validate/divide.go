@@ -621,7 +621,7 @@ func (v *validator) computeConstText(val *values.Value) string {
 		if n, ok := val.NumElems(); !ok || n != 1 {
 			return ""
 		}
-		es = []sym.Expr{val.All}
+		es = []sym.Expr{v.an.All(val)}
 	}
 	if len(es) > 8 {
 		return ""

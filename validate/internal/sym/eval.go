@@ -62,7 +62,7 @@ func (b *Builder) evalAtom(a *Atom, val func(Sym) int64, memo map[*Atom]evalResu
 
 func (b *Builder) computeAtom(a *Atom, val func(Sym) int64, memo map[*Atom]evalResult) (int64, bool) {
 	if a.kind == kSym {
-		return val(a.sym), true
+		return val(a.symbol()), true
 	}
 	if a.kind == kUnknown || a.kind == kConvert {
 		return 0, false
@@ -104,7 +104,7 @@ func (b *Builder) computeAtom(a *Atom, val func(Sym) int64, memo map[*Atom]evalR
 		}
 		return m, true
 	case kWrap:
-		return wrapInto(args[0], a.r)
+		return wrapInto(args[0], a.r())
 	case kSelect:
 		// Which argument is chosen is not followed: only agreeing ones
 		// have a value.
@@ -175,7 +175,7 @@ func (b *Builder) atomString(a *Atom) string {
 	}
 	switch a.kind {
 	case kSym:
-		return b.syms[a.sym].Name
+		return b.syms[a.symbol()].Name
 	case kFloorDiv:
 		return "floor((" + args[0] + ")/" + strconv.FormatInt(a.k, 10) + ")"
 	case kTruncDiv:
@@ -191,12 +191,12 @@ func (b *Builder) atomString(a *Atom) string {
 	case kWrap:
 		return "wrap(" + args[0] + ")"
 	case kConvert:
-		return "convert" + a.r.String()
+		return "convert" + a.r().String()
 	}
-	if a.Origin != "" {
-		return "unknown(" + a.Origin + ")"
+	if a.origin() != "" {
+		return "unknown(" + a.origin() + ")"
 	}
-	return "unknown" + a.r.String()
+	return "unknown" + a.r().String()
 }
 
 // Origins lists the origins of the unknown and converted atoms e
@@ -204,8 +204,7 @@ func (b *Builder) atomString(a *Atom) string {
 func (b *Builder) Origins(e Expr) []string {
 	var out []string
 	for _, t := range e.terms {
-		t.a.walk()
-		for _, o := range t.a.origins {
+		for _, o := range t.a.walk().origins {
 			if !slices.Contains(out, o) {
 				out = append(out, o)
 			}

@@ -82,25 +82,53 @@ const (
 var kindNames = [numKinds]string{"sym", "floor", "trunc", "div", "mod", "mul", "min", "max", "wrap", "select", "unknown", "convert"}
 
 // Atom is a symbol or a non-linear operation; a Builder makes each once.
+// A deep model makes millions of atoms, so the fields few kinds use live
+// behind pointers.
 type Atom struct {
-	id   int
-	kind kind
-	sym  Sym
 	args []Expr
-	k    int64 // the divisor of floor and trunc
-	flag bool  // floor (true) or truncation, for div and mod
-	r    Range // the range of wrap, unknown and convert
-	// Origin names what made an unknown atom: the op that stopped the
-	// analysis.
-	Origin string
+	k    int64 // the divisor of floor and trunc; the symbol of a sym
 	// sameHash links the atoms of one hash in their Builder.
 	sameHash *Atom
-	// The symbols, constants and origins the atom depends on, worked out
-	// once (an expression of a deep model shares most of its atoms).
+	// deps are the symbols, constants and origins the atom depends on,
+	// worked out once and shared with an argument's where they are the
+	// same (an expression of a deep model shares most of its atoms).
+	deps *deps
+	// limits are the range and origin of wrap, unknown and convert.
+	limits *limits
+	id     int32
+	kind   kind
+	flag   bool // floor (true) or truncation, for div and mod
+}
+
+type deps struct {
 	syms    []Sym
 	consts  []int64
 	origins []string
-	walked  bool
+}
+
+type limits struct {
+	r Range
+	// origin names what made an unknown atom: the op that stopped the
+	// analysis.
+	origin string
+}
+
+// symbol is the symbol of a sym atom.
+func (a *Atom) symbol() Sym { return Sym(a.k) }
+
+// r is the range of a wrap, unknown or convert atom.
+func (a *Atom) r() Range {
+	if a.limits == nil {
+		return Range{}
+	}
+	return a.limits.r
+}
+
+func (a *Atom) origin() string {
+	if a.limits == nil {
+		return ""
+	}
+	return a.limits.origin
 }
 
 // maxConsts bounds the constants an atom remembers for searches.
@@ -108,33 +136,48 @@ const maxConsts = 64
 
 // walk fills an atom's symbols, constants and origins from its
 // arguments'.
-func (a *Atom) walk() {
-	if a.walked {
-		return
+func (a *Atom) walk() *deps {
+	if a.deps != nil {
+		return a.deps
 	}
-	a.walked = true
+	var d deps
 	if a.kind == kSym {
-		a.syms = []Sym{a.sym}
+		d.syms = []Sym{a.symbol()}
 	}
 	if a.kind == kFloorDiv || a.kind == kTruncDiv {
-		a.consts = append(a.consts, a.k)
+		d.consts = append(d.consts, a.k)
 	}
-	if (a.kind == kUnknown || a.kind == kConvert) && a.Origin != "" {
-		a.origins = append(a.origins, a.Origin)
+	if o := a.origin(); (a.kind == kUnknown || a.kind == kConvert) && o != "" {
+		d.origins = append(d.origins, o)
 	}
+	var first *deps
 	for _, arg := range a.args {
-		a.consts = withInt(a.consts, arg.c)
+		d.consts = withInt(d.consts, arg.c)
 		for _, t := range arg.terms {
-			t.a.walk()
-			a.syms = union(a.syms, t.a.syms, math.MaxInt)
-			a.consts = union(withInt(a.consts, t.k), t.a.consts, maxConsts)
-			for _, o := range t.a.origins {
-				if !slices.Contains(a.origins, o) && len(a.origins) < maxConsts {
-					a.origins = append(a.origins, o)
+			td := t.a.walk()
+			if first == nil {
+				first = td
+			}
+			d.syms = union(d.syms, td.syms, math.MaxInt)
+			d.consts = union(withInt(d.consts, t.k), td.consts, maxConsts)
+			for _, o := range td.origins {
+				if !slices.Contains(d.origins, o) && len(d.origins) < maxConsts {
+					d.origins = append(d.origins, o)
 				}
 			}
 		}
 	}
+	if first != nil && sameSlice(d.syms, first.syms) && sameSlice(d.consts, first.consts) && sameSlice(d.origins, first.origins) {
+		a.deps = first
+	} else {
+		a.deps = &d
+	}
+	return a.deps
+}
+
+// sameSlice reports whether a and b are the same slice, not only equal.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // union is the sorted union of the sorted a and b, at most limit long
@@ -143,10 +186,10 @@ func (a *Atom) walk() {
 // the other.
 func union[T cmp.Ordered](a, b []T, limit int) []T {
 	switch {
+	case len(b) >= len(a) && len(b) <= limit && holds(b, a):
+		return slices.Clip(b)
 	case len(b) == 0 || len(a) >= limit || holds(a, b):
 		return slices.Clip(a)
-	case len(b) <= limit && holds(b, a):
-		return slices.Clip(b)
 	}
 	out := append(slices.Clone(a), b...)
 	slices.Sort(out)
@@ -191,7 +234,7 @@ type term struct {
 
 // Builder makes atoms and symbols. It is not safe for concurrent use.
 type Builder struct {
-	atoms  []*Atom
+	made   int // atoms made, the next one's id
 	byHash map[uint64]*Atom
 	seed   maphash.Seed
 	syms   []SymInfo
@@ -218,33 +261,35 @@ func (b *Builder) Info(s Sym) SymInfo { return b.syms[s] }
 // NumSyms is the number of symbols made.
 func (b *Builder) NumSyms() int { return len(b.syms) }
 
-// atom returns the atom equal to a that b made before, or makes a.
-func (b *Builder) atom(a *Atom) *Atom {
+// atom returns the atom equal to a that b made before, or makes a copy
+// of a: most atoms a deep model asks for exist already.
+func (b *Builder) atom(a Atom) *Atom {
 	h := a.hash(b.seed)
 	for old := b.byHash[h]; old != nil; old = old.sameHash {
-		if old.equal(a) {
+		if old.equal(&a) {
 			return old
 		}
 	}
-	a.id = len(b.atoms)
-	b.atoms = append(b.atoms, a)
-	a.sameHash = b.byHash[h]
-	b.byHash[h] = a
-	return a
+	made := new(Atom)
+	*made = a
+	made.id = int32(b.made)
+	b.made++
+	made.sameHash = b.byHash[h]
+	b.byHash[h] = made
+	return made
 }
 
 // hash mixes what identifies an atom: its kind, parameters and arguments,
 // whose atoms are already unique and so hash by id.
 func (a *Atom) hash(seed maphash.Seed) uint64 {
-	h := mix(uint64(a.kind), uint64(a.sym))
-	h = mix(h, uint64(a.k))
+	h := mix(uint64(a.kind), uint64(a.k))
 	if a.flag {
 		h = mix(h, 1)
 	}
-	h = mix(h, uint64(a.r.Lo.V)^uint64(a.r.Lo.Inf)<<56)
-	h = mix(h, uint64(a.r.Hi.V)^uint64(a.r.Hi.Inf)<<56)
-	if a.Origin != "" {
-		h = mix(h, maphash.String(seed, a.Origin))
+	if l := a.limits; l != nil {
+		h = mix(h, uint64(l.r.Lo.V)^uint64(l.r.Lo.Inf)<<56)
+		h = mix(h, uint64(l.r.Hi.V)^uint64(l.r.Hi.Inf)<<56)
+		h = mix(h, maphash.String(seed, l.origin))
 	}
 	for _, e := range a.args {
 		h = mix(h, uint64(e.c))
@@ -265,7 +310,7 @@ func mix(h, v uint64) uint64 {
 // equal reports whether a and o are the same computation; unknowns and
 // conversions are the same only when made from the same origin.
 func (a *Atom) equal(o *Atom) bool {
-	if a.kind != o.kind || a.sym != o.sym || a.k != o.k || a.flag != o.flag || a.r != o.r || a.Origin != o.Origin || len(a.args) != len(o.args) {
+	if a.kind != o.kind || a.k != o.k || a.flag != o.flag || a.r() != o.r() || a.origin() != o.origin() || len(a.args) != len(o.args) {
 		return false
 	}
 	for i, e := range a.args {
@@ -332,7 +377,7 @@ func (e Expr) shortKey() shortKey {
 func Const(v int64) Expr { return Expr{c: v} }
 
 // Var is the expression of a symbol.
-func (b *Builder) Var(s Sym) Expr { return b.of(b.atom(&Atom{kind: kSym, sym: s})) }
+func (b *Builder) Var(s Sym) Expr { return b.of(b.atom(Atom{kind: kSym, k: int64(s)})) }
 
 func (b *Builder) of(a *Atom) Expr { return Expr{terms: []term{{1, a}}} }
 
@@ -340,13 +385,13 @@ func (b *Builder) of(a *Atom) Expr { return Expr{terms: []term{{1, a}}} }
 // the op that made it. Unknowns of the same origin and range are the
 // same value, so pass a distinct origin for distinct values.
 func (b *Builder) Unknown(r Range, origin string) Expr {
-	return b.of(b.atom(&Atom{kind: kUnknown, r: r, Origin: origin}))
+	return b.of(b.atom(Atom{kind: kUnknown, limits: &limits{r, origin}}))
 }
 
 // Converted is an integer converted from a float that this package does
 // not follow: a value in r, where the conversion is defined.
 func (b *Builder) Converted(r Range, origin string) Expr {
-	return b.of(b.atom(&Atom{kind: kConvert, r: r, Origin: origin}))
+	return b.of(b.atom(Atom{kind: kConvert, limits: &limits{r, origin}}))
 }
 
 // IsConst reports whether e is a constant, and which.
@@ -401,7 +446,7 @@ func (b *Builder) combine(x int64, e Expr, y int64, f Expr) Expr {
 
 func (b *Builder) overflow() Expr {
 	b.overflowed = true
-	return b.Unknown(Range{NegInf, PosInf}, fmt.Sprintf("a coefficient beyond int64 (#%d)", len(b.atoms)))
+	return b.Unknown(Range{NegInf, PosInf}, fmt.Sprintf("a coefficient beyond int64 (#%d)", b.made))
 }
 
 // Add is e + f.
@@ -427,7 +472,7 @@ func (b *Builder) Mul(e, f Expr) Expr {
 	if compareExprs(f, e) < 0 {
 		e, f = f, e
 	}
-	return b.of(b.atom(&Atom{kind: kMul, args: []Expr{e, f}}))
+	return b.of(b.atom(Atom{kind: kMul, args: []Expr{e, f}}))
 }
 
 // MultipleOf reports whether e is a multiple of k whatever its symbols:
@@ -481,7 +526,7 @@ func (b *Builder) FloorDivK(e Expr, k int64) Expr {
 	// an atom.
 	q := floorDiv(e.c, k)
 	rest := Expr{c: e.c - q*k, terms: e.terms}
-	a := b.atom(&Atom{kind: kFloorDiv, k: k, args: []Expr{rest}})
+	a := b.atom(Atom{kind: kFloorDiv, k: k, args: []Expr{rest}})
 	return b.Add(b.of(a), Const(q))
 }
 
@@ -506,7 +551,7 @@ func (b *Builder) TruncDivK(e Expr, k int64) Expr {
 		}
 		return q
 	}
-	return b.of(b.atom(&Atom{kind: kTruncDiv, k: k, args: []Expr{e}}))
+	return b.of(b.atom(Atom{kind: kTruncDiv, k: k, args: []Expr{e}}))
 }
 
 // Div is e / f, floored or truncated.
@@ -517,7 +562,7 @@ func (b *Builder) Div(e, f Expr, floor bool) Expr {
 		}
 		return b.TruncDivK(e, k)
 	}
-	return b.of(b.atom(&Atom{kind: kDiv, flag: floor, args: []Expr{e, f}}))
+	return b.of(b.atom(Atom{kind: kDiv, flag: floor, args: []Expr{e, f}}))
 }
 
 // Mod is the remainder of e / f: of the floor division (the sign of f,
@@ -526,7 +571,7 @@ func (b *Builder) Mod(e, f Expr, floor bool) Expr {
 	if k, ok := f.IsConst(); ok && k != 0 && k != math.MinInt64 {
 		return b.Sub(e, b.Scale(b.Div(e, f, floor), k))
 	}
-	return b.of(b.atom(&Atom{kind: kMod, flag: floor, args: []Expr{e, f}}))
+	return b.of(b.atom(Atom{kind: kMod, flag: floor, args: []Expr{e, f}}))
 }
 
 // Min is the smallest of the expressions.
@@ -558,7 +603,7 @@ func (b *Builder) extreme(k kind, es []Expr) Expr {
 		return args[0]
 	}
 	slices.SortFunc(args, compareExprs)
-	return b.of(b.atom(&Atom{kind: k, args: args}))
+	return b.of(b.atom(Atom{kind: k, args: args}))
 }
 
 // Abs is |e| in the integers (Wrap it to the element type: |MIN| does not
@@ -578,7 +623,7 @@ func (b *Builder) Select(es ...Expr) Expr {
 		return args[0]
 	}
 	slices.SortFunc(args, compareExprs)
-	return b.of(b.atom(&Atom{kind: kSelect, args: args}))
+	return b.of(b.atom(Atom{kind: kSelect, args: args}))
 }
 
 // Wrap is e as an integer of range r (an element type's) holds it: e
@@ -593,11 +638,11 @@ func (b *Builder) Wrap(e Expr, r Range) Expr {
 		// Wrapping a value already wrapped into a range within r, or a
 		// symbol or unknown whose range is within r, changes nothing.
 		a := e.terms[0].a
-		if (a.kind == kWrap || a.kind == kUnknown || a.kind == kConvert) && a.r.Within(r) {
+		if (a.kind == kWrap || a.kind == kUnknown || a.kind == kConvert) && a.r().Within(r) {
 			return e
 		}
 	}
-	return b.of(b.atom(&Atom{kind: kWrap, r: r, args: []Expr{e}}))
+	return b.of(b.atom(Atom{kind: kWrap, limits: &limits{r: r}, args: []Expr{e}}))
 }
 
 // Unwrap returns the argument and range of an expression that is one
@@ -607,15 +652,14 @@ func (b *Builder) Unwrap(e Expr) (Expr, Range, bool) {
 		return Expr{}, Range{}, false
 	}
 	a := e.terms[0].a
-	return a.args[0], a.r, true
+	return a.args[0], a.r(), true
 }
 
 // Syms lists the symbols e depends on, in increasing order.
 func (b *Builder) Syms(e Expr) []Sym {
 	var out []Sym
 	for _, t := range e.terms {
-		t.a.walk()
-		out = union(out, t.a.syms, math.MaxInt)
+		out = union(out, t.a.walk().syms, math.MaxInt)
 	}
 	return out
 }
@@ -626,8 +670,7 @@ func (b *Builder) Syms(e Expr) []Sym {
 func (b *Builder) Consts(e Expr) []int64 {
 	out := []int64{e.c}
 	for _, t := range e.terms {
-		t.a.walk()
-		out = union(withInt(out, t.k), t.a.consts, maxConsts)
+		out = union(withInt(out, t.k), t.a.walk().consts, maxConsts)
 	}
 	return out
 }
@@ -673,7 +716,7 @@ func (b *Builder) substituteAtom(a *Atom, repl func(Sym) (Expr, bool), memo map[
 	switch a.kind {
 	case kSym:
 		var ok bool
-		if r, ok = repl(a.sym); !ok {
+		if r, ok = repl(a.symbol()); !ok {
 			r = b.of(a)
 		}
 	case kFloorDiv:
@@ -691,7 +734,7 @@ func (b *Builder) substituteAtom(a *Atom, repl func(Sym) (Expr, bool), memo map[
 	case kMax:
 		r = b.Max(args...)
 	case kWrap:
-		r = b.Wrap(args[0], a.r)
+		r = b.Wrap(args[0], a.r())
 	case kSelect:
 		r = b.Select(args...)
 	default:

@@ -86,7 +86,7 @@ func (p *Prover) lower(e Expr) Bound {
 	if last < 0 {
 		lb := Finite(e.c)
 		for _, t := range e.terms {
-			r := p.env.Range(t.a.sym)
+			r := p.env.Range(t.a.symbol())
 			if t.k > 0 {
 				lb = add(lb, mulK(r.Lo, t.k), -1)
 			} else {
@@ -195,7 +195,7 @@ func (p *Prover) linear(a *Atom, lower bool) []linearBound {
 		}
 		return append(out, linearBound{sum, int64(len(a.args))})
 	case kWrap:
-		if p.atomRange(a).Within(a.r) && p.fits[a] {
+		if p.atomRange(a).Within(a.r()) && p.fits[a] {
 			// The argument fits: the wrap is the argument itself.
 			return []linearBound{{a.args[0], 1}}
 		}
@@ -232,9 +232,9 @@ func (p *Prover) computeRange(a *Atom) Range {
 	all := Range{NegInf, PosInf}
 	switch a.kind {
 	case kSym:
-		return p.env.Range(a.sym)
+		return p.env.Range(a.symbol())
 	case kUnknown, kConvert:
-		return a.r
+		return a.r()
 	case kFloorDiv:
 		f := p.exprRange(a.args[0])
 		return Range{divBound(f.Lo, a.k, false), divBound(f.Hi, a.k, false)}
@@ -243,23 +243,23 @@ func (p *Prover) computeRange(a *Atom) Range {
 		return Range{truncBound(f.Lo, a.k), truncBound(f.Hi, a.k)}
 	case kWrap:
 		f := p.exprRange(a.args[0])
-		if f.Within(a.r) {
+		if f.Within(a.r()) {
 			p.fits[a] = true
 			return f
 		}
 		// A range narrower than the type wraps to one range unless it
 		// straddles the type's ends.
-		if f.Lo.IsFinite() && f.Hi.IsFinite() && a.r.Lo.IsFinite() && a.r.Hi.IsFinite() {
-			width := uint64(a.r.Hi.V) - uint64(a.r.Lo.V)
+		if f.Lo.IsFinite() && f.Hi.IsFinite() && a.r().Lo.IsFinite() && a.r().Hi.IsFinite() {
+			width := uint64(a.r().Hi.V) - uint64(a.r().Lo.V)
 			if uint64(f.Hi.V)-uint64(f.Lo.V) <= width {
-				lo, ok1 := wrapInto(f.Lo.V, a.r)
-				hi, ok2 := wrapInto(f.Hi.V, a.r)
+				lo, ok1 := wrapInto(f.Lo.V, a.r())
+				hi, ok2 := wrapInto(f.Hi.V, a.r())
 				if ok1 && ok2 && lo <= hi {
 					return R(lo, hi)
 				}
 			}
 		}
-		return a.r
+		return a.r()
 	case kMin, kMax:
 		var r Range
 		for i, arg := range a.args {
@@ -383,9 +383,9 @@ func (p *Prover) related(a *Atom, rest Expr) bool {
 	if len(rest.terms) == 0 {
 		return false
 	}
-	a.walk()
+	syms := a.walk().syms
 	for _, s := range p.b.Syms(rest) {
-		if _, found := slices.BinarySearch(a.syms, s); found {
+		if _, found := slices.BinarySearch(syms, s); found {
 			return true
 		}
 	}

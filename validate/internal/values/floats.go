@@ -36,7 +36,7 @@ func (a *Analysis) fromInt(x *Value) *FloatRange {
 	if !x.Int {
 		return nil
 	}
-	r := a.decide.Range(a.summary(x))
+	r := a.decide.Range(a.All(x))
 	lo, hi := math.Inf(-1), math.Inf(1)
 	if r.Lo.IsFinite() {
 		lo = float64(r.Lo.V)

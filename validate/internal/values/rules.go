@@ -21,7 +21,7 @@ func (a *Analysis) moved(x *Value, t ir.ElementType, dims []sym.Expr) *Value {
 		v.Rank, v.Dims = len(dims), dims
 	}
 	if x.Int && isInt(t) {
-		v.Int, v.All = true, a.B.Copy(a.summary(x))
+		v.Int, v.all = true, a.B.Copy(a.All(x))
 	}
 	return v
 }
@@ -38,7 +38,7 @@ func (a *Analysis) kept(x *Value, t ir.ElementType, dims []sym.Expr) *Value {
 	}
 	// In a model that runs, the output holds as many elements as the
 	// input, in the same order.
-	v.Int, v.Elems, v.All = true, x.Elems, x.All
+	v.Int, v.Elems, v.all = true, x.Elems, x.all
 	return v
 }
 
@@ -110,7 +110,7 @@ func (a *Analysis) concat(ins []*Value, axis int64, t ir.ElementType) *Value {
 		sum = a.B.Add(sum, v.Dims[ax])
 		allInt = allInt && v.Int
 		if v.Int {
-			parts = append(parts, a.B.Copy(a.summary(v)))
+			parts = append(parts, a.B.Copy(a.All(v)))
 		}
 	}
 	dims[ax] = sum
@@ -123,7 +123,7 @@ func (a *Analysis) concat(ins []*Value, axis int64, t ir.ElementType) *Value {
 		}
 	}
 	if allInt && isInt(t) {
-		v.Int, v.All = true, a.B.Select(parts...)
+		v.Int, v.all = true, a.B.Select(parts...)
 	}
 	return v
 }
@@ -323,8 +323,8 @@ func (a *Analysis) rangeOp(l *ir.Layer, ins []*Value, t ir.ElementType) *Value {
 	if len(ins) < 3 || !ins[0].Int || !ins[1].Int || !ins[2].Int || !isInt(t) {
 		return nil
 	}
-	start, stop := a.summary(ins[0]), a.summary(ins[1])
-	k, ok := a.summary(ins[2]).IsConst()
+	start, stop := a.All(ins[0]), a.All(ins[1])
+	k, ok := a.All(ins[2]).IsConst()
 	if !ok || k == 0 || k == math.MinInt64 {
 		return nil
 	}
@@ -335,7 +335,7 @@ func (a *Analysis) rangeOp(l *ir.Layer, ins []*Value, t ir.ElementType) *Value {
 		n = a.B.Max(sym.Const(0), a.B.FloorDivK(a.B.Add(a.B.Sub(start, stop), sym.Const(-k-1)), -k))
 	}
 	i := a.B.Var(a.newSym("a Range index of "+describe(l), true, anyDim, anyDim, Origin{Kind: Derived, Layer: l, Index: -1}))
-	return &Value{Type: t, Rank: 1, Dims: []sym.Expr{n}, Int: true, All: a.wrap(a.B.Add(start, a.B.Scale(i, k)), t)}
+	return &Value{Type: t, Rank: 1, Dims: []sym.Expr{n}, Int: true, all: a.wrap(a.B.Add(start, a.B.Scale(i, k)), t)}
 }
 
 func (a *Analysis) split(ins []*Value, n int64, lengths []int64, infos []ops.ValueInfo) []*Value {
@@ -545,7 +545,7 @@ func (a *Analysis) reduce(l *ir.Layer, ins []*Value, o *ops.Reduce, t ir.Element
 	v.Int = true
 	n, known := v.NumElems()
 	if !constDims || x.Elems == nil || !known || n > MaxElems {
-		v.All = a.fresh(l, typeRange(t), "a reduction")
+		v.all = a.fresh(l, typeRange(t), "a reduction")
 		return v
 	}
 	groups := make([][]sym.Expr, n)
@@ -568,7 +568,6 @@ func (a *Analysis) reduce(l *ir.Layer, ins []*Value, o *ops.Reduce, t ir.Element
 	for i, g := range groups {
 		v.Elems[i] = a.combine(l, o.Kind, g, t)
 	}
-	v.All = a.summary(v)
 	return v
 }
 
@@ -650,9 +649,9 @@ func (a *Analysis) pad(ins []*Value, t ir.ElementType) *Value {
 	if v.Int {
 		fill := sym.Const(0)
 		if len(ins) > 3 && ins[3].Int {
-			fill = a.summary(ins[3])
+			fill = a.All(ins[3])
 		}
-		v.All = a.B.Select(v.All, fill)
+		v.all = a.B.Select(v.all, fill)
 	}
 	return v
 }
@@ -753,7 +752,7 @@ func (a *Analysis) spatial(l *ir.Layer, s ops.Spatial, ins []*Value, infos []ops
 	for i, info := range infos {
 		out[i] = &Value{Type: info.Type, Rank: x.Rank, Dims: dims}
 		if isInt(info.Type) {
-			out[i].Int, out[i].All = true, a.fresh(l, typeRange(info.Type), "pooling indices")
+			out[i].Int, out[i].all = true, a.fresh(l, typeRange(info.Type), "pooling indices")
 		}
 	}
 	return out

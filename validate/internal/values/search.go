@@ -41,12 +41,12 @@ func (a *Analysis) Pairs(l *ir.Layer, bc shapeinfer.Broadcast) []Pair {
 			case y.Elems != nil && x.Elems == nil && len(y.Elems) <= maxSelect:
 				out = out[:0]
 				for _, e := range y.Elems {
-					out = append(out, Pair{a.B.Copy(x.All), e, -1})
+					out = append(out, Pair{a.B.Copy(a.All(x)), e, -1})
 				}
 			case x.Elems != nil && y.Elems == nil && len(x.Elems) <= maxSelect:
 				out = out[:0]
 				for _, e := range x.Elems {
-					out = append(out, Pair{e, a.B.Copy(y.All), -1})
+					out = append(out, Pair{e, a.B.Copy(a.All(y)), -1})
 				}
 			}
 		}

@@ -195,7 +195,6 @@ func (a *Analysis) trace(op ops.Op, ins []*Value, infos []ops.ValueInfo) []*Valu
 				v.Elems[j] = sources[k-1]
 			}
 		}
-		v.All = a.summary(v)
 		out[i] = v
 	}
 	return out
@@ -232,7 +231,7 @@ func constInts(v *Value) ([]int64, bool) {
 	}
 	if v.Elems == nil {
 		if n, ok := v.NumElems(); ok && n == 1 {
-			if c, ok := v.All.IsConst(); ok {
+			if c, ok := v.all.IsConst(); ok {
 				return []int64{c}, true
 			}
 		}
@@ -546,17 +545,16 @@ func (a *Analysis) binary(l *ir.Layer, x, y *Value, bc shapeinfer.Broadcast, t i
 			yi := shapeinfer.BroadcastIndex(coord, yDims, len(outDims)-len(yDims))
 			v.Elems[flat] = f(x.Elems[xi], y.Elems[yi])
 		}
-		v.All = a.summary(v)
 		return v
 	}
-	xs, ys := a.summary(x), a.summary(y)
+	xs, ys := a.All(x), a.All(y)
 	if !ok || !sameDims(x.Dims, dims) {
 		xs = a.B.Copy(xs)
 	}
 	if !ok || !sameDims(y.Dims, dims) {
 		ys = a.B.Copy(ys)
 	}
-	v.All = f(xs, ys)
+	v.all = f(xs, ys)
 	return v
 }
 
@@ -601,10 +599,9 @@ func (a *Analysis) unary(x *Value, t ir.ElementType, f func(sym.Expr) sym.Expr) 
 		for i, e := range x.Elems {
 			v.Elems[i] = f(e)
 		}
-		v.All = a.summary(v)
 		return v
 	}
-	v.All = f(x.All)
+	v.all = f(x.all)
 	return v
 }
 
@@ -638,7 +635,6 @@ func (a *Analysis) selectOp(l *ir.Layer, ins []*Value, bc shapeinfer.Broadcast, 
 				}
 			}
 		}
-		v.All = a.summary(v)
 	}
 	if dims, ok := a.broadcastDims(cond, &Value{Rank: v.Rank, Dims: v.Dims}, bc); ok && v.Rank >= 0 {
 		if !sameDims(dims, v.Dims) {
@@ -646,7 +642,7 @@ func (a *Analysis) selectOp(l *ir.Layer, ins []*Value, bc shapeinfer.Broadcast, 
 			// other elements of then and else.
 			v.Dims, v.Rank = dims, len(dims)
 			if v.Int {
-				v.All, v.Elems = a.B.Copy(a.summary(v)), nil
+				v.all, v.Elems = a.B.Copy(a.All(v)), nil
 			}
 		}
 	} else {
@@ -696,13 +692,12 @@ func (a *Analysis) convert(l *ir.Layer, x *Value, to ir.ElementType) *Value {
 			// symbol says so, and proofs built on it name the layer.
 			a.Assumed = append(a.Assumed, l)
 		}
-		v.All = a.fresh(l, r, what)
+		v.all = a.fresh(l, r, what)
 		if n, ok := v.NumElems(); ok && n <= MaxElems {
 			v.Elems = make([]sym.Expr, n)
 			for i := range v.Elems {
 				v.Elems[i] = a.fresh(l, r, what)
 			}
-			v.All = a.summary(v)
 		}
 		return v
 	}
@@ -726,6 +721,5 @@ func (a *Analysis) shapeOf(x *Value, t ir.ElementType) *Value {
 	}
 	v := &Value{Type: t, Rank: 1, Dims: []sym.Expr{sym.Const(int64(x.Rank))}, Int: true, Elems: make([]sym.Expr, x.Rank), Shape: true}
 	copy(v.Elems, x.Dims)
-	v.All = a.summary(v)
 	return v
 }

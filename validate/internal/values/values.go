@@ -52,11 +52,14 @@ type Value struct {
 	// on the input shapes, for other shapes.)
 	Static []int64
 	// Elems are the elements of an integer or boolean tensor, row-major,
-	// when their count is a known constant of at most MaxElems; All holds
-	// for every element. Int is false for other types.
+	// when their count is a known constant of at most MaxElems; Analysis.All
+	// gives what holds for every element. Int is false for other types.
 	Int   bool
 	Elems []sym.Expr
-	All   sym.Expr
+	// all holds for every element where Elems is nil. Where Elems is set,
+	// All makes the summary when asked: most values are never asked, and
+	// a deep model has a hundred thousand.
+	all sym.Expr
 	// Tensor is the value of a constant (from Const layers only, never
 	// from shapes: those stay symbols).
 	Tensor *ir.Tensor
@@ -320,12 +323,11 @@ func (a *Analysis) input(l *ir.Layer, info ops.ValueInfo) *Value {
 			in.Elems = append(in.Elems, s)
 			v.Elems = append(v.Elems, a.B.Var(s))
 		}
-		v.All = a.summary(v)
 		return v
 	}
 	s := a.newSym(l.Name+"[*]", true, r, r, Origin{Kind: InputElem, Input: in, Index: -1})
 	in.Elems, in.Summary = []sym.Sym{s}, true
-	v.All = a.B.Var(s)
+	v.all = a.B.Var(s)
 	return v
 }
 
@@ -368,14 +370,13 @@ func (a *Analysis) constant(t *ir.Tensor) *Value {
 	}
 	switch {
 	case !exact:
-		v.All = a.B.Unknown(typeRange(t.Type), "a u64 constant above 2^63-1")
+		v.all = a.B.Unknown(typeRange(t.Type), "a u64 constant above 2^63-1")
 	case n <= MaxElems:
 		v.Elems = vals
-		v.All = a.summary(v)
 	case lo == hi:
-		v.All = sym.Const(lo)
+		v.all = sym.Const(lo)
 	default:
-		v.All = a.B.Unknown(sym.R(lo, hi), fmt.Sprintf("a constant of %d elements", n))
+		v.all = a.B.Unknown(sym.R(lo, hi), fmt.Sprintf("a constant of %d elements", n))
 	}
 	return v
 }
@@ -405,11 +406,11 @@ func intAt(t *ir.Tensor, i int) (int64, bool) {
 	return 0, false
 }
 
-// summary is an expression every element of v satisfies: the one
+// All is an expression every element of v satisfies: the one
 // expression of a large tensor, one of the tracked ones of a small one.
-func (a *Analysis) summary(v *Value) sym.Expr {
+func (a *Analysis) All(v *Value) sym.Expr {
 	if v.Elems == nil {
-		return v.All
+		return v.all
 	}
 	if len(v.Elems) == 0 {
 		return a.B.Unknown(typeRange(v.Type), "an empty tensor")
@@ -464,7 +465,7 @@ func (a *Analysis) opaque(l *ir.Layer, i int, info ops.ValueInfo) *Value {
 		if indexOutput(l.Type, i) {
 			r = sym.R(0, min(MaxDim, r.Hi.V))
 		}
-		v.All = a.fresh(l, r, "a value")
+		v.all = a.fresh(l, r, "a value")
 	}
 	return v
 }
@@ -533,7 +534,7 @@ func (a *Analysis) String(v *Value) string {
 		}
 		s.WriteString(" = {" + strings.Join(parts, ", ") + "}")
 	} else {
-		s.WriteString(" each " + a.B.String(a.summary(v)))
+		s.WriteString(" each " + a.B.String(a.All(v)))
 	}
 	return s.String()
 }
