@@ -57,19 +57,14 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 	}
 	a, b := v.operandText(l, 0, pairs), v.operandText(l, 1, pairs)
 	expression := v.expr(ir.Output{Layer: l}, 0)
-	evidence := func(extra map[string]any) map[string]any {
-		e := map[string]any{"expression": expression, "a": a, "b": b}
-		for k, x := range extra {
-			e[k] = x
-		}
-		return e
-	}
+	shared := Evidence{{"expression", expression}, {"a", a}, {"b", b}}
+	evidence := func(extra ...Fact) Evidence { return shared.With(extra...) }
 	if v.faults(l, info.Type, pairs, evidence) {
 		return // the model cannot run past this Divide: nothing else about it matters
 	}
 	signed := info.Type.IsSigned()
 	if !signed && d.PythonDiv && v.origin == fromONNX {
-		v.r.add(Note, "divide/floor-trunc-agree", l, evidence(map[string]any{"reason": "the type is unsigned"}),
+		v.r.add(Note, "divide/floor-trunc-agree", l, evidence(Fact{"reason", "the type is unsigned"}),
 			"m_pythondiv=true floors where ONNX truncates, but %s values are never negative: floor and truncation are the same", info.Type)
 	}
 	if !signed || !d.PythonDiv {
@@ -247,7 +242,7 @@ func flooring(*ir.Layer, *ops.Divide) bool   { return true }
 // warning when they agree at the declared shapes only; an error with a
 // counter-example at the model's inputs when some input makes the model's
 // outputs differ; a warning naming what stopped the analysis otherwise.
-func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool, reason, a, b string, evidence func(map[string]any) map[string]any) {
+func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool, reason, a, b string, evidence func(...Fact) Evidence) {
 	onnxRun := values.RunOptions{Floor: truncating, MaxTensorBytes: v.opts.MaxTensorBytes}
 	irRun := values.RunOptions{Floor: flooring, MaxTensorBytes: v.opts.MaxTensorBytes}
 	search := func(anyShape bool) (*values.Witness, bool) {
@@ -260,15 +255,15 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 				where = " whatever the input shapes"
 			}
 			where += v.assumptions(pairs)
-			v.r.add(Note, "divide/floor-trunc-agree", l, evidence(map[string]any{"reason": why + where}),
+			v.r.add(Note, "divide/floor-trunc-agree", l, evidence(Fact{"reason", why + where}),
 				"m_pythondiv=true floors where ONNX truncates, but here they agree: %s%s (A %s, B %s)", why, where, a, b)
 			return
 		}
-		e := evidence(map[string]any{"reason": reason})
+		e := evidence(Fact{"reason", reason})
 		msg := fmt.Sprintf("m_pythondiv=true floors where ONNX truncates; at the declared input shapes they agree (%s: A %s, B %s), but not for every input shape, which a reshape may give", reason, a, b)
 		if w, ok := search(true); ok {
-			v.witness(e, w, "ONNX", "this IR")
-			msg += "; with other input shapes: " + e["counter_example"].(string)
+			e = v.witness(e, w, "ONNX", "this IR")
+			msg += "; with other input shapes: " + e.Get("counter_example").(string)
 		} else {
 			msg += v.stoppedBy(pairs)
 		}
@@ -276,20 +271,19 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 		return
 	}
 	if w, ok := search(false); ok {
-		e := evidence(nil)
-		v.witness(e, w, "ONNX", "this IR")
-		v.r.add(Error, "divide/floor-trunc", l, e, "floors where ONNX truncates, and the model admits inputs where they differ: %s", e["counter_example"])
+		e := v.witness(evidence(), w, "ONNX", "this IR")
+		v.r.add(Error, "divide/floor-trunc", l, e, "floors where ONNX truncates, and the model admits inputs where they differ: %s", e.Get("counter_example"))
 		v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 		return
 	}
-	v.r.add(Warning, "divide/floor-trunc-possible", l, evidence(nil),
+	v.r.add(Warning, "divide/floor-trunc-possible", l, evidence(),
 		"floors where ONNX truncates, and irdiv can neither prove that they agree nor find inputs where they differ (A %s, B %s)%s", a, b, v.stoppedBy(pairs))
 }
 
 // pytorch: OpenVINO's PyTorch frontend floors on purpose (Python's //),
 // and its CPU plugin truncates anyway (#38248): where the operands can
 // have opposite signs, that is a warning with a counter-example.
-func (v *validator) pytorch(l *ir.Layer, pairs []values.Pair, agree bool, evidence func(map[string]any) map[string]any) {
+func (v *validator) pytorch(l *ir.Layer, pairs []values.Pair, agree bool, evidence func(...Fact) Evidence) {
 	if agree {
 		return
 	}
@@ -299,10 +293,9 @@ func (v *validator) pytorch(l *ir.Layer, pairs []values.Pair, agree bool, eviden
 	if !ok {
 		return
 	}
-	e := evidence(nil)
-	v.witness(e, w, "PyTorch (and this IR)", "OpenVINO's CPU plugin")
+	e := v.witness(evidence(), w, "PyTorch (and this IR)", "OpenVINO's CPU plugin")
 	v.r.add(Warning, "cpu/pythondiv-ignored", l, e,
-		"floors as PyTorch's // does, but OpenVINO's CPU plugin ignores m_pythondiv and truncates (#38248), and the model admits inputs where they differ: %s", e["counter_example"])
+		"floors as PyTorch's // does, but OpenVINO's CPU plugin ignores m_pythondiv and truncates (#38248), and the model admits inputs where they differ: %s", e.Get("counter_example"))
 	v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 }
 
@@ -351,39 +344,46 @@ func (v *validator) stoppedBy(pairs []values.Pair) string {
 	return "; the values come through " + strings.Join(names[:min(len(names), 3)], ", ") + more(len(names), 3) + ", which irdiv does not follow"
 }
 
-// witness writes a counter-example into a finding's evidence.
-func (v *validator) witness(e map[string]any, w *values.Witness, meant, got string) {
+// witness returns a finding's evidence with a counter-example.
+func (v *validator) witness(e Evidence, w *values.Witness, meant, got string) Evidence {
 	q1, q2 := divInt(w.A, w.B, false), divInt(w.A, w.B, true)
 	if meant != "ONNX" {
 		q1, q2 = q2, q1
 	}
 	ex := fmt.Sprintf("%d / %d: %s gives %d, %s gives %d", w.A, w.B, meant, q1, got, q2)
-	e["counter_example"] = ex
-	e["a_value"], e["b_value"] = w.A, w.B
-	e["truncated"], e["floored"] = divInt(w.A, w.B, false), divInt(w.A, w.B, true)
-	e["index"] = w.Index
-	inputs := make(map[string]any)
-	for l, t := range w.Inputs {
-		inputs[l.Name] = map[string]any{"type": t.Type.String(), "shape": t.Shape, "values": preview(t)}
+	facts := []Fact{
+		{"counter_example", ex},
+		{"a_value", w.A}, {"b_value", w.B},
+		{"truncated", divInt(w.A, w.B, false)}, {"floored", divInt(w.A, w.B, true)},
+		{"index", w.Index},
+		{"inputs", inputsEvidence(w.Inputs)},
 	}
-	e["inputs"] = inputs
 	switch {
 	case len(w.Outputs) > 0:
 		var names []string
 		for _, r := range w.Outputs {
 			names = append(names, r.Name)
 		}
-		e["outputs_differ"] = names
-		e["confirmed"] = "outputs"
+		facts = append(facts, Fact{"outputs_differ", names}, Fact{"confirmed", "outputs"})
 	case w.Fails != nil:
-		e["confirmed"] = "fails"
-		e["fails"] = w.Fails.Error()
+		facts = append(facts, Fact{"confirmed", "fails"}, Fact{"fails", w.Fails.Error()})
 	default:
-		e["confirmed"] = "divide"
+		facts = append(facts, Fact{"confirmed", "divide"})
 		if w.Through != nil {
-			e["through"] = w.Through.Name
+			facts = append(facts, Fact{"through", w.Through.Name})
 		}
 	}
+	return e.With(facts...)
+}
+
+// inputsEvidence shows a counter-example's inputs by name: type, shape and
+// values.
+func inputsEvidence(inputs map[*ir.Layer]*ir.Tensor) map[string]any {
+	out := make(map[string]any, len(inputs))
+	for l, t := range inputs {
+		out[l.Name] = map[string]any{"type": t.Type.String(), "shape": t.Shape, "values": preview(t)}
+	}
+	return out
 }
 
 // counterExample keeps a witness's inputs by Parameter name.
@@ -422,10 +422,10 @@ func preview(t *ir.Tensor) string {
 // faults reports zero divisors and MIN / -1: an error where certain (a
 // constant), a warning with a counter-example where the model's inputs
 // can make them. It reports whether a fault is certain.
-func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, evidence func(map[string]any) map[string]any) bool {
+func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, evidence func(...Fact) Evidence) bool {
 	for _, p := range pairs {
 		if c, ok := p.B.IsConst(); ok && c == 0 {
-			v.r.add(Error, "divide/zero-divisor", l, evidence(map[string]any{"index": max(p.Index, 0)}),
+			v.r.add(Error, "divide/zero-divisor", l, evidence(Fact{"index", max(p.Index, 0)}),
 				"the divisor is 0 at flat output index %d: integer division by zero", max(p.Index, 0))
 			return true
 		}
@@ -439,7 +439,7 @@ func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, e
 		ca, okA := p.A.IsConst()
 		cb, okB := p.B.IsConst()
 		if okA && okB && ca == minimum && cb == -1 {
-			v.r.add(Error, "divide/overflow", l, evidence(map[string]any{"index": max(p.Index, 0), "example": fmt.Sprintf("%d / -1", minimum)}),
+			v.r.add(Error, "divide/overflow", l, evidence(Fact{"index", max(p.Index, 0)}, Fact{"example", fmt.Sprintf("%d / -1", minimum)}),
 				"the dividend is %d and the divisor -1 at flat output index %d: integer division overflow (%d / -1 has no %s result)", minimum, max(p.Index, 0), minimum, t)
 			return true
 		}
@@ -453,12 +453,8 @@ func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, e
 	if !ok {
 		return false
 	}
-	e := evidence(map[string]any{"example": fmt.Sprintf("%d / -1", minimum), "index": w.Index})
-	inputs := make(map[string]any)
-	for in, tensor := range w.Inputs {
-		inputs[in.Name] = map[string]any{"type": tensor.Type.String(), "shape": tensor.Shape, "values": preview(tensor)}
-	}
-	e["inputs"] = inputs
+	e := evidence(Fact{"example", fmt.Sprintf("%d / -1", minimum)}, Fact{"index", w.Index})
+	e = e.With(Fact{"inputs", inputsEvidence(w.Inputs)})
 	v.r.add(Warning, "divide/overflow", l, e,
 		"the model admits inputs where the dividend is %d and the divisor -1: integer division overflow (%d / -1 has no %s result)", minimum, minimum, t)
 	v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
@@ -467,9 +463,9 @@ func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, e
 
 // cpu notes what OpenVINO's CPU plugin computes differently: it ignores
 // m_pythondiv (truncates), divides i32 in float32 and narrows i64 to i32.
-func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []values.Pair, agree bool, evidence func(map[string]any) map[string]any) {
+func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []values.Pair, agree bool, evidence func(...Fact) Evidence) {
 	if t.IsSigned() && d.PythonDiv && !agree && v.origin != fromPyTorch {
-		v.r.add(Note, "cpu/pythondiv-ignored", l, evidence(map[string]any{"example": "-3 / 2: this IR gives -2, the CPU plugin gives -1"}),
+		v.r.add(Note, "cpu/pythondiv-ignored", l, evidence(Fact{"example", "-3 / 2: this IR gives -2, the CPU plugin gives -1"}),
 			"OpenVINO's CPU plugin ignores m_pythondiv and truncates, so its results differ from this IR's floor where the operands have opposite signs (-3 / 2 gives -1 there, -2 here) (#38248)")
 	}
 	if t != ir.I32 && t != ir.I64 {
@@ -499,10 +495,10 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []va
 		msg = "OpenVINO's CPU plugin narrows i64 to i32 and divides in float32 (#37766)"
 		code = "cpu/i64-narrowed"
 	}
-	e := evidence(nil)
+	e := evidence()
 	if ok {
 		ex := fmt.Sprintf("%d / %d: exact %d, CPU plugin %d", x, y, divInt(x, y, false), cpuDivide(t, x, y))
-		e["example"] = ex
+		e = e.With(Fact{"example", ex})
 		msg += "; the operands here can be that large: " + ex
 	} else {
 		msg += fmt.Sprintf("; the operands here can be that large (A %s, B %s)", rangeText(ra), rangeText(rb))

@@ -30,9 +30,9 @@ func ExampleModel() {
 		}
 		fmt.Printf("%s %s %s\n", f.Severity, f.Code, f.Layer.Name)
 		if c := f.CounterExample; c != nil {
-			fmt.Printf("  %s, when v is %v\n", f.Evidence["counter_example"], c.Inputs["v"])
+			fmt.Printf("  %s, when v is %v\n", f.Evidence.Get("counter_example"), c.Inputs["v"])
 		} else {
-			fmt.Printf("  %s\n", f.Evidence["reason"])
+			fmt.Printf("  %s\n", f.Evidence.Get("reason"))
 		}
 	}
 	// Output:

@@ -1,7 +1,9 @@
 package validate
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -53,10 +55,73 @@ type Finding struct {
 	Message string
 	// Evidence holds the numbers behind the message: ranges, values,
 	// counter-examples, and for a Divide its sub-graph ("expression").
-	Evidence map[string]any
+	Evidence Evidence
 	// CounterExample, when set, holds the model inputs of the finding's
 	// counter-example, for a caller to write out or replay.
 	CounterExample *CounterExample
+}
+
+// Evidence is the named facts behind a finding's message. The findings
+// of one Divide share the facts they have in common, so evidence is never
+// changed in place: With makes a copy.
+type Evidence []Fact
+
+// Fact is one named value of a finding's evidence: a string, a number, or
+// the lists and objects of a counter-example.
+type Fact struct {
+	Name  string
+	Value any
+}
+
+// Get returns the value of the fact named name, nil when there is none.
+func (e Evidence) Get(name string) any {
+	for _, f := range e {
+		if f.Name == name {
+			return f.Value
+		}
+	}
+	return nil
+}
+
+// With returns a copy of e with facts added; a fact of a name e already
+// has replaces it.
+func (e Evidence) With(facts ...Fact) Evidence {
+	if len(facts) == 0 {
+		return e
+	}
+	out := make(Evidence, len(e), len(e)+len(facts))
+	copy(out, e)
+	for _, f := range facts {
+		if i := slices.IndexFunc(out, func(g Fact) bool { return g.Name == f.Name }); i >= 0 {
+			out[i] = f
+		} else {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// MarshalJSON writes an object, its names in sorted order as for a map.
+func (e Evidence) MarshalJSON() ([]byte, error) {
+	sorted := slices.SortedStableFunc(slices.Values(e), func(f, g Fact) int { return cmp.Compare(f.Name, g.Name) })
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the caller's encoder escapes, or not, as it was told
+	buf.WriteByte('{')
+	for i, f := range sorted {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if err := enc.Encode(f.Name); err != nil {
+			return nil, err
+		}
+		buf.WriteByte(':')
+		if err := enc.Encode(f.Value); err != nil {
+			return nil, err
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
 }
 
 // Report is the findings about one model.
@@ -77,8 +142,12 @@ func (r *Report) Count() map[Severity]int {
 // HasErrors reports whether some finding is an error.
 func (r *Report) HasErrors() bool { return r.Count()[Error] > 0 }
 
-func (r *Report) add(s Severity, code string, l *ir.Layer, evidence map[string]any, format string, args ...any) {
-	r.Findings = append(r.Findings, Finding{Severity: s, Code: code, Layer: l, Message: fmt.Sprintf(format, args...), Evidence: evidence})
+func (r *Report) add(s Severity, code string, l *ir.Layer, evidence Evidence, format string, args ...any) {
+	msg := format // a message without arguments is not copied: a deep model has a hundred thousand
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	r.Findings = append(r.Findings, Finding{Severity: s, Code: code, Layer: l, Message: msg, Evidence: evidence})
 }
 
 // sort orders the findings: the worst first, then by layer position.

@@ -26,11 +26,11 @@ func (s *Summary) Add(o Summary) {
 }
 
 type findingJSON struct {
-	Severity Severity       `json:"severity"`
-	Code     string         `json:"code"`
-	Layer    *layerJSON     `json:"layer"`
-	Message  string         `json:"message"`
-	Evidence map[string]any `json:"evidence"`
+	Severity Severity   `json:"severity"`
+	Code     string     `json:"code"`
+	Layer    *layerJSON `json:"layer"`
+	Message  string     `json:"message"`
+	Evidence Evidence   `json:"evidence"`
 }
 
 // MarshalJSON writes the report as README.md documents it:
@@ -44,9 +44,6 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	}{Model: r.Model, Findings: []findingJSON{}, Summary: r.Summary()}
 	for _, f := range r.Findings {
 		fj := findingJSON{Severity: f.Severity, Code: f.Code, Message: f.Message, Evidence: f.Evidence}
-		if fj.Evidence == nil {
-			fj.Evidence = map[string]any{}
-		}
 		if f.Layer != nil {
 			fj.Layer = &layerJSON{ID: f.Layer.ID, Name: f.Layer.Name}
 		}

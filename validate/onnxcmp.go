@@ -53,7 +53,7 @@ func (v *validator) compareONNX(om *onnx.Model) {
 			}
 		}
 		if l == nil {
-			v.r.add(Warning, "onnx/missing-divide", nil, map[string]any{"node": n.String()},
+			v.r.add(Warning, "onnx/missing-divide", nil, Evidence{{"node", n.String()}},
 				"the ONNX %s has no Divide in the IR (none named after it or its output %q; the converter may have folded it)", n, strings.Join(n.Outputs, ","))
 			continue
 		}
@@ -169,13 +169,13 @@ func (v *validator) compareDiv(n *onnx.Node, l *ir.Layer, src *values.Analysis, 
 	// compared across them would mean nothing.
 	for i := range ports {
 		if mismatch(ports[i], onnxPorts[i]) {
-			v.r.add(Error, "onnx/mismatch", l, map[string]any{"onnx": onnxPorts[i].String(), "ir": ports[i].String(), "input": i},
+			v.r.add(Error, "onnx/mismatch", l, Evidence{{"onnx", onnxPorts[i].String()}, {"ir", ports[i].String()}, {"input", i}},
 				"input %d of the ONNX %s is %s, of this Divide %s: they are not the same division (is --onnx the model this IR came from?)", i, n, onnxPorts[i], ports[i])
 			return
 		}
 	}
 	if want.Broadcast != d.Broadcast {
-		v.r.add(Warning, "onnx/broadcast", l, map[string]any{"onnx": want.Broadcast.String(), "ir": d.Broadcast.String()},
+		v.r.add(Warning, "onnx/broadcast", l, Evidence{{"onnx", want.Broadcast.String()}, {"ir", d.Broadcast.String()}},
 			"the ONNX %s broadcasts as %s, this Divide as %s", n, want.Broadcast, d.Broadcast)
 	}
 	r := rand.New(rand.NewPCG(v.opts.Seed, uint64(l.ID)))
@@ -212,17 +212,17 @@ func (v *validator) compareDiv(n *onnx.Node, l *ir.Layer, src *values.Analysis, 
 		}
 		if !slices.Equal(got.Shape, exp.Shape) || string(got.Data) != string(exp.Data) {
 			ex := counterText(set[0], set[1], exp, got)
-			v.r.add(Error, "onnx/semantics", l, map[string]any{"counter_example": ex},
+			v.r.add(Error, "onnx/semantics", l, Evidence{{"counter_example", ex}},
 				"this Divide computes something else than the ONNX %s: %s", n, ex)
 			return
 		}
 	}
 	if tooLarge {
-		v.r.add(Note, "onnx/not-compared", l, map[string]any{"max_tensor_bytes": v.maxTensorBytes()},
+		v.r.add(Note, "onnx/not-compared", l, Evidence{{"max_tensor_bytes", v.maxTensorBytes()}},
 			"some operands of the ONNX %s make an output larger than the %d bytes validation computes: those sets were not compared", n, v.maxTensorBytes())
 	}
 	if compared > 0 {
-		v.r.add(Note, "onnx/agree", l, map[string]any{"operand_sets": compared},
+		v.r.add(Note, "onnx/agree", l, Evidence{{"operand_sets", compared}},
 			"agrees with the ONNX %s on %d operand sets", n, compared)
 	}
 }

@@ -102,7 +102,7 @@ func TestPyTorchExports(t *testing.T) {
 			}
 			replays++
 			if ortErr != nil {
-				if f.Evidence["confirmed"] == nil {
+				if f.Evidence.Get("confirmed") == nil {
 					t.Errorf("%s %s: a counter-example irdiv did not confirm", em.File, d.Node)
 				}
 				continue
@@ -115,7 +115,7 @@ func TestPyTorchExports(t *testing.T) {
 			}
 			differ, detail, err := ortreplay.ReplayDir(runner, path, filepath.Join(exportsDir, em.FloorFile), dir)
 			if err != nil || !differ {
-				t.Errorf("%s %s: the counter-example %v (%s) does not change the outputs on ONNX Runtime: %s %v", em.File, d.Node, f.Evidence["counter_example"], inputsText(f.CounterExample), detail, err)
+				t.Errorf("%s %s: the counter-example %v (%s) does not change the outputs on ONNX Runtime: %s %v", em.File, d.Node, f.Evidence.Get("counter_example"), inputsText(f.CounterExample), detail, err)
 			}
 		}
 	}

@@ -191,7 +191,7 @@ func (v *validator) sourceOf(l *ir.Layer, i int) ir.Output {
 // misleads only the people and tools that read the file.
 func (v *validator) checkPort(l *ir.Layer, p *ir.Port, inferred ops.ValueInfo) {
 	if p.Type != inferred.Type && p.Type != ir.Dynamic && inferred.Type != ir.Dynamic {
-		v.r.add(Error, "structure/port-type", l, map[string]any{"declared": p.Type.Precision(), "inferred": inferred.Type.String()},
+		v.r.add(Error, "structure/port-type", l, Evidence{{"declared", p.Type.Precision()}, {"inferred", inferred.Type.String()}},
 			"output port %d declares %s, but the layer computes %s", p.ID, p.Type.Precision(), inferred.Type)
 	}
 	if inferred.Shape.DynamicRank || p.DynamicRank {
@@ -203,7 +203,7 @@ func (v *validator) checkPort(l *ir.Layer, p *ir.Port, inferred ops.ValueInfo) {
 	}
 	if !ok {
 		declared := p.Shape().String()
-		v.r.add(Error, "structure/port-shape", l, map[string]any{"declared": declared, "inferred": inferred.Shape.String()},
+		v.r.add(Error, "structure/port-shape", l, Evidence{{"declared", declared}, {"inferred", inferred.Shape.String()}},
 			"output port %d declares shape %s, but the layer computes %s", p.ID, declared, inferred.Shape)
 	}
 }
@@ -217,7 +217,7 @@ func (v *validator) unreachable() {
 	for _, l := range dead[:min(len(dead), 5)] {
 		names = append(names, l.String())
 	}
-	v.r.add(Note, "structure/unreachable", nil, map[string]any{"count": len(dead)},
+	v.r.add(Note, "structure/unreachable", nil, Evidence{{"count", len(dead)}},
 		"%d layers reach no Result (OpenVINO drops them): %s", len(dead), strings.Join(names, ", ")+more(len(dead), 5))
 }
 
@@ -253,7 +253,7 @@ func (v *validator) v10() {
 			to = t
 		}
 		if to != t {
-			v.r.add(Note, "cpu/v10-output", l, map[string]any{"computed": t.String(), "returned": to.String()},
+			v.r.add(Note, "cpu/v10-output", l, Evidence{{"computed", t.String()}, {"returned", to.String()}},
 				"IR v10: OpenVINO's runtime returns this %s output as %s", t, to)
 		}
 	}

@@ -161,7 +161,7 @@ func TestFindingCodes(t *testing.T) {
 		b := newBuilder(t, "onnx")
 		div := b.divide("d", b.param("x", ir.I32, "4"), b.param("y", ir.I32, "4"), true)
 		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc"]
-		if len(f) != 1 || f[0].Severity != Error || f[0].Layer != div || f[0].Evidence["counter_example"] != "-3 / 2: ONNX gives -1, this IR gives -2" {
+		if len(f) != 1 || f[0].Severity != Error || f[0].Layer != div || f[0].Evidence.Get("counter_example") != "-3 / 2: ONNX gives -1, this IR gives -2" {
 			t.Errorf("%+v", f)
 		}
 	})
@@ -188,7 +188,7 @@ func TestFindingCodes(t *testing.T) {
 		b.divide("d", dim, b.ints(ir.I64, []int64{}, 4), true)
 		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc-agree"]
 		if len(f) != 1 || f[0].Severity != Note || !strings.Contains(f[0].Message, "never have opposite signs whatever the input shapes (A = 270, B = 4)") ||
-			f[0].Evidence["expression"] != `Divide(Gather(ShapeOf("x") = [1,3,270,480], Const = 2, Const = 0) = 270, Const = 4) = 67` {
+			f[0].Evidence.Get("expression") != `Divide(Gather(ShapeOf("x") = [1,3,270,480], Const = 2, Const = 0) = 270, Const = 4) = 67` {
 			t.Errorf("%+v", f)
 		}
 	})
@@ -205,11 +205,11 @@ func TestFindingCodes(t *testing.T) {
 		f := fs["divide/floor-trunc-reshape"]
 		if len(f) != 1 || f[0].Severity != Warning || len(fs["divide/floor-trunc-agree"]) != 0 ||
 			!strings.Contains(f[0].Message, "at the declared input shapes they agree (the operands never have opposite signs: A = 8, B = 2)") ||
-			f[0].Evidence["a_value"].(int64) >= 0 || f[0].Evidence["b_value"] != int64(2) || f[0].Evidence["confirmed"] != "outputs" {
+			f[0].Evidence.Get("a_value").(int64) >= 0 || f[0].Evidence.Get("b_value") != int64(2) || f[0].Evidence.Get("confirmed") != "outputs" {
 			t.Errorf("%+v", fs)
 		}
 		// The counter-example is the model's inputs: a big smaller than small.
-		in := f[0].Evidence["inputs"].(map[string]any)
+		in := f[0].Evidence.Get("inputs").(map[string]any)
 		big, small := in["big"].(map[string]any)["shape"].([]int64), in["small"].(map[string]any)["shape"].([]int64)
 		if big[2] >= small[2] {
 			t.Errorf("counter-example inputs %v", in)
@@ -219,7 +219,7 @@ func TestFindingCodes(t *testing.T) {
 		b := newBuilder(t, "onnx")
 		b.divide("d", b.ints(ir.I64, []int64{2}, -6, 8), b.ints(ir.I64, []int64{2}, 3, -4), true)
 		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc-agree"]
-		if len(f) != 1 || f[0].Evidence["reason"] != "every division is exact" {
+		if len(f) != 1 || f[0].Evidence.Get("reason") != "every division is exact" {
 			t.Errorf("%+v", f)
 		}
 	})
@@ -227,7 +227,7 @@ func TestFindingCodes(t *testing.T) {
 		b := newBuilder(t, "onnx")
 		b.divide("d", b.ints(ir.I64, []int64{2}, 6, -7), b.ints(ir.I64, []int64{}, 2), true)
 		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc"]
-		if len(f) != 1 || f[0].Evidence["counter_example"] != "-7 / 2: ONNX gives -3, this IR gives -4" || f[0].Evidence["index"] != 1 {
+		if len(f) != 1 || f[0].Evidence.Get("counter_example") != "-7 / 2: ONNX gives -3, this IR gives -4" || f[0].Evidence.Get("index") != 1 {
 			t.Errorf("%+v", f)
 		}
 	})
@@ -248,7 +248,7 @@ func TestFindingCodes(t *testing.T) {
 		five := b.ints(ir.I64, []int64{}, 5)
 		b.divide("d", b.op("Subtract", "opset1", nil, ir.I64, []int64{}, height, five), b.op("Subtract", "opset1", nil, ir.I64, []int64{}, five, height), true)
 		fs := findings(Model(b.m, "t", Options{}))
-		if f := fs["divide/floor-trunc-agree"]; len(f) != 1 || f[0].Evidence["reason"] != "every division is exact whatever the input shapes" {
+		if f := fs["divide/floor-trunc-agree"]; len(f) != 1 || f[0].Evidence.Get("reason") != "every division is exact whatever the input shapes" {
 			t.Errorf("%v", fs)
 		}
 	})
@@ -279,7 +279,7 @@ func TestFindingCodes(t *testing.T) {
 		b := newBuilder(t, "")
 		b.divide("d", b.param("x", ir.I32, "3"), b.ints(ir.I32, []int64{3}, 1, 2, 0), false)
 		f := findings(Model(b.m, "t", Options{}))["divide/zero-divisor"]
-		if len(f) != 1 || f[0].Severity != Error || f[0].Evidence["index"] != 2 {
+		if len(f) != 1 || f[0].Severity != Error || f[0].Evidence.Get("index") != 2 {
 			t.Errorf("%+v", f)
 		}
 	})
@@ -287,7 +287,7 @@ func TestFindingCodes(t *testing.T) {
 		b := newBuilder(t, "")
 		b.divide("d", b.param("x", ir.I16, "3"), b.param("y", ir.I16, "3"), false)
 		f := findings(Model(b.m, "t", Options{}))["divide/overflow"]
-		if len(f) != 1 || f[0].Severity != Warning || f[0].Evidence["example"] != "-32768 / -1" {
+		if len(f) != 1 || f[0].Severity != Warning || f[0].Evidence.Get("example") != "-32768 / -1" {
 			t.Errorf("%+v", f)
 		}
 	})
@@ -312,10 +312,10 @@ func TestFindingCodes(t *testing.T) {
 		small := b.op("Gather", "opset8", nil, ir.I64, []int64{}, b.op("ShapeOf", "opset3", nil, ir.I64, []int64{1}, b.param("z", ir.F32, "7")), b.ints(ir.I64, []int64{}, 0), b.ints(ir.I64, []int64{}, 0))
 		b.divide("dsmall", small, b.ints(ir.I64, []int64{}, 3), false)
 		fs := findings(Model(b.m, "t", Options{}))
-		if f := fs["cpu/i32-float32"]; len(f) != 1 || f[0].Evidence["example"] != "1073741825 / 5: exact 214748365, CPU plugin 214748368" {
+		if f := fs["cpu/i32-float32"]; len(f) != 1 || f[0].Evidence.Get("example") != "1073741825 / 5: exact 214748365, CPU plugin 214748368" {
 			t.Errorf("%+v", f)
 		}
-		if f := fs["cpu/i64-narrowed"]; len(f) != 1 || f[0].Evidence["example"] != "2147483648 / 11: exact 195225786, CPU plugin -195225792" {
+		if f := fs["cpu/i64-narrowed"]; len(f) != 1 || f[0].Evidence.Get("example") != "2147483648 / 11: exact 195225786, CPU plugin -195225792" {
 			t.Errorf("%+v", f)
 		}
 	})
@@ -327,13 +327,13 @@ func TestFindingCodes(t *testing.T) {
 		b.m.AddParameter("unused", ir.F32, shapeinfer.MustParseShape("1"))
 		b.m.AddConst("dead", func() *ir.Tensor { x, _ := ir.TensorOf(ir.I32, []int64{}, []int32{1}); return x }())
 		fs := findings(Model(b.m, "t", Options{}))
-		if f := fs["structure/port-shape"]; len(f) != 1 || f[0].Evidence["declared"] != "[?,5]" || f[0].Evidence["inferred"] != "[?,4]" {
+		if f := fs["structure/port-shape"]; len(f) != 1 || f[0].Evidence.Get("declared") != "[?,5]" || f[0].Evidence.Get("inferred") != "[?,4]" {
 			t.Errorf("port shape: %+v", f)
 		}
-		if f := fs["structure/port-type"]; len(f) != 1 || f[0].Evidence["declared"] != "FP32" || f[0].Evidence["inferred"] != "i32" {
+		if f := fs["structure/port-type"]; len(f) != 1 || f[0].Evidence.Get("declared") != "FP32" || f[0].Evidence.Get("inferred") != "i32" {
 			t.Errorf("port type: %+v", f)
 		}
-		if f := fs["structure/unreachable"]; len(f) != 1 || f[0].Evidence["count"] != 2 {
+		if f := fs["structure/unreachable"]; len(f) != 1 || f[0].Evidence.Get("count") != 2 {
 			t.Errorf("unreachable: %+v", f)
 		}
 	})
@@ -342,7 +342,7 @@ func TestFindingCodes(t *testing.T) {
 		b.m.Version = 10
 		b.divide("d", b.param("x", ir.I64, "3"), b.ints(ir.I64, []int64{}, 2), false)
 		f := findings(Model(b.m, "t", Options{}))["cpu/v10-output"]
-		if len(f) != 1 || f[0].Evidence["returned"] != "i32" {
+		if len(f) != 1 || f[0].Evidence.Get("returned") != "i32" {
 			t.Errorf("%+v", f)
 		}
 	})
@@ -440,7 +440,7 @@ func TestONNXComparison(t *testing.T) {
 		testData[in.Name] = x
 	}
 	fs := findings(Model(good, "ov.xml", Options{ONNX: om, ONNXTestData: testData}))
-	if f := fs["onnx/semantics"]; len(f) != 1 || f[0].Evidence["counter_example"] != "[-3,3,-3,3] / [2,2,-2,-2]: ONNX gives [-1,1,1,-1], this IR gives [-2,1,1,-2]" {
+	if f := fs["onnx/semantics"]; len(f) != 1 || f[0].Evidence.Get("counter_example") != "[-3,3,-3,3] / [2,2,-2,-2]: ONNX gives [-1,1,1,-1], this IR gives [-2,1,1,-2]" {
 		t.Errorf("OpenVINO's conversion: %+v", f)
 	}
 	// A Div the IR lacks, and a Divide the ONNX model lacks.

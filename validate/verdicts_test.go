@@ -49,7 +49,7 @@ func TestVerdicts(t *testing.T) {
 		b := newBuilder(t, "")
 		b.divide("d", b.ints(ir.I32, []int64{2}, 7, -1<<31), b.ints(ir.I32, []int64{2}, 2, -1), false)
 		fs := findings(Model(b.m, "t", Options{}))
-		if f := fs["divide/overflow"]; len(f) != 1 || f[0].Severity != Error || f[0].Evidence["index"] != 1 {
+		if f := fs["divide/overflow"]; len(f) != 1 || f[0].Severity != Error || f[0].Evidence.Get("index") != 1 {
 			t.Errorf("%+v", fs)
 		}
 	})
@@ -75,7 +75,7 @@ func TestVerdicts(t *testing.T) {
 			[][]byte{onnxwire.Tensor("ten", onnxwire.Int32, []int64{}, i32s(10)), onnxwire.Tensor("four", onnxwire.Int32, []int64{}, i32s(4))},
 			[][]byte{onnxwire.Value("x", onnxwire.Int32)}, [][]byte{onnxwire.Value("z", onnxwire.Int32)}))
 		f := findings(Model(m, "t", Options{}))["divide/floor-trunc"]
-		if len(f) != 1 || f[0].CounterExample == nil || f[0].Evidence["confirmed"] != "outputs" {
+		if len(f) != 1 || f[0].CounterExample == nil || f[0].Evidence.Get("confirmed") != "outputs" {
 			t.Fatalf("%+v", f)
 		}
 		x := ir.View[int32](f[0].CounterExample.Inputs["x"])[0]

@@ -226,10 +226,7 @@ func writeCounterExamples(dir string, reports []*validate.Report, paths []string
 					return err
 				}
 			}
-			if f.Evidence == nil {
-				f.Evidence = map[string]any{}
-			}
-			f.Evidence["counter_example_dir"] = folder
+			f.Evidence = f.Evidence.With(validate.Fact{Name: "counter_example_dir", Value: folder})
 		}
 	}
 	return nil
@@ -280,12 +277,12 @@ func printReports(w io.Writer, reports []*validate.Report, total validate.Summar
 				where = f.Layer.String() + ": "
 			}
 			fmt.Fprintf(w, "  %-7s %s: %s%s\n", f.Severity, f.Code, where, f.Message)
-			if e, ok := f.Evidence["expression"]; ok {
+			if e := f.Evidence.Get("expression"); e != nil {
 				fmt.Fprintf(w, "          %s\n", e)
 			}
 			if c := f.CounterExample; c != nil {
 				fmt.Fprintf(w, "          counter-example inputs: %s", counterInputs(c))
-				if d, ok := f.Evidence["counter_example_dir"]; ok {
+				if d := f.Evidence.Get("counter_example_dir"); d != nil {
 					fmt.Fprintf(w, " (written to %s)", d)
 				}
 				fmt.Fprintln(w)
