@@ -89,7 +89,7 @@ type Atom struct {
 	k    int64 // the divisor of floor and trunc; the symbol of a sym
 	// sameHash links the atoms of one hash in their Builder.
 	sameHash *Atom
-	// deps are the symbols, constants and origins the atom depends on,
+	// deps are the symbols and origins the atom depends on,
 	// worked out once and shared with an argument's where they are the
 	// same (an expression of a deep model shares most of its atoms).
 	deps *deps
@@ -102,7 +102,6 @@ type Atom struct {
 
 type deps struct {
 	syms    []Sym
-	consts  []int64
 	origins []string
 }
 
@@ -131,11 +130,14 @@ func (a *Atom) origin() string {
 	return a.limits.origin
 }
 
-// maxConsts bounds the constants an atom remembers for searches.
-const maxConsts = 64
+// maxConsts and maxConstAtoms bound the constants Consts finds for a
+// search, and the atoms it looks at for them.
+const (
+	maxConsts     = 64
+	maxConstAtoms = 256
+)
 
-// walk fills an atom's symbols, constants and origins from its
-// arguments'.
+// walk fills an atom's symbols and origins from its arguments'.
 func (a *Atom) walk() *deps {
 	if a.deps != nil {
 		return a.deps
@@ -144,30 +146,25 @@ func (a *Atom) walk() *deps {
 	if a.kind == kSym {
 		d.syms = []Sym{a.symbol()}
 	}
-	if a.kind == kFloorDiv || a.kind == kTruncDiv {
-		d.consts = append(d.consts, a.k)
-	}
 	if o := a.origin(); (a.kind == kUnknown || a.kind == kConvert) && o != "" {
 		d.origins = append(d.origins, o)
 	}
 	var first *deps
 	for _, arg := range a.args {
-		d.consts = withInt(d.consts, arg.c)
 		for _, t := range arg.terms {
 			td := t.a.walk()
 			if first == nil {
 				first = td
 			}
-			d.syms = union(d.syms, td.syms, math.MaxInt)
-			d.consts = union(withInt(d.consts, t.k), td.consts, maxConsts)
+			d.syms = union(d.syms, td.syms)
 			for _, o := range td.origins {
-				if !slices.Contains(d.origins, o) && len(d.origins) < maxConsts {
+				if !slices.Contains(d.origins, o) && len(d.origins) < maxOrigins {
 					d.origins = append(d.origins, o)
 				}
 			}
 		}
 	}
-	if first != nil && sameSlice(d.syms, first.syms) && sameSlice(d.consts, first.consts) && sameSlice(d.origins, first.origins) {
+	if first != nil && sameSlice(d.syms, first.syms) && sameSlice(d.origins, first.origins) {
 		a.deps = first
 	} else {
 		a.deps = &d
@@ -175,30 +172,31 @@ func (a *Atom) walk() *deps {
 	return a.deps
 }
 
+// maxOrigins bounds the origins an atom remembers.
+const maxOrigins = 64
+
 // sameSlice reports whether a and b are the same slice, not only equal.
 func sameSlice[T any](a, b []T) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// union is the sorted union of the sorted a and b, at most limit long
-// (a as it is once it reaches limit). Atoms share these slices: a or b is
-// returned itself, clipped so that appending to it copies, where it holds
-// the other.
-func union[T cmp.Ordered](a, b []T, limit int) []T {
+// union is the sorted union of the sorted a and b. Atoms share these
+// slices: a or b is returned itself, clipped so that appending to it
+// copies, where it holds the other.
+func union(a, b []Sym) []Sym {
 	switch {
-	case len(b) >= len(a) && len(b) <= limit && holds(b, a):
+	case len(b) >= len(a) && holds(b, a):
 		return slices.Clip(b)
-	case len(b) == 0 || len(a) >= limit || holds(a, b):
+	case holds(a, b):
 		return slices.Clip(a)
 	}
 	out := append(slices.Clone(a), b...)
 	slices.Sort(out)
-	out = slices.Compact(out)
-	return slices.Clip(out[:min(len(out), limit)])
+	return slices.Clip(slices.Compact(out))
 }
 
 // holds reports whether the sorted a holds every element of the sorted b.
-func holds[T cmp.Ordered](a, b []T) bool {
+func holds(a, b []Sym) bool {
 	i := 0
 	for _, x := range b {
 		for i < len(a) && a[i] < x {
@@ -209,15 +207,6 @@ func holds[T cmp.Ordered](a, b []T) bool {
 		}
 	}
 	return true
-}
-
-// withInt is the sorted a with v in it, if a is shorter than maxConsts.
-func withInt(a []int64, v int64) []int64 {
-	i, found := slices.BinarySearch(a, v)
-	if found || len(a) >= maxConsts {
-		return a
-	}
-	return slices.Insert(slices.Clone(a), i, v)
 }
 
 // Expr is c + sum(k_i * a_i): a constant and terms in increasing atom id.
@@ -659,20 +648,45 @@ func (b *Builder) Unwrap(e Expr) (Expr, Range, bool) {
 func (b *Builder) Syms(e Expr) []Sym {
 	var out []Sym
 	for _, t := range e.terms {
-		out = union(out, t.a.walk().syms, math.MaxInt)
+		out = union(out, t.a.walk().syms)
 	}
 	return out
 }
 
 // Consts lists constants written in e (coefficients, divisors and
-// constants of its sub-expressions, at most a few dozen), to seed searches
-// near them.
+// constants of its sub-expressions), to seed searches near them: the
+// nearest maxConsts, from the atoms within maxConstAtoms of e, sorted. A
+// deep model's atoms hold constants none of the others has (floor(x/3^k)),
+// so they are looked for, not remembered.
 func (b *Builder) Consts(e Expr) []int64 {
 	out := []int64{e.c}
+	seen := make(map[*Atom]bool)
+	var queue []*Atom
 	for _, t := range e.terms {
-		out = union(withInt(out, t.k), t.a.walk().consts, maxConsts)
+		out = append(out, t.k)
+		queue = append(queue, t.a)
 	}
-	return out
+	for len(queue) > 0 && len(seen) < maxConstAtoms && len(out) < maxConsts {
+		a := queue[0]
+		queue = queue[1:]
+		if seen[a] {
+			continue
+		}
+		seen[a] = true
+		if a.kind == kFloorDiv || a.kind == kTruncDiv {
+			out = append(out, a.k)
+		}
+		for _, arg := range a.args {
+			out = append(out, arg.c)
+			for _, t := range arg.terms {
+				out = append(out, t.k)
+				queue = append(queue, t.a)
+			}
+		}
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	return out[:min(len(out), maxConsts)]
 }
 
 // Copy replaces every element symbol in e by a fresh copy: the value of
