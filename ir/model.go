@@ -335,7 +335,7 @@ func (m *Model) Sources() map[*Layer][]Output {
 }
 
 func (m *Model) sources(g *graphIndex) map[*Layer][]Output {
-	sources := make(map[*Layer][]Output)
+	sources := make(map[*Layer][]Output, len(m.Layers))
 	for _, e := range m.Edges {
 		from, oi, to, ii, ok := g.edge(e)
 		if !ok {
@@ -465,7 +465,7 @@ func (m *Model) topoOrder(g *graphIndex) ([]*Layer, error) {
 // reached. OpenVINO drops them silently when it reads a model.
 func (m *Model) Unreachable() []*Layer {
 	sources := m.Sources()
-	live := make(map[*Layer]bool)
+	live := make(map[*Layer]bool, len(m.Layers))
 	var stack []*Layer
 	for _, l := range m.Layers {
 		if strings.EqualFold(l.Type, "Result") || strings.EqualFold(l.Type, "Assign") {

@@ -88,7 +88,7 @@ func Model(m *ir.Model, path string, opts Options) *Report {
 
 // analyze runs every check and keeps what it computed.
 func analyze(m *ir.Model, path string, opts Options) *validator {
-	v := &validator{m: m, r: &Report{Model: path}, opts: opts, ops: make(map[*ir.Layer]ops.Op), infos: make(map[*ir.Layer][]ops.ValueInfo), constTexts: make(map[*values.Value]string)}
+	v := &validator{m: m, r: &Report{Model: path}, opts: opts, ops: make(map[*ir.Layer]ops.Op, len(m.Layers)), infos: make(map[*ir.Layer][]ops.ValueInfo, len(m.Layers)), constTexts: make(map[*values.Value]string)}
 	switch fw := strings.ToLower(m.Framework()); {
 	case fw == "onnx" || opts.ONNX != nil:
 		v.origin = fromONNX

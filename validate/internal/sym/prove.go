@@ -13,7 +13,7 @@ type Env interface {
 type Prover struct {
 	b    *Builder
 	env  Env
-	memo map[*Atom]Range
+	memo rangeMemo
 	// fits records the wraps whose argument provably fits their range.
 	fits map[*Atom]bool
 	// lows are the lower bounds of linear forms found so far.
@@ -23,7 +23,7 @@ type Prover struct {
 
 // NewProver returns a prover of b's expressions under env.
 func NewProver(b *Builder, env Env) *Prover {
-	return &Prover{b: b, env: env, memo: make(map[*Atom]Range), fits: make(map[*Atom]bool), lows: make(map[shortKey]Bound)}
+	return &Prover{b: b, env: env, fits: make(map[*Atom]bool), lows: make(map[shortKey]Bound)}
 }
 
 // stepBudget bounds the linear substitutions of one query: each compound
@@ -218,12 +218,34 @@ func (p *Prover) atomRange(a *Atom) Range {
 	if a == nil {
 		return Range{NegInf, PosInf}
 	}
-	if r, ok := p.memo[a]; ok {
-		return r
+	slot := p.memo.slot(a.id)
+	if !slot.set {
+		slot.r, slot.set = p.computeRange(a), true // pages never move
 	}
-	r := p.computeRange(a)
-	p.memo[a] = r
-	return r
+	return slot.r
+}
+
+// rangeMemo remembers the ranges of atoms by id, in pages made as atoms
+// are asked: cheaper than a map for the hundreds of thousands of atoms a
+// deep model makes.
+type rangeMemo struct{ pages [][]memoSlot }
+
+type memoSlot struct {
+	r   Range
+	set bool
+}
+
+const memoPage = 512
+
+func (m *rangeMemo) slot(id int32) *memoSlot {
+	p := int(id) / memoPage
+	if p >= len(m.pages) {
+		m.pages = append(m.pages, make([][]memoSlot, p+1-len(m.pages))...)
+	}
+	if m.pages[p] == nil {
+		m.pages[p] = make([]memoSlot, memoPage)
+	}
+	return &m.pages[p][int(id)%memoPage]
 }
 
 func (p *Prover) exprRange(e Expr) Range { return Range{p.lowerIn(e), p.upperIn(e)} }
