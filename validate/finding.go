@@ -152,14 +152,39 @@ func (r *Report) add(s Severity, code string, l *ir.Layer, evidence Evidence, fo
 
 // sort orders the findings: the worst first, then by layer position.
 func (r *Report) sort(position map[*ir.Layer]int) {
-	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
-		pa, pb := -1, -1
-		if a.Layer != nil {
-			pa = position[a.Layer]
+	// Sorting keys, then moving each finding once, costs a deep model's
+	// hundreds of thousands of findings far less than comparing them.
+	type key struct {
+		severity Severity
+		position int
+		index    int
+	}
+	keys := make([]key, len(r.Findings))
+	for i, f := range r.Findings {
+		keys[i] = key{f.Severity, -1, i}
+		if f.Layer != nil {
+			keys[i].position = position[f.Layer]
 		}
-		if b.Layer != nil {
-			pb = position[b.Layer]
-		}
-		return cmp.Or(cmp.Compare(b.Severity, a.Severity), cmp.Compare(pa, pb))
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		return cmp.Or(cmp.Compare(b.severity, a.severity), cmp.Compare(a.position, b.position), cmp.Compare(a.index, b.index))
 	})
+	// Apply the permutation in place, one cycle at a time: place j takes
+	// the finding at keys[j].index; a used key's index is set to -1.
+	for start := range keys {
+		if keys[start].index < 0 {
+			continue
+		}
+		first := r.Findings[start]
+		for j := start; ; {
+			from := keys[j].index
+			keys[j].index = -1
+			if from == start {
+				r.Findings[j] = first
+				break
+			}
+			r.Findings[j] = r.Findings[from]
+			j = from
+		}
+	}
 }

@@ -1,9 +1,13 @@
 package validate
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -449,5 +453,44 @@ func TestONNXComparison(t *testing.T) {
 	fs = findings(Model(good, "ov.xml", Options{ONNX: om}))
 	if len(fs["onnx/missing-divide"]) != 1 || len(fs["onnx/extra-divide"]) != 1 {
 		t.Errorf("matching: %v", fs)
+	}
+}
+
+// TestReportSort: findings come worst first, then in layer order, and
+// keep the order they were found in otherwise, as a stable sort gives.
+func TestReportSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	layers := make([]*ir.Layer, 20)
+	position := make(map[*ir.Layer]int)
+	for i := range layers {
+		layers[i] = &ir.Layer{ID: uint64(i)}
+		position[layers[i]] = rng.IntN(1000)
+	}
+	for _, n := range []int{0, 1, 2, 7, 1000} {
+		r := &Report{}
+		for i := range n {
+			var l *ir.Layer
+			if k := rng.IntN(len(layers) + 1); k < len(layers) {
+				l = layers[k]
+			}
+			r.Findings = append(r.Findings, Finding{Severity: Severity(rng.IntN(3)), Layer: l, Message: strconv.Itoa(i)})
+		}
+		want := slices.Clone(r.Findings)
+		slices.SortStableFunc(want, func(a, b Finding) int {
+			pa, pb := -1, -1
+			if a.Layer != nil {
+				pa = position[a.Layer]
+			}
+			if b.Layer != nil {
+				pb = position[b.Layer]
+			}
+			return cmp.Or(cmp.Compare(b.Severity, a.Severity), cmp.Compare(pa, pb))
+		})
+		r.sort(position)
+		for i := range want {
+			if r.Findings[i].Message != want[i].Message {
+				t.Fatalf("%d findings: at %d finding %s, want %s", n, i, r.Findings[i].Message, want[i].Message)
+			}
+		}
 	}
 }
