@@ -67,11 +67,18 @@ func (s SIMD) Available() bool {
 // Resolve returns the level s stands for: the best available for SIMDAuto.
 func (s SIMD) Resolve() SIMD {
 	if s == SIMDAuto {
-		levels := AvailableSIMD()
-		return levels[len(levels)-1]
+		return bestSIMD
 	}
 	return s
 }
+
+// bestSIMD is what SIMDAuto stands for, found once: the kernels' levels are
+// fixed when package kernel starts, and a search evaluates thousands of
+// Divides.
+var bestSIMD = func() SIMD {
+	levels := AvailableSIMD()
+	return levels[len(levels)-1]
+}()
 
 func (s SIMD) table() (*kernel.Table, error) {
 	k, ok := simdKernels[s.Resolve()]
