@@ -7,13 +7,15 @@ import (
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
+	"github.com/irdiv/irdiv/validate/internal/values"
 )
 
-// chain is x / 3 / 3 / ... / 3 in n Divides, as an IR from ONNX: every
-// Divide floors where ONNX truncates, and each gets findings of its own.
-func chain(tb testing.TB, n int) *ir.Model {
+// chain is x / 3 / 3 / ... / 3 in n Divides, as an IR from ONNX, x an
+// i32 of elems elements: every Divide floors where ONNX truncates, and
+// each gets findings of its own.
+func chain(tb testing.TB, n, elems int) *ir.Model {
 	b := newBuilder(tb, "onnx")
-	prev := b.param("x", ir.I32, "[4]")
+	prev := b.param("x", ir.I32, fmt.Sprintf("[%d]", elems))
 	three := b.ints(ir.I32, nil, 3)
 	for i := range n {
 		l, err := ops.AddDivide(b.m, fmt.Sprintf("div%d", i), prev, three, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
@@ -31,7 +33,7 @@ func chain(tb testing.TB, n int) *ir.Model {
 // when the cost is linear in the model's size.
 func BenchmarkValidateChain(b *testing.B) {
 	for _, n := range []int{1e3, 1e4, 1e5} {
-		m := chain(b, n)
+		m := chain(b, n, 4)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -54,7 +56,7 @@ func TestChainIsLinear(t *testing.T) {
 		t.Skip("validates 70000 Divides")
 	}
 	bytes := func(n int) float64 {
-		m := chain(t, n)
+		m := chain(t, n, 4)
 		res := testing.Benchmark(func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -68,5 +70,20 @@ func TestChainIsLinear(t *testing.T) {
 		t.Errorf("20000 more Divides allocate %.1fx what 10000 more did (%.0f, %.0f, %.0f bytes at 10000, 20000, 40000)", ratio, b10, b20, b40)
 	} else {
 		t.Logf("%.0f, %.0f, %.0f bytes at 10000, 20000, 40000 Divides: %.2fx for twice the Divides", b10, b20, b40, ratio)
+	}
+}
+
+// TestTrackedElementsBudget: past values.DefaultTrackedElems elements, a
+// tensor's elements are one summary, and a note names the first layer.
+func TestTrackedElementsBudget(t *testing.T) {
+	const elems = 64
+	tracked := values.DefaultTrackedElems/elems - 1 // x, then the Divides
+	r := Model(chain(t, tracked+10, elems), "chain", Options{})
+	fs := findings(r)["analysis/summarized"]
+	if want := fmt.Sprintf("div%d", tracked); len(fs) != 1 || fs[0].Layer == nil || fs[0].Layer.Name != want {
+		t.Fatalf("analysis/summarized findings %v, want one at %s", fs, want)
+	}
+	if r := Model(chain(t, tracked, elems), "chain", Options{}); len(findings(r)["analysis/summarized"]) != 0 {
+		t.Errorf("a model within the budget is summarized: %v", findings(r)["analysis/summarized"])
 	}
 }

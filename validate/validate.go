@@ -115,6 +115,10 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 	for _, is := range v.an.Issues {
 		v.r.add(Error, is.Code, is.Layer, nil, "%s", is.Message)
 	}
+	if l := v.an.Summarized; l != nil {
+		v.r.add(Note, "analysis/summarized", l, Evidence{{"tracked_elements", values.DefaultTrackedElems}},
+			"the model has more integer elements than irdiv follows one by one (%d): from this layer on, a tensor's elements are followed as one expression, which proves less and finds fewer counter-examples", values.DefaultTrackedElems)
+	}
 	for _, l := range v.order {
 		if d, ok := v.ops[l].(*ops.Divide); ok {
 			v.divide(l, d)

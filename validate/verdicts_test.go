@@ -57,7 +57,7 @@ func TestVerdicts(t *testing.T) {
 		// x / 3 / 3 / 3 / 3: the third Divide differs for x = -9, which
 		// the two before it divide exactly, so that the ONNX model
 		// reaches it with -1 too; x = -1 reaches it as 0 there.
-		fs := findings(Model(chain(t, 4), "t", Options{}))
+		fs := findings(Model(chain(t, 4, 4), "t", Options{}))
 		if got := len(fs["divide/floor-trunc"]); got != 4 {
 			t.Errorf("%d floor-trunc errors, want 4: %+v", got, fs["divide/floor-trunc-possible"])
 		}

@@ -97,12 +97,15 @@ type Atom struct {
 	limits *limits
 	id     int32
 	kind   kind
-	flag   bool // floor (true) or truncation, for div and mod
+	flag   bool // floor (true) or truncation, for div and mod; an element symbol, for sym
 }
 
 type deps struct {
 	syms    []Sym
 	origins []string
+	// elements is set when a symbol of an element (SymInfo.Element) is
+	// among syms: what Copy replaces.
+	elements bool
 }
 
 type limits struct {
@@ -144,7 +147,7 @@ func (a *Atom) walk() *deps {
 	}
 	var d deps
 	if a.kind == kSym {
-		d.syms = []Sym{a.symbol()}
+		d.syms, d.elements = []Sym{a.symbol()}, a.flag
 	}
 	if o := a.origin(); (a.kind == kUnknown || a.kind == kConvert) && o != "" {
 		d.origins = append(d.origins, o)
@@ -157,6 +160,7 @@ func (a *Atom) walk() *deps {
 				first = td
 			}
 			d.syms = union(d.syms, td.syms)
+			d.elements = d.elements || td.elements
 			for _, o := range td.origins {
 				if !slices.Contains(d.origins, o) && len(d.origins) < maxOrigins {
 					d.origins = append(d.origins, o)
@@ -164,7 +168,7 @@ func (a *Atom) walk() *deps {
 			}
 		}
 	}
-	if first != nil && sameSlice(d.syms, first.syms) && sameSlice(d.origins, first.origins) {
+	if first != nil && sameSlice(d.syms, first.syms) && sameSlice(d.origins, first.origins) && d.elements == first.elements {
 		a.deps = first
 	} else {
 		a.deps = &d
@@ -366,7 +370,9 @@ func (e Expr) shortKey() shortKey {
 func Const(v int64) Expr { return Expr{c: v} }
 
 // Var is the expression of a symbol.
-func (b *Builder) Var(s Sym) Expr { return b.of(b.atom(Atom{kind: kSym, k: int64(s)})) }
+func (b *Builder) Var(s Sym) Expr {
+	return b.of(b.atom(Atom{kind: kSym, k: int64(s), flag: b.syms[s].Element}))
+}
 
 func (b *Builder) of(a *Atom) Expr { return Expr{terms: []term{{1, a}}} }
 
@@ -709,7 +715,9 @@ func (b *Builder) Copy(e Expr) Expr {
 	}, make(map[*Atom]Expr))
 }
 
-// substitute rebuilds e with some symbols replaced.
+// substitute rebuilds e with some element symbols replaced. The atoms
+// without one stay as they are: a deep model's expressions are long chains
+// of them, and rebuilding each would cost the whole chain every time.
 func (b *Builder) substitute(e Expr, repl func(Sym) (Expr, bool), memo map[*Atom]Expr) Expr {
 	out := Const(e.c)
 	for _, t := range e.terms {
@@ -719,6 +727,9 @@ func (b *Builder) substitute(e Expr, repl func(Sym) (Expr, bool), memo map[*Atom
 }
 
 func (b *Builder) substituteAtom(a *Atom, repl func(Sym) (Expr, bool), memo map[*Atom]Expr) Expr {
+	if !a.walk().elements {
+		return b.of(a)
+	}
 	if r, ok := memo[a]; ok {
 		return r
 	}

@@ -98,6 +98,31 @@ func TestCopyIsIndependent(t *testing.T) {
 	}
 }
 
+// TestCopyOfADeepChain: Copy leaves the atoms without an element symbol
+// as they are, so that copying an expression at the end of a long chain
+// costs what its element symbols do, not the chain (a model of 10^5
+// Divides copies one summary per Divide).
+func TestCopyOfADeepChain(t *testing.T) {
+	b := NewBuilder()
+	x := b.NewSym("x[0]", false)
+	deep := b.Var(x)
+	for range 10000 {
+		deep = b.Add(b.FloorDivK(deep, 3), Const(1))
+	}
+	if got := b.Copy(deep); !got.Equal(deep) {
+		t.Fatalf("a copy of an expression without element symbols changed it: %s", b.String(got))
+	}
+	if allocs := testing.AllocsPerRun(10, func() { b.Copy(deep) }); allocs > 10 {
+		t.Errorf("copying a chain of 10000 atoms without element symbols allocates %.0f times: it rebuilds the chain", allocs)
+	}
+	e := b.NewSym("x[*]", true)
+	mixed := b.Add(deep, b.Var(e))
+	c := b.Copy(mixed)
+	if got := b.Syms(b.Sub(mixed, c)); len(got) != 2 || got[0] != e || b.Info(got[1]).Of != e {
+		t.Errorf("mixed - copy(mixed) depends on %v, want the element and its copy only", got)
+	}
+}
+
 // TestBoundsAreSound builds random expressions over symbols of small
 // ranges and checks every value the symbols give against the bounds.
 func TestBoundsAreSound(t *testing.T) {

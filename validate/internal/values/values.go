@@ -36,6 +36,13 @@ const (
 	DefaultRunLayers   = 150_000
 )
 
+// DefaultTrackedElems bounds the elements of a whole model tracked one by
+// one (constants aside, which the file holds): real models track a few
+// thousand, the shape tensors; a chain of 10^5 Divides of 64 elements
+// each would track millions and take gigabytes. Beyond it a tensor keeps
+// one expression for all its elements.
+const DefaultTrackedElems = 1 << 19
+
 // maxSelect bounds the expressions a summary of tracked elements chooses
 // among.
 const maxSelect = 64
@@ -200,6 +207,11 @@ type Analysis struct {
 	// concretely. Exhausted is set once either ran out.
 	SearchSteps, RunLayers int
 	Exhausted              bool
+	// TrackedElems bounds the elements tracked one by one in the whole
+	// model; Summarized is the first layer whose elements were not, for
+	// want of it.
+	TrackedElems int
+	Summarized   *ir.Layer
 	// Assumed are the Converts of floats to integers whose values are
 	// bounded only where the conversion is defined (no NaN, no value
 	// beyond the type): a proof through them holds on that condition.
@@ -215,15 +227,34 @@ func Analyze(m *ir.Model, order []*ir.Layer, sources map[*ir.Layer][]ir.Output, 
 		Values: make(map[ir.Output]*Value, len(order)),
 	}
 	a.Declared.b, a.Any.b = a.B, a.B
-	a.SearchSteps, a.RunLayers = DefaultSearchSteps, DefaultRunLayers
+	a.SearchSteps, a.RunLayers, a.TrackedElems = DefaultSearchSteps, DefaultRunLayers, DefaultTrackedElems
 	a.decide = sym.NewProver(a.B, &a.Any)
 	for _, l := range order {
 		outs := a.transfer(l)
 		for i, v := range outs {
+			a.track(l, v)
 			a.Values[ir.Output{Layer: l, Index: i}] = v
 		}
 	}
 	return a
+}
+
+// track charges a value's elements to the model's budget, and keeps only
+// their summary once it is spent. A constant's elements are free: the
+// file holds them.
+func (a *Analysis) track(l *ir.Layer, v *Value) {
+	if v == nil || v.Elems == nil || v.Tensor != nil {
+		return
+	}
+	if len(v.Elems) <= a.TrackedElems {
+		a.TrackedElems -= len(v.Elems)
+		return
+	}
+	a.TrackedElems = 0
+	v.all, v.Elems = a.All(v), nil
+	if a.Summarized == nil {
+		a.Summarized = l
+	}
 }
 
 // newSym makes a symbol with its ranges and origin.
