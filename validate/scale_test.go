@@ -76,6 +76,9 @@ func TestChainIsLinear(t *testing.T) {
 // TestTrackedElementsBudget: past values.DefaultTrackedElems elements, a
 // tensor's elements are one summary, and a note names the first layer.
 func TestTrackedElementsBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("validates 4000 Divides of 64 elements")
+	}
 	const elems = 64
 	tracked := values.DefaultTrackedElems/elems - 1 // x, then the Divides
 	r := Model(chain(t, tracked+10, elems), "chain", Options{})
@@ -85,5 +88,51 @@ func TestTrackedElementsBudget(t *testing.T) {
 	}
 	if r := Model(chain(t, tracked, elems), "chain", Options{}); len(findings(r)["analysis/summarized"]) != 0 {
 		t.Errorf("a model within the budget is summarized: %v", findings(r)["analysis/summarized"])
+	}
+}
+
+// sumChain is d = floor((d + x) / 2) in n steps, as an IR from ONNX: cheap
+// expressions that the search evaluates without end unless its budget
+// counts every assignment it tries.
+func sumChain(tb testing.TB, n int) *ir.Model {
+	b := newBuilder(tb, "onnx")
+	x := b.param("x", ir.I32, "[4]")
+	two := b.ints(ir.I32, nil, 2)
+	prev := x
+	for i := range n {
+		sum := b.op("Add", "opset1", attrs("auto_broadcast", "numpy"), ir.I32, []int64{4}, prev, x)
+		l, err := ops.AddDivide(b.m, fmt.Sprintf("div%d", i), sum, two, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		prev = ir.Output{Layer: l}
+	}
+	b.m.AddResult("y", prev)
+	return b.m
+}
+
+// TestSearchBudgetBoundsManyDivides: once the search budget of a model is
+// spent, a Divide more costs its analysis, not a search.
+func TestSearchBudgetBoundsManyDivides(t *testing.T) {
+	if testing.Short() {
+		t.Skip("validates 9000 Divides")
+	}
+	bytes := func(n int) float64 {
+		m := sumChain(t, n)
+		res := testing.Benchmark(func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Model(m, "chain", Options{})
+			}
+		})
+		return float64(res.AllocedBytesPerOp())
+	}
+	// About 17 KB a Divide on amd64 (its values, pairs and findings); a
+	// search of its own, 360 KB.
+	b3, b6 := bytes(3000), bytes(6000)
+	if per := (b6 - b3) / 3000; per > 64<<10 {
+		t.Errorf("each Divide past 3000 allocates %.0f bytes (%.0f, %.0f at 3000, 6000): the search goes on past its budget", per, b3, b6)
+	} else {
+		t.Logf("%.0f, %.0f bytes at 3000, 6000 Divides: %.0f bytes per Divide added", b3, b6, per)
 	}
 }

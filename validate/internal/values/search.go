@@ -99,6 +99,11 @@ type key struct {
 	index int // axis, element, or -1 for every element
 }
 
+// tryCost is what trying an assignment, or pairing an upstream Divide's
+// operands, costs in the search budget (SearchSteps): about what
+// evaluating 16 atoms does.
+const tryCost = 16
+
 // Search looks for model inputs under which one of the pairs of Divide l
 // is bad, confirmed by evaluating the model.
 func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness, bool) {
@@ -162,6 +167,10 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 		if a.SearchSteps <= 0 || len(good) >= maxRuns {
 			return
 		}
+		// An assignment costs what evaluating a few atoms does, whether
+		// or not its pairs are evaluated: the budget bounds the search
+		// of a model with many Divides of cheap expressions too.
+		a.SearchSteps -= tryCost
 		id := fingerprint(as, fl)
 		if seen[id] {
 			return
@@ -606,7 +615,9 @@ func (a *Analysis) upstream(l *ir.Layer, o SearchOptions) [][]Pair {
 		queue = queue[1:]
 		if d, ok := a.Ops[m].(*ops.Divide); ok && m != l && rounding(o.Reference.Floor, m, d) != rounding(o.Test.Floor, m, d) {
 			if v := a.Values[ir.Output{Layer: m}]; v != nil && v.Int && v.Type.IsSigned() {
-				out = append(out, a.Pairs(m, d.Broadcast))
+				pairs := a.Pairs(m, d.Broadcast)
+				a.SearchSteps -= tryCost * (1 + len(pairs))
+				out = append(out, pairs)
 			}
 		}
 		for _, s := range a.Sources[m] {
