@@ -13,12 +13,27 @@ import (
 // chain is x / 3 / 3 / ... / 3 in n Divides, as an IR from ONNX, x an
 // i32 of elems elements: every Divide floors where ONNX truncates, and
 // each gets findings of its own.
-func chain(tb testing.TB, n, elems int) *ir.Model {
+func chain(tb testing.TB, n, elems int) *ir.Model { return divideChain(tb, n, elems, false) }
+
+// sumChain is d = floor((d + x) / 2) in n steps: cheap expressions that
+// the search evaluates without end unless its budget counts every
+// assignment it tries.
+func sumChain(tb testing.TB, n int) *ir.Model { return divideChain(tb, n, 4, true) }
+
+func divideChain(tb testing.TB, n, elems int, sum bool) *ir.Model {
 	b := newBuilder(tb, "onnx")
-	prev := b.param("x", ir.I32, fmt.Sprintf("[%d]", elems))
-	three := b.ints(ir.I32, nil, 3)
+	x := b.param("x", ir.I32, fmt.Sprintf("[%d]", elems))
+	divisor := b.ints(ir.I32, nil, 3)
+	if sum {
+		divisor = b.ints(ir.I32, nil, 2)
+	}
+	prev := x
 	for i := range n {
-		l, err := ops.AddDivide(b.m, fmt.Sprintf("div%d", i), prev, three, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
+		dividend := prev
+		if sum {
+			dividend = b.op("Add", "opset1", attrs("auto_broadcast", "numpy"), ir.I32, []int64{int64(elems)}, prev, x)
+		}
+		l, err := ops.AddDivide(b.m, fmt.Sprintf("div%d", i), dividend, divisor, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -89,26 +104,6 @@ func TestTrackedElementsBudget(t *testing.T) {
 	if r := Model(chain(t, tracked, elems), "chain", Options{}); len(findings(r)["analysis/summarized"]) != 0 {
 		t.Errorf("a model within the budget is summarized: %v", findings(r)["analysis/summarized"])
 	}
-}
-
-// sumChain is d = floor((d + x) / 2) in n steps, as an IR from ONNX: cheap
-// expressions that the search evaluates without end unless its budget
-// counts every assignment it tries.
-func sumChain(tb testing.TB, n int) *ir.Model {
-	b := newBuilder(tb, "onnx")
-	x := b.param("x", ir.I32, "[4]")
-	two := b.ints(ir.I32, nil, 2)
-	prev := x
-	for i := range n {
-		sum := b.op("Add", "opset1", attrs("auto_broadcast", "numpy"), ir.I32, []int64{4}, prev, x)
-		l, err := ops.AddDivide(b.m, fmt.Sprintf("div%d", i), sum, two, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		prev = ir.Output{Layer: l}
-	}
-	b.m.AddResult("y", prev)
-	return b.m
 }
 
 // TestSearchBudgetBoundsManyDivides: once the search budget of a model is
