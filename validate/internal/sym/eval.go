@@ -19,19 +19,52 @@ func (b *Builder) Eval(e Expr, val func(Sym) int64) (int64, bool) {
 func (b *Builder) EvalLimited(e Expr, val func(Sym) int64, budget *int) (int64, bool) {
 	b.budget = budget
 	defer func() { b.budget = nil }()
-	memo := make(map[*Atom]evalResult)
-	return b.eval(e, val, memo)
+	b.values.next()
+	return b.eval(e, val)
 }
 
-type evalResult struct {
-	v  int64
-	ok bool
+// evalMemo remembers the values of atoms during one evaluation, by atom
+// id, in pages made as atoms are reached: an evaluation of a deep model's
+// expression reaches thousands, and a search makes millions of
+// evaluations. Each evaluation stamps the slots it fills with its own
+// number, so that the next one starts empty without clearing them.
+type evalMemo struct {
+	stamp uint32
+	pages [][]evalSlot
 }
 
-func (b *Builder) eval(e Expr, val func(Sym) int64, memo map[*Atom]evalResult) (int64, bool) {
+type evalSlot struct {
+	stamp uint32
+	ok    bool
+	v     int64
+}
+
+// next starts an evaluation.
+func (m *evalMemo) next() {
+	m.stamp++
+	if m.stamp == 0 { // wrapped: slots of 2^32 evaluations ago would look filled
+		for _, p := range m.pages {
+			clear(p)
+		}
+		m.stamp = 1
+	}
+}
+
+func (m *evalMemo) slot(id int32) *evalSlot {
+	p := int(id) / memoPage
+	if p >= len(m.pages) {
+		m.pages = append(m.pages, make([][]evalSlot, p+1-len(m.pages))...)
+	}
+	if m.pages[p] == nil {
+		m.pages[p] = make([]evalSlot, memoPage)
+	}
+	return &m.pages[p][int(id)%memoPage]
+}
+
+func (b *Builder) eval(e Expr, val func(Sym) int64) (int64, bool) {
 	s := e.c
 	for _, t := range e.terms {
-		v, ok := b.evalAtom(t.a, val, memo)
+		v, ok := b.evalAtom(t.a, val)
 		if !ok {
 			return 0, false
 		}
@@ -45,8 +78,9 @@ func (b *Builder) eval(e Expr, val func(Sym) int64, memo map[*Atom]evalResult) (
 	return s, true
 }
 
-func (b *Builder) evalAtom(a *Atom, val func(Sym) int64, memo map[*Atom]evalResult) (int64, bool) {
-	if r, ok := memo[a]; ok {
+func (b *Builder) evalAtom(a *Atom, val func(Sym) int64) (int64, bool) {
+	r := b.values.slot(a.id)
+	if r.stamp == b.values.stamp {
 		return r.v, r.ok
 	}
 	if b.budget != nil {
@@ -55,25 +89,26 @@ func (b *Builder) evalAtom(a *Atom, val func(Sym) int64, memo map[*Atom]evalResu
 		}
 		*b.budget--
 	}
-	v, ok := b.computeAtom(a, val, memo)
-	memo[a] = evalResult{v, ok}
+	v, ok := b.computeAtom(a, val)
+	*r = evalSlot{b.values.stamp, ok, v} // pages never move
 	return v, ok
 }
 
-func (b *Builder) computeAtom(a *Atom, val func(Sym) int64, memo map[*Atom]evalResult) (int64, bool) {
+func (b *Builder) computeAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 	if a.kind == kSym {
 		return val(a.symbol()), true
 	}
 	if a.kind == kUnknown || a.kind == kConvert {
 		return 0, false
 	}
-	args := make([]int64, len(a.args))
-	for i, arg := range a.args {
-		v, ok := b.eval(arg, val, memo)
+	var small [4]int64 // most atoms have one or two arguments
+	args := small[:0]
+	for _, arg := range a.args {
+		v, ok := b.eval(arg, val)
 		if !ok {
 			return 0, false
 		}
-		args[i] = v
+		args = append(args, v)
 	}
 	switch a.kind {
 	case kFloorDiv:

@@ -234,8 +234,10 @@ type Builder struct {
 	// overflowed is set when a coefficient left int64; the expression was
 	// then replaced by an unknown atom.
 	overflowed bool
-	// budget counts down the atoms EvalLimited may still compute.
+	// budget counts down the atoms EvalLimited may still compute; values
+	// are the atoms' values in the current evaluation.
 	budget *int
+	values evalMemo
 }
 
 // NewBuilder returns an empty builder.
