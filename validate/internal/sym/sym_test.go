@@ -123,6 +123,26 @@ func TestCopyOfADeepChain(t *testing.T) {
 	}
 }
 
+// TestEvalAcrossStampWrap: evaluations remember atom values by a stamp of
+// 32 bits; when it wraps, what earlier evaluations left is not taken for
+// the new one's.
+func TestEvalAcrossStampWrap(t *testing.T) {
+	b := NewBuilder()
+	x := b.NewSym("x", false)
+	for i, start := range []uint32{math.MaxUint32 - 1, math.MaxUint32, math.MaxUint32} {
+		// Atoms made now have slots no evaluation filled: stamp 0.
+		k := int64(3 + i)
+		e := b.Add(b.FloorDivK(b.Var(x), k), Const(1))
+		b.values.stamp = start
+		for v := int64(-7); v <= 7; v++ {
+			got, ok := b.Eval(e, func(Sym) int64 { return v })
+			if want := floorDiv(v, k) + 1; !ok || got != want {
+				t.Fatalf("stamp from %d: x = %d gives %d (%v), want %d", start, v, got, ok, want)
+			}
+		}
+	}
+}
+
 // TestBoundsAreSound builds random expressions over symbols of small
 // ranges and checks every value the symbols give against the bounds.
 func TestBoundsAreSound(t *testing.T) {
