@@ -23,14 +23,12 @@ func (b *Builder) EvalLimited(e Expr, val func(Sym) int64, budget *int) (int64, 
 	return b.eval(e, val)
 }
 
-// evalMemo remembers the values of atoms during one evaluation, by atom
-// id, in pages made as atoms are reached: an evaluation of a deep model's
-// expression reaches thousands, and a search makes millions of
-// evaluations. Each evaluation stamps the slots it fills with its own
-// number, so that the next one starts empty without clearing them.
+// evalMemo remembers the values of atoms during one evaluation. Each
+// evaluation stamps the slots it fills with its own number, so that the
+// next one starts empty without clearing them.
 type evalMemo struct {
 	stamp uint32
-	pages [][]evalSlot
+	slots byAtom[evalSlot]
 }
 
 type evalSlot struct {
@@ -43,22 +41,30 @@ type evalSlot struct {
 func (m *evalMemo) next() {
 	m.stamp++
 	if m.stamp == 0 { // wrapped: slots of 2^32 evaluations ago would look filled
-		for _, p := range m.pages {
+		for _, p := range m.slots.pages {
 			clear(p)
 		}
 		m.stamp = 1
 	}
 }
 
-func (m *evalMemo) slot(id int32) *evalSlot {
-	p := int(id) / memoPage
+// byAtom holds a value per atom, by atom id, in pages made as atoms are
+// reached: cheaper than a map for the hundreds of thousands of atoms a
+// deep model makes, which a search evaluates millions of times. Pages
+// never move, so a slot's address stays valid.
+type byAtom[T any] struct{ pages [][]T }
+
+const atomPage = 512
+
+func (m *byAtom[T]) slot(id int32) *T {
+	p := int(id) / atomPage
 	if p >= len(m.pages) {
-		m.pages = append(m.pages, make([][]evalSlot, p+1-len(m.pages))...)
+		m.pages = append(m.pages, make([][]T, p+1-len(m.pages))...)
 	}
 	if m.pages[p] == nil {
-		m.pages[p] = make([]evalSlot, memoPage)
+		m.pages[p] = make([]T, atomPage)
 	}
-	return &m.pages[p][int(id)%memoPage]
+	return &m.pages[p][int(id)%atomPage]
 }
 
 func (b *Builder) eval(e Expr, val func(Sym) int64) (int64, bool) {
@@ -79,7 +85,7 @@ func (b *Builder) eval(e Expr, val func(Sym) int64) (int64, bool) {
 }
 
 func (b *Builder) evalAtom(a *Atom, val func(Sym) int64) (int64, bool) {
-	r := b.values.slot(a.id)
+	r := b.values.slots.slot(a.id)
 	if r.stamp == b.values.stamp {
 		return r.v, r.ok
 	}
@@ -90,7 +96,7 @@ func (b *Builder) evalAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 		*b.budget--
 	}
 	v, ok := b.computeAtom(a, val)
-	*r = evalSlot{b.values.stamp, ok, v} // pages never move
+	*r = evalSlot{b.values.stamp, ok, v}
 	return v, ok
 }
 

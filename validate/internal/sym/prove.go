@@ -13,7 +13,7 @@ type Env interface {
 type Prover struct {
 	b    *Builder
 	env  Env
-	memo rangeMemo
+	memo byAtom[memoSlot] // the ranges of atoms
 	// fits records the wraps whose argument provably fits their range.
 	fits map[*Atom]bool
 	// lows are the lower bounds of linear forms found so far.
@@ -225,27 +225,9 @@ func (p *Prover) atomRange(a *Atom) Range {
 	return slot.r
 }
 
-// rangeMemo remembers the ranges of atoms by id, in pages made as atoms
-// are asked: cheaper than a map for the hundreds of thousands of atoms a
-// deep model makes.
-type rangeMemo struct{ pages [][]memoSlot }
-
 type memoSlot struct {
 	r   Range
 	set bool
-}
-
-const memoPage = 512
-
-func (m *rangeMemo) slot(id int32) *memoSlot {
-	p := int(id) / memoPage
-	if p >= len(m.pages) {
-		m.pages = append(m.pages, make([][]memoSlot, p+1-len(m.pages))...)
-	}
-	if m.pages[p] == nil {
-		m.pages[p] = make([]memoSlot, memoPage)
-	}
-	return &m.pages[p][int(id)%memoPage]
 }
 
 func (p *Prover) exprRange(e Expr) Range { return Range{p.lowerIn(e), p.upperIn(e)} }
