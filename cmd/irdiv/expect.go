@@ -62,50 +62,120 @@ func readExpected(values []string, outputs []plugin.Port, maxBytes int64) (map[i
 	return out, nil
 }
 
+// tolerance is how close a float output must be to its expected value,
+// as ONNX's backend test runner checks its node tests (numpy's
+// assert_allclose): |got - want| <= atol + rtol*|want|, NaN equal to NaN,
+// infinities equal only to themselves. Integers and bools are compared
+// exactly, whatever the tolerance.
+type tolerance struct {
+	rtol, atol float64
+}
+
+// onnxTolerance is the ONNX backend runner's default (onnx/backend/test/
+// loader: rtol = 1e-3, atol = 1e-7).
+var onnxTolerance = tolerance{rtol: 1e-3, atol: 1e-7}
+
+func (tol tolerance) String() string {
+	if tol.rtol == 0 && tol.atol == 0 {
+		return "exactly"
+	}
+	return fmt.Sprintf("within rtol %g, atol %g", tol.rtol, tol.atol)
+}
+
+// excess is by how much element g misses w: 0 when it is within tol, +Inf
+// when no tolerance admits it (a NaN against a number, the wrong
+// infinity), otherwise |g - w| - (atol + rtol*|w|).
+func (tol tolerance) excess(g, w float64) float64 {
+	switch {
+	case math.IsNaN(g) || math.IsNaN(w):
+		if math.IsNaN(g) && math.IsNaN(w) {
+			return 0
+		}
+		return math.Inf(1)
+	case math.IsInf(g, 0) || math.IsInf(w, 0):
+		if g == w {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	return max(0, math.Abs(g-w)-(tol.atol+tol.rtol*math.Abs(w)))
+}
+
 // mismatch is one element where a result differs from its expected value.
 type mismatch struct {
 	index     int
 	got, want string
+	excess    float64 // by how much it misses the tolerance (floats)
 }
 
-// compare finds the elements of got that differ from want: integers
-// must be equal, floats bit-equal, NaN only by class (any NaN matches
-// any NaN). It returns the number of differences and the first few.
-func compare(got, want *ir.Tensor, first int) (int, []mismatch) {
-	n := got.Len()
-	count := 0
-	var out []mismatch
+// comparison is what compare found.
+type comparison struct {
+	count int        // elements that differ
+	first []mismatch // the first few of them
+	worst mismatch   // the float element that misses by the most
+	exact bool       // every element is bit-equal
+}
+
+// compare finds the elements of got that differ from want: integers and
+// bools must be equal, floats within tol.
+func compare(got, want *ir.Tensor, tol tolerance, first int) comparison {
+	c := comparison{exact: true, worst: mismatch{index: -1}}
 	size := got.Type.Size()
-	for i := range n {
+	for i := range got.Len() {
 		g, w := got.Data[i*size:(i+1)*size], want.Data[i*size:(i+1)*size]
-		if string(g) == string(w) || got.Type.IsFloat() && math.IsNaN(got.Float64At(i)) && math.IsNaN(want.Float64At(i)) {
+		if string(g) == string(w) {
 			continue
 		}
-		count++
-		if len(out) < first {
-			out = append(out, mismatch{i, got.Format(i), want.Format(i)})
+		c.exact = false
+		var ex float64
+		if got.Type.IsFloat() {
+			if ex = tol.excess(got.Float64At(i), want.Float64At(i)); ex == 0 {
+				continue
+			}
+		}
+		m := mismatch{i, got.Format(i), want.Format(i), ex}
+		c.count++
+		if len(c.first) < first {
+			c.first = append(c.first, m)
+		}
+		if got.Type.IsFloat() && (c.worst.index < 0 || ex > c.worst.excess) {
+			c.worst = m
 		}
 	}
-	return count, out
+	return c
 }
 
 // checkExpected compares an output with its expected tensor, printing the
 // differences with operands(i), the operands that gave element i (or ""
 // when unknown). It returns an error when they differ.
-func checkExpected(w io.Writer, name string, got, want *ir.Tensor, path string, operands func(i int) string) error {
+func checkExpected(w io.Writer, name string, got, want *ir.Tensor, path string, tol tolerance, operands func(i int) string) error {
 	if got.Type != want.Type || !slices.Equal(got.Shape, want.Shape) {
 		return fmt.Errorf("output %q is %s%s, %s expects %s%s", name, got.Type, shapeString(got.Shape), path, want.Type, shapeString(want.Shape))
 	}
-	count, first := compare(got, want, 10)
-	if count == 0 {
-		fmt.Fprintf(w, "       matches %s (%d values, exactly)\n", path, got.Len())
+	c := compare(got, want, tol, 10)
+	if c.count == 0 {
+		how := "exactly"
+		if !c.exact && got.Type.IsFloat() {
+			how = tol.String()
+		}
+		fmt.Fprintf(w, "       matches %s (%d values, %s)\n", path, got.Len(), how)
 		return nil
 	}
-	fmt.Fprintf(w, "       differs from %s in %d of %d values:\n", path, count, got.Len())
-	for _, m := range first {
+	how := "exactly"
+	if got.Type.IsFloat() {
+		how = tol.String()
+	}
+	fmt.Fprintf(w, "       differs from %s in %d of %d values (compared %s):\n", path, c.count, got.Len(), how)
+	for _, m := range c.first {
 		fmt.Fprintf(w, "         [%d] got %s, expected %s%s\n", m.index, m.got, m.want, operands(m.index))
 	}
-	return fmt.Errorf("output %q differs from %s in %d of %d values (first at flat index %d: got %s, expected %s)", name, path, count, got.Len(), first[0].index, first[0].got, first[0].want)
+	worst := ""
+	if c.worst.index >= 0 {
+		fmt.Fprintf(w, "         worst [%d] got %s, expected %s%s\n", c.worst.index, c.worst.got, c.worst.want, operands(c.worst.index))
+		worst = fmt.Sprintf("; worst at flat index %d: got %s, expected %s", c.worst.index, c.worst.got, c.worst.want)
+	}
+	f := c.first[0]
+	return fmt.Errorf("output %q differs from %s in %d of %d values, compared %s (first at flat index %d: got %s, expected %s%s)", name, path, c.count, got.Len(), how, f.index, f.got, f.want, worst)
 }
 
 // operandsOf returns, for the output of a model computed by a Divide whose

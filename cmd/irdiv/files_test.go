@@ -114,3 +114,28 @@ func TestExternalDataLinkInside(t *testing.T) {
 		t.Errorf("run: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestDataSetOfAModelWithoutInputs: a model of constants takes a test
+// data set that holds only outputs (ONNX's test_constant), and a set
+// that gives it an input it does not have is still refused.
+func TestDataSetOfAModelWithoutInputs(t *testing.T) {
+	dir := t.TempDir()
+	c := onnxwire.Tensor("", onnxwire.Int32, []int64{2}, int32s(7, -7))
+	graph := onnxwire.Graph("constant", [][]byte{onnxwire.NodeAttrs("Constant", "c", nil, []string{"c"}, onnxwire.TensorAttr("value", c))},
+		nil, nil, [][]byte{onnxwire.Value("c", onnxwire.Int32, 2)})
+	model := filepath.Join(dir, "model.onnx")
+	writeFiles(t, dir, map[string][]byte{
+		"model.onnx":        onnxwire.Model(13, graph),
+		"set/output_0.pb":   onnxwire.Tensor("c", onnxwire.Int32, []int64{2}, int32s(7, -7)),
+		"extra/input_0.pb":  onnxwire.Tensor("x", onnxwire.Int32, []int64{2}, int32s(1, 2)),
+		"extra/output_0.pb": onnxwire.Tensor("c", onnxwire.Int32, []int64{2}, int32s(7, -7)),
+	})
+	set := filepath.Join(dir, "set")
+	if stdout, stderr, code := irdiv(t, "run", model, "--inputs", set, "--expected", set); code != 0 || !strings.Contains(stdout, "matches") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	extra := filepath.Join(dir, "extra")
+	if _, stderr, code := irdiv(t, "run", model, "--inputs", extra); code != 1 || !strings.Contains(stderr, `holds tensor "x", which is no input of the model`) {
+		t.Errorf("a set with an input the model lacks: exit %d %q", code, stderr)
+	}
+}

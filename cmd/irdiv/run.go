@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -23,6 +24,7 @@ type runOptions struct {
 	modelFlags
 	outDir, layer, inputsDir string
 	expected                 multiFlag
+	tol                      tolerance
 }
 
 const runHelp = `MODEL.xml|MODEL.onnx [flags]
@@ -30,9 +32,11 @@ const runHelp = `MODEL.xml|MODEL.onnx [flags]
 Runs a model made of Parameter, Const, Divide and Result (or an ONNX graph
 of Div, converted), or with --layer one Divide of any model. Inputs are
 .npy or ONNX .pb files; inputs not given are generated from a fixed seed,
-and generated integers are never zero. --expected compares the outputs
-exactly (integers equal, floats bit-equal, NaN by class) and exits 1 on a
-difference.`
+and generated integers are never zero. --expected compares the outputs as
+ONNX's backend test runner does: integers and bools exactly, floats within
+|got - expected| <= atol + rtol*|expected| (numpy's assert_allclose, NaN
+equal to NaN; --rtol 0 --atol 0 for exact floats), and exits 1 on a
+difference, printing the first elements that differ and the worst.`
 
 func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", runHelp, stdout)
@@ -42,12 +46,17 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.layer, "layer", "", "evaluate only the Divide layer with this `NAME` (or id:N)")
 	fs.StringVar(&o.inputsDir, "inputs", "", "read the inputs from an ONNX test data set, `DIR`/input_N.pb, matched to the inputs by tensor name (by N when a file has none)")
 	fs.Var(&o.expected, "expected", "compare the outputs with an ONNX test data set `DIR` (output_N.pb, matched by tensor name) or with files (.npy, .pb), one per output in output order")
+	fs.Float64Var(&o.tol.rtol, "rtol", onnxTolerance.rtol, "relative tolerance of --expected for floats (ONNX's backend runner's default)")
+	fs.Float64Var(&o.tol.atol, "atol", onnxTolerance.atol, "absolute tolerance of --expected for floats (ONNX's backend runner's default)")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return usageErr("want one MODEL.xml, got %d arguments", len(pos))
+	}
+	if !(o.tol.rtol >= 0) || !(o.tol.atol >= 0) || math.IsInf(o.tol.rtol, 0) || math.IsInf(o.tol.atol, 0) {
+		return usageErr("--rtol and --atol must be finite and not negative, got %g and %g", o.tol.rtol, o.tol.atol)
 	}
 	given, err := parseInputFlags(o.inputs)
 	if err != nil {
@@ -143,7 +152,7 @@ func runModel(m *ir.Model, o runOptions, cfg plugin.Config, given map[string]str
 		if !ok {
 			continue
 		}
-		if err := checkExpected(stdout, p.Name, t, want.tensor, want.path, operandsOf(m, req, p.Name, t.Shape)); err != nil {
+		if err := checkExpected(stdout, p.Name, t, want.tensor, want.path, o.tol, operandsOf(m, req, p.Name, t.Shape)); err != nil {
 			mismatches = append(mismatches, err)
 		}
 	}
