@@ -1,6 +1,8 @@
 package ops
 
 import (
+	"cmp"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -122,4 +124,44 @@ func Supported(l *ir.Layer) bool {
 func Evaluable(op Op) bool {
 	_, ok := op.(evaluator)
 	return ok
+}
+
+// OpVersion is one version of an op that irdiv knows, as Catalog lists it.
+type OpVersion struct {
+	Name    string // OpenVINO's spelling: ShapeOf, Divide
+	Version int    // named after the opset that introduced it (ShapeOf-3)
+	// Implemented is false for a version irdiv knows of but does not
+	// build (Interpolate-1); Evaluates tells whether Evaluate computes it,
+	// so that a model of it runs, or only its types and shapes are known.
+	Implemented, Evaluates bool
+}
+
+// Catalog lists every op version of the registry, sorted by name and
+// version: the one source of the op lists in the documentation.
+func Catalog() []OpVersion {
+	var out []OpVersion
+	for key, info := range registry {
+		if key != strings.ToLower(info.name) {
+			continue // an alias (Const)
+		}
+		for _, v := range info.versions {
+			op, err := info.build(&ir.Layer{Type: info.name, Version: "opset" + strconv.Itoa(v)}, v)
+			ov := OpVersion{Name: info.name, Version: v, Implemented: !errors.Is(err, ErrUnsupportedOp)}
+			switch op.(type) {
+			case nil:
+				// Parameter and Const need their attributes to be built;
+				// they are the model's inputs and constants.
+				ov.Evaluates = ov.Implemented
+			case *Parameter, *Const, *Result, *Divide:
+				ov.Evaluates = true
+			default:
+				ov.Evaluates = Evaluable(op)
+			}
+			out = append(out, ov)
+		}
+	}
+	slices.SortFunc(out, func(a, b OpVersion) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), a.Version-b.Version)
+	})
+	return out
 }

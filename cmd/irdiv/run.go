@@ -29,8 +29,10 @@ type runOptions struct {
 
 const runHelp = `MODEL.xml|MODEL.onnx [flags]
 
-Runs a model made of Parameter, Const, Divide and Result (or an ONNX graph
-of Div, converted), or with --layer one Divide of any model. Inputs are
+Runs a model whose ops irdiv all evaluates (docs/ops.md lists them, with
+their versions and ONNX's node tests of each): an IR as OpenVINO computes
+it, or an .onnx with ONNX's semantics (its Divs truncate, as convert writes
+them); or with --layer one Divide of any model. Inputs are
 .npy or ONNX .pb files; inputs not given are generated from a fixed seed,
 and generated integers are never zero. --expected compares the outputs as
 ONNX's backend test runner does: integers and bools exactly, floats within
