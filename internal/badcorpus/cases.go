@@ -389,7 +389,7 @@ func build() ([]Case, []string) {
 	b.raw("pb-huge-dims", map[string][]byte{"model.onnx": goodONNX, "x.pb": onnxwire.Tensor("x", onnxwire.Int32, []int64{1 << 40}, nil)}, 1, `x.pb: tensor "x" of i32[1099511627776] is larger than the 268435456 bytes allowed`, false, "run", "{dir}/model.onnx", "-i", "x={dir}/x.pb")
 	b.raw("pb-expected-mismatch", map[string][]byte{"model.onnx": goodONNX, "x.pb": onnxwire.Tensor("x", onnxwire.Int32, []int64{4}, i32Bytes(-7, -7, 7, 7)),
 		"y.pb": onnxwire.Tensor("y", onnxwire.Int32, []int64{4}, i32Bytes(2, -2, 2, -2)), "z.pb": onnxwire.Tensor("z", onnxwire.Int32, []int64{4}, i32Bytes(-4, 3, 3, -4))}, 1,
-		"in 2 of 4 values (first at flat index 0: got -3, expected -4)", false, "run", "{dir}/model.onnx", "-i", "x={dir}/x.pb", "-i", "y={dir}/y.pb", "--expected", "{dir}/z.pb")
+		"in 2 of 4 values, compared exactly (first at flat index 0: got -3, expected -4)", false, "run", "{dir}/model.onnx", "-i", "x={dir}/x.pb", "-i", "y={dir}/y.pb", "--expected", "{dir}/z.pb")
 	b.raw("validate-onnx-not-onnx", map[string][]byte{"model.xml": []byte(baseXML), "model.bin": baseBin, "m.onnx": []byte("<net/>")}, 1, "not a ModelProto", false, "validate", "{dir}/model.xml", "--onnx", "{dir}/m.onnx")
 
 	b.files(goodONNX, base, i32Value, divGraph)
