@@ -95,11 +95,17 @@ func (c *Core) ReadModelFromBytes(xmlText, weights []byte) (*ir.Model, error) {
 func (c *Core) QueryModel(m *ir.Model) map[string]string {
 	out := make(map[string]string)
 	for _, l := range m.Layers {
-		if op, err := ops.New(l); err == nil && executable(op) {
+		if Executes(l) {
 			out[l.Name] = DeviceName
 		}
 	}
 	return out
+}
+
+// Executes reports whether CompileModel can execute the layer's op.
+func Executes(l *ir.Layer) bool {
+	op, err := ops.New(l)
+	return err == nil && executable(op)
 }
 
 // Port describes an input or output of a compiled model.

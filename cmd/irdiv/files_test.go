@@ -139,3 +139,24 @@ func TestDataSetOfAModelWithoutInputs(t *testing.T) {
 		t.Errorf("a set with an input the model lacks: exit %d %q", code, stderr)
 	}
 }
+
+// TestRunComputesWhatItCan: a model with an output that needs an op irdiv
+// cannot execute still gives its other outputs, names the one it could
+// not compute and the layer in its way, and exits 1.
+func TestRunComputesWhatItCan(t *testing.T) {
+	dir := t.TempDir()
+	graph := onnxwire.Graph("partial", [][]byte{
+		onnxwire.Node("Abs", "abs", []string{"x"}, []string{"a"}),
+		onnxwire.Node("Acos", "acos", []string{"x"}, []string{"c"}),
+	}, nil, [][]byte{onnxwire.Value("x", onnxwire.Float, 2)}, [][]byte{onnxwire.Value("a", onnxwire.Float, 2), onnxwire.Value("c", onnxwire.Float, 2)})
+	writeFiles(t, dir, map[string][]byte{"model.onnx": onnxwire.Model(13, graph)})
+	stdout, stderr, code := irdiv(t, "run", filepath.Join(dir, "model.onnx"))
+	for _, want := range []string{`output "a"`, `output "c"          not computed: it needs layer "acos" (id 2) (Acos ai.onnx)`} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("missing %q in\n%s", want, stdout)
+		}
+	}
+	if code != 1 || !strings.Contains(stderr, "irdiv cannot execute 1 layer (Acos ai.onnx x1)") || !strings.Contains(stderr, "computed the 1 other output without them") {
+		t.Errorf("exit %d %q", code, stderr)
+	}
+}

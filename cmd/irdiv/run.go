@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -32,7 +33,9 @@ const runHelp = `MODEL.xml|MODEL.onnx [flags]
 Runs a model whose ops irdiv all evaluates (docs/ops.md lists them, with
 their versions and ONNX's node tests of each): an IR as OpenVINO computes
 it, or an .onnx with ONNX's semantics (its Divs truncate, as convert writes
-them); or with --layer one Divide of any model. Inputs are
+them); or with --layer one Divide of any model. Of a model holding ops it
+cannot execute, run names them all, computes the outputs that need none
+of them, says which it could not, and exits 1. Inputs are
 .npy or ONNX .pb files; inputs not given are generated from a fixed seed,
 and generated integers are never zero. --expected compares the outputs as
 ONNX's backend test runner does: integers and bools exactly, floats within
@@ -104,8 +107,27 @@ func parseInputFlags(flags []string) (map[string]string, error) {
 	return given, nil
 }
 
-func runModel(m *ir.Model, o runOptions, cfg plugin.Config, given map[string]string, inputs inputFiles, gen *rand.Rand, stdout io.Writer) error {
+func runModel(m *ir.Model, o runOptions, cfg plugin.Config, given map[string]string, inputs inputFiles, gen *rand.Rand, stdout io.Writer) (runErr error) {
 	cm, err := plugin.NewCore().CompileModel(m, cfg)
+	var notComputed map[*ir.Layer]*ir.Layer
+	if errors.Is(err, ops.ErrUnsupportedOp) {
+		// Compute the outputs that need none of the ops irdiv cannot
+		// execute, and say which need which.
+		part, dropped := withoutUnexecutable(m)
+		if len(dropped) == len(m.Results()) {
+			return err
+		}
+		unsupported := err
+		if cm, err = plugin.NewCore().CompileModel(part, cfg); err != nil {
+			return unsupported
+		}
+		notComputed = dropped
+		defer func() {
+			if runErr == nil {
+				runErr = fmt.Errorf("%w; computed the %s without them", unsupported, plural(len(cm.Outputs()), "other output"))
+			}
+		}()
+	}
 	if err != nil {
 		return err
 	}
@@ -142,6 +164,11 @@ func runModel(m *ir.Model, o runOptions, cfg plugin.Config, given map[string]str
 		return err
 	}
 	var mismatches []error
+	for _, res := range m.Results() {
+		if l, ok := notComputed[res]; ok {
+			fmt.Fprintf(stdout, "output %-12s not computed: it needs %s (%s %s), which irdiv cannot execute\n", quote(res.Name), l, l.Type, l.Version)
+		}
+	}
 	for _, p := range cm.Outputs() {
 		t, err := req.OutputTensor(p.Index)
 		if err != nil {
@@ -433,4 +460,68 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, inputs inputFi
 		return err
 	}
 	return report(stdout, "output", l.Name, out[0], o.outDir, inputs)
+}
+
+// withoutUnexecutable returns m without the Results that depend on a
+// layer the plugin cannot execute, and for each of those Results the first
+// such layer (in a walk from the Result). Layers that then reach no
+// Result are left for CompileModel to drop.
+func withoutUnexecutable(m *ir.Model) (*ir.Model, map[*ir.Layer]*ir.Layer) {
+	sources := m.Sources()
+	blocker := make(map[*ir.Layer]*ir.Layer) // the first unexecutable layer upstream, or nil
+	visited := make(map[*ir.Layer]bool)
+	var walk func(l *ir.Layer) *ir.Layer
+	walk = func(root *ir.Layer) *ir.Layer {
+		// Iterative, so that a deep model cannot exhaust the stack.
+		type frame struct {
+			l    *ir.Layer
+			next int
+		}
+		stack := []frame{{root, 0}}
+		visited[root] = true
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if f.next == 0 && !plugin.Executes(f.l) {
+				blocker[f.l] = f.l
+			}
+			if f.next < len(sources[f.l]) {
+				src := sources[f.l][f.next].Layer
+				f.next++
+				if !visited[src] {
+					visited[src] = true
+					stack = append(stack, frame{src, 0})
+				}
+				continue
+			}
+			l := f.l
+			stack = stack[:len(stack)-1]
+			if blocker[l] == nil {
+				for _, src := range sources[l] {
+					if b := blocker[src.Layer]; b != nil {
+						blocker[l] = b
+						break
+					}
+				}
+			}
+		}
+		return blocker[root]
+	}
+	dropped := make(map[*ir.Layer]*ir.Layer)
+	part := *m
+	part.Layers = nil
+	for _, l := range m.Layers {
+		if strings.EqualFold(l.Type, "Result") {
+			if b := walk(l); b != nil {
+				dropped[l] = b
+				continue
+			}
+		}
+		part.Layers = append(part.Layers, l)
+	}
+	droppedIDs := make(map[uint64]bool, len(dropped))
+	for l := range dropped {
+		droppedIDs[l.ID] = true
+	}
+	part.Edges = slices.DeleteFunc(slices.Clone(m.Edges), func(e ir.Edge) bool { return droppedIDs[e.ToLayer] })
+	return &part, dropped
 }
