@@ -128,6 +128,8 @@ func (e Evidence) MarshalJSON() ([]byte, error) {
 type Report struct {
 	Model    string
 	Findings []Finding
+	// Coverage says what became of each integer Divide.
+	Coverage Coverage
 }
 
 // Count returns the number of findings of each severity.

@@ -35,13 +35,16 @@ type findingJSON struct {
 
 // MarshalJSON writes the report as README.md documents it:
 // {"model", "findings": [{"severity", "code", "layer": {"id", "name"} or
-// null, "message", "evidence"}], "summary": {"errors", "warnings", "notes"}}.
+// null, "message", "evidence"}], "summary": {"errors", "warnings", "notes"},
+// "coverage": {"integer_divides", "proven", "errors", "warnings", "clean",
+// "not_analysed": [{"layer", "divide", "reason"}]}}.
 func (r *Report) MarshalJSON() ([]byte, error) {
 	out := struct {
 		Model    string        `json:"model"`
 		Findings []findingJSON `json:"findings"`
 		Summary  Summary       `json:"summary"`
-	}{Model: r.Model, Findings: []findingJSON{}, Summary: r.Summary()}
+		Coverage coverageJSON  `json:"coverage"`
+	}{Model: r.Model, Findings: []findingJSON{}, Summary: r.Summary(), Coverage: r.Coverage.json()}
 	for _, f := range r.Findings {
 		fj := findingJSON{Severity: f.Severity, Code: f.Code, Message: f.Message, Evidence: f.Evidence}
 		if f.Layer != nil {
@@ -57,3 +60,30 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
+
+// coverageJSON is Coverage with its layers named as findings name them.
+type coverageJSON struct {
+	IntegerDivides int              `json:"integer_divides"`
+	Proven         int              `json:"proven"`
+	Errors         int              `json:"errors"`
+	Warnings       int              `json:"warnings"`
+	Clean          int              `json:"clean"`
+	NotAnalysed    []unanalysedJSON `json:"not_analysed"`
+}
+
+type unanalysedJSON struct {
+	Layer  layerJSON `json:"layer"`
+	Divide string    `json:"divide,omitempty"` // inside a body: the path to it
+	Reason string    `json:"reason"`
+}
+
+func (c Coverage) json() coverageJSON {
+	out := coverageJSON{IntegerDivides: c.IntegerDivides, Proven: c.Proven, Errors: c.Errors, Warnings: c.Warnings, Clean: c.Clean, NotAnalysed: []unanalysedJSON{}}
+	for _, u := range c.NotAnalysed {
+		out.NotAnalysed = append(out.NotAnalysed, unanalysedJSON{layerJSON{u.Layer.ID, u.Layer.Name}, u.Path, u.Reason})
+	}
+	return out
+}
+
+// MarshalJSON writes the coverage as in a report.
+func (c Coverage) MarshalJSON() ([]byte, error) { return json.Marshal(c.json()) }

@@ -123,11 +123,13 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 		if d, ok := v.ops[l].(*ops.Divide); ok {
 			v.divide(l, d)
 		}
+		v.bodies(l)
 	}
 	v.v10()
 	if opts.ONNX != nil {
 		v.compareONNX(opts.ONNX)
 	}
+	v.countDivides()
 	v.r.sort(v.position)
 	return v
 }

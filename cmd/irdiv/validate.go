@@ -257,14 +257,26 @@ func printJSON(w io.Writer, reports []*validate.Report, minimum validate.Severit
 		shown = append(shown, filtered(r, minimum))
 		total.Add(shown[len(shown)-1].Summary())
 	}
+	var coverage validate.Coverage
+	for _, r := range reports {
+		coverage.Add(r.Coverage)
+	}
 	return enc.Encode(struct {
-		Models  []*validate.Report `json:"models"`
-		Summary validate.Summary   `json:"summary"`
-	}{shown, total})
+		Models   []*validate.Report `json:"models"`
+		Summary  validate.Summary   `json:"summary"`
+		Coverage validate.Coverage  `json:"coverage"`
+	}{shown, total, coverage})
 }
 
 func printReports(w io.Writer, reports []*validate.Report, total validate.Summary, minimum validate.Severity) {
 	fmt.Fprintf(w, "%s: %s, %s, %s\n", plural(len(reports), "model"), plural(total.Errors, "error"), plural(total.Warnings, "warning"), plural(total.Notes, "note"))
+	if len(reports) > 1 {
+		var coverage validate.Coverage
+		for _, r := range reports {
+			coverage.Add(r.Coverage)
+		}
+		fmt.Fprintf(w, "%s\n", coverage)
+	}
 	for _, r := range reports {
 		s := r.Summary()
 		fmt.Fprintf(w, "\n%s: %s, %s, %s\n", r.Model, plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Notes, "note"))
@@ -288,6 +300,7 @@ func printReports(w io.Writer, reports []*validate.Report, total validate.Summar
 				fmt.Fprintln(w)
 			}
 		}
+		fmt.Fprintf(w, "  %s\n", r.Coverage)
 	}
 }
 

@@ -1,0 +1,199 @@
+package validate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+)
+
+// Coverage says what became of every integer Divide of a model, so that
+// no Divide is left unexamined in silence: a report ends with it.
+type Coverage struct {
+	// IntegerDivides counts the Divides of integers, those inside the
+	// bodies of If, Loop and TensorIterator layers included.
+	IntegerDivides int `json:"integer_divides"`
+	// Of them: Errors have an error finding; Warnings a warning and no
+	// error; Proven a proof (divide/floor-trunc-agree) and neither; Clean
+	// were analysed and have nothing to report (a Divide of a model whose
+	// flooring is meant, as an IR from PyTorch, where the CPU plugin
+	// agrees).
+	Proven   int `json:"proven"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Clean    int `json:"clean"`
+	// NotAnalysed are the Divides whose values irdiv did not follow, each
+	// with the reason; each also has a divide/not-analysed warning.
+	NotAnalysed []Unanalysed `json:"not_analysed"`
+}
+
+// Unanalysed is an integer Divide that irdiv did not analyse.
+type Unanalysed struct {
+	// Layer is the Divide, or for a Divide inside a body, the layer of
+	// the outer graph that holds the body; Path names the Divide inside
+	// it, body by body ("" for a Divide of the outer graph).
+	Layer  *ir.Layer
+	Path   string
+	Reason string
+}
+
+// String names the Divide: layer "div" (id 3), or a Divide in a body as
+// layer "loop" (id 5) body > layer "div" (id 2).
+func (u Unanalysed) String() string {
+	if u.Path == "" {
+		return u.Layer.String()
+	}
+	return u.Layer.String() + " " + u.Path
+}
+
+// String is the report's coverage line.
+func (c Coverage) String() string {
+	s := fmt.Sprintf("%s: %d proven, %s, %s, %d clean, %d not analysed", plural(c.IntegerDivides, "integer Divide"), c.Proven, plural(c.Errors, "with an error", "with errors"),
+		plural(c.Warnings, "with a warning", "with warnings"), c.Clean, len(c.NotAnalysed))
+	if len(c.NotAnalysed) > 0 {
+		s += " (" + c.NotAnalysed[0].Reason
+		if len(c.NotAnalysed) > 1 {
+			s += fmt.Sprintf(", and %d more", len(c.NotAnalysed)-1)
+		}
+		s += ")"
+	}
+	return s
+}
+
+// plural writes n with its noun: "1 integer Divide", "2 integer Divides";
+// with two forms given, "1 with an error", "2 with errors".
+func plural(n int, forms ...string) string {
+	if len(forms) == 2 {
+		if n == 1 {
+			return "1 " + forms[0]
+		}
+		return fmt.Sprintf("%d %s", n, forms[1])
+	}
+	if n == 1 {
+		return "1 " + forms[0]
+	}
+	return fmt.Sprintf("%d %ss", n, forms[0])
+}
+
+// Add adds another model's coverage (its NotAnalysed too).
+func (c *Coverage) Add(o Coverage) {
+	c.IntegerDivides += o.IntegerDivides
+	c.Proven += o.Proven
+	c.Errors += o.Errors
+	c.Warnings += o.Warnings
+	c.Clean += o.Clean
+	c.NotAnalysed = append(c.NotAnalysed, o.NotAnalysed...)
+}
+
+// notAnalysed records an integer Divide left unanalysed, with a warning:
+// when in doubt, a warning, never silence. what names the Divide in the
+// message ("" for l itself).
+func (v *validator) notAnalysed(l *ir.Layer, path, what, reason string) {
+	u := Unanalysed{Layer: l, Path: path, Reason: reason}
+	v.r.Coverage.NotAnalysed = append(v.r.Coverage.NotAnalysed, u)
+	if what == "" {
+		what = "this integer Divide"
+	}
+	v.r.add(Warning, "divide/not-analysed", l, Evidence{{"reason", reason}}, "%s was not analysed: %s; floor and truncation may differ there", what, reason)
+}
+
+// bodies finds the integer Divides inside the bodies of l (If, Loop,
+// TensorIterator), at any depth, which the analysis does not enter.
+func (v *validator) bodies(l *ir.Layer) {
+	type body struct {
+		m *ir.Model
+		// path leads to the body from l ("body", "body > layer "if" (id
+		// 3) then_body"); where says the same in words, innermost first.
+		path, where string
+	}
+	var stack []body
+	for _, e := range l.Extra {
+		if e.Body != nil {
+			stack = append(stack, body{e.Body, bodyTag(e.Node), fmt.Sprintf("the %s of %s %s", bodyTag(e.Node), l.Type, l)})
+		}
+	}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, inner := range b.m.Layers {
+			for _, e := range inner.Extra {
+				if e.Body != nil {
+					stack = append(stack, body{e.Body, fmt.Sprintf("%s > %s %s", b.path, inner, bodyTag(e.Node)),
+						fmt.Sprintf("the %s of %s %s in %s", bodyTag(e.Node), inner.Type, inner, b.where)})
+				}
+			}
+			if !isIntegerDivide(inner) {
+				continue
+			}
+			v.r.Coverage.IntegerDivides++
+			v.notAnalysed(l, b.path+" > "+inner.String(), "the integer Divide "+inner.String()+" inside "+b.where,
+				"irdiv does not analyse the bodies of If, Loop and TensorIterator yet")
+		}
+	}
+}
+
+// bodyTag names a body by its tag: then_body, else_body, body.
+func bodyTag(n *ir.Node) string {
+	if n == nil {
+		return "?"
+	}
+	return n.Tag
+}
+
+// isIntegerDivide reports whether l is a Divide whose output, as declared,
+// is of an integer type (or of a type not declared, which may be one).
+func isIntegerDivide(l *ir.Layer) bool {
+	if !strings.EqualFold(l.Type, "Divide") {
+		return false
+	}
+	if len(l.Outputs) == 0 {
+		return true
+	}
+	t := l.Outputs[0].Type
+	return t.IsInteger() || t == ir.Dynamic
+}
+
+// countDivides fills the coverage of the Divides of the outer graph from
+// their findings, once every check has run.
+func (v *validator) countDivides() {
+	worst := make(map[*ir.Layer]Severity)
+	proven := make(map[*ir.Layer]bool)
+	for _, f := range v.r.Findings {
+		if f.Layer == nil || !isIntegerDivide(f.Layer) || f.Code == "divide/not-analysed" {
+			continue
+		}
+		if s, ok := worst[f.Layer]; !ok || f.Severity > s {
+			worst[f.Layer] = f.Severity
+		}
+		if f.Code == "divide/floor-trunc-agree" {
+			proven[f.Layer] = true
+		}
+	}
+	unanalysed := make(map[*ir.Layer]bool)
+	for _, u := range v.r.Coverage.NotAnalysed {
+		if u.Path == "" {
+			unanalysed[u.Layer] = true
+		}
+	}
+	for _, l := range v.m.Layers {
+		if !isIntegerDivide(l) {
+			continue
+		}
+		if _, known := v.ops[l].(*ops.Divide); known && !v.infos[l][0].Type.IsInteger() {
+			continue // inference says it divides floats
+		}
+		v.r.Coverage.IntegerDivides++
+		switch {
+		case unanalysed[l]:
+		case worst[l] == Error:
+			v.r.Coverage.Errors++
+		case worst[l] == Warning:
+			v.r.Coverage.Warnings++
+		case proven[l]:
+			v.r.Coverage.Proven++
+		default:
+			v.r.Coverage.Clean++
+		}
+	}
+}
