@@ -95,7 +95,7 @@ func (v *validator) notAnalysed(l *ir.Layer, path, what, reason string) {
 	if what == "" {
 		what = "this integer Divide"
 	}
-	v.r.add(Warning, "divide/not-analysed", l, Evidence{{"reason", reason}}, "%s was not analysed: %s; floor and truncation may differ there", what, reason)
+	v.r.add(Warning, NotAnalysed, l, Evidence{{"reason", reason}}, "%s was not analysed: %s; floor and truncation may differ there", what, reason)
 }
 
 // bodies finds the integer Divides inside the bodies of l (If, Loop,
@@ -160,13 +160,13 @@ func (v *validator) countDivides() {
 	worst := make(map[*ir.Layer]Severity)
 	proven := make(map[*ir.Layer]bool)
 	for _, f := range v.r.Findings {
-		if f.Layer == nil || !isIntegerDivide(f.Layer) || f.Code == "divide/not-analysed" {
+		if f.Layer == nil || !isIntegerDivide(f.Layer) || f.Code == NotAnalysed {
 			continue
 		}
 		if s, ok := worst[f.Layer]; !ok || f.Severity > s {
 			worst[f.Layer] = f.Severity
 		}
-		if f.Code == "divide/floor-trunc-agree" {
+		if f.Code == FloorTruncAgree {
 			proven[f.Layer] = true
 		}
 	}

@@ -38,7 +38,7 @@ func TestDivideInABodyIsNotSkipped(t *testing.T) {
 	}
 	var warned []string
 	for _, f := range r.Findings {
-		if f.Code == "divide/not-analysed" {
+		if f.Code == NotAnalysed {
 			if f.Layer != loop.Layer || f.Severity != Warning {
 				t.Errorf("%+v", f)
 			}
@@ -48,7 +48,7 @@ func TestDivideInABodyIsNotSkipped(t *testing.T) {
 	if len(warned) != 2 || !strings.Contains(strings.Join(warned, "\n"), `layer "inner"`) || !strings.Contains(strings.Join(warned, "\n"), `layer "deeper"`) {
 		t.Errorf("warnings %q", warned)
 	}
-	for _, f := range findings(r)["divide/floor-trunc"] {
+	for _, f := range findings(r)[FloorTrunc] {
 		if f.Layer != outer {
 			t.Errorf("%+v", f)
 		}

@@ -41,7 +41,7 @@ func CounterExampleFileStem(name string) string {
 // that reach it.
 func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 	for _, w := range d.Warnings {
-		v.r.add(Warning, "divide/attribute", l, nil, "%s", w)
+		v.r.add(Warning, DivideAttribute, l, nil, "%s", w)
 	}
 	info := v.infos[l][0]
 	if !info.Type.IsInteger() {
@@ -65,7 +65,7 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 	}
 	signed := info.Type.IsSigned()
 	if !signed && d.PythonDiv && v.origin == fromONNX {
-		v.r.add(Note, "divide/floor-trunc-agree", l, evidence(Fact{"reason", "the type is unsigned"}),
+		v.r.add(Note, FloorTruncAgree, l, evidence(Fact{"reason", "the type is unsigned"}),
 			"m_pythondiv=true floors where ONNX truncates, but %s values are never negative: floor and truncation are the same", info.Type)
 	}
 	if !signed || !d.PythonDiv {
@@ -256,7 +256,7 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 				where = " whatever the input shapes"
 			}
 			where += v.assumptions(pairs)
-			v.r.add(Note, "divide/floor-trunc-agree", l, evidence(Fact{"reason", why + where}),
+			v.r.add(Note, FloorTruncAgree, l, evidence(Fact{"reason", why + where}),
 				"m_pythondiv=true floors where ONNX truncates, but here they agree: %s%s (A %s, B %s)", why, where, a, b)
 			return
 		}
@@ -268,16 +268,16 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 		} else {
 			msg += v.stoppedBy(pairs)
 		}
-		v.r.add(Warning, "divide/floor-trunc-reshape", l, e, "%s", msg)
+		v.r.add(Warning, FloorTruncReshape, l, e, "%s", msg)
 		return
 	}
 	if w, ok := search(false); ok {
 		e := v.witness(evidence(), w, "ONNX", "this IR")
-		v.r.add(Error, "divide/floor-trunc", l, e, "floors where ONNX truncates, and the model admits inputs where they differ: %s", e.Get("counter_example"))
+		v.r.add(Error, FloorTrunc, l, e, "floors where ONNX truncates, and the model admits inputs where they differ: %s", e.Get("counter_example"))
 		v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 		return
 	}
-	v.r.add(Warning, "divide/floor-trunc-possible", l, evidence(),
+	v.r.add(Warning, FloorTruncPossible, l, evidence(),
 		"floors where ONNX truncates, and irdiv can neither prove that they agree nor find inputs where they differ (A %s, B %s)%s", a, b, v.stoppedBy(pairs))
 }
 
@@ -295,7 +295,7 @@ func (v *validator) pytorch(l *ir.Layer, pairs []values.Pair, agree bool, eviden
 		return
 	}
 	e := v.witness(evidence(), w, "PyTorch (and this IR)", "OpenVINO's CPU plugin")
-	v.r.add(Warning, "cpu/pythondiv-ignored", l, e,
+	v.r.add(Warning, CPUPythonDivIgnore, l, e,
 		"floors as PyTorch's // does, but OpenVINO's CPU plugin ignores m_pythondiv and truncates (#38248), and the model admits inputs where they differ: %s", e.Get("counter_example"))
 	v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 }
@@ -426,7 +426,7 @@ func preview(t *ir.Tensor) string {
 func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, evidence func(...Fact) Evidence) bool {
 	for _, p := range pairs {
 		if c, ok := p.B.IsConst(); ok && c == 0 {
-			v.r.add(Error, "divide/zero-divisor", l, evidence(Fact{"index", max(p.Index, 0)}),
+			v.r.add(Error, ZeroDivisor, l, evidence(Fact{"index", max(p.Index, 0)}),
 				"the divisor is 0 at flat output index %d: integer division by zero", max(p.Index, 0))
 			return true
 		}
@@ -440,7 +440,7 @@ func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, e
 		ca, okA := p.A.IsConst()
 		cb, okB := p.B.IsConst()
 		if okA && okB && ca == minimum && cb == -1 {
-			v.r.add(Error, "divide/overflow", l, evidence(Fact{"index", max(p.Index, 0)}, Fact{"example", fmt.Sprintf("%d / -1", minimum)}),
+			v.r.add(Error, Overflow, l, evidence(Fact{"index", max(p.Index, 0)}, Fact{"example", fmt.Sprintf("%d / -1", minimum)}),
 				"the dividend is %d and the divisor -1 at flat output index %d: integer division overflow (%d / -1 has no %s result)", minimum, max(p.Index, 0), minimum, t)
 			return true
 		}
@@ -456,7 +456,7 @@ func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, e
 	}
 	e := evidence(Fact{"example", fmt.Sprintf("%d / -1", minimum)}, Fact{"index", w.Index})
 	e = e.With(Fact{"inputs", inputsEvidence(w.Inputs)})
-	v.r.add(Warning, "divide/overflow", l, e,
+	v.r.add(Warning, Overflow, l, e,
 		"the model admits inputs where the dividend is %d and the divisor -1: integer division overflow (%d / -1 has no %s result)", minimum, minimum, t)
 	v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 	return false
@@ -466,7 +466,7 @@ func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, e
 // m_pythondiv (truncates), divides i32 in float32 and narrows i64 to i32.
 func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []values.Pair, agree bool, evidence func(...Fact) Evidence) {
 	if t.IsSigned() && d.PythonDiv && !agree && v.origin != fromPyTorch {
-		v.r.add(Note, "cpu/pythondiv-ignored", l, evidence(Fact{"example", "-3 / 2: this IR gives -2, the CPU plugin gives -1"}),
+		v.r.add(Note, CPUPythonDivIgnore, l, evidence(Fact{"example", "-3 / 2: this IR gives -2, the CPU plugin gives -1"}),
 			"OpenVINO's CPU plugin ignores m_pythondiv and truncates, so its results differ from this IR's floor where the operands have opposite signs (-3 / 2 gives -1 there, -2 here) (#38248)")
 	}
 	if t != ir.I32 && t != ir.I64 {
@@ -491,10 +491,10 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []va
 	}
 	x, y, ok := cpuExample(t, ra, rb)
 	msg := "OpenVINO's CPU plugin divides i32 in float32, exact only below 2^24 (#35830)"
-	code := "cpu/i32-float32"
+	code := CPUI32Float32
 	if t == ir.I64 {
 		msg = "OpenVINO's CPU plugin narrows i64 to i32 and divides in float32 (#37766)"
-		code = "cpu/i64-narrowed"
+		code = CPUI64Narrowed
 	}
 	e := evidence()
 	if ok {

@@ -25,7 +25,7 @@ func ExampleModel() {
 	m, _ := onnx.Import(om, onnx.ImportOptions{})
 	r := validate.Model(m, "halves.onnx", validate.Options{})
 	for _, f := range r.Findings {
-		if f.Severity == validate.Note && f.Code != "divide/floor-trunc-agree" {
+		if f.Severity == validate.Note && f.Code != validate.FloorTruncAgree {
 			continue
 		}
 		fmt.Printf("%s %s %s\n", f.Severity, f.Code, f.Layer.Name)

@@ -47,9 +47,9 @@ func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil
 // Finding is one fact about a model.
 type Finding struct {
 	Severity Severity
-	// Code is stable across versions: scripts may match on it. The codes
-	// are listed in README.md.
-	Code string
+	// Code is stable across versions: scripts may match on it. Codes
+	// documents each (and README.md lists them).
+	Code Code
 	// Layer is the layer concerned, nil for the whole model.
 	Layer   *ir.Layer
 	Message string
@@ -144,7 +144,7 @@ func (r *Report) Count() map[Severity]int {
 // HasErrors reports whether some finding is an error.
 func (r *Report) HasErrors() bool { return r.Count()[Error] > 0 }
 
-func (r *Report) add(s Severity, code string, l *ir.Layer, evidence Evidence, format string, args ...any) {
+func (r *Report) add(s Severity, code Code, l *ir.Layer, evidence Evidence, format string, args ...any) {
 	msg := format // a message without arguments is not copied: a deep model has a hundred thousand
 	if len(args) > 0 {
 		msg = fmt.Sprintf(format, args...)

@@ -57,7 +57,7 @@ func FuzzValidate(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if fs := findings(Model(back, "seed", Options{})); len(fs["divide/zero-divisor"]) != 1 || len(fs["divide/floor-trunc"]) != 1 {
+	if fs := findings(Model(back, "seed", Options{})); len(fs[ZeroDivisor]) != 1 || len(fs[FloorTrunc]) != 1 {
 		f.Fatalf("the shape sub-graph seed gives %v", fs)
 	}
 	f.Add(xml, bin, false)

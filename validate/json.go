@@ -27,7 +27,7 @@ func (s *Summary) Add(o Summary) {
 
 type findingJSON struct {
 	Severity Severity   `json:"severity"`
-	Code     string     `json:"code"`
+	Code     Code       `json:"code"`
 	Layer    *layerJSON `json:"layer"`
 	Message  string     `json:"message"`
 	Evidence Evidence   `json:"evidence"`

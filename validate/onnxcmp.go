@@ -23,7 +23,7 @@ import (
 func (v *validator) compareONNX(om *onnx.Model) {
 	faithful, err := onnx.Convert(om)
 	if err != nil {
-		v.r.add(Error, "onnx/rule", nil, nil, "%v", err)
+		v.r.add(Error, ONNXRule, nil, nil, "%v", err)
 		return
 	}
 	src := analyzeONNX(faithful)
@@ -53,7 +53,7 @@ func (v *validator) compareONNX(om *onnx.Model) {
 			}
 		}
 		if l == nil {
-			v.r.add(Warning, "onnx/missing-divide", nil, Evidence{{"node", n.String()}},
+			v.r.add(Warning, ONNXMissingDivide, nil, Evidence{{"node", n.String()}},
 				"the ONNX %s has no Divide in the IR (none named after it or its output %q; the converter may have folded it)", n, strings.Join(n.Outputs, ","))
 			continue
 		}
@@ -64,7 +64,7 @@ func (v *validator) compareONNX(om *onnx.Model) {
 	}
 	for _, l := range v.order {
 		if strings.EqualFold(l.Type, "Divide") && !matched[l] {
-			v.r.add(Note, "onnx/extra-divide", l, nil, "this Divide matches no Div of the ONNX model")
+			v.r.add(Note, ONNXExtraDivide, l, nil, "this Divide matches no Div of the ONNX model")
 		}
 	}
 }
@@ -169,13 +169,13 @@ func (v *validator) compareDiv(n *onnx.Node, l *ir.Layer, src *values.Analysis, 
 	// compared across them would mean nothing.
 	for i := range ports {
 		if mismatch(ports[i], onnxPorts[i]) {
-			v.r.add(Error, "onnx/mismatch", l, Evidence{{"onnx", onnxPorts[i].String()}, {"ir", ports[i].String()}, {"input", i}},
+			v.r.add(Error, ONNXMismatch, l, Evidence{{"onnx", onnxPorts[i].String()}, {"ir", ports[i].String()}, {"input", i}},
 				"input %d of the ONNX %s is %s, of this Divide %s: they are not the same division (is --onnx the model this IR came from?)", i, n, onnxPorts[i], ports[i])
 			return
 		}
 	}
 	if want.Broadcast != d.Broadcast {
-		v.r.add(Warning, "onnx/broadcast", l, Evidence{{"onnx", want.Broadcast.String()}, {"ir", d.Broadcast.String()}},
+		v.r.add(Warning, ONNXBroadcast, l, Evidence{{"onnx", want.Broadcast.String()}, {"ir", d.Broadcast.String()}},
 			"the ONNX %s broadcasts as %s, this Divide as %s", n, want.Broadcast, d.Broadcast)
 	}
 	r := rand.New(rand.NewPCG(v.opts.Seed, uint64(l.ID)))
@@ -205,24 +205,24 @@ func (v *validator) compareDiv(n *onnx.Node, l *ir.Layer, src *values.Analysis, 
 		compared++
 		if err1 != nil || err2 != nil {
 			if (err1 == nil) != (err2 == nil) {
-				v.r.add(Error, "onnx/semantics", l, nil, "on the same operands the ONNX %s gives %v and this Divide %v", n, err2, err1)
+				v.r.add(Error, ONNXSemantics, l, nil, "on the same operands the ONNX %s gives %v and this Divide %v", n, err2, err1)
 				return
 			}
 			continue
 		}
 		if !slices.Equal(got.Shape, exp.Shape) || string(got.Data) != string(exp.Data) {
 			ex := counterText(set[0], set[1], exp, got)
-			v.r.add(Error, "onnx/semantics", l, Evidence{{"counter_example", ex}},
+			v.r.add(Error, ONNXSemantics, l, Evidence{{"counter_example", ex}},
 				"this Divide computes something else than the ONNX %s: %s", n, ex)
 			return
 		}
 	}
 	if tooLarge {
-		v.r.add(Note, "onnx/not-compared", l, Evidence{{"max_tensor_bytes", v.maxTensorBytes()}},
+		v.r.add(Note, ONNXNotCompared, l, Evidence{{"max_tensor_bytes", v.maxTensorBytes()}},
 			"some operands of the ONNX %s make an output larger than the %d bytes validation computes: those sets were not compared", n, v.maxTensorBytes())
 	}
 	if compared > 0 {
-		v.r.add(Note, "onnx/agree", l, Evidence{{"operand_sets", compared}},
+		v.r.add(Note, ONNXAgree, l, Evidence{{"operand_sets", compared}},
 			"agrees with the ONNX %s on %d operand sets", n, compared)
 	}
 }

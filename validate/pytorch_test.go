@@ -45,11 +45,11 @@ func readExpected(t *testing.T) []expectedModel {
 
 // verdicts maps the floor/truncation codes to the words expected.json
 // uses.
-var verdicts = map[string]string{
-	"divide/floor-trunc":          "error",
-	"divide/floor-trunc-agree":    "agree",
-	"divide/floor-trunc-possible": "warning",
-	"divide/floor-trunc-reshape":  "warning",
+var verdicts = map[Code]string{
+	FloorTrunc:         "error",
+	FloorTruncAgree:    "agree",
+	FloorTruncPossible: "warning",
+	FloorTruncReshape:  "warning",
 }
 
 // TestPyTorchExports: every integer Div of the committed PyTorch exports
@@ -84,7 +84,7 @@ func TestPyTorchExports(t *testing.T) {
 					got[name] = f
 				}
 			}
-			if f.Severity == Error && f.Code != "divide/floor-trunc" {
+			if f.Severity == Error && f.Code != FloorTrunc {
 				t.Errorf("%s: %s %s", em.File, f.Code, f.Message)
 			}
 		}

@@ -97,12 +97,12 @@ func TestTrackedElementsBudget(t *testing.T) {
 	const elems = 64
 	tracked := values.DefaultTrackedElems/elems - 1 // x, then the Divides
 	r := Model(chain(t, tracked+10, elems), "chain", Options{})
-	fs := findings(r)["analysis/summarized"]
+	fs := findings(r)[AnalysisSummarized]
 	if want := fmt.Sprintf("div%d", tracked); len(fs) != 1 || fs[0].Layer == nil || fs[0].Layer.Name != want {
 		t.Fatalf("analysis/summarized findings %v, want one at %s", fs, want)
 	}
-	if r := Model(chain(t, tracked, elems), "chain", Options{}); len(findings(r)["analysis/summarized"]) != 0 {
-		t.Errorf("a model within the budget is summarized: %v", findings(r)["analysis/summarized"])
+	if r := Model(chain(t, tracked, elems), "chain", Options{}); len(findings(r)[AnalysisSummarized]) != 0 {
+		t.Errorf("a model within the budget is summarized: %v", findings(r)[AnalysisSummarized])
 	}
 }
 

@@ -100,10 +100,10 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 		v.position[l] = i
 	}
 	for _, w := range m.Warnings {
-		v.r.add(Note, "ir/reader-warning", nil, nil, "the reader tolerated: %s", w)
+		v.r.add(Note, IRReaderWarning, nil, nil, "the reader tolerated: %s", w)
 	}
 	if err := m.Check(); err != nil {
-		v.r.add(Error, "structure/graph", nil, nil, "%v", err)
+		v.r.add(Error, StructureGraph, nil, nil, "%v", err)
 		return v
 	}
 	v.order, _ = m.TopoOrder()
@@ -113,10 +113,11 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 	v.an = values.Analyze(m, v.order, v.sources, v.ops, v.infos)
 	v.declared, v.anyShape = v.an.Prover(false), v.an.Prover(true)
 	for _, is := range v.an.Issues {
-		v.r.add(Error, is.Code, is.Layer, nil, "%s", is.Message)
+		code := map[values.IssueKind]Code{values.GatherIndex: StructureGatherIndex, values.EvaluateFails: StructureEvaluate}[is.Kind]
+		v.r.add(Error, code, is.Layer, nil, "%s", is.Message)
 	}
 	if l := v.an.Summarized; l != nil {
-		v.r.add(Note, "analysis/summarized", l, Evidence{{"tracked_elements", values.DefaultTrackedElems}},
+		v.r.add(Note, AnalysisSummarized, l, Evidence{{"tracked_elements", values.DefaultTrackedElems}},
 			"the model has more integer elements than irdiv follows one by one (%d): from this layer on, a tensor's elements are followed as one expression, which proves less and finds fewer counter-examples", values.DefaultTrackedElems)
 	}
 	for _, l := range v.order {
@@ -147,7 +148,7 @@ func (v *validator) infer() {
 			continue
 		}
 		if err != nil {
-			v.r.add(Error, "structure/layer", l, nil, "%v", err)
+			v.r.add(Error, StructureLayer, l, nil, "%v", err)
 			continue
 		}
 		in := make([]ops.ValueInfo, len(l.Inputs))
@@ -155,7 +156,7 @@ func (v *validator) infer() {
 		for i := range l.Inputs {
 			src := v.sourceOf(l, i)
 			if src.Layer == nil {
-				v.r.add(Error, "structure/unconnected", l, nil, "input %d is not connected", i)
+				v.r.add(Error, StructureUnconnected, l, nil, "input %d is not connected", i)
 				connected = false
 				continue
 			}
@@ -170,11 +171,11 @@ func (v *validator) infer() {
 			out, err = op.Infer(in)
 		}
 		if err != nil {
-			v.r.add(Error, "structure/inference", l, nil, "%v", err)
+			v.r.add(Error, StructureInference, l, nil, "%v", err)
 			continue
 		}
 		if len(out) != len(l.Outputs) {
-			v.r.add(Error, "structure/ports", l, nil, "%s has %d outputs, but the layer declares %d output ports", l.Type, len(out), len(l.Outputs))
+			v.r.add(Error, StructurePorts, l, nil, "%s has %d outputs, but the layer declares %d output ports", l.Type, len(out), len(l.Outputs))
 			continue
 		}
 		v.ops[l] = op
@@ -197,7 +198,7 @@ func (v *validator) sourceOf(l *ir.Layer, i int) ir.Output {
 // misleads only the people and tools that read the file.
 func (v *validator) checkPort(l *ir.Layer, p *ir.Port, inferred ops.ValueInfo) {
 	if p.Type != inferred.Type && p.Type != ir.Dynamic && inferred.Type != ir.Dynamic {
-		v.r.add(Error, "structure/port-type", l, Evidence{{"declared", p.Type.Precision()}, {"inferred", inferred.Type.String()}},
+		v.r.add(Error, StructurePortType, l, Evidence{{"declared", p.Type.Precision()}, {"inferred", inferred.Type.String()}},
 			"output port %d declares %s, but the layer computes %s", p.ID, p.Type.Precision(), inferred.Type)
 	}
 	if inferred.Shape.DynamicRank || p.DynamicRank {
@@ -209,7 +210,7 @@ func (v *validator) checkPort(l *ir.Layer, p *ir.Port, inferred ops.ValueInfo) {
 	}
 	if !ok {
 		declared := p.Shape().String()
-		v.r.add(Error, "structure/port-shape", l, Evidence{{"declared", declared}, {"inferred", inferred.Shape.String()}},
+		v.r.add(Error, StructurePortShape, l, Evidence{{"declared", declared}, {"inferred", inferred.Shape.String()}},
 			"output port %d declares shape %s, but the layer computes %s", p.ID, declared, inferred.Shape)
 	}
 }
@@ -223,7 +224,7 @@ func (v *validator) unreachable() {
 	for _, l := range dead[:min(len(dead), 5)] {
 		names = append(names, l.String())
 	}
-	v.r.add(Note, "structure/unreachable", nil, Evidence{{"count", len(dead)}},
+	v.r.add(Note, StructureUnreachable, nil, Evidence{{"count", len(dead)}},
 		"%d layers reach no Result (OpenVINO drops them): %s", len(dead), strings.Join(names, ", ")+more(len(dead), 5))
 }
 
@@ -242,7 +243,7 @@ func (v *validator) v10() {
 	}
 	for _, l := range v.m.Parameters() {
 		if infos := v.infos[l]; len(infos) == 1 && infos[0].Type == ir.F16 {
-			v.r.add(Note, "cpu/v10-input", l, nil, "IR v10: OpenVINO's runtime takes this f16 input as f32")
+			v.r.add(Note, CPUV10Input, l, nil, "IR v10: OpenVINO's runtime takes this f16 input as f32")
 		}
 	}
 	for _, l := range v.m.Results() {
@@ -259,7 +260,7 @@ func (v *validator) v10() {
 			to = t
 		}
 		if to != t {
-			v.r.add(Note, "cpu/v10-output", l, Evidence{{"computed", t.String()}, {"returned", to.String()}},
+			v.r.add(Note, CPUV10Output, l, Evidence{{"computed", t.String()}, {"returned", to.String()}},
 				"IR v10: OpenVINO's runtime returns this %s output as %s", t, to)
 		}
 	}

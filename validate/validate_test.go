@@ -151,8 +151,8 @@ func (v *validator) show(o ir.Output) string {
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
-func findings(r *Report) map[string][]Finding {
-	out := make(map[string][]Finding)
+func findings(r *Report) map[Code][]Finding {
+	out := make(map[Code][]Finding)
 	for _, f := range r.Findings {
 		out[f.Code] = append(out[f.Code], f)
 	}
@@ -164,7 +164,7 @@ func TestFindingCodes(t *testing.T) {
 	t.Run("floor-trunc error with a counter-example", func(t *testing.T) {
 		b := newBuilder(t, "onnx")
 		div := b.divide("d", b.param("x", ir.I32, "4"), b.param("y", ir.I32, "4"), true)
-		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc"]
+		f := findings(Model(b.m, "t", Options{}))[FloorTrunc]
 		if len(f) != 1 || f[0].Severity != Error || f[0].Layer != div || f[0].Evidence.Get("counter_example") != "-3 / 2: ONNX gives -1, this IR gives -2" {
 			t.Errorf("%+v", f)
 		}
@@ -173,7 +173,7 @@ func TestFindingCodes(t *testing.T) {
 		b := newBuilder(t, "pytorch")
 		b.divide("d", b.param("x", ir.I32, "4"), b.param("y", ir.I32, "4"), true)
 		fs := findings(Model(b.m, "t", Options{}))
-		if len(fs["divide/floor-trunc"]) != 0 || len(fs["cpu/pythondiv-ignored"]) != 1 {
+		if len(fs[FloorTrunc]) != 0 || len(fs[CPUPythonDivIgnore]) != 1 {
 			t.Errorf("%v", fs)
 		}
 	})
@@ -181,7 +181,7 @@ func TestFindingCodes(t *testing.T) {
 		b := newBuilder(t, "onnx")
 		b.divide("d", b.param("x", ir.I32, "4"), b.param("y", ir.I32, "4"), false)
 		fs := findings(Model(b.m, "t", Options{}))
-		if len(fs["divide/floor-trunc"])+len(fs["divide/floor-trunc-agree"])+len(fs["cpu/pythondiv-ignored"]) != 0 {
+		if len(fs[FloorTrunc])+len(fs[FloorTruncAgree])+len(fs[CPUPythonDivIgnore]) != 0 {
 			t.Errorf("%v", fs)
 		}
 	})
@@ -190,7 +190,7 @@ func TestFindingCodes(t *testing.T) {
 		x := b.param("x", ir.F32, "1,3,270,480")
 		dim := b.op("Gather", "opset8", nil, ir.I64, []int64{}, b.op("ShapeOf", "opset3", nil, ir.I64, []int64{4}, x), b.ints(ir.I64, []int64{}, 2), b.ints(ir.I64, []int64{}, 0))
 		b.divide("d", dim, b.ints(ir.I64, []int64{}, 4), true)
-		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc-agree"]
+		f := findings(Model(b.m, "t", Options{}))[FloorTruncAgree]
 		if len(f) != 1 || f[0].Severity != Note || !strings.Contains(f[0].Message, "never have opposite signs whatever the input shapes (A = 270, B = 4)") ||
 			f[0].Evidence.Get("expression") != `Divide(Gather(ShapeOf("x") = [1,3,270,480], Const = 2, Const = 0) = 270, Const = 4) = 67` {
 			t.Errorf("%+v", f)
@@ -206,8 +206,8 @@ func TestFindingCodes(t *testing.T) {
 		diff := b.op("Subtract", "opset1", nil, ir.I64, []int64{}, dim("big", "1,64,40,40"), dim("small", "1,64,32,32"))
 		b.divide("pad", diff, b.ints(ir.I64, []int64{}, 2), true)
 		fs := findings(Model(b.m, "t", Options{}))
-		f := fs["divide/floor-trunc-reshape"]
-		if len(f) != 1 || f[0].Severity != Warning || len(fs["divide/floor-trunc-agree"]) != 0 ||
+		f := fs[FloorTruncReshape]
+		if len(f) != 1 || f[0].Severity != Warning || len(fs[FloorTruncAgree]) != 0 ||
 			!strings.Contains(f[0].Message, "at the declared input shapes they agree (the operands never have opposite signs: A = 8, B = 2)") ||
 			f[0].Evidence.Get("a_value").(int64) >= 0 || f[0].Evidence.Get("b_value") != int64(2) || f[0].Evidence.Get("confirmed") != "outputs" {
 			t.Errorf("%+v", fs)
@@ -222,7 +222,7 @@ func TestFindingCodes(t *testing.T) {
 	t.Run("agree: exact division", func(t *testing.T) {
 		b := newBuilder(t, "onnx")
 		b.divide("d", b.ints(ir.I64, []int64{2}, -6, 8), b.ints(ir.I64, []int64{2}, 3, -4), true)
-		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc-agree"]
+		f := findings(Model(b.m, "t", Options{}))[FloorTruncAgree]
 		if len(f) != 1 || f[0].Evidence.Get("reason") != "every division is exact" {
 			t.Errorf("%+v", f)
 		}
@@ -230,7 +230,7 @@ func TestFindingCodes(t *testing.T) {
 	t.Run("differ: constants", func(t *testing.T) {
 		b := newBuilder(t, "onnx")
 		b.divide("d", b.ints(ir.I64, []int64{2}, 6, -7), b.ints(ir.I64, []int64{}, 2), true)
-		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc"]
+		f := findings(Model(b.m, "t", Options{}))[FloorTrunc]
 		if len(f) != 1 || f[0].Evidence.Get("counter_example") != "-7 / 2: ONNX gives -3, this IR gives -4" || f[0].Evidence.Get("index") != 1 {
 			t.Errorf("%+v", f)
 		}
@@ -239,7 +239,7 @@ func TestFindingCodes(t *testing.T) {
 		b := newBuilder(t, "onnx")
 		height := b.op("Gather", "opset8", nil, ir.I64, []int64{}, b.op("ShapeOf", "opset3", nil, ir.I64, []int64{2}, b.param("x", ir.F32, "1,1..100")), b.ints(ir.I64, []int64{}, 1), b.ints(ir.I64, []int64{}, 0))
 		b.divide("d", b.op("Subtract", "opset1", nil, ir.I64, []int64{}, height, b.ints(ir.I64, []int64{}, 50)), b.ints(ir.I64, []int64{}, 4), true)
-		f := findings(Model(b.m, "t", Options{}))["divide/floor-trunc"]
+		f := findings(Model(b.m, "t", Options{}))[FloorTrunc]
 		if len(f) != 1 || !strings.Contains(f[0].Message, "the model admits inputs where they differ") {
 			t.Errorf("%+v", f)
 		}
@@ -252,7 +252,7 @@ func TestFindingCodes(t *testing.T) {
 		five := b.ints(ir.I64, []int64{}, 5)
 		b.divide("d", b.op("Subtract", "opset1", nil, ir.I64, []int64{}, height, five), b.op("Subtract", "opset1", nil, ir.I64, []int64{}, five, height), true)
 		fs := findings(Model(b.m, "t", Options{}))
-		if f := fs["divide/floor-trunc-agree"]; len(f) != 1 || f[0].Evidence.Get("reason") != "every division is exact whatever the input shapes" {
+		if f := fs[FloorTruncAgree]; len(f) != 1 || f[0].Evidence.Get("reason") != "every division is exact whatever the input shapes" {
 			t.Errorf("%v", fs)
 		}
 	})
@@ -262,7 +262,7 @@ func TestFindingCodes(t *testing.T) {
 		even := b.op("Multiply", "opset1", nil, ir.I64, []int64{}, b.op("Subtract", "opset1", nil, ir.I64, []int64{}, height, b.ints(ir.I64, []int64{}, 50)), b.ints(ir.I64, []int64{}, 2))
 		b.divide("d", even, b.ints(ir.I64, []int64{}, 2), true)
 		fs := findings(Model(b.m, "t", Options{}))
-		if len(fs["divide/floor-trunc-agree"]) != 1 {
+		if len(fs[FloorTruncAgree]) != 1 {
 			t.Errorf("an even dividend over 2 never differs, yet %v", fs)
 		}
 	})
@@ -272,17 +272,17 @@ func TestFindingCodes(t *testing.T) {
 		unknownOp := b.op("TopK", "opset11", nil, ir.I64, []int64{}, x)
 		b.divide("d", unknownOp, b.ints(ir.I64, []int64{}, 2), true)
 		fs := findings(Model(b.m, "t", Options{}))
-		if f := fs["divide/floor-trunc-possible"]; len(f) != 1 || f[0].Severity != Warning {
+		if f := fs[FloorTruncPossible]; len(f) != 1 || f[0].Severity != Warning {
 			t.Errorf("%v", fs)
 		}
-		if len(fs["divide/overflow"]) != 0 {
-			t.Errorf("an unknown range warned of overflow: %v", fs["divide/overflow"])
+		if len(fs[Overflow]) != 0 {
+			t.Errorf("an unknown range warned of overflow: %v", fs[Overflow])
 		}
 	})
 	t.Run("zero divisor", func(t *testing.T) {
 		b := newBuilder(t, "")
 		b.divide("d", b.param("x", ir.I32, "3"), b.ints(ir.I32, []int64{3}, 1, 2, 0), false)
-		f := findings(Model(b.m, "t", Options{}))["divide/zero-divisor"]
+		f := findings(Model(b.m, "t", Options{}))[ZeroDivisor]
 		if len(f) != 1 || f[0].Severity != Error || f[0].Evidence.Get("index") != 2 {
 			t.Errorf("%+v", f)
 		}
@@ -290,7 +290,7 @@ func TestFindingCodes(t *testing.T) {
 	t.Run("overflow", func(t *testing.T) {
 		b := newBuilder(t, "")
 		b.divide("d", b.param("x", ir.I16, "3"), b.param("y", ir.I16, "3"), false)
-		f := findings(Model(b.m, "t", Options{}))["divide/overflow"]
+		f := findings(Model(b.m, "t", Options{}))[Overflow]
 		if len(f) != 1 || f[0].Severity != Warning || f[0].Evidence.Get("example") != "-32768 / -1" {
 			t.Errorf("%+v", f)
 		}
@@ -304,7 +304,7 @@ func TestFindingCodes(t *testing.T) {
 		}{{[]int64{3, -3, 4, -7}, false}, {[]int64{3, -1, 4, -7}, true}} {
 			b := newBuilder(t, "")
 			b.divide("d", b.param("x", ir.I32, "?,4"), b.ints(ir.I32, []int64{4}, tc.divisor...), false)
-			if f := findings(Model(b.m, "t", Options{}))["divide/overflow"]; (len(f) == 1) != tc.warn || len(f) > 1 {
+			if f := findings(Model(b.m, "t", Options{}))[Overflow]; (len(f) == 1) != tc.warn || len(f) > 1 {
 				t.Errorf("divisor %v: %+v", tc.divisor, f)
 			}
 		}
@@ -316,10 +316,10 @@ func TestFindingCodes(t *testing.T) {
 		small := b.op("Gather", "opset8", nil, ir.I64, []int64{}, b.op("ShapeOf", "opset3", nil, ir.I64, []int64{1}, b.param("z", ir.F32, "7")), b.ints(ir.I64, []int64{}, 0), b.ints(ir.I64, []int64{}, 0))
 		b.divide("dsmall", small, b.ints(ir.I64, []int64{}, 3), false)
 		fs := findings(Model(b.m, "t", Options{}))
-		if f := fs["cpu/i32-float32"]; len(f) != 1 || f[0].Evidence.Get("example") != "1073741825 / 5: exact 214748365, CPU plugin 214748368" {
+		if f := fs[CPUI32Float32]; len(f) != 1 || f[0].Evidence.Get("example") != "1073741825 / 5: exact 214748365, CPU plugin 214748368" {
 			t.Errorf("%+v", f)
 		}
-		if f := fs["cpu/i64-narrowed"]; len(f) != 1 || f[0].Evidence.Get("example") != "2147483648 / 11: exact 195225786, CPU plugin -195225792" {
+		if f := fs[CPUI64Narrowed]; len(f) != 1 || f[0].Evidence.Get("example") != "2147483648 / 11: exact 195225786, CPU plugin -195225792" {
 			t.Errorf("%+v", f)
 		}
 	})
@@ -331,13 +331,13 @@ func TestFindingCodes(t *testing.T) {
 		b.m.AddParameter("unused", ir.F32, shapeinfer.MustParseShape("1"))
 		b.m.AddConst("dead", func() *ir.Tensor { x, _ := ir.TensorOf(ir.I32, []int64{}, []int32{1}); return x }())
 		fs := findings(Model(b.m, "t", Options{}))
-		if f := fs["structure/port-shape"]; len(f) != 1 || f[0].Evidence.Get("declared") != "[?,5]" || f[0].Evidence.Get("inferred") != "[?,4]" {
+		if f := fs[StructurePortShape]; len(f) != 1 || f[0].Evidence.Get("declared") != "[?,5]" || f[0].Evidence.Get("inferred") != "[?,4]" {
 			t.Errorf("port shape: %+v", f)
 		}
-		if f := fs["structure/port-type"]; len(f) != 1 || f[0].Evidence.Get("declared") != "FP32" || f[0].Evidence.Get("inferred") != "i32" {
+		if f := fs[StructurePortType]; len(f) != 1 || f[0].Evidence.Get("declared") != "FP32" || f[0].Evidence.Get("inferred") != "i32" {
 			t.Errorf("port type: %+v", f)
 		}
-		if f := fs["structure/unreachable"]; len(f) != 1 || f[0].Evidence.Get("count") != 2 {
+		if f := fs[StructureUnreachable]; len(f) != 1 || f[0].Evidence.Get("count") != 2 {
 			t.Errorf("unreachable: %+v", f)
 		}
 	})
@@ -345,7 +345,7 @@ func TestFindingCodes(t *testing.T) {
 		b := newBuilder(t, "")
 		b.m.Version = 10
 		b.divide("d", b.param("x", ir.I64, "3"), b.ints(ir.I64, []int64{}, 2), false)
-		f := findings(Model(b.m, "t", Options{}))["cpu/v10-output"]
+		f := findings(Model(b.m, "t", Options{}))[CPUV10Output]
 		if len(f) != 1 || f[0].Evidence.Get("returned") != "i32" {
 			t.Errorf("%+v", f)
 		}
@@ -403,12 +403,12 @@ func TestSharedModels(t *testing.T) {
 			}
 			// U-Net's padding, a dim minus 2*floor((dim-2)/2)+2 after
 			// MaxPool and ConvTranspose, is never negative.
-			code := "divide/floor-trunc-agree"
+			code := FloorTruncAgree
 			if len(fs[code]) != divides || divides == 0 {
 				t.Errorf("%s: %d of %d integer Divides have %s", name, len(fs[code]), divides, code)
 			}
 		case strings.Contains(name, "yolo"):
-			for _, code := range []string{"divide/floor-trunc", "divide/floor-trunc-possible", "divide/floor-trunc-agree"} {
+			for _, code := range []Code{FloorTrunc, FloorTruncPossible, FloorTruncAgree} {
 				if len(fs[code]) > 0 {
 					t.Errorf("%s: %s on a PyTorch model", name, code)
 				}
@@ -431,7 +431,7 @@ func TestONNXComparison(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := Model(good, "good.xml", Options{ONNX: om})
-	if fs := findings(r); r.HasErrors() || len(fs["onnx/agree"]) != 1 {
+	if fs := findings(r); r.HasErrors() || len(fs[ONNXAgree]) != 1 {
 		t.Errorf("irdiv's conversion: %+v", r.Findings)
 	}
 	good.LayerByName("z").SetDataAttr("m_pythondiv", "true")
@@ -444,14 +444,14 @@ func TestONNXComparison(t *testing.T) {
 		testData[in.Name] = x
 	}
 	fs := findings(Model(good, "ov.xml", Options{ONNX: om, ONNXTestData: testData}))
-	if f := fs["onnx/semantics"]; len(f) != 1 || f[0].Evidence.Get("counter_example") != "[-3,3,-3,3] / [2,2,-2,-2]: ONNX gives [-1,1,1,-1], this IR gives [-2,1,1,-2]" {
+	if f := fs[ONNXSemantics]; len(f) != 1 || f[0].Evidence.Get("counter_example") != "[-3,3,-3,3] / [2,2,-2,-2]: ONNX gives [-1,1,1,-1], this IR gives [-2,1,1,-2]" {
 		t.Errorf("OpenVINO's conversion: %+v", f)
 	}
 	// A Div the IR lacks, and a Divide the ONNX model lacks.
 	good.LayerByName("z").Outputs[0].Names = []string{"other"}
 	good.LayerByName("z").Name = "renamed"
 	fs = findings(Model(good, "ov.xml", Options{ONNX: om}))
-	if len(fs["onnx/missing-divide"]) != 1 || len(fs["onnx/extra-divide"]) != 1 {
+	if len(fs[ONNXMissingDivide]) != 1 || len(fs[ONNXExtraDivide]) != 1 {
 		t.Errorf("matching: %v", fs)
 	}
 }

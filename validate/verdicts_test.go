@@ -40,7 +40,7 @@ func TestVerdicts(t *testing.T) {
 		b := newBuilder(t, "onnx")
 		b.divide("d", b.ints(ir.I32, []int64{0}), b.ints(ir.I32, []int64{0}), true)
 		for _, f := range Model(b.m, "t", Options{}).Findings {
-			if strings.HasPrefix(f.Code, "divide/") {
+			if strings.HasPrefix(string(f.Code), "divide/") {
 				t.Errorf("%s: %s", f.Code, f.Message)
 			}
 		}
@@ -49,7 +49,7 @@ func TestVerdicts(t *testing.T) {
 		b := newBuilder(t, "")
 		b.divide("d", b.ints(ir.I32, []int64{2}, 7, -1<<31), b.ints(ir.I32, []int64{2}, 2, -1), false)
 		fs := findings(Model(b.m, "t", Options{}))
-		if f := fs["divide/overflow"]; len(f) != 1 || f[0].Severity != Error || f[0].Evidence.Get("index") != 1 {
+		if f := fs[Overflow]; len(f) != 1 || f[0].Severity != Error || f[0].Evidence.Get("index") != 1 {
 			t.Errorf("%+v", fs)
 		}
 	})
@@ -58,10 +58,10 @@ func TestVerdicts(t *testing.T) {
 		// the two before it divide exactly, so that the ONNX model
 		// reaches it with -1 too; x = -1 reaches it as 0 there.
 		fs := findings(Model(chain(t, 4, 4), "t", Options{}))
-		if got := len(fs["divide/floor-trunc"]); got != 4 {
-			t.Errorf("%d floor-trunc errors, want 4: %+v", got, fs["divide/floor-trunc-possible"])
+		if got := len(fs[FloorTrunc]); got != 4 {
+			t.Errorf("%d floor-trunc errors, want 4: %+v", got, fs[FloorTruncPossible])
 		}
-		for _, f := range fs["divide/floor-trunc"] {
+		for _, f := range fs[FloorTrunc] {
 			if f.CounterExample == nil {
 				t.Errorf("%s: no counter-example", f.Layer.Name)
 			}
@@ -74,7 +74,7 @@ func TestVerdicts(t *testing.T) {
 			[][]byte{onnxwire.Node("Sub", "sub", []string{"ten", "x"}, []string{"s"}), onnxwire.Node("Div", "div", []string{"s", "four"}, []string{"z"})},
 			[][]byte{onnxwire.Tensor("ten", onnxwire.Int32, []int64{}, i32s(10)), onnxwire.Tensor("four", onnxwire.Int32, []int64{}, i32s(4))},
 			[][]byte{onnxwire.Value("x", onnxwire.Int32)}, [][]byte{onnxwire.Value("z", onnxwire.Int32)}))
-		f := findings(Model(m, "t", Options{}))["divide/floor-trunc"]
+		f := findings(Model(m, "t", Options{}))[FloorTrunc]
 		if len(f) != 1 || f[0].CounterExample == nil || f[0].Evidence.Get("confirmed") != "outputs" {
 			t.Fatalf("%+v", f)
 		}
@@ -92,7 +92,7 @@ func TestVerdicts(t *testing.T) {
 		fs := findings(Model(b.m, "t", Options{}))
 		var got []string
 		for code, list := range fs {
-			if strings.HasPrefix(code, "structure/") {
+			if strings.HasPrefix(string(code), "structure/") {
 				for _, f := range list {
 					if f.Severity == Error {
 						got = append(got, f.Layer.Type)
@@ -103,7 +103,7 @@ func TestVerdicts(t *testing.T) {
 		if !strings.Contains(strings.Join(got, " "), "Reshape") || !strings.Contains(strings.Join(got, " "), "Gather") || !strings.Contains(strings.Join(got, " "), "Concat") {
 			t.Errorf("structure errors on %v: %+v", got, fs)
 		}
-		if f := fs["structure/gather-index"]; len(f) != 1 || !strings.Contains(f[0].Message, "index -9223372036854775808 is outside [-4, 3]") {
+		if f := fs[StructureGatherIndex]; len(f) != 1 || !strings.Contains(f[0].Message, "index -9223372036854775808 is outside [-4, 3]") {
 			t.Errorf("%+v", f)
 		}
 	})
@@ -130,7 +130,7 @@ func TestONNXPairing(t *testing.T) {
 	t.Run("a Constant node is a fixed value", func(t *testing.T) {
 		om, m := importONNX(t, byConstantOne)
 		fs := findings(Model(m, "ov.xml", Options{ONNX: om}))
-		if len(fs["onnx/semantics"]) != 0 || len(fs["onnx/agree"]) != 1 || len(fs["divide/floor-trunc-agree"]) != 1 {
+		if len(fs[ONNXSemantics]) != 0 || len(fs[ONNXAgree]) != 1 || len(fs[FloorTruncAgree]) != 1 {
 			t.Errorf("a Div by the Constant 1 floors like it truncates: %v", fs)
 		}
 	})
@@ -140,8 +140,8 @@ func TestONNXPairing(t *testing.T) {
 		div := b.divide("div", b.param("x", ir.F32, "3,4,5"), b.param("y", ir.F32, "3,4,5"), true)
 		div.Outputs[0].Names = []string{"z"}
 		fs := findings(Model(b.m, "other.xml", Options{ONNX: om}))
-		f := fs["onnx/mismatch"]
-		if len(f) != 1 || f[0].Severity != Error || len(fs["onnx/semantics"])+len(fs["onnx/agree"]) != 0 {
+		f := fs[ONNXMismatch]
+		if len(f) != 1 || f[0].Severity != Error || len(fs[ONNXSemantics])+len(fs[ONNXAgree]) != 0 {
 			t.Errorf("%+v", fs)
 		}
 	})
@@ -158,7 +158,7 @@ func TestONNXPairing(t *testing.T) {
 		if grown := after.TotalAlloc - before.TotalAlloc; grown > 256<<20 {
 			t.Errorf("validation allocated %d MiB for a 16 GiB output", grown>>20)
 		}
-		if len(fs["onnx/not-compared"]) != 1 {
+		if len(fs[ONNXNotCompared]) != 1 {
 			t.Errorf("%v", fs)
 		}
 	})

@@ -72,7 +72,7 @@ func writeDOT(w io.Writer, m *ir.Model, path, around string, depth int) error {
 		}
 		attrs := fmt.Sprintf("label=%s", dotString(label))
 		if f, ok := worst[l]; ok {
-			attrs += fmt.Sprintf(", fillcolor=%s, tooltip=%s", dotString(severityColors[f.Severity]), dotString(f.Severity.String()+" "+f.Code+": "+f.Message))
+			attrs += fmt.Sprintf(", fillcolor=%s, tooltip=%s", dotString(severityColors[f.Severity]), dotString(f.Severity.String()+" "+string(f.Code)+": "+f.Message))
 		}
 		fmt.Fprintf(w, "\tn%d [%s];\n", l.ID, attrs)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ir/npy"
 	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/validate"
 )
 
 // irdiv runs the command line in-process and returns stdout, stderr and
@@ -437,7 +438,7 @@ func TestValidateCommand(t *testing.T) {
 	if _, stderr, code := irdiv(t, "convert", model, "-o", converted); code != 0 {
 		t.Fatal(stderr)
 	}
-	if stdout, stderr, code = irdiv(t, "validate", converted, "--onnx", model); code != 0 || !strings.Contains(stdout, "onnx/agree") || strings.Contains(stdout, "floor-trunc") {
+	if stdout, stderr, code = irdiv(t, "validate", converted, "--onnx", model); code != 0 || !strings.Contains(stdout, string(validate.ONNXAgree)) || strings.Contains(stdout, "floor-trunc") {
 		t.Errorf("converted: exit %d\n%s%s", code, stdout, stderr)
 	}
 
@@ -454,7 +455,7 @@ func TestValidateCommand(t *testing.T) {
 		Summary map[string]int `json:"summary"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &one); err != nil || code != 1 || one.Model != imported || len(one.Findings) != 1 ||
-		one.Findings[0].Code != "divide/floor-trunc" || one.Findings[0].Layer == nil || one.Findings[0].Layer.ID != 2 ||
+		one.Findings[0].Code != string(validate.FloorTrunc) || one.Findings[0].Layer == nil || one.Findings[0].Layer.ID != 2 ||
 		one.Findings[0].Evidence["counter_example"] != "-3 / 2: ONNX gives -1, this IR gives -2" || one.Summary["errors"] != 1 || one.Summary["notes"] != 0 {
 		t.Errorf("--json: exit %d %v\n%s", code, err, stdout)
 	}
@@ -476,7 +477,7 @@ func TestValidateCommand(t *testing.T) {
 		Summary map[string]int `json:"summary"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &many); err != nil || code != 1 || len(many.Models) != 2 || many.Models[0].Model != filepath.Join("../../examples/floordiv", "model.xml") ||
-		many.Models[1].Findings[0].Code != "ir/unreadable" || !strings.Contains(many.Models[1].Findings[0].Message, bad) ||
+		many.Models[1].Findings[0].Code != string(validate.IRUnreadable) || !strings.Contains(many.Models[1].Findings[0].Message, bad) ||
 		many.Summary["errors"] != 1 || many.Summary["notes"] != 2 || stderr != "irdiv: 1 error in 2 models\n" {
 		t.Errorf("several: exit %d %v %q\n%s", code, err, stderr, stdout)
 	}

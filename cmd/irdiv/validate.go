@@ -103,7 +103,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if err != nil {
-			reports[i] = &validate.Report{Model: paths[i], Findings: []validate.Finding{{Severity: validate.Error, Code: "ir/unreadable", Message: err.Error()}}}
+			reports[i] = &validate.Report{Model: paths[i], Findings: []validate.Finding{{Severity: validate.Error, Code: validate.IRUnreadable, Message: err.Error()}}}
 		}
 	}
 	var total validate.Summary

@@ -84,7 +84,7 @@ func (a *Analysis) checkGather(l *ir.Layer, ins []*Value, o *ops.Gather) {
 	d := dims[axis]
 	for _, i := range is {
 		if i < -d || i >= d {
-			a.issue(l, "structure/gather-index", "index %d is outside [%d, %d] of axis %d (dim %d): OpenVINO gives zeros there, ONNX Runtime fails", i, -d, d-1, axis, d)
+			a.issue(l, GatherIndex, "index %d is outside [%d, %d] of axis %d (dim %d): OpenVINO gives zeros there, ONNX Runtime fails", i, -d, d-1, axis, d)
 			return
 		}
 	}

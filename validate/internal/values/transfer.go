@@ -104,7 +104,7 @@ func (a *Analysis) fold(l *ir.Layer, op ops.Op, ins []*Value) []*Value {
 	if err != nil {
 		if !errors.Is(err, ir.ErrTooLarge) && !errors.Is(err, ops.ErrUnsupportedOp) && !errors.Is(err, ops.ErrType) &&
 			!errors.Is(err, ops.ErrDivideByZero) && !errors.Is(err, ops.ErrOverflow) {
-			a.issue(l, "structure/evaluate", "computing it from its constant inputs fails: %v", err)
+			a.issue(l, EvaluateFails, "computing it from its constant inputs fails: %v", err)
 		}
 		return nil
 	}

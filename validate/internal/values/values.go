@@ -177,9 +177,19 @@ type Input struct {
 // out of range, a shape that cannot be.
 type Issue struct {
 	Layer   *ir.Layer
-	Code    string
+	Kind    IssueKind
 	Message string
 }
+
+// IssueKind tells issues apart; validate names each with its finding code.
+type IssueKind uint8
+
+const (
+	// GatherIndex is a Gather of constant indices outside its axis.
+	GatherIndex IssueKind = iota
+	// EvaluateFails is a layer of constant inputs that cannot be computed.
+	EvaluateFails
+)
 
 // Analysis is the values of one model.
 type Analysis struct {
@@ -528,8 +538,8 @@ func truncate(s string) string {
 	return s
 }
 
-func (a *Analysis) issue(l *ir.Layer, code, format string, args ...any) {
-	a.Issues = append(a.Issues, Issue{l, code, fmt.Sprintf(format, args...)})
+func (a *Analysis) issue(l *ir.Layer, kind IssueKind, format string, args ...any) {
+	a.Issues = append(a.Issues, Issue{l, kind, fmt.Sprintf(format, args...)})
 }
 
 // in returns the value that feeds input i of l.

@@ -1,0 +1,143 @@
+package validate
+
+// Code names a kind of finding. Codes are stable, for scripts and CI
+// baselines; each is declared here once, with its severity and its
+// documentation (Codes), from which the README's table is generated.
+type Code string
+
+// The finding codes, by family: divide/ for what a Divide computes,
+// onnx/ for the comparison with the ONNX source, cpu/ for OpenVINO's CPU
+// plugin, structure/ and ir/ for the model itself, analysis/ for the
+// limits of the analysis.
+const (
+	FloorTrunc         Code = "divide/floor-trunc"
+	FloorTruncReshape  Code = "divide/floor-trunc-reshape"
+	FloorTruncPossible Code = "divide/floor-trunc-possible"
+	FloorTruncAgree    Code = "divide/floor-trunc-agree"
+	NotAnalysed        Code = "divide/not-analysed"
+	ZeroDivisor        Code = "divide/zero-divisor"
+	Overflow           Code = "divide/overflow"
+	DivideAttribute    Code = "divide/attribute"
+
+	ONNXSemantics      Code = "onnx/semantics"
+	ONNXMismatch       Code = "onnx/mismatch"
+	ONNXRule           Code = "onnx/rule"
+	ONNXBroadcast      Code = "onnx/broadcast"
+	ONNXMissingDivide  Code = "onnx/missing-divide"
+	ONNXAgree          Code = "onnx/agree"
+	ONNXExtraDivide    Code = "onnx/extra-divide"
+	ONNXNotCompared    Code = "onnx/not-compared"
+	CPUPythonDivIgnore Code = "cpu/pythondiv-ignored"
+	CPUI32Float32      Code = "cpu/i32-float32"
+	CPUI64Narrowed     Code = "cpu/i64-narrowed"
+	CPUV10Input        Code = "cpu/v10-input"
+	CPUV10Output       Code = "cpu/v10-output"
+
+	StructureGraph       Code = "structure/graph"
+	StructureLayer       Code = "structure/layer"
+	StructureInference   Code = "structure/inference"
+	StructurePorts       Code = "structure/ports"
+	StructureUnconnected Code = "structure/unconnected"
+	StructurePortType    Code = "structure/port-type"
+	StructurePortShape   Code = "structure/port-shape"
+	StructureGatherIndex Code = "structure/gather-index"
+	StructureEvaluate    Code = "structure/evaluate"
+	StructureUnreachable Code = "structure/unreachable"
+	IRReaderWarning      Code = "ir/reader-warning"
+	IRUnreadable         Code = "ir/unreadable"
+	AnalysisSummarized   Code = "analysis/summarized"
+)
+
+// CodeDoc documents a finding code, as analysis.Analyzer documents a
+// check: its severities (the usual one first), a one-line summary and a
+// paragraph that says what it means and what to do.
+type CodeDoc struct {
+	Code       Code
+	Severities []Severity
+	// Summary is one line; Evidence names the evidence keys its findings
+	// carry, for scripts.
+	Summary, Evidence string
+	Doc               string
+}
+
+// Codes documents every finding code, in the order of the README's table.
+var Codes = []CodeDoc{
+	{FloorTrunc, []Severity{Error}, "floors where ONNX truncates, and inputs make the outputs differ", "`counter_example`, `inputs`, `counter_example_dir`",
+		"The Divide floors (m_pythondiv=true, as OpenVINO's ONNX importer writes every Div) where the ONNX model truncates, and irdiv found inputs of the model under which the operands have opposite signs and do not divide exactly, confirmed by evaluating the model both ways. Fix the model (irdiv fix, or m_pythondiv=\"false\"), or make the operands non-negative."},
+	{FloorTruncReshape, []Severity{Warning}, "agrees at the declared input shapes, not at others", "`reason`, `counter_example`",
+		"At the input shapes the model declares, floor and truncation agree; at other shapes, which OpenVINO's reshape may give the model, they differ. Keep the shapes static, or fix the Divide."},
+	{FloorTruncPossible, []Severity{Warning}, "neither proven nor refuted; the message names the ops that stopped the analysis", "`reason`",
+		"irdiv could neither prove that floor and truncation agree nor find inputs where they differ. The message names the ops whose values irdiv does not follow."},
+	{FloorTruncAgree, []Severity{Note}, "provably agrees", "`reason`",
+		"A proof that floor and truncation give the same quotients for every input the model accepts: the operands never have opposite signs, or every division is exact. The reason states the argument and any assumption."},
+	{NotAnalysed, []Severity{Warning}, "an integer Divide whose values irdiv did not follow (one inside an If, Loop or TensorIterator body, or whose operands it does not track); the report's coverage lists each", "`reason`",
+		"No Divide is skipped in silence: one irdiv did not analyse gets this warning, on the layer of the outer graph that holds it, and is listed in the report's coverage with the reason."},
+	{ZeroDivisor, []Severity{Error, Warning}, "a zero divisor, certain (error) or reachable from the inputs (warning)", "`index`, `example`",
+		"An integer division by zero: certain when the divisor is a constant zero, possible when the model's inputs can make it zero (with a counter-example)."},
+	{Overflow, []Severity{Error, Warning}, "`MIN / -1`, certain (error) or reachable from the inputs (warning)", "`index`, `example`",
+		"The signed minimum divided by -1 overflows; certain or reachable from the inputs."},
+	{DivideAttribute, []Severity{Warning}, "an attribute value OpenVINO ignores", "",
+		"A Divide attribute that OpenVINO's reader ignores or reads otherwise than its text suggests."},
+	{ONNXSemantics, []Severity{Error}, "with `--onnx`: the Divide computes something else than its Div", "",
+		"With --onnx, the Divide and the ONNX Div it comes from give different values on the inputs that reach the Div."},
+	{ONNXMismatch, []Severity{Error}, "with `--onnx`: the Divide cannot be the same Div (types, shapes)", "",
+		"With --onnx, the Divide paired with a Div has other element types or shapes, so the IR was not converted from this model as it is."},
+	{ONNXRule, []Severity{Error}, "with `--onnx`: the Div breaks its opset's rules", "",
+		"With --onnx, the Div itself breaks the rules of its opset (types, broadcasting)."},
+	{ONNXBroadcast, []Severity{Warning}, "with `--onnx`: the Divide broadcasts otherwise than its Div", "",
+		"With --onnx, the Divide's auto_broadcast differs from the Div's numpy broadcasting."},
+	{ONNXMissingDivide, []Severity{Warning}, "with `--onnx`: a Div without a Divide", "",
+		"With --onnx, a Div of the ONNX model has no Divide in the IR."},
+	{ONNXAgree, []Severity{Note}, "with `--onnx`: the Divide agrees with its Div", "",
+		"With --onnx, the Divide and its Div agree on the values compared."},
+	{ONNXExtraDivide, []Severity{Note}, "with `--onnx`: a Divide without a Div", "",
+		"With --onnx, a Divide of the IR has no Div in the ONNX model (a Reciprocal, or a converter's own)."},
+	{ONNXNotCompared, []Severity{Note}, "with `--onnx`: operands beyond `MaxTensorBytes`", "",
+		"With --onnx, the operands were larger than the bound on computed tensors, so the Div was not compared."},
+	{CPUPythonDivIgnore, []Severity{Note, Warning}, "OpenVINO's CPU plugin ignores `m_pythondiv` and truncates (a warning for a model from PyTorch, which floors on purpose)", "`example`, `counter_example`",
+		"OpenVINO's CPU plugin truncates whatever m_pythondiv says (#38248): where the operands can have opposite signs, it computes otherwise than the reference. For a model from PyTorch, whose // floors, that is a warning with a counter-example."},
+	{CPUI32Float32, []Severity{Note}, "OpenVINO's CPU plugin divides i32 in float32", "`example`",
+		"OpenVINO's CPU plugin divides i32 in float32 (#35830): quotients of operands above 2^24 can come out wrong."},
+	{CPUI64Narrowed, []Severity{Note}, "OpenVINO's CPU plugin narrows i64 to i32", "`example`",
+		"OpenVINO's CPU plugin narrows i64 to i32 and divides in float32 (#37766): operands beyond the i32 range come out wrong."},
+	{CPUV10Input, []Severity{Note}, "IR v10: OpenVINO's runtime converts this input", "",
+		"IR v10: OpenVINO's runtime takes an f16 input as f32 (update_v10_model)."},
+	{CPUV10Output, []Severity{Note}, "IR v10: OpenVINO's runtime converts this output", "`computed`, `returned`",
+		"IR v10: OpenVINO's runtime returns i64 and u32 outputs as i32 (update_v10_model)."},
+	{StructureGraph, []Severity{Error}, "the graph cannot be built (ids, ports, edges, cycles)", "",
+		"The model's graph is broken: a duplicate id, an edge to a missing port, a cycle."},
+	{StructureLayer, []Severity{Error}, "a layer irdiv knows cannot be built from its attributes", "",
+		"A layer of an op irdiv knows has attributes or inputs that op does not accept."},
+	{StructureInference, []Severity{Error}, "a layer's types and shapes cannot be inferred", "",
+		"Type and shape inference fails at this layer, as OpenVINO's would."},
+	{StructurePorts, []Severity{Error}, "a layer declares another number of output ports than its op has", "",
+		"The layer declares more or fewer output ports than its op computes."},
+	{StructureUnconnected, []Severity{Error}, "an input port with no edge", "",
+		"An input port of the layer is not connected."},
+	{StructurePortType, []Severity{Error}, "a declared output type disagrees with inference", "`declared`, `inferred`",
+		"The output port declares another element type than the layer computes; OpenVINO ignores the declaration, but the tools and people that read it do not."},
+	{StructurePortShape, []Severity{Error}, "a declared output shape disagrees with inference", "`declared`, `inferred`",
+		"The output port declares another shape than the layer computes."},
+	{StructureGatherIndex, []Severity{Error}, "a shape sub-graph gathers out of range", "",
+		"A Gather of constant indices reads outside its axis: OpenVINO gives zeros there, ONNX Runtime fails."},
+	{StructureEvaluate, []Severity{Error}, "a shape sub-graph that cannot run", "",
+		"A layer of constant inputs fails when computed (a reshape of the wrong size, an index out of range)."},
+	{StructureUnreachable, []Severity{Note}, "layers that reach no Result", "`count`",
+		"Layers from which no Result can be reached; OpenVINO drops them."},
+	{IRReaderWarning, []Severity{Note}, "what the reader tolerated", "",
+		"An irregularity of the file that the reader tolerated, as OpenVINO's does."},
+	{IRUnreadable, []Severity{Error}, "a model that cannot be read", "",
+		"The model could not be read; the message says why."},
+	{AnalysisSummarized, []Severity{Note}, "the model has more integer elements than irdiv follows one by one (2^17): from this layer on, a tensor's elements are one expression", "`tracked_elements`",
+		"Past the budget of integer elements followed one by one, a tensor is followed as one expression over all its elements, which proves less and finds fewer counter-examples."},
+}
+
+// Doc returns the documentation of a code, and whether it is one.
+func (c Code) Doc() (CodeDoc, bool) {
+	for _, d := range Codes {
+		if d.Code == c {
+			return d, true
+		}
+	}
+	return CodeDoc{}, false
+}
