@@ -50,6 +50,9 @@ type Finding struct {
 	// Code is stable across versions: scripts may match on it. Codes
 	// documents each (and README.md lists them).
 	Code Code
+	// Baselined is set by callers that compare the findings with a
+	// baseline of accepted ones (irdiv validate --baseline).
+	Baselined bool
 	// Layer is the layer concerned, nil for the whole model.
 	Layer   *ir.Layer
 	Message string

@@ -31,6 +31,8 @@ type findingJSON struct {
 	Layer    *layerJSON `json:"layer"`
 	Message  string     `json:"message"`
 	Evidence Evidence   `json:"evidence"`
+	// Baselined is there only when true.
+	Baselined bool `json:"baselined,omitempty"`
 }
 
 // MarshalJSON writes the report as README.md documents it:
@@ -46,7 +48,7 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		Coverage coverageJSON  `json:"coverage"`
 	}{Model: r.Model, Findings: []findingJSON{}, Summary: r.Summary(), Coverage: r.Coverage.json()}
 	for _, f := range r.Findings {
-		fj := findingJSON{Severity: f.Severity, Code: f.Code, Message: f.Message, Evidence: f.Evidence}
+		fj := findingJSON{Severity: f.Severity, Code: f.Code, Message: f.Message, Evidence: f.Evidence, Baselined: f.Baselined}
 		if f.Layer != nil {
 			fj.Layer = &layerJSON{ID: f.Layer.ID, Name: f.Layer.Name}
 		}

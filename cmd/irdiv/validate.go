@@ -19,7 +19,7 @@ import (
 	"github.com/irdiv/irdiv/validate"
 )
 
-const validateHelp = `MODEL.onnx|MODEL.xml|DIR... [--counter-examples DIR] [--onnx MODEL.onnx] [--json] [--severity S]
+const validateHelp = `MODEL.onnx|MODEL.xml|DIR... [--counter-examples DIR] [--onnx MODEL.onnx] [--format F] [--severity S] [--fail-on S] [--baseline FILE]
 
 Reports what is wrong, or provably right, in models: for every integer
 Divide the values that can reach it (expressions over the model's input
@@ -40,7 +40,16 @@ folder of NAME.npy, one per model input, that any runtime can replay.
 
 A folder is searched for .onnx and .xml files; among several models, one
 that cannot be read is reported as an ir/unreadable error and the others
-are still checked. Exit status 1 when some finding is an error.`
+are still checked.
+
+For CI: --format sarif writes SARIF 2.1.0 (code scanning: one rule per
+finding code, results located at the model file and the layer, the
+counter-example's files as related locations), --format junit JUnit XML
+(a suite per model, a test case per integer Divide). Exit status 1 when
+some finding is at the --fail-on severity or worse (error by default;
+never for none) and not accepted by the --baseline, a file that
+--write-baseline writes from the findings of a run; baselined findings
+are reported as such, and entries that no longer match are listed.`
 
 // constLimit is the largest Const validate reads: shape sub-graphs use
 // small constants, and the weights of a large model are not needed.
@@ -49,7 +58,11 @@ const constLimit = 1 << 20
 func validateCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate", validateHelp, stdout)
 	onnxPath := fs.String("onnx", "", "compare with `MODEL.onnx`, the ONNX model the IR was converted from")
-	asJSON := fs.Bool("json", false, "print one JSON object (schema in README.md)")
+	asJSON := fs.Bool("json", false, "as --format json")
+	format := fs.String("format", "text", "print the reports as `F`: text, json (one object, schema in README.md), sarif (SARIF 2.1.0) or junit (JUnit XML)")
+	failOnFlag := fs.String("fail-on", "error", "exit 1 when a finding not in the baseline is of `SEVERITY` or worse: error, warning, note, or never")
+	baselinePath := fs.String("baseline", "", "accept the findings listed in `FILE` (written by --write-baseline): they are reported as baselined and do not fail the run")
+	writeBaselinePath := fs.String("write-baseline", "", "write every finding of this run to `FILE`, as a baseline for --baseline")
 	severity := fs.String("severity", "note", "show findings of this `SEVERITY` and worse: note, warning or error")
 	seed := fs.Uint64("seed", 1, "seed of the random operands of --onnx")
 	cexDir := fs.String("counter-examples", "", "write each counter-example to a folder under `DIR`: one NAME.npy per model input")
@@ -63,6 +76,27 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	minimum, err := validate.ParseSeverity(*severity)
 	if err != nil {
 		return usageErr("--severity %s: must be one of note, warning, error", *severity)
+	}
+	if *asJSON {
+		if *format != "text" && *format != "json" {
+			return usageErr("--json and --format %s say different things", *format)
+		}
+		*format = "json"
+	}
+	switch *format {
+	case "text", "json", "sarif", "junit":
+	default:
+		return usageErr("--format %s: must be one of text, json, sarif, junit", *format)
+	}
+	failOn, err := parseFailOn(*failOnFlag)
+	if err != nil {
+		return err
+	}
+	var accepted map[baselineEntry]bool
+	if *baselinePath != "" {
+		if accepted, err = readBaseline(*baselinePath); err != nil {
+			return err
+		}
 	}
 	paths, err := modelPaths(pos)
 	if err != nil {
@@ -115,17 +149,55 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if *asJSON {
-		if err := printJSON(stdout, reports, minimum); err != nil {
+	var baselined map[*validate.Finding]bool
+	if accepted != nil {
+		var stale []baselineEntry
+		baselined, stale = matchBaseline(reports, accepted)
+		for _, r := range reports {
+			for j := range r.Findings {
+				r.Findings[j].Baselined = baselined[&r.Findings[j]]
+			}
+		}
+		if len(stale) > 0 {
+			fmt.Fprintf(stderr, "baseline %s: %s no longer found:\n", *baselinePath, plural(len(stale), "entry"))
+			for _, e := range stale {
+				fmt.Fprintf(stderr, "  %q %s %q\n", e.Model, e.Code, e.Layer)
+			}
+		}
+	}
+	if *writeBaselinePath != "" {
+		if err := writeBaseline(*writeBaselinePath, reports); err != nil {
 			return err
 		}
-	} else {
+	}
+	switch *format {
+	case "json":
+		err = printJSON(stdout, reports, minimum)
+	case "sarif":
+		err = writeSARIF(stdout, reports, baselined)
+	case "junit":
+		err = writeJUnit(stdout, reports, failOn, baselined)
+	default:
 		printReports(stdout, reports, total, minimum)
 	}
-	if total.Errors > 0 {
-		return fmt.Errorf("%s in %s", plural(total.Errors, "error"), plural(len(reports), "model"))
+	if err != nil {
+		return err
 	}
-	return nil
+	failing := 0
+	for _, r := range reports {
+		for j := range r.Findings {
+			if failOn.fails(&r.Findings[j], baselined) {
+				failing++
+			}
+		}
+	}
+	switch {
+	case failing == 0:
+		return nil
+	case failOn.minimum == validate.Error:
+		return fmt.Errorf("%s in %s", plural(failing, "error"), plural(len(reports), "model"))
+	}
+	return fmt.Errorf("%s of %s or worse in %s (--fail-on %s)", plural(failing, "finding"), failOn.minimum, plural(len(reports), "model"), failOn.minimum)
 }
 
 func plural(n int, noun string) string {
@@ -234,7 +306,7 @@ func writeCounterExamples(dir string, reports []*validate.Report, paths []string
 
 // filtered returns the findings at the given severity or worse.
 func filtered(r *validate.Report, minimum validate.Severity) *validate.Report {
-	out := &validate.Report{Model: r.Model}
+	out := &validate.Report{Model: r.Model, Coverage: r.Coverage}
 	for _, f := range r.Findings {
 		if f.Severity >= minimum {
 			out.Findings = append(out.Findings, f)
