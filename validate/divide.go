@@ -263,7 +263,7 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 		e := evidence(Fact{"reason", reason})
 		msg := fmt.Sprintf("m_pythondiv=true floors where ONNX truncates; at the declared input shapes they agree (%s: A %s, B %s), but not for every input shape, which a reshape may give", reason, a, b)
 		if w, ok := search(true); ok {
-			e = v.witness(e, w, "ONNX", "this IR")
+			e = v.witness(e, w, "ONNX", v.subject())
 			msg += "; with other input shapes: " + e.Get("counter_example").(string)
 		} else {
 			msg += v.stoppedBy(pairs)
@@ -272,7 +272,7 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 		return
 	}
 	if w, ok := search(false); ok {
-		e := v.witness(evidence(), w, "ONNX", "this IR")
+		e := v.witness(evidence(), w, "ONNX", v.subject())
 		v.r.add(Error, FloorTrunc, l, e, "floors where ONNX truncates, and the model admits inputs where they differ: %s", e.Get("counter_example"))
 		v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 		return
@@ -294,7 +294,7 @@ func (v *validator) pytorch(l *ir.Layer, pairs []values.Pair, agree bool, eviden
 	if !ok {
 		return
 	}
-	e := v.witness(evidence(), w, "PyTorch (and this IR)", "OpenVINO's CPU plugin")
+	e := v.witness(evidence(), w, "PyTorch (and "+v.subject()+")", "OpenVINO's CPU plugin")
 	v.r.add(Warning, CPUPythonDivIgnore, l, e,
 		"floors as PyTorch's // does, but OpenVINO's CPU plugin ignores m_pythondiv and truncates (#38248), and the model admits inputs where they differ: %s", e.Get("counter_example"))
 	v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
@@ -466,8 +466,8 @@ func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, e
 // m_pythondiv (truncates), divides i32 in float32 and narrows i64 to i32.
 func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []values.Pair, agree bool, evidence func(...Fact) Evidence) {
 	if t.IsSigned() && d.PythonDiv && !agree && v.origin != fromPyTorch {
-		v.r.add(Note, CPUPythonDivIgnore, l, evidence(Fact{"example", "-3 / 2: this IR gives -2, the CPU plugin gives -1"}),
-			"OpenVINO's CPU plugin ignores m_pythondiv and truncates, so its results differ from this IR's floor where the operands have opposite signs (-3 / 2 gives -1 there, -2 here) (#38248)")
+		v.r.add(Note, CPUPythonDivIgnore, l, evidence(Fact{"example", "-3 / 2: " + v.subject() + " gives -2, the CPU plugin gives -1"}),
+			"OpenVINO's CPU plugin ignores m_pythondiv and truncates, so its results differ from the floor of %s where the operands have opposite signs (-3 / 2 gives -1 there, -2 here) (#38248)", v.subject())
 	}
 	if t != ir.I32 && t != ir.I64 {
 		return
@@ -635,4 +635,13 @@ func (v *validator) computeConstText(val *values.Value) string {
 		return "= " + parts[0]
 	}
 	return "= [" + strings.Join(parts, ",") + "]"
+}
+
+// subject names the model whose Divides floor, as the user knows it: the
+// IR, or for an ONNX model, what OpenVINO's import of it computes.
+func (v *validator) subject() string {
+	if v.opts.Imported {
+		return "OpenVINO's import"
+	}
+	return "this IR"
 }

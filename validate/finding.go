@@ -133,6 +133,10 @@ type Report struct {
 	Findings []Finding
 	// Coverage says what became of each integer Divide.
 	Coverage Coverage
+	// Hidden counts the findings a caller left out of Findings (irdiv
+	// validate --severity): Summary counts them too, so that every form
+	// of a report gives the same totals and says what it does not show.
+	Hidden Summary
 }
 
 // Count returns the number of findings of each severity.

@@ -12,9 +12,12 @@ import (
 
 const convertHelp = `MODEL.onnx [-o OUT.xml]
 
-Converts an ONNX graph of Div nodes into IR v11 (.xml and .bin), faithfully:
-ONNX's Div truncates integers, so its Divides get m_pythondiv="false";
-Div-1 and Div-6 keep their legacy broadcast rule, checked first.`
+Converts a whole ONNX model into IR v11 (.xml and .bin), op by op as
+OpenVINO's ONNX frontend does, but faithfully for Div: ONNX's Div
+truncates integers, so its Divides get m_pythondiv="false" (OpenVINO's
+frontend writes "true", which floors); Div-1 and Div-6 keep their legacy
+broadcast rule, checked first. docs/ops.md lists the ops it maps; any other
+op is kept as a layer of its ONNX type, with its declared outputs.`
 
 func convertCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("convert", convertHelp, stdout)

@@ -153,3 +153,24 @@ func TestFailOnAndBaseline(t *testing.T) {
 		t.Errorf("stale baseline: exit %d %q", code, stderr)
 	}
 }
+
+// TestSummariesAgree: with --severity, the text and the JSON count every
+// finding the same way and say how many they do not show.
+func TestSummariesAgree(t *testing.T) {
+	text, _, _ := irdiv(t, "validate", unetModel, "--severity", "warning")
+	if !strings.Contains(text, "2 errors, 0 warnings, 6 notes (6 notes not shown: --severity warning)") {
+		t.Errorf("text:\n%s", text)
+	}
+	out, _, _ := irdiv(t, "validate", unetModel, "--severity", "warning", "--json")
+	var r struct {
+		Findings []json.RawMessage
+		Summary  validate.Summary
+		Hidden   validate.Summary
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Findings) != 2 || r.Summary != (validate.Summary{Errors: 2, Notes: 6}) || r.Hidden != (validate.Summary{Notes: 6}) {
+		t.Errorf("JSON: %d findings, summary %+v, hidden %+v", len(r.Findings), r.Summary, r.Hidden)
+	}
+}

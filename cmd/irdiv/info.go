@@ -107,7 +107,7 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(info)
 	}
-	printInfo(stdout, m, inf, info)
+	printInfo(stdout, m, inf, info, isONNX(pos[0]))
 	if *weights == "" && !isONNX(pos[0]) {
 		bin := strings.TrimSuffix(pos[0], filepath.Ext(pos[0])) + ".bin"
 		if _, err := os.Stat(bin); err != nil {
@@ -175,8 +175,18 @@ func describe(m *ir.Model, inf *ops.Inference) infoJSON {
 	return info
 }
 
-func printInfo(w io.Writer, m *ir.Model, inf *ops.Inference, info infoJSON) {
-	fmt.Fprintf(w, "model     %s (IR v%d)\n", quote(info.Name), info.IRVersion)
+// printInfo prints what describe found. An ONNX model is shown as irdiv
+// converts it (its Divs truncating, as ONNX means), and its Divides say
+// what OpenVINO's ONNX frontend writes instead (m_pythondiv=true, which
+// floors integers), which is what validate checks.
+func printInfo(w io.Writer, m *ir.Model, inf *ops.Inference, info infoJSON, fromONNX bool) {
+	if fromONNX {
+		fmt.Fprintf(w, "model     %s (ONNX)\n", quote(info.Name))
+		fmt.Fprintln(w, "imports   shown as irdiv converts it: every Div truncates (m_pythondiv=false), as ONNX means;")
+		fmt.Fprintln(w, "          OpenVINO's ONNX frontend writes m_pythondiv=true, which floors integers: validate checks that import")
+	} else {
+		fmt.Fprintf(w, "model     %s (IR v%d)\n", quote(info.Name), info.IRVersion)
+	}
 	if info.Producer != "" || info.Framework != "" {
 		fmt.Fprintf(w, "producer  %s (framework %s)\n", cmp.Or(info.Producer, "unknown"), cmp.Or(info.Framework, "unknown"))
 	}
@@ -209,7 +219,9 @@ func printInfo(w io.Writer, m *ir.Model, inf *ops.Inference, info infoJSON) {
 			attrs = append(attrs, a.Name+"="+a.Value)
 		}
 		line := fmt.Sprintf("  %s: %s -> %s", l, strings.Join(attrs, " "), inf.Outputs[l][0])
-		if _, explicit := l.DataAttr("m_pythondiv"); !explicit {
+		if _, explicit := l.DataAttr("m_pythondiv"); fromONNX {
+			line += " (OpenVINO's import: m_pythondiv=true)"
+		} else if !explicit {
 			line += " (m_pythondiv absent: default)"
 		}
 		divides = append(divides, line)
@@ -225,7 +237,7 @@ func printInfo(w io.Writer, m *ir.Model, inf *ops.Inference, info infoJSON) {
 		fmt.Fprintf(w, "irdiv cannot execute: %s\n", strings.Join(info.Unsupported, ", "))
 	}
 	if dead := m.Unreachable(); len(dead) > 0 {
-		fmt.Fprintf(w, "unreachable: %d layers no Result reaches (OpenVINO drops them)\n", len(dead))
+		fmt.Fprintf(w, "unreachable: %s no Result reaches (OpenVINO drops them)\n", plural(len(dead), "layer"))
 	}
 	for _, warn := range m.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)

@@ -25,7 +25,7 @@ Usage:
   irdiv run [flags] MODEL.xml     run a model, or one Divide of any model
   irdiv info [--json] MODEL.xml   describe a model
   irdiv bench [flags] MODEL.xml   measure inference like benchmark_app
-  irdiv convert MODEL.onnx        convert an ONNX graph of Div into IR
+  irdiv convert MODEL.onnx        convert an ONNX model into IR, Divs faithful
   irdiv validate MODEL.xml...     find what a model's Divides compute wrong
   irdiv version                   print irdiv's version, Go's and the SIMD level
   irdiv help [COMMAND]            this text, or a command's flags

@@ -240,6 +240,7 @@ func validateOne(path string, opts validate.Options) (*validate.Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		opts.Imported = true
 		return validate.Model(m, path, opts), nil
 	}
 	m, err := readModel(path, ir.ReadOptions{MaxConstBytes: constLimit}, 0)
@@ -306,10 +307,15 @@ func writeCounterExamples(dir string, reports []*validate.Report, paths []string
 
 // filtered returns the findings at the given severity or worse.
 func filtered(r *validate.Report, minimum validate.Severity) *validate.Report {
-	out := &validate.Report{Model: r.Model, Coverage: r.Coverage}
+	out := &validate.Report{Model: r.Model, Coverage: r.Coverage, Hidden: r.Hidden}
 	for _, f := range r.Findings {
-		if f.Severity >= minimum {
+		switch {
+		case f.Severity >= minimum:
 			out.Findings = append(out.Findings, f)
+		case f.Severity == validate.Warning:
+			out.Hidden.Warnings++
+		default:
+			out.Hidden.Notes++
 		}
 	}
 	return out
@@ -351,7 +357,18 @@ func printReports(w io.Writer, reports []*validate.Report, total validate.Summar
 	}
 	for _, r := range reports {
 		s := r.Summary()
-		fmt.Fprintf(w, "\n%s: %s, %s, %s\n", r.Model, plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Notes, "note"))
+		hidden := ""
+		if h := filtered(r, minimum).Hidden; h != (validate.Summary{}) {
+			var parts []string
+			if h.Warnings > 0 {
+				parts = append(parts, plural(h.Warnings, "warning"))
+			}
+			if h.Notes > 0 {
+				parts = append(parts, plural(h.Notes, "note"))
+			}
+			hidden = fmt.Sprintf(" (%s not shown: --severity %s)", strings.Join(parts, " and "), minimum)
+		}
+		fmt.Fprintf(w, "\n%s: %s, %s, %s%s\n", r.Model, plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Notes, "note"), hidden)
 		for _, f := range r.Findings {
 			if f.Severity < minimum {
 				continue
