@@ -63,6 +63,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	failOnFlag := fs.String("fail-on", "error", "exit 1 when a finding not in the baseline is of `SEVERITY` or worse: error, warning, note, or never")
 	baselinePath := fs.String("baseline", "", "accept the findings listed in `FILE` (written by --write-baseline): they are reported as baselined and do not fail the run")
 	writeBaselinePath := fs.String("write-baseline", "", "write every finding of this run to `FILE`, as a baseline for --baseline")
+	quiet := fs.Bool("quiet", false, "show no progress on a terminal (progress is shown only on a terminal, for runs past a second)")
 	severity := fs.String("severity", "note", "show findings of this `SEVERITY` and worse: note, warning or error")
 	seed := fs.Uint64("seed", 1, "seed of the random operands of --onnx")
 	cexDir := fs.String("counter-examples", "", "write each counter-example to a folder under `DIR`: one NAME.npy per model input")
@@ -118,10 +119,13 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	errs := make([]error, len(paths))
 	var wg sync.WaitGroup
 	work := make(chan int)
+	bar := newProgress(stderr, len(paths), *quiet)
 	for range min(runtime.GOMAXPROCS(0), len(paths)) {
 		wg.Go(func() {
 			for i := range work {
+				bar.start(paths[i])
 				reports[i], errs[i] = validateOne(paths[i], opts)
+				bar.finish()
 			}
 		})
 	}
@@ -130,6 +134,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	close(work)
 	wg.Wait()
+	bar.end()
 	// One unreadable model among several is an error finding about it, so
 	// that the others are still reported.
 	for i, err := range errs {
