@@ -174,3 +174,61 @@ func TestSummariesAgree(t *testing.T) {
 		t.Errorf("JSON: %d findings, summary %+v, hidden %+v", len(r.Findings), r.Summary, r.Hidden)
 	}
 }
+
+// TestPicture: info --dot of an .onnx colours the Divides OpenVINO's
+// import gets wrong red, with a legend; --faithful draws irdiv's
+// conversion, where they are not errors; --svg renders with Graphviz where
+// it is installed and says how to install it where not.
+func TestPicture(t *testing.T) {
+	stdout, stderr, code := irdiv(t, "info", "--dot", unetModel)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	red := `fillcolor="` + severityColors[validate.Error] + `"`
+	for _, want := range []string{"as OpenVINO's ONNX frontend imports it", "cluster_legend", `"/Div\nDivide i64[]", ` + red, `"/Div_1\nDivide i64[]", ` + red} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	stdout, _, _ = irdiv(t, "info", "--dot", "--faithful", unetModel)
+	if strings.Contains(stdout, `"/Div\nDivide i64[]", `+red) || !strings.Contains(stdout, "as irdiv converts it") {
+		t.Errorf("--faithful:\n%s", stdout)
+	}
+	stdout, _, _ = irdiv(t, "info", "--dot", "--around", "findings", "--depth", "1", unetModel)
+	if !strings.Contains(stdout, "of 140 layers, around its errors and warnings (1 edges away at most)") {
+		t.Errorf("--around findings:\n%s", stdout)
+	}
+	svg := filepath.Join(t.TempDir(), "m.svg")
+	if _, err := exec.LookPath("dot"); err == nil {
+		if _, stderr, code := irdiv(t, "info", "--svg", svg, unetModel); code != 0 {
+			t.Errorf("--svg: %s", stderr)
+		} else if data, _ := os.ReadFile(svg); !bytes.Contains(data, []byte("<svg")) {
+			t.Errorf("--svg wrote %.100q", data)
+		}
+	}
+	t.Setenv("PATH", "")
+	if _, stderr, code := irdiv(t, "info", "--svg", svg, unetModel); code != 1 || !strings.Contains(stderr, "apt-get install graphviz") {
+		t.Errorf("--svg without Graphviz: exit %d %q", code, stderr)
+	}
+}
+
+// TestReadmePicture: the README's picture (docs/unet-findings.svg, made by
+// the command the README gives) shows the example's two error Divides in
+// red, and nothing else in red but the legend.
+func TestReadmePicture(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "unet-findings.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var red []string
+	for _, node := range strings.Split(string(data), "<g id=\"node")[1:] {
+		title, _, _ := strings.Cut(strings.SplitN(node, "<title>", 2)[1], "</title>")
+		if strings.Contains(node, `fill="`+severityColors[validate.Error]+`"`) {
+			red = append(red, title)
+		}
+	}
+	// n108 and n118 are /Div and /Div_1 of OpenVINO's import.
+	if strings.Join(red, " ") != "legend0 n108 n118" {
+		t.Errorf("red nodes %v; regenerate with the README's command", red)
+	}
+}

@@ -13,7 +13,9 @@ import (
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/validate"
 )
 
 // The JSON form of info, documented in README.md.
@@ -70,11 +72,44 @@ const maxJSONValues = 16
 // sub-graphs, never the weights.
 const infoConstBytes = 4096
 
+const infoHelp = `[--json | --dot | --svg FILE.svg] [--around LAYER|findings] [--depth N] [--faithful] MODEL.xml|MODEL.onnx
+
+Describes a model: inputs, outputs, layers, its Divides and their
+attributes. --dot prints it as Graphviz DOT and --svg draws it, each layer
+filled after validate's worst finding (errors red, warnings amber, notes
+green), with a legend; an .onnx is drawn as OpenVINO's ONNX frontend
+imports it, its Divs flooring, whose errors validate reports (--faithful
+draws irdiv's conversion instead). A model of more than 200 layers is cut
+to the neighbourhood of its errors and warnings.`
+
+// pictured returns the model a picture shows, validate's report of it and
+// its title: an IR as it is; an .onnx as OpenVINO's frontend imports it,
+// or with faithful as irdiv converts it (m).
+func pictured(path string, m *ir.Model, faithful bool) (*ir.Model, *validate.Report, string, error) {
+	if !isONNX(path) {
+		return m, validate.Model(m, path, validate.Options{}), path + " (IR)", nil
+	}
+	if faithful {
+		return m, validate.Model(m, path, validate.Options{}), path + " as irdiv converts it: Divs truncate, as ONNX means", nil
+	}
+	om, err := onnx.ReadFile(path, onnx.ReadOptions{})
+	if err != nil {
+		return nil, nil, "", err
+	}
+	imported, err := onnx.Import(om, onnx.ImportOptions{})
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return imported, validate.Model(imported, path, validate.Options{Imported: true}), path + " as OpenVINO's ONNX frontend imports it: integer Divs floor", nil
+}
+
 func infoCmd(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("info", "[--json | --dot [--around LAYER] [--depth N]] MODEL.xml", stdout)
+	fs := newFlagSet("info", infoHelp, stdout)
 	asJSON := fs.Bool("json", false, "print one JSON object (schema in README.md)")
-	dot := fs.Bool("dot", false, "print the model as Graphviz DOT, layers coloured by validate's findings")
-	around := fs.String("around", "", "with --dot, only the layers near `LAYER` (a name or id:N)")
+	dot := fs.Bool("dot", false, "print the model as Graphviz DOT, layers coloured by validate's findings, with a legend")
+	svg := fs.String("svg", "", "draw the picture of --dot into `FILE.svg` with Graphviz's dot")
+	faithful := fs.Bool("faithful", false, "with --dot or --svg, draw an .onnx as irdiv converts it (Divs truncate) rather than as OpenVINO's frontend imports it (Divs floor)")
+	around := fs.String("around", "", "with --dot or --svg, only the layers near `LAYER` (a name or id:N), or near every error and warning (findings; the default past 200 layers)")
 	depth := fs.Int("depth", 2, "with --around, how many edges away a layer may be")
 	weights := fs.String("weights", "", "weights `FILE.bin` (default: MODEL.bin; info works without it)")
 	pos, err := fs.parse(args)
@@ -84,8 +119,12 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return usageErr("want one MODEL.xml, got %d arguments", len(pos))
 	}
-	if *depth < 0 || *around != "" && !*dot {
-		return usageErr("--around and --depth (at least 0) go with --dot")
+	picture := *dot || *svg != ""
+	if *depth < 0 || (*around != "" || *faithful) && !picture {
+		return usageErr("--around, --faithful and --depth (at least 0) go with --dot or --svg")
+	}
+	if *dot && *svg != "" {
+		return usageErr("--dot prints DOT, --svg writes a picture: give one")
 	}
 	// info needs types and shapes, and the small constants it prints; it
 	// never reads the weights.
@@ -93,8 +132,16 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *dot {
-		return writeDOT(stdout, m, pos[0], *around, *depth)
+	if picture {
+		drawn, r, title, err := pictured(pos[0], m, *faithful)
+		if err != nil {
+			return err
+		}
+		o := dotOptions{around: *around, depth: *depth, title: title}
+		if *svg != "" {
+			return writeSVG(*svg, drawn, r, o)
+		}
+		return writeDOT(stdout, drawn, r, o)
 	}
 	inf, err := ops.InferModel(m)
 	if err != nil {

@@ -385,7 +385,7 @@ func TestInfoDetails(t *testing.T) {
 	}
 
 	stdout, stderr, code = irdiv(t, "info", "--dot", path)
-	for _, want := range []string{`digraph "floordiv" {`, `n0 -> n2;`, `n2 -> n3;`, `n2 [label="div\nDivide i32[?,4]", fillcolor="#f6d98b", tooltip="warning divide/overflow: `} {
+	for _, want := range []string{`digraph "floordiv" {`, `n0 -> n2;`, `n2 -> n3;`, `n2 [label="div\nDivide i32[?,4]", fillcolor="#f6c453", tooltip="warning divide/overflow: `} {
 		if code != 0 || !strings.Contains(stdout, want) {
 			t.Errorf("--dot: exit %d, no %q in\n%s%s", code, want, stdout, stderr)
 		}
