@@ -178,7 +178,7 @@ func (v *validator) agree(p *sym.Prover, pairs []values.Pair) (bool, string) {
 			exact = pr.A.MultipleOf(c)
 		}
 		exact = exact || rb.Lo == rb.Hi && rb.Lo.IsFinite() && (rb.Lo.V == 1 || rb.Lo.V == -1) ||
-			pr.A.Equal(pr.B) || v.an.B.Add(pr.A, pr.B).Equal(sym.Const(0))
+			pr.A.Equal(pr.B) || v.an.B.Add(pr.A, pr.B).Equal(sym.Const(0)) || p.ExactByRemainder(pr.A, pr.B)
 		if !sameSign && !exact && v.onlyMinNegative(p, pr.A, rb) {
 			// |x| wrapped into its type is negative only at MIN (Abs(MIN)
 			// = MIN), which a constant power of two divides exactly.
