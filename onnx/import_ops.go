@@ -796,6 +796,11 @@ func importSplit(im *importer, n *Node) ([]tensor, error) {
 
 // reduce imports ReduceX: axes from the attribute, or from the input
 // where the version takes it (ReduceSum from 13, the others from 18).
+// Empty axes (an empty attribute, an absent input, or an input that is
+// empty, however it arrives) reduce every axis, unless
+// noop_with_empty_axes is set, when the node is the identity. OpenVINO's
+// ReduceX reduces nothing for empty axes, so the import hands it every
+// axis instead.
 func reduce(typ string) converter {
 	return func(im *importer, n *Node) ([]tensor, error) {
 		if !im.known(typ, "opset1") {
@@ -805,34 +810,119 @@ func reduce(typ string) converter {
 		if err != nil {
 			return nil, err
 		}
-		keep := attrInt(n, "keepdims", 1) != 0
-		var axes tensor
-		haveAxes := false
-		if im.opset >= 18 || im.opset >= 13 && n.OpType == "ReduceSum" {
-			axes, haveAxes = im.input(1)
-			if haveAxes && axes.info.Value != nil && axes.info.Value.Len() == 0 {
-				haveAxes = false
-			}
-			if !haveAxes && attrInt(n, "noop_with_empty_axes", 0) != 0 {
-				return []tensor{x}, nil
-			}
-		} else if a, ok := attrInts(n, "axes"); ok && len(a) > 0 {
-			axes, haveAxes = im.ints("axes", false, a...), true
+		axes, err := im.reductionAxes(n, x)
+		if err != nil {
+			return nil, err
 		}
-		if !haveAxes {
-			r := rank(x)
-			if r < 0 {
-				return nil, nil
-			}
-			all := make([]int64, r)
-			for i := range all {
-				all[i] = int64(i)
-			}
-			axes = im.ints("axes", false, all...)
+		if axes == nil {
+			return []tensor{x}, nil // noop_with_empty_axes
 		}
-		out, err := im.one(typ, "opset1", "", data("keep_dims", strconv.FormatBool(keep)), x, axes)
+		keep := data("keep_dims", strconv.FormatBool(attrInt(n, "keepdims", 1) != 0))
+		out, err := im.one(typ, "opset1", "", keep, x, *axes)
 		return []tensor{out}, err
 	}
+}
+
+// reductionAxes returns the axes a ReduceX node reduces, or nil for the
+// identity (noop_with_empty_axes with empty axes). Axes that arrive at run time with a length not known
+// here become axes ++ range(rank)[:rank*(len(axes) == 0)], which is the
+// axes when there are some and every axis when there are none.
+func (im *importer) reductionAxes(n *Node, x tensor) (*tensor, error) {
+	noop := attrInt(n, "noop_with_empty_axes", 0) != 0
+	if im.opset < 18 && !(im.opset >= 13 && n.OpType == "ReduceSum") {
+		if a, ok := attrInts(n, "axes"); ok && len(a) > 0 {
+			t := im.ints("axes", false, a...)
+			return &t, nil
+		}
+		return im.allAxes(x)
+	}
+	axes, have := im.input(1)
+	if !have || isEmptyVector(axes) {
+		if noop {
+			return nil, nil
+		}
+		return im.allAxes(x)
+	}
+	length := axes.info.Shape
+	if length.Rank() == 0 || length.Rank() == 1 && length.Dims[0].Min > 0 || noop {
+		// Some axes for sure, or noop_with_empty_axes: OpenVINO's
+		// ReduceX reduces nothing for empty axes.
+		return &axes, nil
+	}
+	all, err := im.allAxes(x)
+	if err != nil {
+		return nil, err
+	}
+	var flat tensor
+	if flat, err = im.one("Reshape", "opset1", "axes_flat", data("special_zero", "false"), axes, im.ints("axes_flat_shape", false, -1)); err != nil {
+		return nil, err
+	}
+	if flat.info.Type != ir.I64 {
+		if flat, err = im.one("Convert", "opset1", "axes_i64", data("destination_type", "i64"), flat); err != nil {
+			return nil, err
+		}
+	}
+	count, err := im.one("ShapeOf", "opset3", "axes_count", data("output_type", "i64"), flat)
+	if err != nil {
+		return nil, err
+	}
+	none, err := im.one("Equal", "opset1", "axes_empty", bc(numpy), count, im.ints("zero", false, 0))
+	if err != nil {
+		return nil, err
+	}
+	noneI, err := im.one("Convert", "opset1", "axes_empty_i64", data("destination_type", "i64"), none)
+	if err != nil {
+		return nil, err
+	}
+	r, err := im.one("ShapeOf", "opset3", "all_axes_count", data("output_type", "i64"), *all)
+	if err != nil {
+		return nil, err
+	}
+	take, err := im.one("Multiply", "opset1", "all_axes_taken", bc(numpy), noneI, r)
+	if err != nil {
+		return nil, err
+	}
+	extra, err := im.one("Slice", "opset8", "all_axes_slice", nil, *all, im.ints("zero_begin", false, 0), take, im.ints("one_step", false, 1))
+	if err != nil {
+		return nil, err
+	}
+	out, err := im.one("Concat", "opset1", "axes_or_all", data("axis", "0"), flat, extra)
+	return &out, err
+}
+
+// isEmptyVector reports whether t is known to hold no element.
+func isEmptyVector(t tensor) bool {
+	if t.info.Value != nil {
+		return t.info.Value.Len() == 0
+	}
+	s := t.info.Shape
+	return !s.DynamicRank && slices.ContainsFunc(s.Dims, func(d shapeinfer.Dim) bool { return d.IsStatic() && d.Min == 0 })
+}
+
+// allAxes is range(rank(x)): a constant for a static rank, computed from
+// the shape otherwise.
+func (im *importer) allAxes(x tensor) (*tensor, error) {
+	if r := rank(x); r >= 0 {
+		all := make([]int64, r)
+		for i := range all {
+			all[i] = int64(i)
+		}
+		t := im.ints("axes", false, all...)
+		return &t, nil
+	}
+	shape, err := im.one("ShapeOf", "opset3", "shape", data("output_type", "i64"), x)
+	if err != nil {
+		return nil, err
+	}
+	r, err := im.one("ShapeOf", "opset3", "rank", data("output_type", "i64"), shape)
+	if err != nil {
+		return nil, err
+	}
+	if r, err = im.one("Squeeze", "opset1", "rank_scalar", nil, r); err != nil {
+		return nil, err
+	}
+	all, err := im.one("Range", "opset4", "all_axes", data("output_type", "i64"), im.ints("range_start", true, 0), r, im.ints("range_step", true, 1))
+	return &all, err
 }
 
 func globalPool(typ string) converter {

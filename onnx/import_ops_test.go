@@ -1,0 +1,132 @@
+package onnx
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/onnx/internal/onnxpb"
+	"google.golang.org/protobuf/proto"
+)
+
+// portInfo is a graph input or output of type t; a dim of -1 is a
+// symbolic one, and nil dims an unknown shape.
+func portInfo(name string, t ir.ElementType, dims []int64) *onnxpb.ValueInfoProto {
+	tt := &onnxpb.TypeProto_Tensor{ElemType: proto.Int32(dataType(t))}
+	if dims != nil {
+		tt.Shape = &onnxpb.TensorShapeProto{}
+		for i, d := range dims {
+			dim := &onnxpb.TensorShapeProto_Dimension{Value: &onnxpb.TensorShapeProto_Dimension_DimValue{DimValue: d}}
+			if d < 0 {
+				dim.Value = &onnxpb.TensorShapeProto_Dimension_DimParam{DimParam: fmt.Sprintf("%s_%d", name, i)}
+			}
+			tt.Shape.Dim = append(tt.Shape.Dim, dim)
+		}
+	}
+	return &onnxpb.ValueInfoProto{Name: proto.String(name), Type: &onnxpb.TypeProto{Value: &onnxpb.TypeProto_TensorType{TensorType: tt}}}
+}
+
+// port is a graph input or output: its name, type and dims (see portInfo).
+type port struct {
+	name string
+	typ  ir.ElementType
+	dims []int64
+}
+
+// nodeModel is a model of one node "n" of type op at opset, reading the
+// graph inputs ins (an input named "" is absent) and writing outs.
+func nodeModel(opset int64, op string, ins, outs []port, attrs ...*onnxpb.AttributeProto) *onnxpb.ModelProto {
+	n := &onnxpb.NodeProto{Name: proto.String("n"), OpType: proto.String(op), Attribute: attrs}
+	g := &onnxpb.GraphProto{Name: proto.String("g"), Node: []*onnxpb.NodeProto{n}}
+	for _, in := range ins {
+		n.Input = append(n.Input, in.name)
+		if in.name != "" {
+			g.Input = append(g.Input, portInfo(in.name, in.typ, in.dims))
+		}
+	}
+	for _, out := range outs {
+		n.Output = append(n.Output, out.name)
+		if out.name != "" {
+			g.Output = append(g.Output, portInfo(out.name, out.typ, out.dims))
+		}
+	}
+	return &onnxpb.ModelProto{
+		IrVersion:   proto.Int64(8),
+		OpsetImport: []*onnxpb.OperatorSetIdProto{{Domain: proto.String(""), Version: proto.Int64(opset)}},
+		Graph:       g,
+	}
+}
+
+func tensorOf[T ir.Scalar](t *testing.T, et ir.ElementType, shape []int64, v ...T) *ir.Tensor {
+	t.Helper()
+	x, err := ir.TensorOf(et, shape, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// shaped formats a tensor as its shape and values.
+func shaped(x *ir.Tensor) string {
+	vals := make([]string, x.Len())
+	for i := range vals {
+		vals[i] = x.Format(i)
+	}
+	return fmt.Sprintf("%v%v", x.Shape, vals)
+}
+
+// TestReduceEmptyAxes: empty axes, from an absent input, an input of
+// static length 0 or one whose length is known only at run time, reduce
+// every axis unless noop_with_empty_axes is set, as ONNX specifies.
+func TestReduceEmptyAxes(t *testing.T) {
+	x := tensorOf(t, ir.F32, []int64{2, 2}, []float32{1, 2, 3, 4}...)
+	none := tensorOf(t, ir.I64, []int64{0}, []int64{}...)
+	axis1 := tensorOf(t, ir.I64, []int64{1}, []int64{1}...)
+	data := port{"x", ir.F32, []int64{2, 2}}
+	out := port{"y", ir.F32, nil}
+	for _, tc := range []struct {
+		name   string
+		opset  int64
+		op     string
+		axes   *port // nil: no axes input
+		noop   bool
+		inputs []*ir.Tensor
+		want   string
+	}{
+		{"sum13 no axes", 13, "ReduceSum", nil, false, []*ir.Tensor{x}, "[1 1][10]"},
+		{"sum13 static empty axes", 13, "ReduceSum", &port{"axes", ir.I64, []int64{0}}, false, []*ir.Tensor{x, none}, "[1 1][10]"},
+		{"sum13 runtime empty axes", 13, "ReduceSum", &port{"axes", ir.I64, []int64{-1}}, false, []*ir.Tensor{x, none}, "[1 1][10]"},
+		{"sum13 runtime axes", 13, "ReduceSum", &port{"axes", ir.I64, []int64{-1}}, false, []*ir.Tensor{x, axis1}, "[2 1][3 7]"},
+		{"sum13 unknown axes shape", 13, "ReduceSum", &port{"axes", ir.I64, nil}, false, []*ir.Tensor{x, none}, "[1 1][10]"},
+		{"sum13 noop static empty", 13, "ReduceSum", &port{"axes", ir.I64, []int64{0}}, true, []*ir.Tensor{x, none}, "[2 2][1 2 3 4]"},
+		{"sum13 noop runtime empty", 13, "ReduceSum", &port{"axes", ir.I64, []int64{-1}}, true, []*ir.Tensor{x, none}, "[2 2][1 2 3 4]"},
+		{"sum13 noop no axes", 13, "ReduceSum", nil, true, []*ir.Tensor{x}, "[2 2][1 2 3 4]"},
+		{"mean18 static empty axes", 18, "ReduceMean", &port{"axes", ir.I64, []int64{0}}, false, []*ir.Tensor{x, none}, "[1 1][2.5]"},
+		{"mean18 runtime empty axes", 18, "ReduceMean", &port{"axes", ir.I64, []int64{-1}}, false, []*ir.Tensor{x, none}, "[1 1][2.5]"},
+		{"max18 runtime empty axes", 18, "ReduceMax", &port{"axes", ir.I64, []int64{-1}}, false, []*ir.Tensor{x, none}, "[1 1][4]"},
+		{"min18 no axes", 18, "ReduceMin", nil, false, []*ir.Tensor{x}, "[1 1][1]"},
+		{"prod18 runtime empty axes", 18, "ReduceProd", &port{"axes", ir.I64, []int64{-1}}, false, []*ir.Tensor{x, none}, "[1 1][24]"},
+		{"prod18 dynamic rank", 18, "ReduceProd", nil, false, []*ir.Tensor{x}, "[1 1][24]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ins := []port{data}
+			if tc.name == "prod18 dynamic rank" {
+				ins = []port{{"x", ir.F32, nil}}
+			}
+			if tc.axes != nil {
+				ins = append(ins, *tc.axes)
+			}
+			var attrs []*onnxpb.AttributeProto
+			if tc.noop {
+				attrs = append(attrs, intAttr("noop_with_empty_axes", 1))
+			}
+			m, err := convertProto(t, nodeModel(tc.opset, tc.op, ins, []port{out}, attrs...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := shaped(run(t, m, tc.inputs...)); got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
