@@ -818,7 +818,27 @@ func reduce(typ string) converter {
 			return []tensor{x}, nil // noop_with_empty_axes
 		}
 		keep := data("keep_dims", strconv.FormatBool(attrInt(n, "keepdims", 1) != 0))
+		if x.info.Type == ir.Boolean && (typ == "ReduceMax" || typ == "ReduceMin") {
+			// ReduceMax and ReduceMin of booleans (opset 20) are reduced
+			// as u8 and converted back, as OpenVINO's frontend does.
+			u8, err := im.one("Convert", "opset1", "u8", data("destination_type", "u8"), x)
+			if err != nil {
+				return nil, err
+			}
+			y, err := im.one(typ, "opset1", "reduce", keep, u8, *axes)
+			if err != nil {
+				return nil, err
+			}
+			out, err := im.one("Convert", "opset1", "", data("destination_type", "boolean"), y)
+			return []tensor{out}, err
+		}
 		out, err := im.one(typ, "opset1", "", keep, x, *axes)
+		if err != nil {
+			return nil, err
+		}
+		if (typ == "ReduceMax" || typ == "ReduceMin") && x.info.Type.IsFloat() {
+			out, err = im.emptyReduction(x, out, typ == "ReduceMax")
+		}
 		return []tensor{out}, err
 	}
 }
@@ -923,6 +943,33 @@ func (im *importer) allAxes(x tensor) (*tensor, error) {
 	}
 	all, err := im.one("Range", "opset4", "all_axes", data("output_type", "i64"), im.ints("range_start", true, 0), r, im.ints("range_step", true, 1))
 	return &all, err
+}
+
+// emptyReduction gives ONNX's ReduceMax (-inf) or ReduceMin (+inf) of an
+// empty set of floats where OpenVINO's gives the lowest (highest) finite
+// value. A reduced set is empty only where x has no element at all (or
+// the output has none), so the output is replaced when x is empty.
+func (im *importer) emptyReduction(x, y tensor, isMax bool) (tensor, error) {
+	if !x.info.Shape.DynamicRank && !slices.ContainsFunc(x.info.Shape.Dims, func(d shapeinfer.Dim) bool { return d.Min == 0 }) {
+		return y, nil // x has elements
+	}
+	shape, err := im.one("ShapeOf", "opset3", "data_shape", data("output_type", "i64"), x)
+	if err != nil {
+		return tensor{}, err
+	}
+	size, err := im.one("ReduceProd", "opset1", "data_size", data("keep_dims", "false"), shape, im.ints("data_size_axis", true, 0))
+	if err != nil {
+		return tensor{}, err
+	}
+	empty, err := im.one("Equal", "opset1", "data_empty", bc(numpy), size, im.ints("zero", true, 0))
+	if err != nil {
+		return tensor{}, err
+	}
+	inf := math.Inf(1)
+	if isMax {
+		inf = math.Inf(-1)
+	}
+	return im.one("Select", "opset1", "empty_set", data("auto_broadcast", "numpy"), empty, im.scalarOf("infinity", y.info.Type, inf), y)
 }
 
 func globalPool(typ string) converter {

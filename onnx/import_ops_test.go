@@ -130,3 +130,57 @@ func TestReduceEmptyAxes(t *testing.T) {
 		})
 	}
 }
+
+// TestReduceMaxMinEmptyAndBool: ReduceMax and ReduceMin of an empty set
+// of floats are -inf and +inf (ONNX's answer; OpenVINO's IR op gives the
+// lowest and highest finite values), of integers the type's limits; of
+// booleans (opset 20) they are Or and And.
+func TestReduceMaxMinEmptyAndBool(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		op    string
+		typ   ir.ElementType
+		dims  []int64
+		x     *ir.Tensor
+		axes  []int64
+		keep  int64
+		opset int64
+		want  string
+	}{
+		{"max f32 empty", "ReduceMax", ir.F32, []int64{2, 0, 4}, tensorOf(t, ir.F32, []int64{2, 0, 4}, []float32{}...), []int64{1}, 1, 18, "[2 1 4][-Inf -Inf -Inf -Inf -Inf -Inf -Inf -Inf]"},
+		{"min f32 empty", "ReduceMin", ir.F32, []int64{2, 0, 4}, tensorOf(t, ir.F32, []int64{2, 0, 4}, []float32{}...), []int64{1}, 1, 18, "[2 1 4][+Inf +Inf +Inf +Inf +Inf +Inf +Inf +Inf]"},
+		{"max f64 dynamic empty", "ReduceMax", ir.F64, []int64{-1, -1}, tensorOf(t, ir.F64, []int64{2, 0}, []float64{}...), []int64{1}, 0, 18, "[2][-Inf -Inf]"},
+		{"min f16 empty", "ReduceMin", ir.F16, []int64{0, 2}, tensorOf(t, ir.F16, []int64{0, 2}, []uint16{}...), []int64{0}, 0, 13, "[2][+Inf +Inf]"},
+		{"max f32 dynamic not empty", "ReduceMax", ir.F32, []int64{-1, -1}, tensorOf(t, ir.F32, []int64{1, 2}, []float32{-3, -5}...), []int64{1}, 0, 18, "[1][-3]"},
+		{"max i32 empty", "ReduceMax", ir.I32, []int64{1, 0}, tensorOf(t, ir.I32, []int64{1, 0}, []int32{}...), []int64{1}, 0, 18, "[1][-2147483648]"},
+		{"min u8 empty", "ReduceMin", ir.U8, []int64{1, 0}, tensorOf(t, ir.U8, []int64{1, 0}, []uint8{}...), []int64{1}, 0, 18, "[1][255]"},
+		{"max bool", "ReduceMax", ir.Boolean, []int64{2, 2}, tensorOf(t, ir.Boolean, []int64{2, 2}, []uint8{1, 0, 0, 0}...), []int64{1}, 0, 20, "[2][1 0]"},
+		{"min bool", "ReduceMin", ir.Boolean, []int64{2, 2}, tensorOf(t, ir.Boolean, []int64{2, 2}, []uint8{1, 1, 1, 0}...), []int64{1}, 0, 20, "[2][1 0]"},
+		{"max bool empty", "ReduceMax", ir.Boolean, []int64{2, 0}, tensorOf(t, ir.Boolean, []int64{2, 0}, []uint8{}...), []int64{1}, 0, 20, "[2][0 0]"},
+		{"min bool empty", "ReduceMin", ir.Boolean, []int64{2, 0}, tensorOf(t, ir.Boolean, []int64{2, 0}, []uint8{}...), []int64{1}, 0, 20, "[2][1 1]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ins := []port{{"x", tc.typ, tc.dims}}
+			inputs := []*ir.Tensor{tc.x}
+			attrs := []*onnxpb.AttributeProto{intAttr("keepdims", tc.keep)}
+			if tc.opset >= 18 {
+				ins = append(ins, port{"axes", ir.I64, []int64{int64(len(tc.axes))}})
+				inputs = append(inputs, tensorOf(t, ir.I64, []int64{int64(len(tc.axes))}, tc.axes...))
+			} else {
+				attrs = append(attrs, intsAttr("axes", tc.axes...))
+			}
+			m, err := convertProto(t, nodeModel(tc.opset, tc.op, ins, []port{{"y", tc.typ, nil}}, attrs...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			y := run(t, m, inputs...)
+			if got := shaped(y); got != tc.want || y.Type != tc.typ {
+				t.Errorf("got %s %s, want %s %s", y.Type, got, tc.typ, tc.want)
+			}
+		})
+	}
+}
+
+func intsAttr(name string, v ...int64) *onnxpb.AttributeProto {
+	return &onnxpb.AttributeProto{Name: proto.String(name), Type: onnxpb.AttributeProto_INTS.Enum(), Ints: v}
+}
