@@ -372,7 +372,9 @@ func importReshape(im *importer, n *Node) ([]tensor, error) {
 		return nil, err
 	}
 	shape, ok := im.input(1)
-	specialZero := "true" // OpenVINO ignores allowzero (ONNX's 0 copies the dim unless allowzero=1)
+	// ONNX's 0 copies the input's dim unless allowzero=1 (opset 14), when
+	// it is a dim of 0: OpenVINO's special_zero, as its frontend sets it.
+	specialZero := strconv.FormatBool(im.opset < 14 || attrInt(n, "allowzero", 0) == 0)
 	if im.opset < 5 {
 		s, have := attrInts(n, "shape")
 		if !have {

@@ -2,6 +2,7 @@ package onnx
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/irdiv/irdiv/ir"
@@ -183,4 +184,32 @@ func TestReduceMaxMinEmptyAndBool(t *testing.T) {
 
 func intsAttr(name string, v ...int64) *onnxpb.AttributeProto {
 	return &onnxpb.AttributeProto{Name: proto.String(name), Type: onnxpb.AttributeProto_INTS.Enum(), Ints: v}
+}
+
+// TestReshapeAllowZero: with allowzero=1 (opset 14) a 0 in the shape is a
+// dim of 0, so [0,3,4] becomes [3,4,0]; without it, 0 copies the dim and
+// the element counts must still agree.
+func TestReshapeAllowZero(t *testing.T) {
+	x := tensorOf(t, ir.F32, []int64{0, 3, 4}, []float32{}...)
+	for _, tc := range []struct {
+		allowZero int64
+		want      string // the output's shape, or the error
+	}{
+		{1, "[3 4 0][]"},
+		{0, "Requested output shape [3,4,4] is incompatible with input shape"},
+	} {
+		model := nodeModel(14, "Reshape", []port{{"x", ir.F32, []int64{0, 3, 4}}, {"shape", ir.I64, []int64{3}}}, []port{{"y", ir.F32, nil}}, intAttr("allowzero", tc.allowZero))
+		model.Graph.Input = model.Graph.Input[:1]
+		model.Graph.Initializer = []*onnxpb.TensorProto{{Name: proto.String("shape"), DataType: proto.Int32(dataType(ir.I64)), Dims: []int64{3}, Int64Data: []int64{3, 4, 0}}}
+		m, err := convertProto(t, model)
+		if err != nil {
+			if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `node "n" (Reshape, #0)`) {
+				t.Errorf("allowzero=%d: %v, want %q", tc.allowZero, err, tc.want)
+			}
+			continue
+		}
+		if got := shaped(run(t, m, x)); got != tc.want {
+			t.Errorf("allowzero=%d: got %s, want %s", tc.allowZero, got, tc.want)
+		}
+	}
 }
