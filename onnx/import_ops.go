@@ -39,7 +39,7 @@ func init() {
 		"Sub":                binaryOp("Subtract"),
 		"Mul":                binaryOp("Multiply"),
 		"Div":                importDiv,
-		"Pow":                binaryOp("Power"),
+		"Pow":                importPow,
 		"Equal":              binaryOp("Equal"),
 		"Less":               binaryOp("Less"),
 		"Greater":            binaryOp("Greater"),
@@ -491,6 +491,40 @@ func binaryOp(typ string) converter {
 		out, err := im.one(typ, "opset1", "", bc(mode), a, b)
 		return []tensor{out}, err
 	}
+}
+
+// importPow imports Pow, whose exponent may have another type than its
+// base from opset 12 (the result has the base's type), as OpenVINO's
+// frontend does: an integer exponent, or a float one no wider than a
+// float base, is converted to the base's type; otherwise (an integer base
+// with a float exponent, or a narrower float base) the base is converted
+// to the exponent's type and the power converted back.
+func importPow(im *importer, n *Node) ([]tensor, error) {
+	base, err := first(im, n)
+	exp, ok := im.input(1)
+	if err != nil || !ok {
+		return nil, im.ruleErr("Pow takes 2 inputs")
+	}
+	bt, et := base.info.Type, exp.info.Type
+	if bt == et || bt == ir.Dynamic || et == ir.Dynamic || im.opset < 7 && n.Attrs["broadcast"] != nil {
+		return binaryOp("Power")(im, n)
+	}
+	if et.IsInteger() || bt.IsFloat() && bt.Bits() >= et.Bits() {
+		if exp, err = im.one("Convert", "opset1", "exponent", data("destination_type", bt.String()), exp); err != nil {
+			return nil, err
+		}
+		out, err := im.one("Power", "opset1", "", bc(numpy), base, exp)
+		return []tensor{out}, err
+	}
+	if base, err = im.one("Convert", "opset1", "base", data("destination_type", et.String()), base); err != nil {
+		return nil, err
+	}
+	p, err := im.one("Power", "opset1", "power", bc(numpy), base, exp)
+	if err != nil {
+		return nil, err
+	}
+	out, err := im.one("Convert", "opset1", "", data("destination_type", bt.String()), p)
+	return []tensor{out}, err
 }
 
 func importDiv(im *importer, n *Node) ([]tensor, error) {

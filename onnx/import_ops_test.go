@@ -213,3 +213,37 @@ func TestReshapeAllowZero(t *testing.T) {
 		}
 	}
 }
+
+// TestPowMixedTypes: Pow's exponent may have another type than its base
+// (opset 12 and later); the result has the base's type, computed as
+// OpenVINO's frontend does.
+func TestPowMixedTypes(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		base    *ir.Tensor
+		exp     *ir.Tensor
+		want    string
+		convert string // the Convert's input: "exponent" or "base"
+	}{
+		{"f32^i32", tensorOf(t, ir.F32, []int64{3}, []float32{1, 2, 0.5}...), tensorOf(t, ir.I32, []int64{3}, []int32{4, -1, 3}...), "[3][1 0.5 0.125]", "exponent"},
+		{"f32^u64", tensorOf(t, ir.F32, []int64{2}, []float32{3, -2}...), tensorOf(t, ir.U64, []int64{2}, []uint64{2, 3}...), "[2][9 -8]", "exponent"},
+		{"f64^f32", tensorOf(t, ir.F64, []int64{1}, []float64{2}...), tensorOf(t, ir.F32, []int64{1}, []float32{0.5}...), "[1][1.4142135623730951]", "exponent"},
+		{"i64^f32", tensorOf(t, ir.I64, []int64{3}, []int64{1, 2, 3}...), tensorOf(t, ir.F32, []int64{3}, []float32{4, 0.5, 6}...), "[3][1 1 729]", "base"},
+		{"i32^f32", tensorOf(t, ir.I32, []int64{2}, []int32{2, 9}...), tensorOf(t, ir.F32, []int64{2}, []float32{10, 0.5}...), "[2][1024 3]", "base"},
+		{"f16^f32", tensorOf(t, ir.F16, []int64{1}, []uint16{0x4000}...), tensorOf(t, ir.F32, []int64{1}, []float32{3}...), "[1][8]", "base"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := convertProto(t, nodeModel(15, "Pow", []port{{"x", tc.base.Type, tc.base.Shape}, {"e", tc.exp.Type, tc.exp.Shape}}, []port{{"y", tc.base.Type, nil}}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			y := run(t, m, tc.base, tc.exp)
+			if got := shaped(y); got != tc.want || y.Type != tc.base.Type {
+				t.Errorf("got %s %s, want %s %s", y.Type, got, tc.base.Type, tc.want)
+			}
+			if l := m.LayerByName("n/" + tc.convert); l == nil || l.Type != "Convert" {
+				t.Errorf("no Convert of the %s: %v", tc.convert, l)
+			}
+		})
+	}
+}
