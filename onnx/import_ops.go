@@ -805,12 +805,19 @@ func importTile(im *importer, n *Node) ([]tensor, error) {
 	return []tensor{out}, err
 }
 
+// importSplit imports Split: VariadicSplit for given lengths (which ONNX
+// wants non-negative, where OpenVINO reads -1 as "the rest"), Split for
+// equal parts. Split-18's num_outputs may not divide the axis: ONNX then
+// makes parts of ceil(d/n) and a smaller last one, which OpenVINO's Split
+// refuses, so those are a VariadicSplit of the lengths computed here, or
+// from the shape at run time when the axis is not static.
 func importSplit(im *importer, n *Node) ([]tensor, error) {
 	x, err := first(im, n)
 	if err != nil {
 		return nil, err
 	}
-	axis := im.ints("axis", true, attrInt(n, "axis", 0))
+	axisValue := attrInt(n, "axis", 0)
+	axis := im.ints("axis", true, axisValue)
 	var lengths tensor
 	haveLengths := false
 	if im.opset < 13 {
@@ -821,13 +828,91 @@ func importSplit(im *importer, n *Node) ([]tensor, error) {
 		lengths, haveLengths = im.input(1)
 	}
 	if haveLengths {
+		if ls, ok := constInts(lengths); ok {
+			if len(ls) != len(n.Outputs) {
+				return nil, im.ruleErr("Mismatch between number of splits (%d) and outputs (%d)", len(ls), len(n.Outputs))
+			}
+			for i, l := range ls {
+				if l < 0 {
+					return nil, im.ruleErr("split length %d is %d; the lengths must not be negative", i, l)
+				}
+			}
+		}
 		return im.add("VariadicSplit", "opset1", "", nil, x, axis, lengths)
 	}
 	parts := int64(len(n.Outputs))
+	uneven := false
 	if im.opset >= 18 && n.Attrs["num_outputs"] != nil {
-		parts = attrInt(n, "num_outputs", parts)
+		// Checked before anything is sized by it.
+		parts = attrInt(n, "num_outputs", 0)
+		if parts < 1 {
+			return nil, im.ruleErr("Attribute `num_outputs` value cannot be lower than 1")
+		}
+		if parts != int64(len(n.Outputs)) {
+			return nil, im.ruleErr("num_outputs is %d and the node has %d outputs", parts, len(n.Outputs))
+		}
+		uneven = true
 	}
-	return im.add("Split", "opset1", "", data("num_splits", strconv.FormatInt(parts, 10)), x, axis)
+	var dim shapeinfer.Dim
+	static := false
+	if r := rank(x); r >= 0 {
+		if a, ok := normAxis(axisValue, r); ok {
+			dim = x.info.Shape.Dims[a]
+			static = dim.IsStatic()
+		}
+	}
+	if !uneven || parts == 1 || static && dim.Min%parts == 0 {
+		return im.add("Split", "opset1", "", data("num_splits", strconv.FormatInt(parts, 10)), x, axis)
+	}
+	if static {
+		chunk := dim.Min/parts + 1
+		last := dim.Min - chunk*(parts-1)
+		if last < 0 {
+			return nil, im.ruleErr("num_outputs %d does not split a dim of %d: parts of %d leave %d for the last", parts, dim.Min, chunk, last)
+		}
+		ls := make([]int64, parts)
+		for i := range ls {
+			ls[i] = chunk
+		}
+		ls[parts-1] = last
+		return im.add("VariadicSplit", "opset1", "", nil, x, axis, im.ints("lengths", false, ls...))
+	}
+	// lengths = [chunk] * (parts-1) ++ [d - chunk*(parts-1)], chunk =
+	// ceil(d / parts), from d at run time (a negative last length fails
+	// there, in VariadicSplit).
+	shape, err := im.one("ShapeOf", "opset3", "shape", data("output_type", "i64"), x)
+	if err != nil {
+		return nil, err
+	}
+	d, err := im.one("Gather", "opset8", "dim", data("batch_dims", "0"), shape, im.ints("dim_index", false, axisValue), im.ints("dim_axis", true, 0))
+	if err != nil {
+		return nil, err
+	}
+	up, err := im.one("Add", "opset1", "dim_up", bc(numpy), d, im.ints("parts_less_one", false, parts-1))
+	if err != nil {
+		return nil, err
+	}
+	chunk, err := im.one("Divide", "opset1", "chunk", data("auto_broadcast", "numpy", "m_pythondiv", "true"), up, im.ints("parts", false, parts))
+	if err != nil {
+		return nil, err
+	}
+	head, err := im.one("Multiply", "opset1", "head", bc(numpy), chunk, im.ints("head_parts", false, parts-1))
+	if err != nil {
+		return nil, err
+	}
+	last, err := im.one("Subtract", "opset1", "last", bc(numpy), d, head)
+	if err != nil {
+		return nil, err
+	}
+	chunks, err := im.one("Broadcast", "opset3", "chunks", data("mode", "numpy"), chunk, im.ints("chunks_shape", false, parts-1))
+	if err != nil {
+		return nil, err
+	}
+	ls, err := im.one("Concat", "opset1", "lengths", data("axis", "0"), chunks, last)
+	if err != nil {
+		return nil, err
+	}
+	return im.add("VariadicSplit", "opset1", "", nil, x, axis, ls)
 }
 
 // reduce imports ReduceX: axes from the attribute, or from the input

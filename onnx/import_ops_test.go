@@ -2,11 +2,13 @@ package onnx
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx/internal/onnxpb"
+	"github.com/irdiv/irdiv/plugin"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -243,6 +245,113 @@ func TestPowMixedTypes(t *testing.T) {
 			}
 			if l := m.LayerByName("n/" + tc.convert); l == nil || l.Type != "Convert" {
 				t.Errorf("no Convert of the %s: %v", tc.convert, l)
+			}
+		})
+	}
+}
+
+// runAll runs m on inputs and returns every output, or the error.
+func runAll(t *testing.T, m *ir.Model, inputs ...*ir.Tensor) ([]*ir.Tensor, error) {
+	t.Helper()
+	cm, err := plugin.NewCore().CompileModel(m, plugin.Config{})
+	if err != nil {
+		return nil, err
+	}
+	req := cm.NewInferRequest()
+	for i, in := range inputs {
+		if err := req.SetInputTensor(i, in); err != nil {
+			return nil, err
+		}
+	}
+	if err := req.Infer(); err != nil {
+		return nil, err
+	}
+	var outs []*ir.Tensor
+	for i := range len(m.Results()) {
+		out, err := req.OutputTensor(i)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, out)
+	}
+	return outs, nil
+}
+
+func i64Initializer(name string, v ...int64) *onnxpb.TensorProto {
+	return &onnxpb.TensorProto{Name: proto.String(name), DataType: proto.Int32(dataType(ir.I64)), Dims: []int64{int64(len(v))}, Int64Data: v}
+}
+
+// TestSplit: Split-18's num_outputs splits an uneven axis as ONNX does
+// (parts of ceil(d/n), the last smaller), whether the axis is static or
+// not; lengths must be non-negative and add up to the axis without
+// wrapping; num_outputs must match the outputs before anything is sized
+// by it.
+func TestSplit(t *testing.T) {
+	seven := tensorOf(t, ir.F32, []int64{7}, []float32{1, 2, 3, 4, 5, 6, 7}...)
+	four := tensorOf(t, ir.F32, []int64{4}, []float32{1, 2, 3, 4}...)
+	outs := func(n int) []port {
+		var ps []port
+		for i := range n {
+			ps = append(ps, port{fmt.Sprintf("y%d", i), ir.F32, nil})
+		}
+		return ps
+	}
+	for _, tc := range []struct {
+		name    string
+		opset   int64
+		dims    []int64
+		outs    int
+		attrs   []*onnxpb.AttributeProto
+		lengths []int64 // an initializer, when not nil
+		runtime bool    // lengths as a graph input instead
+		x       *ir.Tensor
+		want    string // the outputs, or the error
+	}{
+		{"uneven static", 18, []int64{7}, 4, []*onnxpb.AttributeProto{intAttr("num_outputs", 4)}, nil, false, seven, "[2][1 2] [2][3 4] [2][5 6] [1][7]"},
+		{"uneven dynamic", 18, []int64{-1}, 4, []*onnxpb.AttributeProto{intAttr("num_outputs", 4)}, nil, false, seven, "[2][1 2] [2][3 4] [2][5 6] [1][7]"},
+		{"even dynamic", 18, []int64{-1}, 2, []*onnxpb.AttributeProto{intAttr("num_outputs", 2)}, nil, false, four, "[2][1 2] [2][3 4]"},
+		{"uneven unknown rank", 18, nil, 3, []*onnxpb.AttributeProto{intAttr("num_outputs", 3)}, nil, false, seven, "[3][1 2 3] [3][4 5 6] [1][7]"},
+		{"no last part", 18, []int64{7}, 6, []*onnxpb.AttributeProto{intAttr("num_outputs", 6)}, nil, false, seven, "num_outputs 6 does not split a dim of 7"},
+		{"huge num_outputs", 18, []int64{7}, 2, []*onnxpb.AttributeProto{intAttr("num_outputs", 1<<40)}, nil, false, seven, "num_outputs is 1099511627776 and the node has 2 outputs"},
+		{"zero num_outputs", 18, []int64{7}, 2, []*onnxpb.AttributeProto{intAttr("num_outputs", 0)}, nil, false, seven, "Attribute `num_outputs` value cannot be lower than 1"},
+		{"lengths wrap", 13, []int64{4}, 3, nil, []int64{math.MaxInt64, math.MaxInt64, 6}, false, four, "Total length of splits: more than 9223372036854775807 must match the length of the chosen axis: 4"},
+		{"lengths wrap at run time", 13, []int64{4}, 3, nil, []int64{math.MaxInt64, math.MaxInt64, 6}, true, four, "Total length of splits: more than 9223372036854775807 must match the length of the chosen axis: 4"},
+		{"negative length", 13, []int64{4}, 2, nil, []int64{-1, 5}, false, four, "split length 0 is -1; the lengths must not be negative"},
+		{"lengths", 13, []int64{4}, 2, nil, []int64{1, 3}, false, four, "[1][1] [3][2 3 4]"},
+		{"lengths attribute", 11, []int64{4}, 2, []*onnxpb.AttributeProto{intsAttr("split", 3, 1)}, nil, false, four, "[3][1 2 3] [1][4]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ins := []port{{"x", ir.F32, tc.dims}}
+			inputs := []*ir.Tensor{tc.x}
+			if tc.lengths != nil {
+				ins = append(ins, port{"split", ir.I64, []int64{int64(len(tc.lengths))}})
+			}
+			model := nodeModel(tc.opset, "Split", ins, outs(tc.outs), tc.attrs...)
+			if tc.lengths != nil && !tc.runtime {
+				model.Graph.Input = model.Graph.Input[:1]
+				model.Graph.Initializer = []*onnxpb.TensorProto{i64Initializer("split", tc.lengths...)}
+			} else if tc.lengths != nil {
+				inputs = append(inputs, tensorOf(t, ir.I64, []int64{int64(len(tc.lengths))}, tc.lengths...))
+			}
+			m, err := convertProto(t, model)
+			var ys []*ir.Tensor
+			if err == nil {
+				ys, err = runAll(t, m, inputs...)
+			} else if !strings.Contains(err.Error(), `node "n" (Split, #0)`) {
+				t.Errorf("the error does not name the node: %v", err)
+			}
+			if err != nil {
+				if !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("%v, want %q", err, tc.want)
+				}
+				return
+			}
+			var got []string
+			for _, y := range ys {
+				got = append(got, shaped(y))
+			}
+			if strings.Join(got, " ") != tc.want {
+				t.Errorf("got %s, want %s", strings.Join(got, " "), tc.want)
 			}
 		})
 	}

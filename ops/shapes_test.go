@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -207,6 +208,10 @@ func TestShapeOpShapes(t *testing.T) {
 		{"variadic", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "2,9"), scalar(1), vec(2, -1, 3)}, "f32[2,2] f32[2,4] f32[2,3]"},
 		{"variadic interval", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "5..9"), scalar(0), vec(2, -1)}, "f32[2] f32[3..7]"},
 		{"variadic sum", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "9"), scalar(0), vec(2, 3)}, "Total length of splits: 5 must match the length of the chosen axis: 9"},
+		{"variadic sum wraps", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "4"), scalar(0), vec(math.MaxInt64, math.MaxInt64, 6)}, "Total length of splits: more than 9223372036854775807 must match the length of the chosen axis: 4"},
+		{"variadic sum wraps dynamic", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "?"), scalar(0), vec(math.MaxInt64, 1)}, "Total length of splits: more than 9223372036854775807"},
+		{"variadic too many", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "4"), scalar(0), vi(i64, "1099511627776")}, "the split lengths input asks for 1099511627776 outputs; irdiv makes at most 65536"},
+		{"split too many", op("Split", "opset1", "num_splits", "1099511627776"), []ValueInfo{vi(f32, "0"), scalar(0)}, "num_splits asks for 1099511627776 outputs; irdiv makes at most 65536"},
 		{"variadic two -1", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "9"), scalar(0), vec(-1, -1)}, "Cannot infer split with multiple -1 values at 0 and 1"},
 		{"variadic unknown lengths", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "3,9"), scalar(1), vi(i64, "2")}, "f32[3,?] f32[3,?]"},
 		// Reductions
