@@ -23,7 +23,7 @@ func init() {
 	converters = map[string]converter{
 		"Constant":           importConstant,
 		"Identity":           passThrough,
-		"Dropout":            passThrough,
+		"Dropout":            importDropout,
 		"Shape":              importShape,
 		"Size":               importSize,
 		"Gather":             importGather,
@@ -213,11 +213,134 @@ func constantValue(n *Node) (*ir.Tensor, error) {
 }
 
 func passThrough(im *importer, n *Node) ([]tensor, error) {
-	if len(n.Outputs) > 1 && n.Outputs[1] != "" {
-		return nil, nil // Dropout's mask: keep the node (its rule types both outputs)
-	}
 	t, err := first(im, n)
 	return []tensor{t}, err
+}
+
+// importDropout imports Dropout in inference mode as the identity, with a
+// mask of all true (opset 12 and later, as ONNX's reference computes it;
+// before 12 the mask is kept opaque). In training mode (opset 12's third
+// input) with a ratio above 0 its output is random: irdiv refuses it, as
+// ONNX Runtime's tests exclude such cases; with a ratio of 0 it is the
+// identity again. Where training_mode or the ratio is known only at run
+// time, the identity goes through a guard that fails there, dividing by
+// zero in a layer named for the reason, unless training_mode is false or
+// the ratio 0.
+func importDropout(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	wantMask := len(n.Outputs) > 1 && n.Outputs[1] != ""
+	if im.opset < 12 {
+		if wantMask {
+			return nil, nil // keep the node (its rule types both outputs)
+		}
+		return []tensor{x}, nil
+	}
+	mode, haveMode := im.input(2)
+	ratio, haveRatio := im.input(1)
+	scalarValue := func(t tensor, what string) (float64, bool, error) {
+		v := t.info.Value
+		if v == nil {
+			return 0, false, nil
+		}
+		if v.Len() != 1 {
+			return 0, false, im.ruleErr("%s must hold one value, it has %d", what, v.Len())
+		}
+		return v.Float64At(0), true, nil
+	}
+	training, trainingKnown := 0.0, true
+	if haveMode {
+		if training, trainingKnown, err = scalarValue(mode, "training_mode"); err != nil {
+			return nil, err
+		}
+	}
+	rate, rateKnown := 0.5, true
+	if haveRatio {
+		if rate, rateKnown, err = scalarValue(ratio, "ratio"); err != nil {
+			return nil, err
+		}
+	}
+	var guard *tensor // 1 of x's type, computed only where Dropout is deterministic
+	switch {
+	case trainingKnown && training == 0, rateKnown && rate == 0:
+	case trainingKnown && rateKnown:
+		return nil, errorf("%w: %s: opset %d: Dropout in training mode with ratio %g drops elements at random; irdiv runs only deterministic models", ErrUnsupported, n, im.opset, rate)
+	default:
+		g, err := im.dropoutGuard(x, mode, ratio, trainingKnown, rateKnown)
+		if err != nil {
+			return nil, err
+		}
+		guard = &g
+	}
+	y := x
+	if guard != nil {
+		if y, err = im.one("Multiply", "opset1", "guarded", bc(numpy), x, *guard); err != nil {
+			return nil, err
+		}
+	}
+	if !wantMask {
+		return []tensor{y}, nil
+	}
+	var one tensor
+	if guard != nil {
+		if one, err = im.one("Convert", "opset1", "true", data("destination_type", "boolean"), *guard); err != nil {
+			return nil, err
+		}
+	} else {
+		t, _ := ir.NewTensor(ir.Boolean, []int64{})
+		t.Data[0] = 1
+		one = im.constant(nodeName(n)+"/true", "", t)
+	}
+	shape, err := im.one("ShapeOf", "opset3", "shape", data("output_type", "i64"), x)
+	if err != nil {
+		return nil, err
+	}
+	mask, err := im.one("Broadcast", "opset3", "mask", data("mode", "numpy"), one, shape)
+	return []tensor{y, mask}, err
+}
+
+// dropoutGuard is a scalar 1 of x's type when training_mode is false or
+// the ratio is 0 at run time, and a division by zero otherwise (in a
+// layer whose name says why), so that a random Dropout fails rather than
+// passes its input on.
+func (im *importer) dropoutGuard(x, mode, ratio tensor, trainingKnown, rateKnown bool) (tensor, error) {
+	var safe []tensor
+	if !trainingKnown {
+		off, err := im.one("LogicalNot", "opset1", "not_training", nil, mode)
+		if err != nil {
+			return tensor{}, err
+		}
+		safe = append(safe, off)
+	}
+	if !rateKnown {
+		zero, err := im.one("Equal", "opset1", "ratio_zero", bc(numpy), ratio, im.scalarOf("zero", ratio.info.Type, 0))
+		if err != nil {
+			return tensor{}, err
+		}
+		safe = append(safe, zero)
+	}
+	ok := safe[0]
+	if len(safe) == 2 {
+		var err error
+		if ok, err = im.one("LogicalOr", "opset1", "deterministic", bc(numpy), safe[0], safe[1]); err != nil {
+			return tensor{}, err
+		}
+	}
+	ok, err := im.one("Reshape", "opset1", "deterministic_scalar", data("special_zero", "false"), ok, im.ints("scalar_shape", false))
+	if err != nil {
+		return tensor{}, err
+	}
+	divisor, err := im.one("Convert", "opset1", "divisor", data("destination_type", "i32"), ok)
+	if err != nil {
+		return tensor{}, err
+	}
+	g, err := im.one("Divide", "opset1", "random_in_training_mode_unless_ratio_is_0", data("auto_broadcast", "numpy", "m_pythondiv", "true"), im.scalarOf("one", ir.I32, 1), divisor)
+	if err != nil {
+		return tensor{}, err
+	}
+	return im.one("Convert", "opset1", "guard", data("destination_type", x.info.Type.String()), g)
 }
 
 func importShape(im *importer, n *Node) ([]tensor, error) {

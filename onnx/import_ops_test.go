@@ -3,6 +3,7 @@ package onnx
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -354,5 +355,109 @@ func TestSplit(t *testing.T) {
 				t.Errorf("got %s, want %s", strings.Join(got, " "), tc.want)
 			}
 		})
+	}
+}
+
+func boolInitializer(name string, v bool) *onnxpb.TensorProto {
+	b := []byte{0}
+	if v {
+		b[0] = 1
+	}
+	return &onnxpb.TensorProto{Name: proto.String(name), DataType: proto.Int32(dataType(ir.Boolean)), RawData: b}
+}
+
+func f32Initializer(name string, v float32) *onnxpb.TensorProto {
+	return &onnxpb.TensorProto{Name: proto.String(name), DataType: proto.Int32(dataType(ir.F32)), FloatData: []float32{v}}
+}
+
+// TestDropout: Dropout is the identity with a mask of all true where it
+// is deterministic (inference mode, or a ratio of 0); in training mode
+// with a ratio above 0 it is refused, at import when both are constants,
+// at run time otherwise.
+func TestDropout(t *testing.T) {
+	x := tensorOf(t, ir.F32, []int64{2}, []float32{1.5, -2}...)
+	scalarBool := func(v bool) *ir.Tensor {
+		b := tensorOf(t, ir.Boolean, []int64{}, []uint8{0}...)
+		if v {
+			b.Data[0] = 1
+		}
+		return b
+	}
+	scalarF32 := func(v float32) *ir.Tensor { return tensorOf(t, ir.F32, []int64{}, v) }
+	type arg struct {
+		init  *onnxpb.TensorProto // a constant
+		input *ir.Tensor          // a graph input
+	}
+	for _, tc := range []struct {
+		name           string
+		ratio, mode    *arg
+		want, wantMask string // the outputs, or the error
+	}{
+		{"inference", nil, nil, "[2][1.5 -2]", "[2][1 1]"},
+		{"constant false", &arg{init: f32Initializer("r", 0.5)}, &arg{init: boolInitializer("t", false)}, "[2][1.5 -2]", "[2][1 1]"},
+		{"training ratio 0", &arg{init: f32Initializer("r", 0)}, &arg{init: boolInitializer("t", true)}, "[2][1.5 -2]", "[2][1 1]"},
+		{"training", &arg{init: f32Initializer("r", 0.5)}, &arg{init: boolInitializer("t", true)}, `node "n" (Dropout, #0): opset 13: Dropout in training mode with ratio 0.5 drops elements at random`, ""},
+		{"training default ratio", nil, &arg{init: boolInitializer("t", true)}, "Dropout in training mode with ratio 0.5 drops elements at random", ""},
+		{"runtime false", &arg{input: scalarF32(0.5)}, &arg{input: scalarBool(false)}, "[2][1.5 -2]", "[2][1 1]"},
+		{"runtime ratio 0", &arg{input: scalarF32(0)}, &arg{input: scalarBool(true)}, "[2][1.5 -2]", "[2][1 1]"},
+		{"runtime training", &arg{input: scalarF32(0.5)}, &arg{input: scalarBool(true)}, `layer "n/random_in_training_mode_unless_ratio_is_0"`, ""},
+		{"runtime mode, constant ratio", &arg{init: f32Initializer("r", 0.25)}, &arg{input: scalarBool(true)}, `layer "n/random_in_training_mode_unless_ratio_is_0"`, ""},
+		{"runtime mode, constant ratio 0", &arg{init: f32Initializer("r", 0)}, &arg{input: scalarBool(true)}, "[2][1.5 -2]", "[2][1 1]"},
+	} {
+		for _, mask := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/mask=%v", tc.name, mask), func(t *testing.T) {
+				ins := []port{{"x", ir.F32, []int64{2}}}
+				inputs := []*ir.Tensor{x}
+				var inits []*onnxpb.TensorProto
+				for i, a := range []*arg{tc.ratio, tc.mode} {
+					name, typ := []string{"r", "t"}[i], []ir.ElementType{ir.F32, ir.Boolean}[i]
+					switch {
+					case a == nil:
+						ins = append(ins, port{"", typ, nil})
+					case a.init != nil:
+						ins = append(ins, port{name, typ, []int64{}})
+						inits = append(inits, a.init)
+					default:
+						ins = append(ins, port{name, typ, []int64{}})
+						inputs = append(inputs, a.input)
+					}
+				}
+				outs := []port{{"y", ir.F32, nil}}
+				if mask {
+					outs = append(outs, port{"m", ir.Boolean, nil})
+				}
+				model := nodeModel(13, "Dropout", ins, outs)
+				model.Graph.Initializer = inits
+				var kept []*onnxpb.ValueInfoProto
+				for _, in := range model.Graph.Input {
+					if !slices.ContainsFunc(inits, func(t *onnxpb.TensorProto) bool { return t.GetName() == in.GetName() }) {
+						kept = append(kept, in)
+					}
+				}
+				model.Graph.Input = kept
+				m, err := convertProto(t, model)
+				var ys []*ir.Tensor
+				if err == nil {
+					ys, err = runAll(t, m, inputs...)
+				}
+				if err != nil {
+					if tc.wantMask != "" || !strings.Contains(err.Error(), tc.want) {
+						t.Fatalf("%v, want %q", err, tc.want)
+					}
+					return
+				}
+				if tc.wantMask == "" {
+					t.Fatalf("no error, want %q", tc.want)
+				}
+				if got := shaped(ys[0]); got != tc.want {
+					t.Errorf("output %s, want %s", got, tc.want)
+				}
+				if mask {
+					if got := shaped(ys[1]); got != tc.wantMask || ys[1].Type != ir.Boolean {
+						t.Errorf("mask %s %s, want boolean %s", ys[1].Type, got, tc.wantMask)
+					}
+				}
+			})
+		}
 	}
 }
