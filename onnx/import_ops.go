@@ -787,37 +787,45 @@ func (im *importer) scalarOf(suffix string, t ir.ElementType, v float64) tensor 
 	return im.constant(nodeName(im.node)+"/"+suffix, "", s)
 }
 
-// typeLimits are the lowest and highest values of t, as float64 (for
-// the 64-bit integers, the int64 limits rounded, as OpenVINO's double
-// attributes hold them).
-func typeLimits(t ir.ElementType) (lo, hi float64) {
+// limitOf makes a one-element constant of t's lowest (high false) or
+// highest value, ONNX's defaults for Clip's omitted bounds
+// (numeric_limits<T>::lowest() and max()). The integer limits are written
+// exactly: through a float64, 2^63-1 becomes 2^63, which int64() turns
+// into MIN on amd64, so Clip(x, min=0) with no max was all MIN.
+func (im *importer) limitOf(suffix string, t ir.ElementType, high bool) tensor {
+	s, _ := ir.NewTensor(t, []int64{})
 	switch t {
 	case ir.F16:
-		return -65504, 65504
+		s.SetFloat64(0, 65504)
 	case ir.BF16:
-		return -3.3895313892515355e38, 3.3895313892515355e38
+		s.SetFloat64(0, float64(math.Float32frombits(0x7f7f0000)))
 	case ir.F32:
-		return -math.MaxFloat32, math.MaxFloat32
+		s.SetFloat64(0, math.MaxFloat32)
 	case ir.F64:
-		return -math.MaxFloat64, math.MaxFloat64
-	case ir.I8:
-		return math.MinInt8, math.MaxInt8
-	case ir.I16:
-		return math.MinInt16, math.MaxInt16
-	case ir.I32:
-		return math.MinInt32, math.MaxInt32
-	case ir.I64:
-		return math.MinInt64, math.MaxInt64
-	case ir.U8:
-		return 0, math.MaxUint8
-	case ir.U16:
-		return 0, math.MaxUint16
-	case ir.U32:
-		return 0, math.MaxUint32
-	case ir.U64:
-		return 0, math.MaxUint64
+		s.SetFloat64(0, math.MaxFloat64)
+	default:
+		// Integers: all ones is the highest unsigned value and -1 signed;
+		// the signed limits drop or keep the top bit.
+		bits := uint(t.Bits())
+		v := uint64(1)<<bits - 1
+		if bits == 64 {
+			v = math.MaxUint64
+		}
+		if t.IsSigned() {
+			v >>= 1 // MAX
+			if !high {
+				v = ^v // MIN, sign-extended
+			}
+		} else if !high {
+			v = 0
+		}
+		s.SetInt64(0, int64(v))
+		return im.constant(nodeName(im.node)+"/"+suffix, "", s)
 	}
-	return math.Inf(-1), math.Inf(1)
+	if !high && s.Type.IsFloat() {
+		s.SetFloat64(0, -s.Float64At(0))
+	}
+	return im.constant(nodeName(im.node)+"/"+suffix, "", s)
 }
 
 func importClip(im *importer, n *Node) ([]tensor, error) {
@@ -829,14 +837,13 @@ func importClip(im *importer, n *Node) ([]tensor, error) {
 		out, err := im.one("Clamp", "opset1", "", data("min", formatFloat(attrFloat(n, "min", -math.MaxFloat64)), "max", formatFloat(attrFloat(n, "max", math.MaxFloat64))), x)
 		return []tensor{out}, err
 	}
-	lo, hi := typeLimits(x.info.Type)
 	minT, ok := im.input(1)
 	if !ok {
-		minT = im.scalarOf("min", x.info.Type, lo)
+		minT = im.limitOf("min", x.info.Type, false)
 	}
 	maxT, ok := im.input(2)
 	if !ok {
-		maxT = im.scalarOf("max", x.info.Type, hi)
+		maxT = im.limitOf("max", x.info.Type, true)
 	}
 	low, err := im.one("Maximum", "opset1", "max", bc(numpy), minT, x)
 	if err != nil {

@@ -461,3 +461,57 @@ func TestDropout(t *testing.T) {
 		}
 	}
 }
+
+// TestClipOmittedBounds: an omitted bound of Clip (opset 11 and later) is
+// the type's limit, exactly, in every type: Clip(x, min=0) leaves x above
+// 0 alone, even for int64 and uint64.
+func TestClipOmittedBounds(t *testing.T) {
+	for _, typ := range []ir.ElementType{ir.I8, ir.I16, ir.I32, ir.I64, ir.U8, ir.U16, ir.U32, ir.U64, ir.F16, ir.BF16, ir.F32, ir.F64} {
+		t.Run(typ.String(), func(t *testing.T) {
+			lo, hi := -7.0, 100.0
+			if !typ.IsSigned() && !typ.IsFloat() {
+				lo = 1
+			}
+			switch typ {
+			case ir.U64:
+				hi = 1<<63 + 2048 // above int64's range, exact in a float64
+			case ir.I64:
+				hi = 1 << 62
+			}
+			x, _ := ir.NewTensor(typ, []int64{3})
+			x.SetFloat64(0, lo)
+			x.SetFloat64(1, 3)
+			x.SetFloat64(2, hi)
+			if typ == ir.U64 {
+				ir.View[uint64](x)[2] = 1<<63 + 2048 // SetFloat64 goes through an int64
+			}
+			for _, tc := range []struct {
+				bound string // the given bound: "min" or "max"
+				value float64
+				want  []float64
+			}{
+				{"min", 2, []float64{2, 3, hi}},
+				{"max", 5, []float64{lo, 3, 5}},
+			} {
+				ins := []port{{"x", typ, []int64{3}}, {"", typ, nil}, {"", typ, nil}}
+				b, _ := ir.NewTensor(typ, []int64{})
+				b.SetFloat64(0, tc.value)
+				i := 1
+				if tc.bound == "max" {
+					i = 2
+				}
+				ins[i] = port{"b", typ, []int64{}}
+				m, err := convertProto(t, nodeModel(13, "Clip", ins, []port{{"y", typ, nil}}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				y := run(t, m, x, b)
+				for j, w := range tc.want {
+					if got := y.Float64At(j); got != w {
+						t.Errorf("%s=%g: element %d is %g, want %g", tc.bound, tc.value, j, got, w)
+					}
+				}
+			}
+		})
+	}
+}
