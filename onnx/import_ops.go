@@ -79,6 +79,11 @@ func init() {
 		"ReduceMin":          reduce("ReduceMin"),
 		"ReduceMax":          reduce("ReduceMax"),
 		"ReduceMean":         reduce("ReduceMean"),
+		"ReduceL1":           composedReduce("Abs", ""),
+		"ReduceL2":           composedReduce("Square", "Sqrt"),
+		"ReduceLogSum":       composedReduce("", "Log"),
+		"ReduceLogSumExp":    composedReduce("Exp", "Log"),
+		"ReduceSumSquare":    composedReduce("Square", ""),
 		"GlobalAveragePool":  globalPool("ReduceMean"),
 		"GlobalMaxPool":      globalPool("ReduceMax"),
 		"Conv":               importConv,
@@ -1061,37 +1066,78 @@ func reduce(typ string) converter {
 		if err != nil {
 			return nil, err
 		}
-		axes, err := im.reductionAxes(n, x)
-		if err != nil {
-			return nil, err
-		}
-		if axes == nil {
-			return []tensor{x}, nil // noop_with_empty_axes
-		}
-		keep := data("keep_dims", strconv.FormatBool(attrInt(n, "keepdims", 1) != 0))
-		if x.info.Type == ir.Boolean && (typ == "ReduceMax" || typ == "ReduceMin") {
-			// ReduceMax and ReduceMin of booleans (opset 20) are reduced
-			// as u8 and converted back, as OpenVINO's frontend does.
-			u8, err := im.one("Convert", "opset1", "u8", data("destination_type", "u8"), x)
-			if err != nil {
-				return nil, err
-			}
-			y, err := im.one(typ, "opset1", "reduce", keep, u8, *axes)
-			if err != nil {
-				return nil, err
-			}
-			out, err := im.one("Convert", "opset1", "", data("destination_type", "boolean"), y)
-			return []tensor{out}, err
-		}
-		out, err := im.one(typ, "opset1", "", keep, x, *axes)
-		if err != nil {
-			return nil, err
-		}
-		if (typ == "ReduceMax" || typ == "ReduceMin") && x.info.Type.IsFloat() {
-			out, err = im.emptyReduction(x, out, typ == "ReduceMax")
-		}
+		out, err := im.reduceNode(n, typ, "", x)
 		return []tensor{out}, err
 	}
+}
+
+// composedReduce imports ReduceL1, ReduceL2, ReduceLogSum,
+// ReduceLogSumExp and ReduceSumSquare as ReduceSum between element-wise
+// ops, as ONNX's function bodies define them: pre (Abs, Multiply by
+// itself, Exp, or nothing) before, post (Sqrt, Log, or nothing) after.
+// OpenVINO's frontend writes the same for the last three and
+// ReduceL1-4 and ReduceL2-4, which irdiv does not have, for the first
+// two.
+func composedReduce(pre, post string) converter {
+	return func(im *importer, n *Node) ([]tensor, error) {
+		x, err := first(im, n)
+		if err != nil {
+			return nil, err
+		}
+		switch pre {
+		case "Square":
+			x, err = im.one("Multiply", "opset1", "square", bc(numpy), x, x)
+		case "Abs", "Exp":
+			x, err = im.one(pre, "opset1", strings.ToLower(pre), nil, x)
+		}
+		if err != nil {
+			return nil, err
+		}
+		suffix := ""
+		if post != "" {
+			suffix = "sum"
+		}
+		y, err := im.reduceNode(n, "ReduceSum", suffix, x)
+		if err != nil || post == "" {
+			return []tensor{y}, err
+		}
+		out, err := im.one(post, "opset1", "", nil, y)
+		return []tensor{out}, err
+	}
+}
+
+// reduceNode reduces x as the ReduceX node n asks (its axes, keepdims and
+// noop_with_empty_axes) with OpenVINO's typ, in a layer named with suffix.
+func (im *importer) reduceNode(n *Node, typ, suffix string, x tensor) (tensor, error) {
+	axes, err := im.reductionAxes(n, x)
+	if err != nil {
+		return tensor{}, err
+	}
+	if axes == nil {
+		return x, nil // noop_with_empty_axes
+	}
+	keep := data("keep_dims", strconv.FormatBool(attrInt(n, "keepdims", 1) != 0))
+	if x.info.Type == ir.Boolean && (typ == "ReduceMax" || typ == "ReduceMin") {
+		// ReduceMax and ReduceMin of booleans (opset 20) are reduced
+		// as u8 and converted back, as OpenVINO's frontend does.
+		u8, err := im.one("Convert", "opset1", "u8", data("destination_type", "u8"), x)
+		if err != nil {
+			return tensor{}, err
+		}
+		y, err := im.one(typ, "opset1", "reduce", keep, u8, *axes)
+		if err != nil {
+			return tensor{}, err
+		}
+		return im.one("Convert", "opset1", suffix, data("destination_type", "boolean"), y)
+	}
+	out, err := im.one(typ, "opset1", suffix, keep, x, *axes)
+	if err != nil {
+		return tensor{}, err
+	}
+	if (typ == "ReduceMax" || typ == "ReduceMin") && x.info.Type.IsFloat() {
+		out, err = im.emptyReduction(x, out, typ == "ReduceMax")
+	}
+	return out, err
 }
 
 // reductionAxes returns the axes a ReduceX node reduces, or nil for the

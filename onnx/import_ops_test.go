@@ -515,3 +515,63 @@ func TestClipOmittedBounds(t *testing.T) {
 		})
 	}
 }
+
+// TestComposedReductions: ReduceL1, ReduceL2, ReduceLogSum,
+// ReduceLogSumExp and ReduceSumSquare compute ONNX's answers, with their
+// axes as an attribute (before 18) or an input that may be empty at run
+// time (18). Log and Exp are compared within 4 ulps.
+func TestComposedReductions(t *testing.T) {
+	x := tensorOf(t, ir.F64, []int64{2, 2}, []float64{3, -4, 0, 1}...)
+	none := tensorOf(t, ir.I64, []int64{0}, []int64{}...)
+	axis1 := tensorOf(t, ir.I64, []int64{1}, []int64{1}...)
+	e := math.Exp
+	for _, tc := range []struct {
+		op    string
+		axes  *ir.Tensor // opset 18 with this axes input; nil: opset 13 with axes=[1]
+		noop  bool
+		shape string
+		want  []float64
+	}{
+		{"ReduceL1", nil, false, "[2 1]", []float64{7, 1}},
+		{"ReduceL1", none, false, "[1 1]", []float64{8}},
+		{"ReduceL2", axis1, false, "[2 1]", []float64{5, 1}},
+		{"ReduceL2", none, false, "[1 1]", []float64{math.Sqrt(26)}},
+		{"ReduceSumSquare", none, false, "[1 1]", []float64{26}},
+		{"ReduceSumSquare", nil, false, "[2 1]", []float64{25, 1}},
+		{"ReduceLogSum", axis1, false, "[2 1]", []float64{math.NaN(), 0}},
+		{"ReduceLogSum", none, false, "[1 1]", []float64{math.Inf(-1)}},
+		{"ReduceLogSum", none, true, "[2 2]", []float64{math.Log(3), math.NaN(), math.Inf(-1), 0}},
+		{"ReduceLogSumExp", nil, false, "[2 1]", []float64{math.Log(e(3) + e(-4)), math.Log(1 + e(1))}},
+	} {
+		t.Run(fmt.Sprintf("%s/%v/noop=%v", tc.op, tc.axes, tc.noop), func(t *testing.T) {
+			ins := []port{{"x", ir.F64, []int64{2, 2}}}
+			inputs := []*ir.Tensor{x}
+			attrs := []*onnxpb.AttributeProto{intAttr("keepdims", 1)}
+			opset := int64(18)
+			if tc.axes == nil {
+				opset = 13
+				attrs = append(attrs, intsAttr("axes", 1))
+			} else {
+				ins = append(ins, port{"axes", ir.I64, []int64{-1}})
+				inputs = append(inputs, tc.axes)
+			}
+			if tc.noop {
+				attrs = append(attrs, intAttr("noop_with_empty_axes", 1))
+			}
+			m, err := convertProto(t, nodeModel(opset, tc.op, ins, []port{{"y", ir.F64, nil}}, attrs...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			y := run(t, m, inputs...)
+			if got := fmt.Sprint(y.Shape); got != tc.shape {
+				t.Fatalf("shape %s, want %s", got, tc.shape)
+			}
+			for i, w := range tc.want {
+				g := y.Float64At(i)
+				if !(g == w || math.IsNaN(g) && math.IsNaN(w) || math.Abs(g-w) <= 4*math.Abs(math.Nextafter(w, 0)-w)) {
+					t.Errorf("element %d is %v, want %v", i, g, w)
+				}
+			}
+		})
+	}
+}
