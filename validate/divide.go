@@ -72,7 +72,7 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 		v.cpu(l, info.Type, d, pairs, true, evidence)
 		return
 	}
-	agree, reason := v.agree(v.declared, pairs)
+	agree, reason := v.agree(v.declared, l, pairs)
 	switch v.origin {
 	case fromONNX:
 		v.floorTruncation(l, pairs, agree, reason, a, b, evidence)
@@ -168,7 +168,10 @@ func boundText(b sym.Bound) string {
 // agree tells whether floor and truncation agree on every pair under the
 // prover's ranges, and why: the operands never have opposite signs, or
 // every division is exact.
-func (v *validator) agree(p *sym.Prover, pairs []values.Pair) (bool, string) {
+func (v *validator) agree(p *sym.Prover, l *ir.Layer, pairs []values.Pair) (bool, string) {
+	if v.remainderForm(l) {
+		return true, "every division is exact: the dividend is a - a % b (Mod, the remainder of truncation), a multiple of b"
+	}
 	nonNegative, exactDivision := true, true
 	for _, pr := range pairs {
 		ra, rb := p.Range(pr.A), p.Range(pr.B)
@@ -250,7 +253,7 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 		return v.an.Search(l, pairs, values.SearchOptions{Bad: floorDiffers, AnyShape: anyShape, Reference: onnxRun, Test: irRun})
 	}
 	if agree {
-		if always, why := v.agree(v.anyShape, pairs); always {
+		if always, why := v.agree(v.anyShape, l, pairs); always {
 			where := ""
 			if v.shapeDerived(pairs) {
 				where = " whatever the input shapes"
@@ -644,4 +647,39 @@ func (v *validator) subject() string {
 		return "OpenVINO's import"
 	}
 	return "this IR"
+}
+
+// remainderForm reports whether l divides a - a % b by b, with % the
+// remainder of truncation (OpenVINO's Mod, ONNX's Mod with fmod=1), a and
+// b the same outputs throughout and numpy broadcasting everywhere: the
+// form irdiv fix writes. Such a division is exact on every element,
+// whatever the shapes: numpy broadcasting pairs the same elements of a
+// and b in the Mod, the Subtract and the Divide (each output has the
+// broadcast shape of a and b, and a and b map into it the same way each
+// time), and a - a % b never overflows (a % b has the sign of a and is no
+// larger). The values analysis, which copies the elements of operands
+// that may broadcast, cannot see that.
+func (v *validator) remainderForm(l *ir.Layer) bool {
+	numpy := func(layer *ir.Layer) bool {
+		bc, ok := layer.DataAttr("auto_broadcast")
+		return !ok || strings.EqualFold(bc, "numpy")
+	}
+	src := v.sources[l]
+	if len(src) != 2 || !numpy(l) {
+		return false
+	}
+	sub, b := src[0], src[1]
+	if sub.Layer == nil || !strings.EqualFold(sub.Layer.Type, "Subtract") || !numpy(sub.Layer) {
+		return false
+	}
+	subSrc := v.sources[sub.Layer]
+	if len(subSrc) != 2 || subSrc[1].Layer == nil {
+		return false
+	}
+	a, mod := subSrc[0], subSrc[1]
+	if !strings.EqualFold(mod.Layer.Type, "Mod") || !numpy(mod.Layer) {
+		return false
+	}
+	modSrc := v.sources[mod.Layer]
+	return len(modSrc) == 2 && modSrc[0] == a && modSrc[1] == b
 }

@@ -27,6 +27,7 @@ Usage:
   irdiv bench [flags] MODEL.xml   measure inference like benchmark_app
   irdiv convert MODEL.onnx        convert an ONNX model into IR, Divs faithful
   irdiv validate MODEL.xml...     find what a model's Divides compute wrong
+  irdiv fix MODEL.onnx -o F.onnx  rewrite the Divs validate does not prove safe
   irdiv version                   print irdiv's version, Go's and the SIMD level
   irdiv help [COMMAND]            this text, or a command's flags
 
@@ -49,12 +50,13 @@ var commands = map[string]command{
 	"bench":    benchCmd,
 	"convert":  convertCmd,
 	"validate": validateCmd,
+	"fix":      fixCmd,
 	"version":  versionCmd,
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintf(stderr, "irdiv: want a command (eval, run, info, bench, convert, validate, version)\n\n%s", usage)
+		fmt.Fprintf(stderr, "irdiv: want a command (eval, run, info, bench, convert, validate, fix, version)\n\n%s", usage)
 		return 2
 	}
 	switch args[0] {

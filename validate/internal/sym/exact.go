@@ -1,24 +1,28 @@
 package sym
 
-// ExactByRemainder reports whether e is x - x % f, with % the remainder
-// of truncation (the sign of x, OpenVINO's Mod and ONNX's Mod with fmod
-// = 1), possibly wrapped into the range of its type: then e is a
-// multiple of f, e / f is exact wherever f is not 0, and floor and
-// truncation give the same quotient. This is how irdiv fix writes a
-// truncating division that both readings of Div compute alike.
+// ExactByRemainder reports whether e is provably a multiple of f, so that
+// e / f is exact wherever f is not 0 and floor and truncation give the
+// same quotient: a multiple of a constant f, or x - x % f with % the
+// remainder of truncation (the sign of x: OpenVINO's Mod, ONNX's Mod with
+// fmod = 1), which is how irdiv fix writes a division that both readings
+// of Div compute alike. A wrap of such an e into its type's range counts
+// where it is provably the identity.
 //
-// The subtraction never overflows: x % f has the sign of x and is no
-// larger than it. A wrap around it is therefore the identity, as long as
-// x itself lies in the wrap's range, which the prover checks.
+// x - x % f never overflows: x % f has the sign of x and is no larger
+// than it, so a wrap around it is the identity as long as x itself lies
+// in the wrap's range.
 func (p *Prover) ExactByRemainder(e, f Expr) bool {
+	var wrap *Range
 	if inner, r, ok := p.b.Unwrap(e); ok {
-		e = inner
-		return p.exactByRemainder(e, f, &r)
+		if p.Range(inner).Within(r) {
+			e = inner
+		} else {
+			e, wrap = inner, &r
+		}
 	}
-	return p.exactByRemainder(e, f, nil)
-}
-
-func (p *Prover) exactByRemainder(e, f Expr, wrap *Range) bool {
+	if c, ok := f.IsConst(); ok && wrap == nil && e.MultipleOf(c) {
+		return true
+	}
 	for _, t := range e.terms {
 		a := t.a
 		if t.k != -1 || a.kind != kMod || a.flag || len(a.args) != 2 || !a.args[1].Equal(f) {

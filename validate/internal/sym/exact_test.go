@@ -29,6 +29,9 @@ func TestExactByRemainder(t *testing.T) {
 		{"x + x % f", b.Add(x, b.Mod(x, f, false)), f, false},
 		{"x - x % f - 1", b.Add(trunc, Const(-1)), f, false},
 		{"x", x, f, false},
+		{"wrap(x - x % 4)", b.Wrap(b.Sub(x, b.Mod(x, Const(4), false)), i32), Const(4), true},
+		{"wrap(x - x % 4) over 3", b.Wrap(b.Sub(x, b.Mod(x, Const(4), false)), i32), Const(3), false},
+		{"wrap(2x) over 2", b.Wrap(b.Add(x, x), i32), Const(2), false},
 	} {
 		if got := p.ExactByRemainder(c.e, c.d); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
