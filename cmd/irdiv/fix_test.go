@@ -75,7 +75,9 @@ func TestFixExample(t *testing.T) {
 func TestFixReplaysWithoutONNXRuntime(t *testing.T) {
 	t.Setenv("IRDIV_ORT_DIR", filepath.Join(t.TempDir(), "none"))
 	dir, model := divONNX(t)
-	tensor := func(name string, vs ...int32) []byte { return onnxwire.Tensor(name, onnxwire.Int32, []int64{4}, int32s(vs...)) }
+	tensor := func(name string, vs ...int32) []byte {
+		return onnxwire.Tensor(name, onnxwire.Int32, []int64{4}, int32s(vs...))
+	}
 	writeFiles(t, dir, map[string][]byte{
 		"test_data_set_0/input_0.pb": tensor("x", 7, -7, 7, -7), "test_data_set_0/input_1.pb": tensor("y", 2, 2, -2, -2),
 	})
