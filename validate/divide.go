@@ -2,11 +2,13 @@ package validate
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/irdiv/irdiv/internal/safename"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/validate/internal/sym"
@@ -20,21 +22,13 @@ type CounterExample struct {
 	Inputs map[string]*ir.Tensor
 }
 
-// CounterExampleFile is the file name of a model input's tensor in a
-// counter-example folder: NAME.npy, every character of the input's name
-// outside [A-Za-z0-9_.-] replaced by "_", so that any runtime can replay
-// it by name.
-func CounterExampleFile(input string) string { return CounterExampleFileStem(input) + ".npy" }
-
-// CounterExampleFileStem is a name with every character outside
-// [A-Za-z0-9_.-] replaced by "_", fit for a file or folder name.
-func CounterExampleFileStem(name string) string {
-	return strings.Map(func(c rune) rune {
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' {
-			return c
-		}
-		return '_'
-	}, name)
+// Files names the file of each input's tensor in a counter-example
+// folder, by input name: NAME.npy, every character of the name outside
+// [A-Za-z0-9_.-] replaced by "_", a long name shortened with a hash, and
+// names that then collide ("a/b" and "a_b") told apart by a suffix "~N"
+// (internal/safename, which internal/ortreplay reads them by too).
+func (c *CounterExample) Files() map[string]string {
+	return safename.Files(slices.Collect(maps.Keys(c.Inputs)))
 }
 
 // divide examines one Divide: its attributes, and for integers the values

@@ -14,7 +14,6 @@ import (
 	"sync"
 
 	"github.com/irdiv/irdiv/ir"
-	"github.com/irdiv/irdiv/ir/npy"
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/validate"
 )
@@ -36,7 +35,11 @@ OpenVINO's CPU plugin, which truncates, differs. --onnx compares an IR
 with the ONNX model it came from, Div by Div, on the values that reach
 each Div in the ONNX model (its test_data_set_0, when it sits beside it,
 then random inputs). --counter-examples writes each counter-example as a
-folder of NAME.npy, one per model input, that any runtime can replay.
+folder of NAME.npy, one per model input, that any runtime can replay:
+DIR/MODEL/N-LAYER, MODEL new or empty, names made safe as file names
+(characters outside [A-Za-z0-9_.-] become "_", long names end in a hash,
+names that then collide get "~2"...), one folder for the findings of one
+model that share their inputs, at most --max-files files and folders.
 
 A folder is searched for .onnx and .xml files; among several models, one
 that cannot be read is reported as an ir/unreadable error and the others
@@ -52,7 +55,8 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print one JSON object (schema in README.md)")
 	severity := fs.String("severity", "note", "show findings of this `SEVERITY` and worse: note, warning or error")
 	seed := fs.Uint64("seed", 1, "seed of the random operands of --onnx")
-	cexDir := fs.String("counter-examples", "", "write each counter-example to a folder under `DIR`: one NAME.npy per model input")
+	cexDir := fs.String("counter-examples", "", "write each counter-example to a new folder under `DIR`: one NAME.npy per model input")
+	maxFiles := fs.Int("max-files", defaultMaxFiles, "write at most `N` files and folders under --counter-examples DIR; counter-examples past it are named in the report, not written")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -63,6 +67,9 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	minimum, err := validate.ParseSeverity(*severity)
 	if err != nil {
 		return usageErr("--severity %s: must be one of note, warning, error", *severity)
+	}
+	if *maxFiles < 0 {
+		return usageErr("--max-files %d: must be 0 or more", *maxFiles)
 	}
 	paths, err := modelPaths(pos)
 	if err != nil {
@@ -111,7 +118,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 		total.Add(r.Summary())
 	}
 	if *cexDir != "" {
-		if err := writeCounterExamples(*cexDir, reports, paths); err != nil {
+		if err := writeCounterExamples(*cexDir, reports, paths, *maxFiles); err != nil {
 			return err
 		}
 	}
@@ -202,36 +209,6 @@ func onnxTestData(m *onnx.Model, path string) (map[string]*ir.Tensor, error) {
 	return out, nil
 }
 
-// writeCounterExamples writes every counter-example of the reports as a
-// folder DIR/<model>/<n>-<layer>/ of NAME.npy, one per model input, and
-// names the folder in the finding's evidence (counter_example_dir).
-func writeCounterExamples(dir string, reports []*validate.Report, paths []string) error {
-	for i, r := range reports {
-		stem := strings.TrimSuffix(filepath.Base(paths[i]), filepath.Ext(paths[i]))
-		for j := range r.Findings {
-			f := &r.Findings[j]
-			if f.CounterExample == nil {
-				continue
-			}
-			name := fmt.Sprintf("%d", j)
-			if f.Layer != nil {
-				name += "-" + strings.TrimSuffix(validate.CounterExampleFile(f.Layer.Name), ".npy")
-			}
-			folder := filepath.Join(dir, validate.CounterExampleFileStem(stem), name)
-			if err := os.MkdirAll(folder, 0o755); err != nil {
-				return err
-			}
-			for input, t := range f.CounterExample.Inputs {
-				if err := npy.WriteFile(filepath.Join(folder, validate.CounterExampleFile(input)), t); err != nil {
-					return err
-				}
-			}
-			f.Evidence = f.Evidence.With(validate.Fact{Name: "counter_example_dir", Value: folder})
-		}
-	}
-	return nil
-}
-
 // filtered returns the findings at the given severity or worse.
 func filtered(r *validate.Report, minimum validate.Severity) *validate.Report {
 	out := &validate.Report{Model: r.Model}
@@ -284,6 +261,8 @@ func printReports(w io.Writer, reports []*validate.Report, total validate.Summar
 				fmt.Fprintf(w, "          counter-example inputs: %s", counterInputs(c))
 				if d := f.Evidence.Get("counter_example_dir"); d != nil {
 					fmt.Fprintf(w, " (written to %s)", d)
+				} else if d := f.Evidence.Get("counter_example_not_written"); d != nil {
+					fmt.Fprintf(w, " (not written: %s)", d)
 				}
 				fmt.Fprintln(w)
 			}
