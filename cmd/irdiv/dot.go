@@ -61,18 +61,20 @@ func writeDOT(w io.Writer, m *ir.Model, path, around string, depth int) error {
 			}
 		}
 	}
-	fmt.Fprintf(w, "digraph %s {\n\tnode [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=\"Helvetica\"];\n", dotString(m.Name))
+	fmt.Fprintf(w, "digraph %s {\n\tnode [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=\"Helvetica\"];\n", dotString(escapeControls(m.Name)))
 	for _, l := range m.Layers {
 		if !keep[l] {
 			continue
 		}
-		label := l.Name + "\n" + l.Type
+		// The name and type are escaped first, so that a newline they hold
+		// shows as \n instead of breaking the label where irdiv's do.
+		label := escapeControls(l.Name) + "\n" + escapeControls(l.Type)
 		for _, p := range l.Outputs {
 			label += " " + p.Type.String() + p.Shape().String()
 		}
 		attrs := fmt.Sprintf("label=%s", dotString(label))
 		if f, ok := worst[l]; ok {
-			attrs += fmt.Sprintf(", fillcolor=%s, tooltip=%s", dotString(severityColors[f.Severity]), dotString(f.Severity.String()+" "+f.Code+": "+f.Message))
+			attrs += fmt.Sprintf(", fillcolor=%s, tooltip=%s", dotString(severityColors[f.Severity]), dotString(escapeControls(f.Severity.String()+" "+f.Code+": "+f.Message)))
 		}
 		fmt.Fprintf(w, "\tn%d [%s];\n", l.ID, attrs)
 	}

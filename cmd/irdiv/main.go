@@ -92,9 +92,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 // maxMessage bounds an error line: values from a file can be long.
 const maxMessage = 2000
 
-// oneLine folds white space so that an error is one line, and cuts it.
+// oneLine folds white space so that an error is one line, escapes the
+// control characters left (a name's ESC must not reach the terminal), and
+// cuts it.
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = escapeControls(strings.Join(strings.Fields(s), " "))
 	if len(s) > maxMessage {
 		s = strings.ToValidUTF8(s[:maxMessage], "") + " ... (cut)"
 	}

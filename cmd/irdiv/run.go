@@ -296,7 +296,7 @@ func newOutFiles(dir string, inputs inputFiles, names ...string) *outFiles {
 // its file there, unless that file is one of the command's inputs.
 func (o *outFiles) report(w io.Writer, kind string, i int, t *ir.Tensor) error {
 	name := o.names[i]
-	fmt.Fprintf(w, "%s %-12s %s %s %s\n", kind, quote(name), t.Type, shapeString(t.Shape), summary(t, 16))
+	textln(w, "%s %-12s %s %s %s", kind, quote(name), t.Type, shapeString(t.Shape), summary(t, 16))
 	if o.dir == "" {
 		return nil
 	}
@@ -310,7 +310,7 @@ func (o *outFiles) report(w io.Writer, kind string, i int, t *ir.Tensor) error {
 	if err := npy.WriteFile(path, t); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "       wrote %s\n", path)
+	textln(w, "       wrote %s", path)
 	return nil
 }
 

@@ -241,10 +241,11 @@ func printJSON(w io.Writer, reports []*validate.Report, minimum validate.Severit
 }
 
 func printReports(w io.Writer, reports []*validate.Report, total validate.Summary, minimum validate.Severity) {
-	fmt.Fprintf(w, "%s: %s, %s, %s\n", plural(len(reports), "model"), plural(total.Errors, "error"), plural(total.Warnings, "warning"), plural(total.Notes, "note"))
+	textln(w, "%s: %s, %s, %s", plural(len(reports), "model"), plural(total.Errors, "error"), plural(total.Warnings, "warning"), plural(total.Notes, "note"))
 	for _, r := range reports {
 		s := r.Summary()
-		fmt.Fprintf(w, "\n%s: %s, %s, %s\n", r.Model, plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Notes, "note"))
+		fmt.Fprintln(w)
+		textln(w, "%s: %s, %s, %s", r.Model, plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Notes, "note"))
 		for _, f := range r.Findings {
 			if f.Severity < minimum {
 				continue
@@ -253,33 +254,50 @@ func printReports(w io.Writer, reports []*validate.Report, total validate.Summar
 			if f.Layer != nil {
 				where = f.Layer.String() + ": "
 			}
-			fmt.Fprintf(w, "  %-7s %s: %s%s\n", f.Severity, f.Code, where, f.Message)
+			textln(w, "  %-7s %s: %s%s", f.Severity, f.Code, where, f.Message)
 			if e := f.Evidence.Get("expression"); e != nil {
-				fmt.Fprintf(w, "          %s\n", e)
+				textln(w, "          %s", e)
 			}
 			if c := f.CounterExample; c != nil {
-				fmt.Fprintf(w, "          counter-example inputs: %s", counterInputs(c))
+				written := ""
 				if d := f.Evidence.Get("counter_example_dir"); d != nil {
-					fmt.Fprintf(w, " (written to %s)", d)
+					written = fmt.Sprintf(" (written to %s)", d)
 				} else if d := f.Evidence.Get("counter_example_not_written"); d != nil {
-					fmt.Fprintf(w, " (not written: %s)", d)
+					written = fmt.Sprintf(" (not written: %s)", d)
 				}
-				fmt.Fprintln(w)
+				textln(w, "          counter-example inputs: %s%s", counterInputs(c), written)
 			}
 		}
 	}
 }
 
+// maxShownInputs bounds the inputs a counter-example's line lists: a
+// model may have thousands.
+const maxShownInputs = 8
+
 // counterInputs lists a counter-example's inputs: x=i32[4] [-3,1,1,1].
+// The inputs that hold more than the default 1s come first, as they are
+// what the counter-example chose; past maxShownInputs the rest are
+// counted.
 func counterInputs(c *validate.CounterExample) string {
-	var parts []string
+	var chosen, rest []string
 	for _, name := range slices.Sorted(maps.Keys(c.Inputs)) {
 		t := c.Inputs[name]
 		dims := make([]string, len(t.Shape))
 		for i, d := range t.Shape {
 			dims[i] = strconv.FormatInt(d, 10)
 		}
-		parts = append(parts, fmt.Sprintf("%s=%s[%s] %s", name, t.Type, strings.Join(dims, ","), shortValues(t)))
+		values := shortValues(t)
+		part := fmt.Sprintf("%s=%s[%s] %s", name, t.Type, strings.Join(dims, ","), values)
+		if values == "all 1" {
+			rest = append(rest, part)
+		} else {
+			chosen = append(chosen, part)
+		}
+	}
+	parts := append(chosen, rest...)
+	if len(parts) > maxShownInputs {
+		parts = append(parts[:maxShownInputs], fmt.Sprintf("and %d more", len(parts)-maxShownInputs))
 	}
 	return strings.Join(parts, ", ")
 }
