@@ -544,21 +544,37 @@ func cpuExample(t ir.ElementType, a, b sym.Range) (int64, int64, bool) {
 	return 0, 0, false
 }
 
+// Bounds of an expression's text: a Divide's sub-graph is printed to
+// maxExprDepth steps, at most maxExprArgs inputs of each step and
+// maxExprNodes steps in all, the rest as "…" (counted where a step has
+// more inputs). Five levels of 100-input Concats are 10^10 steps.
+const (
+	maxExprDepth = 6
+	maxExprArgs  = 8
+	maxExprNodes = 64
+)
+
 // expr prints the sub-graph that computes o as one line, with the value
 // of each step where it is a known constant: Divide(Squeeze(ShapeOf("x")
 // = [1,3]) = 3, Const = 2) = 1.
 func (v *validator) expr(o ir.Output, depth int) string {
 	var s strings.Builder
-	v.writeExpr(&s, o, depth)
+	nodes := maxExprNodes
+	v.writeExpr(&s, o, depth, &nodes)
 	return s.String()
 }
 
-func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int) {
+func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int, nodes *int) {
 	l := o.Layer
 	if l == nil {
 		s.WriteString("?")
 		return
 	}
+	if *nodes <= 0 {
+		s.WriteString("…")
+		return
+	}
+	*nodes--
 	shown := ""
 	if val := v.an.Values[o]; val != nil && val.Int {
 		if text := v.constText(val); text != "" {
@@ -578,7 +594,7 @@ func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int) {
 		s.WriteString("ShapeOf(" + strconv.Quote(name) + ")")
 	default:
 		s.WriteString(l.Type)
-		if depth >= 6 {
+		if depth >= maxExprDepth {
 			s.WriteString("(...)")
 			break
 		}
@@ -587,7 +603,11 @@ func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int) {
 			if i > 0 {
 				s.WriteString(", ")
 			}
-			v.writeExpr(s, v.sourceOf(l, i), depth+1)
+			if i == maxExprArgs || *nodes <= 0 {
+				fmt.Fprintf(s, "… %d more", len(l.Inputs)-i)
+				break
+			}
+			v.writeExpr(s, v.sourceOf(l, i), depth+1, nodes)
 		}
 		s.WriteByte(')')
 	}
