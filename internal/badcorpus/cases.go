@@ -528,6 +528,26 @@ func (b *corpusBuilder) written(i32Value func(string) []byte) {
 	// Each model gives two counter-examples (-3 / 2 and MIN / -1): a
 	// folder for the model, one for each, and a file per input in each.
 	validate := []string{"validate", "--counter-examples", "{dir}/cex"}
+	// Outputs an IR cannot name apart.
+	twoOutputs := func(second string) []byte {
+		return onnxwire.Model(13, onnxwire.Graph("g", [][]byte{onnxwire.Node("Div", "div", []string{"x", "y"}, []string{"z"})}, nil,
+			[][]byte{i32Value("x"), i32Value("y")}, [][]byte{i32Value("z"), i32Value(second)}))
+	}
+	b.raw("convert-outputs-one-name", map[string][]byte{"model.onnx": twoOutputs("z")}, 1, `graph outputs 0 and 1 are both "z": the IR would hold two Results of one name`, false, "convert", "{dir}/model.onnx")
+	b.raw("convert-output-is-input", map[string][]byte{"model.onnx": twoOutputs("x")}, 1, `graph output 1 is graph input "x" itself: the IR would hold a Parameter and a Result of one name`, false, "convert", "{dir}/model.onnx")
+	// 40 Concats doubling a constant of 2 elements: each under the cap
+	// until late, together past it.
+	var doubling [][]byte
+	prev := "c"
+	for i := range 40 {
+		out := fmt.Sprintf("d%d", i)
+		doubling = append(doubling, onnxwire.NodeAttrs("Concat", out, []string{prev, prev}, []string{out}, onnxwire.IntAttr("axis", 0)))
+		prev = out
+	}
+	doubling = append(doubling, onnxwire.Node("Div", "div", []string{prev, "x"}, []string{"z"}))
+	b.raw("fold-running-total", map[string][]byte{"model.onnx": onnxwire.Model(13, onnxwire.Graph("g", doubling,
+		[][]byte{onnxwire.Tensor("c", onnxwire.Int32, []int64{2}, i32Bytes(1, 2))}, [][]byte{onnxwire.Value("x", onnxwire.Int32, 1)}, [][]byte{onnxwire.Value("z", onnxwire.Int32)}))}, 1,
+		`folding the constants of layer "d16" (id 18): its output is larger than the 16 bytes the constants folded before it leave of the 1048576 allowed in all (MaxTensorBytes); --max-tensor raises the limit`, false, "run", "{dir}/model.onnx", "--max-tensor", "1MiB")
 	b.raw("cex-inputs-collide", map[string][]byte{"model.onnx": div("a/b", "a_b")}, 1, "1 error in 1 model", false, append(validate, "{dir}/model.onnx")...)
 	b.last().Writes = &Writes{Under: "cex", Count: 1 + 2*3}
 	b.raw("cex-models-of-one-name", map[string][]byte{"m1/model.onnx": div("x", "y"), "m2/model.onnx": div("p", "q")}, 1, "2 errors in 2 models", false, append(validate, "{dir}/m1/model.onnx", "{dir}/m2/model.onnx")...)
