@@ -2,11 +2,13 @@ package validate
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/irdiv/irdiv/internal/safename"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/validate/internal/sym"
@@ -20,21 +22,13 @@ type CounterExample struct {
 	Inputs map[string]*ir.Tensor
 }
 
-// CounterExampleFile is the file name of a model input's tensor in a
-// counter-example folder: NAME.npy, every character of the input's name
-// outside [A-Za-z0-9_.-] replaced by "_", so that any runtime can replay
-// it by name.
-func CounterExampleFile(input string) string { return CounterExampleFileStem(input) + ".npy" }
-
-// CounterExampleFileStem is a name with every character outside
-// [A-Za-z0-9_.-] replaced by "_", fit for a file or folder name.
-func CounterExampleFileStem(name string) string {
-	return strings.Map(func(c rune) rune {
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' {
-			return c
-		}
-		return '_'
-	}, name)
+// Files names the file of each input's tensor in a counter-example
+// folder, by input name: NAME.npy, every character of the name outside
+// [A-Za-z0-9_.-] replaced by "_", a long name shortened with a hash, and
+// names that then collide ("a/b" and "a_b") told apart by a suffix "~N"
+// (internal/safename, which internal/ortreplay reads them by too).
+func (c *CounterExample) Files() map[string]string {
+	return safename.Files(slices.Collect(maps.Keys(c.Inputs)))
 }
 
 // divide examines one Divide: its attributes, and for integers the values
@@ -554,21 +548,37 @@ func cpuExample(t ir.ElementType, a, b sym.Range) (int64, int64, bool) {
 	return 0, 0, false
 }
 
+// Bounds of an expression's text: a Divide's sub-graph is printed to
+// maxExprDepth steps, at most maxExprArgs inputs of each step and
+// maxExprNodes steps in all, the rest as "…" (counted where a step has
+// more inputs). Five levels of 100-input Concats are 10^10 steps.
+const (
+	maxExprDepth = 6
+	maxExprArgs  = 8
+	maxExprNodes = 64
+)
+
 // expr prints the sub-graph that computes o as one line, with the value
 // of each step where it is a known constant: Divide(Squeeze(ShapeOf("x")
 // = [1,3]) = 3, Const = 2) = 1.
 func (v *validator) expr(o ir.Output, depth int) string {
 	var s strings.Builder
-	v.writeExpr(&s, o, depth)
+	nodes := maxExprNodes
+	v.writeExpr(&s, o, depth, &nodes)
 	return s.String()
 }
 
-func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int) {
+func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int, nodes *int) {
 	l := o.Layer
 	if l == nil {
 		s.WriteString("?")
 		return
 	}
+	if *nodes <= 0 {
+		s.WriteString("…")
+		return
+	}
+	*nodes--
 	shown := ""
 	if val := v.an.Values[o]; val != nil && val.Int {
 		if text := v.constText(val); text != "" {
@@ -588,7 +598,7 @@ func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int) {
 		s.WriteString("ShapeOf(" + strconv.Quote(name) + ")")
 	default:
 		s.WriteString(l.Type)
-		if depth >= 6 {
+		if depth >= maxExprDepth {
 			s.WriteString("(...)")
 			break
 		}
@@ -597,7 +607,11 @@ func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int) {
 			if i > 0 {
 				s.WriteString(", ")
 			}
-			v.writeExpr(s, v.sourceOf(l, i), depth+1)
+			if i == maxExprArgs || *nodes <= 0 {
+				fmt.Fprintf(s, "… %d more", len(l.Inputs)-i)
+				break
+			}
+			v.writeExpr(s, v.sourceOf(l, i), depth+1, nodes)
 		}
 		s.WriteByte(')')
 	}

@@ -110,7 +110,7 @@ func writeDOT(w io.Writer, m *ir.Model, r *validate.Report, o dotOptions) error 
 	if cut != "" {
 		title += "\n" + cut
 	}
-	fmt.Fprintf(w, "digraph %s {\n\tlabel=%s;\n\tlabelloc=t;\n\tfontname=\"Helvetica\";\n", dotString(m.Name), dotString(title))
+	fmt.Fprintf(w, "digraph %s {\n\tlabel=%s;\n\tlabelloc=t;\n\tfontname=\"Helvetica\";\n", dotString(escapeControls(m.Name)), dotString(escapeControls(title)))
 	fmt.Fprintln(w, "\tnode [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=\"Helvetica\"];")
 	fmt.Fprintln(w, "\tsubgraph cluster_legend {\n\t\tlabel=\"legend: the worst finding of each layer\";\n\t\tfontsize=10;")
 	for i, s := range []validate.Severity{validate.Error, validate.Warning, validate.Note} {
@@ -121,13 +121,15 @@ func writeDOT(w io.Writer, m *ir.Model, r *validate.Report, o dotOptions) error 
 		if !keep[l] {
 			continue
 		}
-		label := l.Name + "\n" + l.Type
+		// The name and type are escaped first, so that a newline they hold
+		// shows as \n instead of breaking the label where irdiv's do.
+		label := escapeControls(l.Name) + "\n" + escapeControls(l.Type)
 		for _, p := range l.Outputs {
 			label += " " + p.Type.String() + p.Shape().String()
 		}
 		attrs := fmt.Sprintf("label=%s", dotString(label))
 		if f, ok := worst[l]; ok {
-			attrs += fmt.Sprintf(", fillcolor=%s, tooltip=%s", dotString(severityColors[f.Severity]), dotString(f.Severity.String()+" "+string(f.Code)+": "+f.Message))
+			attrs += fmt.Sprintf(", fillcolor=%s, tooltip=%s", dotString(severityColors[f.Severity]), dotString(escapeControls(f.Severity.String()+" "+string(f.Code)+": "+f.Message)))
 			if f.Severity == validate.Error {
 				attrs += ", penwidth=2"
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/irdiv/irdiv/internal/onnxwire"
 	"github.com/irdiv/irdiv/internal/ortreplay"
 	"github.com/irdiv/irdiv/onnx"
+	"github.com/irdiv/irdiv/validate"
 )
 
 // TestFixExample: fix rewrites the U-Net example's two hazardous Divs,
@@ -87,7 +88,7 @@ func TestFixReplaysWithoutONNXRuntime(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 	// The fixed model gives ONNX's truncation as OpenVINO imports it too.
-	if stdout, stderr, code := irdiv(t, "validate", fixed); code != 0 || !strings.Contains(stdout, "divide/floor-trunc-agree") || !strings.Contains(stdout, "0 with errors") {
+	if stdout, stderr, code := irdiv(t, "validate", fixed); code != 0 || !strings.Contains(stdout, string(validate.FloorTruncAgree)) || !strings.Contains(stdout, "0 with errors") {
 		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }

@@ -158,7 +158,7 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 	if *weights == "" && !isONNX(pos[0]) {
 		bin := strings.TrimSuffix(pos[0], filepath.Ext(pos[0])) + ".bin"
 		if _, err := os.Stat(bin); err != nil {
-			fmt.Fprintf(stdout, "weights   %s is absent: run needs it for the Consts' values (info does not)\n", bin)
+			textln(stdout, "weights   %s is absent: run needs it for the Consts' values (info does not)", bin)
 		}
 	}
 	return nil
@@ -228,22 +228,22 @@ func describe(m *ir.Model, inf *ops.Inference) infoJSON {
 // floors integers), which is what validate checks.
 func printInfo(w io.Writer, m *ir.Model, inf *ops.Inference, info infoJSON, fromONNX bool) {
 	if fromONNX {
-		fmt.Fprintf(w, "model     %s (ONNX)\n", quote(info.Name))
+		textln(w, "model     %s (ONNX)", quote(info.Name))
 		fmt.Fprintln(w, "imports   shown as irdiv converts it: every Div truncates (m_pythondiv=false), as ONNX means;")
 		fmt.Fprintln(w, "          OpenVINO's ONNX frontend writes m_pythondiv=true, which floors integers: validate checks that import")
 	} else {
-		fmt.Fprintf(w, "model     %s (IR v%d)\n", quote(info.Name), info.IRVersion)
+		textln(w, "model     %s (IR v%d)", quote(info.Name), info.IRVersion)
 	}
 	if info.Producer != "" || info.Framework != "" {
-		fmt.Fprintf(w, "producer  %s (framework %s)\n", cmp.Or(info.Producer, "unknown"), cmp.Or(info.Framework, "unknown"))
+		textln(w, "producer  %s (framework %s)", cmp.Or(info.Producer, "unknown"), cmp.Or(info.Framework, "unknown"))
 	}
-	fmt.Fprintln(w, "inputs")
+	textln(w, "inputs")
 	for i, p := range info.Inputs {
-		fmt.Fprintf(w, "  %d %s %s %s\n", i, quote(p.Name), p.ElementType, p.Shape)
+		textln(w, "  %d %s %s %s", i, quote(p.Name), p.ElementType, p.Shape)
 	}
-	fmt.Fprintln(w, "outputs")
+	textln(w, "outputs")
 	for i, p := range info.Outputs {
-		fmt.Fprintf(w, "  %d %s %s %s\n", i, quote(p.Name), p.ElementType, p.Shape)
+		textln(w, "  %d %s %s %s", i, quote(p.Name), p.ElementType, p.Shape)
 	}
 	counts := make(map[string]int)
 	for _, l := range m.Layers {
@@ -254,7 +254,7 @@ func printInfo(w io.Writer, m *ir.Model, inf *ops.Inference, info infoJSON, from
 	for _, t := range types {
 		hist = append(hist, fmt.Sprintf("%s %d", t, counts[t]))
 	}
-	fmt.Fprintf(w, "layers    %d: %s\n", len(m.Layers), strings.Join(hist, ", "))
+	textln(w, "layers    %d: %s", len(m.Layers), strings.Join(hist, ", "))
 	var divides []string
 	for _, l := range m.Layers {
 		d, ok := inf.Ops[l].(*ops.Divide)
@@ -276,23 +276,23 @@ func printInfo(w io.Writer, m *ir.Model, inf *ops.Inference, info infoJSON, from
 			divides = append(divides, "    warning: "+warn)
 		}
 	}
-	fmt.Fprintf(w, "divides   %d\n", len(divides))
+	textln(w, "divides   %d", len(divides))
 	for _, d := range divides {
-		fmt.Fprintln(w, d)
+		textln(w, "%s", d)
 	}
 	if len(info.Unsupported) > 0 {
-		fmt.Fprintf(w, "irdiv cannot execute: %s\n", strings.Join(info.Unsupported, ", "))
+		textln(w, "irdiv cannot execute: %s", strings.Join(info.Unsupported, ", "))
 	}
 	if dead := m.Unreachable(); len(dead) > 0 {
-		fmt.Fprintf(w, "unreachable: %s no Result reaches (OpenVINO drops them)\n", plural(len(dead), "layer"))
+		textln(w, "unreachable: %s no Result reaches (OpenVINO drops them)", plural(len(dead), "layer"))
 	}
 	for _, warn := range m.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
+		textln(w, "warning: %s", warn)
 	}
 	if m.Version == 10 {
 		for _, p := range info.Outputs {
 			if to := v10RuntimeType(p.ElementType); to != p.ElementType {
-				fmt.Fprintf(w, "note: IR v10: OpenVINO's runtime returns output %s as %s, irdiv keeps %s\n", quote(p.Name), to, p.ElementType)
+				textln(w, "note: IR v10: OpenVINO's runtime returns output %s as %s, irdiv keeps %s", quote(p.Name), to, p.ElementType)
 			}
 		}
 	}

@@ -71,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "irdiv: unknown command %s (commands: eval, run, info, bench, convert, validate, version; see irdiv help)\n", oneLine(strconv.Quote(args[0])))
+		fmt.Fprintf(stderr, "irdiv: unknown command %s (commands: eval, run, info, bench, convert, validate, fix, version; see irdiv help)\n", oneLine(strconv.Quote(args[0])))
 		return 2
 	}
 	err := cmd(args[1:], stdout, stderr)
@@ -94,9 +94,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 // maxMessage bounds an error line: values from a file can be long.
 const maxMessage = 2000
 
-// oneLine folds white space so that an error is one line, and cuts it.
+// oneLine folds white space so that an error is one line, escapes the
+// control characters left (a name's ESC must not reach the terminal), and
+// cuts it.
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = escapeControls(strings.Join(strings.Fields(s), " "))
 	if len(s) > maxMessage {
 		s = strings.ToValidUTF8(s[:maxMessage], "") + " ... (cut)"
 	}

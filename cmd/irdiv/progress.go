@@ -78,17 +78,3 @@ func (p *progress) end() {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
 }
-
-// escapeControls replaces control characters, so that a file name cannot
-// move the cursor or forge output.
-func escapeControls(s string) string {
-	out := make([]rune, 0, len(s))
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			out = append(out, '?')
-			continue
-		}
-		out = append(out, r)
-	}
-	return string(out)
-}

@@ -21,7 +21,7 @@ func TestProgress(t *testing.T) {
 	p.start("b\n.onnx")
 	p.end()
 	got := buf.String()
-	for _, want := range []string{"0/2 models  a.onnx", "1/2 models  b?.onnx"} {
+	for _, want := range []string{"0/2 models  a.onnx", "1/2 models  b\\n.onnx"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in %q", want, got)
 		}

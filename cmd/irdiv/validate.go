@@ -14,7 +14,6 @@ import (
 	"sync"
 
 	"github.com/irdiv/irdiv/ir"
-	"github.com/irdiv/irdiv/ir/npy"
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/validate"
 )
@@ -36,7 +35,11 @@ OpenVINO's CPU plugin, which truncates, differs. --onnx compares an IR
 with the ONNX model it came from, Div by Div, on the values that reach
 each Div in the ONNX model (its test_data_set_0, when it sits beside it,
 then random inputs). --counter-examples writes each counter-example as a
-folder of NAME.npy, one per model input, that any runtime can replay.
+folder of NAME.npy, one per model input, that any runtime can replay:
+DIR/MODEL/N-LAYER, MODEL new or empty, names made safe as file names
+(characters outside [A-Za-z0-9_.-] become "_", long names end in a hash,
+names that then collide get "~2"...), one folder for the findings of one
+model that share their inputs, at most --max-files files and folders.
 
 A folder is searched for .onnx and .xml files; among several models, one
 that cannot be read is reported as an ir/unreadable error and the others
@@ -66,7 +69,8 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	quiet := fs.Bool("quiet", false, "show no progress on a terminal (progress is shown only on a terminal, for runs past a second)")
 	severity := fs.String("severity", "note", "show findings of this `SEVERITY` and worse: note, warning or error")
 	seed := fs.Uint64("seed", 1, "seed of the random operands of --onnx")
-	cexDir := fs.String("counter-examples", "", "write each counter-example to a folder under `DIR`: one NAME.npy per model input")
+	cexDir := fs.String("counter-examples", "", "write each counter-example to a new folder under `DIR`: one NAME.npy per model input")
+	maxFiles := fs.Int("max-files", defaultMaxFiles, "write at most `N` files and folders under --counter-examples DIR; counter-examples past it are named in the report, not written")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -77,6 +81,9 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	minimum, err := validate.ParseSeverity(*severity)
 	if err != nil {
 		return usageErr("--severity %s: must be one of note, warning, error", *severity)
+	}
+	if *maxFiles < 0 {
+		return usageErr("--max-files %d: must be 0 or more", *maxFiles)
 	}
 	if *asJSON {
 		if *format != "text" && *format != "json" {
@@ -150,7 +157,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 		total.Add(r.Summary())
 	}
 	if *cexDir != "" {
-		if err := writeCounterExamples(*cexDir, reports, paths); err != nil {
+		if err := writeCounterExamples(*cexDir, reports, paths, *maxFiles); err != nil {
 			return err
 		}
 	}
@@ -280,36 +287,6 @@ func onnxTestData(m *onnx.Model, path string) (map[string]*ir.Tensor, error) {
 	return out, nil
 }
 
-// writeCounterExamples writes every counter-example of the reports as a
-// folder DIR/<model>/<n>-<layer>/ of NAME.npy, one per model input, and
-// names the folder in the finding's evidence (counter_example_dir).
-func writeCounterExamples(dir string, reports []*validate.Report, paths []string) error {
-	for i, r := range reports {
-		stem := strings.TrimSuffix(filepath.Base(paths[i]), filepath.Ext(paths[i]))
-		for j := range r.Findings {
-			f := &r.Findings[j]
-			if f.CounterExample == nil {
-				continue
-			}
-			name := fmt.Sprintf("%d", j)
-			if f.Layer != nil {
-				name += "-" + strings.TrimSuffix(validate.CounterExampleFile(f.Layer.Name), ".npy")
-			}
-			folder := filepath.Join(dir, validate.CounterExampleFileStem(stem), name)
-			if err := os.MkdirAll(folder, 0o755); err != nil {
-				return err
-			}
-			for input, t := range f.CounterExample.Inputs {
-				if err := npy.WriteFile(filepath.Join(folder, validate.CounterExampleFile(input)), t); err != nil {
-					return err
-				}
-			}
-			f.Evidence = f.Evidence.With(validate.Fact{Name: "counter_example_dir", Value: folder})
-		}
-	}
-	return nil
-}
-
 // filtered returns the findings at the given severity or worse.
 func filtered(r *validate.Report, minimum validate.Severity) *validate.Report {
 	out := &validate.Report{Model: r.Model, Coverage: r.Coverage, Hidden: r.Hidden}
@@ -352,13 +329,13 @@ func printJSON(w io.Writer, reports []*validate.Report, minimum validate.Severit
 }
 
 func printReports(w io.Writer, reports []*validate.Report, total validate.Summary, minimum validate.Severity) {
-	fmt.Fprintf(w, "%s: %s, %s, %s\n", plural(len(reports), "model"), plural(total.Errors, "error"), plural(total.Warnings, "warning"), plural(total.Notes, "note"))
+	textln(w, "%s: %s, %s, %s", plural(len(reports), "model"), plural(total.Errors, "error"), plural(total.Warnings, "warning"), plural(total.Notes, "note"))
 	if len(reports) > 1 {
 		var coverage validate.Coverage
 		for _, r := range reports {
 			coverage.Add(r.Coverage)
 		}
-		fmt.Fprintf(w, "%s\n", coverage)
+		textln(w, "%s", coverage)
 	}
 	for _, r := range reports {
 		s := r.Summary()
@@ -373,7 +350,8 @@ func printReports(w io.Writer, reports []*validate.Report, total validate.Summar
 			}
 			hidden = fmt.Sprintf(" (%s not shown: --severity %s)", strings.Join(parts, " and "), minimum)
 		}
-		fmt.Fprintf(w, "\n%s: %s, %s, %s%s\n", r.Model, plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Notes, "note"), hidden)
+		fmt.Fprintln(w)
+		textln(w, "%s: %s, %s, %s%s", r.Model, plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Notes, "note"), hidden)
 		for _, f := range r.Findings {
 			if f.Severity < minimum {
 				continue
@@ -382,32 +360,51 @@ func printReports(w io.Writer, reports []*validate.Report, total validate.Summar
 			if f.Layer != nil {
 				where = f.Layer.String() + ": "
 			}
-			fmt.Fprintf(w, "  %-7s %s: %s%s\n", f.Severity, f.Code, where, f.Message)
+			textln(w, "  %-7s %s: %s%s", f.Severity, f.Code, where, f.Message)
 			if e := f.Evidence.Get("expression"); e != nil {
-				fmt.Fprintf(w, "          %s\n", e)
+				textln(w, "          %s", e)
 			}
 			if c := f.CounterExample; c != nil {
-				fmt.Fprintf(w, "          counter-example inputs: %s", counterInputs(c))
+				written := ""
 				if d := f.Evidence.Get("counter_example_dir"); d != nil {
-					fmt.Fprintf(w, " (written to %s)", d)
+					written = fmt.Sprintf(" (written to %s)", d)
+				} else if d := f.Evidence.Get("counter_example_not_written"); d != nil {
+					written = fmt.Sprintf(" (not written: %s)", d)
 				}
-				fmt.Fprintln(w)
+				textln(w, "          counter-example inputs: %s%s", counterInputs(c), written)
 			}
 		}
 		fmt.Fprintf(w, "  %s\n", r.Coverage)
 	}
 }
 
+// maxShownInputs bounds the inputs a counter-example's line lists: a
+// model may have thousands.
+const maxShownInputs = 8
+
 // counterInputs lists a counter-example's inputs: x=i32[4] [-3,1,1,1].
+// The inputs that hold more than the default 1s come first, as they are
+// what the counter-example chose; past maxShownInputs the rest are
+// counted.
 func counterInputs(c *validate.CounterExample) string {
-	var parts []string
+	var chosen, rest []string
 	for _, name := range slices.Sorted(maps.Keys(c.Inputs)) {
 		t := c.Inputs[name]
 		dims := make([]string, len(t.Shape))
 		for i, d := range t.Shape {
 			dims[i] = strconv.FormatInt(d, 10)
 		}
-		parts = append(parts, fmt.Sprintf("%s=%s[%s] %s", name, t.Type, strings.Join(dims, ","), shortValues(t)))
+		values := shortValues(t)
+		part := fmt.Sprintf("%s=%s[%s] %s", name, t.Type, strings.Join(dims, ","), values)
+		if values == "all 1" {
+			rest = append(rest, part)
+		} else {
+			chosen = append(chosen, part)
+		}
+	}
+	parts := append(chosen, rest...)
+	if len(parts) > maxShownInputs {
+		parts = append(parts[:maxShownInputs], fmt.Sprintf("and %d more", len(parts)-maxShownInputs))
 	}
 	return strings.Join(parts, ", ")
 }
