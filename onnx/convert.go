@@ -143,6 +143,13 @@ func namesFitXML(g *Graph) error {
 	}
 	for _, n := range g.Nodes {
 		names = append(append(append(names, n.Name), n.Inputs...), n.Outputs...)
+		for _, key := range sortedKeys(n.Attrs) {
+			if a := n.Attrs[key]; a.Graph != nil {
+				if err := namesFitXML(a.Graph); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	for _, name := range names {
 		if !ir.IsXMLText(name) {
