@@ -30,7 +30,9 @@ func graph(name string, nodes []*onnxpb.NodeProto, inputs, outputs []*onnxpb.Val
 }
 
 // untyped is a subgraph input or output without a type, as ONNX allows.
-func untyped(name string) *onnxpb.ValueInfoProto { return &onnxpb.ValueInfoProto{Name: proto.String(name)} }
+func untyped(name string) *onnxpb.ValueInfoProto {
+	return &onnxpb.ValueInfoProto{Name: proto.String(name)}
+}
 
 // anyShape is a tensor of type t and unknown shape.
 func anyShape(name string, t int32) *onnxpb.ValueInfoProto {
