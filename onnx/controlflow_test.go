@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -414,5 +415,66 @@ func TestControlFlowRefused(t *testing.T) {
 		case !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.want):
 			t.Errorf("%s: %v\nwant %q (%v)", c.name, err, c.want, c.is)
 		}
+	}
+}
+
+// TestONNXControlFlowNodeTests runs ONNX's own node tests of If, Loop (the
+// expanded Range tests are Loops) and Scan, in testdata/node: those of
+// tensors match their expected outputs exactly, both ways of importing;
+// those of sequences and optionals are refused as unsupported ONNX, and
+// Scan as an op irdiv cannot execute.
+func TestONNXControlFlowNodeTests(t *testing.T) {
+	dirs, _ := filepath.Glob("testdata/node/test_*")
+	if len(dirs) == 0 {
+		t.Fatal("no testdata/node/test_*")
+	}
+	for _, dir := range dirs {
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			m, err := ReadFile(filepath.Join(dir, "model.onnx"), ReadOptions{})
+			if strings.Contains(name, "_seq") || strings.Contains(name, "_opt") {
+				if !errors.Is(err, ErrUnsupported) {
+					t.Fatalf("want ErrUnsupported, got %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			set := filepath.Join(dir, "test_data_set_0")
+			var inputs []*ir.Tensor
+			for i := range m.Graph.Inputs {
+				in, _, err := ReadTensorFile(filepath.Join(set, "input_"+strconv.Itoa(i)+".pb"), ReadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				inputs = append(inputs, in)
+			}
+			for _, faithful := range []bool{false, true} {
+				model, err := Import(m, ImportOptions{Faithful: faithful})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := runAll(model, plugin.Config{}, inputs...)
+				if strings.Contains(name, "scan") {
+					if !errors.Is(err, plugin.ErrUnsupportedOp) {
+						t.Fatalf("want plugin.ErrUnsupportedOp, got %v", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, g := range got {
+					want, _, err := ReadTensorFile(filepath.Join(set, "output_"+strconv.Itoa(i)+".pb"), ReadOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if g.Type != want.Type || !slices.Equal(g.Shape, want.Shape) || string(g.Data) != string(want.Data) {
+						t.Errorf("faithful=%v: output %d is %v, want %v", faithful, i, g, want)
+					}
+				}
+			}
+		})
 	}
 }
