@@ -470,6 +470,9 @@ func attrData(n *Node) []ir.Attr {
 	var data []ir.Attr
 	for _, name := range sortedKeys(n.Attrs) {
 		a := n.Attrs[name]
+		if !ir.IsXMLName(name) {
+			continue // an IR file cannot hold it; the layer is opaque anyway
+		}
 		var v string
 		switch a.Kind {
 		case "INT":
