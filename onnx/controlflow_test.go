@@ -231,6 +231,16 @@ func TestControlFlow(t *testing.T) {
 			floor:  []i64Out{{[]int64{2}, []int64{5, 6}}, {[]int64{0, 2}, nil}},
 		},
 		{
+			name: "loop of constants, longer than inference folds",
+			model: onnxModel(13, graph("g", []*onnxpb.NodeProto{
+				nd("Loop", []string{"M", "", "v"}, []string{"v_final"}, graphAttr("body", loopBody([]*onnxpb.NodeProto{
+					keep, nd("Add", []string{"v_in", "one"}, []string{"v_out"}),
+				}))),
+			}, nil, []*onnxpb.ValueInfoProto{anyShape("v_final", i64T)},
+				i64Init("M", nil, ops.FoldMaxBodyRuns+5), i64Init("v", []int64{1}, -3), i64Init("one", nil, 1))),
+			floor: []i64Out{{[]int64{1}, []int64{ops.FoldMaxBodyRuns + 2}}},
+		},
+		{
 			name: "loop of Divs of negative integers",
 			model: onnxModel(13, graph("g", []*onnxpb.NodeProto{
 				nd("Loop", []string{"M", "", "v"}, []string{"v_final"}, graphAttr("body", loopBody([]*onnxpb.NodeProto{
@@ -387,6 +397,8 @@ func TestControlFlowRefused(t *testing.T) {
 			nd("Add", []string{"v_in", "one"}, []string{"v_out"}), nd("Less", []string{"v_out", "ten"}, []string{"c1"}), nd("Squeeze", []string{"c1"}, []string{"cond_out"})}),
 			i64Init("M", nil, math.MaxInt64), i64Init("one", nil, 1), i64Init("ten", []int64{1}, 10)),
 			plugin.Config{Options: ops.Options{MaxBodyRuns: 1000}}, "", nil},
+		{"a division by zero in a body", loop([]string{"M", "", "v"}, loopBody([]*onnxpb.NodeProto{keep, nd("Div", []string{"v_in", "iter"}, []string{"v_out"})}), i64Init("M", nil, 3)),
+			plugin.Config{}, `ops: layer "v_final" (id 3): iteration 0: body layer "v_out" (id 3): integer division by zero`, ops.ErrDivideByZero},
 		{"a scan output past the tensor cap", onnxModel(13, graph("g", []*onnxpb.NodeProto{nd("Loop", []string{"", "", "v"}, []string{"v_final", "scan"},
 			graphAttr("body", loopBody([]*onnxpb.NodeProto{keep, nd("Identity", []string{"v_in"}, []string{"v_out"}), nd("Identity", []string{"v_in"}, []string{"s"})}, "s")))},
 			[]*onnxpb.ValueInfoProto{tensorInfo("v", i64T, 1)}, []*onnxpb.ValueInfoProto{anyShape("v_final", i64T), anyShape("scan", i64T)})),

@@ -216,7 +216,7 @@ func (im *importer) fold(op ops.Op, ins []tensor, outs []ops.ValueInfo) {
 			return
 		}
 	}
-	res, err := ops.Evaluate(op, values, ops.Options{MaxTensorBytes: cmp.Or(im.opts.MaxFoldBytes, 1<<20)})
+	res, err := ops.Evaluate(op, values, ops.Options{MaxTensorBytes: cmp.Or(im.opts.MaxFoldBytes, 1<<20), MaxBodyRuns: ops.FoldMaxBodyRuns})
 	if err != nil {
 		return // the layer computes it at run time (or fails there)
 	}

@@ -2,12 +2,10 @@ package ops
 
 import (
 	"cmp"
-	"errors"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/irdiv/irdiv/internal/pkgerr"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/shapeinfer"
 )
@@ -235,14 +233,26 @@ func (p *Program) resultIndex(id uint64) (int, bool) {
 // bodyErr puts the name of a body before an error that happened in it,
 // keeping one "ops: " prefix and the error chain.
 func bodyErr(body string, err error) error {
-	var le *LayerError
-	if errors.As(err, &le) && le == err {
-		detail, _ := pkgerr.Detail("ops", le.Err)
-		return errorf("%s %s: %w", body, le.Layer, detail)
-	}
-	detail, _ := pkgerr.Detail("ops", err)
-	return errorf("%s: %w", body, detail)
+	return errorf("%s %w", body, detail(err))
 }
+
+// detail strips this package's prefix from an error's message, to put
+// context before it; the error chain is kept.
+func detail(err error) error {
+	if msg, ok := strings.CutPrefix(err.Error(), "ops: "); ok {
+		return &detailed{msg, err}
+	}
+	return err
+}
+
+// detailed is an error of this package without its prefix.
+type detailed struct {
+	msg string
+	err error
+}
+
+func (d *detailed) Error() string { return d.msg }
+func (d *detailed) Unwrap() error { return d.err }
 
 // withRuns gives o the counter of body runs of the evaluation it starts,
 // unless an enclosing body already did.
@@ -868,7 +878,7 @@ func (lp *Loop) evaluateDynamic(in []*ir.Tensor, o Options) ([]*ir.Tensor, error
 	iter := int64(0)
 	for ; (trip < 0 || iter < trip) && cond; iter++ {
 		if err := o.spend(); err != nil {
-			return nil, errorf("iteration %d: %w", iter, err)
+			return nil, errorf("iteration %d: %w", iter, detail(err))
 		}
 		if lp.iterParam >= 0 {
 			v := lp.iterInfo()
@@ -883,7 +893,7 @@ func (lp *Loop) evaluateDynamic(in []*ir.Tensor, o Options) ([]*ir.Tensor, error
 		}
 		res, err := lp.Body.Run(vals, o)
 		if err != nil {
-			return nil, errorf("iteration %d: %w", iter, bodyErr("body", err))
+			return nil, errorf("iteration %d: %w", iter, detail(bodyErr("body", err)))
 		}
 		for i, out := range lp.out {
 			if !out.concat {
@@ -930,12 +940,6 @@ func (lp *Loop) evaluateDynamic(in []*ir.Tensor, o Options) ([]*ir.Tensor, error
 		}
 	}
 	return out, nil
-}
-
-// detail strips this package's prefix from an error, to add context.
-func detail(err error) error {
-	d, _ := pkgerr.Detail("ops", err)
-	return d
 }
 
 // initialValue is the output of a Result when no iteration ran: the
