@@ -189,7 +189,14 @@ func (p *Program) infer(params []ValueInfo) ([]ValueInfo, error) {
 		for i, s := range st.in {
 			in[i] = slots[s]
 		}
-		out, err := InferFold(st.op, in)
+		// Nested Ifs and Loops are not folded: each inference of a body
+		// would run them again, and a body is inferred once per branch or
+		// round of the op that holds it.
+		infer := InferFold
+		if _, nested := st.op.(bodyHolder); nested {
+			infer = Op.Infer
+		}
+		out, err := infer(st.op, in)
 		if err != nil {
 			return nil, &LayerError{st.layer, err}
 		}
