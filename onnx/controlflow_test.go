@@ -382,6 +382,8 @@ func TestControlFlowRefused(t *testing.T) {
 			plugin.Config{}, `output "y" is not a tensor`, ErrUnsupported},
 		{"subgraphs nested too deep", ifModel(graphAttr("then_branch", nested(9)), graphAttr("else_branch", idBranch)),
 			plugin.Config{}, "subgraphs nest more than 8 deep", ir.ErrLimit},
+		{"a branch holding an op irdiv does not know", ifModel(graphAttr("then_branch", branch("y", nd("Sin", []string{"x"}, []string{"y"}))), graphAttr("else_branch", idBranch)),
+			plugin.Config{}, `irdiv cannot execute 1 layer (If opset8 x1), first layer "r"`, plugin.ErrUnsupportedOp},
 		{"missing body", loop([]string{"", "", "v"}, nil), plugin.Config{}, "Missing 'body' attribute", ErrRule},
 		{"body of too few inputs", loop([]string{"", "", "v"}, graph("body", []*onnxpb.NodeProto{nd("Identity", []string{"v_in"}, []string{"v_out"})},
 			[]*onnxpb.ValueInfoProto{untyped("v_in")}, []*onnxpb.ValueInfoProto{untyped("v_out"), untyped("v_out")})),

@@ -36,7 +36,10 @@ type dataIgnorer interface {
 // inputs as values (so every type, shape and attribute check of Infer
 // applies), then bounds each output by o.MaxTensorBytes (0 means
 // ir.MaxTensorBytes) before allocating it: an output over the cap is an
-// error wrapping ir.ErrTooLarge, however small the inputs.
+// error wrapping ir.ErrTooLarge, however small the inputs. If and Loop,
+// whose output shapes only running them tells, check their inputs and
+// allocate their outputs themselves (a Loop's scan outputs bounded as they
+// grow); their outputs are then held to the same cap.
 //
 // Ops irdiv infers but cannot compute fail with an error wrapping
 // ErrUnsupportedOp; element types other than the twelve numeric ones and
