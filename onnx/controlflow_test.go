@@ -253,6 +253,22 @@ func TestControlFlow(t *testing.T) {
 			trunc:  []i64Out{{[]int64{2}, []int64{-1, 2}}},
 		},
 		{
+			name: "loop nested in a loop, its trip count from the outer iteration",
+			model: onnxModel(13, graph("g", []*onnxpb.NodeProto{
+				nd("Loop", []string{"M", "", "v"}, []string{"v_final", "scan"}, graphAttr("body", loopBody([]*onnxpb.NodeProto{
+					keep,
+					nd("Add", []string{"iter", "one"}, []string{"n"}),
+					nd("Loop", []string{"n", "", "v_in"}, []string{"v_out"}, graphAttr("body", graph("inner", []*onnxpb.NodeProto{
+						nd("Identity", []string{"c_in"}, []string{"c_out"}), nd("Add", []string{"w_in", "one"}, []string{"w_out"}),
+					}, []*onnxpb.ValueInfoProto{untyped("j"), untyped("c_in"), untyped("w_in")}, []*onnxpb.ValueInfoProto{untyped("c_out"), untyped("w_out")}))),
+					nd("Identity", []string{"v_out"}, []string{"s"}),
+				}, "s"))),
+			}, []*onnxpb.ValueInfoProto{tensorInfo("M", i64T), tensorInfo("v", i64T, 1)}, []*onnxpb.ValueInfoProto{anyShape("v_final", i64T), anyShape("scan", i64T)},
+				i64Init("one", nil, 1))),
+			inputs: []*ir.Tensor{i64Tensor(t, nil, 3), i64Tensor(t, []int64{1}, 0)},
+			floor:  []i64Out{{[]int64{1}, []int64{6}}, {[]int64{3, 1}, []int64{1, 3, 6}}},
+		},
+		{
 			name: "if nested in a loop, reading names of both enclosing graphs",
 			model: onnxModel(13, graph("g", []*onnxpb.NodeProto{
 				nd("Loop", []string{"M", "", "v"}, []string{"v_final", "scan"}, graphAttr("body", loopBody([]*onnxpb.NodeProto{
