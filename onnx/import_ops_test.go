@@ -251,7 +251,6 @@ func TestPowMixedTypes(t *testing.T) {
 	}
 }
 
-
 func i64Initializer(name string, v ...int64) *onnxpb.TensorProto {
 	return &onnxpb.TensorProto{Name: proto.String(name), DataType: proto.Int32(dataType(ir.I64)), Dims: []int64{int64(len(v))}, Int64Data: v}
 }
