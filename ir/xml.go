@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"unicode"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/beevik/etree"
@@ -114,7 +114,7 @@ func parseXML(data []byte, c xmlCaps) (*etree.Element, *xmlError) {
 	}
 	root, err := documentRoot(doc)
 	if err == nil {
-		err = checkTree(root, c.tags)
+		err = countTags(root, c.tags)
 	}
 	if err != nil {
 		return nil, locate(data, c, err)
@@ -185,23 +185,14 @@ func isSpace(s string) bool {
 	return true
 }
 
-// checkTree checks the names of the elements under root (root included)
-// and their attributes, and counts the elements named in caps, walking
-// the tree without recursion.
-func checkTree(root *etree.Element, caps []tagCap) error {
+// countTags counts the elements under root (root included) named in
+// caps, walking the tree without recursion.
+func countTags(root *etree.Element, caps []tagCap) error {
 	counts := make([]int, len(caps))
 	stack := []*etree.Element{root}
 	for len(stack) > 0 {
 		el := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if err := checkName(el.Space, el.Tag); err != nil {
-			return err
-		}
-		for _, a := range el.Attr {
-			if err := checkName(a.Space, a.Key); err != nil {
-				return err
-			}
-		}
 		for i, tc := range caps {
 			if el.Tag == tc.local {
 				if counts[i]++; counts[i] > tc.max {
@@ -209,8 +200,10 @@ func checkTree(root *etree.Element, caps []tagCap) error {
 				}
 			}
 		}
-		for c := range el.ChildElementsSeq() {
-			stack = append(stack, c)
+		for _, t := range el.Child {
+			if c, ok := t.(*etree.Element); ok {
+				stack = append(stack, c)
+			}
 		}
 	}
 	return nil
@@ -250,14 +243,6 @@ func scanXML(data []byte, c xmlCaps) *xmlError {
 				return fail(false, tooDeep(c.depth))
 			}
 			open = append(open, t.Name)
-			if err := checkName(t.Name.Space, t.Name.Local); err != nil {
-				return fail(true, err)
-			}
-			for _, a := range t.Attr {
-				if err := checkName(a.Name.Space, a.Name.Local); err != nil {
-					return fail(true, err)
-				}
-			}
 			if nodes += 1 + len(t.Attr); nodes > c.nodes {
 				return fail(false, overCap(c.nodes, "XML elements and attributes", "MaxNodes"))
 			}
@@ -291,14 +276,6 @@ func scanXML(data []byte, c xmlCaps) *xmlError {
 	}
 	if !root {
 		return fail(true, errors.New("no root element"))
-	}
-	return nil
-}
-
-// checkName checks the name of an element or an attribute as written.
-func checkName(space, local string) error {
-	if name := join(space, local); !xmlName(name) {
-		return badName(name)
 	}
 	return nil
 }
@@ -425,19 +402,20 @@ func serializerLayout(in []byte) []byte {
 	return out
 }
 
-// xmlName reports whether s is a name by XML's rules, roughly: letters,
-// '_' and ':' first, then digits, '-' and '.' as well, one colon at most.
-// encoding/xml reads any run of such ASCII characters and bytes above
-// 0x7F as a name ("<1a>", "<a€>"); the reader refuses what this refuses,
-// and the writer writes nothing else, so that every model that reads can
-// be written and every model written reads.
+// xmlName reports whether s is a name the reader accepts, so that the
+// writer writes no other: encoding/xml's XML names (for ASCII: letters,
+// '_' and ':' first, then digits, '-' and '.' as well; beyond ASCII,
+// XML 1.0's tables, which encoding/xml itself applies to s), one colon at
+// most.
 func xmlName(s string) bool {
 	colons := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c >= utf8.RuneSelf:
-			return xmlNameRunes(s)
+			tok, err := xml.NewDecoder(strings.NewReader("<" + s + "/>")).RawToken()
+			start, ok := tok.(xml.StartElement)
+			return err == nil && ok && fullName(start.Name) == s && len(start.Attr) == 0
 		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_':
 		case c == ':':
 			colons++
@@ -448,20 +426,3 @@ func xmlName(s string) bool {
 	}
 	return s != "" && colons <= 1
 }
-
-// xmlNameRunes is xmlName for names beyond ASCII.
-func xmlNameRunes(s string) bool {
-	colons := 0
-	for i, r := range s {
-		if r == ':' {
-			colons++
-		}
-		ok := r == '_' || r == ':' || unicode.IsLetter(r) || i > 0 && (r == '-' || r == '.' || unicode.IsDigit(r))
-		if !ok {
-			return false
-		}
-	}
-	return s != "" && colons <= 1
-}
-
-func badName(s string) error { return fmt.Errorf("%q is not an XML name", s) }
