@@ -27,8 +27,9 @@ import (
 //   - a count (nodeBound): every element has a '<' of its own, not
 //     followed by '/', and every attribute an '=', so counting them
 //     bounds the nodes from above. When the bound is within the cap, as
-//     for every real model at the default caps, etree reads the document
-//     at once: one pass.
+//     for every real model at the default caps, etree parses the document
+//     at once: one parse, after two byte scans that build nothing (this
+//     count and checkChars).
 //   - when the bound is over the cap, a bounded pre-scan (scanXML) with
 //     encoding/xml's Decoder.RawToken, which keeps no tree and nothing
 //     but the names of the open elements (at most the depth cap), counts
@@ -141,6 +142,9 @@ func locate(data []byte, c xmlCaps, err error) *xmlError {
 	}
 	// scanXML accepts what was refused (FuzzXML looks for such files):
 	// report the refusal as it is.
+	if errors.Is(err, etree.ErrMaxDepth) {
+		return &xmlError{err: tooDeep(c.depth)}
+	}
 	line := 0
 	if se, ok := errors.AsType[*xml.SyntaxError](err); ok {
 		line = se.Line
