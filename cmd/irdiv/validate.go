@@ -67,6 +67,8 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	baselinePath := fs.String("baseline", "", "accept the findings listed in `FILE` (written by --write-baseline): they are reported as baselined and do not fail the run")
 	writeBaselinePath := fs.String("write-baseline", "", "write every finding of this run to `FILE`, as a baseline for --baseline")
 	target := fs.String("target", "", "report only the findings that concern `DEVICE`: reference (OpenVINO's reference and constant folding, which honour m_pythondiv), cpu or gpu (whose plugins truncate whatever it says); default: every device, each finding naming those it concerns")
+	var limits readLimits
+	limits.register(fs)
 	quiet := fs.Bool("quiet", false, "show no progress on a terminal (progress is shown only on a terminal, for runs past a second)")
 	severity := fs.String("severity", "note", "show findings of this `SEVERITY` and worse: note, warning or error")
 	seed := fs.Uint64("seed", 1, "seed of the random operands of --onnx")
@@ -99,6 +101,9 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	if *target != "" && !slices.Contains(validate.AllTargets, *target) {
 		return usageErr("--target %s: must be one of %s", *target, strings.Join(validate.AllTargets, ", "))
+	}
+	if err := limits.check(); err != nil {
+		return err
 	}
 	failOn, err := parseFailOn(*failOnFlag)
 	if err != nil {
@@ -135,7 +140,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 		wg.Go(func() {
 			for i := range work {
 				bar.start(paths[i])
-				reports[i], errs[i] = validateOne(paths[i], opts)
+				reports[i], errs[i] = validateOne(paths[i], opts, limits)
 				bar.finish()
 			}
 		})
@@ -252,7 +257,7 @@ func modelPaths(args []string) ([]string, error) {
 	return paths, nil
 }
 
-func validateOne(path string, opts validate.Options) (*validate.Report, error) {
+func validateOne(path string, opts validate.Options, limits readLimits) (*validate.Report, error) {
 	if isONNX(path) {
 		om, err := onnx.ReadFile(path, onnx.ReadOptions{})
 		if err != nil {
@@ -265,7 +270,7 @@ func validateOne(path string, opts validate.Options) (*validate.Report, error) {
 		opts.Imported, opts.Producer = true, om.Producer
 		return validate.Model(m, path, opts), nil
 	}
-	m, err := readModel(path, ir.ReadOptions{MaxConstBytes: constLimit}, 0)
+	m, err := readModel(path, limits.apply(ir.ReadOptions{MaxConstBytes: constLimit}), 0)
 	if err != nil {
 		return nil, err
 	}
