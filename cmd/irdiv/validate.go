@@ -391,6 +391,23 @@ func printReports(w io.Writer, reports []*validate.Report, total validate.Summar
 					written = fmt.Sprintf(" (not written: %s)", d)
 				}
 				textln(w, "          counter-example inputs: %s%s", counterInputs(c), written)
+				switch f.Evidence.Get("confirmed") {
+				case "outputs":
+					outputs, _ := f.Evidence.Get("outputs_differ").([]string)
+					var names []string
+					for _, o := range outputs {
+						names = append(names, quote(o))
+					}
+					verb := "differ"
+					if len(names) == 1 {
+						verb = "differs"
+					}
+					textln(w, "          confirmed at the model's outputs: %s %s", strings.Join(names, ", "), verb)
+				case "divide":
+					textln(w, "          confirmed at this Divide only: the model's outputs do not show the difference")
+				case "fails":
+					textln(w, "          the model fails on these inputs: %v", f.Evidence.Get("fails"))
+				}
 			}
 		}
 		fmt.Fprintf(w, "  %s\n", r.Coverage)
