@@ -54,6 +54,9 @@ type nodeOutcome struct {
 // fails on any other failure, and with -docs rewrites the per-op table in
 // docs/onnx-node-tests.md (which it otherwise checks).
 func TestONNXNodeTests(t *testing.T) {
+	if testing.Short() && *onnxNodeSource == "" {
+		t.Skip("runs 627 node tests three ways; go test without -short runs them (.ci/run does, twice)")
+	}
 	if *onnxNodeSource != "" {
 		refreshNodeTests(t, *onnxNodeSource)
 	}
