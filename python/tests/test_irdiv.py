@@ -208,6 +208,13 @@ class ReadmeTest(unittest.TestCase):
 
 
 class PackageTest(unittest.TestCase):
+    def test_flags(self) -> None:
+        from irdiv._validate import _flags
+
+        got = _flags({"max_tensor": "1GiB", "json": True, "pythondiv": False, "seed": None, "i": ["a=x.npy", "b=y.npy"], "onnx": Path("m.onnx"), "n": -1})
+        want = ["--max-tensor=1GiB", "--json", "--pythondiv=false", "--i=a=x.npy", "--i=b=y.npy", "--onnx=m.onnx", "--n=-1"]
+        self.assertEqual(got, want)
+
     def test_binary(self) -> None:
         path = irdiv.binary()
         self.assertTrue(os.access(path, os.X_OK), f"{path} is not executable")

@@ -32,8 +32,8 @@ def _is_model_proto(obj: Any) -> bool:
 
 
 def _flags(options: Mapping[str, Any]) -> List[str]:
-    """Keyword options as command-line flags: max_tensor="1GiB" is
-    --max-tensor=1GiB, True a bare flag, False --flag=false, None nothing,
+    """Keyword options as command-line flags: some_flag="x" is
+    --some-flag=x, True a bare flag, False --flag=false, None nothing,
     a list or tuple the flag once per item."""
     out: List[str] = []
     for key, value in options.items():
@@ -112,7 +112,7 @@ def validate(
             Without it they are written to a temporary folder, read, and
             removed, and the evidence does not name a folder.
         **options: any other flag of ``irdiv validate``, by its name with
-            ``_`` for ``-``: ``max_tensor="1GiB"`` is ``--max-tensor=1GiB``;
+            ``_`` for ``-``: ``some_flag="x"`` is ``--some-flag=x``;
             True is a bare flag, False ``--flag=false``, None leaves it
             out. A flag the command does not have raises Error.
 
