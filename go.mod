@@ -7,4 +7,9 @@ require (
 	golang.org/x/sys v0.49.0
 )
 
-require google.golang.org/protobuf v1.36.12
+require (
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	google.golang.org/protobuf v1.36.12
+)
+
+require golang.org/x/text v0.14.0 // indirect

@@ -313,9 +313,11 @@ func IsXMLText(s string) bool {
 	return true
 }
 
-// isXMLName reports whether s can be a tag or attribute name: XML's name
-// characters, roughly (letters, digits, '_', '-', '.', ':'), not starting
-// with a digit, '-' or '.'.
+// IsXMLName reports whether s can be a tag or attribute name in an IR
+// file: XML's name characters, roughly (letters, digits, '_', '-', '.',
+// ':'), not starting with a digit, '-' or '.'.
+func IsXMLName(s string) bool { return isXMLName(s) }
+
 func isXMLName(s string) bool {
 	for i, r := range s {
 		ok := r == '_' || r == ':' || unicode.IsLetter(r) || i > 0 && (r == '-' || r == '.' || unicode.IsDigit(r))

@@ -7,8 +7,10 @@ import "github.com/irdiv/irdiv/onnx/internal/onnxpb"
 // initializer or one node output), nodes come in topological order (each
 // reads only names defined before it), and every graph output is defined.
 // A graph input that also has an initializer is one name (IR version 4
-// and later allow it; earlier versions require it).
-func checkGraph(gp *onnxpb.GraphProto) error {
+// and later allow it; earlier versions require it). A subgraph (outer
+// non-nil) may also read the names its enclosing graphs define before the
+// node that holds it: ONNX scopes names lexically.
+func checkGraph(gp *onnxpb.GraphProto, outer *scope) error {
 	defined := make(map[string]string) // name -> what defines it
 	inputs := make(map[string]bool)
 	for _, vi := range gp.GetInput() {
@@ -39,7 +41,7 @@ func checkGraph(gp *onnxpb.GraphProto) error {
 			return errorf("%w: %s has no op_type", ErrFormat, n)
 		}
 		for _, in := range np.GetInput() {
-			if in != "" && defined[in] == "" {
+			if in != "" && defined[in] == "" && !outer.has(in) {
 				return errorf("%w: %s reads %q, which no graph input, initializer or earlier node defines (ONNX nodes are in topological order)", ErrFormat, n, in)
 			}
 		}
@@ -54,9 +56,26 @@ func checkGraph(gp *onnxpb.GraphProto) error {
 		}
 	}
 	for _, vi := range gp.GetOutput() {
-		if name := vi.GetName(); defined[name] == "" {
+		if name := vi.GetName(); defined[name] == "" && !outer.has(name) {
 			return errorf("%w: graph output %q is defined by no graph input, initializer or node", ErrFormat, name)
 		}
 	}
 	return nil
+}
+
+// scope is the names a graph defines so far, inside those of the graphs
+// that enclose it.
+type scope struct {
+	names  map[string]bool
+	parent *scope
+}
+
+// has reports whether the scope or an enclosing one defines name.
+func (s *scope) has(name string) bool {
+	for ; s != nil; s = s.parent {
+		if s.names[name] {
+			return true
+		}
+	}
+	return false
 }

@@ -142,7 +142,15 @@ func namesFitXML(g *Graph) error {
 		names = append(names, init.Name)
 	}
 	for _, n := range g.Nodes {
-		names = append(append(append(names, n.Name), n.Inputs...), n.Outputs...)
+		// An op type and domain become an opaque layer's type and version.
+		names = append(append(append(names, n.Name, n.OpType, n.Domain), n.Inputs...), n.Outputs...)
+		for _, key := range sortedKeys(n.Attrs) {
+			if a := n.Attrs[key]; a.Graph != nil {
+				if err := namesFitXML(a.Graph); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	for _, name := range names {
 		if !ir.IsXMLText(name) {

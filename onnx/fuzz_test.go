@@ -39,6 +39,14 @@ func FuzzReadONNX(f *testing.F) {
 			f.Add(data, []byte(nil))
 		}
 	}
+	// ONNX's node tests of If, Loop and Scan, so that mutations reach
+	// subgraphs.
+	nodeTests, _ := filepath.Glob("testdata/node/*/model.onnx")
+	for _, path := range nodeTests {
+		if data, err := os.ReadFile(path); err == nil {
+			f.Add(data, []byte(nil))
+		}
+	}
 	// The hostile corpus's models, so that mutations start from the
 	// shapes of trouble already known.
 	for _, seed := range testutil.Corpus(f, "model.onnx") {

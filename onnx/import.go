@@ -73,6 +73,11 @@ type importer struct {
 	declared map[string]ValueInfo // value_info and graph outputs, by name
 	node     *Node                // the node being imported
 	names    map[string]int       // layer names used, to keep them unique
+	// parent imports the graph that encloses this subgraph (nil for the
+	// main graph); outer lists the names of enclosing graphs this
+	// subgraph reads, each through a Parameter of its own.
+	parent *importer
+	outer  []outerRef
 }
 
 func importModel(m *Model, opts ImportOptions) (*ir.Model, error) {
@@ -211,7 +216,7 @@ func (im *importer) fold(op ops.Op, ins []tensor, outs []ops.ValueInfo) {
 			return
 		}
 	}
-	res, err := ops.Evaluate(op, values, ops.Options{MaxTensorBytes: cmp.Or(im.opts.MaxFoldBytes, 1<<20)})
+	res, err := ops.Evaluate(op, values, ops.Options{MaxTensorBytes: cmp.Or(im.opts.MaxFoldBytes, 1<<20), MaxBodyRuns: ops.FoldMaxBodyRuns})
 	if err != nil {
 		return // the layer computes it at run time (or fails there)
 	}
@@ -279,8 +284,7 @@ func (im *importer) input(i int) (tensor, bool) {
 	if i >= len(n.Inputs) || n.Inputs[i] == "" {
 		return tensor{}, false
 	}
-	t, ok := im.tensors[n.Inputs[i]]
-	return t, ok
+	return im.lookup(n.Inputs[i])
 }
 
 // importNode imports one node.
@@ -292,12 +296,16 @@ func (im *importer) importNode(n *Node) error {
 		if name == "" {
 			continue
 		}
-		if _, ok := im.tensors[name]; !ok {
+		if _, ok := im.lookup(name); !ok {
 			return errorf("%w: %s reads %q (input %d), which no input, initializer or earlier node produces", ErrFormat, n, name, i)
 		}
 	}
 	if n.Domain == "" {
-		if f, ok := converters[n.OpType]; ok {
+		f, ok := controlFlow[n.OpType]
+		if !ok {
+			f, ok = converters[n.OpType]
+		}
+		if ok {
 			results, err := f(im, n)
 			if err != nil {
 				return err
@@ -321,7 +329,7 @@ func (im *importer) opaque(n *Node) error {
 		if name == "" {
 			continue
 		}
-		t := im.tensors[name]
+		t, _ := im.lookup(name)
 		if first == nil {
 			first = &t
 		}
@@ -462,6 +470,9 @@ func attrData(n *Node) []ir.Attr {
 	var data []ir.Attr
 	for _, name := range sortedKeys(n.Attrs) {
 		a := n.Attrs[name]
+		if !ir.IsXMLName(name) {
+			continue // an IR file cannot hold it; the layer is opaque anyway
+		}
 		var v string
 		switch a.Kind {
 		case "INT":

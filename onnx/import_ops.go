@@ -23,7 +23,7 @@ func init() {
 	converters = map[string]converter{
 		"Constant":           importConstant,
 		"Identity":           passThrough,
-		"Dropout":            passThrough,
+		"Dropout":            importDropout,
 		"Shape":              importShape,
 		"Size":               importSize,
 		"Gather":             importGather,
@@ -39,7 +39,7 @@ func init() {
 		"Sub":                binaryOp("Subtract"),
 		"Mul":                binaryOp("Multiply"),
 		"Div":                importDiv,
-		"Pow":                binaryOp("Power"),
+		"Pow":                importPow,
 		"Equal":              binaryOp("Equal"),
 		"Less":               binaryOp("Less"),
 		"Greater":            binaryOp("Greater"),
@@ -79,6 +79,11 @@ func init() {
 		"ReduceMin":          reduce("ReduceMin"),
 		"ReduceMax":          reduce("ReduceMax"),
 		"ReduceMean":         reduce("ReduceMean"),
+		"ReduceL1":           composedReduce("Abs", ""),
+		"ReduceL2":           composedReduce("Square", "Sqrt"),
+		"ReduceLogSum":       composedReduce("", "Log"),
+		"ReduceLogSumExp":    composedReduce("Exp", "Log"),
+		"ReduceSumSquare":    composedReduce("Square", ""),
 		"GlobalAveragePool":  globalPool("ReduceMean"),
 		"GlobalMaxPool":      globalPool("ReduceMax"),
 		"Conv":               importConv,
@@ -213,11 +218,134 @@ func constantValue(n *Node) (*ir.Tensor, error) {
 }
 
 func passThrough(im *importer, n *Node) ([]tensor, error) {
-	if len(n.Outputs) > 1 && n.Outputs[1] != "" {
-		return nil, nil // Dropout's mask: keep the node (its rule types both outputs)
-	}
 	t, err := first(im, n)
 	return []tensor{t}, err
+}
+
+// importDropout imports Dropout in inference mode as the identity, with a
+// mask of all true (opset 12 and later, as ONNX's reference computes it;
+// before 12 the mask is kept opaque). In training mode (opset 12's third
+// input) with a ratio above 0 its output is random: irdiv refuses it, as
+// ONNX Runtime's tests exclude such cases; with a ratio of 0 it is the
+// identity again. Where training_mode or the ratio is known only at run
+// time, the identity goes through a guard that fails there, dividing by
+// zero in a layer named for the reason, unless training_mode is false or
+// the ratio 0.
+func importDropout(im *importer, n *Node) ([]tensor, error) {
+	x, err := first(im, n)
+	if err != nil {
+		return nil, err
+	}
+	wantMask := len(n.Outputs) > 1 && n.Outputs[1] != ""
+	if im.opset < 12 {
+		if wantMask {
+			return nil, nil // keep the node (its rule types both outputs)
+		}
+		return []tensor{x}, nil
+	}
+	mode, haveMode := im.input(2)
+	ratio, haveRatio := im.input(1)
+	scalarValue := func(t tensor, what string) (float64, bool, error) {
+		v := t.info.Value
+		if v == nil {
+			return 0, false, nil
+		}
+		if v.Len() != 1 {
+			return 0, false, im.ruleErr("%s must hold one value, it has %d", what, v.Len())
+		}
+		return v.Float64At(0), true, nil
+	}
+	training, trainingKnown := 0.0, true
+	if haveMode {
+		if training, trainingKnown, err = scalarValue(mode, "training_mode"); err != nil {
+			return nil, err
+		}
+	}
+	rate, rateKnown := 0.5, true
+	if haveRatio {
+		if rate, rateKnown, err = scalarValue(ratio, "ratio"); err != nil {
+			return nil, err
+		}
+	}
+	var guard *tensor // 1 of x's type, computed only where Dropout is deterministic
+	switch {
+	case trainingKnown && training == 0, rateKnown && rate == 0:
+	case trainingKnown && rateKnown:
+		return nil, errorf("%w: %s: opset %d: Dropout in training mode with ratio %g drops elements at random; irdiv runs only deterministic models", ErrUnsupported, n, im.opset, rate)
+	default:
+		g, err := im.dropoutGuard(x, mode, ratio, trainingKnown, rateKnown)
+		if err != nil {
+			return nil, err
+		}
+		guard = &g
+	}
+	y := x
+	if guard != nil {
+		if y, err = im.one("Multiply", "opset1", "guarded", bc(numpy), x, *guard); err != nil {
+			return nil, err
+		}
+	}
+	if !wantMask {
+		return []tensor{y}, nil
+	}
+	var one tensor
+	if guard != nil {
+		if one, err = im.one("Convert", "opset1", "true", data("destination_type", "boolean"), *guard); err != nil {
+			return nil, err
+		}
+	} else {
+		t, _ := ir.NewTensor(ir.Boolean, []int64{})
+		t.Data[0] = 1
+		one = im.constant(nodeName(n)+"/true", "", t)
+	}
+	shape, err := im.one("ShapeOf", "opset3", "shape", data("output_type", "i64"), x)
+	if err != nil {
+		return nil, err
+	}
+	mask, err := im.one("Broadcast", "opset3", "mask", data("mode", "numpy"), one, shape)
+	return []tensor{y, mask}, err
+}
+
+// dropoutGuard is a scalar 1 of x's type when training_mode is false or
+// the ratio is 0 at run time, and a division by zero otherwise (in a
+// layer whose name says why), so that a random Dropout fails rather than
+// passes its input on.
+func (im *importer) dropoutGuard(x, mode, ratio tensor, trainingKnown, rateKnown bool) (tensor, error) {
+	var safe []tensor
+	if !trainingKnown {
+		off, err := im.one("LogicalNot", "opset1", "not_training", nil, mode)
+		if err != nil {
+			return tensor{}, err
+		}
+		safe = append(safe, off)
+	}
+	if !rateKnown {
+		zero, err := im.one("Equal", "opset1", "ratio_zero", bc(numpy), ratio, im.scalarOf("zero", ratio.info.Type, 0))
+		if err != nil {
+			return tensor{}, err
+		}
+		safe = append(safe, zero)
+	}
+	ok := safe[0]
+	if len(safe) == 2 {
+		var err error
+		if ok, err = im.one("LogicalOr", "opset1", "deterministic", bc(numpy), safe[0], safe[1]); err != nil {
+			return tensor{}, err
+		}
+	}
+	ok, err := im.one("Reshape", "opset1", "deterministic_scalar", data("special_zero", "false"), ok, im.ints("scalar_shape", false))
+	if err != nil {
+		return tensor{}, err
+	}
+	divisor, err := im.one("Convert", "opset1", "divisor", data("destination_type", "i32"), ok)
+	if err != nil {
+		return tensor{}, err
+	}
+	g, err := im.one("Divide", "opset1", "random_in_training_mode_unless_ratio_is_0", data("auto_broadcast", "numpy", "m_pythondiv", "true"), im.scalarOf("one", ir.I32, 1), divisor)
+	if err != nil {
+		return tensor{}, err
+	}
+	return im.one("Convert", "opset1", "guard", data("destination_type", x.info.Type.String()), g)
 }
 
 func importShape(im *importer, n *Node) ([]tensor, error) {
@@ -372,7 +500,9 @@ func importReshape(im *importer, n *Node) ([]tensor, error) {
 		return nil, err
 	}
 	shape, ok := im.input(1)
-	specialZero := "true" // OpenVINO ignores allowzero (ONNX's 0 copies the dim unless allowzero=1)
+	// ONNX's 0 copies the input's dim unless allowzero=1 (opset 14), when
+	// it is a dim of 0: OpenVINO's special_zero, as its frontend sets it.
+	specialZero := strconv.FormatBool(im.opset < 14 || attrInt(n, "allowzero", 0) == 0)
 	if im.opset < 5 {
 		s, have := attrInts(n, "shape")
 		if !have {
@@ -489,6 +619,40 @@ func binaryOp(typ string) converter {
 		out, err := im.one(typ, "opset1", "", bc(mode), a, b)
 		return []tensor{out}, err
 	}
+}
+
+// importPow imports Pow, whose exponent may have another type than its
+// base from opset 12 (the result has the base's type), as OpenVINO's
+// frontend does: an integer exponent, or a float one no wider than a
+// float base, is converted to the base's type; otherwise (an integer base
+// with a float exponent, or a narrower float base) the base is converted
+// to the exponent's type and the power converted back.
+func importPow(im *importer, n *Node) ([]tensor, error) {
+	base, err := first(im, n)
+	exp, ok := im.input(1)
+	if err != nil || !ok {
+		return nil, im.ruleErr("Pow takes 2 inputs")
+	}
+	bt, et := base.info.Type, exp.info.Type
+	if bt == et || bt == ir.Dynamic || et == ir.Dynamic || im.opset < 7 && n.Attrs["broadcast"] != nil {
+		return binaryOp("Power")(im, n)
+	}
+	if et.IsInteger() || bt.IsFloat() && bt.Bits() >= et.Bits() {
+		if exp, err = im.one("Convert", "opset1", "exponent", data("destination_type", bt.String()), exp); err != nil {
+			return nil, err
+		}
+		out, err := im.one("Power", "opset1", "", bc(numpy), base, exp)
+		return []tensor{out}, err
+	}
+	if base, err = im.one("Convert", "opset1", "base", data("destination_type", et.String()), base); err != nil {
+		return nil, err
+	}
+	p, err := im.one("Power", "opset1", "power", bc(numpy), base, exp)
+	if err != nil {
+		return nil, err
+	}
+	out, err := im.one("Convert", "opset1", "", data("destination_type", bt.String()), p)
+	return []tensor{out}, err
 }
 
 func importDiv(im *importer, n *Node) ([]tensor, error) {
@@ -628,37 +792,45 @@ func (im *importer) scalarOf(suffix string, t ir.ElementType, v float64) tensor 
 	return im.constant(nodeName(im.node)+"/"+suffix, "", s)
 }
 
-// typeLimits are the lowest and highest values of t, as float64 (for
-// the 64-bit integers, the int64 limits rounded, as OpenVINO's double
-// attributes hold them).
-func typeLimits(t ir.ElementType) (lo, hi float64) {
+// limitOf makes a one-element constant of t's lowest (high false) or
+// highest value, ONNX's defaults for Clip's omitted bounds
+// (numeric_limits<T>::lowest() and max()). The integer limits are written
+// exactly: through a float64, 2^63-1 becomes 2^63, which int64() turns
+// into MIN on amd64, so Clip(x, min=0) with no max was all MIN.
+func (im *importer) limitOf(suffix string, t ir.ElementType, high bool) tensor {
+	s, _ := ir.NewTensor(t, []int64{})
 	switch t {
 	case ir.F16:
-		return -65504, 65504
+		s.SetFloat64(0, 65504)
 	case ir.BF16:
-		return -3.3895313892515355e38, 3.3895313892515355e38
+		s.SetFloat64(0, float64(math.Float32frombits(0x7f7f0000)))
 	case ir.F32:
-		return -math.MaxFloat32, math.MaxFloat32
+		s.SetFloat64(0, math.MaxFloat32)
 	case ir.F64:
-		return -math.MaxFloat64, math.MaxFloat64
-	case ir.I8:
-		return math.MinInt8, math.MaxInt8
-	case ir.I16:
-		return math.MinInt16, math.MaxInt16
-	case ir.I32:
-		return math.MinInt32, math.MaxInt32
-	case ir.I64:
-		return math.MinInt64, math.MaxInt64
-	case ir.U8:
-		return 0, math.MaxUint8
-	case ir.U16:
-		return 0, math.MaxUint16
-	case ir.U32:
-		return 0, math.MaxUint32
-	case ir.U64:
-		return 0, math.MaxUint64
+		s.SetFloat64(0, math.MaxFloat64)
+	default:
+		// Integers: all ones is the highest unsigned value and -1 signed;
+		// the signed limits drop or keep the top bit.
+		bits := uint(t.Bits())
+		v := uint64(1)<<bits - 1
+		if bits == 64 {
+			v = math.MaxUint64
+		}
+		if t.IsSigned() {
+			v >>= 1 // MAX
+			if !high {
+				v = ^v // MIN, sign-extended
+			}
+		} else if !high {
+			v = 0
+		}
+		s.SetInt64(0, int64(v))
+		return im.constant(nodeName(im.node)+"/"+suffix, "", s)
 	}
-	return math.Inf(-1), math.Inf(1)
+	if !high && s.Type.IsFloat() {
+		s.SetFloat64(0, -s.Float64At(0))
+	}
+	return im.constant(nodeName(im.node)+"/"+suffix, "", s)
 }
 
 func importClip(im *importer, n *Node) ([]tensor, error) {
@@ -670,14 +842,13 @@ func importClip(im *importer, n *Node) ([]tensor, error) {
 		out, err := im.one("Clamp", "opset1", "", data("min", formatFloat(attrFloat(n, "min", -math.MaxFloat64)), "max", formatFloat(attrFloat(n, "max", math.MaxFloat64))), x)
 		return []tensor{out}, err
 	}
-	lo, hi := typeLimits(x.info.Type)
 	minT, ok := im.input(1)
 	if !ok {
-		minT = im.scalarOf("min", x.info.Type, lo)
+		minT = im.limitOf("min", x.info.Type, false)
 	}
 	maxT, ok := im.input(2)
 	if !ok {
-		maxT = im.scalarOf("max", x.info.Type, hi)
+		maxT = im.limitOf("max", x.info.Type, true)
 	}
 	low, err := im.one("Maximum", "opset1", "max", bc(numpy), minT, x)
 	if err != nil {
@@ -769,12 +940,19 @@ func importTile(im *importer, n *Node) ([]tensor, error) {
 	return []tensor{out}, err
 }
 
+// importSplit imports Split: VariadicSplit for given lengths (which ONNX
+// wants non-negative, where OpenVINO reads -1 as "the rest"), Split for
+// equal parts. Split-18's num_outputs may not divide the axis: ONNX then
+// makes parts of ceil(d/n) and a smaller last one, which OpenVINO's Split
+// refuses, so those are a VariadicSplit of the lengths computed here, or
+// from the shape at run time when the axis is not static.
 func importSplit(im *importer, n *Node) ([]tensor, error) {
 	x, err := first(im, n)
 	if err != nil {
 		return nil, err
 	}
-	axis := im.ints("axis", true, attrInt(n, "axis", 0))
+	axisValue := attrInt(n, "axis", 0)
+	axis := im.ints("axis", true, axisValue)
 	var lengths tensor
 	haveLengths := false
 	if im.opset < 13 {
@@ -785,17 +963,100 @@ func importSplit(im *importer, n *Node) ([]tensor, error) {
 		lengths, haveLengths = im.input(1)
 	}
 	if haveLengths {
+		if ls, ok := constInts(lengths); ok {
+			if len(ls) != len(n.Outputs) {
+				return nil, im.ruleErr("Mismatch between number of splits (%d) and outputs (%d)", len(ls), len(n.Outputs))
+			}
+			for i, l := range ls {
+				if l < 0 {
+					return nil, im.ruleErr("split length %d is %d; the lengths must not be negative", i, l)
+				}
+			}
+		}
 		return im.add("VariadicSplit", "opset1", "", nil, x, axis, lengths)
 	}
 	parts := int64(len(n.Outputs))
+	uneven := false
 	if im.opset >= 18 && n.Attrs["num_outputs"] != nil {
-		parts = attrInt(n, "num_outputs", parts)
+		// Checked before anything is sized by it.
+		parts = attrInt(n, "num_outputs", 0)
+		if parts < 1 {
+			return nil, im.ruleErr("Attribute `num_outputs` value cannot be lower than 1")
+		}
+		if parts != int64(len(n.Outputs)) {
+			return nil, im.ruleErr("num_outputs is %d and the node has %d outputs", parts, len(n.Outputs))
+		}
+		uneven = true
 	}
-	return im.add("Split", "opset1", "", data("num_splits", strconv.FormatInt(parts, 10)), x, axis)
+	var dim shapeinfer.Dim
+	static := false
+	if r := rank(x); r >= 0 {
+		if a, ok := normAxis(axisValue, r); ok {
+			dim = x.info.Shape.Dims[a]
+			static = dim.IsStatic()
+		}
+	}
+	if !uneven || parts == 1 || static && dim.Min%parts == 0 {
+		return im.add("Split", "opset1", "", data("num_splits", strconv.FormatInt(parts, 10)), x, axis)
+	}
+	if static {
+		chunk := dim.Min/parts + 1
+		last := dim.Min - chunk*(parts-1)
+		if last < 0 {
+			return nil, im.ruleErr("num_outputs %d does not split a dim of %d: parts of %d leave %d for the last", parts, dim.Min, chunk, last)
+		}
+		ls := make([]int64, parts)
+		for i := range ls {
+			ls[i] = chunk
+		}
+		ls[parts-1] = last
+		return im.add("VariadicSplit", "opset1", "", nil, x, axis, im.ints("lengths", false, ls...))
+	}
+	// lengths = [chunk] * (parts-1) ++ [d - chunk*(parts-1)], chunk =
+	// ceil(d / parts), from d at run time (a negative last length fails
+	// there, in VariadicSplit).
+	shape, err := im.one("ShapeOf", "opset3", "shape", data("output_type", "i64"), x)
+	if err != nil {
+		return nil, err
+	}
+	d, err := im.one("Gather", "opset8", "dim", data("batch_dims", "0"), shape, im.ints("dim_index", false, axisValue), im.ints("dim_axis", true, 0))
+	if err != nil {
+		return nil, err
+	}
+	up, err := im.one("Add", "opset1", "dim_up", bc(numpy), d, im.ints("parts_less_one", false, parts-1))
+	if err != nil {
+		return nil, err
+	}
+	chunk, err := im.one("Divide", "opset1", "chunk", data("auto_broadcast", "numpy", "m_pythondiv", "true"), up, im.ints("parts", false, parts))
+	if err != nil {
+		return nil, err
+	}
+	head, err := im.one("Multiply", "opset1", "head", bc(numpy), chunk, im.ints("head_parts", false, parts-1))
+	if err != nil {
+		return nil, err
+	}
+	last, err := im.one("Subtract", "opset1", "last", bc(numpy), d, head)
+	if err != nil {
+		return nil, err
+	}
+	chunks, err := im.one("Broadcast", "opset3", "chunks", data("mode", "numpy"), chunk, im.ints("chunks_shape", false, parts-1))
+	if err != nil {
+		return nil, err
+	}
+	ls, err := im.one("Concat", "opset1", "lengths", data("axis", "0"), chunks, last)
+	if err != nil {
+		return nil, err
+	}
+	return im.add("VariadicSplit", "opset1", "", nil, x, axis, ls)
 }
 
 // reduce imports ReduceX: axes from the attribute, or from the input
 // where the version takes it (ReduceSum from 13, the others from 18).
+// Empty axes (an empty attribute, an absent input, or an input that is
+// empty, however it arrives) reduce every axis, unless
+// noop_with_empty_axes is set, when the node is the identity. OpenVINO's
+// ReduceX reduces nothing for empty axes, so the import hands it every
+// axis instead.
 func reduce(typ string) converter {
 	return func(im *importer, n *Node) ([]tensor, error) {
 		if !im.known(typ, "opset1") {
@@ -805,34 +1066,207 @@ func reduce(typ string) converter {
 		if err != nil {
 			return nil, err
 		}
-		keep := attrInt(n, "keepdims", 1) != 0
-		var axes tensor
-		haveAxes := false
-		if im.opset >= 18 || im.opset >= 13 && n.OpType == "ReduceSum" {
-			axes, haveAxes = im.input(1)
-			if haveAxes && axes.info.Value != nil && axes.info.Value.Len() == 0 {
-				haveAxes = false
-			}
-			if !haveAxes && attrInt(n, "noop_with_empty_axes", 0) != 0 {
-				return []tensor{x}, nil
-			}
-		} else if a, ok := attrInts(n, "axes"); ok && len(a) > 0 {
-			axes, haveAxes = im.ints("axes", false, a...), true
-		}
-		if !haveAxes {
-			r := rank(x)
-			if r < 0 {
-				return nil, nil
-			}
-			all := make([]int64, r)
-			for i := range all {
-				all[i] = int64(i)
-			}
-			axes = im.ints("axes", false, all...)
-		}
-		out, err := im.one(typ, "opset1", "", data("keep_dims", strconv.FormatBool(keep)), x, axes)
+		out, err := im.reduceNode(n, typ, "", x)
 		return []tensor{out}, err
 	}
+}
+
+// composedReduce imports ReduceL1, ReduceL2, ReduceLogSum,
+// ReduceLogSumExp and ReduceSumSquare as ReduceSum between element-wise
+// ops, as ONNX's function bodies define them: pre (Abs, Multiply by
+// itself, Exp, or nothing) before, post (Sqrt, Log, or nothing) after.
+// OpenVINO's frontend writes the same for the last three and
+// ReduceL1-4 and ReduceL2-4, which irdiv does not have, for the first
+// two.
+func composedReduce(pre, post string) converter {
+	return func(im *importer, n *Node) ([]tensor, error) {
+		x, err := first(im, n)
+		if err != nil {
+			return nil, err
+		}
+		switch pre {
+		case "Square":
+			x, err = im.one("Multiply", "opset1", "square", bc(numpy), x, x)
+		case "Abs", "Exp":
+			x, err = im.one(pre, "opset1", strings.ToLower(pre), nil, x)
+		}
+		if err != nil {
+			return nil, err
+		}
+		suffix := ""
+		if post != "" {
+			suffix = "sum"
+		}
+		y, err := im.reduceNode(n, "ReduceSum", suffix, x)
+		if err != nil || post == "" {
+			return []tensor{y}, err
+		}
+		out, err := im.one(post, "opset1", "", nil, y)
+		return []tensor{out}, err
+	}
+}
+
+// reduceNode reduces x as the ReduceX node n asks (its axes, keepdims and
+// noop_with_empty_axes) with OpenVINO's typ, in a layer named with suffix.
+func (im *importer) reduceNode(n *Node, typ, suffix string, x tensor) (tensor, error) {
+	axes, err := im.reductionAxes(n, x)
+	if err != nil {
+		return tensor{}, err
+	}
+	if axes == nil {
+		return x, nil // noop_with_empty_axes
+	}
+	keep := data("keep_dims", strconv.FormatBool(attrInt(n, "keepdims", 1) != 0))
+	if x.info.Type == ir.Boolean && (typ == "ReduceMax" || typ == "ReduceMin") {
+		// ReduceMax and ReduceMin of booleans (opset 20) are reduced
+		// as u8 and converted back, as OpenVINO's frontend does.
+		u8, err := im.one("Convert", "opset1", "u8", data("destination_type", "u8"), x)
+		if err != nil {
+			return tensor{}, err
+		}
+		y, err := im.one(typ, "opset1", "reduce", keep, u8, *axes)
+		if err != nil {
+			return tensor{}, err
+		}
+		return im.one("Convert", "opset1", suffix, data("destination_type", "boolean"), y)
+	}
+	out, err := im.one(typ, "opset1", suffix, keep, x, *axes)
+	if err != nil {
+		return tensor{}, err
+	}
+	if (typ == "ReduceMax" || typ == "ReduceMin") && x.info.Type.IsFloat() {
+		out, err = im.emptyReduction(x, out, typ == "ReduceMax")
+	}
+	return out, err
+}
+
+// reductionAxes returns the axes a ReduceX node reduces, or nil for the
+// identity (noop_with_empty_axes with empty axes). Axes that arrive at run time with a length not known
+// here become axes ++ range(rank)[:rank*(len(axes) == 0)], which is the
+// axes when there are some and every axis when there are none.
+func (im *importer) reductionAxes(n *Node, x tensor) (*tensor, error) {
+	noop := attrInt(n, "noop_with_empty_axes", 0) != 0
+	if im.opset < 18 && !(im.opset >= 13 && n.OpType == "ReduceSum") {
+		if a, ok := attrInts(n, "axes"); ok && len(a) > 0 {
+			t := im.ints("axes", false, a...)
+			return &t, nil
+		}
+		return im.allAxes(x)
+	}
+	axes, have := im.input(1)
+	if !have || isEmptyVector(axes) {
+		if noop {
+			return nil, nil
+		}
+		return im.allAxes(x)
+	}
+	length := axes.info.Shape
+	if length.Rank() == 0 || length.Rank() == 1 && length.Dims[0].Min > 0 || noop {
+		// Some axes for sure, or noop_with_empty_axes: OpenVINO's
+		// ReduceX reduces nothing for empty axes.
+		return &axes, nil
+	}
+	all, err := im.allAxes(x)
+	if err != nil {
+		return nil, err
+	}
+	var flat tensor
+	if flat, err = im.one("Reshape", "opset1", "axes_flat", data("special_zero", "false"), axes, im.ints("axes_flat_shape", false, -1)); err != nil {
+		return nil, err
+	}
+	if flat.info.Type != ir.I64 {
+		if flat, err = im.one("Convert", "opset1", "axes_i64", data("destination_type", "i64"), flat); err != nil {
+			return nil, err
+		}
+	}
+	count, err := im.one("ShapeOf", "opset3", "axes_count", data("output_type", "i64"), flat)
+	if err != nil {
+		return nil, err
+	}
+	none, err := im.one("Equal", "opset1", "axes_empty", bc(numpy), count, im.ints("zero", false, 0))
+	if err != nil {
+		return nil, err
+	}
+	noneI, err := im.one("Convert", "opset1", "axes_empty_i64", data("destination_type", "i64"), none)
+	if err != nil {
+		return nil, err
+	}
+	r, err := im.one("ShapeOf", "opset3", "all_axes_count", data("output_type", "i64"), *all)
+	if err != nil {
+		return nil, err
+	}
+	take, err := im.one("Multiply", "opset1", "all_axes_taken", bc(numpy), noneI, r)
+	if err != nil {
+		return nil, err
+	}
+	extra, err := im.one("Slice", "opset8", "all_axes_slice", nil, *all, im.ints("zero_begin", false, 0), take, im.ints("one_step", false, 1))
+	if err != nil {
+		return nil, err
+	}
+	out, err := im.one("Concat", "opset1", "axes_or_all", data("axis", "0"), flat, extra)
+	return &out, err
+}
+
+// isEmptyVector reports whether t is known to hold no element.
+func isEmptyVector(t tensor) bool {
+	if t.info.Value != nil {
+		return t.info.Value.Len() == 0
+	}
+	s := t.info.Shape
+	return !s.DynamicRank && slices.ContainsFunc(s.Dims, func(d shapeinfer.Dim) bool { return d.IsStatic() && d.Min == 0 })
+}
+
+// allAxes is range(rank(x)): a constant for a static rank, computed from
+// the shape otherwise.
+func (im *importer) allAxes(x tensor) (*tensor, error) {
+	if r := rank(x); r >= 0 {
+		all := make([]int64, r)
+		for i := range all {
+			all[i] = int64(i)
+		}
+		t := im.ints("axes", false, all...)
+		return &t, nil
+	}
+	shape, err := im.one("ShapeOf", "opset3", "shape", data("output_type", "i64"), x)
+	if err != nil {
+		return nil, err
+	}
+	r, err := im.one("ShapeOf", "opset3", "rank", data("output_type", "i64"), shape)
+	if err != nil {
+		return nil, err
+	}
+	if r, err = im.one("Squeeze", "opset1", "rank_scalar", nil, r); err != nil {
+		return nil, err
+	}
+	all, err := im.one("Range", "opset4", "all_axes", data("output_type", "i64"), im.ints("range_start", true, 0), r, im.ints("range_step", true, 1))
+	return &all, err
+}
+
+// emptyReduction gives ONNX's ReduceMax (-inf) or ReduceMin (+inf) of an
+// empty set of floats where OpenVINO's gives the lowest (highest) finite
+// value. A reduced set is empty only where x has no element at all (or
+// the output has none), so the output is replaced when x is empty.
+func (im *importer) emptyReduction(x, y tensor, isMax bool) (tensor, error) {
+	if !x.info.Shape.DynamicRank && !slices.ContainsFunc(x.info.Shape.Dims, func(d shapeinfer.Dim) bool { return d.Min == 0 }) {
+		return y, nil // x has elements
+	}
+	shape, err := im.one("ShapeOf", "opset3", "data_shape", data("output_type", "i64"), x)
+	if err != nil {
+		return tensor{}, err
+	}
+	size, err := im.one("ReduceProd", "opset1", "data_size", data("keep_dims", "false"), shape, im.ints("data_size_axis", true, 0))
+	if err != nil {
+		return tensor{}, err
+	}
+	empty, err := im.one("Equal", "opset1", "data_empty", bc(numpy), size, im.ints("zero", true, 0))
+	if err != nil {
+		return tensor{}, err
+	}
+	inf := math.Inf(1)
+	if isMax {
+		inf = math.Inf(-1)
+	}
+	return im.one("Select", "opset1", "empty_set", data("auto_broadcast", "numpy"), empty, im.scalarOf("infinity", y.info.Type, inf), y)
 }
 
 func globalPool(typ string) converter {

@@ -12,6 +12,12 @@
 // writes it, or truncating them (m_pythondiv="false") where irdiv
 // converts a model faithfully (Convert): ONNX's Div truncates.
 //
+// Subgraphs are read too (the branches of If, the bodies of Loop and
+// Scan), nested within ReadOptions' caps, their nodes reading the names of
+// the graphs around them as ONNX scopes them. If and Loop import as
+// OpenVINO's If-8 and Loop-5 with their bodies, whose Divs follow the
+// import's mode; Scan stays opaque.
+//
 // Tensors of the twelve numeric types and BOOL read from raw_data, from
 // the typed fields or from external data inside the model's folder; every
 // size is checked before anything is allocated, as for IR.
@@ -59,10 +65,24 @@ type ReadOptions struct {
 	MaxBytes int64
 	// MaxTensorBytes bounds each tensor (default ir.MaxTensorBytes).
 	MaxTensorBytes int64
+	// MaxGraphDepth bounds how deeply subgraphs (the branches of If, the
+	// bodies of Loop and Scan) nest (default 8).
+	MaxGraphDepth int
+	// MaxNodes bounds the nodes of all graphs together, subgraphs
+	// included (default 4Mi).
+	MaxNodes int
 }
 
 func (o ReadOptions) maxBytes() int64       { return cmp.Or(o.MaxBytes, 2<<30-1) }
 func (o ReadOptions) maxTensorBytes() int64 { return cmp.Or(o.MaxTensorBytes, ir.MaxTensorBytes) }
+
+// Default caps of subgraphs. Real models nest bodies two or three deep
+// (a Loop in an If); ops bounds nesting in the IR a little deeper, so
+// that every model read here imports and infers.
+const (
+	DefaultMaxGraphDepth = 8
+	DefaultMaxNodes      = 1 << 22
+)
 
 // Model is an ONNX model, decoded.
 type Model struct {
@@ -79,7 +99,8 @@ type Model struct {
 	DataFiles []string
 }
 
-// Graph is the main graph of a model.
+// Graph is the main graph of a model, or a subgraph: the body of a
+// Loop or Scan, a branch of an If.
 type Graph struct {
 	Name string
 	// Inputs are the graph inputs that are not initializers; Outputs the
@@ -91,6 +112,8 @@ type Graph struct {
 	// ValueInfos are the types and shapes the model states for
 	// intermediate tensors (value_info), where it states them as tensors.
 	ValueInfos []ValueInfo
+	// Depth is 0 for the main graph, 1 for its subgraphs, and so on.
+	Depth int
 }
 
 // ValueInfo is a graph input or output: a name, an element type and a
@@ -125,15 +148,18 @@ type Node struct {
 }
 
 // Attribute is a node attribute of the kinds irdiv reads: int, float,
-// ints, floats, string and tensor.
+// ints, floats, string, tensor and graph.
 type Attribute struct {
-	Kind   string // "INT", "FLOAT", "INTS", "FLOATS", "STRING", "TENSOR" or another kind irdiv ignores
+	Kind   string // "INT", "FLOAT", "INTS", "FLOATS", "STRING", "TENSOR", "GRAPH" or another kind irdiv ignores
 	Int    int64
 	Float  float32
 	Ints   []int64
 	Floats []float32
 	String string
 	Tensor *ir.Tensor
+	// Graph is a GRAPH attribute: a subgraph, whose nodes may read the
+	// names the enclosing graphs define before its node.
+	Graph *Graph
 }
 
 // String names a node in messages: node "div_1" (Div, #3).
@@ -197,7 +223,8 @@ func decode(data []byte, dir string, opts ReadOptions) (*Model, error) {
 		m.Opset = 1
 	}
 	r := &tensorReader{dir: dir, maxBytes: opts.maxTensorBytes()}
-	g, err := readGraph(mp.GetGraph(), r)
+	gr := &graphReader{r: r, maxDepth: cmp.Or(opts.MaxGraphDepth, DefaultMaxGraphDepth), maxNodes: cmp.Or(opts.MaxNodes, DefaultMaxNodes)}
+	g, err := gr.graph(mp.GetGraph(), nil, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -206,11 +233,25 @@ func decode(data []byte, dir string, opts ReadOptions) (*Model, error) {
 	return m, nil
 }
 
-func readGraph(gp *onnxpb.GraphProto, r *tensorReader) (*Graph, error) {
-	if err := checkGraph(gp); err != nil {
+// graphReader reads a graph and its subgraphs within the caps.
+type graphReader struct {
+	r                  *tensorReader
+	maxDepth, maxNodes int
+	nodes              int // the nodes read so far, in all graphs
+}
+
+// graph reads a graph at the given depth (0 for the main graph), inside
+// the scope of the graphs that enclose it.
+func (gr *graphReader) graph(gp *onnxpb.GraphProto, outer *scope, depth int) (*Graph, error) {
+	r := gr.r
+	if gr.nodes += len(gp.GetNode()); gr.nodes > gr.maxNodes {
+		return nil, errorf("%w: the model has more than %d nodes (ReadOptions.MaxNodes)", ir.ErrLimit, gr.maxNodes)
+	}
+	if err := checkGraph(gp, outer); err != nil {
 		return nil, err
 	}
-	g := &Graph{Name: gp.GetName()}
+	g := &Graph{Name: gp.GetName(), Depth: depth}
+	local := &scope{names: make(map[string]bool), parent: outer}
 	isInit := make(map[string]bool)
 	for i, tp := range gp.GetInitializer() {
 		if tp.GetName() == "" {
@@ -222,6 +263,7 @@ func readGraph(gp *onnxpb.GraphProto, r *tensorReader) (*Graph, error) {
 		}
 		g.Initializers = append(g.Initializers, Initializer{tp.GetName(), t})
 		isInit[tp.GetName()] = true
+		local.names[tp.GetName()] = true
 	}
 	if len(gp.GetSparseInitializer()) > 0 {
 		return nil, errorf("%w: sparse initializers", ErrUnsupported)
@@ -230,21 +272,22 @@ func readGraph(gp *onnxpb.GraphProto, r *tensorReader) (*Graph, error) {
 		if isInit[vi.GetName()] {
 			continue // IR version < 4 lists initializers among the inputs
 		}
-		v, err := valueInfo(vi, "input")
+		v, err := valueInfo(vi, "input", depth > 0)
 		if err != nil {
 			return nil, err
 		}
 		g.Inputs = append(g.Inputs, v)
+		local.names[v.Name] = true
 	}
 	for _, vi := range gp.GetOutput() {
-		v, err := valueInfo(vi, "output")
+		v, err := valueInfo(vi, "output", depth > 0)
 		if err != nil {
 			return nil, err
 		}
 		g.Outputs = append(g.Outputs, v)
 	}
 	for _, vi := range gp.GetValueInfo() {
-		if v, err := valueInfo(vi, "value_info"); err == nil {
+		if v, err := valueInfo(vi, "value_info", false); err == nil {
 			g.ValueInfos = append(g.ValueInfos, v)
 		}
 	}
@@ -259,24 +302,52 @@ func readGraph(gp *onnxpb.GraphProto, r *tensorReader) (*Graph, error) {
 			if err != nil {
 				return nil, err
 			}
+			if sub := ap.GetG(); sub != nil && ap.GetType() == onnxpb.AttributeProto_GRAPH {
+				if depth+1 > gr.maxDepth {
+					return nil, errorf("%w: %s attribute %q: subgraphs nest more than %d deep (ReadOptions.MaxGraphDepth)", ir.ErrLimit, n, ap.GetName(), gr.maxDepth)
+				}
+				if a.Graph, err = gr.graph(sub, local, depth+1); err != nil {
+					if errors.Is(err, ir.ErrLimit) {
+						return nil, err // the cap, not this node, is the cause
+					}
+					d, _ := pkgerr.Detail("onnx", err)
+					return nil, errorf("%s attribute %q: %w", n, ap.GetName(), d)
+				}
+			}
 			n.Attrs[ap.GetName()] = a
 		}
 		g.Nodes = append(g.Nodes, n)
+		for _, out := range n.Outputs {
+			if out != "" {
+				local.names[out] = true
+			}
+		}
 	}
 	return g, nil
 }
 
-func valueInfo(vi *onnxpb.ValueInfoProto, what string) (ValueInfo, error) {
+// valueInfo reads a graph input or output. A subgraph's (lenient) may
+// leave its type out, as ONNX allows there: its type is then dynamic and
+// its rank unknown.
+func valueInfo(vi *onnxpb.ValueInfoProto, what string, lenient bool) (ValueInfo, error) {
 	v := ValueInfo{Name: vi.GetName()}
 	tt := vi.GetType().GetTensorType()
-	if tt == nil {
+	untyped := lenient && (vi.GetType() == nil || tt != nil && tt.GetElemType() == 0)
+	if untyped {
+		v.Type, v.Shape = ir.Dynamic, shapeinfer.DynamicRankShape()
+		if tt == nil || tt.GetShape() == nil {
+			return v, nil
+		}
+	} else if tt == nil {
 		return v, errorf("%w: %s %q is not a tensor", ErrUnsupported, what, v.Name)
 	}
-	t, err := elementType(tt.GetElemType(), fmt.Sprintf("%s %q", what, v.Name))
-	if err != nil {
-		return v, err
+	if !untyped {
+		t, err := elementType(tt.GetElemType(), fmt.Sprintf("%s %q", what, v.Name))
+		if err != nil {
+			return v, err
+		}
+		v.Type = t
 	}
-	v.Type = t
 	if tt.GetShape() == nil {
 		v.Shape = shapeinfer.DynamicRankShape()
 		return v, nil

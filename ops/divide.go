@@ -133,6 +133,14 @@ type Options struct {
 	HelperSpin time.Duration
 	// MaxTensorBytes bounds the output; 0 means ir.MaxTensorBytes.
 	MaxTensorBytes int64
+	// MaxBodyRuns bounds the body runs of one evaluation of an If or a
+	// Loop, those of the bodies nested in it included, so that a Loop
+	// whose trip count or condition never ends it stops with an error;
+	// 0 means DefaultMaxBodyRuns.
+	MaxBodyRuns int64
+	// runs counts the body runs left to the evaluation under way; nested
+	// bodies share it.
+	runs *int64
 }
 
 // Call is a Divide prepared for the element type and static shapes of its

@@ -17,6 +17,14 @@ type evaluator interface {
 	evaluate(in, out []*ir.Tensor, o Options) error
 }
 
+// dynamicEvaluator is implemented by the ops whose output shapes only
+// running them tells (If, Loop: the branch taken, the iterations run):
+// they check their inputs and allocate their outputs themselves, and
+// Evaluate then bounds each output by the tensor cap.
+type dynamicEvaluator interface {
+	evaluateDynamic(in []*ir.Tensor, o Options) ([]*ir.Tensor, error)
+}
+
 // dataIgnorer is implemented by ops that read only some inputs' shapes,
 // never their data (ShapeOf), so that those inputs may be of any type.
 type dataIgnorer interface {
@@ -28,14 +36,18 @@ type dataIgnorer interface {
 // inputs as values (so every type, shape and attribute check of Infer
 // applies), then bounds each output by o.MaxTensorBytes (0 means
 // ir.MaxTensorBytes) before allocating it: an output over the cap is an
-// error wrapping ir.ErrTooLarge, however small the inputs.
+// error wrapping ir.ErrTooLarge, however small the inputs. If and Loop,
+// whose output shapes only running them tells, check their inputs and
+// allocate their outputs themselves (a Loop's scan outputs bounded as they
+// grow); their outputs are then held to the same cap.
 //
 // Ops irdiv infers but cannot compute fail with an error wrapping
 // ErrUnsupportedOp; element types other than the twelve numeric ones and
 // boolean fail with ErrType.
 func Evaluate(op Op, inputs []*ir.Tensor, o Options) ([]*ir.Tensor, error) {
 	e, ok := op.(evaluator)
-	if !ok {
+	d, dynamic := op.(dynamicEvaluator)
+	if !ok && !dynamic || !Evaluable(op) {
 		typ, version := op.OpType()
 		return nil, errorf("%w: irdiv infers %s-%s but cannot evaluate it", ErrUnsupportedOp, typ, versionNumber(version))
 	}
@@ -55,11 +67,23 @@ func Evaluate(op Op, inputs []*ir.Tensor, o Options) ([]*ir.Tensor, error) {
 		}
 		infos[i] = ValueInfo{Type: t.Type, Shape: shapeinfer.StaticShape(t.Shape...), Value: t}
 	}
+	maxBytes := cmp.Or(o.MaxTensorBytes, ir.MaxTensorBytes)
+	if dynamic {
+		out, err := d.evaluateDynamic(inputs, o)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range out {
+			if err := checkSize(t.Type, t.Shape, maxBytes); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
 	outInfos, err := op.Infer(infos)
 	if err != nil {
 		return nil, err
 	}
-	maxBytes := cmp.Or(o.MaxTensorBytes, ir.MaxTensorBytes)
 	out := make([]*ir.Tensor, len(outInfos))
 	for i, info := range outInfos {
 		if err := evaluable(info.Type); err != nil {

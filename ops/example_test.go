@@ -97,3 +97,27 @@ func ExampleInferModel() {
 	// Output:
 	// i64[2] [2 -1] f32[2,12]
 }
+
+// A whole model evaluated by a Program, the evaluator If and Loop run
+// their bodies with: y = x // 2, flooring.
+func ExampleNewProgram() {
+	m := &ir.Model{}
+	x := m.AddParameter("x", ir.I32, shapeinfer.StaticShape(3))
+	two, _ := ir.TensorOf(ir.I32, []int64{}, []int32{2})
+	half, _ := ops.AddDivide(m, "half", ir.Output{Layer: x}, ir.Output{Layer: m.AddConst("two", two)}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
+	m.AddResult("y", ir.Output{Layer: half})
+
+	p, err := ops.NewProgram(m)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	in, _ := ir.TensorOf(ir.I32, []int64{3}, []int32{-3, 3, 7})
+	out, err := p.Run([]*ir.Tensor{in}, ops.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(ir.View[int32](out[0]))
+	// Output: [-2 1 3]
+}

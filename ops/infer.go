@@ -103,6 +103,10 @@ func count(n int, noun string) string {
 // only, as they would rarely feed a shape.
 const FoldMaxBytes = 1 << 20
 
+// FoldMaxBodyRuns bounds the body runs of an If or Loop that inference
+// computes from constant inputs.
+const FoldMaxBodyRuns = 1 << 14
+
 // shapeFolder is implemented by ops whose output is known from their
 // inputs' shapes alone (ShapeOf of a static shape).
 type shapeFolder interface {
@@ -142,9 +146,13 @@ func InferFold(op Op, in []ValueInfo) ([]ValueInfo, error) {
 			return out, nil
 		}
 	}
-	results, err := Evaluate(op, values, Options{MaxTensorBytes: FoldMaxBytes})
+	results, err := Evaluate(op, values, Options{MaxTensorBytes: FoldMaxBytes, MaxBodyRuns: FoldMaxBodyRuns})
 	switch {
 	case errors.Is(err, ErrUnsupportedOp) || errors.Is(err, ErrType):
+		return out, nil
+	case errors.Is(err, ir.ErrLimit) || errors.Is(err, ir.ErrTooLarge):
+		// A Loop of constants too long, or whose values grow too large,
+		// to fold: it runs with the model, under the caps of its run.
 		return out, nil
 	case err != nil:
 		return nil, err

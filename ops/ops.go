@@ -21,7 +21,9 @@
 // Squeeze-1 and -15, Reshape, Transpose, Broadcast-1 and -3 (numpy,
 // explicit, bidirectional), Range-1 and -4, Tile, Split, VariadicSplit,
 // ReduceSum, ReduceProd, ReduceMin, ReduceMax, ReduceMean,
-// ReduceLogicalAnd and ReduceLogicalOr. Those irdiv only infers
+// ReduceLogicalAnd and ReduceLogicalOr; If-8 and Loop-5, whose bodies
+// (models of their own) run as a Program does, every body run of one
+// evaluation counted against Options.MaxBodyRuns. Those irdiv only infers
 // (Evaluate gives ErrUnsupportedOp): Convolution, GroupConvolution,
 // ConvolutionBackpropData, GroupConvolutionBackpropData, MaxPool-1, -8 and
 // -14, AvgPool-1 and -14, MatMul, Pad-1 and -12, Interpolate-4 and -11,

@@ -215,8 +215,17 @@ func (r *Reduce) evaluate(in, out []*ir.Tensor, _ Options) error {
 		reduceFloat(r.Kind, n, count, each, func(i int) float64 { return ir.View[float64](src)[i] },
 			func(o int, v float64) { ir.View[float64](dst)[o] = v }, math.MaxFloat64)
 	default:
+		// The highest finite value of the type itself: f32's would round
+		// to infinity in f16 and bf16.
+		highest := float32(math.MaxFloat32)
+		switch t {
+		case ir.F16:
+			highest = 65504
+		case ir.BF16:
+			highest = math.Float32frombits(0x7f7f0000)
+		}
 		reduceFloat(r.Kind, n, count, each, func(i int) float32 { return f32At(src, i) },
-			func(o int, v float32) { setF32(dst, o, v) }, math.MaxFloat32)
+			func(o int, v float32) { setF32(dst, o, v) }, highest)
 	}
 	return nil
 }

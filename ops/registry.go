@@ -18,6 +18,9 @@ type opInfo struct {
 	name     string
 	versions []int
 	build    func(l *ir.Layer, version int) (Op, error)
+	// nested builds the ops that hold bodies (If, Loop), given how deep
+	// in bodies the layer is, so that nesting is bounded.
+	nested func(l *ir.Layer, version, depth int) (Op, error)
 }
 
 // maxOpset is the newest opset irdiv knows.
@@ -33,7 +36,7 @@ var opset16 = map[string]int{"parameter": 1, "convert": 1, "shapeof": 3, "avgpoo
 var registry = map[string]*opInfo{}
 
 func register(name string, versions []int, build func(*ir.Layer, int) (Op, error)) {
-	registry[strings.ToLower(name)] = &opInfo{name, versions, build}
+	registry[strings.ToLower(name)] = &opInfo{name: name, versions: versions, build: build}
 }
 
 // unversioned adapts a builder of a single-version op.
@@ -54,6 +57,7 @@ func init() {
 	registerReductions()
 	registerShapeOnly()
 	registerConvolutions()
+	registerControlFlow()
 }
 
 // New builds the op of a layer. The type is matched case-insensitively
@@ -68,7 +72,10 @@ func init() {
 // opset: extension", OpenVINO's words); a type the opset does not contain
 // ("Opset opset3 doesn't contain the operation with type: Round"); or a
 // version irdiv does not implement (Interpolate-1).
-func New(l *ir.Layer) (Op, error) {
+func New(l *ir.Layer) (Op, error) { return newAt(l, 0) }
+
+// newAt is New for a layer inside depth bodies.
+func newAt(l *ir.Layer, depth int) (Op, error) {
 	typ := strings.ToLower(l.Type)
 	info, known := registry[typ]
 	n, err := strconv.Atoi(strings.TrimPrefix(l.Version, "opset"))
@@ -85,7 +92,12 @@ func New(l *ir.Layer) (Op, error) {
 	if !ok {
 		return nil, &LayerError{l, errorf("%w: Opset %s doesn't contain the operation with type: %s", ErrUnsupportedOp, l.Version, info.name)}
 	}
-	op, err := info.build(l, version)
+	var op Op
+	if info.nested != nil {
+		op, err = info.nested(l, version, depth)
+	} else {
+		op, err = info.build(l, version)
+	}
 	if err != nil {
 		return nil, &LayerError{l, err}
 	}
@@ -122,8 +134,12 @@ func Supported(l *ir.Layer) bool {
 // Evaluable reports whether Evaluate can compute op (for some element
 // types: the types are checked when it runs).
 func Evaluable(op Op) bool {
+	if b, ok := op.(bodyHolder); ok {
+		return b.bodiesEvaluable()
+	}
 	_, ok := op.(evaluator)
-	return ok
+	_, dynamic := op.(dynamicEvaluator)
+	return ok || dynamic
 }
 
 // OpVersion is one version of an op that irdiv knows, as Catalog lists it.

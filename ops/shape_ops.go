@@ -508,12 +508,32 @@ func (r *Reshape) infer(input shapeinfer.Shape, patternInfo ValueInfo) (shapeinf
 		out.Dims[minusOne] = d
 	}
 	if input.IsStatic() && out.IsStatic() {
-		zeroDims := slices.Contains(pattern, 0)
-		if !(zeroDims && r.SpecialZero || minusOne >= 0 || inStatic == outStatic) {
+		// OpenVINO's shape inference skips this check for a pattern with
+		// -1 or a special zero ("backward_compatible_check"), and its
+		// evaluate then copies the input's bytes into an output of another
+		// size; its CPU plugin refuses such a reshape at run time. The
+		// element counts are compared here in every case: a special zero
+		// copies a dim the products leave out, so [0,3,4] to [3,4,0] would
+		// otherwise become [3,4,4] made up of nothing.
+		inDims, _ := input.ToStatic()
+		outDims, _ := out.ToStatic()
+		nIn, okIn := elementCount(inDims)
+		nOut, okOut := elementCount(outDims)
+		if !okIn || !okOut || nIn != nOut {
 			return shapeinfer.Shape{}, errorf("%w: Requested output shape %s is incompatible with input shape %s", ErrShape, out, input)
 		}
 	}
 	return out, nil
+}
+
+// elementCount is the number of elements of a static shape: 0 when a dim
+// is 0 (however large the others), false past 2^63-1.
+func elementCount(dims []int64) (int64, bool) {
+	if slices.Contains(dims, 0) {
+		return 0, true
+	}
+	n, err := ir.NumElements(dims)
+	return n, err == nil
 }
 
 // reshapeProducts multiplies the input and output dimensions of a Reshape

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -150,6 +151,10 @@ func TestShapeOpShapes(t *testing.T) {
 		{"reshape -2", op("Reshape", "opset1"), []ValueInfo{vi(f32, "2,3"), vec(-2, 3)}, "Output pattern dim[0] has invalid bounds: -2,-2"},
 		{"reshape indivisible", op("Reshape", "opset1"), []ValueInfo{vi(f32, "7"), vec(2, -1)}, "Non-'-1' output dimensions do not evenly divide the input dimensions"},
 		{"reshape count", op("Reshape", "opset1"), []ValueInfo{vi(f32, "2,3"), vec(4, 2)}, "Requested output shape [4,2] is incompatible with input shape"},
+		{"reshape special zero count", op("Reshape", "opset1", "special_zero", "true"), []ValueInfo{vi(f32, "0,3,4"), vec(3, 4, 0)}, "Requested output shape [3,4,4] is incompatible with input shape"},
+		{"reshape special zero copies", op("Reshape", "opset1", "special_zero", "true"), []ValueInfo{vi(f32, "0,3,4"), vec(0, 4, 3)}, "f32[0,4,3]"},
+		{"reshape zero kept", op("Reshape", "opset1"), []ValueInfo{vi(f32, "0,3,4"), vec(3, 4, 0)}, "f32[3,4,0]"},
+		{"reshape empty of huge dims", op("Reshape", "opset1"), []ValueInfo{vi(f32, "4611686018427387904,4,0"), vec(0)}, "f32[0]"},
 		{"reshape zero -1", op("Reshape", "opset1"), []ValueInfo{vi(f32, "2,3"), vec(0, -1)}, "Cannot infer '-1' dimension with zero-size output dimension unless at least one input dimension is also zero-size"},
 		{"reshape special zero range", op("Reshape", "opset1", "special_zero", "true"), []ValueInfo{vi(f32, "6"), vec(2, 0, 3)}, "'0' dimension is out of range"},
 		{"reshape float pattern", op("Reshape", "opset1"), []ValueInfo{vi(f32, "6"), vi(f32, "1")}, "PAttern must be an integral number."},
@@ -203,6 +208,10 @@ func TestShapeOpShapes(t *testing.T) {
 		{"variadic", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "2,9"), scalar(1), vec(2, -1, 3)}, "f32[2,2] f32[2,4] f32[2,3]"},
 		{"variadic interval", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "5..9"), scalar(0), vec(2, -1)}, "f32[2] f32[3..7]"},
 		{"variadic sum", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "9"), scalar(0), vec(2, 3)}, "Total length of splits: 5 must match the length of the chosen axis: 9"},
+		{"variadic sum wraps", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "4"), scalar(0), vec(math.MaxInt64, math.MaxInt64, 6)}, "Total length of splits: more than 9223372036854775807 must match the length of the chosen axis: 4"},
+		{"variadic sum wraps dynamic", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "?"), scalar(0), vec(math.MaxInt64, 1)}, "Total length of splits: more than 9223372036854775807"},
+		{"variadic too many", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "4"), scalar(0), vi(i64, "1099511627776")}, "the split lengths input asks for 1099511627776 outputs; irdiv makes at most 65536"},
+		{"split too many", op("Split", "opset1", "num_splits", "1099511627776"), []ValueInfo{vi(f32, "0"), scalar(0)}, "num_splits asks for 1099511627776 outputs; irdiv makes at most 65536"},
 		{"variadic two -1", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "9"), scalar(0), vec(-1, -1)}, "Cannot infer split with multiple -1 values at 0 and 1"},
 		{"variadic unknown lengths", op("VariadicSplit", "opset1"), []ValueInfo{vi(f32, "3,9"), scalar(1), vi(i64, "2")}, "f32[3,?] f32[3,?]"},
 		// Reductions

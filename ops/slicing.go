@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"math"
 	"slices"
 	"strconv"
 
@@ -67,6 +68,9 @@ func (s *Split) Infer(in []ValueInfo) ([]ValueInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkOutputCount("num_splits", s.NumSplits); err != nil {
+		return nil, err
+	}
 	shape := in[0].Shape
 	switch {
 	case shape.DynamicRank:
@@ -88,6 +92,19 @@ func (s *Split) Infer(in []ValueInfo) ([]ValueInfo, error) {
 		out[i] = ValueInfo{Type: in[0].Type, Shape: shape}
 	}
 	return out, nil
+}
+
+// maxSplitOutputs bounds the outputs of a Split or VariadicSplit, which
+// are allocated before anything else is known: OpenVINO sets no bound,
+// but a layer of more outputs than this is no model anyone runs.
+const maxSplitOutputs = 1 << 16
+
+// checkOutputCount refuses more than maxSplitOutputs outputs.
+func checkOutputCount(what string, n int64) error {
+	if n > maxSplitOutputs {
+		return errorf("%w: %s asks for %d outputs; irdiv makes at most %d", ErrAttribute, what, n, maxSplitOutputs)
+	}
+	return nil
 }
 
 // splitEvaluate copies consecutive parts of src along axis into out.
@@ -136,6 +153,9 @@ func (*VariadicSplit) Infer(in []ValueInfo) ([]ValueInfo, error) {
 	if !ls.IsStatic() {
 		return nil, errorf("%w: the number of VariadicSplit outputs is unknown: split lengths of shape %s", ErrShape, ls)
 	}
+	if err := checkOutputCount("the split lengths input", ls.Dims[0].Min); err != nil {
+		return nil, err
+	}
 	n := int(ls.Dims[0].Min)
 	axis, known, err := splitAxis(in[0], in[1])
 	if err != nil {
@@ -168,6 +188,10 @@ func (*VariadicSplit) Infer(in []ValueInfo) ([]ValueInfo, error) {
 			minusOne = i
 		case l < -1:
 			return nil, errorf("%w: Invalid value %d in split lengths input. Should be >= -1.", ErrShape, l)
+		case sum > math.MaxInt64-l:
+			// The lengths must add up to the axis: a sum past 2^63-1
+			// must not wrap around to it.
+			return nil, errorf("%w: Total length of splits: more than %d must match the length of the chosen axis: %s", ErrShape, int64(math.MaxInt64), data.Dims[axis])
 		default:
 			sum += l
 		}

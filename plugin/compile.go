@@ -45,6 +45,8 @@ type CompiledModel struct {
 	// compile time, which profiles report as OPTIMIZED_OUT.
 	profiling bool
 	folded    []*ir.Layer
+	// foldedBytes is what the folded constants hold (countFolded).
+	foldedBytes int64
 }
 
 // CompileModel checks the model and builds its execution plan. Layers
@@ -152,10 +154,14 @@ func (cm *CompiledModel) addEvaluate(st step) error {
 			return nil
 		}
 	}
-	out, err := ops.Evaluate(st.op, in, cm.opts)
+	out, err := ops.Evaluate(st.op, in, cm.foldOptions())
 	if err != nil {
+		if ferr := cm.foldError(st.layer, err); ferr != nil {
+			return ferr
+		}
 		return &ops.LayerError{Layer: st.layer, Err: err}
 	}
+	cm.countFolded(out...)
 	for i, t := range out {
 		cm.consts[st.out+i] = t
 	}
@@ -216,13 +222,17 @@ func (cm *CompiledModel) addDivide(st step) error {
 		cm.steps = append(cm.steps, st)
 		return nil
 	}
-	call, err := st.divide.Prepare(a, b, cm.opts)
+	call, err := st.divide.Prepare(a, b, cm.foldOptions())
 	if err == nil {
 		cm.consts[st.out], err = call.Evaluate(a, b)
 	}
 	if err != nil {
+		if ferr := cm.foldError(st.layer, err); ferr != nil {
+			return ferr
+		}
 		return fmt.Errorf("folding the constants of %s: %w", st.layer, err)
 	}
+	cm.countFolded(cm.consts[st.out])
 	cm.folded = append(cm.folded, st.layer)
 	return nil
 }

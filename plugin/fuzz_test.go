@@ -23,6 +23,14 @@ func FuzzInferModel(f *testing.F) {
 		f.Fatal(err)
 	}
 	seeds = append(seeds, testutil.Seed{Path: "../examples/floordiv/model.xml", Data: example})
+	// Real If and Loop IRs, when ../shared is there, so that mutations
+	// reach bodies, port maps and back edges.
+	bodies, _ := filepath.Glob("../../shared/ir-models/any_ov_*/*.xml")
+	for _, path := range bodies {
+		if data, err := os.ReadFile(path); err == nil {
+			seeds = append(seeds, testutil.Seed{Path: path, Data: data})
+		}
+	}
 	for _, seed := range seeds {
 		f.Add(seed.Data, seed.Sibling(".bin"))
 	}
@@ -44,7 +52,7 @@ func FuzzInferModel(f *testing.F) {
 		if _, err := ops.InferModel(m); err != nil {
 			return
 		}
-		cm, err := NewCore().CompileModel(m, Config{Options: ops.Options{MaxTensorBytes: 1 << 20, Threads: 1}})
+		cm, err := NewCore().CompileModel(m, Config{Options: ops.Options{MaxTensorBytes: 1 << 20, Threads: 1, MaxBodyRuns: 1 << 12}})
 		if err != nil {
 			return
 		}

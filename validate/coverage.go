@@ -26,6 +26,9 @@ type Coverage struct {
 	// NotAnalysed are the Divides whose values irdiv did not follow, each
 	// with the reason; each also has a divide/not-analysed warning.
 	NotAnalysed []Unanalysed `json:"not_analysed"`
+	// Divides are the integer Divides counted, in the model's order, as
+	// Unanalysed names them (with no Reason), for reports that list each.
+	Divides []Unanalysed `json:"-"`
 }
 
 // Unanalysed is an integer Divide that irdiv did not analyse.
@@ -84,6 +87,7 @@ func (c *Coverage) Add(o Coverage) {
 	c.Warnings += o.Warnings
 	c.Clean += o.Clean
 	c.NotAnalysed = append(c.NotAnalysed, o.NotAnalysed...)
+	c.Divides = append(c.Divides, o.Divides...)
 }
 
 // notAnalysed records an integer Divide left unanalysed, with a warning:
@@ -127,6 +131,7 @@ func (v *validator) bodies(l *ir.Layer) {
 				continue
 			}
 			v.r.Coverage.IntegerDivides++
+			v.r.Coverage.Divides = append(v.r.Coverage.Divides, Unanalysed{Layer: l, Path: b.path + " > " + inner.String()})
 			v.notAnalysed(l, b.path+" > "+inner.String(), "the integer Divide "+inner.String()+" inside "+b.where,
 				"irdiv does not analyse the bodies of If, Loop and TensorIterator yet")
 		}
@@ -184,6 +189,7 @@ func (v *validator) countDivides() {
 			continue // inference says it divides floats
 		}
 		v.r.Coverage.IntegerDivides++
+		v.r.Coverage.Divides = append(v.r.Coverage.Divides, Unanalysed{Layer: l})
 		switch {
 		case unanalysed[l]:
 		case worst[l] == Error:

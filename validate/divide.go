@@ -2,11 +2,13 @@ package validate
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/irdiv/irdiv/internal/safename"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/validate/internal/sym"
@@ -20,21 +22,13 @@ type CounterExample struct {
 	Inputs map[string]*ir.Tensor
 }
 
-// CounterExampleFile is the file name of a model input's tensor in a
-// counter-example folder: NAME.npy, every character of the input's name
-// outside [A-Za-z0-9_.-] replaced by "_", so that any runtime can replay
-// it by name.
-func CounterExampleFile(input string) string { return CounterExampleFileStem(input) + ".npy" }
-
-// CounterExampleFileStem is a name with every character outside
-// [A-Za-z0-9_.-] replaced by "_", fit for a file or folder name.
-func CounterExampleFileStem(name string) string {
-	return strings.Map(func(c rune) rune {
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' {
-			return c
-		}
-		return '_'
-	}, name)
+// Files names the file of each input's tensor in a counter-example
+// folder, by input name: NAME.npy, every character of the name outside
+// [A-Za-z0-9_.-] replaced by "_", a long name shortened with a hash, and
+// names that then collide ("a/b" and "a_b") told apart by a suffix "~N"
+// (internal/safename, which internal/ortreplay reads them by too).
+func (c *CounterExample) Files() map[string]string {
+	return safename.Files(slices.Collect(maps.Keys(c.Inputs)))
 }
 
 // divide examines one Divide: its attributes, and for integers the values
@@ -72,7 +66,7 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 		v.cpu(l, info.Type, d, pairs, true, evidence)
 		return
 	}
-	agree, reason := v.agree(v.declared, pairs)
+	agree, reason := v.agree(v.declared, l, pairs)
 	switch v.origin {
 	case fromONNX:
 		v.floorTruncation(l, pairs, agree, reason, a, b, evidence)
@@ -168,7 +162,10 @@ func boundText(b sym.Bound) string {
 // agree tells whether floor and truncation agree on every pair under the
 // prover's ranges, and why: the operands never have opposite signs, or
 // every division is exact.
-func (v *validator) agree(p *sym.Prover, pairs []values.Pair) (bool, string) {
+func (v *validator) agree(p *sym.Prover, l *ir.Layer, pairs []values.Pair) (bool, string) {
+	if v.remainderForm(l) {
+		return true, "every division is exact: the dividend is a - a % b (Mod, the remainder of truncation), a multiple of b"
+	}
 	nonNegative, exactDivision := true, true
 	for _, pr := range pairs {
 		ra, rb := p.Range(pr.A), p.Range(pr.B)
@@ -178,7 +175,7 @@ func (v *validator) agree(p *sym.Prover, pairs []values.Pair) (bool, string) {
 			exact = pr.A.MultipleOf(c)
 		}
 		exact = exact || rb.Lo == rb.Hi && rb.Lo.IsFinite() && (rb.Lo.V == 1 || rb.Lo.V == -1) ||
-			pr.A.Equal(pr.B) || v.an.B.Add(pr.A, pr.B).Equal(sym.Const(0))
+			pr.A.Equal(pr.B) || v.an.B.Add(pr.A, pr.B).Equal(sym.Const(0)) || p.ExactByRemainder(pr.A, pr.B)
 		if !sameSign && !exact && v.onlyMinNegative(p, pr.A, rb) {
 			// |x| wrapped into its type is negative only at MIN (Abs(MIN)
 			// = MIN), which a constant power of two divides exactly.
@@ -250,7 +247,7 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 		return v.an.Search(l, pairs, values.SearchOptions{Bad: floorDiffers, AnyShape: anyShape, Reference: onnxRun, Test: irRun})
 	}
 	if agree {
-		if always, why := v.agree(v.anyShape, pairs); always {
+		if always, why := v.agree(v.anyShape, l, pairs); always {
 			where := ""
 			if v.shapeDerived(pairs) {
 				where = " whatever the input shapes"
@@ -263,7 +260,7 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 		e := evidence(Fact{"reason", reason})
 		msg := fmt.Sprintf("m_pythondiv=true floors where ONNX truncates; at the declared input shapes they agree (%s: A %s, B %s), but not for every input shape, which a reshape may give", reason, a, b)
 		if w, ok := search(true); ok {
-			e = v.witness(e, w, "ONNX", "this IR")
+			e = v.witness(e, w, "ONNX", v.subject())
 			msg += "; with other input shapes: " + e.Get("counter_example").(string)
 		} else {
 			msg += v.stoppedBy(pairs)
@@ -272,7 +269,7 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 		return
 	}
 	if w, ok := search(false); ok {
-		e := v.witness(evidence(), w, "ONNX", "this IR")
+		e := v.witness(evidence(), w, "ONNX", v.subject())
 		v.r.add(Error, FloorTrunc, l, e, "floors where ONNX truncates, and the model admits inputs where they differ: %s", e.Get("counter_example"))
 		v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 		return
@@ -294,7 +291,7 @@ func (v *validator) pytorch(l *ir.Layer, pairs []values.Pair, agree bool, eviden
 	if !ok {
 		return
 	}
-	e := v.witness(evidence(), w, "PyTorch (and this IR)", "OpenVINO's CPU plugin")
+	e := v.witness(evidence(), w, "PyTorch (and "+v.subject()+")", "OpenVINO's CPU plugin")
 	v.r.add(Warning, CPUPythonDivIgnore, l, e,
 		"floors as PyTorch's // does, but OpenVINO's CPU plugin ignores m_pythondiv and truncates (#38248), and the model admits inputs where they differ: %s", e.Get("counter_example"))
 	v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
@@ -466,8 +463,8 @@ func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, e
 // m_pythondiv (truncates), divides i32 in float32 and narrows i64 to i32.
 func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []values.Pair, agree bool, evidence func(...Fact) Evidence) {
 	if t.IsSigned() && d.PythonDiv && !agree && v.origin != fromPyTorch {
-		v.r.add(Note, CPUPythonDivIgnore, l, evidence(Fact{"example", "-3 / 2: this IR gives -2, the CPU plugin gives -1"}),
-			"OpenVINO's CPU plugin ignores m_pythondiv and truncates, so its results differ from this IR's floor where the operands have opposite signs (-3 / 2 gives -1 there, -2 here) (#38248)")
+		v.r.add(Note, CPUPythonDivIgnore, l, evidence(Fact{"example", "-3 / 2: " + v.subject() + " gives -2, the CPU plugin gives -1"}),
+			"OpenVINO's CPU plugin ignores m_pythondiv and truncates, so its results differ from the floor of %s where the operands have opposite signs (-3 / 2 gives -1 there, -2 here) (#38248)", v.subject())
 	}
 	if t != ir.I32 && t != ir.I64 {
 		return
@@ -551,21 +548,37 @@ func cpuExample(t ir.ElementType, a, b sym.Range) (int64, int64, bool) {
 	return 0, 0, false
 }
 
+// Bounds of an expression's text: a Divide's sub-graph is printed to
+// maxExprDepth steps, at most maxExprArgs inputs of each step and
+// maxExprNodes steps in all, the rest as "…" (counted where a step has
+// more inputs). Five levels of 100-input Concats are 10^10 steps.
+const (
+	maxExprDepth = 6
+	maxExprArgs  = 8
+	maxExprNodes = 64
+)
+
 // expr prints the sub-graph that computes o as one line, with the value
 // of each step where it is a known constant: Divide(Squeeze(ShapeOf("x")
 // = [1,3]) = 3, Const = 2) = 1.
 func (v *validator) expr(o ir.Output, depth int) string {
 	var s strings.Builder
-	v.writeExpr(&s, o, depth)
+	nodes := maxExprNodes
+	v.writeExpr(&s, o, depth, &nodes)
 	return s.String()
 }
 
-func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int) {
+func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int, nodes *int) {
 	l := o.Layer
 	if l == nil {
 		s.WriteString("?")
 		return
 	}
+	if *nodes <= 0 {
+		s.WriteString("…")
+		return
+	}
+	*nodes--
 	shown := ""
 	if val := v.an.Values[o]; val != nil && val.Int {
 		if text := v.constText(val); text != "" {
@@ -585,7 +598,7 @@ func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int) {
 		s.WriteString("ShapeOf(" + strconv.Quote(name) + ")")
 	default:
 		s.WriteString(l.Type)
-		if depth >= 6 {
+		if depth >= maxExprDepth {
 			s.WriteString("(...)")
 			break
 		}
@@ -594,7 +607,11 @@ func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int) {
 			if i > 0 {
 				s.WriteString(", ")
 			}
-			v.writeExpr(s, v.sourceOf(l, i), depth+1)
+			if i == maxExprArgs || *nodes <= 0 {
+				fmt.Fprintf(s, "… %d more", len(l.Inputs)-i)
+				break
+			}
+			v.writeExpr(s, v.sourceOf(l, i), depth+1, nodes)
 		}
 		s.WriteByte(')')
 	}
@@ -635,4 +652,48 @@ func (v *validator) computeConstText(val *values.Value) string {
 		return "= " + parts[0]
 	}
 	return "= [" + strings.Join(parts, ",") + "]"
+}
+
+// subject names the model whose Divides floor, as the user knows it: the
+// IR, or for an ONNX model, what OpenVINO's import of it computes.
+func (v *validator) subject() string {
+	if v.opts.Imported {
+		return "OpenVINO's import"
+	}
+	return "this IR"
+}
+
+// remainderForm reports whether l divides a - a % b by b, with % the
+// remainder of truncation (OpenVINO's Mod, ONNX's Mod with fmod=1), a and
+// b the same outputs throughout and numpy broadcasting everywhere: the
+// form irdiv fix writes. Such a division is exact on every element,
+// whatever the shapes: numpy broadcasting pairs the same elements of a
+// and b in the Mod, the Subtract and the Divide (each output has the
+// broadcast shape of a and b, and a and b map into it the same way each
+// time), and a - a % b never overflows (a % b has the sign of a and is no
+// larger). The values analysis, which copies the elements of operands
+// that may broadcast, cannot see that.
+func (v *validator) remainderForm(l *ir.Layer) bool {
+	numpy := func(layer *ir.Layer) bool {
+		bc, ok := layer.DataAttr("auto_broadcast")
+		return !ok || strings.EqualFold(bc, "numpy")
+	}
+	src := v.sources[l]
+	if len(src) != 2 || !numpy(l) {
+		return false
+	}
+	sub, b := src[0], src[1]
+	if sub.Layer == nil || !strings.EqualFold(sub.Layer.Type, "Subtract") || !numpy(sub.Layer) {
+		return false
+	}
+	subSrc := v.sources[sub.Layer]
+	if len(subSrc) != 2 || subSrc[1].Layer == nil {
+		return false
+	}
+	a, mod := subSrc[0], subSrc[1]
+	if !strings.EqualFold(mod.Layer.Type, "Mod") || !numpy(mod.Layer) {
+		return false
+	}
+	modSrc := v.sources[mod.Layer]
+	return len(modSrc) == 2 && modSrc[0] == a && modSrc[1] == b
 }

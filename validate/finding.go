@@ -50,6 +50,9 @@ type Finding struct {
 	// Code is stable across versions: scripts may match on it. Codes
 	// documents each (and README.md lists them).
 	Code Code
+	// Baselined is set by callers that compare the findings with a
+	// baseline of accepted ones (irdiv validate --baseline).
+	Baselined bool
 	// Layer is the layer concerned, nil for the whole model.
 	Layer   *ir.Layer
 	Message string
@@ -130,6 +133,10 @@ type Report struct {
 	Findings []Finding
 	// Coverage says what became of each integer Divide.
 	Coverage Coverage
+	// Hidden counts the findings a caller left out of Findings (irdiv
+	// validate --severity): Summary counts them too, so that every form
+	// of a report gives the same totals and says what it does not show.
+	Hidden Summary
 }
 
 // Count returns the number of findings of each severity.

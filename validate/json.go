@@ -12,10 +12,12 @@ type Summary struct {
 	Notes    int `json:"notes"`
 }
 
-// Summary counts the report's findings.
+// Summary counts the report's findings, those Hidden included.
 func (r *Report) Summary() Summary {
 	c := r.Count()
-	return Summary{Errors: c[Error], Warnings: c[Warning], Notes: c[Note]}
+	s := Summary{Errors: c[Error], Warnings: c[Warning], Notes: c[Note]}
+	s.Add(r.Hidden)
+	return s
 }
 
 // Add adds another summary's counts.
@@ -31,11 +33,14 @@ type findingJSON struct {
 	Layer    *layerJSON `json:"layer"`
 	Message  string     `json:"message"`
 	Evidence Evidence   `json:"evidence"`
+	// Baselined is there only when true.
+	Baselined bool `json:"baselined,omitempty"`
 }
 
 // MarshalJSON writes the report as README.md documents it:
 // {"model", "findings": [{"severity", "code", "layer": {"id", "name"} or
 // null, "message", "evidence"}], "summary": {"errors", "warnings", "notes"},
+// "hidden": {...} (the findings summary counts but a caller left out),
 // "coverage": {"integer_divides", "proven", "errors", "warnings", "clean",
 // "not_analysed": [{"layer", "divide", "reason"}]}}.
 func (r *Report) MarshalJSON() ([]byte, error) {
@@ -43,10 +48,14 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		Model    string        `json:"model"`
 		Findings []findingJSON `json:"findings"`
 		Summary  Summary       `json:"summary"`
+		Hidden   *Summary      `json:"hidden,omitempty"`
 		Coverage coverageJSON  `json:"coverage"`
 	}{Model: r.Model, Findings: []findingJSON{}, Summary: r.Summary(), Coverage: r.Coverage.json()}
+	if r.Hidden != (Summary{}) {
+		out.Hidden = &r.Hidden
+	}
 	for _, f := range r.Findings {
-		fj := findingJSON{Severity: f.Severity, Code: f.Code, Message: f.Message, Evidence: f.Evidence}
+		fj := findingJSON{Severity: f.Severity, Code: f.Code, Message: f.Message, Evidence: f.Evidence, Baselined: f.Baselined}
 		if f.Layer != nil {
 			fj.Layer = &layerJSON{ID: f.Layer.ID, Name: f.Layer.Name}
 		}

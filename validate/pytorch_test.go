@@ -108,8 +108,9 @@ func TestPyTorchExports(t *testing.T) {
 				continue
 			}
 			dir := t.TempDir()
+			files := f.CounterExample.Files()
 			for name, tensor := range f.CounterExample.Inputs {
-				if err := npy.WriteFile(filepath.Join(dir, CounterExampleFile(name)), tensor); err != nil {
+				if err := npy.WriteFile(filepath.Join(dir, files[name]), tensor); err != nil {
 					t.Fatal(err)
 				}
 			}

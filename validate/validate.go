@@ -45,6 +45,10 @@ type Options struct {
 	// test_data_set of it): the comparison evaluates the ONNX model on
 	// them first.
 	ONNXTestData map[string]*ir.Tensor
+	// Imported says that the model is an ONNX model imported as
+	// OpenVINO's ONNX frontend does (onnx.Import), not an IR file: the
+	// findings then speak of "OpenVINO's import" rather than "this IR".
+	Imported bool
 	// Seed seeds the random inputs of the comparison with ONNX.
 	Seed uint64
 	// MaxTensorBytes bounds every tensor validation computes (0 means
@@ -225,7 +229,7 @@ func (v *validator) unreachable() {
 		names = append(names, l.String())
 	}
 	v.r.add(Note, StructureUnreachable, nil, Evidence{{"count", len(dead)}},
-		"%d layers reach no Result (OpenVINO drops them): %s", len(dead), strings.Join(names, ", ")+more(len(dead), 5))
+		"%s no Result (OpenVINO drops them): %s", plural(len(dead), "layer reaches", "layers reach"), strings.Join(names, ", ")+more(len(dead), 5))
 }
 
 func more(n, shown int) string {

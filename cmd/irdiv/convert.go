@@ -12,9 +12,12 @@ import (
 
 const convertHelp = `MODEL.onnx [-o OUT.xml]
 
-Converts an ONNX graph of Div nodes into IR v11 (.xml and .bin), faithfully:
-ONNX's Div truncates integers, so its Divides get m_pythondiv="false";
-Div-1 and Div-6 keep their legacy broadcast rule, checked first.`
+Converts a whole ONNX model into IR v11 (.xml and .bin), op by op as
+OpenVINO's ONNX frontend does, but faithfully for Div: ONNX's Div
+truncates integers, so its Divides get m_pythondiv="false" (OpenVINO's
+frontend writes "true", which floors); Div-1 and Div-6 keep their legacy
+broadcast rule, checked first. docs/ops.md lists the ops it maps; any other
+op is kept as a layer of its ONNX type, with its declared outputs.`
 
 func convertCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("convert", convertHelp, stdout)
@@ -33,6 +36,9 @@ func convertCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	m, err := onnx.ReadFile(pos[0], onnx.ReadOptions{MaxTensorBytes: int64(maxTensor)})
 	if err != nil {
+		return err
+	}
+	if err := checkOutputNames(m); err != nil {
 		return err
 	}
 	model, err := onnx.Convert(m)
@@ -60,5 +66,28 @@ func convertCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "wrote %s and %s: %d layers, %d Divide (opset %d, Div-%d)\n", out, bin, len(model.Layers), divides, m.Opset, onnx.DivVersion(m.Opset))
+	return nil
+}
+
+// checkOutputNames refuses graph outputs that the IR cannot name apart:
+// an IR has one Result per graph output, named after it, and a Result
+// of the same name as another Result or as a Parameter is an IR in
+// which OpenVINO cannot tell which output is which (two outputs "z", or
+// an output "x" that is the input "x" passed through).
+func checkOutputNames(m *onnx.Model) error {
+	inputs := make(map[string]bool, len(m.Graph.Inputs))
+	for _, in := range m.Graph.Inputs {
+		inputs[in.Name] = true
+	}
+	seen := make(map[string]int, len(m.Graph.Outputs))
+	for i, out := range m.Graph.Outputs {
+		if j, dup := seen[out.Name]; dup {
+			return fmt.Errorf("%s: graph outputs %d and %d are both %q: the IR would hold two Results of one name; irdiv converts a graph whose outputs have names of their own", m.Path, j, i, out.Name)
+		}
+		seen[out.Name] = i
+		if inputs[out.Name] {
+			return fmt.Errorf("%s: graph output %d is graph input %q itself: the IR would hold a Parameter and a Result of one name; irdiv converts a graph whose outputs are computed by its nodes", m.Path, i, out.Name)
+		}
+	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"io/fs"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -35,7 +36,8 @@ func TestBadCorpus(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), c.Name)
+			top := t.TempDir()
+			dir := filepath.Join(top, c.Name)
 			if err := badcorpus.Materialize(c, filepath.Join(corpusDir, c.Name), dir); errors.Is(err, badcorpus.ErrUnsupported) {
 				t.Skipf("skipped: %v", err)
 			} else if err != nil {
@@ -46,6 +48,7 @@ func TestBadCorpus(t *testing.T) {
 				args[i] = strings.ReplaceAll(a, "{dir}", dir)
 			}
 			want := strings.ReplaceAll(c.Want, "{dir}", dir)
+			before := listTree(t, top)
 			var stdout, stderr string
 			var code int
 			var grown uint64
@@ -73,6 +76,9 @@ func TestBadCorpus(t *testing.T) {
 			if strings.Contains(stdout+stderr, "panic") || strings.Contains(stdout+stderr, "goroutine ") {
 				t.Errorf("irdiv %q: %s%s", args, stdout, stderr)
 			}
+			if c.Writes != nil {
+				checkWrites(t, c.Writes, dir, before, listTree(t, top))
+			}
 			if c.API {
 				err := apiPath(args)
 				if err == nil || !strings.Contains(err.Error(), want) {
@@ -80,6 +86,44 @@ func TestBadCorpus(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// listTree lists the files and folders under top.
+func listTree(t *testing.T, top string) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	err := filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
+		out[path] = true
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// checkWrites checks what a case created: only under dir/w.Under, as
+// many files and folders as the case says.
+func checkWrites(t *testing.T, w *badcorpus.Writes, dir string, before, after map[string]bool) {
+	t.Helper()
+	under := filepath.Join(dir, w.Under)
+	n := 0
+	for path := range after {
+		if before[path] || path == under {
+			continue
+		}
+		if !strings.HasPrefix(path, under+string(filepath.Separator)) {
+			t.Errorf("wrote %s, outside %s", path, under)
+			continue
+		}
+		n++
+	}
+	if w.Count > 0 && n != w.Count {
+		t.Errorf("created %d files and folders under %s; want %d", n, under, w.Count)
+	}
+	if w.Max > 0 && n > w.Max {
+		t.Errorf("created %d files and folders under %s; want at most %d", n, under, w.Max)
 	}
 }
 

@@ -52,7 +52,7 @@ func writeFiles(t *testing.T, dir string, files map[string][]byte) {
 // as every failure's does, and then shows the usage.
 func TestNoArguments(t *testing.T) {
 	_, stderr, code := irdiv(t)
-	if code != 2 || !strings.HasPrefix(stderr, "irdiv: want a command (eval, run, info, bench, convert, validate, version)\n") || !strings.Contains(stderr, "\nUsage:\n") {
+	if code != 2 || !strings.HasPrefix(stderr, "irdiv: want a command (eval, run, info, bench, convert, validate, fix, version)\n") || !strings.Contains(stderr, "\nUsage:\n") {
 		t.Errorf("irdiv: exit %d, %q", code, stderr)
 	}
 }

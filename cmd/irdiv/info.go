@@ -13,7 +13,9 @@ import (
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/validate"
 )
 
 // The JSON form of info, documented in README.md.
@@ -70,11 +72,44 @@ const maxJSONValues = 16
 // sub-graphs, never the weights.
 const infoConstBytes = 4096
 
+const infoHelp = `[--json | --dot | --svg FILE.svg] [--around LAYER|findings] [--depth N] [--faithful] MODEL.xml|MODEL.onnx
+
+Describes a model: inputs, outputs, layers, its Divides and their
+attributes. --dot prints it as Graphviz DOT and --svg draws it, each layer
+filled after validate's worst finding (errors red, warnings amber, notes
+green), with a legend; an .onnx is drawn as OpenVINO's ONNX frontend
+imports it, its Divs flooring, whose errors validate reports (--faithful
+draws irdiv's conversion instead). A model of more than 200 layers is cut
+to the neighbourhood of its errors and warnings.`
+
+// pictured returns the model a picture shows, validate's report of it and
+// its title: an IR as it is; an .onnx as OpenVINO's frontend imports it,
+// or with faithful as irdiv converts it (m).
+func pictured(path string, m *ir.Model, faithful bool) (*ir.Model, *validate.Report, string, error) {
+	if !isONNX(path) {
+		return m, validate.Model(m, path, validate.Options{}), path + " (IR)", nil
+	}
+	if faithful {
+		return m, validate.Model(m, path, validate.Options{}), path + " as irdiv converts it: Divs truncate, as ONNX means", nil
+	}
+	om, err := onnx.ReadFile(path, onnx.ReadOptions{})
+	if err != nil {
+		return nil, nil, "", err
+	}
+	imported, err := onnx.Import(om, onnx.ImportOptions{})
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return imported, validate.Model(imported, path, validate.Options{Imported: true}), path + " as OpenVINO's ONNX frontend imports it: integer Divs floor", nil
+}
+
 func infoCmd(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("info", "[--json | --dot [--around LAYER] [--depth N]] MODEL.xml", stdout)
+	fs := newFlagSet("info", infoHelp, stdout)
 	asJSON := fs.Bool("json", false, "print one JSON object (schema in README.md)")
-	dot := fs.Bool("dot", false, "print the model as Graphviz DOT, layers coloured by validate's findings")
-	around := fs.String("around", "", "with --dot, only the layers near `LAYER` (a name or id:N)")
+	dot := fs.Bool("dot", false, "print the model as Graphviz DOT, layers coloured by validate's findings, with a legend")
+	svg := fs.String("svg", "", "draw the picture of --dot into `FILE.svg` with Graphviz's dot")
+	faithful := fs.Bool("faithful", false, "with --dot or --svg, draw an .onnx as irdiv converts it (Divs truncate) rather than as OpenVINO's frontend imports it (Divs floor)")
+	around := fs.String("around", "", "with --dot or --svg, only the layers near `LAYER` (a name or id:N), or near every error and warning (findings; the default past 200 layers)")
 	depth := fs.Int("depth", 2, "with --around, how many edges away a layer may be")
 	weights := fs.String("weights", "", "weights `FILE.bin` (default: MODEL.bin; info works without it)")
 	pos, err := fs.parse(args)
@@ -84,8 +119,12 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return usageErr("want one MODEL.xml, got %d arguments", len(pos))
 	}
-	if *depth < 0 || *around != "" && !*dot {
-		return usageErr("--around and --depth (at least 0) go with --dot")
+	picture := *dot || *svg != ""
+	if *depth < 0 || (*around != "" || *faithful) && !picture {
+		return usageErr("--around, --faithful and --depth (at least 0) go with --dot or --svg")
+	}
+	if *dot && *svg != "" {
+		return usageErr("--dot prints DOT, --svg writes a picture: give one")
 	}
 	// info needs types and shapes, and the small constants it prints; it
 	// never reads the weights.
@@ -93,8 +132,16 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *dot {
-		return writeDOT(stdout, m, pos[0], *around, *depth)
+	if picture {
+		drawn, r, title, err := pictured(pos[0], m, *faithful)
+		if err != nil {
+			return err
+		}
+		o := dotOptions{around: *around, depth: *depth, title: title}
+		if *svg != "" {
+			return writeSVG(*svg, drawn, r, o)
+		}
+		return writeDOT(stdout, drawn, r, o)
 	}
 	inf, err := ops.InferModel(m)
 	if err != nil {
@@ -107,11 +154,11 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(info)
 	}
-	printInfo(stdout, m, inf, info)
+	printInfo(stdout, m, inf, info, isONNX(pos[0]))
 	if *weights == "" && !isONNX(pos[0]) {
 		bin := strings.TrimSuffix(pos[0], filepath.Ext(pos[0])) + ".bin"
 		if _, err := os.Stat(bin); err != nil {
-			fmt.Fprintf(stdout, "weights   %s is absent: run needs it for the Consts' values (info does not)\n", bin)
+			textln(stdout, "weights   %s is absent: run needs it for the Consts' values (info does not)", bin)
 		}
 	}
 	return nil
@@ -175,18 +222,28 @@ func describe(m *ir.Model, inf *ops.Inference) infoJSON {
 	return info
 }
 
-func printInfo(w io.Writer, m *ir.Model, inf *ops.Inference, info infoJSON) {
-	fmt.Fprintf(w, "model     %s (IR v%d)\n", quote(info.Name), info.IRVersion)
+// printInfo prints what describe found. An ONNX model is shown as irdiv
+// converts it (its Divs truncating, as ONNX means), and its Divides say
+// what OpenVINO's ONNX frontend writes instead (m_pythondiv=true, which
+// floors integers), which is what validate checks.
+func printInfo(w io.Writer, m *ir.Model, inf *ops.Inference, info infoJSON, fromONNX bool) {
+	if fromONNX {
+		textln(w, "model     %s (ONNX)", quote(info.Name))
+		fmt.Fprintln(w, "imports   shown as irdiv converts it: every Div truncates (m_pythondiv=false), as ONNX means;")
+		fmt.Fprintln(w, "          OpenVINO's ONNX frontend writes m_pythondiv=true, which floors integers: validate checks that import")
+	} else {
+		textln(w, "model     %s (IR v%d)", quote(info.Name), info.IRVersion)
+	}
 	if info.Producer != "" || info.Framework != "" {
-		fmt.Fprintf(w, "producer  %s (framework %s)\n", cmp.Or(info.Producer, "unknown"), cmp.Or(info.Framework, "unknown"))
+		textln(w, "producer  %s (framework %s)", cmp.Or(info.Producer, "unknown"), cmp.Or(info.Framework, "unknown"))
 	}
-	fmt.Fprintln(w, "inputs")
+	textln(w, "inputs")
 	for i, p := range info.Inputs {
-		fmt.Fprintf(w, "  %d %s %s %s\n", i, quote(p.Name), p.ElementType, p.Shape)
+		textln(w, "  %d %s %s %s", i, quote(p.Name), p.ElementType, p.Shape)
 	}
-	fmt.Fprintln(w, "outputs")
+	textln(w, "outputs")
 	for i, p := range info.Outputs {
-		fmt.Fprintf(w, "  %d %s %s %s\n", i, quote(p.Name), p.ElementType, p.Shape)
+		textln(w, "  %d %s %s %s", i, quote(p.Name), p.ElementType, p.Shape)
 	}
 	counts := make(map[string]int)
 	for _, l := range m.Layers {
@@ -197,7 +254,7 @@ func printInfo(w io.Writer, m *ir.Model, inf *ops.Inference, info infoJSON) {
 	for _, t := range types {
 		hist = append(hist, fmt.Sprintf("%s %d", t, counts[t]))
 	}
-	fmt.Fprintf(w, "layers    %d: %s\n", len(m.Layers), strings.Join(hist, ", "))
+	textln(w, "layers    %d: %s", len(m.Layers), strings.Join(hist, ", "))
 	var divides []string
 	for _, l := range m.Layers {
 		d, ok := inf.Ops[l].(*ops.Divide)
@@ -209,7 +266,9 @@ func printInfo(w io.Writer, m *ir.Model, inf *ops.Inference, info infoJSON) {
 			attrs = append(attrs, a.Name+"="+a.Value)
 		}
 		line := fmt.Sprintf("  %s: %s -> %s", l, strings.Join(attrs, " "), inf.Outputs[l][0])
-		if _, explicit := l.DataAttr("m_pythondiv"); !explicit {
+		if _, explicit := l.DataAttr("m_pythondiv"); fromONNX {
+			line += " (OpenVINO's import: m_pythondiv=true)"
+		} else if !explicit {
 			line += " (m_pythondiv absent: default)"
 		}
 		divides = append(divides, line)
@@ -217,23 +276,23 @@ func printInfo(w io.Writer, m *ir.Model, inf *ops.Inference, info infoJSON) {
 			divides = append(divides, "    warning: "+warn)
 		}
 	}
-	fmt.Fprintf(w, "divides   %d\n", len(divides))
+	textln(w, "divides   %d", len(divides))
 	for _, d := range divides {
-		fmt.Fprintln(w, d)
+		textln(w, "%s", d)
 	}
 	if len(info.Unsupported) > 0 {
-		fmt.Fprintf(w, "irdiv cannot execute: %s\n", strings.Join(info.Unsupported, ", "))
+		textln(w, "irdiv cannot execute: %s", strings.Join(info.Unsupported, ", "))
 	}
 	if dead := m.Unreachable(); len(dead) > 0 {
-		fmt.Fprintf(w, "unreachable: %d layers no Result reaches (OpenVINO drops them)\n", len(dead))
+		textln(w, "unreachable: %s no Result reaches (OpenVINO drops them)", plural(len(dead), "layer"))
 	}
 	for _, warn := range m.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
+		textln(w, "warning: %s", warn)
 	}
 	if m.Version == 10 {
 		for _, p := range info.Outputs {
 			if to := v10RuntimeType(p.ElementType); to != p.ElementType {
-				fmt.Fprintf(w, "note: IR v10: OpenVINO's runtime returns output %s as %s, irdiv keeps %s\n", quote(p.Name), to, p.ElementType)
+				textln(w, "note: IR v10: OpenVINO's runtime returns output %s as %s, irdiv keeps %s", quote(p.Name), to, p.ElementType)
 			}
 		}
 	}

@@ -25,8 +25,9 @@ Usage:
   irdiv run [flags] MODEL.xml     run a model, or one Divide of any model
   irdiv info [--json] MODEL.xml   describe a model
   irdiv bench [flags] MODEL.xml   measure inference like benchmark_app
-  irdiv convert MODEL.onnx        convert an ONNX graph of Div into IR
+  irdiv convert MODEL.onnx        convert an ONNX model into IR, Divs faithful
   irdiv validate MODEL.xml...     find what a model's Divides compute wrong
+  irdiv fix MODEL.onnx -o F.onnx  rewrite the Divs validate does not prove safe
   irdiv version                   print irdiv's version, Go's and the SIMD level
   irdiv help [COMMAND]            this text, or a command's flags
 
@@ -49,12 +50,13 @@ var commands = map[string]command{
 	"bench":    benchCmd,
 	"convert":  convertCmd,
 	"validate": validateCmd,
+	"fix":      fixCmd,
 	"version":  versionCmd,
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintf(stderr, "irdiv: want a command (eval, run, info, bench, convert, validate, version)\n\n%s", usage)
+		fmt.Fprintf(stderr, "irdiv: want a command (eval, run, info, bench, convert, validate, fix, version)\n\n%s", usage)
 		return 2
 	}
 	switch args[0] {
@@ -69,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "irdiv: unknown command %s (commands: eval, run, info, bench, convert, validate, version; see irdiv help)\n", oneLine(strconv.Quote(args[0])))
+		fmt.Fprintf(stderr, "irdiv: unknown command %s (commands: eval, run, info, bench, convert, validate, fix, version; see irdiv help)\n", oneLine(strconv.Quote(args[0])))
 		return 2
 	}
 	err := cmd(args[1:], stdout, stderr)
@@ -92,9 +94,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 // maxMessage bounds an error line: values from a file can be long.
 const maxMessage = 2000
 
-// oneLine folds white space so that an error is one line, and cuts it.
+// oneLine folds white space so that an error is one line, escapes the
+// control characters left (a name's ESC must not reach the terminal), and
+// cuts it.
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = escapeControls(strings.Join(strings.Fields(s), " "))
 	if len(s) > maxMessage {
 		s = strings.ToValidUTF8(s[:maxMessage], "") + " ... (cut)"
 	}

@@ -385,7 +385,7 @@ func TestInfoDetails(t *testing.T) {
 	}
 
 	stdout, stderr, code = irdiv(t, "info", "--dot", path)
-	for _, want := range []string{`digraph "floordiv" {`, `n0 -> n2;`, `n2 -> n3;`, `n2 [label="div\nDivide i32[?,4]", fillcolor="#f6d98b", tooltip="warning divide/overflow: `} {
+	for _, want := range []string{`digraph "floordiv" {`, `n0 -> n2;`, `n2 -> n3;`, `n2 [label="div\nDivide i32[?,4]", fillcolor="#f6c453", tooltip="warning divide/overflow: `} {
 		if code != 0 || !strings.Contains(stdout, want) {
 			t.Errorf("--dot: exit %d, no %q in\n%s%s", code, want, stdout, stderr)
 		}
@@ -442,7 +442,8 @@ func TestValidateCommand(t *testing.T) {
 		t.Errorf("converted: exit %d\n%s%s", code, stdout, stderr)
 	}
 
-	// JSON: one model is one report; each summary counts what it lists.
+	// JSON: one model is one report; its summary counts every finding, as
+	// the text does, and "hidden" those --severity left out.
 	stdout, _, code = irdiv(t, "validate", "--json", "--severity", "error", imported)
 	var one struct {
 		Model    string `json:"model"`
@@ -453,10 +454,11 @@ func TestValidateCommand(t *testing.T) {
 			Evidence map[string]any `json:"evidence"`
 		} `json:"findings"`
 		Summary map[string]int `json:"summary"`
+		Hidden  map[string]int `json:"hidden"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &one); err != nil || code != 1 || one.Model != imported || len(one.Findings) != 1 ||
 		one.Findings[0].Code != string(validate.FloorTrunc) || one.Findings[0].Layer == nil || one.Findings[0].Layer.ID != 2 ||
-		one.Findings[0].Evidence["counter_example"] != "-3 / 2: ONNX gives -1, this IR gives -2" || one.Summary["errors"] != 1 || one.Summary["notes"] != 0 {
+		one.Findings[0].Evidence["counter_example"] != "-3 / 2: ONNX gives -1, this IR gives -2" || one.Summary["errors"] != 1 || one.Summary["notes"] == 0 || one.Hidden["notes"] != one.Summary["notes"] {
 		t.Errorf("--json: exit %d %v\n%s", code, err, stdout)
 	}
 

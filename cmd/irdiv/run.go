@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/irdiv/irdiv/internal/safename"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ir/npy"
 	"github.com/irdiv/irdiv/ops"
@@ -169,12 +170,17 @@ func runModel(m *ir.Model, o runOptions, cfg plugin.Config, given map[string]str
 			fmt.Fprintf(stdout, "output %-12s not computed: it needs %s (%s %s), which irdiv cannot execute\n", quote(res.Name), l, l.Type, l.Version)
 		}
 	}
+	var names []string
 	for _, p := range cm.Outputs() {
+		names = append(names, p.Name)
+	}
+	out := newOutFiles(o.outDir, inputs, names...)
+	for i, p := range cm.Outputs() {
 		t, err := req.OutputTensor(p.Index)
 		if err != nil {
 			return err
 		}
-		if err := report(stdout, "output", p.Name, t, o.outDir, inputs); err != nil {
+		if err := out.report(stdout, "output", i, t); err != nil {
 			return err
 		}
 		want, ok := expected[p.Index]
@@ -267,39 +273,45 @@ func bindInputs(cm *plugin.CompiledModel, req *plugin.InferRequest, given map[st
 
 func quote(s string) string { return strconv.Quote(s) }
 
-// report prints a tensor's summary and, with dir set, writes it as
-// dir/NAME.npy, unless that file is one of the command's inputs.
-func report(w io.Writer, kind, name string, t *ir.Tensor, dir string, inputs inputFiles) error {
-	fmt.Fprintf(w, "%s %-12s %s %s %s\n", kind, quote(name), t.Type, shapeString(t.Shape), summary(t, 16))
-	if dir == "" {
+// outFiles are the .npy files run -o writes into dir (none when dir is
+// ""): one per name, made safe and unique by internal/safename, so that
+// outputs "p/q" and "p_q" get files of their own (p_q~2.npy and p_q.npy)
+// instead of one written over the other.
+type outFiles struct {
+	dir    string
+	names  []string
+	stems  []string
+	inputs inputFiles
+}
+
+// newOutFiles names the files of the tensors run may write, all named up
+// front: a name that needs no change keeps its file whatever comes
+// before it, and two tensors of one name (two Results called "q") get
+// two files.
+func newOutFiles(dir string, inputs inputFiles, names ...string) *outFiles {
+	return &outFiles{dir: dir, names: names, stems: safename.Unique(names), inputs: inputs}
+}
+
+// report prints tensor i's summary and, with a folder set, writes it to
+// its file there, unless that file is one of the command's inputs.
+func (o *outFiles) report(w io.Writer, kind string, i int, t *ir.Tensor) error {
+	name := o.names[i]
+	textln(w, "%s %-12s %s %s %s", kind, quote(name), t.Type, shapeString(t.Shape), summary(t, 16))
+	if o.dir == "" {
 		return nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(o.dir, 0o755); err != nil {
 		return err
 	}
-	path := filepath.Join(dir, fileName(name)+".npy")
-	if err := inputs.checkOutput("-o "+dir, path); err != nil {
+	path := filepath.Join(o.dir, o.stems[i]+".npy")
+	if err := o.inputs.checkOutput("-o "+o.dir, path); err != nil {
 		return err
 	}
 	if err := npy.WriteFile(path, t); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "       wrote %s\n", path)
+	textln(w, "       wrote %s", path)
 	return nil
-}
-
-// fileName makes a layer name safe as a file name.
-func fileName(name string) string {
-	out := []rune(name)
-	for i, r := range out {
-		if !(r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			out[i] = '_'
-		}
-	}
-	if len(out) == 0 || out[0] == '.' {
-		return "_" + string(out)
-	}
-	return string(out)
 }
 
 // concreteDims picks a static shape inside a partial one: each dimension's
@@ -426,6 +438,11 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, inputs inputFi
 		return err
 	}
 	in := make([]*ir.Tensor, len(l.Inputs))
+	names := []string{l.Name}
+	for i := range l.Inputs {
+		names = append(names, fmt.Sprintf("%s.input%d", l.Name, i))
+	}
+	out := newOutFiles(o.outDir, inputs, names...)
 	for i, port := range l.Inputs {
 		src, connected := m.Input(l, i)
 		var origin string
@@ -450,16 +467,16 @@ func runLayer(m *ir.Model, o runOptions, given map[string]string, inputs inputFi
 			}
 			origin = fmt.Sprintf("generated (seed %d)", o.seed)
 		}
-		if err := report(stdout, "input ", fmt.Sprintf("%s.input%d", l.Name, i), in[i], o.outDir, inputs); err != nil {
+		if err := out.report(stdout, "input ", i+1, in[i]); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "       %s\n", origin)
 	}
-	out, err := ops.EvaluateLayer(l, d, in, opts)
+	q, err := ops.EvaluateLayer(l, d, in, opts)
 	if err != nil {
 		return err
 	}
-	return report(stdout, "output", l.Name, out[0], o.outDir, inputs)
+	return out.report(stdout, "output", 0, q[0])
 }
 
 // withoutUnexecutable returns m without the Results that depend on a

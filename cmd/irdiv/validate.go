@@ -14,12 +14,11 @@ import (
 	"sync"
 
 	"github.com/irdiv/irdiv/ir"
-	"github.com/irdiv/irdiv/ir/npy"
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/validate"
 )
 
-const validateHelp = `MODEL.onnx|MODEL.xml|DIR... [--counter-examples DIR] [--onnx MODEL.onnx] [--json] [--severity S]
+const validateHelp = `MODEL.onnx|MODEL.xml|DIR... [--counter-examples DIR] [--onnx MODEL.onnx] [--format F] [--severity S] [--fail-on S] [--baseline FILE]
 
 Reports what is wrong, or provably right, in models: for every integer
 Divide the values that can reach it (expressions over the model's input
@@ -36,11 +35,24 @@ OpenVINO's CPU plugin, which truncates, differs. --onnx compares an IR
 with the ONNX model it came from, Div by Div, on the values that reach
 each Div in the ONNX model (its test_data_set_0, when it sits beside it,
 then random inputs). --counter-examples writes each counter-example as a
-folder of NAME.npy, one per model input, that any runtime can replay.
+folder of NAME.npy, one per model input, that any runtime can replay:
+DIR/MODEL/N-LAYER, MODEL new or empty, names made safe as file names
+(characters outside [A-Za-z0-9_.-] become "_", long names end in a hash,
+names that then collide get "~2"...), one folder for the findings of one
+model that share their inputs, at most --max-files files and folders.
 
 A folder is searched for .onnx and .xml files; among several models, one
 that cannot be read is reported as an ir/unreadable error and the others
-are still checked. Exit status 1 when some finding is an error.`
+are still checked.
+
+For CI: --format sarif writes SARIF 2.1.0 (code scanning: one rule per
+finding code, results located at the model file and the layer, the
+counter-example's files as related locations), --format junit JUnit XML
+(a suite per model, a test case per integer Divide). Exit status 1 when
+some finding is at the --fail-on severity or worse (error by default;
+never for none) and not accepted by the --baseline, a file that
+--write-baseline writes from the findings of a run; baselined findings
+are reported as such, and entries that no longer match are listed.`
 
 // constLimit is the largest Const validate reads: shape sub-graphs use
 // small constants, and the weights of a large model are not needed.
@@ -49,10 +61,16 @@ const constLimit = 1 << 20
 func validateCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate", validateHelp, stdout)
 	onnxPath := fs.String("onnx", "", "compare with `MODEL.onnx`, the ONNX model the IR was converted from")
-	asJSON := fs.Bool("json", false, "print one JSON object (schema in README.md)")
+	asJSON := fs.Bool("json", false, "as --format json")
+	format := fs.String("format", "text", "print the reports as `F`: text, json (one object, schema in README.md), sarif (SARIF 2.1.0) or junit (JUnit XML)")
+	failOnFlag := fs.String("fail-on", "error", "exit 1 when a finding not in the baseline is of `SEVERITY` or worse: error, warning, note, or never")
+	baselinePath := fs.String("baseline", "", "accept the findings listed in `FILE` (written by --write-baseline): they are reported as baselined and do not fail the run")
+	writeBaselinePath := fs.String("write-baseline", "", "write every finding of this run to `FILE`, as a baseline for --baseline")
+	quiet := fs.Bool("quiet", false, "show no progress on a terminal (progress is shown only on a terminal, for runs past a second)")
 	severity := fs.String("severity", "note", "show findings of this `SEVERITY` and worse: note, warning or error")
 	seed := fs.Uint64("seed", 1, "seed of the random operands of --onnx")
-	cexDir := fs.String("counter-examples", "", "write each counter-example to a folder under `DIR`: one NAME.npy per model input")
+	cexDir := fs.String("counter-examples", "", "write each counter-example to a new folder under `DIR`: one NAME.npy per model input")
+	maxFiles := fs.Int("max-files", defaultMaxFiles, "write at most `N` files and folders under --counter-examples DIR; counter-examples past it are named in the report, not written")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -63,6 +81,30 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	minimum, err := validate.ParseSeverity(*severity)
 	if err != nil {
 		return usageErr("--severity %s: must be one of note, warning, error", *severity)
+	}
+	if *maxFiles < 0 {
+		return usageErr("--max-files %d: must be 0 or more", *maxFiles)
+	}
+	if *asJSON {
+		if *format != "text" && *format != "json" {
+			return usageErr("--json and --format %s say different things", *format)
+		}
+		*format = "json"
+	}
+	switch *format {
+	case "text", "json", "sarif", "junit":
+	default:
+		return usageErr("--format %s: must be one of text, json, sarif, junit", *format)
+	}
+	failOn, err := parseFailOn(*failOnFlag)
+	if err != nil {
+		return err
+	}
+	var accepted map[baselineEntry]bool
+	if *baselinePath != "" {
+		if accepted, err = readBaseline(*baselinePath); err != nil {
+			return err
+		}
 	}
 	paths, err := modelPaths(pos)
 	if err != nil {
@@ -84,10 +126,13 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	errs := make([]error, len(paths))
 	var wg sync.WaitGroup
 	work := make(chan int)
+	bar := newProgress(stderr, len(paths), *quiet)
 	for range min(runtime.GOMAXPROCS(0), len(paths)) {
 		wg.Go(func() {
 			for i := range work {
+				bar.start(paths[i])
 				reports[i], errs[i] = validateOne(paths[i], opts)
+				bar.finish()
 			}
 		})
 	}
@@ -96,6 +141,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	close(work)
 	wg.Wait()
+	bar.end()
 	// One unreadable model among several is an error finding about it, so
 	// that the others are still reported.
 	for i, err := range errs {
@@ -111,21 +157,59 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 		total.Add(r.Summary())
 	}
 	if *cexDir != "" {
-		if err := writeCounterExamples(*cexDir, reports, paths); err != nil {
+		if err := writeCounterExamples(*cexDir, reports, paths, *maxFiles); err != nil {
 			return err
 		}
 	}
-	if *asJSON {
-		if err := printJSON(stdout, reports, minimum); err != nil {
+	var baselined map[*validate.Finding]bool
+	if accepted != nil {
+		var stale []baselineEntry
+		baselined, stale = matchBaseline(reports, accepted)
+		for _, r := range reports {
+			for j := range r.Findings {
+				r.Findings[j].Baselined = baselined[&r.Findings[j]]
+			}
+		}
+		if len(stale) > 0 {
+			fmt.Fprintf(stderr, "baseline %s: %s no longer found:\n", *baselinePath, plural(len(stale), "entry"))
+			for _, e := range stale {
+				fmt.Fprintf(stderr, "  %q %s %q\n", e.Model, e.Code, e.Layer)
+			}
+		}
+	}
+	if *writeBaselinePath != "" {
+		if err := writeBaseline(*writeBaselinePath, reports); err != nil {
 			return err
 		}
-	} else {
+	}
+	switch *format {
+	case "json":
+		err = printJSON(stdout, reports, minimum)
+	case "sarif":
+		err = writeSARIF(stdout, reports, baselined)
+	case "junit":
+		err = writeJUnit(stdout, reports, failOn, baselined)
+	default:
 		printReports(stdout, reports, total, minimum)
 	}
-	if total.Errors > 0 {
-		return fmt.Errorf("%s in %s", plural(total.Errors, "error"), plural(len(reports), "model"))
+	if err != nil {
+		return err
 	}
-	return nil
+	failing := 0
+	for _, r := range reports {
+		for j := range r.Findings {
+			if failOn.fails(&r.Findings[j], baselined) {
+				failing++
+			}
+		}
+	}
+	switch {
+	case failing == 0:
+		return nil
+	case failOn.minimum == validate.Error:
+		return fmt.Errorf("%s in %s", plural(failing, "error"), plural(len(reports), "model"))
+	}
+	return fmt.Errorf("%s of %s or worse in %s (--fail-on %s)", plural(failing, "finding"), failOn.minimum, plural(len(reports), "model"), failOn.minimum)
 }
 
 func plural(n int, noun string) string {
@@ -168,6 +252,7 @@ func validateOne(path string, opts validate.Options) (*validate.Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		opts.Imported = true
 		return validate.Model(m, path, opts), nil
 	}
 	m, err := readModel(path, ir.ReadOptions{MaxConstBytes: constLimit}, 0)
@@ -202,42 +287,17 @@ func onnxTestData(m *onnx.Model, path string) (map[string]*ir.Tensor, error) {
 	return out, nil
 }
 
-// writeCounterExamples writes every counter-example of the reports as a
-// folder DIR/<model>/<n>-<layer>/ of NAME.npy, one per model input, and
-// names the folder in the finding's evidence (counter_example_dir).
-func writeCounterExamples(dir string, reports []*validate.Report, paths []string) error {
-	for i, r := range reports {
-		stem := strings.TrimSuffix(filepath.Base(paths[i]), filepath.Ext(paths[i]))
-		for j := range r.Findings {
-			f := &r.Findings[j]
-			if f.CounterExample == nil {
-				continue
-			}
-			name := fmt.Sprintf("%d", j)
-			if f.Layer != nil {
-				name += "-" + strings.TrimSuffix(validate.CounterExampleFile(f.Layer.Name), ".npy")
-			}
-			folder := filepath.Join(dir, validate.CounterExampleFileStem(stem), name)
-			if err := os.MkdirAll(folder, 0o755); err != nil {
-				return err
-			}
-			for input, t := range f.CounterExample.Inputs {
-				if err := npy.WriteFile(filepath.Join(folder, validate.CounterExampleFile(input)), t); err != nil {
-					return err
-				}
-			}
-			f.Evidence = f.Evidence.With(validate.Fact{Name: "counter_example_dir", Value: folder})
-		}
-	}
-	return nil
-}
-
 // filtered returns the findings at the given severity or worse.
 func filtered(r *validate.Report, minimum validate.Severity) *validate.Report {
-	out := &validate.Report{Model: r.Model}
+	out := &validate.Report{Model: r.Model, Coverage: r.Coverage, Hidden: r.Hidden}
 	for _, f := range r.Findings {
-		if f.Severity >= minimum {
+		switch {
+		case f.Severity >= minimum:
 			out.Findings = append(out.Findings, f)
+		case f.Severity == validate.Warning:
+			out.Hidden.Warnings++
+		default:
+			out.Hidden.Notes++
 		}
 	}
 	return out
@@ -269,17 +329,29 @@ func printJSON(w io.Writer, reports []*validate.Report, minimum validate.Severit
 }
 
 func printReports(w io.Writer, reports []*validate.Report, total validate.Summary, minimum validate.Severity) {
-	fmt.Fprintf(w, "%s: %s, %s, %s\n", plural(len(reports), "model"), plural(total.Errors, "error"), plural(total.Warnings, "warning"), plural(total.Notes, "note"))
+	textln(w, "%s: %s, %s, %s", plural(len(reports), "model"), plural(total.Errors, "error"), plural(total.Warnings, "warning"), plural(total.Notes, "note"))
 	if len(reports) > 1 {
 		var coverage validate.Coverage
 		for _, r := range reports {
 			coverage.Add(r.Coverage)
 		}
-		fmt.Fprintf(w, "%s\n", coverage)
+		textln(w, "%s", coverage)
 	}
 	for _, r := range reports {
 		s := r.Summary()
-		fmt.Fprintf(w, "\n%s: %s, %s, %s\n", r.Model, plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Notes, "note"))
+		hidden := ""
+		if h := filtered(r, minimum).Hidden; h != (validate.Summary{}) {
+			var parts []string
+			if h.Warnings > 0 {
+				parts = append(parts, plural(h.Warnings, "warning"))
+			}
+			if h.Notes > 0 {
+				parts = append(parts, plural(h.Notes, "note"))
+			}
+			hidden = fmt.Sprintf(" (%s not shown: --severity %s)", strings.Join(parts, " and "), minimum)
+		}
+		fmt.Fprintln(w)
+		textln(w, "%s: %s, %s, %s%s", r.Model, plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Notes, "note"), hidden)
 		for _, f := range r.Findings {
 			if f.Severity < minimum {
 				continue
@@ -288,32 +360,51 @@ func printReports(w io.Writer, reports []*validate.Report, total validate.Summar
 			if f.Layer != nil {
 				where = f.Layer.String() + ": "
 			}
-			fmt.Fprintf(w, "  %-7s %s: %s%s\n", f.Severity, f.Code, where, f.Message)
+			textln(w, "  %-7s %s: %s%s", f.Severity, f.Code, where, f.Message)
 			if e := f.Evidence.Get("expression"); e != nil {
-				fmt.Fprintf(w, "          %s\n", e)
+				textln(w, "          %s", e)
 			}
 			if c := f.CounterExample; c != nil {
-				fmt.Fprintf(w, "          counter-example inputs: %s", counterInputs(c))
+				written := ""
 				if d := f.Evidence.Get("counter_example_dir"); d != nil {
-					fmt.Fprintf(w, " (written to %s)", d)
+					written = fmt.Sprintf(" (written to %s)", d)
+				} else if d := f.Evidence.Get("counter_example_not_written"); d != nil {
+					written = fmt.Sprintf(" (not written: %s)", d)
 				}
-				fmt.Fprintln(w)
+				textln(w, "          counter-example inputs: %s%s", counterInputs(c), written)
 			}
 		}
 		fmt.Fprintf(w, "  %s\n", r.Coverage)
 	}
 }
 
+// maxShownInputs bounds the inputs a counter-example's line lists: a
+// model may have thousands.
+const maxShownInputs = 8
+
 // counterInputs lists a counter-example's inputs: x=i32[4] [-3,1,1,1].
+// The inputs that hold more than the default 1s come first, as they are
+// what the counter-example chose; past maxShownInputs the rest are
+// counted.
 func counterInputs(c *validate.CounterExample) string {
-	var parts []string
+	var chosen, rest []string
 	for _, name := range slices.Sorted(maps.Keys(c.Inputs)) {
 		t := c.Inputs[name]
 		dims := make([]string, len(t.Shape))
 		for i, d := range t.Shape {
 			dims[i] = strconv.FormatInt(d, 10)
 		}
-		parts = append(parts, fmt.Sprintf("%s=%s[%s] %s", name, t.Type, strings.Join(dims, ","), shortValues(t)))
+		values := shortValues(t)
+		part := fmt.Sprintf("%s=%s[%s] %s", name, t.Type, strings.Join(dims, ","), values)
+		if values == "all 1" {
+			rest = append(rest, part)
+		} else {
+			chosen = append(chosen, part)
+		}
+	}
+	parts := append(chosen, rest...)
+	if len(parts) > maxShownInputs {
+		parts = append(parts[:maxShownInputs], fmt.Sprintf("and %d more", len(parts)-maxShownInputs))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -27,4 +27,9 @@ func TestModuleVersion(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
+	version = "v1.2.3-4-gabcdef"
+	defer func() { version = "" }()
+	if got := moduleVersion(&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}); got != version {
+		t.Errorf("-ldflags -X main.version: %q", got)
+	}
 }

@@ -45,6 +45,17 @@ type Case struct {
 	// Sparse are files to make of the given size, all zeros and sparse,
 	// so that a gigabyte takes no disk.
 	Sparse map[string]int64 `json:"sparse,omitempty"`
+	// Writes, when set, says what the command may create.
+	Writes *Writes `json:"writes,omitempty"`
+}
+
+// Writes bounds what a command creates: nothing outside the case's folder
+// Under ({dir}/Under), and exactly Count files and folders there when
+// Count is set, at most Max when Max is.
+type Writes struct {
+	Under string `json:"under"`
+	Count int    `json:"count,omitempty"`
+	Max   int    `json:"max,omitempty"`
 }
 
 // MinCases is how many cases the corpus must have at least: one for each

@@ -393,6 +393,7 @@ func build() ([]Case, []string) {
 	b.raw("validate-onnx-not-onnx", map[string][]byte{"model.xml": []byte(baseXML), "model.bin": baseBin, "m.onnx": []byte("<net/>")}, 1, "not a ModelProto", false, "validate", "{dir}/model.xml", "--onnx", "{dir}/m.onnx")
 
 	b.files(goodONNX, base, i32Value, divGraph)
+	b.written(i32Value)
 	b.dataSets(goodONNX)
 	b.messages()
 	return b.cases, b.mistakes
@@ -512,6 +513,58 @@ func (b *corpusBuilder) files(goodONNX []byte, base map[string][]byte, i32Value 
 	b.raw("run-output-overwrites-input", with(map[string][]byte{"q.npy": goodInput}), 1, "-o {dir}: {dir}/q.npy "+readsIt, false, "run", "{dir}/model.xml", "-i", "a={dir}/q.npy", "-o", "{dir}")
 	b.raw("bench-report-overwrites-input", with(map[string][]byte{"benchmark_report.csv": goodInput}), 1, "-report_folder {dir}: {dir}/benchmark_report.csv "+readsIt, false,
 		"bench", "{dir}/model.xml", "-niter", "1", "-i", "a={dir}/benchmark_report.csv", "-report_type", "no_counters", "-report_folder", "{dir}")
+}
+
+// written are the cases of the files validate --counter-examples writes:
+// each file of its own (names that collide once made safe, two models of
+// one name), all inside the folder given, however the model or its
+// inputs are named, and no more than --max-files of them.
+func (b *corpusBuilder) written(i32Value func(string) []byte) {
+	// div is z = x / y of i32[4], extra inputs beside.
+	div := func(x, y string, extra ...[]byte) []byte {
+		inputs := append([][]byte{i32Value(x), i32Value(y)}, extra...)
+		return onnxwire.Model(13, onnxwire.Graph("g", [][]byte{onnxwire.Node("Div", "div", []string{x, y}, []string{"z"})}, nil, inputs, [][]byte{i32Value("z")}))
+	}
+	// Each model gives two counter-examples (-3 / 2 and MIN / -1): a
+	// folder for the model, one for each, and a file per input in each.
+	validate := []string{"validate", "--counter-examples", "{dir}/cex"}
+	// Outputs an IR cannot name apart.
+	twoOutputs := func(second string) []byte {
+		return onnxwire.Model(13, onnxwire.Graph("g", [][]byte{onnxwire.Node("Div", "div", []string{"x", "y"}, []string{"z"})}, nil,
+			[][]byte{i32Value("x"), i32Value("y")}, [][]byte{i32Value("z"), i32Value(second)}))
+	}
+	b.raw("convert-outputs-one-name", map[string][]byte{"model.onnx": twoOutputs("z")}, 1, `graph outputs 0 and 1 are both "z": the IR would hold two Results of one name`, false, "convert", "{dir}/model.onnx")
+	b.raw("convert-output-is-input", map[string][]byte{"model.onnx": twoOutputs("x")}, 1, `graph output 1 is graph input "x" itself: the IR would hold a Parameter and a Result of one name`, false, "convert", "{dir}/model.onnx")
+	// 40 Concats doubling a constant of 2 elements: each under the cap
+	// until late, together past it.
+	var doubling [][]byte
+	prev := "c"
+	for i := range 40 {
+		out := fmt.Sprintf("d%d", i)
+		doubling = append(doubling, onnxwire.NodeAttrs("Concat", out, []string{prev, prev}, []string{out}, onnxwire.IntAttr("axis", 0)))
+		prev = out
+	}
+	doubling = append(doubling, onnxwire.Node("Div", "div", []string{prev, "x"}, []string{"z"}))
+	b.raw("fold-running-total", map[string][]byte{"model.onnx": onnxwire.Model(13, onnxwire.Graph("g", doubling,
+		[][]byte{onnxwire.Tensor("c", onnxwire.Int32, []int64{2}, i32Bytes(1, 2))}, [][]byte{onnxwire.Value("x", onnxwire.Int32, 1)}, [][]byte{onnxwire.Value("z", onnxwire.Int32)}))}, 1,
+		`folding the constants of layer "d16" (id 18): its output is larger than the 16 bytes the constants folded before it leave of the 1048576 allowed in all (MaxTensorBytes); --max-tensor raises the limit`, false, "run", "{dir}/model.onnx", "--max-tensor", "1MiB")
+	b.raw("cex-inputs-collide", map[string][]byte{"model.onnx": div("a/b", "a_b")}, 1, "1 error in 1 model", false, append(validate, "{dir}/model.onnx")...)
+	b.last().Writes = &Writes{Under: "cex", Count: 1 + 2*3}
+	b.raw("cex-models-of-one-name", map[string][]byte{"m1/model.onnx": div("x", "y"), "m2/model.onnx": div("p", "q")}, 1, "2 errors in 2 models", false, append(validate, "{dir}/m1/model.onnx", "{dir}/m2/model.onnx")...)
+	b.last().Writes = &Writes{Under: "cex", Count: 2 * (1 + 2*3)}
+	b.raw("cex-model-named-dots", map[string][]byte{"...onnx": div("x", "y")}, 1, "1 error in 1 model", false, append(validate, "{dir}/...onnx")...)
+	b.last().Writes = &Writes{Under: "cex", Count: 1 + 2*3}
+	long := strings.Repeat("n", 300)
+	b.raw("cex-names-too-long", map[string][]byte{strings.Repeat("m", 250) + ".onnx": div(long, long+"2")}, 1, "1 error in 1 model", false, append(validate, "{dir}/"+strings.Repeat("m", 250)+".onnx")...)
+	b.last().Writes = &Writes{Under: "cex", Count: 1 + 2*3}
+	// 3,000 inputs no Divide reads: each counter-example needs all of
+	// them (a runtime asks for every input), so the budget stops it.
+	var unused [][]byte
+	for i := range 3000 {
+		unused = append(unused, onnxwire.Value(fmt.Sprintf("u%d", i), onnxwire.Int32, 1))
+	}
+	b.raw("cex-many-unused-inputs", map[string][]byte{"model.onnx": div("x", "y", unused...)}, 1, "1 error in 1 model", false, append(validate, "{dir}/model.onnx")...)
+	b.last().Writes = &Writes{Under: "cex", Max: 1024}
 }
 
 // dataSets are the cases of ONNX test-data folders given to run: every

@@ -7,7 +7,8 @@
 // ReplayDir replays a counter-example folder as `irdiv validate
 // --counter-examples DIR` writes them and testdata/pytorch/gen.py does:
 // one NAME.npy per model input, NAME being the input's name with every
-// character outside [A-Za-z0-9_.-] replaced by "_". It runs an ONNX model
+// character outside [A-Za-z0-9_.-] replaced by "_" (internal/safename
+// says how long and colliding names are told apart). It runs an ONNX model
 // and its flooring twin (the model as OpenVINO's import computes it) on
 // the same inputs and says whether any output differs.
 package ortreplay
@@ -30,6 +31,7 @@ import (
 	"github.com/x448/float16"
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/irdiv/irdiv/internal/safename"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ir/npy"
 )
@@ -231,19 +233,8 @@ func (r Runner) Run(model string, inputs map[string]*ir.Tensor) (map[string]*ir.
 	return res[0].outputs, res[0].err
 }
 
-// Sanitize is the file name stem of an input's .npy in a counter-example
-// folder: name with every character outside [A-Za-z0-9_.-] replaced by "_".
-func Sanitize(name string) string {
-	return strings.Map(func(c rune) rune {
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' {
-			return c
-		}
-		return '_'
-	}, name)
-}
-
 // ReplayDir reads the counter-example folder dir (one NAME.npy per input
-// of model, matched by Sanitize; a missing or extra file is an error
+// of model, named by safename.Files; a missing or extra file is an error
 // naming it), runs model and floorModel on those inputs and reports
 // whether any output differs: in shape, in an element (floats by value,
 // NaN equal to NaN), or because one model fails where the other runs.
@@ -257,12 +248,9 @@ func ReplayDir(r Runner, model, floorModel, dir string) (differ bool, detail str
 	if err != nil {
 		return false, "", fmt.Errorf("ortreplay: %v", err)
 	}
+	files := safename.Files(names)
 	want := map[string]string{} // file name -> input name
-	for _, n := range names {
-		file := Sanitize(n) + ".npy"
-		if other, dup := want[file]; dup {
-			return false, "", fmt.Errorf("ortreplay: %s: inputs %q and %q both map to %s", model, other, n, file)
-		}
+	for n, file := range files {
 		want[file] = n
 	}
 	inputs := map[string]*ir.Tensor{}
@@ -280,7 +268,7 @@ func ReplayDir(r Runner, model, floorModel, dir string) (differ bool, detail str
 	}
 	for _, n := range names {
 		if inputs[n] == nil {
-			return false, "", fmt.Errorf("ortreplay: %s: missing file %s for input %q of %s", dir, Sanitize(n)+".npy", n, filepath.Base(model))
+			return false, "", fmt.Errorf("ortreplay: %s: missing file %s for input %q of %s", dir, files[n], n, filepath.Base(model))
 		}
 	}
 	res, err := r.run([]string{model, floorModel}, inputs)

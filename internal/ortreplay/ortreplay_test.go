@@ -3,6 +3,7 @@ package ortreplay
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/irdiv/irdiv/internal/onnxwire"
+	"github.com/irdiv/irdiv/internal/safename"
 	"github.com/irdiv/irdiv/internal/testutil"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ir/npy"
@@ -132,8 +134,9 @@ func checkFolderMatchesJSON(t *testing.T, dir string, inputs map[string]struct {
 	Values []json.Number `json:"values"`
 }) {
 	t.Helper()
+	files := safename.Files(slices.Collect(maps.Keys(inputs)))
 	for name, want := range inputs {
-		got, err := npy.ReadFile(filepath.Join(dir, Sanitize(name)+".npy"), 0)
+		got, err := npy.ReadFile(filepath.Join(dir, files[name]), 0)
 		if err != nil {
 			t.Error(err)
 			continue
@@ -284,8 +287,8 @@ func TestReplayDirFiles(t *testing.T) {
 	model := sanitizedModel(t)
 	dir := t.TempDir()
 	x, _ := ir.TensorOf(ir.I32, []int64{2}, []int32{-3, 4})
-	if Sanitize("in:0/x") != "in_0_x" {
-		t.Fatalf("Sanitize(in:0/x) = %q", Sanitize("in:0/x"))
+	if f := safename.Files([]string{"in:0/x"})["in:0/x"]; f != "in_0_x.npy" {
+		t.Fatalf("the file of input in:0/x is %q", f)
 	}
 	file := filepath.Join(dir, "in_0_x.npy")
 

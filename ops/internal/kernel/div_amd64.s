@@ -18647,63 +18647,63 @@ divI64TruncVVAVX2_block:
 	VPAND        c64signbit<>+0(SB), Y3, Y3
 	VPADDQ       c64magic<>+0(SB), Y2, Y2
 	VSUBPD       c64magic<>+0(SB), Y2, Y2
-	VMOVDQU      32(DX), Y8
-	VPSRLQ       $0x20, Y8, Y9
-	VPXOR        c64hisigned<>+0(SB), Y9, Y9
-	VSUBPD       c64hisubsigned<>+0(SB), Y9, Y9
-	VPBLENDD     $0xaa, c64exp<>+0(SB), Y8, Y10
-	VADDPD       Y10, Y9, Y11
-	VMOVDQU      32(BX), Y7
-	VPADDQ       c64range<>+0(SB), Y7, Y12
-	VPOR         Y12, Y0, Y0
-	VPXOR        Y8, Y7, Y8
-	VPAND        c64signbit<>+0(SB), Y8, Y8
-	VPADDQ       c64magic<>+0(SB), Y7, Y7
-	VSUBPD       c64magic<>+0(SB), Y7, Y7
-	VMOVUPD      c64one<>+0(SB), Y12
-	VDIVPD       Y2, Y12, Y12
-	VMOVUPD      c64one<>+0(SB), Y13
-	VDIVPD       Y7, Y13, Y13
-	VMULPD       Y12, Y6, Y6
-	VMAXPD       Y12, Y6, Y14
-	VMAXPD       Y14, Y1, Y1
-	VROUNDPD     $0x08, Y6, Y14
-	VMOVUPD      c64magichi<>+0(SB), Y15
-	VFMADD231PD  c64twom32<>+0(SB), Y6, Y15
-	VMULPD       Y13, Y11, Y6
-	VMAXPD       Y13, Y6, Y11
-	VMAXPD       Y11, Y1, Y1
-	VROUNDPD     $0x08, Y6, Y11
-	VMOVUPD      c64magichi<>+0(SB), Y16
-	VFMADD231PD  c64twom32<>+0(SB), Y6, Y16
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y6, Y6
+	VMAXPD       Y7, Y6, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y9
 	VMOVAPD      Y4, Y4
-	VFNMADD231PD Y2, Y14, Y4
+	VFNMADD231PD Y2, Y8, Y4
 	VADDPD       Y5, Y4, Y4
 	VMOVUPD      c64half<>+0(SB), Y2
-	VANDPD       c64abs<>+0(SB), Y12, Y5
+	VANDPD       c64abs<>+0(SB), Y7, Y5
 	VFMSUB231PD  c64half<>+0(SB), Y5, Y2
 	VXORPD       Y3, Y2, Y2
-	VFMADD231PD  Y12, Y4, Y2
-	VMOVAPD      Y9, Y3
-	VFNMADD231PD Y7, Y11, Y3
-	VADDPD       Y10, Y3, Y3
-	VMOVUPD      c64half<>+0(SB), Y4
-	VANDPD       c64abs<>+0(SB), Y13, Y5
-	VFMSUB231PD  c64half<>+0(SB), Y5, Y4
-	VXORPD       Y8, Y4, Y4
-	VFMADD231PD  Y13, Y3, Y4
-	VSUBPD       c64magiclo<>+0(SB), Y15, Y3
-	VFNMADD231PD c64two32<>+0(SB), Y3, Y14
-	VADDPD       Y2, Y14, Y14
-	VPSLLQ       $0x20, Y15, Y15
-	VPADDQ       Y15, Y14, Y14
-	VMOVDQU      Y14, (CX)
-	VSUBPD       c64magiclo<>+0(SB), Y16, Y2
-	VFNMADD231PD c64two32<>+0(SB), Y2, Y11
-	VADDPD       Y4, Y11, Y11
-	VPSLLQ       $0x20, Y16, Y16
-	VPADDQ       Y16, Y11, Y11
-	VMOVDQU      Y11, 32(CX)
+	VFMADD231PD  Y7, Y4, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVDQU      Y8, (CX)
+	VMOVDQU      32(DX), Y3
+	VPSRLQ       $0x20, Y3, Y4
+	VPXOR        c64hisigned<>+0(SB), Y4, Y4
+	VSUBPD       c64hisubsigned<>+0(SB), Y4, Y4
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y3, Y5
+	VADDPD       Y5, Y4, Y6
+	VMOVDQU      32(BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y7
+	VPOR         Y7, Y0, Y0
+	VPXOR        Y3, Y2, Y3
+	VPAND        c64signbit<>+0(SB), Y3, Y3
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y6, Y6
+	VMAXPD       Y7, Y6, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y9
+	VMOVAPD      Y4, Y4
+	VFNMADD231PD Y2, Y8, Y4
+	VADDPD       Y5, Y4, Y4
+	VMOVUPD      c64half<>+0(SB), Y2
+	VANDPD       c64abs<>+0(SB), Y7, Y5
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y2
+	VXORPD       Y3, Y2, Y2
+	VFMADD231PD  Y7, Y4, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVDQU      Y8, 32(CX)
 	ADDQ         $0x00000040, DX
 	ADDQ         $0x00000040, BX
 	ADDQ         $0x00000040, CX
@@ -18795,59 +18795,59 @@ divI64FloorVVAVX2_block:
 	VPOR         c64half<>+0(SB), Y6, Y6
 	VPADDQ       c64magic<>+0(SB), Y2, Y2
 	VSUBPD       c64magic<>+0(SB), Y2, Y2
-	VMOVDQU      32(DX), Y7
-	VPSRLQ       $0x20, Y7, Y8
-	VPXOR        c64hisigned<>+0(SB), Y8, Y8
-	VSUBPD       c64hisubsigned<>+0(SB), Y8, Y8
-	VPBLENDD     $0xaa, c64exp<>+0(SB), Y7, Y9
-	VADDPD       Y9, Y8, Y10
-	VMOVDQU      32(BX), Y7
-	VPADDQ       c64range<>+0(SB), Y7, Y11
-	VPOR         Y11, Y0, Y0
-	VPAND        c64signbit<>+0(SB), Y7, Y11
-	VPOR         c64half<>+0(SB), Y11, Y11
-	VPADDQ       c64magic<>+0(SB), Y7, Y7
-	VSUBPD       c64magic<>+0(SB), Y7, Y7
-	VMOVUPD      c64one<>+0(SB), Y12
-	VDIVPD       Y2, Y12, Y12
-	VMOVUPD      c64one<>+0(SB), Y13
-	VDIVPD       Y7, Y13, Y13
-	VMULPD       Y12, Y5, Y5
-	VMAXPD       Y12, Y5, Y14
-	VMAXPD       Y14, Y1, Y1
-	VROUNDPD     $0x08, Y5, Y14
-	VMOVUPD      c64magichi<>+0(SB), Y15
-	VFMADD231PD  c64twom32<>+0(SB), Y5, Y15
-	VMULPD       Y13, Y10, Y5
-	VMAXPD       Y13, Y5, Y10
-	VMAXPD       Y10, Y1, Y1
-	VROUNDPD     $0x08, Y5, Y10
-	VMOVUPD      c64magichi<>+0(SB), Y16
-	VFMADD231PD  c64twom32<>+0(SB), Y5, Y16
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y5, Y5
+	VMAXPD       Y7, Y5, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y9
 	VMOVAPD      Y3, Y3
-	VFNMADD231PD Y2, Y14, Y3
+	VFNMADD231PD Y2, Y8, Y3
 	VADDPD       Y4, Y3, Y3
 	VMOVUPD      c64half<>+0(SB), Y2
-	VFMSUB231PD  Y6, Y12, Y2
-	VFMADD231PD  Y12, Y3, Y2
-	VMOVAPD      Y8, Y3
-	VFNMADD231PD Y7, Y10, Y3
-	VADDPD       Y9, Y3, Y3
-	VMOVUPD      c64half<>+0(SB), Y4
-	VFMSUB231PD  Y11, Y13, Y4
-	VFMADD231PD  Y13, Y3, Y4
-	VSUBPD       c64magiclo<>+0(SB), Y15, Y3
-	VFNMADD231PD c64two32<>+0(SB), Y3, Y14
-	VADDPD       Y2, Y14, Y14
-	VPSLLQ       $0x20, Y15, Y15
-	VPADDQ       Y15, Y14, Y14
-	VMOVDQU      Y14, (CX)
-	VSUBPD       c64magiclo<>+0(SB), Y16, Y2
-	VFNMADD231PD c64two32<>+0(SB), Y2, Y10
-	VADDPD       Y4, Y10, Y10
-	VPSLLQ       $0x20, Y16, Y16
-	VPADDQ       Y16, Y10, Y10
-	VMOVDQU      Y10, 32(CX)
+	VFMSUB231PD  Y6, Y7, Y2
+	VFMADD231PD  Y7, Y3, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVDQU      Y8, (CX)
+	VMOVDQU      32(DX), Y2
+	VPSRLQ       $0x20, Y2, Y3
+	VPXOR        c64hisigned<>+0(SB), Y3, Y3
+	VSUBPD       c64hisubsigned<>+0(SB), Y3, Y3
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y2, Y4
+	VADDPD       Y4, Y3, Y5
+	VMOVDQU      32(BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y6
+	VPOR         Y6, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y2, Y6
+	VPOR         c64half<>+0(SB), Y6, Y6
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y5, Y5
+	VMAXPD       Y7, Y5, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y9
+	VMOVAPD      Y3, Y3
+	VFNMADD231PD Y2, Y8, Y3
+	VADDPD       Y4, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y2
+	VFMSUB231PD  Y6, Y7, Y2
+	VFMADD231PD  Y7, Y3, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVDQU      Y8, 32(CX)
 	ADDQ         $0x00000040, DX
 	ADDQ         $0x00000040, BX
 	ADDQ         $0x00000040, CX
@@ -19447,63 +19447,63 @@ divI64TruncRWAVX2_block:
 	VPAND        c64signbit<>+0(SB), Y3, Y3
 	VPADDQ       c64magic<>+0(SB), Y2, Y2
 	VSUBPD       c64magic<>+0(SB), Y2, Y2
-	VMOVDQU      32(DX), Y8
-	VPSRLQ       $0x20, Y8, Y9
-	VPXOR        c64hisigned<>+0(SB), Y9, Y9
-	VSUBPD       c64hisubsigned<>+0(SB), Y9, Y9
-	VPBLENDD     $0xaa, c64exp<>+0(SB), Y8, Y10
-	VADDPD       Y10, Y9, Y11
-	VMOVDQU      32(BX), Y7
-	VPADDQ       c64range<>+0(SB), Y7, Y12
-	VPOR         Y12, Y0, Y0
-	VPXOR        Y8, Y7, Y8
-	VPAND        c64signbit<>+0(SB), Y8, Y8
-	VPADDQ       c64magic<>+0(SB), Y7, Y7
-	VSUBPD       c64magic<>+0(SB), Y7, Y7
-	VMOVUPD      c64one<>+0(SB), Y12
-	VDIVPD       Y2, Y12, Y12
-	VMOVUPD      c64one<>+0(SB), Y13
-	VDIVPD       Y7, Y13, Y13
-	VMULPD       Y12, Y6, Y6
-	VMAXPD       Y12, Y6, Y14
-	VMAXPD       Y14, Y1, Y1
-	VROUNDPD     $0x08, Y6, Y14
-	VMOVUPD      c64magichi<>+0(SB), Y15
-	VFMADD231PD  c64twom32<>+0(SB), Y6, Y15
-	VMULPD       Y13, Y11, Y6
-	VMAXPD       Y13, Y6, Y11
-	VMAXPD       Y11, Y1, Y1
-	VROUNDPD     $0x08, Y6, Y11
-	VMOVUPD      c64magichi<>+0(SB), Y16
-	VFMADD231PD  c64twom32<>+0(SB), Y6, Y16
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y6, Y6
+	VMAXPD       Y7, Y6, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y9
 	VMOVAPD      Y4, Y4
-	VFNMADD231PD Y2, Y14, Y4
+	VFNMADD231PD Y2, Y8, Y4
 	VADDPD       Y5, Y4, Y4
 	VMOVUPD      c64half<>+0(SB), Y2
-	VANDPD       c64abs<>+0(SB), Y12, Y5
+	VANDPD       c64abs<>+0(SB), Y7, Y5
 	VFMSUB231PD  c64half<>+0(SB), Y5, Y2
 	VXORPD       Y3, Y2, Y2
-	VFMADD231PD  Y12, Y4, Y2
-	VMOVAPD      Y9, Y3
-	VFNMADD231PD Y7, Y11, Y3
-	VADDPD       Y10, Y3, Y3
-	VMOVUPD      c64half<>+0(SB), Y4
-	VANDPD       c64abs<>+0(SB), Y13, Y5
-	VFMSUB231PD  c64half<>+0(SB), Y5, Y4
-	VXORPD       Y8, Y4, Y4
-	VFMADD231PD  Y13, Y3, Y4
-	VSUBPD       c64magiclo<>+0(SB), Y15, Y3
-	VFNMADD231PD c64two32<>+0(SB), Y3, Y14
-	VADDPD       Y2, Y14, Y14
-	VPSLLQ       $0x20, Y15, Y15
-	VPADDQ       Y15, Y14, Y14
-	VMOVDQU      Y14, (CX)
-	VSUBPD       c64magiclo<>+0(SB), Y16, Y2
-	VFNMADD231PD c64two32<>+0(SB), Y2, Y11
-	VADDPD       Y4, Y11, Y11
-	VPSLLQ       $0x20, Y16, Y16
-	VPADDQ       Y16, Y11, Y11
-	VMOVDQU      Y11, 32(CX)
+	VFMADD231PD  Y7, Y4, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVDQU      Y8, (CX)
+	VMOVDQU      32(DX), Y3
+	VPSRLQ       $0x20, Y3, Y4
+	VPXOR        c64hisigned<>+0(SB), Y4, Y4
+	VSUBPD       c64hisubsigned<>+0(SB), Y4, Y4
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y3, Y5
+	VADDPD       Y5, Y4, Y6
+	VMOVDQU      32(BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y7
+	VPOR         Y7, Y0, Y0
+	VPXOR        Y3, Y2, Y3
+	VPAND        c64signbit<>+0(SB), Y3, Y3
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y6, Y6
+	VMAXPD       Y7, Y6, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y9
+	VMOVAPD      Y4, Y4
+	VFNMADD231PD Y2, Y8, Y4
+	VADDPD       Y5, Y4, Y4
+	VMOVUPD      c64half<>+0(SB), Y2
+	VANDPD       c64abs<>+0(SB), Y7, Y5
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y2
+	VXORPD       Y3, Y2, Y2
+	VFMADD231PD  Y7, Y4, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVDQU      Y8, 32(CX)
 	ADDQ         $0x00000040, DX
 	ADDQ         $0x00000040, BX
 	ADDQ         $0x00000040, CX
@@ -19608,59 +19608,59 @@ divI64FloorRWAVX2_block:
 	VPOR         c64half<>+0(SB), Y6, Y6
 	VPADDQ       c64magic<>+0(SB), Y2, Y2
 	VSUBPD       c64magic<>+0(SB), Y2, Y2
-	VMOVDQU      32(DX), Y7
-	VPSRLQ       $0x20, Y7, Y8
-	VPXOR        c64hisigned<>+0(SB), Y8, Y8
-	VSUBPD       c64hisubsigned<>+0(SB), Y8, Y8
-	VPBLENDD     $0xaa, c64exp<>+0(SB), Y7, Y9
-	VADDPD       Y9, Y8, Y10
-	VMOVDQU      32(BX), Y7
-	VPADDQ       c64range<>+0(SB), Y7, Y11
-	VPOR         Y11, Y0, Y0
-	VPAND        c64signbit<>+0(SB), Y7, Y11
-	VPOR         c64half<>+0(SB), Y11, Y11
-	VPADDQ       c64magic<>+0(SB), Y7, Y7
-	VSUBPD       c64magic<>+0(SB), Y7, Y7
-	VMOVUPD      c64one<>+0(SB), Y12
-	VDIVPD       Y2, Y12, Y12
-	VMOVUPD      c64one<>+0(SB), Y13
-	VDIVPD       Y7, Y13, Y13
-	VMULPD       Y12, Y5, Y5
-	VMAXPD       Y12, Y5, Y14
-	VMAXPD       Y14, Y1, Y1
-	VROUNDPD     $0x08, Y5, Y14
-	VMOVUPD      c64magichi<>+0(SB), Y15
-	VFMADD231PD  c64twom32<>+0(SB), Y5, Y15
-	VMULPD       Y13, Y10, Y5
-	VMAXPD       Y13, Y5, Y10
-	VMAXPD       Y10, Y1, Y1
-	VROUNDPD     $0x08, Y5, Y10
-	VMOVUPD      c64magichi<>+0(SB), Y16
-	VFMADD231PD  c64twom32<>+0(SB), Y5, Y16
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y5, Y5
+	VMAXPD       Y7, Y5, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y9
 	VMOVAPD      Y3, Y3
-	VFNMADD231PD Y2, Y14, Y3
+	VFNMADD231PD Y2, Y8, Y3
 	VADDPD       Y4, Y3, Y3
 	VMOVUPD      c64half<>+0(SB), Y2
-	VFMSUB231PD  Y6, Y12, Y2
-	VFMADD231PD  Y12, Y3, Y2
-	VMOVAPD      Y8, Y3
-	VFNMADD231PD Y7, Y10, Y3
-	VADDPD       Y9, Y3, Y3
-	VMOVUPD      c64half<>+0(SB), Y4
-	VFMSUB231PD  Y11, Y13, Y4
-	VFMADD231PD  Y13, Y3, Y4
-	VSUBPD       c64magiclo<>+0(SB), Y15, Y3
-	VFNMADD231PD c64two32<>+0(SB), Y3, Y14
-	VADDPD       Y2, Y14, Y14
-	VPSLLQ       $0x20, Y15, Y15
-	VPADDQ       Y15, Y14, Y14
-	VMOVDQU      Y14, (CX)
-	VSUBPD       c64magiclo<>+0(SB), Y16, Y2
-	VFNMADD231PD c64two32<>+0(SB), Y2, Y10
-	VADDPD       Y4, Y10, Y10
-	VPSLLQ       $0x20, Y16, Y16
-	VPADDQ       Y16, Y10, Y10
-	VMOVDQU      Y10, 32(CX)
+	VFMSUB231PD  Y6, Y7, Y2
+	VFMADD231PD  Y7, Y3, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVDQU      Y8, (CX)
+	VMOVDQU      32(DX), Y2
+	VPSRLQ       $0x20, Y2, Y3
+	VPXOR        c64hisigned<>+0(SB), Y3, Y3
+	VSUBPD       c64hisubsigned<>+0(SB), Y3, Y3
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y2, Y4
+	VADDPD       Y4, Y3, Y5
+	VMOVDQU      32(BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y6
+	VPOR         Y6, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y2, Y6
+	VPOR         c64half<>+0(SB), Y6, Y6
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y5, Y5
+	VMAXPD       Y7, Y5, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y9
+	VMOVAPD      Y3, Y3
+	VFNMADD231PD Y2, Y8, Y3
+	VADDPD       Y4, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y2
+	VFMSUB231PD  Y6, Y7, Y2
+	VFMADD231PD  Y7, Y3, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVDQU      Y8, 32(CX)
 	ADDQ         $0x00000040, DX
 	ADDQ         $0x00000040, BX
 	ADDQ         $0x00000040, CX
@@ -19892,63 +19892,63 @@ divI64TruncVVNTAVX2_block:
 	VPAND        c64signbit<>+0(SB), Y3, Y3
 	VPADDQ       c64magic<>+0(SB), Y2, Y2
 	VSUBPD       c64magic<>+0(SB), Y2, Y2
-	VMOVDQU      32(DX), Y8
-	VPSRLQ       $0x20, Y8, Y9
-	VPXOR        c64hisigned<>+0(SB), Y9, Y9
-	VSUBPD       c64hisubsigned<>+0(SB), Y9, Y9
-	VPBLENDD     $0xaa, c64exp<>+0(SB), Y8, Y10
-	VADDPD       Y10, Y9, Y11
-	VMOVDQU      32(BX), Y7
-	VPADDQ       c64range<>+0(SB), Y7, Y12
-	VPOR         Y12, Y0, Y0
-	VPXOR        Y8, Y7, Y8
-	VPAND        c64signbit<>+0(SB), Y8, Y8
-	VPADDQ       c64magic<>+0(SB), Y7, Y7
-	VSUBPD       c64magic<>+0(SB), Y7, Y7
-	VMOVUPD      c64one<>+0(SB), Y12
-	VDIVPD       Y2, Y12, Y12
-	VMOVUPD      c64one<>+0(SB), Y13
-	VDIVPD       Y7, Y13, Y13
-	VMULPD       Y12, Y6, Y6
-	VMAXPD       Y12, Y6, Y14
-	VMAXPD       Y14, Y1, Y1
-	VROUNDPD     $0x08, Y6, Y14
-	VMOVUPD      c64magichi<>+0(SB), Y15
-	VFMADD231PD  c64twom32<>+0(SB), Y6, Y15
-	VMULPD       Y13, Y11, Y6
-	VMAXPD       Y13, Y6, Y11
-	VMAXPD       Y11, Y1, Y1
-	VROUNDPD     $0x08, Y6, Y11
-	VMOVUPD      c64magichi<>+0(SB), Y16
-	VFMADD231PD  c64twom32<>+0(SB), Y6, Y16
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y6, Y6
+	VMAXPD       Y7, Y6, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y9
 	VMOVAPD      Y4, Y4
-	VFNMADD231PD Y2, Y14, Y4
+	VFNMADD231PD Y2, Y8, Y4
 	VADDPD       Y5, Y4, Y4
 	VMOVUPD      c64half<>+0(SB), Y2
-	VANDPD       c64abs<>+0(SB), Y12, Y5
+	VANDPD       c64abs<>+0(SB), Y7, Y5
 	VFMSUB231PD  c64half<>+0(SB), Y5, Y2
 	VXORPD       Y3, Y2, Y2
-	VFMADD231PD  Y12, Y4, Y2
-	VMOVAPD      Y9, Y3
-	VFNMADD231PD Y7, Y11, Y3
-	VADDPD       Y10, Y3, Y3
-	VMOVUPD      c64half<>+0(SB), Y4
-	VANDPD       c64abs<>+0(SB), Y13, Y5
-	VFMSUB231PD  c64half<>+0(SB), Y5, Y4
-	VXORPD       Y8, Y4, Y4
-	VFMADD231PD  Y13, Y3, Y4
-	VSUBPD       c64magiclo<>+0(SB), Y15, Y3
-	VFNMADD231PD c64two32<>+0(SB), Y3, Y14
-	VADDPD       Y2, Y14, Y14
-	VPSLLQ       $0x20, Y15, Y15
-	VPADDQ       Y15, Y14, Y14
-	VMOVNTDQ     Y14, (CX)
-	VSUBPD       c64magiclo<>+0(SB), Y16, Y2
-	VFNMADD231PD c64two32<>+0(SB), Y2, Y11
-	VADDPD       Y4, Y11, Y11
-	VPSLLQ       $0x20, Y16, Y16
-	VPADDQ       Y16, Y11, Y11
-	VMOVNTDQ     Y11, 32(CX)
+	VFMADD231PD  Y7, Y4, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVNTDQ     Y8, (CX)
+	VMOVDQU      32(DX), Y3
+	VPSRLQ       $0x20, Y3, Y4
+	VPXOR        c64hisigned<>+0(SB), Y4, Y4
+	VSUBPD       c64hisubsigned<>+0(SB), Y4, Y4
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y3, Y5
+	VADDPD       Y5, Y4, Y6
+	VMOVDQU      32(BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y7
+	VPOR         Y7, Y0, Y0
+	VPXOR        Y3, Y2, Y3
+	VPAND        c64signbit<>+0(SB), Y3, Y3
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y6, Y6
+	VMAXPD       Y7, Y6, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y6, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y6, Y9
+	VMOVAPD      Y4, Y4
+	VFNMADD231PD Y2, Y8, Y4
+	VADDPD       Y5, Y4, Y4
+	VMOVUPD      c64half<>+0(SB), Y2
+	VANDPD       c64abs<>+0(SB), Y7, Y5
+	VFMSUB231PD  c64half<>+0(SB), Y5, Y2
+	VXORPD       Y3, Y2, Y2
+	VFMADD231PD  Y7, Y4, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVNTDQ     Y8, 32(CX)
 	ADDQ         $0x00000040, DX
 	ADDQ         $0x00000040, BX
 	ADDQ         $0x00000040, CX
@@ -20041,59 +20041,59 @@ divI64FloorVVNTAVX2_block:
 	VPOR         c64half<>+0(SB), Y6, Y6
 	VPADDQ       c64magic<>+0(SB), Y2, Y2
 	VSUBPD       c64magic<>+0(SB), Y2, Y2
-	VMOVDQU      32(DX), Y7
-	VPSRLQ       $0x20, Y7, Y8
-	VPXOR        c64hisigned<>+0(SB), Y8, Y8
-	VSUBPD       c64hisubsigned<>+0(SB), Y8, Y8
-	VPBLENDD     $0xaa, c64exp<>+0(SB), Y7, Y9
-	VADDPD       Y9, Y8, Y10
-	VMOVDQU      32(BX), Y7
-	VPADDQ       c64range<>+0(SB), Y7, Y11
-	VPOR         Y11, Y0, Y0
-	VPAND        c64signbit<>+0(SB), Y7, Y11
-	VPOR         c64half<>+0(SB), Y11, Y11
-	VPADDQ       c64magic<>+0(SB), Y7, Y7
-	VSUBPD       c64magic<>+0(SB), Y7, Y7
-	VMOVUPD      c64one<>+0(SB), Y12
-	VDIVPD       Y2, Y12, Y12
-	VMOVUPD      c64one<>+0(SB), Y13
-	VDIVPD       Y7, Y13, Y13
-	VMULPD       Y12, Y5, Y5
-	VMAXPD       Y12, Y5, Y14
-	VMAXPD       Y14, Y1, Y1
-	VROUNDPD     $0x08, Y5, Y14
-	VMOVUPD      c64magichi<>+0(SB), Y15
-	VFMADD231PD  c64twom32<>+0(SB), Y5, Y15
-	VMULPD       Y13, Y10, Y5
-	VMAXPD       Y13, Y5, Y10
-	VMAXPD       Y10, Y1, Y1
-	VROUNDPD     $0x08, Y5, Y10
-	VMOVUPD      c64magichi<>+0(SB), Y16
-	VFMADD231PD  c64twom32<>+0(SB), Y5, Y16
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y5, Y5
+	VMAXPD       Y7, Y5, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y9
 	VMOVAPD      Y3, Y3
-	VFNMADD231PD Y2, Y14, Y3
+	VFNMADD231PD Y2, Y8, Y3
 	VADDPD       Y4, Y3, Y3
 	VMOVUPD      c64half<>+0(SB), Y2
-	VFMSUB231PD  Y6, Y12, Y2
-	VFMADD231PD  Y12, Y3, Y2
-	VMOVAPD      Y8, Y3
-	VFNMADD231PD Y7, Y10, Y3
-	VADDPD       Y9, Y3, Y3
-	VMOVUPD      c64half<>+0(SB), Y4
-	VFMSUB231PD  Y11, Y13, Y4
-	VFMADD231PD  Y13, Y3, Y4
-	VSUBPD       c64magiclo<>+0(SB), Y15, Y3
-	VFNMADD231PD c64two32<>+0(SB), Y3, Y14
-	VADDPD       Y2, Y14, Y14
-	VPSLLQ       $0x20, Y15, Y15
-	VPADDQ       Y15, Y14, Y14
-	VMOVNTDQ     Y14, (CX)
-	VSUBPD       c64magiclo<>+0(SB), Y16, Y2
-	VFNMADD231PD c64two32<>+0(SB), Y2, Y10
-	VADDPD       Y4, Y10, Y10
-	VPSLLQ       $0x20, Y16, Y16
-	VPADDQ       Y16, Y10, Y10
-	VMOVNTDQ     Y10, 32(CX)
+	VFMSUB231PD  Y6, Y7, Y2
+	VFMADD231PD  Y7, Y3, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVNTDQ     Y8, (CX)
+	VMOVDQU      32(DX), Y2
+	VPSRLQ       $0x20, Y2, Y3
+	VPXOR        c64hisigned<>+0(SB), Y3, Y3
+	VSUBPD       c64hisubsigned<>+0(SB), Y3, Y3
+	VPBLENDD     $0xaa, c64exp<>+0(SB), Y2, Y4
+	VADDPD       Y4, Y3, Y5
+	VMOVDQU      32(BX), Y2
+	VPADDQ       c64range<>+0(SB), Y2, Y6
+	VPOR         Y6, Y0, Y0
+	VPAND        c64signbit<>+0(SB), Y2, Y6
+	VPOR         c64half<>+0(SB), Y6, Y6
+	VPADDQ       c64magic<>+0(SB), Y2, Y2
+	VSUBPD       c64magic<>+0(SB), Y2, Y2
+	VMOVUPD      c64one<>+0(SB), Y7
+	VDIVPD       Y2, Y7, Y7
+	VMULPD       Y7, Y5, Y5
+	VMAXPD       Y7, Y5, Y8
+	VMAXPD       Y8, Y1, Y1
+	VROUNDPD     $0x08, Y5, Y8
+	VMOVUPD      c64magichi<>+0(SB), Y9
+	VFMADD231PD  c64twom32<>+0(SB), Y5, Y9
+	VMOVAPD      Y3, Y3
+	VFNMADD231PD Y2, Y8, Y3
+	VADDPD       Y4, Y3, Y3
+	VMOVUPD      c64half<>+0(SB), Y2
+	VFMSUB231PD  Y6, Y7, Y2
+	VFMADD231PD  Y7, Y3, Y2
+	VSUBPD       c64magiclo<>+0(SB), Y9, Y3
+	VFNMADD231PD c64two32<>+0(SB), Y3, Y8
+	VADDPD       Y2, Y8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y9, Y8, Y8
+	VMOVNTDQ     Y8, 32(CX)
 	ADDQ         $0x00000040, DX
 	ADDQ         $0x00000040, BX
 	ADDQ         $0x00000040, CX

@@ -1,6 +1,7 @@
 package sym
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -89,6 +90,9 @@ func (b *Builder) evalAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 	if r.stamp == b.values.stamp {
 		return r.v, r.ok
 	}
+	if len(a.args) > 0 {
+		b.evalBelow(a, val)
+	}
 	if b.budget != nil {
 		if *b.budget <= 0 {
 			return 0, false
@@ -98,6 +102,66 @@ func (b *Builder) evalAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 	v, ok := b.computeAtom(a, val)
 	*r = evalSlot{b.values.stamp, ok, v}
 	return v, ok
+}
+
+// evalBelow evaluates the compound atoms under root, deepest first, with
+// a stack of its own, so that computeAtom finds its arguments' values
+// remembered instead of recursing down a chain as deep as the model (a
+// 300,000-layer Abs chain took 256 MB of goroutine stack). It spends the
+// budget as the recursion did, argument by argument, and stops at an
+// atom's first argument without a value, as computeAtom does.
+func (b *Builder) evalBelow(root *Atom, val func(Sym) int64) {
+	type frame struct {
+		a         *Atom
+		arg, term int  // the next argument term to look at
+		failed    bool // an argument has no value: neither has the atom
+	}
+	stack := []frame{{a: root}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		var next *Atom
+		for next == nil && !f.failed && f.arg < len(f.a.args) {
+			e := f.a.args[f.arg]
+			if f.term == len(e.terms) {
+				f.arg, f.term = f.arg+1, 0
+				continue
+			}
+			c := e.terms[f.term].a
+			f.term++
+			if len(c.args) == 0 {
+				continue // a symbol or an unknown: computeAtom evaluates it at once
+			}
+			if r := b.values.slots.slot(c.id); r.stamp != b.values.stamp {
+				next = c
+			} else if !r.ok {
+				f.failed = true
+			}
+		}
+		if next != nil {
+			stack = append(stack, frame{a: next})
+			continue
+		}
+		done := *f
+		stack = stack[:len(stack)-1]
+		if done.a == root {
+			break
+		}
+		var v int64
+		ok := false
+		switch {
+		case done.failed:
+		case b.budget != nil && *b.budget <= 0:
+		default:
+			if b.budget != nil {
+				*b.budget--
+			}
+			v, ok = b.computeAtom(done.a, val)
+		}
+		*b.values.slots.slot(done.a.id) = evalSlot{b.values.stamp, ok, v}
+		if !ok {
+			stack[len(stack)-1].failed = true
+		}
+	}
 }
 
 func (b *Builder) computeAtom(a *Atom, val func(Sym) int64) (int64, bool) {
@@ -177,11 +241,34 @@ func wrapInto(v int64, r Range) (int64, bool) {
 	return w, r.Contains(w)
 }
 
+// Bounds of String: at most maxStringTerms terms of each sum and
+// maxStringAtoms atoms in all, the rest written "…" (counted where a sum
+// has more terms). An expression is a DAG: a sum of 4,000 elements, or a
+// chain whose atoms each use the one below twice, would otherwise print
+// without end.
+const (
+	maxStringTerms = 8
+	maxStringAtoms = 64
+)
+
 // String prints e with the names of its symbols: "x.shape[2] -
 // 2*floor(x.shape[2]/2)".
 func (b *Builder) String(e Expr) string {
 	var s strings.Builder
+	atoms := maxStringAtoms
+	b.writeExpr(&s, e, &atoms)
+	return s.String()
+}
+
+func (b *Builder) writeExpr(s *strings.Builder, e Expr, atoms *int) {
 	for i, t := range e.terms {
+		if i == maxStringTerms || *atoms <= 0 {
+			if i > 0 {
+				s.WriteString(" + ")
+			}
+			fmt.Fprintf(s, "… %d more terms", len(e.terms)-i)
+			break
+		}
 		k := t.k
 		switch {
 		case i == 0 && k < 0:
@@ -196,7 +283,7 @@ func (b *Builder) String(e Expr) string {
 		if k != 1 {
 			s.WriteString(strconv.FormatInt(k, 10) + "*")
 		}
-		s.WriteString(b.atomString(t.a))
+		b.writeAtom(s, t.a, atoms)
 	}
 	switch {
 	case len(e.terms) == 0:
@@ -206,38 +293,62 @@ func (b *Builder) String(e Expr) string {
 	case e.c < 0:
 		s.WriteString(" - " + strconv.FormatUint(absU(e.c), 10))
 	}
-	return s.String()
 }
 
-func (b *Builder) atomString(a *Atom) string {
-	args := make([]string, len(a.args))
-	for i, arg := range a.args {
-		args[i] = b.String(arg)
+func (b *Builder) writeAtom(s *strings.Builder, a *Atom, atoms *int) {
+	if *atoms <= 0 {
+		s.WriteString("…")
+		return
 	}
+	*atoms--
+	arg := func(i int) { b.writeExpr(s, a.args[i], atoms) }
 	switch a.kind {
 	case kSym:
-		return b.syms[a.symbol()].Name
-	case kFloorDiv:
-		return "floor((" + args[0] + ")/" + strconv.FormatInt(a.k, 10) + ")"
-	case kTruncDiv:
-		return "trunc((" + args[0] + ")/" + strconv.FormatInt(a.k, 10) + ")"
+		s.WriteString(b.syms[a.symbol()].Name)
+	case kFloorDiv, kTruncDiv:
+		s.WriteString(map[bool]string{true: "floor((", false: "trunc(("}[a.kind == kFloorDiv])
+		arg(0)
+		s.WriteString(")/" + strconv.FormatInt(a.k, 10) + ")")
 	case kDiv:
-		return map[bool]string{true: "floor", false: "trunc"}[a.flag] + "((" + args[0] + ")/(" + args[1] + "))"
+		s.WriteString(map[bool]string{true: "floor", false: "trunc"}[a.flag] + "((")
+		arg(0)
+		s.WriteString(")/(")
+		arg(1)
+		s.WriteString("))")
 	case kMod:
-		return map[bool]string{true: "floormod", false: "mod"}[a.flag] + "(" + args[0] + ", " + args[1] + ")"
+		s.WriteString(map[bool]string{true: "floormod", false: "mod"}[a.flag] + "(")
+		arg(0)
+		s.WriteString(", ")
+		arg(1)
+		s.WriteString(")")
 	case kMul:
-		return "(" + args[0] + ")*(" + args[1] + ")"
+		s.WriteString("(")
+		arg(0)
+		s.WriteString(")*(")
+		arg(1)
+		s.WriteString(")")
 	case kMin, kMax, kSelect:
-		return kindNames[a.kind] + "(" + strings.Join(args, ", ") + ")"
+		s.WriteString(kindNames[a.kind] + "(")
+		for i := range a.args {
+			if i > 0 {
+				s.WriteString(", ")
+			}
+			arg(i)
+		}
+		s.WriteString(")")
 	case kWrap:
-		return "wrap(" + args[0] + ")"
+		s.WriteString("wrap(")
+		arg(0)
+		s.WriteString(")")
 	case kConvert:
-		return "convert" + a.r().String()
+		s.WriteString("convert" + a.r().String())
+	default:
+		if a.origin() != "" {
+			s.WriteString("unknown(" + a.origin() + ")")
+		} else {
+			s.WriteString("unknown" + a.r().String())
+		}
 	}
-	if a.origin() != "" {
-		return "unknown(" + a.origin() + ")"
-	}
-	return "unknown" + a.r().String()
 }
 
 // Origins lists the origins of the unknown and converted atoms e

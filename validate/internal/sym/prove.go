@@ -220,9 +220,51 @@ func (p *Prover) atomRange(a *Atom) Range {
 	}
 	slot := p.memo.slot(a.id)
 	if !slot.set {
+		p.argRanges(a)
 		slot.r, slot.set = p.computeRange(a), true // pages never move
 	}
 	return slot.r
+}
+
+// argRanges computes the ranges of the atoms under a, deepest first, with
+// a stack of its own: computeRange asks for its arguments' ranges, and
+// asking for them down a chain as deep as the model (300,000 Abs) would
+// recurse as deep and overflow the goroutine's stack. Once the atoms
+// below are known, computeRange of each finds its arguments remembered.
+func (p *Prover) argRanges(root *Atom) {
+	type frame struct {
+		a         *Atom
+		arg, term int // the next argument term to look at
+	}
+	stack := []frame{{a: root}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		var next *Atom
+		for next == nil && f.arg < len(f.a.args) {
+			e := f.a.args[f.arg]
+			if f.term == len(e.terms) {
+				f.arg, f.term = f.arg+1, 0
+				continue
+			}
+			if c := e.terms[f.term].a; len(c.args) > 0 && !p.memo.slot(c.id).set {
+				next = c
+			}
+			f.term++
+		}
+		if next != nil {
+			// An atom's arguments are older than it: the graph has no
+			// cycle, and an atom on the stack is never met again below it.
+			stack = append(stack, frame{a: next})
+			continue
+		}
+		a := f.a
+		stack = stack[:len(stack)-1]
+		if a != root {
+			if slot := p.memo.slot(a.id); !slot.set {
+				slot.r, slot.set = p.computeRange(a), true
+			}
+		}
+	}
 }
 
 type memoSlot struct {

@@ -3,6 +3,9 @@ package sym
 import (
 	"math"
 	"math/rand/v2"
+	"runtime/debug"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -254,5 +257,56 @@ func TestString(t *testing.T) {
 	e := b.Sub(h, b.Scale(b.FloorDivK(h, 2), 2))
 	if got, want := b.String(e), "x.shape[2] - 2*floor((x.shape[2])/2)"; got != want {
 		t.Errorf("String = %q, want %q", got, want)
+	}
+}
+
+// TestStringBounded: String prints a bounded text of any expression: a
+// sum of many terms (the rest counted), a DAG whose atoms use the one
+// below twice (2^20 atoms as a tree), and a small one in full.
+func TestStringBounded(t *testing.T) {
+	b := NewBuilder()
+	x := b.Var(b.NewSym("x", false))
+	sum := Const(0)
+	for i := range 1000 {
+		sum = b.Add(sum, b.Var(b.NewSym("s"+strconv.Itoa(i), false)))
+	}
+	dag := x
+	for range 20 {
+		dag = b.Mul(dag, b.Add(dag, Const(1)))
+	}
+	for _, tc := range []struct {
+		name string
+		e    Expr
+		want string
+	}{
+		{"small", b.FloorDivK(b.Add(x, Const(-8)), 2), "floor((x)/2) - 4"},
+		{"sum", sum, "… 992 more terms"},
+		{"dag", dag, "…"},
+	} {
+		got := b.String(tc.e)
+		if len(got) > 4096 || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: String gives %d bytes %.200q, want at most 4096 with %q", tc.name, len(got), got, tc.want)
+		}
+	}
+}
+
+// TestDeepChainNoRecursion: the prover and the evaluator walk a chain as
+// deep as a model (200,000 Abs of an int64) with stacks of their own: run
+// on a goroutine stack of 16 MB, recursing an atom per level overflowed
+// it (a 300,000-layer model once took the 1 GB default).
+func TestDeepChainNoRecursion(t *testing.T) {
+	b := NewBuilder()
+	s := b.NewSym("x", true)
+	e := b.Var(s)
+	for range 200000 {
+		e = b.Abs(e)
+	}
+	defer debug.SetMaxStack(debug.SetMaxStack(16 << 20))
+	p := NewProver(b, env{s: R(-5, 3)})
+	if r := p.Range(e); r != R(0, 5) {
+		t.Errorf("Range = %v, want [0, 5]", r)
+	}
+	if v, ok := b.Eval(e, func(Sym) int64 { return -4 }); !ok || v != 4 {
+		t.Errorf("Eval = %d, %v; want 4", v, ok)
 	}
 }

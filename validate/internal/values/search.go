@@ -99,6 +99,9 @@ type key struct {
 	index int // axis, element, or -1 for every element
 }
 
+// maxTried bounds the assignments one search remembers.
+const maxTried = 4096
+
 // tryCost is what trying an assignment, or pairing an upstream Divide's
 // operands, costs in the search budget (SearchSteps): about what
 // evaluating 16 atoms does.
@@ -163,22 +166,29 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 	// -1 flooring and 0 truncating.
 	upstream := a.upstream(l, o)
 	var good, mixed []assignment
+	// spent says the search must stop: the budget is gone or enough
+	// candidates are found. Every loop below checks it before making an
+	// assignment, so that the budget bounds the work and the memory of a
+	// search, not only the evaluations: a sum of 4,000 input elements has
+	// 8 million pairs of keys to enumerate.
+	spent := func() bool { return a.SearchSteps <= 0 || len(good) >= maxRuns }
 	try := func(as map[key]int64, fl float64) {
-		if a.SearchSteps <= 0 || len(good) >= maxRuns {
+		a.SearchTries++
+		if spent() {
 			return
 		}
 		// An assignment costs what evaluating a few atoms does, whether
 		// or not its pairs are evaluated: the budget bounds the search
 		// of a model with many Divides of cheap expressions too.
 		a.SearchSteps -= tryCost
+		if len(tried) >= maxTried {
+			return
+		}
 		id := fingerprint(as, fl)
 		if seen[id] {
 			return
 		}
 		seen[id] = true
-		if len(tried) > 4096 {
-			return
-		}
 		tried = append(tried, as)
 		if derived || floatPath {
 			good = append(good, assignment{as, fl})
@@ -203,19 +213,28 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 			}
 		}
 	}
+	// The keys of each pair's operands, found once.
+	keysA, keysB := make([][]key, len(pairs)), make([][]key, len(pairs))
+	for i, p := range pairs {
+		keysA[i], keysB[i] = a.keysOf(p.A), a.keysOf(p.B)
+	}
 	base := map[key]int64{}
 	for _, fl := range floats {
 		try(base, fl)
 		// A dividend's key against a divisor's, every candidate of each:
 		// MIN / -1 and -3 / 2 are found here.
-		for _, p := range pairs {
-			for _, ka := range a.keysOf(p.A) {
-				for _, kb := range a.keysOf(p.B) {
+	dividends:
+		for i := range pairs {
+			for _, ka := range keysA[i] {
+				for _, kb := range keysB[i] {
 					if ka == kb {
 						continue
 					}
 					for _, c1 := range cands[ka] {
 						for _, c2 := range cands[kb] {
+							if spent() {
+								break dividends
+							}
 							try(map[key]int64{ka: c1, kb: c2}, fl)
 						}
 					}
@@ -224,21 +243,32 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 		}
 		// Pairs first: a dividend and a divisor chosen together give the
 		// plainest counter-examples (-3 / 2).
+	pairsOfKeys:
 		for i, k1 := range keys {
 			for _, k2 := range keys[i+1:] {
 				for _, c1 := range first(cands[k1], 8) {
 					for _, c2 := range first(cands[k2], 8) {
+						if spent() {
+							break pairsOfKeys
+						}
 						try(map[key]int64{k1: c1, k2: c2}, fl)
 					}
 				}
 			}
 		}
+	singles:
 		for _, k := range keys {
 			for _, c := range cands[k] {
+				if spent() {
+					break singles
+				}
 				try(map[key]int64{k: c}, fl)
 			}
 		}
 		for range 256 {
+			if spent() {
+				break
+			}
 			as := map[key]int64{}
 			for _, k := range keys {
 				if c := cands[k]; len(c) > 0 && r.IntN(3) > 0 {

@@ -218,6 +218,9 @@ type Analysis struct {
 	// concretely. Exhausted is set once either ran out.
 	SearchSteps, RunLayers int
 	Exhausted              bool
+	// SearchTries counts the assignments the searches made, tried or
+	// refused for want of budget: the work a budget must bound.
+	SearchTries int
 	// TrackedElems bounds the elements tracked one by one in the whole
 	// model; Summarized is the first layer whose elements were not, for
 	// want of it.

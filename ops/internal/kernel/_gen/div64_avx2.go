@@ -247,9 +247,12 @@ func div64KernelAVX2(signed, floor bool, v variant) {
 	}
 
 	block := func() { groups(2, 0) }
-	if !v.aVec {
-		// The broadcast dividend's registers leave too few for two
-		// groups at once.
+	if !v.aVec || signed {
+		// The broadcast dividend's registers, or a signed division's
+		// running maximum and signs, leave too few for two groups at
+		// once: AVX2 has 16 vector registers, and avo, which knows the
+		// AVX-512 forms, would take Y16 and up, which only EVEX encodes
+		// (SIGILL on an AVX2-only CPU such as Zen 3).
 		block = func() { groups(1, 0); groups(1, 32) }
 	}
 	args.loops(name, v, 8, 4, block, func() { groups(1, 0) }, 8)

@@ -1,0 +1,345 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/irdiv/irdiv/internal/ortreplay"
+	"github.com/irdiv/irdiv/internal/safefile"
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/onnx"
+	"github.com/irdiv/irdiv/plugin"
+	"github.com/irdiv/irdiv/validate"
+)
+
+const fixHelp = `MODEL.onnx -o FIXED.onnx [--keep-proven=false]
+
+Writes a model that gives ONNX's answer however its Divs are read: every
+integer Div that validate does not prove safe becomes
+
+    r = Mod(a, b, fmod=1)    the remainder of truncation
+    z = Div(a - r, b)        an exact division
+
+which ONNX's truncation and OpenVINO's floor (m_pythondiv) compute alike,
+for every input (a - r never overflows). The Div keeps its name and
+output; nothing else in the model changes. Before writing, fix checks that
+validate proves every rewritten Div, and that the fixed and the original
+model give identical outputs, in ONNX Runtime where it is installed
+(IRDIV_ORT_DIR) and in irdiv's own evaluation otherwise, on the test data
+sets beside the model and on every counter-example validate found; it
+says which ran. --keep-proven=false rewrites every integer Div.`
+
+func fixCmd(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("fix", fixHelp, stdout)
+	out := fs.String("o", "", "write the fixed model to `FIXED.onnx`")
+	keepProven := fs.Bool("keep-proven", true, "leave the Divs validate proves safe as they are")
+	maxTensor := byteSize(defaultMaxTensor)
+	fs.Var(&maxTensor, "max-tensor", "largest `SIZE` of a tensor read from the model, its external data or its test data")
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || !isONNX(pos[0]) {
+		return usageErr("want one MODEL.onnx")
+	}
+	if *out == "" {
+		return usageErr("-o FIXED.onnx: say where to write the fixed model")
+	}
+	path := pos[0]
+	if !isONNX(*out) {
+		return usageErr("-o %s: want an .onnx file", *out)
+	}
+	if err := (inputFiles{path}).checkOutput("-o "+*out, *out); err != nil {
+		return err
+	}
+	readOpts := onnx.ReadOptions{MaxTensorBytes: int64(maxTensor)}
+	om, err := onnx.ReadFile(path, readOpts)
+	if err != nil {
+		return err
+	}
+	if len(om.DataFiles) > 0 && !sameDir(path, *out) {
+		return fmt.Errorf("%s keeps tensors in external files (%s), which the fixed model names by the same relative paths: write it into the same folder", path, strings.Join(om.DataFiles, ", "))
+	}
+	data, err := safefile.ReadFile(path, 2<<30-1)
+	if err != nil {
+		return err
+	}
+	imported, err := onnx.Import(om, onnx.ImportOptions{})
+	if err != nil {
+		return err
+	}
+	report := validate.Model(imported, path, validate.Options{Imported: true})
+	var rewrite []string
+	kept := 0
+	for _, d := range report.Coverage.NotAnalysed {
+		if d.Path != "" {
+			return fmt.Errorf("%s: the integer Divide %s is inside a body of control flow, which irdiv fix does not rewrite yet", path, d)
+		}
+	}
+	for _, l := range imported.Layers {
+		if !strings.EqualFold(l.Type, "Divide") || len(l.Outputs) == 0 || !l.Outputs[0].Type.IsInteger() || len(l.Outputs[0].Names) == 0 {
+			continue
+		}
+		if *keepProven && proven(report, l) {
+			kept++
+			continue
+		}
+		rewrite = append(rewrite, l.Outputs[0].Names[0])
+	}
+	if len(rewrite) == 0 {
+		fmt.Fprintf(stdout, "%s: nothing to fix: validate proves all %s safe; no file written\n", path, plural(kept, "integer Div"))
+		return nil
+	}
+	fixed, done, err := onnx.TruncatingDivs(data, rewrite)
+	if err != nil {
+		return err
+	}
+	// The fixed model must be proven before anything is written.
+	fm, err := onnx.Read(fixed, readOpts)
+	if err != nil {
+		return fmt.Errorf("the fixed model does not read back: %w", err)
+	}
+	fixedImport, err := onnx.Import(fm, onnx.ImportOptions{})
+	if err != nil {
+		return fmt.Errorf("the fixed model does not import: %w", err)
+	}
+	after := validate.Model(fixedImport, *out, validate.Options{Imported: true})
+	for _, name := range done {
+		l := layerOfOutput(fixedImport, name)
+		if l == nil || !proven(after, l) {
+			return fmt.Errorf("the rewritten Div of %q is not proven safe in the fixed model: nothing written (please report this)", name)
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(*out), ".irdiv-fix-*.onnx")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(fixed); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	sets, err := replaySets(path, report, om, int64(maxTensor))
+	if err != nil {
+		return err
+	}
+	checked, how, err := compareFixed(path, tmp.Name(), om, fm, sets)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), *out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s -> %s: rewrote %s (kept %s that validate proves safe)\n", path, *out, plural(len(done), "integer Div"), plural(kept, "other"))
+	for _, name := range done {
+		fmt.Fprintf(stdout, "  Div of %s: Mod(fmod=1), Sub, Div: now proven: every division is exact\n", quote(name))
+	}
+	fmt.Fprintf(stdout, "checked: validate proves every rewritten Div; %s\n", checkedText(checked, how))
+	return nil
+}
+
+// proven reports whether validate proved that floor and truncation agree
+// at the Divide for every input. A zero divisor or MIN / -1 fails under
+// both readings alike: fix has nothing to say about those.
+func proven(r *validate.Report, l *ir.Layer) bool {
+	agree := false
+	for _, f := range r.Findings {
+		if f.Layer != l {
+			continue
+		}
+		switch f.Code {
+		case validate.FloorTruncAgree:
+			agree = true
+		case validate.FloorTrunc, validate.FloorTruncReshape, validate.FloorTruncPossible, validate.NotAnalysed:
+			return false
+		}
+	}
+	return agree
+}
+
+// layerOfOutput finds the layer whose first output carries the ONNX
+// tensor name.
+func layerOfOutput(m *ir.Model, name string) *ir.Layer {
+	for _, l := range m.Layers {
+		if len(l.Outputs) > 0 && slices.Contains(l.Outputs[0].Names, name) {
+			return l
+		}
+	}
+	return nil
+}
+
+func sameDir(a, b string) bool {
+	da, err1 := filepath.Abs(filepath.Dir(a))
+	db, err2 := filepath.Abs(filepath.Dir(b))
+	return err1 == nil && err2 == nil && da == db
+}
+
+// replaySet is one set of model inputs the fix is checked on.
+type replaySet struct {
+	what   string
+	inputs map[string]*ir.Tensor
+}
+
+// replaySets are the test data sets beside the model
+// (test_data_set_N/input_M.pb) and every counter-example of the report.
+func replaySets(path string, r *validate.Report, om *onnx.Model, maxTensor int64) ([]replaySet, error) {
+	var sets []replaySet
+	dirs, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "test_data_set_*"))
+	for _, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "input_*.pb"))
+		if len(files) == 0 {
+			continue
+		}
+		set := replaySet{what: dir, inputs: map[string]*ir.Tensor{}}
+		for _, f := range files {
+			t, name, err := onnx.ReadTensorFile(f, pbOptions(maxTensor))
+			if err != nil {
+				return nil, err
+			}
+			if name == "" {
+				var n int
+				if _, err := fmt.Sscanf(filepath.Base(f), "input_%d.pb", &n); err == nil && n < len(om.Graph.Inputs) {
+					name = om.Graph.Inputs[n].Name
+				}
+			}
+			set.inputs[name] = t
+		}
+		sets = append(sets, set)
+	}
+	for _, f := range r.Findings {
+		// Zero divisors and MIN / -1 fail under both readings alike:
+		// their counter-examples are not what fix changes.
+		if f.CounterExample != nil && (f.Code == validate.FloorTrunc || f.Code == validate.FloorTruncReshape) {
+			sets = append(sets, replaySet{what: "the counter-example of " + f.Layer.String(), inputs: f.CounterExample.Inputs})
+		}
+	}
+	return sets, nil
+}
+
+// compareFixed runs the original and the fixed model on every set and
+// requires identical outputs: in ONNX Runtime where it is found, else in
+// irdiv's evaluation of both, as ONNX computes them. It returns how many
+// sets it compared and on what.
+func compareFixed(orig, fixedPath string, om, fm *onnx.Model, sets []replaySet) (int, string, error) {
+	if len(sets) == 0 {
+		return 0, "", nil
+	}
+	if r, err := ortreplay.Find(); err == nil {
+		for _, s := range sets {
+			a, errA := r.Run(orig, s.inputs)
+			b, errB := r.Run(fixedPath, s.inputs)
+			if errA != nil {
+				return 0, "", fmt.Errorf("ONNX Runtime cannot run %s on %s: %v", orig, s.what, errA)
+			}
+			if errB != nil {
+				return 0, "", fmt.Errorf("ONNX Runtime cannot run the fixed model on %s, though it runs the original: %v; nothing written", s.what, errB)
+			}
+			if d := differentOutputs(a, b); d != "" {
+				return 0, "", fmt.Errorf("on %s, the fixed model gives other outputs than the original in ONNX Runtime: %s; nothing written", s.what, d)
+			}
+		}
+		return len(sets), r.String(), nil
+	}
+	before, err := onnx.Convert(om)
+	if err != nil {
+		return 0, "", err
+	}
+	after, err := onnx.Convert(fm)
+	if err != nil {
+		return 0, "", err
+	}
+	for _, s := range sets {
+		a, err := evaluate(before, s.inputs)
+		if errors.Is(err, errNotExecutable) {
+			return 0, "irdiv's evaluation, which cannot execute the model: " + err.Error(), nil
+		}
+		if err != nil {
+			return 0, "", fmt.Errorf("%s on %s: %w", orig, s.what, err)
+		}
+		b, err := evaluate(after, s.inputs)
+		if err != nil {
+			return 0, "", fmt.Errorf("the fixed model on %s: %w; nothing written", s.what, err)
+		}
+		if d := differentOutputs(a, b); d != "" {
+			return 0, "", fmt.Errorf("on %s, the fixed model gives other outputs than the original: %s; nothing written", s.what, d)
+		}
+	}
+	return len(sets), "irdiv's own evaluation (ONNX Runtime not found: set IRDIV_ORT_DIR to a folder where npm install onnxruntime-node ran)", nil
+}
+
+func checkedText(n int, how string) string {
+	switch {
+	case n == 0 && how == "":
+		return "no test data set or counter-example to replay the outputs on"
+	case n == 0:
+		return "outputs not compared: " + how
+	}
+	return fmt.Sprintf("the fixed and the original model give identical outputs on %s (%s)", plural(n, "input set"), how)
+}
+
+var errNotExecutable = errors.New("not executable")
+
+// evaluate runs a model on inputs by name with irdiv's plugin.
+func evaluate(m *ir.Model, inputs map[string]*ir.Tensor) (map[string]*ir.Tensor, error) {
+	cm, err := plugin.NewCore().CompileModel(m, plugin.Config{})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errNotExecutable, err)
+	}
+	req := cm.NewInferRequest()
+	for _, p := range cm.Inputs() {
+		t, ok := inputs[p.Name]
+		if !ok {
+			return nil, fmt.Errorf("no value for input %q", p.Name)
+		}
+		if err := req.SetInputTensor(p.Index, t); err != nil {
+			return nil, err
+		}
+	}
+	if err := req.Infer(); err != nil {
+		return nil, err
+	}
+	out := map[string]*ir.Tensor{}
+	for _, p := range cm.Outputs() {
+		t, err := req.OutputTensor(p.Index)
+		if err != nil {
+			return nil, err
+		}
+		out[p.Name] = t
+	}
+	return out, nil
+}
+
+// differentOutputs names the first output that differs, or "".
+func differentOutputs(a, b map[string]*ir.Tensor) string {
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for k := range a {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		x, y := a[name], b[name]
+		switch {
+		case y == nil:
+			return fmt.Sprintf("output %q is missing", name)
+		case x.Type != y.Type || !slices.Equal(x.Shape, y.Shape):
+			return fmt.Sprintf("output %q is %s%s, was %s%s", name, y.Type, shapeString(y.Shape), x.Type, shapeString(x.Shape))
+		case !bytes.Equal(x.Data, y.Data):
+			c := compare(y, x, tolerance{}, 1)
+			if c.count > 0 {
+				m := c.first[0]
+				return fmt.Sprintf("output %q differs in %d values (first at flat index %d: %s, was %s)", name, c.count, m.index, m.got, m.want)
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/irdiv/irdiv/internal/onnxwire"
+	"github.com/irdiv/irdiv/internal/ortreplay"
+	"github.com/irdiv/irdiv/onnx"
+	"github.com/irdiv/irdiv/validate"
+)
+
+// TestFixExample: fix rewrites the U-Net example's two hazardous Divs,
+// keeps the two proven ones, changes nothing else (node names,
+// initializers, opset, producer), and the fixed model is proven whole; a
+// second fix has nothing to do; --keep-proven=false rewrites all four.
+func TestFixExample(t *testing.T) {
+	fixed := filepath.Join(t.TempDir(), "fixed.onnx")
+	stdout, stderr, code := irdiv(t, "fix", unetModel, "-o", fixed)
+	if code != 0 || !strings.Contains(stdout, "rewrote 2 integer Divs (kept 2 others that validate proves safe)") || !strings.Contains(stdout, "checked: validate proves every rewritten Div") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := ortreplay.Find(); err == nil && !strings.Contains(stdout, "identical outputs on 2 input sets (ONNX Runtime") {
+		t.Errorf("ONNX Runtime is here, but the outputs were not compared on it:\n%s", stdout)
+	}
+	report, _, code := irdiv(t, "validate", fixed)
+	if code != 0 || !strings.Contains(report, "4 integer Divides: 4 proven, 0 with errors") {
+		t.Errorf("validate of the fixed model: exit %d\n%s", code, report)
+	}
+	before, err := onnx.ReadFile(unetModel, onnx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := onnx.ReadFile(fixed, onnx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(m *onnx.Model) []string {
+		var out []string
+		for _, n := range m.Graph.Nodes {
+			out = append(out, n.Name)
+		}
+		return out
+	}
+	for _, name := range names(before) {
+		if !slices.Contains(names(after), name) {
+			t.Errorf("node %q is gone", name)
+		}
+	}
+	if len(names(after)) != len(names(before))+4 || len(after.Graph.Initializers) != len(before.Graph.Initializers) ||
+		after.Opset != before.Opset || after.Producer != before.Producer || after.Graph.Name != before.Graph.Name {
+		t.Errorf("%d nodes (was %d), %d initializers (was %d), opset %d (%d), producer %q (%q)", len(names(after)), len(names(before)),
+			len(after.Graph.Initializers), len(before.Graph.Initializers), after.Opset, before.Opset, after.Producer, before.Producer)
+	}
+	again := filepath.Join(t.TempDir(), "again.onnx")
+	if stdout, _, code := irdiv(t, "fix", fixed, "-o", again); code != 0 || !strings.Contains(stdout, "nothing to fix") {
+		t.Errorf("fixing the fixed model: exit %d %s", code, stdout)
+	}
+	if _, err := os.Stat(again); err == nil {
+		t.Error("nothing to fix, but a file was written")
+	}
+	if stdout, _, code := irdiv(t, "fix", unetModel, "-o", again, "--keep-proven=false"); code != 0 || !strings.Contains(stdout, "rewrote 4 integer Divs") {
+		t.Errorf("--keep-proven=false: exit %d %s", code, stdout)
+	}
+	if _, stderr, code := irdiv(t, "fix", unetModel, "-o", unetModel); code == 0 || !strings.Contains(stderr, "-o") {
+		t.Errorf("fix over its own input: exit %d %q", code, stderr)
+	}
+}
+
+// TestFixReplaysWithoutONNXRuntime: where ONNX Runtime is not found, the
+// fixed and the original model are compared in irdiv's own evaluation, on
+// the test data beside the model and the counter-example, and fix says so.
+func TestFixReplaysWithoutONNXRuntime(t *testing.T) {
+	t.Setenv("IRDIV_ORT_DIR", filepath.Join(t.TempDir(), "none"))
+	dir, model := divONNX(t)
+	tensor := func(name string, vs ...int32) []byte {
+		return onnxwire.Tensor(name, onnxwire.Int32, []int64{4}, int32s(vs...))
+	}
+	writeFiles(t, dir, map[string][]byte{
+		"test_data_set_0/input_0.pb": tensor("x", 7, -7, 7, -7), "test_data_set_0/input_1.pb": tensor("y", 2, 2, -2, -2),
+	})
+	fixed := filepath.Join(dir, "fixed.onnx")
+	stdout, stderr, code := irdiv(t, "fix", model, "-o", fixed)
+	if code != 0 || !strings.Contains(stdout, "identical outputs on 2 input sets (irdiv's own evaluation (ONNX Runtime not found") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	// The fixed model gives ONNX's truncation as OpenVINO imports it too.
+	if stdout, stderr, code := irdiv(t, "validate", fixed); code != 0 || !strings.Contains(stdout, string(validate.FloorTruncAgree)) || !strings.Contains(stdout, "0 with errors") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestFixPyTorchExports: every committed PyTorch export at opset 10 or
+// later that validate does not prove is fixed into a model it proves,
+// with its outputs unchanged on the counter-examples; an opset 9 model
+// with something to fix is refused, saying why. The outputs are compared
+// in irdiv's own evaluation, or with IRDIV_FIX_ORT=1 in ONNX Runtime
+// (.ci/run does so once: about 1.5 minutes of node processes).
+func TestFixPyTorchExports(t *testing.T) {
+	if testing.Short() {
+		t.Skip("validates every PyTorch export twice")
+	}
+	if os.Getenv("IRDIV_FIX_ORT") == "" {
+		t.Setenv("IRDIV_ORT_DIR", filepath.Join(t.TempDir(), "none"))
+	} else if _, err := ortreplay.Find(); err != nil {
+		t.Fatalf("IRDIV_FIX_ORT is set, but ONNX Runtime is not found: %v", err)
+	}
+	models, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "pytorch", "*.onnx"))
+	if len(models) < 100 {
+		t.Fatalf("found %d exports", len(models))
+	}
+	fixedCount := 0
+	for _, model := range models {
+		out := filepath.Join(t.TempDir(), "fixed.onnx")
+		stdout, stderr, code := irdiv(t, "fix", model, "-o", out)
+		switch {
+		case strings.Contains(model, "_op9") && !strings.Contains(stdout, "nothing to fix"):
+			if code != 1 || !strings.Contains(stderr, "which has no Mod (opset 10)") {
+				t.Errorf("%s: exit %d %q", model, code, stderr)
+			}
+		case code != 0:
+			t.Errorf("%s: exit %d %s", model, code, stderr)
+		case strings.Contains(stdout, "nothing to fix"):
+		default:
+			fixedCount++
+			if os.Getenv("IRDIV_FIX_ORT") != "" && !strings.Contains(stdout, "(ONNX Runtime") && !strings.Contains(stdout, "no test data set or counter-example") {
+				t.Errorf("%s: not compared in ONNX Runtime:\n%s", model, stdout)
+			}
+			if r, _, code := irdiv(t, "validate", out); code != 0 || strings.Contains(r, "floor-trunc-possible") {
+				t.Errorf("%s: the fixed model:\n%s", model, r)
+			}
+		}
+	}
+	if fixedCount < 60 {
+		t.Errorf("fixed %d models", fixedCount)
+	}
+}

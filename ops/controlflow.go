@@ -1,0 +1,1000 @@
+package ops
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/shapeinfer"
+)
+
+// The control-flow ops, If-8 and Loop-5, whose bodies are models of their
+// own (ir.Layer.Extra, with the port maps and back edges as ir.Nodes), read
+// as OpenVINO's IR deserializer reads them
+// (src/frontends/ir/src/ir_deserializer.cpp) and computed as its reference
+// implementations do (src/core/reference/src/op/if.cpp, loop.cpp), which
+// follow ONNX's If and Loop.
+
+// DefaultMaxBodyRuns is the default of Options.MaxBodyRuns: about a
+// million body runs (Loop iterations and If branches) per evaluation.
+const DefaultMaxBodyRuns = 1 << 20
+
+// maxBodyDepth bounds how deeply bodies nest. Inferring a Loop may infer
+// its body twice (once more when a loop-carried shape changes) and an If
+// with an unknown condition infers both branches, so inference costs up
+// to 2^depth body inferences: the bound keeps a crafted model cheap, and
+// real models nest two or three bodies deep.
+const maxBodyDepth = 12
+
+func registerControlFlow() {
+	registry["if"] = &opInfo{name: "If", versions: []int{8}, nested: func(l *ir.Layer, _, depth int) (Op, error) { return newIf(l, depth) }}
+	registry["loop"] = &opInfo{name: "Loop", versions: []int{5}, nested: func(l *ir.Layer, _, depth int) (Op, error) { return newLoop(l, depth) }}
+}
+
+// bodyHolder is implemented by the ops that run bodies: they evaluate when
+// every op of their bodies does.
+type bodyHolder interface {
+	bodiesEvaluable() bool
+}
+
+// Program is a model prepared for evaluation: its ops built once, its
+// layers in topological order and its tensors in numbered slots. It is how
+// If and Loop run their bodies, iteration after iteration, without
+// building their ops again. ops cannot call the plugin's execution plan
+// (ops must not import plugin), so this small evaluator lives here, below
+// the plugin, which could run whole models with it too.
+type Program struct {
+	model   *ir.Model
+	steps   []progStep
+	slots   int
+	params  []*ir.Layer // m.Parameters(): the inputs of Run, in order
+	results []*ir.Layer // m.Results(): the outputs of Run, in order
+	// resultSlot is the slot each Result reads.
+	resultSlot []int
+}
+
+// progStep is one layer of a Program.
+type progStep struct {
+	layer *ir.Layer
+	op    Op
+	in    []int // slots read
+	out   int   // the first slot written; an op of n outputs writes out..out+n-1
+	param int   // the input position of a Parameter
+}
+
+// NewProgram builds the ops of every layer of m. A layer whose op irdiv
+// does not know fails with an error wrapping ErrUnsupportedOp; an input
+// that is not connected, or a graph with a cycle, fails too.
+func NewProgram(m *ir.Model) (*Program, error) { return newProgram(m, 0) }
+
+func newProgram(m *ir.Model, depth int) (*Program, error) {
+	order, err := m.TopoOrder()
+	if err != nil {
+		return nil, err
+	}
+	p := &Program{model: m, params: m.Parameters(), results: m.Results()}
+	paramPos := make(map[*ir.Layer]int, len(p.params))
+	for i, l := range p.params {
+		paramPos[l] = i
+	}
+	resultPos := make(map[*ir.Layer]int, len(p.results))
+	for i, l := range p.results {
+		resultPos[l] = i
+	}
+	p.resultSlot = make([]int, len(p.results))
+	sources := m.Sources()
+	slotOf := make(map[ir.Output]int)
+	for _, l := range order {
+		op, err := newAt(l, depth)
+		if err != nil {
+			return nil, err
+		}
+		st := progStep{layer: l, op: op, out: p.slots, param: paramPos[l]}
+		for i := range l.Inputs {
+			src := sources[l]
+			if i >= len(src) || src[i].Layer == nil {
+				return nil, &LayerError{l, errorf("input %d is not connected", i)}
+			}
+			st.in = append(st.in, slotOf[src[i]])
+		}
+		if _, ok := op.(*Result); ok {
+			if len(st.in) != 1 {
+				return nil, &LayerError{l, errorf("%w: Result has 1 input, but the layer declares %s", ir.ErrGraph, count(len(st.in), "input port"))}
+			}
+			p.resultSlot[resultPos[l]] = st.in[0]
+			continue
+		}
+		for i := range l.Outputs {
+			slotOf[ir.Output{Layer: l, Index: i}] = p.slots
+			p.slots++
+		}
+		p.steps = append(p.steps, st)
+	}
+	return p, nil
+}
+
+// Model returns the model the program runs.
+func (p *Program) Model() *ir.Model { return p.model }
+
+// evaluable reports whether every op of the program computes.
+func (p *Program) evaluable() bool {
+	for _, st := range p.steps {
+		switch st.op.(type) {
+		case *Parameter, *Const:
+			continue
+		}
+		if !Evaluable(st.op) {
+			return false
+		}
+	}
+	return true
+}
+
+// Run evaluates the program with one tensor per Parameter (in model
+// order) and returns one tensor per Result (in model order). Errors name
+// the layer, as EvaluateLayer's do.
+func (p *Program) Run(inputs []*ir.Tensor, o Options) ([]*ir.Tensor, error) {
+	if len(inputs) != len(p.params) {
+		return nil, errorf("the model has %s, but %d tensors are given", count(len(p.params), "Parameter"), len(inputs))
+	}
+	slots := make([]*ir.Tensor, p.slots)
+	for _, st := range p.steps {
+		switch op := st.op.(type) {
+		case *Parameter:
+			t := inputs[st.param]
+			if t == nil {
+				return nil, &LayerError{st.layer, errorf("no tensor is given for the Parameter")}
+			}
+			slots[st.out] = t
+			continue
+		case *Const:
+			if op.Tensor == nil {
+				return nil, &LayerError{st.layer, ErrNoWeights}
+			}
+			slots[st.out] = op.Tensor
+			continue
+		}
+		in := make([]*ir.Tensor, len(st.in))
+		for i, s := range st.in {
+			in[i] = slots[s]
+		}
+		out, err := EvaluateLayer(st.layer, st.op, in, o)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) != len(st.layer.Outputs) {
+			return nil, &LayerError{st.layer, errorf("%w: %s has %s, but the layer declares %s", ir.ErrGraph, st.layer.Type, count(len(out), "output"), count(len(st.layer.Outputs), "output port"))}
+		}
+		copy(slots[st.out:], out)
+	}
+	res := make([]*ir.Tensor, len(p.results))
+	for i, s := range p.resultSlot {
+		res[i] = slots[s]
+	}
+	return res, nil
+}
+
+// infer infers the program's Results from infos of its Parameters, as
+// InferModel does (values folded from constants included).
+func (p *Program) infer(params []ValueInfo) ([]ValueInfo, error) {
+	slots := make([]ValueInfo, p.slots)
+	for _, st := range p.steps {
+		if _, ok := st.op.(*Parameter); ok {
+			slots[st.out] = params[st.param]
+			continue
+		}
+		in := make([]ValueInfo, len(st.in))
+		for i, s := range st.in {
+			in[i] = slots[s]
+		}
+		// Nested Ifs and Loops are not folded: each inference of a body
+		// would run them again, and a body is inferred once per branch or
+		// round of the op that holds it.
+		infer := InferFold
+		if _, nested := st.op.(bodyHolder); nested {
+			infer = Op.Infer
+		}
+		out, err := infer(st.op, in)
+		if err != nil {
+			return nil, &LayerError{st.layer, err}
+		}
+		if len(out) != len(st.layer.Outputs) {
+			return nil, &LayerError{st.layer, errorf("%w: %s has %s, but the layer declares %s", ir.ErrGraph, st.layer.Type, count(len(out), "output"), count(len(st.layer.Outputs), "output port"))}
+		}
+		copy(slots[st.out:], out)
+	}
+	res := make([]ValueInfo, len(p.results))
+	for i, s := range p.resultSlot {
+		res[i] = slots[s]
+	}
+	return res, nil
+}
+
+// resultParam returns the position of the Parameter that Result r reads
+// directly, or -1.
+func (p *Program) resultParam(r int) int {
+	for _, st := range p.steps {
+		if _, ok := st.op.(*Parameter); ok && st.out == p.resultSlot[r] {
+			return st.param
+		}
+	}
+	return -1
+}
+
+// paramIndex returns the position among the Parameters of the layer with
+// the given id.
+func (p *Program) paramIndex(id uint64) (int, bool) {
+	i := slices.IndexFunc(p.params, func(l *ir.Layer) bool { return l.ID == id })
+	return i, i >= 0
+}
+
+// resultIndex returns the position among the Results of the layer with
+// the given id.
+func (p *Program) resultIndex(id uint64) (int, bool) {
+	i := slices.IndexFunc(p.results, func(l *ir.Layer) bool { return l.ID == id })
+	return i, i >= 0
+}
+
+// bodyErr puts the name of a body before an error that happened in it,
+// keeping one "ops: " prefix and the error chain.
+func bodyErr(body string, err error) error {
+	return errorf("%s %w", body, detail(err))
+}
+
+// detail strips this package's prefix from an error's message, to put
+// context before it; the error chain is kept.
+func detail(err error) error {
+	if msg, ok := strings.CutPrefix(err.Error(), "ops: "); ok {
+		return &detailed{msg, err}
+	}
+	return err
+}
+
+// detailed is an error of this package without its prefix.
+type detailed struct {
+	msg string
+	err error
+}
+
+func (d *detailed) Error() string { return d.msg }
+func (d *detailed) Unwrap() error { return d.err }
+
+// withRuns gives o the counter of body runs of the evaluation it starts,
+// unless an enclosing body already did.
+func (o Options) withRuns() Options {
+	if o.runs == nil {
+		n := cmp.Or(o.MaxBodyRuns, DefaultMaxBodyRuns)
+		o.runs = &n
+	}
+	return o
+}
+
+// spend counts one body run; it fails once the evaluation has run more
+// bodies than MaxBodyRuns allows.
+func (o Options) spend() error {
+	if *o.runs--; *o.runs < 0 {
+		return errorf("%w: more than %d body runs (Options.MaxBodyRuns): a Loop whose trip count and condition do not end it soon", ir.ErrLimit, cmp.Or(o.MaxBodyRuns, DefaultMaxBodyRuns))
+	}
+	return nil
+}
+
+// portEntry is one <input> or <output> of a port map.
+type portEntry struct {
+	external int64
+	internal uint64
+	axis     *int64
+	purpose  string
+	node     *ir.Node
+}
+
+// extra returns the child of a layer with the given tag: a body or a node.
+func extra(l *ir.Layer, tag string) (ir.Extra, bool) {
+	for _, x := range l.Extra {
+		if x.Node != nil && x.Node.Tag == tag {
+			return x, true
+		}
+	}
+	return ir.Extra{}, false
+}
+
+// body builds the program of a layer's body.
+func body(l *ir.Layer, tag string, depth int) (*Program, error) {
+	x, ok := extra(l, tag)
+	if !ok || x.Body == nil {
+		return nil, errorf("%w: %s has no <%s> (Missing body part.)", ErrAttribute, l.Type, tag)
+	}
+	if depth >= maxBodyDepth {
+		return nil, errorf("%w: bodies nest more than %d deep", ir.ErrLimit, maxBodyDepth)
+	}
+	p, err := newProgram(x.Body, depth+1)
+	if err != nil {
+		return nil, bodyErr(tag, err)
+	}
+	return p, nil
+}
+
+// portMap reads the <input> and <output> entries of a port map, as
+// OpenVINO's deserializer does: ordered by external_port_id.
+func portMap(l *ir.Layer, tag string) (inputs, outputs []portEntry, err error) {
+	x, ok := extra(l, tag)
+	if !ok || x.Body != nil {
+		return nil, nil, errorf("%w: %s has no <%s>", ErrAttribute, l.Type, tag)
+	}
+	for _, n := range x.Node.Children {
+		if n.Tag != "input" && n.Tag != "output" {
+			continue
+		}
+		e := portEntry{node: n}
+		ext, ok := n.Attr("external_port_id")
+		if e.external, err = strconv.ParseInt(strings.TrimSpace(ext), 10, 64); !ok || err != nil {
+			return nil, nil, errorf("%w: <%s> <%s> has external_port_id %q, not an integer", ErrAttribute, tag, n.Tag, ext)
+		}
+		in, ok := n.Attr("internal_layer_id")
+		if e.internal, err = strconv.ParseUint(strings.TrimSpace(in), 10, 64); !ok || err != nil {
+			return nil, nil, errorf("%w: <%s> <%s> has internal_layer_id %q, not an unsigned integer", ErrAttribute, tag, n.Tag, in)
+		}
+		if s, ok := n.Attr("axis"); ok {
+			axis, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+			if err != nil {
+				return nil, nil, errorf("%w: <%s> <%s> has axis %q, not an integer", ErrAttribute, tag, n.Tag, s)
+			}
+			e.axis = &axis
+		}
+		e.purpose, _ = n.Attr("purpose")
+		if n.Tag == "input" {
+			inputs = append(inputs, e)
+		} else {
+			outputs = append(outputs, e)
+		}
+	}
+	byExternal := func(a, b portEntry) int { return cmp.Compare(a.external, b.external) }
+	slices.SortStableFunc(inputs, byExternal)
+	slices.SortStableFunc(outputs, byExternal)
+	return inputs, outputs, nil
+}
+
+// mergeInfo is the union of what two bodies (or iterations) may give: the
+// same type (a dynamic one gives way), and a shape that admits both.
+func mergeInfo(a, b ValueInfo) (ValueInfo, bool) {
+	t := a.Type
+	switch {
+	case a.Type == ir.Dynamic:
+		t = b.Type
+	case b.Type != ir.Dynamic && a.Type != b.Type:
+		return ValueInfo{}, false
+	}
+	return ValueInfo{Type: t, Shape: unionShape(a.Shape, b.Shape)}, true
+}
+
+// unionShape admits every shape a or b admits: a dynamic rank where the
+// ranks may differ, each dim's interval widened to hold both.
+func unionShape(a, b shapeinfer.Shape) shapeinfer.Shape {
+	if a.DynamicRank || b.DynamicRank || len(a.Dims) != len(b.Dims) {
+		return shapeinfer.DynamicRankShape()
+	}
+	s := shapeinfer.Shape{Dims: make([]shapeinfer.Dim, len(a.Dims))}
+	for i := range a.Dims {
+		s.Dims[i] = shapeinfer.Interval(min(a.Dims[i].Min, b.Dims[i].Min), max(a.Dims[i].Max, b.Dims[i].Max))
+	}
+	return s
+}
+
+// noValues drops the values of infos: Infer never sets them.
+func noValues(infos []ValueInfo) []ValueInfo {
+	for i := range infos {
+		infos[i].Value = nil
+	}
+	return infos
+}
+
+// oneElement checks a condition or trip count: a scalar or a tensor of one
+// element.
+func checkOneElement(what string, v ValueInfo) error {
+	if v.Shape.DynamicRank {
+		return nil
+	}
+	for _, d := range v.Shape.Dims {
+		if !d.Contains(1) {
+			return errorf("%w: the %s must be a scalar or hold one element, not %s", ErrShape, what, v.Shape)
+		}
+	}
+	return nil
+}
+
+// If is If-8: it runs Then when its first input (a boolean scalar or
+// one-element tensor) is true and Else otherwise; the other inputs feed
+// the bodies' Parameters through the port maps, and each output is a
+// body Result.
+type If struct {
+	Then, Else *ifBranch
+	inputs     int // the inputs of the layer, the condition included
+}
+
+// ifBranch is one body of an If and its port map.
+type ifBranch struct {
+	name string
+	prog *Program
+	in   []int // per body Parameter, the If input that feeds it
+	out  []int // per If output, the body Result
+}
+
+func newIf(l *ir.Layer, depth int) (Op, error) {
+	f := &If{inputs: len(l.Inputs)}
+	for i, name := range []string{"then", "else"} {
+		prog, err := body(l, name+"_body", depth)
+		if err != nil {
+			return nil, err
+		}
+		b := &ifBranch{name: name + "_body", prog: prog}
+		if err := b.ports(l, name+"_port_map"); err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			f.Then = b
+		} else {
+			f.Else = b
+		}
+	}
+	if len(f.Then.out) != len(f.Else.out) {
+		return nil, errorf("%w: then_body gives %s and else_body %s: both must give one per output of the If", ErrAttribute, count(len(f.Then.out), "output"), count(len(f.Else.out), "output"))
+	}
+	if len(f.Then.out) == 0 {
+		return nil, errorf("%w: the If has no outputs (each body must have at least one Result in its port map)", ErrAttribute)
+	}
+	return f, nil
+}
+
+// ports reads a branch's port map: each body Parameter is fed by exactly
+// one If input other than the condition; the outputs, in the order of
+// their external_port_id, are the If's outputs.
+func (b *ifBranch) ports(l *ir.Layer, tag string) error {
+	ins, outs, err := portMap(l, tag)
+	if err != nil {
+		return err
+	}
+	b.in = slices.Repeat([]int{-1}, len(b.prog.params))
+	for _, e := range ins {
+		p, ok := b.prog.paramIndex(e.internal)
+		switch {
+		case !ok:
+			return errorf("%w: <%s> maps input %d to layer %d, which is no Parameter of %s", ErrAttribute, tag, e.external, e.internal, b.name)
+		case e.external < 0 || e.external >= int64(len(l.Inputs)):
+			return errorf("%w: <%s> maps Parameter %d of %s to input %d, which the If does not have (it has %s)", ErrAttribute, tag, e.internal, b.name, e.external, count(len(l.Inputs), "input"))
+		case b.in[p] >= 0:
+			return errorf("%w: <%s> feeds Parameter %d of %s twice", ErrAttribute, tag, e.internal, b.name)
+		}
+		b.in[p] = int(e.external)
+	}
+	for p, ext := range b.in {
+		if ext < 0 {
+			return errorf("%w: %s of %s is fed by no input of the If (<%s>)", ErrAttribute, b.prog.params[p], b.name, tag)
+		}
+	}
+	for _, e := range outs {
+		if e.external < 0 {
+			continue
+		}
+		r, ok := b.prog.resultIndex(e.internal)
+		if !ok {
+			return errorf("%w: <%s> maps output %d to layer %d, which is no Result of %s", ErrAttribute, tag, e.external, e.internal, b.name)
+		}
+		b.out = append(b.out, r)
+	}
+	return nil
+}
+
+func (*If) OpType() (string, string) { return "If", "opset8" }
+
+// Attrs: an If has no <data>; its bodies and port maps stay in the layer.
+func (*If) Attrs() []ir.Attr { return nil }
+
+func (f *If) bodiesEvaluable() bool { return f.Then.prog.evaluable() && f.Else.prog.evaluable() }
+
+// Infer infers both bodies from the inputs that feed them; the outputs
+// are the branch the condition picks when its value is known, else the
+// union of both branches (same types; shapes that admit either).
+func (f *If) Infer(in []ValueInfo) ([]ValueInfo, error) {
+	if len(in) != f.inputs {
+		return nil, errorf("%w: If has %s, but the layer declares %s", ir.ErrGraph, count(f.inputs, "input"), count(len(in), "input port"))
+	}
+	cond := in[0]
+	if cond.Type != ir.Boolean && cond.Type != ir.Dynamic {
+		return nil, errorf("%w: the condition of an If must be boolean, not %s", ErrType, cond.Type)
+	}
+	if err := checkOneElement("condition", cond); err != nil {
+		return nil, err
+	}
+	infer := func(b *ifBranch) ([]ValueInfo, error) {
+		params := make([]ValueInfo, len(b.in))
+		for p, ext := range b.in {
+			params[p] = in[ext]
+		}
+		res, err := b.prog.infer(params)
+		if err != nil {
+			return nil, bodyErr(b.name, err)
+		}
+		out := make([]ValueInfo, len(b.out))
+		for i, r := range b.out {
+			out[i] = res[r]
+		}
+		return out, nil
+	}
+	if cond.Value != nil && cond.Value.Len() == 1 {
+		b := f.Else
+		if cond.Value.Data[0] != 0 {
+			b = f.Then
+		}
+		out, err := infer(b)
+		return noValues(out), err
+	}
+	then, err := infer(f.Then)
+	if err != nil {
+		return nil, err
+	}
+	els, err := infer(f.Else)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ValueInfo, len(then))
+	for i := range then {
+		var ok bool
+		if out[i], ok = mergeInfo(then[i], els[i]); !ok {
+			return nil, errorf("%w: output %d is %s in then_body and %s in else_body", ErrType, i, then[i].Type, els[i].Type)
+		}
+	}
+	return out, nil
+}
+
+// evaluateDynamic runs the branch the condition picks.
+func (f *If) evaluateDynamic(in []*ir.Tensor, o Options) ([]*ir.Tensor, error) {
+	if len(in) != f.inputs {
+		return nil, errorf("%w: If has %s, but %d tensors are given", ir.ErrGraph, count(f.inputs, "input"), len(in))
+	}
+	cond := in[0]
+	if cond.Type != ir.Boolean || cond.Len() != 1 {
+		return nil, errorf("%w: the condition of an If must be a boolean scalar or one-element tensor, not %s%v", ErrType, cond.Type, cond.Shape)
+	}
+	b := f.Else
+	if cond.Data[0] != 0 {
+		b = f.Then
+	}
+	o = o.withRuns()
+	if err := o.spend(); err != nil {
+		return nil, err
+	}
+	args := make([]*ir.Tensor, len(b.in))
+	for p, ext := range b.in {
+		args[p] = in[ext]
+	}
+	res, err := b.prog.Run(args, o)
+	if err != nil {
+		return nil, bodyErr(b.name, err)
+	}
+	out := make([]*ir.Tensor, len(b.out))
+	for i, r := range b.out {
+		out[i] = res[r]
+	}
+	return out, nil
+}
+
+// Loop is Loop-5: it runs its body while the iteration is below the trip
+// count (first input; negative: no bound) and the condition holds (the
+// second input before the first iteration, the body's execution_condition
+// Result after each). Other inputs feed body Parameters: once (invariant
+// inputs) or before the first iteration only, the back edges feeding them
+// afterwards (loop-carried values). An output is a body Result after the
+// last iteration (the initial value of its loop-carried Parameter when no
+// iteration runs), or its values of all iterations concatenated along an
+// axis (scan outputs).
+type Loop struct {
+	Body   *Program
+	inputs int
+	// in is, per body Parameter, the Loop input that feeds it (-1 for the
+	// current iteration); back, the Result that feeds it after each
+	// iteration (-1: none).
+	in, back   []int
+	iterParam  int // -1: the body does not read the iteration number
+	condResult int // -1: the body gives no condition, which stays true
+	out        []loopOutput
+}
+
+// loopOutput is one output of a Loop: a body Result, its last value or
+// its values concatenated along axis.
+type loopOutput struct {
+	result int
+	concat bool
+	axis   int64
+}
+
+func newLoop(l *ir.Layer, depth int) (Op, error) {
+	prog, err := body(l, "body", depth)
+	if err != nil {
+		return nil, err
+	}
+	lp := &Loop{Body: prog, inputs: len(l.Inputs), iterParam: -1, condResult: -1,
+		in: slices.Repeat([]int{-2}, len(prog.params)), back: slices.Repeat([]int{-1}, len(prog.params))}
+	ins, outs, err := portMap(l, "port_map")
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range ins {
+		p, ok := prog.paramIndex(e.internal)
+		switch {
+		case !ok:
+			return nil, errorf("%w: <port_map> maps input %d to layer %d, which is no Parameter of the body", ErrAttribute, e.external, e.internal)
+		case lp.in[p] != -2:
+			return nil, errorf("%w: <port_map> feeds %s of the body twice", ErrAttribute, prog.params[p])
+		case e.purpose == "current_iteration":
+			lp.in[p], lp.iterParam = -1, p
+		case e.axis != nil:
+			return nil, errorf("%w: irdiv does not implement the sliced inputs of a Loop (<input axis=...>)", ErrUnsupportedOp)
+		case e.external < 0 || e.external >= int64(len(l.Inputs)):
+			return nil, errorf("%w: <port_map> maps %s of the body to input %d, which the Loop does not have (it has %s)", ErrAttribute, prog.params[p], e.external, count(len(l.Inputs), "input"))
+		default:
+			lp.in[p] = int(e.external)
+		}
+	}
+	for p, ext := range lp.in {
+		if ext == -2 {
+			return nil, errorf("%w: %s of the body is fed by no input of the Loop (<port_map>)", ErrAttribute, prog.params[p])
+		}
+	}
+	for _, e := range outs {
+		r, ok := prog.resultIndex(e.internal)
+		if !ok {
+			return nil, errorf("%w: <port_map> maps output %d to layer %d, which is no Result of the body", ErrAttribute, e.external, e.internal)
+		}
+		if e.purpose == "execution_condition" {
+			lp.condResult = r
+			continue
+		}
+		if e.external < 0 {
+			continue
+		}
+		o := loopOutput{result: r}
+		if e.axis != nil {
+			for _, a := range []struct {
+				name string
+				def  int64
+			}{{"start", 0}, {"stride", 1}, {"part_size", 1}, {"end", -1}} {
+				if s, ok := e.node.Attr(a.name); ok && strings.TrimSpace(s) != strconv.FormatInt(a.def, 10) {
+					return nil, errorf("%w: irdiv concatenates every iteration's output of a Loop (%s %s is not %d)", ErrUnsupportedOp, a.name, s, a.def)
+				}
+			}
+			o.concat, o.axis = true, *e.axis
+		}
+		lp.out = append(lp.out, o)
+	}
+	if x, ok := extra(l, "back_edges"); ok && x.Node != nil {
+		for _, n := range x.Node.Children {
+			if n.Tag != "edge" {
+				continue
+			}
+			from, err1 := layerIDAttr(n, "from-layer")
+			to, err2 := layerIDAttr(n, "to-layer")
+			if err := cmp.Or(err1, err2); err != nil {
+				return nil, err
+			}
+			r, okR := prog.resultIndex(from)
+			p, okP := prog.paramIndex(to)
+			switch {
+			case !okR || !okP:
+				return nil, errorf("%w: <back_edges> goes from layer %d to layer %d, not from a Result to a Parameter of the body", ErrAttribute, from, to)
+			case p == lp.iterParam:
+				return nil, errorf("%w: <back_edges> feeds the current iteration %s", ErrAttribute, prog.params[p])
+			case lp.back[p] >= 0:
+				return nil, errorf("%w: <back_edges> feeds %s twice", ErrAttribute, prog.params[p])
+			}
+			lp.back[p] = r
+		}
+	}
+	return lp, nil
+}
+
+func layerIDAttr(n *ir.Node, name string) (uint64, error) {
+	s, _ := n.Attr(name)
+	v, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return 0, errorf("%w: <back_edges> <edge> has %s %q, not a layer id", ErrAttribute, name, s)
+	}
+	return v, nil
+}
+
+func (*Loop) OpType() (string, string) { return "Loop", "opset5" }
+
+// Attrs: a Loop has no <data>; its body, port map and back edges stay in
+// the layer.
+func (*Loop) Attrs() []ir.Attr { return nil }
+
+func (lp *Loop) bodiesEvaluable() bool { return lp.Body.evaluable() }
+
+// iterInfo is the type and shape of the current iteration's Parameter:
+// as declared (i64 or i32; a scalar when its rank is not).
+func (lp *Loop) iterInfo() ValueInfo {
+	p, _ := newParameterOf(lp.Body.params[lp.iterParam])
+	v := ValueInfo{Type: ir.I64, Shape: shapeinfer.StaticShape()}
+	if p != nil && (p.Type == ir.I32 || p.Type == ir.I64) {
+		v.Type = p.Type
+	}
+	if p != nil && !p.Shape.DynamicRank && len(p.Shape.Dims) == 1 {
+		v.Shape = shapeinfer.StaticShape(1)
+	}
+	return v
+}
+
+// newParameterOf reads a body Parameter's declared type and shape.
+func newParameterOf(l *ir.Layer) (*Parameter, error) {
+	op, err := newParameter(l)
+	if err != nil {
+		return nil, err
+	}
+	return op.(*Parameter), nil
+}
+
+func (lp *Loop) checkControl(in []ValueInfo) error {
+	if len(in) != lp.inputs || len(in) < 2 {
+		return errorf("%w: Loop has %s, but the layer declares %s", ir.ErrGraph, count(lp.inputs, "input"), count(len(in), "input port"))
+	}
+	if t := in[0].Type; t != ir.I64 && t != ir.I32 && t != ir.Dynamic {
+		return errorf("%w: the trip count of a Loop must be i64 or i32, not %s", ErrType, t)
+	}
+	if t := in[1].Type; t != ir.Boolean && t != ir.Dynamic {
+		return errorf("%w: the execution condition of a Loop must be boolean, not %s", ErrType, t)
+	}
+	return cmp.Or(checkOneElement("trip count", in[0]), checkOneElement("execution condition", in[1]))
+}
+
+// Infer infers the body from the inputs that feed it; a loop-carried
+// Parameter whose Result comes back with another shape is widened to
+// admit both, and the body inferred again. Scan outputs have the axis
+// dimension dynamic, unless the trip count and both conditions are known.
+func (lp *Loop) Infer(in []ValueInfo) ([]ValueInfo, error) {
+	if err := lp.checkControl(in); err != nil {
+		return nil, err
+	}
+	params := make([]ValueInfo, len(lp.in))
+	for p, ext := range lp.in {
+		if ext < 0 {
+			params[p] = lp.iterInfo()
+			continue
+		}
+		params[p] = in[ext]
+		if lp.back[p] >= 0 {
+			params[p].Value = nil // it changes from one iteration to the next
+		}
+	}
+	var res []ValueInfo
+	for round := 0; ; round++ {
+		var err error
+		if res, err = lp.Body.infer(params); err != nil {
+			return nil, bodyErr("body", err)
+		}
+		changed := false
+		for p, r := range lp.back {
+			if r < 0 {
+				continue
+			}
+			merged, ok := mergeInfo(params[p], res[r])
+			if !ok {
+				return nil, errorf("%w: the body gives %s back to %s, which is %s", ErrType, res[r].Type, lp.Body.params[p], params[p].Type)
+			}
+			merged.Value = nil
+			if !merged.Shape.Equal(params[p].Shape) || merged.Type != params[p].Type {
+				params[p], changed = merged, true
+			}
+		}
+		if !changed || round == 1 {
+			break
+		}
+	}
+	iterations, known := lp.knownIterations(in, res)
+	out := make([]ValueInfo, len(lp.out))
+	for i, o := range lp.out {
+		v := res[o.result]
+		if !o.concat {
+			for p, r := range lp.back {
+				if r == o.result && lp.in[p] >= 0 {
+					// No iteration gives the initial value.
+					v, _ = mergeInfo(v, in[lp.in[p]])
+				}
+			}
+			out[i] = ValueInfo{Type: v.Type, Shape: v.Shape}
+			continue
+		}
+		shape := shapeinfer.DynamicRankShape()
+		if !v.Shape.DynamicRank {
+			axis, err := normalizeAxis(o.axis, len(v.Shape.Dims))
+			if err != nil {
+				return nil, errorf("output %d: %w", i, err)
+			}
+			shape = shapeinfer.Shape{Dims: slices.Clone(v.Shape.Dims)}
+			d := shapeinfer.Dynamic()
+			if known && v.Shape.Dims[axis].IsStatic() {
+				d = shapeinfer.Static(satMul(v.Shape.Dims[axis].Min, iterations))
+			}
+			shape.Dims[axis] = d
+		}
+		out[i] = ValueInfo{Type: v.Type, Shape: shape}
+	}
+	return out, nil
+}
+
+// knownIterations tells how many iterations run when inference knows it:
+// a known trip count and execution condition, and a body condition that
+// is a constant true.
+func (lp *Loop) knownIterations(in, res []ValueInfo) (int64, bool) {
+	trip, cond := in[0].Value, in[1].Value
+	if trip == nil || cond == nil || trip.Len() != 1 || cond.Len() != 1 {
+		return 0, false
+	}
+	if cond.Data[0] == 0 {
+		return 0, true
+	}
+	n := intAt(trip, 0)
+	if n < 0 {
+		return 0, false
+	}
+	if lp.condResult >= 0 {
+		if p := lp.Body.resultParam(lp.condResult); p >= 0 && lp.back[p] == lp.condResult && lp.in[p] >= 0 {
+			// The body hands its condition Parameter back unchanged (as
+			// converters write a Loop without a condition): it stays what
+			// it was before the first iteration.
+			c := in[lp.in[p]].Value
+			return n, c != nil && c.Len() == 1 && c.Data[0] != 0
+		}
+		c := res[lp.condResult].Value
+		if c == nil || c.Type != ir.Boolean || c.Len() != 1 || c.Data[0] == 0 {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+// evaluateDynamic runs the body as ONNX's Loop does:
+//
+//	for i := 0; (trip < 0 || i < trip) && cond; i++ { ...; cond = body's condition }
+//
+// Each iteration counts against Options.MaxBodyRuns, and the values a
+// scan output gathers against the tensor cap, so that no Loop runs
+// forever or fills the memory.
+func (lp *Loop) evaluateDynamic(in []*ir.Tensor, o Options) ([]*ir.Tensor, error) {
+	infos := make([]ValueInfo, len(in))
+	for i, t := range in {
+		infos[i] = ValueInfo{Type: t.Type, Shape: shapeinfer.StaticShape(t.Shape...)}
+	}
+	if err := lp.checkControl(infos); err != nil {
+		return nil, err
+	}
+	if in[0].Len() != 1 || in[1].Len() != 1 {
+		return nil, errorf("%w: the trip count and execution condition must hold one element, not %v and %v", ErrShape, in[0].Shape, in[1].Shape)
+	}
+	trip, cond := intAt(in[0], 0), in[1].Data[0] != 0
+	o = o.withRuns()
+	maxBytes := cmp.Or(o.MaxTensorBytes, ir.MaxTensorBytes)
+	vals := make([]*ir.Tensor, len(lp.in))
+	for p, ext := range lp.in {
+		if ext >= 0 {
+			vals[p] = in[ext]
+		}
+	}
+	scans := make([][]*ir.Tensor, len(lp.out))
+	scanBytes := make([]int64, len(lp.out))
+	var last []*ir.Tensor
+	iter := int64(0)
+	for ; (trip < 0 || iter < trip) && cond; iter++ {
+		if err := o.spend(); err != nil {
+			return nil, errorf("iteration %d: %w", iter, detail(err))
+		}
+		if lp.iterParam >= 0 {
+			v := lp.iterInfo()
+			dims, _ := v.Shape.ToStatic()
+			t, _ := ir.NewTensor(v.Type, dims)
+			if v.Type == ir.I32 {
+				ir.View[int32](t)[0] = int32(iter)
+			} else {
+				ir.View[int64](t)[0] = iter
+			}
+			vals[lp.iterParam] = t
+		}
+		res, err := lp.Body.Run(vals, o)
+		if err != nil {
+			return nil, errorf("iteration %d: %w", iter, detail(bodyErr("body", err)))
+		}
+		for i, out := range lp.out {
+			if !out.concat {
+				continue
+			}
+			t := res[out.result]
+			if scanBytes[i] += int64(len(t.Data)); scanBytes[i] > maxBytes {
+				return nil, errorf("%w: iteration %d: scan output %d grows past the %d bytes allowed (MaxTensorBytes)", ir.ErrTooLarge, iter, i, maxBytes)
+			}
+			scans[i] = append(scans[i], t)
+		}
+		for p, r := range lp.back {
+			if r >= 0 {
+				vals[p] = res[r]
+			}
+		}
+		if lp.condResult >= 0 {
+			c := res[lp.condResult]
+			if c.Type != ir.Boolean || c.Len() != 1 {
+				return nil, errorf("%w: iteration %d: the body's execution condition is %s%v, not a boolean scalar or one-element tensor", ErrType, iter, c.Type, c.Shape)
+			}
+			cond = c.Data[0] != 0
+		}
+		last = res
+	}
+	out := make([]*ir.Tensor, len(lp.out))
+	for i, o2 := range lp.out {
+		var err error
+		switch {
+		case o2.concat && len(scans[i]) > 0:
+			var cat []*ir.Tensor
+			if cat, err = Evaluate(&Concat{Axis: o2.axis}, scans[i], o); err == nil {
+				out[i] = cat[0]
+			}
+		case o2.concat:
+			out[i], err = lp.emptyScan(in, o2)
+		case last != nil:
+			out[i] = last[o2.result]
+		default:
+			out[i], err = lp.initialValue(in, o2.result)
+		}
+		if err != nil {
+			return nil, errorf("output %d: %w", i, detail(err))
+		}
+	}
+	return out, nil
+}
+
+// initialValue is the output of a Result when no iteration ran: the
+// initial value of the loop-carried Parameter it feeds back to.
+func (lp *Loop) initialValue(in []*ir.Tensor, r int) (*ir.Tensor, error) {
+	for p, back := range lp.back {
+		if back == r && lp.in[p] >= 0 {
+			return in[lp.in[p]], nil
+		}
+	}
+	return nil, errorf("no iteration ran, and %s of the body feeds no loop-carried Parameter whose initial value it could give", lp.Body.results[r])
+}
+
+// emptyScan is a scan output when no iteration ran: the shape the body
+// would give, inferred from the inputs, with 0 along the axis.
+func (lp *Loop) emptyScan(in []*ir.Tensor, o loopOutput) (*ir.Tensor, error) {
+	params := make([]ValueInfo, len(lp.in))
+	for p, ext := range lp.in {
+		if ext < 0 {
+			params[p] = lp.iterInfo()
+			continue
+		}
+		params[p] = ValueInfo{Type: in[ext].Type, Shape: shapeinfer.StaticShape(in[ext].Shape...), Value: in[ext]}
+	}
+	res, err := lp.Body.infer(params)
+	if err != nil {
+		return nil, bodyErr("body", err)
+	}
+	v := res[o.result]
+	if v.Shape.DynamicRank {
+		return nil, errorf("no iteration ran, and the rank of the scan output is not known")
+	}
+	axis, err := normalizeAxis(o.axis, len(v.Shape.Dims))
+	if err != nil {
+		return nil, err
+	}
+	dims := make([]int64, len(v.Shape.Dims))
+	for i, d := range v.Shape.Dims {
+		if i == axis {
+			continue
+		}
+		if !d.IsStatic() {
+			return nil, errorf("no iteration ran, and the scan output's shape %s is not known", v.Shape)
+		}
+		dims[i] = d.Min
+	}
+	if err := evaluable(v.Type); err != nil {
+		return nil, err
+	}
+	return ir.NewTensor(v.Type, dims)
+}
