@@ -6,12 +6,14 @@ pyproject.toml holds the metadata; this file adds what it cannot say:
   in the repository that holds this folder (``..``, or ``$IRDIV_SOURCE``)
   and puts the binary in the package as ``irdiv/bin/irdiv`` (``irdiv.exe``
   on Windows). ``$IRDIV_BINARY`` bundles a binary built elsewhere instead;
-  ``$GO`` names the go command (default: ``go`` on PATH). The binary is run
-  once (``irdiv version``) so that a binary this host cannot execute (a
-  GOOS or GOARCH set in the environment) is not packed under this host's tag.
-- BinaryDistribution and bdist_wheel tag the wheel ``py3-none-<platform>``: it holds a native
-  binary, for this platform only, and no Python extension, so any Python 3
-  on this platform can use it.
+  ``$GO`` names the go command (default: ``go`` on PATH). The binary's
+  version (``irdiv version``) is the package's, in Go's terms
+  (``-ldflags=-X main.version=...``). The binary is run once (``irdiv
+  version``) so that a binary this host cannot execute (a GOOS or GOARCH
+  set in the environment) is not packed under this host's tag.
+- BinaryDistribution and bdist_wheel tag the wheel ``py3-none-<platform>``:
+  it holds a native binary, for this platform only, and no Python
+  extension, so any Python 3 on this platform can use it.
 - version() derives the version from git (see its docstring);
   ``$IRDIV_VERSION`` overrides it.
 """
@@ -90,27 +92,35 @@ def version() -> str:
     The local part (``+g...``) keeps such builds off package indexes, which
     refuse it: only tags and ``$IRDIV_VERSION`` make publishable versions.
     """
+    return versions()[0]
+
+
+def versions() -> tuple[str, str]:
+    """The package version (see version()) and the same in Go's terms, for
+    ``irdiv version`` (-X main.version; "" leaves the binary's own)."""
     env = os.environ.get("IRDIV_VERSION")
     if env:
-        return env
+        return env, ("v" + env if env[:1].isdigit() else env)
     root = repo_root() or HERE.parent
     commit = git(root, "rev-parse", "--short=12", "HEAD")
     when = git(root, "show", "-s", "--format=%cd", "--date=format-local:%Y%m%d%H%M%S", "HEAD")
     if not commit or not when:
-        return "0.0.0+unknown"
+        return "0.0.0+unknown", ""
     dirty = bool(git(root, "status", "--porcelain"))
-    base = "0.0.0"
+    go_dirty = "+dirty" if dirty else ""
+    base, go_base = "0.0.0", "v0.0.0-"
     tag = git(root, "describe", "--tags", "--abbrev=0", "--match", "v[0-9]*", "HEAD")
     m = re.fullmatch(r"v(\d+)\.(\d+)\.(\d+)", tag or "")
     if m:
         major, minor, patch = (int(g) for g in m.groups())
         exact = git(root, "describe", "--tags", "--exact-match", "--match", tag or "", "HEAD")
-        if exact and not dirty:
-            return f"{major}.{minor}.{patch}"
         if exact:
-            return f"{major}.{minor}.{patch}+dirty"
-        base = f"{major}.{minor}.{patch + 1}"
-    return f"{base}.dev{when}+g{commit}" + (".dirty" if dirty else "")
+            return f"{major}.{minor}.{patch}" + ("+dirty" if dirty else ""), f"{tag}{go_dirty}"
+        base, go_base = f"{major}.{minor}.{patch + 1}", f"v{major}.{minor}.{patch + 1}-0."
+    return (
+        f"{base}.dev{when}+g{commit}" + (".dirty" if dirty else ""),
+        f"{go_base}{when}-{commit}{go_dirty}",
+    )
 
 
 class BuildPy(build_py):
@@ -152,6 +162,9 @@ class BuildPy(build_py):
         if not go:
             raise SystemExit("building the irdiv wheel needs Go (https://go.dev/dl/), or IRDIV_BINARY set to a built irdiv binary")
         cmd = [go, "build", "-trimpath", "-o", str(target), "./cmd/irdiv"]
+        go_version = versions()[1]
+        if go_version:  # the package's version, also where GOFLAGS=-buildvcs=false
+            cmd[2:2] = ["-ldflags=-X main.version=" + go_version]
         print(f"(cd {root} && CGO_ENABLED=0 {' '.join(cmd)})")
         subprocess.run(cmd, cwd=root, check=True, env={**os.environ, "CGO_ENABLED": "0"})
 

@@ -41,7 +41,11 @@ class Finding:
         evidence: the facts behind it, by name, as the JSON has them.
         counter_example: for a finding with a counter-example, the model's
             inputs that show it, by input name, as NumPy arrays read from
-            the ``.npy`` files the command wrote; otherwise None.
+            the ``.npy`` files the command wrote; otherwise None (also when
+            the command did not write it: ``--max-files``, evidence
+            ``counter_example_not_written``).
+        baselined: the finding is in the baseline given (``baseline=``),
+            so it does not fail the run.
     """
 
     severity: str
@@ -50,6 +54,7 @@ class Finding:
     message: str
     evidence: Dict[str, Any] = field(default_factory=dict)
     counter_example: Optional[Dict[str, "np.ndarray"]] = field(default=None, repr=False)
+    baselined: bool = False
 
     def __str__(self) -> str:
         where = f"{self.layer}: " if self.layer else ""
@@ -101,16 +106,24 @@ class Report:
         model: the model as it was given (its path), or
             ``"<onnx.ModelProto>"`` for an in-memory model.
         findings: the findings at the requested severity and worse.
-        summary: their count by severity.
+        summary: the findings' count by severity, as the command counts
+            them (those that ``severity=`` hides included, in irdiv
+            versions that report ``hidden``).
+        hidden: the findings ``severity=`` left out, by severity, or None.
         coverage: the model's integer Divides and their verdicts, or None
             when the command's JSON has no coverage.
+        returncode: the command's exit status: 0, or 1 when a finding fails
+            the run (an error by default; see ``fail_on=`` and
+            ``baseline=``).
         raw: the command's JSON, whole.
     """
 
     model: str
     findings: List[Finding]
     summary: Summary
+    hidden: Optional[Summary] = None
     coverage: Optional[Coverage] = None
+    returncode: int = 0
     raw: Dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -130,8 +143,8 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        """Whether no finding is an error (the command's exit status 0)."""
-        return self.summary.errors == 0
+        """Whether the run passed: exit status 0, no finding that fails it."""
+        return self.returncode == 0
 
 
 def _layer(obj: Any) -> Optional[Layer]:
@@ -145,7 +158,7 @@ def _ints(obj: Any, cls: Any, names: List[str]) -> Any:
     return cls(**{n: int(obj.get(n, 0)) for n in names})
 
 
-def parse_report(data: Mapping[str, Any]) -> Report:
+def parse_report(data: Mapping[str, Any], returncode: int = 0) -> Report:
     """Builds a Report from one model's JSON (counter-examples not loaded)."""
     findings = [
         Finding(
@@ -154,6 +167,7 @@ def parse_report(data: Mapping[str, Any]) -> Report:
             layer=_layer(f.get("layer")),
             message=str(f.get("message", "")),
             evidence=dict(f.get("evidence") or {}),
+            baselined=bool(f.get("baselined", False)),
         )
         for f in data.get("findings") or []
     ]
@@ -169,6 +183,8 @@ def parse_report(data: Mapping[str, Any]) -> Report:
         model=str(data.get("model", "")),
         findings=findings,
         summary=_ints(data.get("summary"), Summary, ["errors", "warnings", "notes"]),
+        hidden=_ints(data["hidden"], Summary, ["errors", "warnings", "notes"]) if isinstance(data.get("hidden"), Mapping) else None,
         coverage=coverage,
+        returncode=returncode,
         raw=dict(data),
     )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -12,17 +11,13 @@ from typing import Any, Dict, List, Mapping, Optional, Union
 
 from ._binary import Error, binary
 from ._report import Finding, Report, parse_report
+from ._safename import files as _files
 
 #: What validate() takes as a model: a path, or an onnx.ModelProto.
 ModelLike = Union[str, "os.PathLike[str]", Any]
 
 # Keywords that validate() sets itself and does not pass through.
 _RESERVED = {"json", "counter_examples", "format"}
-
-
-def _file_stem(name: str) -> str:
-    """validate.CounterExampleFileStem: the file name of an input's tensor."""
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
 
 
 def _is_model_proto(obj: Any) -> bool:
@@ -74,7 +69,7 @@ def _load_counter_example(finding: Finding, folder: str) -> Dict[str, Any]:
 
     names = finding.evidence.get("inputs")
     if isinstance(names, Mapping) and names:
-        files = {name: os.path.join(folder, _file_stem(name) + ".npy") for name in names}
+        files = {name: os.path.join(folder, file) for name, file in _files(names).items()}
     else:  # no names in the evidence: the files' own names
         files = {p.stem: str(p) for p in sorted(Path(folder).glob("*.npy"))}
     arrays = {}
@@ -112,14 +107,17 @@ def validate(
             Without it they are written to a temporary folder, read, and
             removed, and the evidence does not name a folder.
         **options: any other flag of ``irdiv validate``, by its name with
-            ``_`` for ``-``: ``some_flag="x"`` is ``--some-flag=x``;
-            True is a bare flag, False ``--flag=false``, None leaves it
-            out. A flag the command does not have raises Error.
+            ``_`` for ``-``: ``fail_on="warning"`` is
+            ``--fail-on=warning``, ``baseline="irdiv-baseline.json"`` is
+            ``--baseline=irdiv-baseline.json``; True is a bare flag, False
+            ``--flag=false``, None leaves it out. A flag the command does
+            not have raises Error.
 
     Returns:
         The report: its findings (with each counter-example's inputs as
         NumPy arrays), summary and coverage. A report with errors is
-        returned, not raised: see ``Report.ok`` and ``Report.errors``.
+        returned, not raised: see ``Report.ok`` (the command's exit
+        status) and ``Report.errors``.
 
     Raises:
         Error: the command failed: a usage error (exit status 2), a model
@@ -164,7 +162,7 @@ def validate(
         if not isinstance(data, dict) or "findings" not in data:
             message = stderr or f"irdiv validate exited with status {proc.returncode} and printed no report"
             raise Error(message, returncode=proc.returncode, stderr=stderr, command=cmd)
-        report = parse_report(data)
+        report = parse_report(data, proc.returncode)
         for finding in report.findings:
             folder = finding.evidence.get("counter_example_dir")
             if isinstance(folder, str):
