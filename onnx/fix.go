@@ -5,6 +5,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx/internal/onnxpb"
 )
 
@@ -26,6 +27,93 @@ import (
 // Mod appeared in opset 10: an older model is refused, as are outputs
 // that are not those of a Div of the main graph.
 func TruncatingDivs(data []byte, outputs []string) ([]byte, []string, error) {
+	return rewriteDivs(data, outputs, func(n *onnxpb.NodeProto, a, b, out string, fresh func(string) string, _ ir.ElementType) []*onnxpb.NodeProto {
+		rem, exact := fresh(out+"_irdiv_remainder"), fresh(out+"_irdiv_exact")
+		base := nodeBase(n, out)
+		fixed := proto.Clone(n).(*onnxpb.NodeProto)
+		fixed.Input = []string{exact, b}
+		fixed.DocString = proto.String("irdiv fix: an exact division, which floor (OpenVINO's m_pythondiv) and truncation (ONNX) compute alike")
+		return []*onnxpb.NodeProto{
+			node("Mod", fresh(base+"_irdiv_remainder"), []string{a, b}, rem, "irdiv fix: the remainder of truncation, the sign of "+a, intAttrProto("fmod", 1)),
+			node("Sub", fresh(base+"_irdiv_exact"), []string{a, rem}, exact, "irdiv fix: a multiple of "+b+", so that the Div below is exact"),
+			fixed,
+		}
+	})
+}
+
+// FlooringDivs rewrites the Div nodes of a model's main graph whose first
+// output is named in outputs, of the signed integer types given for each,
+// into what OpenVINO's ONNX import computes for them: a Divide with
+// m_pythondiv=true, which floors. It is built from standard ONNX ops, so
+// that any runtime computes OpenVINO's side of a counter-example:
+//
+//	q = Div(a, b)                                  truncation
+//	r = Mod(a, b, fmod=1)                          its remainder
+//	z = q - Cast(r != 0 and (a < 0 xor b < 0))     one down where they part
+//
+// with the zeros of the comparisons made as r - r, so that no constant of
+// the type is needed. types gives the element type of each Div.
+func FlooringDivs(data []byte, outputs []string, types map[string]ir.ElementType) ([]byte, []string, error) {
+	return rewriteDivs(data, outputs, func(n *onnxpb.NodeProto, a, b, out string, fresh func(string) string, t ir.ElementType) []*onnxpb.NodeProto {
+		base := nodeBase(n, out)
+		name := func(s string) string { return fresh(base + "_openvino_" + s) }
+		tensor := func(s string) string { return fresh(out + "_openvino_" + s) }
+		q, r, zero, rem0, inexact, aNeg, bNeg, opposite, down, adjust := tensor("trunc"), tensor("remainder"), tensor("zero"),
+			tensor("exact"), tensor("inexact"), tensor("a_negative"), tensor("b_negative"), tensor("opposite"), tensor("down"), tensor("adjust")
+		trunc := proto.Clone(n).(*onnxpb.NodeProto)
+		trunc.Output = []string{q}
+		trunc.Name = proto.String(name("trunc"))
+		last := node("Sub", nodeBase(n, out), []string{q, adjust}, out, "OpenVINO's floor: truncation, one down where the operands part and the division is not exact")
+		return []*onnxpb.NodeProto{
+			trunc,
+			node("Mod", name("remainder"), []string{a, b}, r, "", intAttrProto("fmod", 1)),
+			node("Sub", name("zero"), []string{r, r}, zero, ""),
+			node("Equal", name("exact"), []string{r, zero}, rem0, ""),
+			node("Not", name("inexact"), []string{rem0}, inexact, ""),
+			node("Less", name("a_negative"), []string{a, zero}, aNeg, ""),
+			node("Less", name("b_negative"), []string{b, zero}, bNeg, ""),
+			node("Xor", name("opposite"), []string{aNeg, bNeg}, opposite, ""),
+			node("And", name("down"), []string{inexact, opposite}, down, ""),
+			node("Cast", name("adjust"), []string{down}, adjust, "", intAttrProto("to", int64(onnxDataType(t)))),
+			last,
+		}
+	}, types)
+}
+
+// rewriter replaces one Div node (inputs a and b, first output out) by
+// the nodes it returns, in order; fresh makes a name no other has.
+type rewriter func(n *onnxpb.NodeProto, a, b, out string, fresh func(string) string, t ir.ElementType) []*onnxpb.NodeProto
+
+func nodeBase(n *onnxpb.NodeProto, out string) string {
+	if n.GetName() != "" {
+		return n.GetName()
+	}
+	return out
+}
+
+func node(op, name string, in []string, out, doc string, attrs ...*onnxpb.AttributeProto) *onnxpb.NodeProto {
+	n := &onnxpb.NodeProto{OpType: proto.String(op), Name: proto.String(name), Input: in, Output: []string{out}, Attribute: attrs}
+	if doc != "" {
+		n.DocString = proto.String(doc)
+	}
+	return n
+}
+
+func intAttrProto(name string, v int64) *onnxpb.AttributeProto {
+	return &onnxpb.AttributeProto{Name: proto.String(name), Type: onnxpb.AttributeProto_INT.Enum(), I: proto.Int64(v)}
+}
+
+// onnxDataType is TensorProto.DataType of an element type (0 if none).
+func onnxDataType(t ir.ElementType) onnxpb.TensorProto_DataType {
+	for dt, et := range elementTypes {
+		if et == t {
+			return dt
+		}
+	}
+	return 0
+}
+
+func rewriteDivs(data []byte, outputs []string, rewrite rewriter, types ...map[string]ir.ElementType) ([]byte, []string, error) {
 	var mp onnxpb.ModelProto
 	if err := proto.Unmarshal(data, &mp); err != nil {
 		return nil, nil, errorf("%w: not a ModelProto: %v", ErrFormat, err)
@@ -84,22 +172,11 @@ func TruncatingDivs(data []byte, outputs []string) ([]byte, []string, error) {
 		}
 		delete(want, out)
 		a, b := n.GetInput()[0], n.GetInput()[1]
-		base := n.GetName()
-		if base == "" {
-			base = out
+		var t ir.ElementType
+		if len(types) > 0 {
+			t = types[0][out]
 		}
-		rem, exact := fresh(out+"_irdiv_remainder"), fresh(out+"_irdiv_exact")
-		nodes = append(nodes,
-			&onnxpb.NodeProto{OpType: proto.String("Mod"), Name: proto.String(fresh(base + "_irdiv_remainder")), Input: []string{a, b}, Output: []string{rem},
-				Attribute: []*onnxpb.AttributeProto{{Name: proto.String("fmod"), Type: onnxpb.AttributeProto_INT.Enum(), I: proto.Int64(1)}},
-				DocString: proto.String("irdiv fix: the remainder of truncation, the sign of " + a)},
-			&onnxpb.NodeProto{OpType: proto.String("Sub"), Name: proto.String(fresh(base + "_irdiv_exact")), Input: []string{a, rem}, Output: []string{exact},
-				DocString: proto.String("irdiv fix: a multiple of " + b + ", so that the Div below is exact")},
-		)
-		fixed := proto.Clone(n).(*onnxpb.NodeProto)
-		fixed.Input = []string{exact, b}
-		fixed.DocString = proto.String("irdiv fix: an exact division, which floor (OpenVINO's m_pythondiv) and truncation (ONNX) compute alike")
-		nodes = append(nodes, fixed)
+		nodes = append(nodes, rewrite(n, a, b, out, fresh, t)...)
 		done = append(done, out)
 	}
 	for o := range want {

@@ -161,12 +161,20 @@ func Catalog() []OpVersion {
 			continue // an alias (Const)
 		}
 		for _, v := range info.versions {
-			op, err := info.build(&ir.Layer{Type: info.name, Version: "opset" + strconv.Itoa(v)}, v)
+			l := &ir.Layer{Type: info.name, Version: "opset" + strconv.Itoa(v)}
+			var op Op
+			var err error
+			if info.nested != nil {
+				op, err = info.nested(l, v, 0)
+			} else {
+				op, err = info.build(l, v)
+			}
 			ov := OpVersion{Name: info.name, Version: v, Implemented: !errors.Is(err, ErrUnsupportedOp)}
 			switch op.(type) {
 			case nil:
-				// Parameter and Const need their attributes to be built;
-				// they are the model's inputs and constants.
+				// Parameter and Const need their attributes to be built,
+				// If and Loop their bodies: the model's inputs and
+				// constants, and ops that evaluate their bodies.
 				ov.Evaluates = ov.Implemented
 			case *Parameter, *Const, *Result, *Divide:
 				ov.Evaluates = true

@@ -15,8 +15,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/irdiv/irdiv/internal/safefile"
 	"github.com/irdiv/irdiv/internal/safename"
+	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ir/npy"
+	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/validate"
 )
 
@@ -72,12 +75,45 @@ func writeCounterExamples(dir string, reports []*validate.Report, paths []string
 	}
 	for i, r := range reports {
 		if hasCounterExample(r) {
-			if err := w.model(stems[i], r); err != nil {
+			if err := w.model(stems[i], r, paths[i]); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// openVINOModel is an .onnx model as OpenVINO's ONNX import computes it,
+// every signed integer Div flooring, written with standard ONNX ops
+// (onnx.FlooringDivs), so that any runtime replays OpenVINO's side of a
+// counter-example; or why it cannot be written.
+func openVINOModel(path string) ([]byte, string) {
+	data, err := safefile.ReadFile(path, 2<<30-1)
+	if err != nil {
+		return nil, err.Error()
+	}
+	om, err := onnx.ReadFile(path, onnx.ReadOptions{})
+	if err != nil {
+		return nil, err.Error()
+	}
+	m, err := onnx.Import(om, onnx.ImportOptions{})
+	if err != nil {
+		return nil, err.Error()
+	}
+	types := make(map[string]ir.ElementType)
+	var outputs []string
+	for _, l := range m.Layers {
+		if strings.EqualFold(l.Type, "Divide") && len(l.Outputs) > 0 && l.Outputs[0].Type.IsSigned() && l.Outputs[0].Type.IsInteger() && len(l.Outputs[0].Names) > 0 {
+			name := l.Outputs[0].Names[0]
+			outputs = append(outputs, name)
+			types[name] = l.Outputs[0].Type
+		}
+	}
+	floored, _, err := onnx.FlooringDivs(data, outputs, types)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return floored, ""
 }
 
 func hasCounterExample(r *validate.Report) bool {
@@ -101,9 +137,17 @@ func (w *cexWriter) checkNew(name string) error {
 	return nil
 }
 
-// model writes one report's counter-examples into the folder name.
-func (w *cexWriter) model(name string, r *validate.Report) error {
+// model writes one report's counter-examples into the folder name, and
+// for an .onnx model, once, openvino.onnx: the model as OpenVINO's import
+// computes it, which any runtime runs beside the model itself on each
+// counter-example folder.
+func (w *cexWriter) model(name string, r *validate.Report, path string) error {
 	made := false
+	var openvino []byte
+	openvinoWhy := ""
+	if isONNX(path) {
+		openvino, openvinoWhy = openVINOModel(path)
+	}
 	written := make(map[[32]byte]string) // inputs' digest -> folder
 	for j := range r.Findings {
 		f := &r.Findings[j]
@@ -119,6 +163,9 @@ func (w *cexWriter) model(name string, r *validate.Report) error {
 		need := len(c.Inputs) + 1
 		if !made {
 			need++
+			if openvino != nil {
+				need++
+			}
 		}
 		if w.created+need > w.maxFiles {
 			f.Evidence = f.Evidence.With(validate.Fact{Name: "counter_example_not_written",
@@ -130,6 +177,11 @@ func (w *cexWriter) model(name string, r *validate.Report) error {
 				return err
 			}
 			made = true
+			if openvino != nil {
+				if err := w.writeBytes(filepath.Join(name, "openvino.onnx"), openvino); err != nil {
+					return err
+				}
+			}
 		}
 		sub := strconv.Itoa(j)
 		if f.Layer != nil {
@@ -148,6 +200,12 @@ func (w *cexWriter) model(name string, r *validate.Report) error {
 		folder := filepath.Join(w.dir, rel)
 		written[digest] = folder
 		f.Evidence = f.Evidence.With(validate.Fact{Name: "counter_example_dir", Value: folder})
+		switch {
+		case openvino != nil:
+			f.Evidence = f.Evidence.With(validate.Fact{Name: "openvino_model", Value: filepath.Join(w.dir, name, "openvino.onnx")})
+		case openvinoWhy != "":
+			f.Evidence = f.Evidence.With(validate.Fact{Name: "openvino_model_not_written", Value: openvinoWhy})
+		}
 	}
 	return nil
 }
@@ -161,6 +219,23 @@ func (w *cexWriter) mkdir(rel string) error {
 		return fmt.Errorf("--counter-examples: %w", err)
 	}
 	w.created++
+	return nil
+}
+
+// writeBytes creates one file, never over an existing one.
+func (w *cexWriter) writeBytes(rel string, data []byte) error {
+	file, err := w.root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("--counter-examples: %w", err)
+	}
+	w.created++
+	_, err = file.Write(data)
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("--counter-examples %s: %w", filepath.Join(w.dir, rel), err)
+	}
 	return nil
 }
 

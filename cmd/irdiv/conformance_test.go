@@ -266,7 +266,8 @@ func modelOps(m *onnx.Model) []string {
 }
 
 // readRefused reads REFUSED: lines of "test_name<tab>why", the tests irdiv
-// must refuse rather than answer (a Dropout in training mode is random).
+// must refuse rather than answer (a Dropout in training mode is random),
+// or refuses for a reason REFUSED states.
 func readRefused(t *testing.T) map[string]string {
 	t.Helper()
 	f, err := os.Open(filepath.Join(onnxNodeDir, "REFUSED"))
@@ -335,7 +336,8 @@ func nodeTestTable(outcomes []nodeOutcome) []byte {
 	b.WriteString("three ways: `irdiv run MODEL.onnx` (ONNX's semantics), `irdiv convert` then `irdiv run` of the IR,\n")
 	b.WriteString("and the IR as OpenVINO's ONNX importer writes it, whose integer Divs floor (a test that divides a\n")
 	b.WriteString("negative integer differs there by design, counted as *floors*). A test counts under every op its\n")
-	b.WriteString("model holds; *refused* tests are random (Dropout in training mode) and must be refused.\n\n")
+	b.WriteString("model holds; *refused* tests must be refused, for the reasons `testdata/onnx-node/REFUSED` gives (Dropout in\n")
+	b.WriteString("training mode is random; two If expansions hold a dead branch that cannot be built).\n\n")
 	b.WriteString("| op | opsets | tests | run .onnx | convert + run | OpenVINO's import | floors | refused |\n")
 	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, op := range slices.Sorted(maps.Keys(rows)) {

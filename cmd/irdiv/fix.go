@@ -18,7 +18,7 @@ import (
 	"github.com/irdiv/irdiv/validate"
 )
 
-const fixHelp = `MODEL.onnx -o FIXED.onnx [--keep-proven=false]
+const fixHelp = `MODEL.onnx -o FIXED.onnx | MODEL.xml -o FIXED.xml [--keep-proven=false]
 
 Writes a model that gives ONNX's answer however its Divs are read: every
 integer Div that validate does not prove safe becomes
@@ -33,7 +33,13 @@ validate proves every rewritten Div, and that the fixed and the original
 model give identical outputs, in ONNX Runtime where it is installed
 (IRDIV_ORT_DIR) and in irdiv's own evaluation otherwise, on the test data
 sets beside the model and on every counter-example validate found; it
-says which ran. --keep-proven=false rewrites every integer Div.`
+says which ran. --keep-proven=false rewrites every integer Div.
+
+An IR is fixed by what its source meant (its rt_info framework): a
+Divide from ONNX gets m_pythondiv="false"; a flooring Divide from
+PyTorch truncates and a correction (Mod, comparisons, Subtract) floors
+it, so that OpenVINO's CPU plugin, which ignores m_pythondiv, floors too.
+The fixed IR is validated before it is written.`
 
 func fixCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("fix", fixHelp, stdout)
@@ -45,13 +51,16 @@ func fixCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 || !isONNX(pos[0]) {
-		return usageErr("want one MODEL.onnx")
+	if len(pos) != 1 {
+		return usageErr("want one MODEL.onnx or MODEL.xml")
 	}
 	if *out == "" {
-		return usageErr("-o FIXED.onnx: say where to write the fixed model")
+		return usageErr("-o FIXED: say where to write the fixed model")
 	}
 	path := pos[0]
+	if !isONNX(path) {
+		return fixIR(path, *out, *keepProven, stdout)
+	}
 	if !isONNX(*out) {
 		return usageErr("-o %s: want an .onnx file", *out)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,7 +10,10 @@ import (
 
 	"github.com/irdiv/irdiv/internal/onnxwire"
 	"github.com/irdiv/irdiv/internal/ortreplay"
+	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/shapeinfer"
 	"github.com/irdiv/irdiv/validate"
 )
 
@@ -136,5 +140,79 @@ func TestFixPyTorchExports(t *testing.T) {
 	}
 	if fixedCount < 60 {
 		t.Errorf("fixed %d models", fixedCount)
+	}
+}
+
+// TestFixIR: an IR from ONNX gets m_pythondiv="false" on the Divides
+// validate does not prove, and nothing else in its files changes; an IR
+// from PyTorch gets a truncating Divide and a flooring correction, so that
+// it floors under OpenVINO's reference and under its CPU plugin, which
+// truncates whatever m_pythondiv says, and validate no longer warns.
+func TestFixIR(t *testing.T) {
+	dir := t.TempDir()
+	xml := filepath.Join(dir, "unet.xml")
+	if _, stderr, code := irdiv(t, "convert", unetModel, "-o", xml); code != 0 {
+		t.Fatal(stderr)
+	}
+	text, _ := os.ReadFile(xml)
+	if err := os.WriteFile(xml, bytes.ReplaceAll(text, []byte(`m_pythondiv="false"`), []byte(`m_pythondiv="true"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fixed := filepath.Join(dir, "fixed.xml")
+	stdout, stderr, code := irdiv(t, "fix", xml, "-o", fixed)
+	if code != 0 || !strings.Contains(stdout, "fixed 2 integer Divides from onnx (kept 2)") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	before, _ := os.ReadFile(xml)
+	after, _ := os.ReadFile(fixed)
+	if got := bytes.Count(after, []byte(`m_pythondiv="false"`)); got != 2 || len(before) != len(after)+2*len(`true`)-2*len(`false`) {
+		t.Errorf("%d Divides truncate; %d bytes, was %d", got, len(after), len(before))
+	}
+	if report, _, code := irdiv(t, "validate", fixed); code != 0 {
+		t.Errorf("the fixed IR:\n%s", report)
+	}
+
+	// From PyTorch: a // b.
+	m := &ir.Model{Name: "floordiv", Version: 11, Meta: []*ir.Node{{Tag: "rt_info", Children: []*ir.Node{{Tag: "conversion_parameters", Children: []*ir.Node{
+		{Tag: "framework", Attrs: []ir.Attr{{Name: "value", Value: "pytorch"}}}}}}}}}
+	a := m.AddParameter("a", ir.I32, shapeinfer.MustParseShape("[4]"))
+	b := m.AddParameter("b", ir.I32, shapeinfer.MustParseShape("[4]"))
+	d, err := ops.AddDivide(m, "div", ir.Output{Layer: a}, ir.Output{Layer: b}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.AddResult("q", ir.Output{Layer: d})
+	torch := filepath.Join(dir, "torch.xml")
+	if err := ir.Write(m, torch, filepath.Join(dir, "torch.bin")); err != nil {
+		t.Fatal(err)
+	}
+	if report, _, _ := irdiv(t, "validate", torch); !strings.Contains(report, string(validate.CPUPythonDivIgnore)) {
+		t.Fatalf("no CPU warning to fix:\n%s", report)
+	}
+	torchFixed := filepath.Join(dir, "torch_fixed.xml")
+	if stdout, stderr, code := irdiv(t, "fix", torch, "-o", torchFixed); code != 0 || !strings.Contains(stdout, "fixed 1 integer Divide from pytorch") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if report, _, _ := irdiv(t, "validate", torchFixed); strings.Contains(report, string(validate.CPUPythonDivIgnore)) {
+		t.Errorf("the fixed IR still differs on the CPU plugin:\n%s", report)
+	}
+	fm, err := ir.ReadFile(torchFixed, ir.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs, ys := []int32{7, -7, 7, -7}, []int32{2, 2, -2, -2}
+	out, err := evaluate(fm, map[string]*ir.Tensor{"a": tensorOf(t, xs), "b": tensorOf(t, ys)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ir.View[int32](out["q"]); !slices.Equal(got, []int32{3, -4, -4, 3}) {
+		t.Errorf("the fixed IR gives %v, want Python's // [3 -4 -4 3]", got)
+	}
+	for _, l := range fm.Layers {
+		if l.Type == "Divide" {
+			if v, _ := l.DataAttr("m_pythondiv"); v != "false" {
+				t.Errorf("%s keeps m_pythondiv=%q, which the CPU plugin ignores", l, v)
+			}
+		}
 	}
 }

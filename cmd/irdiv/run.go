@@ -167,7 +167,7 @@ func runModel(m *ir.Model, o runOptions, cfg plugin.Config, given map[string]str
 	var mismatches []error
 	for _, res := range m.Results() {
 		if l, ok := notComputed[res]; ok {
-			fmt.Fprintf(stdout, "output %-12s not computed: it needs %s (%s %s), which irdiv cannot execute\n", quote(res.Name), l, l.Type, l.Version)
+			textln(stdout, "output %-12s not computed: it needs %s (%s %s), which irdiv cannot execute", quote(res.Name), l, l.Type, l.Version)
 		}
 	}
 	var names []string
@@ -487,8 +487,7 @@ func withoutUnexecutable(m *ir.Model) (*ir.Model, map[*ir.Layer]*ir.Layer) {
 	sources := m.Sources()
 	blocker := make(map[*ir.Layer]*ir.Layer) // the first unexecutable layer upstream, or nil
 	visited := make(map[*ir.Layer]bool)
-	var walk func(l *ir.Layer) *ir.Layer
-	walk = func(root *ir.Layer) *ir.Layer {
+	walk := func(root *ir.Layer) *ir.Layer {
 		// Iterative, so that a deep model cannot exhaust the stack.
 		type frame struct {
 			l    *ir.Layer

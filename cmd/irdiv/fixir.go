@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/validate"
+)
+
+// fixIR fixes the integer Divides of an IR by what its source meant:
+//   - from ONNX (rt_info framework onnx), whose Div truncates: the Divide
+//     gets m_pythondiv="false", which OpenVINO's reference, its constant
+//     folding and its CPU plugin (which truncates whatever the flag says)
+//     all compute;
+//   - from PyTorch, whose // floors: the Divide truncates and a correction
+//     floors it, q - (r != 0 and (a < 0 xor b < 0)) with r = Mod(a, b), the
+//     construction OpenVINO's PyTorch frontend would need (#38260), so
+//     that the CPU plugin, which ignores m_pythondiv, floors too.
+//
+// Nothing else changes: an IR irdiv wrote reads back and writes again byte
+// for byte but for the Divides fixed.
+func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
+	if !strings.EqualFold(fileExt(out), ".xml") {
+		return usageErr("-o %s: want an .xml file (and its .bin beside it)", out)
+	}
+	bin := strings.TrimSuffix(out, fileExt(out)) + ".bin"
+	inputs := inputFiles{path, strings.TrimSuffix(path, fileExt(path)) + ".bin"}
+	for _, p := range []string{out, bin} {
+		if err := inputs.checkOutput("-o "+out, p); err != nil {
+			return err
+		}
+	}
+	m, err := ir.ReadFile(path, ir.ReadOptions{})
+	if err != nil {
+		return err
+	}
+	report := validate.Model(m, path, validate.Options{})
+	framework := strings.ToLower(m.Framework())
+	if framework != "onnx" && framework != "pytorch" {
+		return fmt.Errorf("%s: its rt_info names no framework irdiv fixes for (framework %q): an IR from ONNX gets m_pythondiv=\"false\" and one from PyTorch a flooring correction; say which by converting again, or validate it with --onnx", path, m.Framework())
+	}
+	var fixed, kept []*ir.Layer
+	for _, l := range slices.Clone(m.Layers) {
+		if !strings.EqualFold(l.Type, "Divide") || len(l.Outputs) == 0 || !l.Outputs[0].Type.IsSigned() || !l.Outputs[0].Type.IsInteger() {
+			continue
+		}
+		floors := true
+		if v, ok := l.DataAttr("m_pythondiv"); ok && v == "false" {
+			floors = false
+		}
+		switch framework {
+		case "onnx":
+			if !floors {
+				continue // truncates already
+			}
+			if keepProven && proven(report, l) {
+				kept = append(kept, l)
+				continue
+			}
+			l.SetDataAttr("m_pythondiv", "false")
+		case "pytorch":
+			if !floors {
+				continue // truncates on purpose
+			}
+			if keepProven && !hasFinding(report, l, validate.CPUPythonDivIgnore) {
+				kept = append(kept, l)
+				continue
+			}
+			if err := flooringCorrection(m, l); err != nil {
+				return err
+			}
+		}
+		fixed = append(fixed, l)
+	}
+	if len(fixed) == 0 {
+		fmt.Fprintf(stdout, "%s: nothing to fix (%d integer Divides kept); no file written\n", path, len(kept))
+		return nil
+	}
+	after := validate.Model(m, out, validate.Options{})
+	for _, f := range after.Findings {
+		if f.Severity == validate.Error {
+			return fmt.Errorf("the fixed IR still has an error, nothing written: %s %s: %s", f.Code, f.Layer, f.Message)
+		}
+	}
+	if err := ir.Write(m, out, bin); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s -> %s: fixed %s from %s (kept %d)\n", path, out, plural(len(fixed), "integer Divide"), m.Framework(), len(kept))
+	for _, l := range fixed {
+		how := `m_pythondiv="false": truncates, as ONNX's Div`
+		if framework == "pytorch" {
+			how = "truncates, then floors by a correction every OpenVINO device computes"
+		}
+		textln(stdout, "  %s: %s", l, how)
+		if hasFinding(after, l, validate.CPUI32Float32) || hasFinding(after, l, validate.CPUI64Narrowed) {
+			textln(stdout, "    note: OpenVINO's CPU plugin still divides it in float32 (#35830, #37766), exact only below 2^24: no form built of Divide avoids that, since the plugin computes every integer Divide so; keep the operands below 2^24 or run the model on the reference or GPU")
+		}
+	}
+	fmt.Fprintf(stdout, "checked: validate finds no error in the fixed IR\n")
+	return nil
+}
+
+func fileExt(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 && !strings.ContainsAny(path[i:], `/\`) {
+		return path[i:]
+	}
+	return ""
+}
+
+func hasFinding(r *validate.Report, l *ir.Layer, code validate.Code) bool {
+	return slices.ContainsFunc(r.Findings, func(f validate.Finding) bool { return f.Layer == l && f.Code == code })
+}
+
+// flooringCorrection makes the flooring Divide l truncate and floors its
+// quotient with OpenVINO ops every device computes alike:
+//
+//	q = Divide(a, b, m_pythondiv=false)
+//	r = Mod(a, b)                        the remainder of truncation
+//	z = q - Convert(r != 0 and (a < 0 xor b < 0))
+//
+// with zero made as r - r, so that no constant of the type is needed; the
+// layers that read l read z instead.
+func flooringCorrection(m *ir.Model, l *ir.Layer) error {
+	sources := m.Sources()[l]
+	if len(sources) != 2 {
+		return fmt.Errorf("%s has %d inputs", l, len(sources))
+	}
+	a, b := sources[0], sources[1]
+	bc, ok := l.DataAttr("auto_broadcast")
+	if !ok {
+		bc = "numpy"
+	}
+	q := ir.Output{Layer: l}
+	t := l.Outputs[0]
+	like := func() *ir.Port { return &ir.Port{Type: t.Type, Dims: slices.Clone(t.Dims), DynamicRank: t.DynamicRank} }
+	boolean := func() *ir.Port {
+		return &ir.Port{Type: ir.Boolean, Dims: slices.Clone(t.Dims), DynamicRank: t.DynamicRank}
+	}
+	data := func(kv ...string) []ir.Attr {
+		var out []ir.Attr
+		for i := 0; i+1 < len(kv); i += 2 {
+			out = append(out, ir.Attr{Name: kv[i], Value: kv[i+1]})
+		}
+		return out
+	}
+	name := func(s string) string { return l.Name + "/irdiv_floor/" + s }
+	// The consumers of l, before the new layers read it too.
+	var readers []int
+	for i, e := range m.Edges {
+		if e.FromLayer == l.ID && e.FromPort == t.ID {
+			readers = append(readers, i)
+		}
+	}
+	l.SetDataAttr("m_pythondiv", "false")
+	r := m.AddLayer("Mod", "opset1", name("remainder"), data("auto_broadcast", bc), []ir.Output{a, b}, []*ir.Port{like()})
+	ro := ir.Output{Layer: r}
+	zero := m.AddLayer("Subtract", "opset1", name("zero"), data("auto_broadcast", "numpy"), []ir.Output{ro, ro}, []*ir.Port{like()})
+	zo := ir.Output{Layer: zero}
+	inexact := m.AddLayer("NotEqual", "opset1", name("inexact"), data("auto_broadcast", "numpy"), []ir.Output{ro, zo}, []*ir.Port{boolean()})
+	aNeg := m.AddLayer("Less", "opset1", name("a_negative"), data("auto_broadcast", "numpy"), []ir.Output{a, zo}, []*ir.Port{boolean()})
+	bNeg := m.AddLayer("Less", "opset1", name("b_negative"), data("auto_broadcast", "numpy"), []ir.Output{b, zo}, []*ir.Port{boolean()})
+	opposite := m.AddLayer("LogicalXor", "opset1", name("opposite"), data("auto_broadcast", "numpy"), []ir.Output{{Layer: aNeg}, {Layer: bNeg}}, []*ir.Port{boolean()})
+	down := m.AddLayer("LogicalAnd", "opset1", name("down"), data("auto_broadcast", "numpy"), []ir.Output{{Layer: inexact}, {Layer: opposite}}, []*ir.Port{boolean()})
+	adjust := m.AddLayer("Convert", "opset1", name("adjust"), data("destination_type", t.Type.String()), []ir.Output{{Layer: down}}, []*ir.Port{like()})
+	z := m.AddLayer("Subtract", "opset1", name("floor"), data("auto_broadcast", "numpy"), []ir.Output{q, {Layer: adjust}}, []*ir.Port{like()})
+	for _, i := range readers {
+		m.Edges[i].FromLayer, m.Edges[i].FromPort = z.ID, z.Outputs[0].ID
+	}
+	z.Outputs[0].Names, t.Names = t.Names, nil
+	return nil
+}
