@@ -100,6 +100,8 @@ class ValidateTest(unittest.TestCase):
                 self.assertEqual(list(x.reshape(-1)[:4]), first)
                 # A temporary folder, gone: the evidence does not name it.
                 self.assertNotIn("counter_example_dir", f.evidence)
+                self.assertNotIn("openvino_model", f.evidence)
+                self.assertFalse([v for v in f.evidence.values() if isinstance(v, str) and "irdiv-" in v and os.sep in v], f.evidence)
 
     @unittest.skipIf(np is None, "numpy is not installed")
     def test_counter_examples_kept(self) -> None:
@@ -109,6 +111,8 @@ class ValidateTest(unittest.TestCase):
                 folder = Path(f.evidence["counter_example_dir"])
                 self.assertTrue(folder.is_relative_to(tmp) if hasattr(folder, "is_relative_to") else str(folder).startswith(tmp))
                 np.testing.assert_array_equal(np.load(folder / "x.npy"), f.counter_example["x"])
+                if "openvino_model" in f.evidence:  # the model as OpenVINO imports it, beside
+                    self.assertTrue(Path(f.evidence["openvino_model"]).is_file())
 
     @unittest.skipIf(onnx is None, "onnx is not installed (Debian: apt-get install python3-onnx; pip: irdiv[onnx])")
     def test_model_proto(self) -> None:

@@ -81,6 +81,14 @@ def _load_counter_example(finding: Finding, folder: str) -> Dict[str, Any]:
     return arrays
 
 
+def _inside(path: str, folder: str) -> bool:
+    """Whether path names folder or something in it."""
+    try:
+        return os.path.commonpath([os.path.abspath(path), os.path.abspath(folder)]) == os.path.abspath(folder)
+    except ValueError:  # another drive, or not a path at all
+        return False
+
+
 def validate(
     model: ModelLike,
     *,
@@ -105,7 +113,8 @@ def validate(
             (``--counter-examples``); each finding's
             ``evidence["counter_example_dir"]`` names its folder there.
             Without it they are written to a temporary folder, read, and
-            removed, and the evidence does not name a folder.
+            removed, and the evidence names none of those files
+            (``counter_example_dir``, ``openvino_model``).
         **options: any other flag of ``irdiv validate``, by its name with
             ``_`` for ``-``: ``fail_on="warning"`` is
             ``--fail-on=warning``, ``baseline="irdiv-baseline.json"`` is
@@ -167,8 +176,10 @@ def validate(
             folder = finding.evidence.get("counter_example_dir")
             if isinstance(folder, str):
                 finding.counter_example = _load_counter_example(finding, folder)
-                if not keep:
-                    del finding.evidence["counter_example_dir"]
+            if not keep:  # the files are removed: the evidence names none of them
+                for key, value in list(finding.evidence.items()):
+                    if isinstance(value, str) and _inside(value, cex):
+                        del finding.evidence[key]
         if shown is not None:
             report.model = shown
         return report
