@@ -2,6 +2,7 @@ package ir
 
 import (
 	"errors"
+	"strconv"
 
 	"github.com/irdiv/irdiv/internal/pkgerr"
 )
@@ -22,18 +23,29 @@ var (
 	ErrTooLarge = errors.New("tensor too large")
 )
 
-// ParseError is an error found while reading a model: the file, the layer
-// when there is one, and the cause. The cause is this package's (its text
-// then follows the "ir: " prefix and the context) or, for a shape or a
-// broadcast rule, shapeinfer's (the context then comes first).
+// ParseError is an error found while reading a model: the file, the line
+// of its XML text when the fault is at one place in it, the layer when
+// there is one, and the cause, as encoding/csv.ParseError. The cause is
+// this package's (its text then follows the "ir: " prefix and the
+// context) or, for a shape or a broadcast rule, shapeinfer's (the context
+// then comes first). The context reads "file:line: " when Line is known.
 type ParseError struct {
-	File  string // path of the .xml, or "<memory>"
+	File string // path of the .xml, or "<memory>"
+	// Line is the line of the XML text (from 1) where malformed XML or
+	// the element that breaks a cap of ReadOptions is; 0 when the error
+	// is not about one place in the text (a layer's attributes, the
+	// graph, the weights: Layer names the layer then, when there is one).
+	Line  int
 	Layer *Layer // the layer at fault, or nil
 	Err   error
 }
 
 func (e *ParseError) Error() string {
-	context := e.File + ": "
+	context := e.File
+	if e.Line > 0 {
+		context += ":" + strconv.Itoa(e.Line)
+	}
+	context += ": "
 	if e.Layer != nil {
 		context += e.Layer.String() + ": "
 	}

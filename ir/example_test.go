@@ -7,8 +7,8 @@ import (
 )
 
 // Reading an IR model and looking at its layers and constant weights.
-func ExampleRead() {
-	m, err := ir.Read("../examples/floordiv/model.xml", ir.ReadOptions{})
+func ExampleReadFile() {
+	m, err := ir.ReadFile("../examples/floordiv/model.xml", ir.ReadOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

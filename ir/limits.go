@@ -14,9 +14,12 @@ const (
 
 // ReadOptions configure ReadFile and ReadBytes. The zero value is safe:
 // every cap left at 0 takes its default. Reading checks the size of the
-// file before reading it and the other caps while it parses, element by
-// element, so peak memory is bounded by them (about 100 bytes per node)
-// and by the size of the file.
+// file before reading it, the XML nodes (elements plus attributes)
+// before etree builds its tree of them, the nesting as etree parses, and
+// the layers, ports and edges on that tree before any of it becomes a
+// model, so peak memory is bounded by the caps and the size of the file:
+// about 300 bytes per node (etree's tree, most of it, and the model) on
+// top of the text, some 1.3 GB at the default MaxNodes.
 type ReadOptions struct {
 	// WeightsPath is the .bin file; "" means the .xml path with its
 	// extension replaced by .bin, which may be absent.
@@ -47,4 +50,17 @@ func orDefault[T int | int64](v, def T) T {
 		return v
 	}
 	return def
+}
+
+// xmlCaps are the caps parseXML checks, defaults applied.
+func (o ReadOptions) xmlCaps() xmlCaps {
+	return xmlCaps{
+		nodes: orDefault(o.MaxNodes, DefaultMaxNodes),
+		depth: orDefault(o.MaxDepth, DefaultMaxDepth),
+		tags: []tagCap{
+			{"layer", "layers", "MaxLayers", orDefault(o.MaxLayers, DefaultMaxLayers)},
+			{"port", "ports", "MaxPorts", orDefault(o.MaxPorts, DefaultMaxPorts)},
+			{"edge", "edges", "MaxEdges", orDefault(o.MaxEdges, DefaultMaxEdges)},
+		},
+	}
 }

@@ -7,13 +7,24 @@
 // allocated, and every error names the file and the layer, with OpenVINO's
 // wording where OpenVINO has one ("Incorrect weights in bin file!").
 //
+// The XML is read and written with github.com/beevik/etree, the design
+// card's choice: one pass of etree over the document, no path queries
+// (the reader iterates each element's children and reads its attributes
+// once), caps checked as elements arrive where etree allows. xml.go holds
+// the XML side (parsing within the caps, the serializer's layout) and
+// knows nothing of IR; read.go and write.go know IR and walk etree trees.
+//
 // ReadFile opens regular files only (a named pipe or a device is refused
 // at once) and is bounded: the size of the .xml is checked before it is
-// read, the other caps of ReadOptions (nesting, XML nodes, layers, ports,
-// edges) element by element as it is parsed, and Const data never adds up
-// to more than twice the weights file. Reading, checking and writing take
-// time linear in the size of the model. Repeated attributes keep the
-// first value, as in OpenVINO's parser.
+// read, the XML nodes (elements plus attributes) before etree builds its
+// tree (by a count of '<' and '=', or when that is over the cap by a
+// bounded pre-scan with encoding/xml), the nesting by etree as it parses,
+// the layers, ports and edges on the tree before any of it becomes a
+// model, and Const data never adds up to more than twice the weights
+// file. A ParseError gives the line of malformed XML and of the element
+// that breaks a cap. Reading, checking and writing take time linear in
+// the size of the model. Repeated attributes keep the first value, as in
+// OpenVINO's parser.
 //
 // The lookups of a Model (LayerByID, LayerByName, Input) look its exported
 // fields through on every call, so they see every edit; Sources gives the
@@ -21,7 +32,9 @@
 //
 // Writing follows OpenVINO's serializer: tabs, " />", its attribute orders,
 // edges sorted, and constants packed into the .bin back to back without
-// alignment, identical byte runs stored once.
+// alignment, identical byte runs stored once. Encode builds an etree
+// document, which etree indents and writes; what etree has no setting for
+// (" />", the serializer's character references) is respelt after.
 //
 // Tensor data is little-endian; irdiv supports little-endian hosts only.
 package ir

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/beevik/etree"
 	"github.com/irdiv/irdiv/internal/pkgerr"
 	"github.com/irdiv/irdiv/internal/safefile"
 	"github.com/irdiv/irdiv/shapeinfer"
@@ -61,9 +62,6 @@ func ReadFile(xmlPath string, opts ReadOptions) (*Model, error) {
 	return decode(xmlData, w, xmlPath, opts)
 }
 
-// Read is ReadFile, by the name it had first.
-func Read(xmlPath string, opts ReadOptions) (*Model, error) { return ReadFile(xmlPath, opts) }
-
 // pathless drops the path from an error about opening a file, for
 // messages that name the file already.
 func pathless(err error) error {
@@ -84,40 +82,38 @@ func ReadBytes(xmlData, weightsData []byte, opts ReadOptions) (*Model, error) {
 	if max := orDefault(opts.MaxXMLBytes, DefaultMaxXMLBytes); int64(len(xmlData)) > max {
 		return nil, &ParseError{File: "<memory>", Err: errorf("%w: the XML has %d bytes, more than the %d allowed (ReadOptions.MaxXMLBytes)", ErrLimit, len(xmlData), max)}
 	}
-	return decode(string(xmlData), w, "<memory>", opts)
+	return decode(xmlData, w, "<memory>", opts)
 }
 
 // readXMLFile reads the .xml, a regular file whose size is checked
-// against the cap before it is read, as a string that the parsed names
-// and values then share.
-func readXMLFile(path string, opts ReadOptions) (string, error) {
+// against the cap before it is read.
+func readXMLFile(path string, opts ReadOptions) ([]byte, error) {
 	f, err := safefile.Open(path)
 	if err != nil {
-		return "", pathless(err)
+		return nil, pathless(err)
 	}
 	defer f.Close()
 	max := orDefault(opts.MaxXMLBytes, DefaultMaxXMLBytes)
 	if f.Size() > max {
-		return "", errorf("%w: the XML has %d bytes, more than the %d allowed (ReadOptions.MaxXMLBytes)", ErrLimit, f.Size(), max)
+		return nil, errorf("%w: the XML has %d bytes, more than the %d allowed (ReadOptions.MaxXMLBytes)", ErrLimit, f.Size(), max)
 	}
-	var b strings.Builder
-	b.Grow(int(f.Size()))
-	if _, err := io.CopyN(&b, f, f.Size()); err != nil {
-		return "", fmt.Errorf("reading %s: %w", path, err)
+	b := make([]byte, f.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	if err := f.AtEnd(); err != nil {
-		return "", pathless(err)
+		return nil, pathless(err)
 	}
-	return b.String(), nil
+	return b, nil
 }
 
-// scanError words a parse failure: malformed XML as OpenVINO words it.
-func scanError(err error, file string) error {
-	var se *syntaxError
-	if errors.As(err, &se) {
-		return errorf("%w (%v)", unreadable(file), se.err)
+// xmlFailure words a fault of the XML text: malformed XML as OpenVINO
+// words it, a cap as it is.
+func xmlFailure(e *xmlError, file string) error {
+	if e.syntax {
+		return errorf("%w (%v)", unreadable(file), e.err)
 	}
-	return asLocal(err)
+	return asLocal(e.err)
 }
 
 // asLocal marks an error met while reading (a limit, an I/O error) as this
@@ -141,12 +137,12 @@ type reader struct {
 // attrs returns the attributes of el, the first of each name only, as
 // OpenVINO reads them; a duplicate is reported as a warning about l (or
 // the model when l is nil).
-func (r *reader) attrs(el *element, l *Layer) []xmlAttr {
+func (r *reader) attrs(el *etree.Element, l *Layer) []etree.Attr {
 	if !hasDuplicates(el.Attr) {
 		return el.Attr
 	}
 	seen := make(map[string]bool, len(el.Attr))
-	out := make([]xmlAttr, 0, len(el.Attr))
+	out := make([]etree.Attr, 0, len(el.Attr))
 	for _, a := range el.Attr {
 		if seen[a.FullKey()] {
 			r.warn(l, "<%s> repeats attribute %q; the first value is used, as OpenVINO does", el.FullTag(), a.FullKey())
@@ -158,7 +154,7 @@ func (r *reader) attrs(el *element, l *Layer) []xmlAttr {
 	return out
 }
 
-func hasDuplicates(attrs []xmlAttr) bool {
+func hasDuplicates(attrs []etree.Attr) bool {
 	if len(attrs) <= 16 {
 		for i := range attrs {
 			for j := range i {
@@ -182,19 +178,21 @@ func hasDuplicates(attrs []xmlAttr) bool {
 	return false
 }
 
-func attrValue(attrs []xmlAttr, key string) (string, bool) {
+// attrValue returns the value of the attribute named key, a name
+// without a prefix.
+func attrValue(attrs []etree.Attr, key string) (string, bool) {
 	for _, a := range attrs {
-		if a.FullKey() == key {
+		if a.Space == "" && a.Key == key {
 			return a.Value, true
 		}
 	}
 	return "", false
 }
 
-func decode(data string, w *weights, file string, opts ReadOptions) (*Model, error) {
-	root, err := parseXML(data, opts)
-	if err != nil {
-		return nil, &ParseError{File: file, Err: scanError(err, file)}
+func decode(data []byte, w *weights, file string, opts ReadOptions) (*Model, error) {
+	root, xerr := parseXML(data, opts.xmlCaps())
+	if xerr != nil {
+		return nil, &ParseError{File: file, Line: xerr.line, Err: xmlFailure(xerr, file)}
 	}
 	if strings.ToLower(root.Tag) != "net" {
 		return nil, &ParseError{File: file, Err: pkgerr.Wrap("ir", unreadable(file))}
@@ -231,11 +229,11 @@ func (r *reader) warn(l *Layer, format string, args ...any) {
 }
 
 // graph reads <layers>, <edges> and the metadata of a net or a body into m.
-func (r *reader) graph(m *Model, el *element) error {
-	for c := range el.ChildElements() {
+func (r *reader) graph(m *Model, el *etree.Element) error {
+	for c := range el.ChildElementsSeq() {
 		switch c.Tag {
 		case "layers":
-			for le := range c.ChildElements() {
+			for le := range c.ChildElementsSeq() {
 				if le.Tag != "layer" {
 					continue
 				}
@@ -246,7 +244,7 @@ func (r *reader) graph(m *Model, el *element) error {
 				m.Layers = append(m.Layers, l)
 			}
 		case "edges":
-			for ee := range c.ChildElements() {
+			for ee := range c.ChildElementsSeq() {
 				if ee.Tag != "edge" {
 					continue
 				}
@@ -275,7 +273,7 @@ func (r *reader) graph(m *Model, el *element) error {
 	return nil
 }
 
-func uintAttr(attrs []xmlAttr, node, name string) (uint64, error) {
+func uintAttr(attrs []etree.Attr, node, name string) (uint64, error) {
 	s, ok := attrValue(attrs, name)
 	if !ok {
 		return 0, errorf("%w: node <%s> is missing mandatory attribute: %s", ErrFormat, node, name)
@@ -287,7 +285,7 @@ func uintAttr(attrs []xmlAttr, node, name string) (uint64, error) {
 	return v, nil
 }
 
-func (r *reader) edge(el *element) (Edge, error) {
+func (r *reader) edge(el *etree.Element) (Edge, error) {
 	attrs := r.attrs(el, nil)
 	var vals [4]uint64
 	for i, name := range []string{"from-layer", "from-port", "to-layer", "to-port"} {
@@ -302,7 +300,7 @@ func (r *reader) edge(el *element) (Edge, error) {
 
 var bodyTags = map[string]bool{"body": true, "then_body": true, "else_body": true}
 
-func (r *reader) layer(el *element, version int) (*Layer, error) {
+func (r *reader) layer(el *etree.Element, version int) (*Layer, error) {
 	attrs := r.attrs(el, nil)
 	id, err := uintAttr(attrs, "layer", "id")
 	if err != nil {
@@ -327,7 +325,7 @@ func (r *reader) layer(el *element, version int) (*Layer, error) {
 			return nil, r.fail(l, "%w: node <layer> is missing mandatory attribute: %s", ErrFormat, name)
 		}
 	}
-	for c := range el.ChildElements() {
+	for c := range el.ChildElementsSeq() {
 		switch {
 		case c.Tag == "data":
 			for _, a := range r.attrs(c, l) {
@@ -336,7 +334,7 @@ func (r *reader) layer(el *element, version int) (*Layer, error) {
 		case c.Tag == "rt_info":
 			l.RTInfo = r.node(c, l)
 		case c.Tag == "input" || c.Tag == "output":
-			for pe := range c.ChildElements() {
+			for pe := range c.ChildElementsSeq() {
 				if pe.Tag != "port" {
 					continue
 				}
@@ -366,7 +364,7 @@ func (r *reader) layer(el *element, version int) (*Layer, error) {
 	return l, nil
 }
 
-func (r *reader) port(l *Layer, el *element, output bool) (*Port, error) {
+func (r *reader) port(l *Layer, el *etree.Element, output bool) (*Port, error) {
 	attrs := r.attrs(el, l)
 	id, err := uintAttr(attrs, "port", "id")
 	if err != nil {
@@ -384,7 +382,7 @@ func (r *reader) port(l *Layer, el *element, output bool) (*Port, error) {
 	if names, ok := attrValue(attrs, "names"); ok {
 		p.Names = splitNames(names)
 	}
-	for c := range el.ChildElements() {
+	for c := range el.ChildElementsSeq() {
 		switch c.Tag {
 		case "dim":
 			d, err := strconv.ParseInt(strings.TrimSpace(c.Text()), 10, 64)
@@ -537,12 +535,12 @@ func (w *weights) read(offset uint64, n int64) ([]byte, error) {
 }
 
 // node keeps an element the reader does not interpret as data.
-func (r *reader) node(el *element, l *Layer) *Node {
+func (r *reader) node(el *etree.Element, l *Layer) *Node {
 	n := &Node{Tag: el.FullTag()}
 	for _, a := range r.attrs(el, l) {
 		n.Attrs = append(n.Attrs, Attr{a.FullKey(), a.Value})
 	}
-	for c := range el.ChildElements() {
+	for c := range el.ChildElementsSeq() {
 		n.Children = append(n.Children, r.node(c, l))
 	}
 	if t := strings.TrimSpace(el.Text()); t != "" {

@@ -30,7 +30,7 @@ func sharedModels(t testing.TB, withXMLOnly bool) []string {
 func TestReadSharedModels(t *testing.T) {
 	for _, f := range sharedModels(t, true) {
 		t.Run(filepath.Base(filepath.Dir(f)), func(t *testing.T) {
-			m, err := Read(f, ReadOptions{})
+			m, err := ReadFile(f, ReadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +74,7 @@ func TestReadSharedModels(t *testing.T) {
 // TestSharedModelFacts checks what INDEX.md says of particular real files.
 func TestSharedModelFacts(t *testing.T) {
 	dir := filepath.Dir(filepath.Dir(sharedModels(t, false)[0])) + "/"
-	m, err := Read(dir+"div_sisr1033_mo2021_2_v10/single-image-super-resolution-1033.xml", ReadOptions{})
+	m, err := ReadFile(dir+"div_sisr1033_mo2021_2_v10/single-image-super-resolution-1033.xml", ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestSharedModelFacts(t *testing.T) {
 		t.Errorf("sisr1033 metadata: framework %q producer %q", m.Framework(), m.Producer())
 	}
 
-	m, err = Read(dir+"div_unet44_mo2021_4_v10/unet44.xml", ReadOptions{})
+	m, err = ReadFile(dir+"div_unet44_mo2021_4_v10/unet44.xml", ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,11 +107,11 @@ func TestSharedModelFacts(t *testing.T) {
 		t.Errorf("unet44 Parameter shape = %q", s)
 	}
 
-	m, err = Read(dir+"any_npu_bounded_dims_shapeof_v11/shape_of.xml", ReadOptions{})
+	m, err = ReadFile(dir+"any_npu_bounded_dims_shapeof_v11/shape_of.xml", ReadOptions{})
 	if err != nil || m.WeightsMissing {
 		t.Fatalf("shape_of without .bin: %v, missing=%v", err, m.WeightsMissing)
 	}
-	m, err = Read(dir+"any_ov_loop_2d_add_v10/loop_2d_add.xml", ReadOptions{})
+	m, err = ReadFile(dir+"any_ov_loop_2d_add_v10/loop_2d_add.xml", ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,12 +373,12 @@ func TestReadWeightsFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	// No .bin next to the .xml: the model loads, without Const values.
-	m, err := Read(xmlPath, ReadOptions{})
+	m, err := ReadFile(xmlPath, ReadOptions{})
 	if err != nil || !m.WeightsMissing || m.LayerByID(1).Constant != nil {
 		t.Fatalf("without .bin: %v, WeightsMissing=%v", err, m.WeightsMissing)
 	}
 	// An explicit weights path that does not exist is an error.
-	_, err = Read(xmlPath, ReadOptions{WeightsPath: filepath.Join(dir, "nope.bin")})
+	_, err = ReadFile(xmlPath, ReadOptions{WeightsPath: filepath.Join(dir, "nope.bin")})
 	if err == nil || !strings.Contains(err.Error(), "Weights file "+filepath.Join(dir, "nope.bin")+" cannot be opened!") {
 		t.Errorf("missing explicit weights: %v", err)
 	}
@@ -386,12 +386,12 @@ func TestReadWeightsFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "m.bin"), int64Bytes(5), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err = Read(xmlPath, ReadOptions{})
+	m, err = ReadFile(xmlPath, ReadOptions{})
 	if err != nil || View[int64](m.LayerByID(1).Constant)[0] != 5 {
 		t.Fatalf("with .bin: %v", err)
 	}
 	// A size limit on the XML is honoured.
-	if _, err := Read(xmlPath, ReadOptions{MaxXMLBytes: 100}); !errors.Is(err, ErrLimit) {
+	if _, err := ReadFile(xmlPath, ReadOptions{MaxXMLBytes: 100}); !errors.Is(err, ErrLimit) {
 		t.Errorf("MaxXMLBytes not enforced: %v", err)
 	}
 }

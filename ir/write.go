@@ -3,16 +3,15 @@ package ir
 import (
 	"bytes"
 	"cmp"
-	"fmt"
 	"hash/maphash"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/beevik/etree"
 	"github.com/irdiv/irdiv/internal/pkgerr"
 	"github.com/irdiv/irdiv/internal/safefile"
 )
@@ -28,6 +27,7 @@ var dataOrder = map[string][]string{
 // Encode serializes m as OpenVINO's serializer does and returns the .xml
 // text and the .bin weights. Constants are packed in layer order, back to
 // back, and a constant whose bytes equal an earlier one's reuses its offset.
+// The XML is an etree document, written by writeXML.
 func Encode(m *Model) (xmlText, bin []byte, err error) {
 	version := m.Version
 	if version == 0 {
@@ -37,19 +37,19 @@ func Encode(m *Model) (xmlText, bin []byte, err error) {
 		return nil, nil, errorf("Unsupported version %d", version)
 	}
 	e := &encoder{seed: maphash.MakeSeed(), offsets: make(map[uint64][]int)}
-	e.buf.WriteString("<?xml version=\"1.0\"?>\n")
-	e.open(0, "net", []Attr{{"name", m.Name}, {"version", strconv.Itoa(version)}})
-	if err := e.graph(m, 1); err != nil {
+	doc := etree.NewDocument()
+	doc.CreateProcInst("xml", `version="1.0"`)
+	net := e.element(&doc.Element, "net", []Attr{{"name", m.Name}, {"version", strconv.Itoa(version)}})
+	if err := e.graph(net, m); err != nil {
 		return nil, nil, err
 	}
 	if version == 11 && !slices.ContainsFunc(m.Meta, func(n *Node) bool { return n.Tag == "rt_info" || n.Tag == "meta_data" }) {
-		e.empty(1, "rt_info", nil)
+		e.element(net, "rt_info", nil)
 	}
-	e.close(0, "net")
 	if e.err != nil {
 		return nil, nil, e.err
 	}
-	return e.buf.Bytes(), e.bin.Bytes(), nil
+	return writeXML(doc), e.bin.Bytes(), nil
 }
 
 // Write encodes m into xmlPath and binPath ("" means xmlPath with .bin).
@@ -74,41 +74,39 @@ func Write(m *Model, xmlPath, binPath string) error {
 }
 
 type encoder struct {
-	buf, bin bytes.Buffer
-	seed     maphash.Seed
-	offsets  map[uint64][]int // where each distinct byte run starts, by hash
-	err      error
+	bin     bytes.Buffer
+	seed    maphash.Seed
+	offsets map[uint64][]int // where each distinct byte run starts, by hash
+	err     error
 }
 
-func (e *encoder) graph(m *Model, depth int) error {
-	e.open(depth, "layers", nil)
+func (e *encoder) graph(parent *etree.Element, m *Model) error {
+	layers := e.element(parent, "layers", nil)
 	for _, l := range m.Layers {
-		if err := e.layer(l, depth+1); err != nil {
+		if err := e.layer(layers, l); err != nil {
 			return err
 		}
 	}
-	e.close(depth, "layers")
 	edges := slices.Clone(m.Edges)
 	slices.SortFunc(edges, func(a, b Edge) int {
 		return cmp.Or(cmp.Compare(a.FromLayer, b.FromLayer), cmp.Compare(a.FromPort, b.FromPort),
 			cmp.Compare(a.ToLayer, b.ToLayer), cmp.Compare(a.ToPort, b.ToPort))
 	})
 	if len(edges) > 0 {
-		e.open(depth, "edges", nil)
+		el := e.element(parent, "edges", nil)
 		for _, ed := range edges {
-			e.empty(depth+1, "edge", []Attr{
+			e.element(el, "edge", []Attr{
 				{"from-layer", strconv.FormatUint(ed.FromLayer, 10)}, {"from-port", strconv.FormatUint(ed.FromPort, 10)},
 				{"to-layer", strconv.FormatUint(ed.ToLayer, 10)}, {"to-port", strconv.FormatUint(ed.ToPort, 10)}})
 		}
-		e.close(depth, "edges")
 	}
 	for _, n := range m.Meta {
-		e.node(n, depth)
+		e.node(parent, n)
 	}
 	return nil
 }
 
-func (e *encoder) layer(l *Layer, depth int) error {
+func (e *encoder) layer(parent *etree.Element, l *Layer) error {
 	attrs := append([]Attr{{"id", strconv.FormatUint(l.ID, 10)}, {"name", l.Name}, {"type", l.Type}, {"version", l.Version}}, l.Attrs...)
 	data := orderData(l)
 	if strings.EqualFold(l.Type, "Const") {
@@ -117,27 +115,24 @@ func (e *encoder) layer(l *Layer, depth int) error {
 		}
 		data = e.pack(l.Constant, data)
 	}
-	e.open(depth, "layer", attrs)
+	el := e.element(parent, "layer", attrs)
 	if len(data) > 0 {
-		e.empty(depth+1, "data", data)
+		e.element(el, "data", data)
 	}
 	if l.RTInfo != nil {
-		e.node(l.RTInfo, depth+1)
+		e.node(el, l.RTInfo)
 	}
-	e.ports(depth+1, "input", l.Inputs)
-	e.ports(depth+1, "output", l.Outputs)
+	e.ports(el, "input", l.Inputs)
+	e.ports(el, "output", l.Outputs)
 	for _, x := range l.Extra {
 		if x.Body == nil {
-			e.node(x.Node, depth+1)
+			e.node(el, x.Node)
 			continue
 		}
-		e.open(depth+1, x.Node.Tag, nil)
-		if err := e.graph(x.Body, depth+2); err != nil {
+		if err := e.graph(e.element(el, x.Node.Tag, nil), x.Body); err != nil {
 			return err
 		}
-		e.close(depth+1, x.Node.Tag)
 	}
-	e.close(depth, "layer")
 	return nil
 }
 
@@ -187,11 +182,11 @@ func (e *encoder) pack(v *Tensor, data []Attr) []Attr {
 	return out
 }
 
-func (e *encoder) ports(depth int, tag string, ports []*Port) {
+func (e *encoder) ports(parent *etree.Element, tag string, ports []*Port) {
 	if len(ports) == 0 {
 		return
 	}
-	e.open(depth, tag, nil)
+	el := e.element(parent, tag, nil)
 	for _, p := range ports {
 		attrs := []Attr{{"id", strconv.FormatUint(p.ID, 10)}, {"precision", p.Type.Precision()}}
 		if len(p.Names) > 0 {
@@ -201,64 +196,53 @@ func (e *encoder) ports(depth int, tag string, ports []*Port) {
 			}
 			attrs = append(attrs, Attr{"names", strings.Join(escaped, ",")})
 		}
-		if len(p.Dims) == 0 && p.RTInfo == nil {
-			e.empty(depth+1, "port", attrs)
-			continue
-		}
-		e.open(depth+1, "port", attrs)
+		pe := e.element(el, "port", attrs)
 		for _, d := range p.Dims {
-			e.indent(depth + 2)
-			fmt.Fprintf(&e.buf, "<dim>%d</dim>\n", d)
+			e.element(pe, "dim", nil).SetText(strconv.FormatInt(d, 10))
 		}
 		if p.RTInfo != nil {
-			e.node(p.RTInfo, depth+2)
+			e.node(pe, p.RTInfo)
 		}
-		e.close(depth+1, "port")
 	}
-	e.close(depth, tag)
 }
 
-func (e *encoder) node(n *Node, depth int) {
-	switch {
-	case len(n.Children) == 0 && n.Text == "":
-		e.empty(depth, n.Tag, n.Attrs)
-	case len(n.Children) == 0:
-		e.indent(depth)
-		e.tag(n.Tag, n.Attrs)
-		e.buf.WriteByte('>')
+// node writes n under parent: its text only when it has no children, as
+// the serializer writes it.
+func (e *encoder) node(parent *etree.Element, n *Node) {
+	el := e.element(parent, n.Tag, n.Attrs)
+	if len(n.Children) == 0 && n.Text != "" {
 		e.checkText(n.Text)
-		e.buf.WriteString(escape(n.Text, false))
-		e.buf.WriteString("</" + n.Tag + ">\n")
-	default:
-		e.open(depth, n.Tag, n.Attrs)
-		for _, c := range n.Children {
-			e.node(c, depth+1)
-		}
-		e.close(depth, n.Tag)
+		el.SetText(n.Text)
+	}
+	for _, c := range n.Children {
+		e.node(el, c)
 	}
 }
 
-func (e *encoder) indent(depth int) {
-	for range depth {
-		e.buf.WriteByte('\t')
-	}
-}
-
-func (e *encoder) tag(name string, attrs []Attr) {
+// element adds to parent an element of the given name and attributes,
+// in order. The names go into etree's fields as written, without the
+// prefix split of CreateElement and CreateAttr, and the attributes are
+// appended rather than set (CreateAttr would merge repeated ones), so
+// that the element is written as the serializer writes it.
+func (e *encoder) element(parent *etree.Element, name string, attrs []Attr) *etree.Element {
 	e.checkName(name)
-	e.buf.WriteByte('<')
-	e.buf.WriteString(name)
-	for _, a := range attrs {
-		e.checkName(a.Name)
-		e.checkText(a.Value)
-		e.buf.WriteString(" " + a.Name + "=\"" + escape(a.Value, true) + "\"")
+	el := parent.CreateElement("")
+	el.Tag = name
+	if len(attrs) > 0 {
+		el.Attr = make([]etree.Attr, len(attrs))
+		for i, a := range attrs {
+			e.checkName(a.Name)
+			e.checkText(a.Value)
+			el.Attr[i] = etree.Attr{Key: a.Name, Value: a.Value}
+		}
 	}
+	return el
 }
 
 // checkName and checkText note the first string XML cannot hold; Encode
 // returns it instead of writing a file no reader accepts.
 func (e *encoder) checkName(s string) {
-	if e.err == nil && !isXMLName(s) {
+	if e.err == nil && !xmlName(s) {
 		e.err = errorf("%w: %q cannot be an XML name", ErrFormat, s)
 	}
 }
@@ -267,35 +251,6 @@ func (e *encoder) checkText(s string) {
 	if e.err == nil && !IsXMLText(s) {
 		e.err = errorf("%w: %q holds characters XML 1.0 cannot hold", ErrFormat, s)
 	}
-}
-
-func (e *encoder) open(depth int, name string, attrs []Attr) {
-	e.indent(depth)
-	e.tag(name, attrs)
-	e.buf.WriteString(">\n")
-}
-
-func (e *encoder) empty(depth int, name string, attrs []Attr) {
-	e.indent(depth)
-	e.tag(name, attrs)
-	e.buf.WriteString(" />\n")
-}
-
-func (e *encoder) close(depth int, name string) {
-	e.indent(depth)
-	e.buf.WriteString("</" + name + ">\n")
-}
-
-var (
-	attrEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "\n", "&#10;", "\r", "&#13;", "\t", "&#9;")
-	textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
-)
-
-func escape(s string, attr bool) string {
-	if attr {
-		return attrEscaper.Replace(s)
-	}
-	return textEscaper.Replace(s)
 }
 
 // IsXMLText reports whether s can be written in an IR file: valid UTF-8
@@ -314,16 +269,6 @@ func IsXMLText(s string) bool {
 }
 
 // IsXMLName reports whether s can be a tag or attribute name in an IR
-// file: XML's name characters, roughly (letters, digits, '_', '-', '.',
-// ':'), not starting with a digit, '-' or '.'.
-func IsXMLName(s string) bool { return isXMLName(s) }
-
-func isXMLName(s string) bool {
-	for i, r := range s {
-		ok := r == '_' || r == ':' || unicode.IsLetter(r) || i > 0 && (r == '-' || r == '.' || unicode.IsDigit(r))
-		if !ok {
-			return false
-		}
-	}
-	return s != ""
-}
+// file: one the reader accepts (encoding/xml's XML names, one colon at
+// most), so that the writer writes no other.
+func IsXMLName(s string) bool { return xmlName(s) }

@@ -67,7 +67,7 @@ func TestWriteFiles(t *testing.T) {
 	if err := Write(m, filepath.Join(dir, "m.xml"), ""); err != nil {
 		t.Fatal(err)
 	}
-	m2, err := Read(filepath.Join(dir, "m.xml"), ReadOptions{})
+	m2, err := ReadFile(filepath.Join(dir, "m.xml"), ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,57 +1,287 @@
 package ir
 
 import (
+	"bytes"
+	"encoding/xml"
 	"errors"
 	"fmt"
-	"iter"
-	"strconv"
+	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/beevik/etree"
 )
 
-// The reader parses IR files with the small XML parser below rather than a
-// general one: IR is plain XML (elements, attributes, text, comments), and
-// a parser that keeps every name and value as a slice of the file's text
-// and every element in a few large blocks reads a 10^5-layer model several
-// times faster, with a fraction of the allocations, than encoding/xml and
-// a DOM on top of it. It checks the caps of ReadOptions as it goes, so
-// that a file that breaks one is refused having built no more than the
-// cap allows. It accepts a subset of what encoding/xml accepts (FuzzXML
-// checks that, and that both read the same tree): one root element, names
-// in ASCII, no DOCTYPE (so no entity of a DTD can be expanded), UTF-8
-// only.
+// The IR's XML is read and written with github.com/beevik/etree, the
+// design card's choice. This file is the XML side of the package and
+// knows nothing of IR: parseXML turns bytes into an etree tree within
+// caps that its caller names, writeXML turns an etree document into the
+// bytes of OpenVINO's serializer. read.go and write.go know IR; they walk
+// the tree child by child, with no path queries, and read each element's
+// attributes once.
+//
+// Caps. etree bounds the nesting itself (ReadSettings.MaxDepth). It has
+// no cap on elements or attributes, so the node cap is enforced before
+// etree builds anything, in one of two ways:
+//
+//   - a count (nodeBound): every element has a '<' of its own, not
+//     followed by '/', and every attribute an '=', so counting them
+//     bounds the nodes from above. When the bound is within the cap, as
+//     for every real model at the default caps, etree parses the document
+//     at once: one parse, after two byte scans that build nothing (this
+//     count and checkChars).
+//   - when the bound is over the cap, a bounded pre-scan (scanXML) with
+//     encoding/xml's Decoder.RawToken, which keeps no tree and nothing
+//     but the names of the open elements (at most the depth cap), counts
+//     the nodes exactly and refuses the file at the node that breaks the
+//     cap.
+//
+// Either way etree then builds at most the node cap of elements and
+// attributes. The caps on elements of a name (<layer>, <port>, <edge>)
+// are checked by counting them on the tree before the caller turns any
+// of it into a model; the tree's size is already bounded by then.
+//
+// Positions. etree reports some malformed XML without a position
+// (ErrXML for mismatched or unclosed tags, ErrMaxDepth), and its tree
+// keeps none. A document etree refuses, or one that breaks a rule or a
+// cap checked on the tree, is scanned by scanXML, which applies the same
+// rules and caps and stops at the first fault with its line. That second
+// pass is paid only for a file that is refused.
 
-// element is an XML element: its name split at the first colon as
-// encoding/xml splits it, its attributes in file order (repeated ones
-// kept), its child elements, and the text before its first child.
-type element struct {
-	Space, Tag  string
-	Attr        []xmlAttr
-	first, last *element
-	next        *element
-	text        string
+// xmlCaps are the caps parseXML enforces.
+type xmlCaps struct {
+	nodes int      // elements plus attributes
+	depth int      // nesting of elements (the root is at depth 1)
+	tags  []tagCap // elements of a given local name
 }
 
-// xmlAttr is one attribute of an element.
-type xmlAttr struct {
-	Space, Key, Value string
+// tagCap bounds the elements of one local name, whatever their prefix.
+type tagCap struct {
+	local string // the name, "layer"
+	what  string // how messages name them, "layers"
+	field string // the option that sets max, "MaxLayers"
+	max   int
 }
 
-// FullKey is the attribute's name as written, prefix included.
-func (a xmlAttr) FullKey() string { return join(a.Space, a.Key) }
+// xmlError is a fault of the XML text: malformed (syntax set; the reader
+// words it as OpenVINO does) or over a cap, at a line of the text (0
+// when unknown).
+type xmlError struct {
+	line   int
+	syntax bool
+	err    error
+}
 
-// FullTag is the element's name as written, prefix included.
-func (e *element) FullTag() string { return join(e.Space, e.Tag) }
+func (e *xmlError) Error() string { return e.err.Error() }
+func (e *xmlError) Unwrap() error { return e.err }
 
-// Text is the character data before the first child element.
-func (e *element) Text() string { return e.text }
+func overCap(max int, what, field string) error {
+	return errorf("%w: the XML has more than %d %s (ReadOptions.%s)", ErrLimit, max, what, field)
+}
 
-// ChildElements yields the child elements in file order.
-func (e *element) ChildElements() iter.Seq[*element] {
-	return func(yield func(*element) bool) {
-		for c := e.first; c != nil && yield(c); c = c.next {
+func tooDeep(max int) error {
+	return errorf("%w: the XML is nested deeper than %d elements (ReadOptions.MaxDepth)", ErrLimit, max)
+}
+
+// parseXML parses an IR file's text with etree and returns its root
+// element, having checked the caps of c.
+func parseXML(data []byte, c xmlCaps) (*etree.Element, *xmlError) {
+	if e := checkChars(data); e != nil {
+		return nil, e
+	}
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	if nodeBound(data) > c.nodes {
+		if e := scanXML(data, c); e != nil {
+			return nil, e
 		}
 	}
+	doc := etree.NewDocument()
+	doc.ReadSettings = etree.ReadSettings{
+		// Strict XML (Permissive false), the five predefined entities and
+		// character references only (Entity nil: a DTD's entities are never
+		// expanded), UTF-8 only (etree would otherwise read any declared
+		// encoding as UTF-8), CDATA read as text (PreserveCData false), no
+		// second validating pass (ValidateInput false: scanXML is that pass,
+		// when one is needed).
+		CharsetReader: utf8Only,
+		// OpenVINO's parser (pugixml) keeps the first of repeated
+		// attributes; etree would keep the last value, so it keeps them
+		// all and the reader takes the first.
+		PreserveDuplicateAttrs: true,
+		MaxDepth:               c.depth,
+	}
+	if err := doc.ReadFromBytes(data); err != nil {
+		return nil, locate(data, c, err)
+	}
+	root, err := documentRoot(doc)
+	if err == nil {
+		err = countTags(root, c.tags)
+	}
+	if err != nil {
+		return nil, locate(data, c, err)
+	}
+	return root, nil
+}
+
+// nodeBound bounds the elements plus attributes of data from above: each
+// element has a '<' not followed by '/' (end tags have one that is), each
+// attribute an '='.
+func nodeBound(data []byte) int {
+	return bytes.Count(data, []byte("<")) - bytes.Count(data, []byte("</")) + bytes.Count(data, []byte("="))
+}
+
+func utf8Only(charset string, _ io.Reader) (io.Reader, error) {
+	return nil, fmt.Errorf("encoding %q declared; IR files are UTF-8", charset)
+}
+
+// locate finds where a fault that etree or the checks of its tree found
+// lies: scanXML applies the same rules and stops at the first.
+func locate(data []byte, c xmlCaps, err error) *xmlError {
+	if e := scanXML(data, c); e != nil {
+		return e
+	}
+	// scanXML accepts what was refused (FuzzXML looks for such files):
+	// report the refusal as it is.
+	if errors.Is(err, etree.ErrMaxDepth) {
+		return &xmlError{err: tooDeep(c.depth)}
+	}
+	line := 0
+	if se, ok := errors.AsType[*xml.SyntaxError](err); ok {
+		line = se.Line
+	}
+	return &xmlError{line: line, syntax: !errors.Is(err, ErrLimit), err: err}
+}
+
+// documentRoot returns the one root element of doc, which may have
+// nothing else but white space, comments and processing instructions.
+func documentRoot(doc *etree.Document) (*etree.Element, error) {
+	var root *etree.Element
+	for _, t := range doc.Child {
+		switch t := t.(type) {
+		case *etree.Element:
+			if root != nil {
+				return nil, errors.New("a second root element")
+			}
+			root = t
+		case *etree.CharData:
+			if !isSpace(t.Data) {
+				return nil, errors.New("text outside the root element")
+			}
+		case *etree.Directive:
+			return nil, errors.New(noDirective)
+		}
+	}
+	if root == nil {
+		return nil, errors.New("no root element")
+	}
+	return root, nil
+}
+
+const noDirective = "DOCTYPE or a declaration outside the root element; IR files have none"
+
+// isSpace reports whether s is XML white space only.
+func isSpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// countTags counts the elements under root (root included) named in
+// caps, walking the tree without recursion.
+func countTags(root *etree.Element, caps []tagCap) error {
+	counts := make([]int, len(caps))
+	stack := []*etree.Element{root}
+	for len(stack) > 0 {
+		el := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for i, tc := range caps {
+			if el.Tag == tc.local {
+				if counts[i]++; counts[i] > tc.max {
+					return overCap(tc.max, tc.what, tc.field)
+				}
+			}
+		}
+		for _, t := range el.Child {
+			if c, ok := t.(*etree.Element); ok {
+				stack = append(stack, c)
+			}
+		}
+	}
+	return nil
+}
+
+// scanXML reads data with encoding/xml's RawToken, building nothing, and
+// returns its first fault: what etree refuses (malformed XML, tags that
+// do not match, nesting over c.depth), what documentRoot refuses, and
+// every cap of c, at the element that breaks it.
+func scanXML(data []byte, c xmlCaps) *xmlError {
+	d := xml.NewDecoder(bytes.NewReader(data)) // strict; no CharsetReader: UTF-8 only
+	fail := func(syntax bool, err error) *xmlError {
+		line, _ := d.InputPos()
+		return &xmlError{line: line, syntax: syntax, err: err}
+	}
+	var open []xml.Name // the open elements, at most c.depth
+	nodes, root := 0, false
+	counts := make([]int, len(c.tags))
+	for {
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			break
+		}
+		if se, ok := errors.AsType[*xml.SyntaxError](err); ok {
+			return &xmlError{line: se.Line, syntax: true, err: errors.New(se.Msg)}
+		}
+		if err != nil {
+			return fail(true, err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if len(open) == 0 && root {
+				return fail(true, errors.New("a second root element"))
+			}
+			root = true
+			if len(open) == c.depth {
+				return fail(false, tooDeep(c.depth))
+			}
+			open = append(open, t.Name)
+			if nodes += 1 + len(t.Attr); nodes > c.nodes {
+				return fail(false, overCap(c.nodes, "XML elements and attributes", "MaxNodes"))
+			}
+			for i, tc := range c.tags {
+				if t.Name.Local == tc.local {
+					if counts[i]++; counts[i] > tc.max {
+						return fail(false, overCap(tc.max, tc.what, tc.field))
+					}
+				}
+			}
+		case xml.EndElement:
+			if len(open) == 0 {
+				return fail(true, fmt.Errorf("end tag </%s> outside the root element", fullName(t.Name)))
+			}
+			if top := open[len(open)-1]; top != t.Name {
+				return fail(true, fmt.Errorf("element <%s> closed by </%s>", fullName(top), fullName(t.Name)))
+			}
+			open = open[:len(open)-1]
+		case xml.CharData:
+			if len(open) == 0 && !isSpace(string(t)) {
+				return fail(true, errors.New("text outside the root element"))
+			}
+		case xml.Directive:
+			if len(open) == 0 {
+				return fail(true, errors.New(noDirective))
+			}
+		}
+	}
+	if len(open) > 0 {
+		return fail(true, fmt.Errorf("unexpected EOF: element <%s> is not closed", fullName(open[len(open)-1])))
+	}
+	if !root {
+		return fail(true, errors.New("no root element"))
+	}
+	return nil
 }
 
 func join(space, local string) string {
@@ -61,542 +291,142 @@ func join(space, local string) string {
 	return space + ":" + local
 }
 
-// syntaxError is malformed XML; decode words it as OpenVINO does.
-type syntaxError struct{ err error }
-
-func (e *syntaxError) Error() string { return e.err.Error() }
-
-// xmlParser holds the state of one parse.
-type xmlParser struct {
-	s        string
-	pos      int
-	opts     ReadOptions
-	maxDepth int
-	elements []element // the current block of elements
-	attrs    []xmlAttr // the current block of attributes
-	scratch  []xmlAttr
-	// text gathers the character data of textOwner when it comes in
-	// pieces (split by comments or CDATA), so that joining them costs
-	// their length, not its square.
-	text      strings.Builder
-	textOwner *element
-	nodes     int
-	layers    int
-	ports     int
-	edges     int
-	maxNodes  int
-	maxLayers int
-	maxPorts  int
-	maxEdges  int
-}
-
-const blockSize = 1024
-
-// parseXML parses an IR file's text and returns its root element.
-func parseXML(s string, o ReadOptions) (*element, error) {
-	if err := checkChars(s); err != nil {
-		return nil, err
-	}
-	p := &xmlParser{s: s, opts: o, maxDepth: orDefault(o.MaxDepth, DefaultMaxDepth),
-		maxNodes: orDefault(o.MaxNodes, DefaultMaxNodes), maxLayers: orDefault(o.MaxLayers, DefaultMaxLayers),
-		maxPorts: orDefault(o.MaxPorts, DefaultMaxPorts), maxEdges: orDefault(o.MaxEdges, DefaultMaxEdges)}
-	p.s = strings.TrimPrefix(p.s, "\uFEFF")
-	root, err := p.document()
-	if err != nil {
-		var se *syntaxError
-		if errors.As(err, &se) {
-			line := 1 + strings.Count(p.s[:min(p.pos, len(p.s))], "\n")
-			return nil, &syntaxError{fmt.Errorf("XML syntax error on line %d: %v", line, se.err)}
-		}
-		return nil, err
-	}
-	return root, nil
-}
+func fullName(n xml.Name) string { return join(n.Space, n.Local) }
 
 // checkChars refuses what XML 1.0 cannot hold anywhere in a document:
 // invalid UTF-8, the controls other than tab, newline and carriage
-// return, U+FFFE and U+FFFF.
-func checkChars(s string) error {
-	for i := 0; i < len(s); {
-		c := s[i]
+// return, U+FFFE and U+FFFF. encoding/xml checks characters only at the
+// end of a run of text, which for a run as long as the file comes after
+// buffering all of it; this pass allocates nothing.
+func checkChars(data []byte) *xmlError {
+	for i := 0; i < len(data); {
+		c := data[i]
 		if c < utf8.RuneSelf {
 			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
-				return &syntaxError{fmt.Errorf("illegal character code U+%04X at byte %d", c, i)}
+				return charError(data, i, fmt.Errorf("illegal character code U+%04X at byte %d", c, i))
 			}
 			i++
 			continue
 		}
-		r, n := utf8.DecodeRuneInString(s[i:])
+		r, n := utf8.DecodeRune(data[i:])
 		if r == utf8.RuneError && n == 1 {
-			return &syntaxError{fmt.Errorf("invalid UTF-8 at byte %d", i)}
+			return charError(data, i, fmt.Errorf("invalid UTF-8 at byte %d", i))
 		}
 		if r == 0xFFFE || r == 0xFFFF {
-			return &syntaxError{fmt.Errorf("illegal character code U+%04X at byte %d", r, i)}
+			return charError(data, i, fmt.Errorf("illegal character code U+%04X at byte %d", r, i))
 		}
 		i += n
 	}
 	return nil
 }
 
-func syntaxf(format string, args ...any) error {
-	return &syntaxError{fmt.Errorf(format, args...)}
+func charError(data []byte, offset int, err error) *xmlError {
+	return &xmlError{line: 1 + bytes.Count(data[:offset], []byte("\n")), syntax: true, err: err}
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func (p *xmlParser) skipSpace() {
-	for p.pos < len(p.s) && isSpace(p.s[p.pos]) {
-		p.pos++
+// writeXML writes doc as OpenVINO's serializer lays IR out. etree indents
+// it (IndentSettings: a tab a level, "\n" line ends, a final newline) and
+// writes it with canonical escapes (WriteSettings: CanonicalText escapes
+// &, < and > in text; CanonicalAttrVal &, <, " and tab, newline and
+// carriage return in attribute values); serializerLayout then spells
+// what etree has no setting for as the serializer does.
+func writeXML(doc *etree.Document) []byte {
+	doc.IndentWithSettings(&etree.IndentSettings{UseTabs: true})
+	doc.WriteSettings = etree.WriteSettings{CanonicalText: true, CanonicalAttrVal: true}
+	var b bytes.Buffer
+	if _, err := doc.WriteTo(&b); err != nil {
+		panic(err) // a bytes.Buffer does not fail
 	}
+	return serializerLayout(b.Bytes())
 }
 
-// skipPast moves past the next occurrence of end, which must come.
-func (p *xmlParser) skipPast(end, what string) error {
-	i := strings.Index(p.s[p.pos:], end)
-	if i < 0 {
-		return syntaxf("unexpected EOF in %s", what)
-	}
-	p.pos += i + len(end)
-	return nil
-}
-
-// misc skips a comment or a processing instruction at p.pos, reporting
-// whether there was one.
-func (p *xmlParser) misc() (bool, error) {
-	rest := p.s[p.pos:]
-	switch {
-	case strings.HasPrefix(rest, "<!--"):
-		p.pos += 4
-		i := strings.Index(p.s[p.pos:], "--")
-		if i < 0 {
-			return true, syntaxf("unexpected EOF in comment")
-		}
-		if p.pos += i; !strings.HasPrefix(p.s[p.pos:], "-->") {
-			return true, syntaxf(`invalid sequence "--" not allowed in comments`)
-		}
-		p.pos += 3
-		return true, nil
-	case strings.HasPrefix(rest, "<?"):
-		p.pos += 2
-		target := p.name()
-		if target == "" {
-			return true, syntaxf("expected target name after <?")
-		}
-		start := p.pos
-		if err := p.skipPast("?>", "processing instruction"); err != nil {
-			return true, err
-		}
-		if target == "xml" {
-			return true, xmlDecl(p.s[start : p.pos-2])
-		}
-		return true, nil
-	}
-	return false, nil
-}
-
-// xmlDecl checks the XML declaration as encoding/xml does: version 1.0,
-// UTF-8 if an encoding is named.
-func xmlDecl(content string) error {
-	if v := declValue("version", content); v != "" && v != "1.0" {
-		return syntaxf("unsupported version %q; only version 1.0 is supported", v)
-	}
-	if v := declValue("encoding", content); v != "" && !strings.EqualFold(v, "utf-8") {
-		return syntaxf("encoding %q declared; IR files are UTF-8", v)
-	}
-	return nil
-}
-
-// declValue finds param="value" in a declaration the way encoding/xml
-// does, so that both read the same value.
-func declValue(param, s string) string {
-	param += "="
-	i := 0
-	var sep byte
-	for i < len(s) {
-		sub := s[i:]
-		k := strings.Index(sub, param)
-		if k < 0 || len(param)+k >= len(sub) {
-			return ""
-		}
-		i += len(param) + k + 1
-		if c := sub[len(param)+k]; c == '\'' || c == '"' {
-			sep = c
-			break
-		}
-	}
-	if sep == 0 {
-		return ""
-	}
-	j := strings.IndexByte(s[i:], sep)
-	if j < 0 {
-		return ""
-	}
-	return s[i : i+j]
-}
-
-// document parses the whole file: prolog, one root element, epilogue.
-func (p *xmlParser) document() (*element, error) {
-	var root *element
-	for {
-		p.skipSpace()
-		if p.pos == len(p.s) {
-			if root == nil {
-				return nil, syntaxf("no root element")
+// serializerLayout rewrites what etree writes (with the settings of
+// writeXML) into the serializer's spelling: " />" for "/>" at the end of
+// an empty element, "&gt;" for > and "&#9;", "&#10;", "&#13;" for the hex
+// references of tab, newline and carriage return in attribute values, and
+// a carriage return in text as it is. It tells markup from values from
+// text by three states, which is exact for what etree writes here: a
+// declaration, elements, attributes in double quotes and text, where <,
+// & and " never appear unescaped in a value nor < and & in text, and no
+// comment, CDATA or processing instruction other than the declaration.
+func serializerLayout(in []byte) []byte {
+	out := make([]byte, 0, len(in)+len(in)/32)
+	const (
+		text = iota
+		markup
+		value
+	)
+	state := text
+	for i := 0; i < len(in); i++ {
+		c := in[i]
+		switch state {
+		case text:
+			if c == '<' {
+				state = markup
+			} else if c == '&' && bytes.HasPrefix(in[i:], []byte("&#xD;")) {
+				out = append(out, '\r')
+				i += len("&#xD;") - 1
+				continue
 			}
-			return root, nil
-		}
-		if p.s[p.pos] != '<' {
-			return nil, syntaxf("text outside the root element")
-		}
-		if ok, err := p.misc(); ok || err != nil {
-			if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if strings.HasPrefix(p.s[p.pos:], "<!") {
-			return nil, syntaxf("DOCTYPE, CDATA or a declaration outside the root element; IR files have none")
-		}
-		if root != nil {
-			return nil, syntaxf("a second root element")
-		}
-		var err error
-		if root, err = p.element(); err != nil {
-			return nil, err
-		}
-	}
-}
-
-// element parses an element starting at "<" and its content, to its end
-// tag. Open elements are kept on a stack, so depth costs no Go stack.
-func (p *xmlParser) element() (*element, error) {
-	var stack []*element
-	var root *element
-	for {
-		// At '<' of a start tag, an end tag, a comment, a PI or CDATA.
-		rest := p.s[p.pos:]
-		switch {
-		case strings.HasPrefix(rest, "</"):
-			if len(stack) == 0 {
-				return nil, syntaxf("end tag outside the root element")
-			}
-			p.flushText()
-			p.pos += 2
-			name := p.name()
-			if name == "" {
-				return nil, syntaxf("expected element name after </")
-			}
-			top := stack[len(stack)-1]
-			if name != top.FullTag() {
-				return nil, syntaxf("element <%s> closed by </%s>", top.FullTag(), name)
-			}
-			p.skipSpace()
-			if p.pos == len(p.s) || p.s[p.pos] != '>' {
-				return nil, syntaxf("invalid characters between </%s and >", name)
-			}
-			p.pos++
-			stack = stack[:len(stack)-1]
-		case strings.HasPrefix(rest, "<![CDATA["):
-			if len(stack) == 0 {
-				return nil, syntaxf("CDATA outside the root element")
-			}
-			start := p.pos + 9
-			if err := p.skipPast("]]>", "CDATA section"); err != nil {
-				return nil, err
-			}
-			if top := stack[len(stack)-1]; top.first == nil {
-				p.addText(top, newlines(p.s[start:p.pos-3]))
-			}
-		case strings.HasPrefix(rest, "<!--") || strings.HasPrefix(rest, "<?"):
-			if _, err := p.misc(); err != nil {
-				return nil, err
-			}
-		case strings.HasPrefix(rest, "<!"):
-			return nil, syntaxf("unexpected <! inside an element")
-		default:
-			p.flushText()
-			el, empty, err := p.startTag()
-			if err != nil {
-				return nil, err
-			}
-			if len(stack) == 0 {
-				root = el
-			} else if parent := stack[len(stack)-1]; parent.first == nil {
-				parent.first, parent.last = el, el
-			} else {
-				parent.last.next, parent.last = el, el
-			}
-			if !empty {
-				if len(stack) == p.maxDepth {
-					return nil, errorf("%w: the XML is nested deeper than %d elements (ReadOptions.MaxDepth)", ErrLimit, p.maxDepth)
-				}
-				stack = append(stack, el)
-			}
-		}
-		if len(stack) == 0 {
-			return root, nil
-		}
-		// Character data up to the next '<'.
-		start := p.pos
-		i := strings.IndexByte(p.s[p.pos:], '<')
-		if i < 0 {
-			return nil, syntaxf("unexpected EOF: element <%s> is not closed", stack[len(stack)-1].FullTag())
-		}
-		p.pos += i
-		if strings.Contains(p.s[start:p.pos], "]]>") {
-			return nil, syntaxf("unescaped ]]> not in CDATA section")
-		}
-		// Text after a child element is not kept, but checked all the same.
-		text, err := unescape(p.s[start:p.pos])
-		if err != nil {
-			return nil, err
-		}
-		if top := stack[len(stack)-1]; top.first == nil && text != "" {
-			p.addText(top, text)
-		}
-	}
-}
-
-// addText adds a piece of the text of el, the innermost open element.
-func (p *xmlParser) addText(el *element, s string) {
-	if p.textOwner != el {
-		p.flushText()
-		p.textOwner, el.text = el, s
-		return
-	}
-	if p.text.Len() == 0 {
-		p.text.WriteString(el.text)
-	}
-	p.text.WriteString(s)
-}
-
-// flushText ends the text of its owner: a tag follows.
-func (p *xmlParser) flushText() {
-	if p.text.Len() > 0 {
-		p.textOwner.text = p.text.String()
-		p.text = strings.Builder{}
-	}
-	p.textOwner = nil
-}
-
-// name reads an XML name (ASCII only, at most one colon, as encoding/xml
-// allows) at p.pos; "" when there is none.
-func (p *xmlParser) name() string {
-	start, colons := p.pos, 0
-	for p.pos < len(p.s) {
-		c := p.s[p.pos]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == ':' ||
-			p.pos > start && (c >= '0' && c <= '9' || c == '-' || c == '.') {
-			if c == ':' {
-				colons++
-			}
-			p.pos++
-			continue
-		}
-		break
-	}
-	if colons > 1 {
-		p.pos = start
-		return ""
-	}
-	return p.s[start:p.pos]
-}
-
-// split splits a name at its colon, as encoding/xml does: a colon first
-// or last stays in the local name. (name refuses more than one.)
-func split(name string) (space, local string) {
-	if space, local, ok := strings.Cut(name, ":"); ok && space != "" && local != "" {
-		return space, local
-	}
-	return "", name
-}
-
-// startTag parses "<name attr="v" ...>" or "/>", checking the caps.
-func (p *xmlParser) startTag() (el *element, empty bool, err error) {
-	p.pos++ // '<'
-	name := p.name()
-	if name == "" {
-		return nil, false, syntaxf("expected element name after <")
-	}
-	p.scratch = p.scratch[:0]
-	for {
-		spaced := p.pos < len(p.s) && isSpace(p.s[p.pos])
-		p.skipSpace()
-		if p.pos == len(p.s) {
-			return nil, false, syntaxf("unexpected EOF in <%s>", name)
-		}
-		if c := p.s[p.pos]; c == '>' || c == '/' {
-			if c == '/' {
-				if !strings.HasPrefix(p.s[p.pos:], "/>") {
-					return nil, false, syntaxf("expected /> in element <%s>", name)
-				}
-				p.pos++
-				empty = true
-			}
-			p.pos++
-			break
-		}
-		if !spaced && len(p.scratch) == 0 {
-			return nil, false, syntaxf("expected space before an attribute of <%s>", name)
-		}
-		key := p.name()
-		if key == "" {
-			return nil, false, syntaxf("invalid character %q in <%s>", p.s[p.pos], name)
-		}
-		p.skipSpace()
-		if p.pos == len(p.s) || p.s[p.pos] != '=' {
-			return nil, false, syntaxf("attribute %s of <%s> has no value", key, name)
-		}
-		p.pos++
-		p.skipSpace()
-		if p.pos == len(p.s) || p.s[p.pos] != '"' && p.s[p.pos] != '\'' {
-			return nil, false, syntaxf("unquoted or missing value of attribute %s of <%s>", key, name)
-		}
-		quote := p.s[p.pos]
-		end := strings.IndexByte(p.s[p.pos+1:], quote)
-		if end < 0 {
-			return nil, false, syntaxf("unexpected EOF in the value of attribute %s of <%s>", key, name)
-		}
-		raw := p.s[p.pos+1 : p.pos+1+end]
-		p.pos += end + 2
-		if strings.IndexByte(raw, '<') >= 0 {
-			return nil, false, syntaxf("unescaped < inside the value of attribute %s of <%s>", key, name)
-		}
-		value, err := unescape(raw)
-		if err != nil {
-			return nil, false, err
-		}
-		space, local := split(key)
-		p.scratch = append(p.scratch, xmlAttr{space, local, value})
-	}
-	if err := p.count(name); err != nil {
-		return nil, false, err
-	}
-	if len(p.elements) == cap(p.elements) {
-		p.elements = make([]element, 0, blockSize)
-	}
-	p.elements = append(p.elements, element{})
-	el = &p.elements[len(p.elements)-1]
-	el.Space, el.Tag = split(name)
-	if len(p.scratch) > 0 {
-		if cap(p.attrs)-len(p.attrs) < len(p.scratch) {
-			p.attrs = make([]xmlAttr, 0, max(blockSize, len(p.scratch)))
-		}
-		start := len(p.attrs)
-		p.attrs = append(p.attrs, p.scratch...)
-		el.Attr = p.attrs[start:len(p.attrs):len(p.attrs)]
-	}
-	return el, empty, nil
-}
-
-// count counts an element and its attributes against the caps.
-func (p *xmlParser) count(name string) error {
-	p.nodes += 1 + len(p.scratch)
-	_, local := split(name)
-	switch local {
-	case "layer":
-		p.layers++
-	case "port":
-		p.ports++
-	case "edge":
-		p.edges++
-	}
-	for _, c := range []struct {
-		n, max      int
-		what, field string
-	}{
-		{p.nodes, p.maxNodes, "XML elements and attributes", "MaxNodes"},
-		{p.layers, p.maxLayers, "layers", "MaxLayers"},
-		{p.ports, p.maxPorts, "ports", "MaxPorts"},
-		{p.edges, p.maxEdges, "edges", "MaxEdges"},
-	} {
-		if c.n > c.max {
-			return errorf("%w: the XML has more than %d %s (ReadOptions.%s)", ErrLimit, c.max, c.what, c.field)
-		}
-	}
-	return nil
-}
-
-// unescape replaces the character and entity references of s and turns
-// CRLF and lone CR into LF, as XML's end-of-line handling asks. Text
-// without either is returned as it is, without a copy.
-func unescape(s string) (string, error) {
-	if strings.IndexByte(s, '&') < 0 && strings.IndexByte(s, '\r') < 0 {
-		return s, nil
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\r':
-			b.WriteByte('\n')
-			if i+1 < len(s) && s[i+1] == '\n' {
+		case markup:
+			switch {
+			case c == '"':
+				state = value
+			case c == '>':
+				state = text
+			case c == '/' && i+1 < len(in) && in[i+1] == '>':
+				out = append(out, " />"...)
 				i++
+				state = text
+				continue
 			}
-		case '&':
-			end := strings.IndexByte(s[i:], ';')
-			if end < 0 {
-				return "", syntaxf("invalid character entity %s (no semicolon)", cut(s[i:]))
+		case value:
+			switch c {
+			case '"':
+				state = markup
+			case '>':
+				out = append(out, "&gt;"...)
+				continue
+			case '&':
+				for _, ref := range [...][2]string{{"&#x9;", "&#9;"}, {"&#xA;", "&#10;"}, {"&#xD;", "&#13;"}} {
+					if bytes.HasPrefix(in[i:], []byte(ref[0])) {
+						out = append(out, ref[1]...)
+						i += len(ref[0]) - 1
+						c = 0
+						break
+					}
+				}
+				if c == 0 {
+					continue
+				}
 			}
-			ref := s[i+1 : i+end]
-			r, ok := entity(ref)
-			if !ok {
-				return "", syntaxf("invalid character entity &%s;", cut(ref))
-			}
-			b.WriteRune(r)
-			i += end
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// xmlName reports whether s is a name the reader accepts, so that the
+// writer writes no other: encoding/xml's XML names (for ASCII: letters,
+// '_' and ':' first, then digits, '-' and '.' as well; beyond ASCII,
+// XML 1.0's tables, which encoding/xml itself applies to s), one colon at
+// most.
+func xmlName(s string) bool {
+	colons := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			tok, err := xml.NewDecoder(strings.NewReader("<" + s + "/>")).RawToken()
+			start, ok := tok.(xml.StartElement)
+			return err == nil && ok && fullName(start.Name) == s && len(start.Attr) == 0
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_':
+		case c == ':':
+			colons++
+		case i > 0 && (c >= '0' && c <= '9' || c == '-' || c == '.'):
 		default:
-			b.WriteByte(c)
+			return false
 		}
 	}
-	return b.String(), nil
-}
-
-// newlines turns CRLF and lone CR into LF, in CDATA as everywhere.
-func newlines(s string) string {
-	if strings.IndexByte(s, '\r') < 0 {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
-}
-
-func cut(s string) string {
-	if len(s) > 20 {
-		return strings.ToValidUTF8(s[:20], "") + "..."
-	}
-	return s
-}
-
-// entity resolves the five predefined entities and character references
-// to characters XML allows.
-func entity(ref string) (rune, bool) {
-	switch ref {
-	case "lt":
-		return '<', true
-	case "gt":
-		return '>', true
-	case "amp":
-		return '&', true
-	case "apos":
-		return '\'', true
-	case "quot":
-		return '"', true
-	}
-	digits, base := strings.CutPrefix(ref, "#x")
-	b := 16
-	if !base {
-		if digits, base = strings.CutPrefix(ref, "#"); !base {
-			return 0, false
-		}
-		b = 10
-	}
-	if digits == "" || digits[0] == '+' || digits[0] == '-' {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(digits, b, 32)
-	r := rune(n)
-	if err != nil || !(r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF) {
-		return 0, false
-	}
-	return r, true
+	return s != "" && colons <= 1
 }

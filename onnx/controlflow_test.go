@@ -333,7 +333,7 @@ func TestControlFlow(t *testing.T) {
 			if err := ir.Write(model, xml, ""); err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
-			back, err := ir.Read(xml, ir.ReadOptions{})
+			back, err := ir.ReadFile(xml, ir.ReadOptions{})
 			if err != nil {
 				t.Fatalf("%s: reading the IR back: %v", what, err)
 			}

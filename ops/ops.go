@@ -11,25 +11,14 @@
 // ShapeOf and its new ops). Layers irdiv does not know fail with
 // ErrUnsupportedOp and stay opaque, with the ports their file declares.
 //
-// The ops irdiv infers and evaluates (the twelve numeric types and
-// boolean): Parameter, Const, Result; Add, Subtract, Multiply, Divide,
-// FloorMod, Mod, Minimum, Maximum, Power, SquaredDifference; Equal,
-// NotEqual, Less, LessEqual, Greater, GreaterEqual; LogicalAnd, LogicalOr,
-// LogicalXor, LogicalNot; Abs, Negative, Sign, Floor, Ceiling, Round-5,
-// Relu, Sqrt, Exp, Log, Sigmoid, Tanh, Clamp, Convert, Select; ShapeOf-1
-// and -3, Gather-1, -7 and -8, StridedSlice, Slice-8, Concat, Unsqueeze,
-// Squeeze-1 and -15, Reshape, Transpose, Broadcast-1 and -3 (numpy,
-// explicit, bidirectional), Range-1 and -4, Tile, Split, VariadicSplit,
-// ReduceSum, ReduceProd, ReduceMin, ReduceMax, ReduceMean,
-// ReduceLogicalAnd and ReduceLogicalOr; If-8 and Loop-5, whose bodies
-// (models of their own) run as a Program does, every body run of one
-// evaluation counted against Options.MaxBodyRuns. Those irdiv only infers
-// (Evaluate gives ErrUnsupportedOp): Convolution, GroupConvolution,
-// ConvolutionBackpropData, GroupConvolutionBackpropData, MaxPool-1, -8 and
-// -14, AvgPool-1 and -14, MatMul, Pad-1 and -12, Interpolate-4 and -11,
-// Softmax-1 and -8, BatchNormInference-1 and -5, Elu, Gelu-2 and -7,
-// HSwish, HSigmoid, Swish, Mish and SoftPlus. The convolutions, poolings
-// and Pad also give their output dimensions as SpatialRules.
+// Catalog lists every op and version irdiv knows, and whether Evaluate
+// computes it or only its types and shapes are known (the convolutions,
+// poolings, MatMul, Interpolate, Softmax and the float activations, which
+// also give their output dimensions as SpatialRules); docs/ops.md is
+// generated from it, so that the list cannot drift from the registry.
+// If-8 and Loop-5 run their bodies (models of their own) as a Program
+// does, every body run of one evaluation counted against
+// Options.MaxBodyRuns.
 //
 // Evaluation is exact where OpenVINO's reference defines one answer:
 // integers wrap around (two's complement), f32 and f64 are computed one

@@ -22,7 +22,7 @@ func TestRealModelsAgreeWithOpenVINO(t *testing.T) {
 	more, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(files[0])), "_xml_only_bin_unavailable/*/*.xml"))
 	for _, path := range append(files, more...) {
 		name := filepath.Base(filepath.Dir(path))
-		m, err := ir.Read(path, ir.ReadOptions{MaxConstBytes: 1 << 20})
+		m, err := ir.ReadFile(path, ir.ReadOptions{MaxConstBytes: 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -81,7 +81,7 @@ func NewCore() *Core { return &Core{} }
 
 // ReadModel reads an IR model; weightsPath "" means the .xml path with .bin.
 func (c *Core) ReadModel(xmlPath, weightsPath string) (*ir.Model, error) {
-	return ir.Read(xmlPath, ir.ReadOptions{WeightsPath: weightsPath})
+	return ir.ReadFile(xmlPath, ir.ReadOptions{WeightsPath: weightsPath})
 }
 
 // ReadModelFromBytes reads an IR model from memory; weights may be nil

@@ -132,6 +132,34 @@ var Codes = []CodeDoc{
 		"Past the budget of integer elements followed one by one, a tensor is followed as one expression over all its elements, which proves less and finds fewer counter-examples."},
 }
 
+// Targets are the OpenVINO devices a finding concerns: the reference
+// implementation and constant folding, which honour m_pythondiv; the CPU
+// plugin, which ignores it (truncates) and divides integers in float32;
+// the GPU plugin, which ignores it too (#38248).
+const (
+	TargetReference = "reference"
+	TargetCPU       = "cpu"
+	TargetGPU       = "gpu"
+)
+
+// AllTargets are the targets --target takes.
+var AllTargets = []string{TargetReference, TargetCPU, TargetGPU}
+
+// Targets are the devices a finding of this code concerns; every device
+// for the codes that are not about one (a zero divisor, the structure).
+func (c Code) Targets() []string {
+	switch c {
+	case FloorTrunc, FloorTruncReshape, FloorTruncPossible, FloorTruncAgree:
+		// A flooring Divide floors only where m_pythondiv is honoured.
+		return []string{TargetReference}
+	case CPUPythonDivIgnore:
+		return []string{TargetCPU, TargetGPU}
+	case CPUI32Float32, CPUI64Narrowed:
+		return []string{TargetCPU}
+	}
+	return AllTargets
+}
+
 // Doc returns the documentation of a code, and whether it is one.
 func (c Code) Doc() (CodeDoc, bool) {
 	for _, d := range Codes {

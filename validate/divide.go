@@ -270,7 +270,14 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 	}
 	if w, ok := search(false); ok {
 		e := v.witness(evidence(), w, "ONNX", v.subject())
-		v.r.add(Error, FloorTrunc, l, e, "floors where ONNX truncates, and the model admits inputs where they differ: %s", e.Get("counter_example"))
+		msg := fmt.Sprintf("floors where ONNX truncates, and the model admits inputs where they differ: %s", e.Get("counter_example"))
+		if strings.HasPrefix(strings.ToLower(v.opts.Producer), "pytorch") {
+			// torch.onnx (1.13 and earlier) exports Python's a // b on
+			// integers, which floors, as a plain Div, which truncates.
+			e = e.With(Fact{"exported_by", v.opts.Producer})
+			msg += "; the model comes from PyTorch, whose a // b floors: if this Div is a //, the export already disagrees with PyTorch and OpenVINO's floor is what PyTorch computes (fix the export); if it is torch.div(rounding_mode=\"trunc\"), ONNX's truncation is meant (irdiv fix)"
+		}
+		v.r.add(Error, FloorTrunc, l, e, "%s", msg)
 		v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 		return
 	}

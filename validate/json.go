@@ -33,13 +33,15 @@ type findingJSON struct {
 	Layer    *layerJSON `json:"layer"`
 	Message  string     `json:"message"`
 	Evidence Evidence   `json:"evidence"`
+	// Targets are the devices the finding concerns (Code.Targets).
+	Targets []string `json:"targets"`
 	// Baselined is there only when true.
 	Baselined bool `json:"baselined,omitempty"`
 }
 
 // MarshalJSON writes the report as README.md documents it:
 // {"model", "findings": [{"severity", "code", "layer": {"id", "name"} or
-// null, "message", "evidence"}], "summary": {"errors", "warnings", "notes"},
+// null, "message", "evidence", "targets"}], "summary": {"errors", "warnings", "notes"},
 // "hidden": {...} (the findings summary counts but a caller left out),
 // "coverage": {"integer_divides", "proven", "errors", "warnings", "clean",
 // "not_analysed": [{"layer", "divide", "reason"}]}}.
@@ -55,7 +57,7 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		out.Hidden = &r.Hidden
 	}
 	for _, f := range r.Findings {
-		fj := findingJSON{Severity: f.Severity, Code: f.Code, Message: f.Message, Evidence: f.Evidence, Baselined: f.Baselined}
+		fj := findingJSON{Severity: f.Severity, Code: f.Code, Message: f.Message, Evidence: f.Evidence, Targets: f.Code.Targets(), Baselined: f.Baselined}
 		if f.Layer != nil {
 			fj.Layer = &layerJSON{ID: f.Layer.ID, Name: f.Layer.Name}
 		}

@@ -49,6 +49,10 @@ type Options struct {
 	// OpenVINO's ONNX frontend does (onnx.Import), not an IR file: the
 	// findings then speak of "OpenVINO's import" rather than "this IR".
 	Imported bool
+	// Producer is the ONNX model's producer_name ("pytorch 1.13.1"): an
+	// integer Div exported by PyTorch may be Python's //, which floors,
+	// written as ONNX's truncating Div, and the findings say so.
+	Producer string
 	// Seed seeds the random inputs of the comparison with ONNX.
 	Seed uint64
 	// MaxTensorBytes bounds every tensor validation computes (0 means

@@ -383,7 +383,7 @@ func TestSharedModels(t *testing.T) {
 	files := testutil.SharedFiles(t, "ir-models/*/*.xml")
 	more, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(files[0])), "_xml_only_bin_unavailable/*/*.xml"))
 	for _, path := range append(files, more...) {
-		m, err := ir.Read(path, ir.ReadOptions{MaxConstBytes: 1 << 20})
+		m, err := ir.ReadFile(path, ir.ReadOptions{MaxConstBytes: 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}

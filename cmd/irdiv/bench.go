@@ -87,7 +87,10 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, inputs, err := readModelFiles(o.model, ir.ReadOptions{WeightsPath: o.weights}, int64(o.maxTensor))
+	if err := o.readLimits.check(); err != nil {
+		return err
+	}
+	m, inputs, err := readModelFiles(o.model, o.readLimits.apply(ir.ReadOptions{WeightsPath: o.weights}), int64(o.maxTensor))
 	if err != nil {
 		return err
 	}

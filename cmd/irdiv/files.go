@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -56,6 +57,15 @@ func readModelFiles(path string, opts ir.ReadOptions, maxTensor int64) (*ir.Mode
 		bin = strings.TrimSuffix(path, filepath.Ext(path)) + ".bin"
 	}
 	m, err := ir.ReadFile(path, opts)
+	if errors.Is(err, ir.ErrLimit) {
+		// Name the flag that raises the cap the file passed.
+		for _, c := range []struct{ field, flag string }{{"MaxNodes", "--max-nodes"}, {"MaxLayers", "--max-layers"}, {"MaxPorts", "--max-layers"}, {"MaxEdges", "--max-layers"}} {
+			if strings.Contains(err.Error(), "ReadOptions."+c.field+")") {
+				err = fmt.Errorf("%w; %s raises it", err, c.flag)
+				break
+			}
+		}
+	}
 	return m, inputFiles{path, bin}, err
 }
 

@@ -160,3 +160,25 @@ func TestRunComputesWhatItCan(t *testing.T) {
 		t.Errorf("exit %d %q", code, stderr)
 	}
 }
+
+// TestReadLimitFlags: --max-nodes and --max-layers lower or raise the caps
+// on an IR's XML, and a file past one is refused naming the flag.
+func TestReadLimitFlags(t *testing.T) {
+	model := filepath.Join("..", "..", "examples", "floordiv", "model.xml")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"info", "--max-nodes", "20", model}, "(ReadOptions.MaxNodes); --max-nodes raises it"},
+		{[]string{"validate", "--max-layers", "2", model}, "(ReadOptions.MaxLayers); --max-layers raises it"},
+		{[]string{"run", "--max-layers", "2", model}, "--max-layers raises it"},
+		{[]string{"info", "--max-layers", "0", model}, "must be at least 1"},
+	} {
+		if _, stderr, code := irdiv(t, c.args...); code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d %q", c.args, code, stderr)
+		}
+	}
+	if _, stderr, code := irdiv(t, "info", "--max-nodes", "100000", "--max-layers", "100000", model); code != 0 {
+		t.Errorf("raised caps: %q", stderr)
+	}
+}

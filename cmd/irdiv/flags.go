@@ -65,6 +65,7 @@ func (k *kernelFlags) config() (plugin.Config, error) {
 // modelFlags are the flags run and bench share, besides kernelFlags.
 type modelFlags struct {
 	kernelFlags
+	readLimits
 	weights string
 	inputs  multiFlag
 	seed    uint64
@@ -75,6 +76,34 @@ func (m *modelFlags) register(fs *flagSet) {
 	fs.Var(&m.inputs, "i", "input as `NAME=FILE.npy` (Parameter name, tensor name or index; with run --layer, the input port index); repeatable")
 	fs.Uint64Var(&m.seed, "seed", 1, "seed of generated inputs")
 	m.kernelFlags.register(fs)
+	m.readLimits.register(fs)
+}
+
+// readLimits are the caps on an IR's XML that --max-nodes and
+// --max-layers raise for a model larger than the defaults allow (a
+// 200k-layer IR passes the 4Mi XML nodes).
+type readLimits struct {
+	nodes, layers int
+}
+
+func (r *readLimits) register(fs *flagSet) {
+	fs.IntVar(&r.nodes, "max-nodes", ir.DefaultMaxNodes, "largest `N` of XML elements and attributes an IR may hold")
+	fs.IntVar(&r.layers, "max-layers", ir.DefaultMaxLayers, "largest `N` of layers an IR may hold (ports and edges: 4 N)")
+}
+
+// apply sets the caps in opts.
+func (r readLimits) apply(opts ir.ReadOptions) ir.ReadOptions {
+	opts.MaxNodes = r.nodes
+	opts.MaxLayers, opts.MaxPorts, opts.MaxEdges = r.layers, 4*r.layers, 4*r.layers
+	return opts
+}
+
+// check refuses caps that are not positive.
+func (r readLimits) check() error {
+	if r.nodes < 1 || r.layers < 1 {
+		return usageErr("--max-nodes %d and --max-layers %d must be at least 1", r.nodes, r.layers)
+	}
+	return nil
 }
 
 // generator is the source of generated inputs: the same seed gives the

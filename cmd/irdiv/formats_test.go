@@ -232,3 +232,32 @@ func TestReadmePicture(t *testing.T) {
 		t.Errorf("red nodes %v; regenerate with the README's command", red)
 	}
 }
+
+// TestTargets: --target keeps the findings about one device: the
+// example's floor errors concern OpenVINO's reference, not the CPU plugin,
+// which truncates as ONNX does; JSON names each finding's devices; an
+// error on a PyTorch export says the Div may be Python's //.
+func TestTargets(t *testing.T) {
+	if _, stderr, code := irdiv(t, "validate", unetModel, "--target", "cpu"); code != 0 {
+		t.Errorf("--target cpu: exit %d %q", code, stderr)
+	}
+	if stdout, _, code := irdiv(t, "validate", unetModel, "--target", "reference"); code != 1 || !strings.Contains(stdout, "2 errors") || strings.Contains(stdout, "cpu/") {
+		t.Errorf("--target reference: exit %d\n%s", code, stdout)
+	}
+	if _, stderr, code := irdiv(t, "validate", unetModel, "--target", "tpu"); code != 2 || !strings.Contains(stderr, "must be one of reference, cpu, gpu") {
+		t.Errorf("--target tpu: exit %d %q", code, stderr)
+	}
+	stdout, _, _ := irdiv(t, "validate", unetModel, "--json")
+	if !strings.Contains(stdout, `"targets": [
+        "reference"
+      ]`) || !strings.Contains(stdout, `"targets": [
+        "cpu",
+        "gpu"
+      ]`) {
+		t.Errorf("JSON targets:\n%s", stdout)
+	}
+	stdout, _, _ = irdiv(t, "validate", filepath.Join("..", "..", "testdata", "pytorch", "div_floor_op13.onnx"))
+	if !strings.Contains(stdout, "the model comes from PyTorch, whose a // b floors: if this Div is a //, the export already disagrees with PyTorch") {
+		t.Errorf("PyTorch export:\n%s", stdout)
+	}
+}

@@ -112,6 +112,8 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 	around := fs.String("around", "", "with --dot or --svg, only the layers near `LAYER` (a name or id:N), or near every error and warning (findings; the default past 200 layers)")
 	depth := fs.Int("depth", 2, "with --around, how many edges away a layer may be")
 	weights := fs.String("weights", "", "weights `FILE.bin` (default: MODEL.bin; info works without it)")
+	var limits readLimits
+	limits.register(fs)
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -128,7 +130,10 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	// info needs types and shapes, and the small constants it prints; it
 	// never reads the weights.
-	m, err := readModel(pos[0], ir.ReadOptions{WeightsPath: *weights, MaxConstBytes: infoConstBytes}, 0)
+	if err := limits.check(); err != nil {
+		return err
+	}
+	m, err := readModel(pos[0], limits.apply(ir.ReadOptions{WeightsPath: *weights, MaxConstBytes: infoConstBytes}), 0)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,11 @@
-// Command irdiv evaluates OpenVINO Divide-1 exactly: one division from the
-// command line (eval), a whole IR model or one layer of it (run), a
-// model's description (info), and inference timing (bench).
+// Command irdiv evaluates OpenVINO Divide-1 exactly and finds, proves and
+// fixes what models converted from ONNX and PyTorch compute wrong at their
+// integer Divides: one division from the command line (eval), a whole
+// model or one layer of it (run), a model's description and picture
+// (info), inference timing (bench), faithful ONNX to IR conversion
+// (convert), findings with proofs and counter-examples (validate), a
+// rewritten model that every reading of Div computes alike (fix), and the
+// build's version (version). docs/cli.md is generated from their help.
 //
 // Exit status: 0 on success, 1 on an error (one line on stderr starting
 // "irdiv: "), 2 on a usage error.

@@ -78,7 +78,10 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, inputs, err := readModelFiles(pos[0], ir.ReadOptions{WeightsPath: o.weights}, int64(o.maxTensor))
+	if err := o.readLimits.check(); err != nil {
+		return err
+	}
+	m, inputs, err := readModelFiles(pos[0], o.readLimits.apply(ir.ReadOptions{WeightsPath: o.weights}), int64(o.maxTensor))
 	if err != nil {
 		return err
 	}

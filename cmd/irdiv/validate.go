@@ -66,6 +66,9 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	failOnFlag := fs.String("fail-on", "error", "exit 1 when a finding not in the baseline is of `SEVERITY` or worse: error, warning, note, or never")
 	baselinePath := fs.String("baseline", "", "accept the findings listed in `FILE` (written by --write-baseline): they are reported as baselined and do not fail the run")
 	writeBaselinePath := fs.String("write-baseline", "", "write every finding of this run to `FILE`, as a baseline for --baseline")
+	target := fs.String("target", "", "report only the findings that concern `DEVICE`: reference (OpenVINO's reference and constant folding, which honour m_pythondiv), cpu or gpu (whose plugins truncate whatever it says); default: every device, each finding naming those it concerns")
+	var limits readLimits
+	limits.register(fs)
 	quiet := fs.Bool("quiet", false, "show no progress on a terminal (progress is shown only on a terminal, for runs past a second)")
 	severity := fs.String("severity", "note", "show findings of this `SEVERITY` and worse: note, warning or error")
 	seed := fs.Uint64("seed", 1, "seed of the random operands of --onnx")
@@ -95,6 +98,12 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	case "text", "json", "sarif", "junit":
 	default:
 		return usageErr("--format %s: must be one of text, json, sarif, junit", *format)
+	}
+	if *target != "" && !slices.Contains(validate.AllTargets, *target) {
+		return usageErr("--target %s: must be one of %s", *target, strings.Join(validate.AllTargets, ", "))
+	}
+	if err := limits.check(); err != nil {
+		return err
 	}
 	failOn, err := parseFailOn(*failOnFlag)
 	if err != nil {
@@ -131,7 +140,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 		wg.Go(func() {
 			for i := range work {
 				bar.start(paths[i])
-				reports[i], errs[i] = validateOne(paths[i], opts)
+				reports[i], errs[i] = validateOne(paths[i], opts, limits)
 				bar.finish()
 			}
 		})
@@ -150,6 +159,12 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 		}
 		if err != nil {
 			reports[i] = &validate.Report{Model: paths[i], Findings: []validate.Finding{{Severity: validate.Error, Code: validate.IRUnreadable, Message: err.Error()}}}
+		}
+	}
+	// A finding about another device is not this run's concern.
+	if *target != "" {
+		for _, r := range reports {
+			r.Findings = slices.DeleteFunc(r.Findings, func(f validate.Finding) bool { return !slices.Contains(f.Code.Targets(), *target) })
 		}
 	}
 	var total validate.Summary
@@ -242,7 +257,7 @@ func modelPaths(args []string) ([]string, error) {
 	return paths, nil
 }
 
-func validateOne(path string, opts validate.Options) (*validate.Report, error) {
+func validateOne(path string, opts validate.Options, limits readLimits) (*validate.Report, error) {
 	if isONNX(path) {
 		om, err := onnx.ReadFile(path, onnx.ReadOptions{})
 		if err != nil {
@@ -252,10 +267,10 @@ func validateOne(path string, opts validate.Options) (*validate.Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		opts.Imported = true
+		opts.Imported, opts.Producer = true, om.Producer
 		return validate.Model(m, path, opts), nil
 	}
-	m, err := readModel(path, ir.ReadOptions{MaxConstBytes: constLimit}, 0)
+	m, err := readModel(path, limits.apply(ir.ReadOptions{MaxConstBytes: constLimit}), 0)
 	if err != nil {
 		return nil, err
 	}
@@ -360,7 +375,11 @@ func printReports(w io.Writer, reports []*validate.Report, total validate.Summar
 			if f.Layer != nil {
 				where = f.Layer.String() + ": "
 			}
-			textln(w, "  %-7s %s: %s%s", f.Severity, f.Code, where, f.Message)
+			targets := ""
+			if t := f.Code.Targets(); len(t) < len(validate.AllTargets) {
+				targets = " [" + strings.Join(t, ", ") + "]"
+			}
+			textln(w, "  %-7s %s%s: %s%s", f.Severity, f.Code, targets, where, f.Message)
 			if e := f.Evidence.Get("expression"); e != nil {
 				textln(w, "          %s", e)
 			}
