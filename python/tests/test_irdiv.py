@@ -62,6 +62,8 @@ class ValidateTest(unittest.TestCase):
         self.assertTrue(str(r.errors[0]).startswith('error divide/floor-trunc: layer "/Div" (id 108): floors where ONNX truncates'), str(r.errors[0]))
         self.assertTrue(r.errors[0].evidence["counter_example"].startswith("-5 / 2: ONNX gives -2, "))
         self.assertFalse(r.errors[0].baselined)
+        self.assertEqual(r.errors[0].targets, ["reference"])
+        self.assertEqual(sorted({t for f in r.notes for t in f.targets}), ["cpu", "gpu", "reference"])
         self.assertEqual(len(r.notes), 6)
         self.assertEqual(r.warnings, [])
         self.assertTrue(all(f.counter_example is None for f in r.notes))

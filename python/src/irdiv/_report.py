@@ -46,6 +46,9 @@ class Finding:
             ``counter_example_not_written``).
         baselined: the finding is in the baseline given (``baseline=``),
             so it does not fail the run.
+        targets: the devices it concerns (``"reference"``, ``"cpu"``,
+            ``"gpu"``) when not all of them; empty when all (or when the
+            irdiv that ran names none).
     """
 
     severity: str
@@ -55,6 +58,7 @@ class Finding:
     evidence: Dict[str, Any] = field(default_factory=dict)
     counter_example: Optional[Dict[str, "np.ndarray"]] = field(default=None, repr=False)
     baselined: bool = False
+    targets: List[str] = field(default_factory=list)
 
     def __str__(self) -> str:
         where = f"{self.layer}: " if self.layer else ""
@@ -168,6 +172,7 @@ def parse_report(data: Mapping[str, Any], returncode: int = 0) -> Report:
             message=str(f.get("message", "")),
             evidence=dict(f.get("evidence") or {}),
             baselined=bool(f.get("baselined", False)),
+            targets=[str(t) for t in f.get("targets") or []],
         )
         for f in data.get("findings") or []
     ]
