@@ -10,7 +10,9 @@
 // suffixed or hashed name cannot collide with another name's plain form.
 //
 // It is the one source of these names: the command line writes by them
-// and internal/ortreplay finds the files by them.
+// and internal/ortreplay finds the files by them, as does the Python
+// package (python/src/irdiv/_safename.py ports Stem, Unique and Files:
+// change it with them; python/tests has this package's test cases).
 package safename
 
 import (

@@ -1,0 +1,7 @@
+"""python -m irdiv: the irdiv command."""
+
+import sys
+
+from ._cli import main
+
+sys.exit(main())
