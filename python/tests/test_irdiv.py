@@ -126,6 +126,21 @@ class ValidateTest(unittest.TestCase):
         for f, g in zip(r.errors, self.report.errors):
             np.testing.assert_array_equal(f.counter_example["x"], g.counter_example["x"])
 
+    def test_fix(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "fixed.onnx")
+            result = irdiv.fix(UNET, out)
+            self.assertEqual(result.output, out)
+            self.assertEqual(len(result.rewritten), 2, result.text)
+            self.assertTrue(result.checked.startswith("checked: validate proves every rewritten Div"), result.text)
+            fixed = irdiv.validate(out)
+            self.assertEqual(fixed.summary.errors, 0)
+            self.assertEqual(fixed.coverage.proven, 4)
+            self.assertIsNone(irdiv.fix(out, os.path.join(tmp, "again.onnx")).output)
+            self.assertFalse(os.path.exists(os.path.join(tmp, "again.onnx")))
+            with self.assertRaises(irdiv.Error):
+                irdiv.fix(UNET, UNET)
+
     def test_missing_file(self) -> None:
         missing = REPO / "examples" / "no-such-model.onnx"
         with self.assertRaises(irdiv.Error) as cm:

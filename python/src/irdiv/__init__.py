@@ -11,7 +11,9 @@ binary bundled in its wheel::
     for f in report.errors:
         print(f.code, f.layer, f.counter_example)
 
-``irdiv.validate`` returns a :class:`Report`; :class:`Error` is raised when
+``irdiv.validate`` returns a :class:`Report`; ``irdiv.fix(model, output)``
+writes a model that every reading of Div computes alike and returns a
+:class:`FixResult`; :class:`Error` is raised when
 the command cannot do what was asked. The ``irdiv`` command (or ``python -m
 irdiv``) is the binary itself, with the same arguments and exit status.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 from ._binary import Error, binary
 from ._report import SEVERITIES, Coverage, Finding, Layer, NotAnalysed, Report, Summary
+from ._fix import FixResult, fix
 from ._validate import validate
 
 try:
@@ -34,11 +37,13 @@ __all__ = [
     "Coverage",
     "Error",
     "Finding",
+    "FixResult",
     "Layer",
     "NotAnalysed",
     "Report",
     "Summary",
     "__version__",
     "binary",
+    "fix",
     "validate",
 ]
