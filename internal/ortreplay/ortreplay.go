@@ -88,11 +88,21 @@ func Find() (Runner, error) {
 	}
 	r.Version = meta.Version
 	cmd := exec.Command(node, "-e", `require("onnxruntime-node/dist/binding").initOrt()`)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+r.Modules)
+	cmd.Env = r.env()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return Runner{}, fmt.Errorf("ortreplay: onnxruntime-node in %s (from %s) does not load: %v: %s", r.Modules, source, err, firstLine(out))
 	}
 	return r, nil
+}
+
+// env is the environment node runs in: NODE_PATH to find the package,
+// and ORT_DISABLE_TELEMETRY, as onnxruntime-node 1.29 and later otherwise
+// keep a device id and a database of events (every failed run, with its
+// message and model path) under ~/.cache/Microsoft/DeveloperTools, leave
+// an empty /tmp/mat-debug-PID.log per process, and upload the events; the
+// database's fsync per failed run also makes runs that fail slow.
+func (r Runner) env() []string {
+	return append(os.Environ(), "NODE_PATH="+r.Modules, "ORT_DISABLE_TELEMETRY=1")
 }
 
 // typeNames maps element types to onnxruntime-common's names. bf16 has
@@ -335,7 +345,7 @@ func encodeFeeds(inputs map[string]*ir.Tensor) (map[string]wireTensor, error) {
 func (r Runner) node(req []byte) ([]byte, error) {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(r.Node, "-e", script)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+r.Modules)
+	cmd.Env = r.env()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(req), &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("%v: %s", err, firstLine(stderr.Bytes()))

@@ -36,6 +36,8 @@
 "use strict";
 const fs = require("fs");
 const { binding, initOrt } = require("onnxruntime-node/dist/binding");
+// Once: require resolves a bare name through the file system at every call.
+const { Tensor } = require("onnxruntime-common");
 
 // ONNX TensorProto.DataType -> name used by onnxruntime-common.
 const TYPE_NAMES = { 1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32", 7: "int64", 8: "string", 9: "bool", 10: "float16", 11: "float64", 12: "uint32", 13: "uint64" };
@@ -61,7 +63,6 @@ function toTensor(name, t) {
 	// A fresh buffer: Buffer.from may return a view at an offset no typed array of wide elements accepts.
 	const copy = new ArrayBuffer(bytes.length);
 	new Uint8Array(copy).set(bytes);
-	const { Tensor } = require("onnxruntime-common");
 	return new Tensor(t.type, new Arr(copy), t.dims);
 }
 
