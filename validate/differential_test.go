@@ -75,10 +75,11 @@ type diffCase struct {
 	dir     string // the variants' files
 	samples []randmodel.Sample
 	// refused is why irdiv could not read or import the model; panicked
-	// says validate panicked on it.
-	refused, panicked string
-	findings          []Finding
-	elapsed           time.Duration
+	// says validate panicked on it; unloadable why ONNX Runtime refuses
+	// it at its declared shapes (found only when replaying).
+	refused, panicked, unloadable string
+	findings                      []Finding
+	elapsed                       time.Duration
 	// truth is per sample what the truncating model gave: nil where no
 	// ground truth ran for this model (truthErr says why).
 	truth    []sampleTruth
@@ -146,24 +147,31 @@ func TestDifferential(t *testing.T) {
 		}
 		cases[i] = c
 	}
+	generated := time.Now()
 	// Ground truth on ONNX Runtime runs in node processes beside the
 	// validation.
 	var truthDone sync.WaitGroup
+	var truthTook time.Duration
 	if ortErr == nil {
-		truthDone.Go(func() { ortTruth(t, runner, cases) })
+		truthDone.Go(func() { ortTruth(t, runner, cases); truthTook = time.Since(generated) })
 	}
 	validateAll(cases)
+	validateTook := time.Since(generated)
 	if ortErr != nil {
 		for _, c := range cases {
 			irdivTruth(c)
 		}
+		truthTook = time.Since(generated) - validateTook
 	}
 	truthDone.Wait()
 	for _, c := range cases {
 		c.classify()
 	}
+	replayed := time.Now()
 	replayErrors(t, runner, ortErr == nil, cases)
-	report(t, cfg, cases, truthName, time.Since(began))
+	phases := fmt.Sprintf("generating %v, validating %v, ground truth %v (beside it), replaying %v",
+		generated.Sub(began).Round(time.Millisecond), validateTook.Round(time.Millisecond), truthTook.Round(time.Millisecond), time.Since(replayed).Round(time.Millisecond))
+	report(t, cfg, cases, truthName, phases, time.Since(began))
 }
 
 // The variants of each model the test writes.
@@ -284,7 +292,7 @@ func (c *diffCase) probed(outputs map[string]*ir.Tensor, err error) sampleTruth 
 	}
 	for name, t := range outputs {
 		if strings.HasSuffix(name, "/faults") && ir.View[int64](t)[0] != 0 {
-			return sampleTruth{why: "Mod by 0 or MIN % -1"}
+			return sampleTruth{why: name + ": a Mod by 0 or of MIN by -1, or a window larger than its input"}
 		}
 	}
 	return s
@@ -440,6 +448,13 @@ func replayErrors(t *testing.T, r ortreplay.Runner, ort bool, cases []*diffCase)
 		}
 	}
 	for i, p := range todo {
+		if err := outcomes[2*i].Err; err != nil && strings.Contains(err.Error(), "cannot load") {
+			// The model is wrong for every input at its declared shapes:
+			// the generator's fault, not a verdict's.
+			p.c.unloadable = err.Error()
+			p.d.replayErr = "ONNX Runtime refuses the model at its declared shapes"
+			continue
+		}
 		p.d.replayed = true
 		p.d.differ, p.d.replayDetail = compareRuns(p.c.m, outcomes[2*i], outcomes[2*i+1])
 	}
@@ -460,11 +475,11 @@ func compareRuns(m *randmodel.Model, trunc, floor ortreplay.Outcome) (bool, stri
 	case trunc.Err != nil:
 		return false, "the ONNX model does not run: " + trunc.Err.Error()
 	case faulted(trunc) != "":
-		return false, "the ONNX model does not run: " + faulted(trunc) + " (division by 0 or MIN / -1)"
+		return false, "the ONNX model does not run: " + faulted(trunc) + " (a division by 0 or of MIN by -1, or a window larger than its input)"
 	case floor.Err != nil:
 		return true, "the flooring model fails: " + floor.Err.Error()
 	case faulted(floor) != "":
-		return true, "the flooring model divides by 0: " + faulted(floor)
+		return true, "the flooring model faults: " + faulted(floor)
 	}
 	var diffs []string
 	for _, o := range m.Outputs {
@@ -485,13 +500,14 @@ func compareRuns(m *randmodel.Model, trunc, floor ortreplay.Outcome) (bool, stri
 // report tallies the verdicts, fails the test on a false proof or a false
 // error (writing each offending model where it can be replayed), and
 // prints the summary.
-func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName string, took time.Duration) {
+func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases string, took time.Duration) {
 	type tally struct{ all, hazardous int }
 	counts := map[string]*tally{}
 	for _, v := range []string{vAgree, vError, vReshape, vPossible, vNone} {
 		counts[v] = &tally{}
 	}
-	var falseProofs, falseErrors, refused, panicked, noTruth, divs, confirmed, unreplayed, leftAsWarnings int
+	var falseProofs, falseErrors, refused, unloadable, panicked, noTruth, divs, confirmed, unreplayed, leftAsWarnings int
+	var validating time.Duration
 	var slowest *diffCase
 	out := cfg.out
 	offend := func(c *diffCase, d *divCase, what string, witness map[string]*ir.Tensor) {
@@ -519,6 +535,11 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName string, t
 		if c.truth == nil {
 			noTruth++
 		}
+		if c.unloadable != "" {
+			unloadable++
+			t.Logf("ONNX Runtime refuses %v: %s", c.m, c.unloadable)
+		}
+		validating += c.elapsed
 		if slowest == nil || c.elapsed > slowest.elapsed {
 			slowest = c
 		}
@@ -565,9 +586,10 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName string, t
 	for _, v := range []string{vAgree, vError, vReshape, vPossible, vNone} {
 		lines = append(lines, fmt.Sprintf("%s %d (%d hazardous)", strings.TrimPrefix(v, "divide/"), counts[v].all, counts[v].hazardous))
 	}
-	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d real hazards left as warnings; %d models irdiv refuses, %d without ground truth, %d panics; slowest validation %v (seed %d); %v",
+	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d real hazards left as warnings; %d models irdiv refuses, %d ONNX Runtime refuses, %d without ground truth, %d panics; validation %v in all, slowest %v (seed %d); %s; %v in all",
 		len(cases), cfg.start, cfg.start+cfg.models-1, diffSamples, truthName, divs, strings.Join(lines, ", "),
-		falseProofs, falseErrors, confirmed, unreplayed, leftAsWarnings, refused, noTruth, panicked, slowest.elapsed.Round(time.Millisecond), slowest.m.Seed, took.Round(time.Second))
+		falseProofs, falseErrors, confirmed, unreplayed, leftAsWarnings, refused, unloadable, noTruth, panicked,
+		validating.Round(time.Millisecond), slowest.elapsed.Round(time.Millisecond), slowest.m.Seed, phases, took.Round(time.Second))
 	if out != "" {
 		t.Logf("offending models are in %s (each folder: model.onnx, model.floor.onnx, listing.txt, and the witness inputs as .npy for ortreplay.ReplayDir)", out)
 	}

@@ -96,11 +96,12 @@ func (g *gen) add(op string, ins []*val, attrs []attr, out *val) *val {
 		out.name = g.fresh("v")
 	}
 	name := fmt.Sprintf("n%d_%s", len(g.m.nodes), op)
+	sizes := map[string]int{"ConstantOfShape": 1, "Expand": 2, "Resize": 4}[op]
 	if op == "Div" && out.t.IsInteger() {
 		name = fmt.Sprintf("div%d", len(g.m.Divs))
 		g.m.Divs = append(g.m.Divs, Div{Node: name, Output: out.name})
 	}
-	g.m.nodes = append(g.m.nodes, node{op: op, name: name, inputs: names, outputs: []string{out.name}, attrs: attrs})
+	g.m.nodes = append(g.m.nodes, node{op: op, name: name, inputs: names, outputs: []string{out.name}, attrs: attrs, sizes: sizes})
 	g.m.types[out.name] = out.t
 	if out.t.IsInteger() {
 		g.ints = append(g.ints, out)
@@ -291,7 +292,7 @@ func (g *gen) step() {
 		{3, g.minMax}, {2, g.unary}, {3, g.clip}, {3, g.where}, {4, g.floatPath}, {1, g.castInt},
 		{3, g.concat}, {2, g.squeeze}, {4, g.slice}, {2, g.gather}, {4, g.reshape}, {2, g.expand},
 		{2, g.constantOfShape}, {2, g.rangeOp}, {2, g.reduceSum}, {5, g.window}, {1, g.resize},
-		{1, g.size},
+		{1, g.size}, {1, g.wrap}, {2, g.gatherPair},
 	}
 	total := 0
 	for _, t := range templates {
@@ -414,8 +415,10 @@ func (g *gen) mod() bool {
 	if g.chance(0.25) {
 		b = g.operand(a)
 	}
+	// fmod=1 only for int32: ONNX Runtime computes an integer fmod in
+	// double, which is not exact beyond 2^53.
 	fmod := int64(0)
-	if g.chance(0.3) {
+	if a.t == ir.I32 && g.chance(0.5) {
 		fmod = 1
 	}
 	g.binary("Mod", a, b, intAttr("fmod", fmod))
@@ -860,7 +863,7 @@ func (g *gen) window() bool {
 		kernel[i] = pick[int64](g, 1, 2, 2, 3, 3, 4)
 		strides[i] = pick[int64](g, 1, 2, 2, 3)
 		dilations[i] = 1
-		if g.chance(0.2) {
+		if op != "AveragePool" && g.chance(0.2) {
 			dilations[i] = 2
 		}
 		if padded {
@@ -918,6 +921,11 @@ func (g *gen) window() bool {
 		attrs = append(attrs, intAttr("ceil_mode", ceil), intsAttr("dilations", dilations...))
 	}
 	out := g.add(op, ins, attrs, g.unique(ir.F32, src.rank))
+	need := make([]int64, spatial)
+	for i := range need {
+		need[i] = dilations[i]*(kernel[i]-1) + 1 - pads[i] - pads[i+spatial]
+	}
+	g.m.nodes[len(g.m.nodes)-1].need = need
 	if src.dims != nil {
 		out.dims = outDims
 		if op == "Conv" {
@@ -926,8 +934,65 @@ func (g *gen) window() bool {
 	}
 	g.tensors = append(g.tensors, out)
 	// Its spatial dims, as real code reads them.
-	s := g.shapeOf(out)
-	g.add("Gather", []*val{s, g.konst(ir.I64, nil, int64(2+g.r.IntN(spatial)))}, []attr{intAttr("axis", 0)}, &val{t: ir.I64, n: -1})
+	axis := int64(2 + g.r.IntN(spatial))
+	after := g.add("Gather", []*val{g.shapeOf(out), g.konst(ir.I64, nil, axis)}, []attr{intAttr("axis", 0)}, &val{t: ir.I64, n: -1})
+	if g.chance(0.5) {
+		// What a U-Net's skip connection computes: the difference between
+		// the dim before and the dim after times the stride, halved to
+		// pad or crop each side. Its sign rests on the exact formula of
+		// the window's output dim.
+		before := g.add("Gather", []*val{g.shapeOf(src), g.konst(ir.I64, nil, axis)}, []attr{intAttr("axis", 0)}, &val{t: ir.I64, n: -1})
+		scaled := g.binary("Mul", after, g.konst(ir.I64, nil, pick(g, strides[axis-2], strides[axis-2], 2)))
+		if g.chance(0.3) {
+			scaled = g.binary(pick(g, "Add", "Sub"), scaled, g.konst(ir.I64, nil, pick[int64](g, 1, 2, kernel[axis-2])))
+		}
+		diff := g.binary("Sub", before, scaled)
+		if g.chance(0.5) {
+			diff = g.binary("Sub", scaled, before)
+		}
+		g.binary("Div", diff, g.konst(ir.I64, nil, pick[int64](g, 2, 2, 3)))
+	}
+	return true
+}
+
+// wrap adds shape arithmetic that leaves int64: a dim times a large
+// constant, or plus one, which two's complement wraps negative.
+func (g *gen) wrap() bool {
+	d := g.anyInt(func(v *val) bool { return v.t == ir.I64 && v.rank == 0 })
+	if d == nil {
+		return false
+	}
+	op, c := "Mul", pick[int64](g, 1<<62, 3<<61, 1<<61+1, 1<<40+3)
+	if g.chance(0.3) {
+		op, c = "Add", pick[int64](g, math.MaxInt64-2, math.MaxInt64)
+	}
+	w := g.binary(op, d, g.konst(ir.I64, nil, c))
+	g.binary("Div", w, g.konst(ir.I64, nil, pick[int64](g, 3, 3, 2, 5, 7)))
+	return true
+}
+
+// gatherPair subtracts two elements of one integer tensor, picked by
+// constant indices that name the same element at the declared shape
+// (the last one, and the one before the declared end): whether they are
+// the same depends on the shape.
+func (g *gen) gatherPair() bool {
+	data := g.anyInt(func(v *val) bool { return v.rank == 1 })
+	if data == nil {
+		return false
+	}
+	i, j := int64(-1), int64(0)
+	if data.n > 0 {
+		j = int64(data.n) - 1 - g.r.Int64N(2)
+	}
+	if g.chance(0.3) {
+		i, j = 0, -int64(max(data.n, 1))
+	}
+	a := g.add("Gather", []*val{data, g.konst(ir.I64, nil, i)}, []attr{intAttr("axis", 0)}, &val{t: data.t, n: -1})
+	b := g.add("Gather", []*val{data, g.konst(ir.I64, nil, j)}, []attr{intAttr("axis", 0)}, &val{t: data.t, n: -1})
+	diff := g.binary("Sub", a, b)
+	if g.chance(0.5) {
+		g.binary("Div", diff, g.konst(data.t, nil, pick[int64](g, 2, 3, -2)))
+	}
 	return true
 }
 

@@ -83,6 +83,12 @@ type node struct {
 	inputs  []string
 	outputs []string
 	attrs   []attr
+	// need is, for a window (MaxPool, AveragePool, Conv), the least size
+	// of each spatial dim of its input: its dilated kernel less its pads.
+	need []int64
+	// sizes is 1 + the input holding the dims of its output, for
+	// ConstantOfShape, Expand and Resize (0 for other ops).
+	sizes int
 }
 
 type attr struct {
@@ -199,7 +205,15 @@ type Variant struct {
 	// it is 0, or -1 under a dividend MIN, and adds an output
 	// "probe/NODE/faults" (int64 scalar) counting those elements: ONNX
 	// Runtime dies of SIGFPE there, so the model does not run on such
-	// inputs.
+	// inputs. It adds the same output to every window, counting the
+	// spatial dims of its input smaller than its dilated kernel less its
+	// pads: ONNX gives such a window no output (floor of a negative
+	// fraction, plus one) and OpenVINO refuses it, but ONNX Runtime
+	// divides with truncation and runs it with one. And it counts the
+	// negative dims given to ConstantOfShape, Expand and Resize, which
+	// ONNX refuses, and gives those ops 0 instead: ONNX Runtime refuses a
+	// negative dim only where the product of the dims is negative, and
+	// allocates gigabytes for [0, -4] or [-2, -3].
 	Guard bool
 	// Hazards adds per integer Div an output "probe/NODE/hazards" (int64
 	// scalar): the elements where the truncating quotient has a nonzero
@@ -227,6 +241,10 @@ func (m *Model) Variant(v Variant) []byte {
 			w.div(n)
 		case n.op == "Mod" && m.types[n.outputs[0]].IsInteger() && v.Guard:
 			w.mod(n)
+		case n.need != nil && v.Guard:
+			w.window(n)
+		case n.sizes > 0 && v.Guard:
+			w.sizes(n)
 		default:
 			w.nodes = append(w.nodes, n)
 		}
@@ -349,6 +367,32 @@ func (w *writer) div(n node) {
 	}
 	one := w.add("Cast", p+"one", []string{adjust}, []attr{intAttr("to", int64(dataType(t)))})
 	w.add("Sub", y, []string{q, one}, nil)
+}
+
+// window counts the spatial dims of a window's input that are too small
+// for it.
+func (w *writer) window(n node) {
+	p := n.name + "/guard/"
+	shape := w.add("Shape", p+"shape", []string{n.inputs[0]}, nil)
+	w.consts = append(w.consts,
+		constant{name: p + "two", t: ir.I64, dims: []int64{1}, ints: []int64{2}},
+		constant{name: p + "end", t: ir.I64, dims: []int64{1}, ints: []int64{math.MaxInt64}},
+		constant{name: p + "need", t: ir.I64, dims: []int64{int64(len(n.need))}, ints: n.need})
+	spatial := w.add("Slice", p+"spatial", []string{shape, p + "two", p + "end"}, nil)
+	small := w.add("Less", p+"small", []string{spatial, p + "need"}, nil)
+	w.count(p+"small_count", small, FaultsOutput(n.name))
+	w.nodes = append(w.nodes, n)
+}
+
+// sizes counts the negative dims an op is given, and gives it 0 for them.
+func (w *writer) sizes(n node) {
+	p := n.name + "/guard/"
+	zero := w.konst(p+"zero", ir.I64, 0)
+	negative := w.add("Less", p+"negative", []string{n.inputs[n.sizes-1], zero}, nil)
+	w.count(p+"negative_count", negative, FaultsOutput(n.name))
+	n.inputs = slices.Clone(n.inputs)
+	n.inputs[n.sizes-1] = w.add("Max", p+"dims", []string{n.inputs[n.sizes-1], zero}, nil)
+	w.nodes = append(w.nodes, n)
 }
 
 func (w *writer) mod(n node) {

@@ -22,7 +22,7 @@ const MaxDim = 6
 
 // Samples returns n runs' inputs, a pure function of the model and seed:
 // symbolic dims over a grid of 0..MaxDim while it is small enough to
-// cover in half the runs, then at random; with relaxed, a quarter of the
+// cover in half the runs, then at random; with relaxed, a third of the
 // runs give fixed dims other sizes too; integer elements small (-4..4),
 // non-negative, all alike, or mixed with the edges of their type; float
 // elements 0 (the models read only their shapes).
@@ -56,7 +56,7 @@ func (m *Model) Samples(seed uint64, n int, relaxed bool) []Sample {
 				size[p] = []int64{0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 8, 9, 12, 16}[r.IntN(18)]
 			}
 		}
-		perturb := relaxed && i >= grid && r.IntN(4) == 0
+		perturb := relaxed && i >= grid && r.IntN(3) == 0
 		s := Sample{Inputs: map[string]*ir.Tensor{}, Declared: true}
 		values := valueMode(r)
 		for _, in := range m.Inputs {
