@@ -19,6 +19,7 @@ import (
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/plugin"
 	"github.com/irdiv/irdiv/validate/internal/randmodel"
+	"github.com/irdiv/irdiv/validate/internal/values"
 )
 
 // The differential test's size: models per round, runs per model. A
@@ -573,7 +574,11 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 					confirmed++
 				default:
 					falseErrors++
-					offend(c, d, "false error (the counter-example "+d.replayDetail+")", d.counterExampleInput)
+					what := "false error (the counter-example " + d.replayDetail + ")"
+					if strings.HasPrefix(d.replayDetail, "the ONNX model does not run") {
+						what += "; irdiv's own evaluation of the whole model (ONNX's rounding) " + c.irdivRuns(d.counterExampleInput)
+					}
+					offend(c, d, what, d.counterExampleInput)
 				}
 			case vReshape, vPossible:
 				if hazard {
@@ -593,6 +598,31 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 	if out != "" {
 		t.Logf("offending models are in %s (each folder: model.onnx, model.floor.onnx, listing.txt, and the witness inputs as .npy for ortreplay.ReplayDir)", out)
 	}
+}
+
+// irdivRuns says whether irdiv's own concrete evaluation of the whole
+// model (Divides truncating, as the search's reference evaluation does)
+// runs on inputs: where it does and ONNX Runtime does not, irdiv's ops
+// accept what ONNX refuses; where it fails too, the search evaluated
+// only the part of the model around the Divide.
+func (c *diffCase) irdivRuns(inputs map[string]*ir.Tensor) string {
+	om, err := onnx.Read(c.m.Bytes(), onnx.ReadOptions{})
+	if err != nil {
+		return err.Error()
+	}
+	m, err := onnx.Import(om, onnx.ImportOptions{})
+	if err != nil {
+		return err.Error()
+	}
+	v := analyze(m, "model.onnx", Options{})
+	byLayer := map[*ir.Layer]*ir.Tensor{}
+	for _, l := range m.Parameters() {
+		byLayer[l] = inputs[l.Name]
+	}
+	if run := v.an.Evaluate(byLayer, values.RunOptions{Floor: truncating}); run.Err != nil {
+		return "fails too: " + run.Err.Error()
+	}
+	return "runs"
 }
 
 // saveOffender writes a model, its flooring twin, its listing and the
