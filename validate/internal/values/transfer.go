@@ -417,22 +417,33 @@ func (a *Analysis) wrap(e sym.Expr, t ir.ElementType) sym.Expr {
 	return a.B.Wrap(e, typeRange(t))
 }
 
-func isConstValue(v *Value) bool { _, ok := constInts(v); return ok }
-
 // shapeOperands tells whether an op of these inputs computes shape
-// arithmetic: some input is, and the others are too or constants.
+// arithmetic: some input is, and the others are too or constants that
+// keep it a size. A constant beyond maxSizeFactor (a dim times 2^62, a
+// dim plus 2^63-1) is not: such arithmetic leaves int64, and wraps.
 func shapeOperands(vs ...*Value) bool {
 	some := false
 	for _, v := range vs {
-		switch {
-		case v.Shape:
+		if v.Shape {
 			some = true
-		case !isConstValue(v):
+			continue
+		}
+		cs, ok := constInts(v)
+		if !ok {
 			return false
+		}
+		for _, c := range cs {
+			if c > maxSizeFactor || c < -maxSizeFactor {
+				return false
+			}
 		}
 	}
 	return some
 }
+
+// maxSizeFactor is the largest constant that multiplies any dim (at most
+// MaxDim) within int64.
+const maxSizeFactor = math.MaxInt64 / MaxDim
 
 // compare is a comparison's boolean where the ranges decide it for every
 // input (a dim is never -1, never below 0), else unknown.
