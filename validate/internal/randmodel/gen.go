@@ -545,9 +545,10 @@ func (g *gen) vec1(v *val) *val {
 	return g.add("Unsqueeze", []*val{v, g.konst(ir.I64, []int64{1}, 0)}, nil, &val{t: ir.I64, rank: 1, n: 1, class: "v1"})
 }
 
-// vector builds an int64 vector of known length from 1 to 4 of scalars,
-// constants and vectors.
-func (g *gen) vector(maxLen int) *val {
+// vector builds an int64 vector of known length from 1 to maxLen of
+// scalars, constants and vectors; -1 among the constants only for a
+// Reshape (anywhere else a constant -1 is refused statically).
+func (g *gen) vector(maxLen int, reshape bool) *val {
 	var parts []*val
 	n, want := 0, 1+g.r.IntN(maxLen)
 	for n < want {
@@ -560,7 +561,11 @@ func (g *gen) vector(maxLen int) *val {
 			}
 			fallthrough
 		case k < 8:
-			parts = append(parts, g.konst(ir.I64, []int64{1}, pick[int64](g, -1, 0, 1, 2, 3, 4)))
+			c := pick[int64](g, -1, 0, 1, 2, 3, 4)
+			if c < 0 && !reshape {
+				c = 2
+			}
+			parts = append(parts, g.konst(ir.I64, []int64{1}, c))
 			n++
 		default:
 			if v := g.anyInt(func(v *val) bool { return v.vector() && v.n <= maxLen-n }); v != nil {
@@ -576,7 +581,7 @@ func (g *gen) vector(maxLen int) *val {
 }
 
 func (g *gen) concat() bool {
-	g.vector(4)
+	g.vector(4, false)
 	return true
 }
 
@@ -732,7 +737,7 @@ func (g *gen) reshape() bool {
 		prod := g.add("ReduceProd", []*val{rest}, []attr{intAttr("keepdims", 1)}, &val{t: ir.I64, rank: 1, n: 1, class: "v1"})
 		target = g.add("Concat", []*val{first, prod}, []attr{intAttr("axis", 0)}, &val{t: ir.I64, rank: 1, n: 2, class: "v2"})
 	default:
-		target = g.vector(3)
+		target = g.vector(3, true)
 	}
 	var attrs []attr
 	if g.m.Opset >= 14 && g.chance(0.3) {
@@ -778,7 +783,7 @@ func (g *gen) expand() bool {
 // constantOfShape adds ConstantOfShape of a computed (bounded) vector,
 // filled with a small constant of either sign.
 func (g *gen) constantOfShape() bool {
-	shape := g.bounded(g.vector(3), 6)
+	shape := g.bounded(g.vector(3, false), 6)
 	t := g.intType()
 	c := constant{t: t, dims: []int64{1}, ints: []int64{pick[int64](g, 0, 1, -1, 3, -5)}}
 	out := g.add("ConstantOfShape", []*val{shape}, []attr{tensorAttr("value", c)}, g.unique(t, shape.n))
