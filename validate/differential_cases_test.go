@@ -66,6 +66,19 @@ func TestDifferentialCases(t *testing.T) {
 			// The search does not find N = 2 yet: a warning, no proof.
 			was: vAgree, wants: []string{vError, vPossible},
 		},
+		{
+			// y // 2 differs for y odd and negative, but there 7 / (min(max(y,
+			// -1), 0) + 1) divides by zero: the model never runs where
+			// floor and truncation differ.
+			name: "a counter-example must let the whole model run",
+			g: new(graph).input("y", onnxwire.Int64).
+				i64("two", []int64{}, 2).i64("seven", []int64{}, 7).i64("minus_one", []int64{}, -1).i64("zero", []int64{}, 0).i64("one", []int64{}, 1).
+				node("Div", []string{"y", "two"}, "div").
+				node("Max", []string{"y", "minus_one"}, "hi").node("Min", []string{"hi", "zero"}, "lo").node("Add", []string{"lo", "one"}, "d").
+				node("Div", []string{"seven", "d"}, "other").
+				output("div", onnxwire.Int64).output("other", onnxwire.Int64),
+			was: vError, wants: []string{vAgree, vPossible},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			om, err := onnx.Read(onnxwire.Model(13, onnxwire.Graph("g", tc.g.nodes, tc.g.inits, tc.g.inputs, tc.g.outputs)), onnx.ReadOptions{})

@@ -202,6 +202,9 @@ type Analysis struct {
 	Inputs   []*Input
 	Origins  []Origin // by symbol
 	Issues   []Issue
+	// reaching are the layers some Result depends on, once a search
+	// needs them.
+	reaching map[*ir.Layer]bool
 	// decide proves comparisons while the values are worked out: what
 	// holds for any input shape holds for the declared ones.
 	decide *sym.Prover
