@@ -619,7 +619,7 @@ func (c *diffCase) irdivRuns(inputs map[string]*ir.Tensor) string {
 	for _, l := range m.Parameters() {
 		byLayer[l] = inputs[l.Name]
 	}
-	if run := v.an.Evaluate(byLayer, values.RunOptions{Floor: truncating}); run.Err != nil {
+	if run := v.an.Evaluate(byLayer, values.RunOptions{Floor: truncating, ONNX: true}); run.Err != nil {
 		return "fails too: " + run.Err.Error()
 	}
 	return "runs"
