@@ -91,6 +91,19 @@ func TestDifferentialCases(t *testing.T) {
 				output("div", onnxwire.Int64).output("g", onnxwire.Int64),
 			was: vError, wants: []string{vAgree, vPossible},
 		},
+		{
+			// Reshape of x[3] to [3, 4, 3] cannot be; its elements, kept
+			// from x, did not fit its dims, and the Divide after it
+			// indexed past them.
+			name: "a Reshape to another number of elements does not panic",
+			g: new(graph).input("x", onnxwire.Int64, fixed(3)).
+				i64("zero", []int64{}, 0).i64("axes", []int64{1}, 0).i64("head", []int64{2}, 0, 4).i64("five", []int64{}, 5).
+				node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "zero"}, "n", onnxwire.IntAttr("axis", 0)).
+				node("Unsqueeze", []string{"n", "axes"}, "n1").node("Concat", []string{"head", "n1"}, "pattern", onnxwire.IntAttr("axis", 0)).
+				node("Reshape", []string{"x", "pattern"}, "r").node("Div", []string{"r", "five"}, "div").
+				output("div", onnxwire.Int64),
+			was: "a panic", wants: []string{vAgree, vError, vReshape, vPossible, vNone},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			om, err := onnx.Read(onnxwire.Model(13, onnxwire.Graph("g", tc.g.nodes, tc.g.inits, tc.g.inputs, tc.g.outputs)), onnx.ReadOptions{})

@@ -83,6 +83,12 @@ func (a *Analysis) transfer(l *ir.Layer) []*Value {
 		}
 		if static, ok := infos[i].Shape.ToStatic(); ok && len(static) == v.Rank {
 			v.Static = static
+			if n, err := ir.NumElements(static); v.Elems != nil && (err != nil || n != int64(len(v.Elems))) {
+				// A layer that cannot run at the declared shapes (a
+				// Reshape to another number of elements) keeps its
+				// input's elements: they no longer fit its dims.
+				v.all, v.Elems = a.All(v), nil
+			}
 		}
 	}
 	return out
