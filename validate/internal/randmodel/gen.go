@@ -312,15 +312,16 @@ func (g *gen) step() {
 	}
 }
 
-// shapeOf is Shape(t), once per value; from opset 15 now and then with
-// start or end.
-func (g *gen) shapeOf(t *val) *val {
-	if t.shape != nil {
+// shapeOf is Shape(t), once per value; where partial allows, from opset
+// 15 now and then with start, which keeps the dims from there on (callers
+// that index the dims by axis need them all).
+func (g *gen) shapeOf(t *val, partial bool) *val {
+	if t.shape != nil && (!partial || !g.chance(0.2)) {
 		return t.shape
 	}
 	out := &val{t: ir.I64, rank: 1, n: t.rank, class: fmt.Sprintf("v%d", t.rank)}
 	var attrs []attr
-	if g.m.Opset >= 15 && t.rank >= 2 && g.chance(0.2) {
+	if partial && g.m.Opset >= 15 && t.rank >= 2 && g.chance(0.2) {
 		start := int64(g.r.IntN(t.rank))
 		if g.chance(0.4) {
 			start -= int64(t.rank)
@@ -349,7 +350,7 @@ func (g *gen) dim() bool {
 	if g.chance(0.5) {
 		t = pick(g, cands...)
 	}
-	s := g.shapeOf(t)
+	s := g.shapeOf(t, true)
 	k := int64(g.r.IntN(s.n))
 	if g.chance(0.25) {
 		k -= int64(s.n)
@@ -731,7 +732,7 @@ func (g *gen) reshape() bool {
 	case k == 1:
 		target = g.konst(ir.I64, []int64{2}, pick[int64](g, 0, 0, 1, 2), -1)
 	case k == 2 && t.rank >= 2:
-		s := g.shapeOf(t)
+		s := g.shapeOf(t, false)
 		first := g.add("Gather", []*val{s, g.konst(ir.I64, []int64{1}, 0)}, []attr{intAttr("axis", 0)}, &val{t: ir.I64, rank: 1, n: 1, class: "v1"})
 		rest := g.add("Slice", []*val{s, g.konst(ir.I64, []int64{1}, 1), g.konst(ir.I64, []int64{1}, math.MaxInt64)}, nil, g.unique(ir.I64, 1))
 		prod := g.add("ReduceProd", []*val{rest}, []attr{intAttr("keepdims", 1)}, &val{t: ir.I64, rank: 1, n: 1, class: "v1"})
@@ -746,7 +747,7 @@ func (g *gen) reshape() bool {
 	out := g.add("Reshape", []*val{t, target}, attrs, g.unique(t.t, target.n))
 	g.tensors = append(g.tensors, out)
 	if g.chance(0.7) {
-		s := g.shapeOf(out)
+		s := g.shapeOf(out, false)
 		g.add("Gather", []*val{s, g.konst(ir.I64, nil, int64(g.r.IntN(target.n)))}, []attr{intAttr("axis", 0)}, &val{t: ir.I64, n: -1})
 	}
 	return true
@@ -767,7 +768,7 @@ func (g *gen) expand() bool {
 		return false
 	}
 	if t := g.anyInt(func(v *val) bool { return v.rank >= 1 && v.rank <= 2 }); t != nil && g.chance(0.3) {
-		s := g.shapeOf(t)
+		s := g.shapeOf(t, false)
 		lead := g.bounded(g.vec1(g.anyInt(scalar)), 4)
 		shape := g.add("Concat", []*val{lead, s}, []attr{intAttr("axis", 0)}, &val{t: ir.I64, rank: 1, n: t.rank + 1, class: fmt.Sprintf("v%d", t.rank+1)})
 		out := g.add("Expand", []*val{t, shape}, nil, g.unique(t.t, t.rank+1))
@@ -940,13 +941,13 @@ func (g *gen) window() bool {
 	g.tensors = append(g.tensors, out)
 	// Its spatial dims, as real code reads them.
 	axis := int64(2 + g.r.IntN(spatial))
-	after := g.add("Gather", []*val{g.shapeOf(out), g.konst(ir.I64, nil, axis)}, []attr{intAttr("axis", 0)}, &val{t: ir.I64, n: -1})
+	after := g.add("Gather", []*val{g.shapeOf(out, false), g.konst(ir.I64, nil, axis)}, []attr{intAttr("axis", 0)}, &val{t: ir.I64, n: -1})
 	if g.chance(0.5) {
 		// What a U-Net's skip connection computes: the difference between
 		// the dim before and the dim after times the stride, halved to
 		// pad or crop each side. Its sign rests on the exact formula of
 		// the window's output dim.
-		before := g.add("Gather", []*val{g.shapeOf(src), g.konst(ir.I64, nil, axis)}, []attr{intAttr("axis", 0)}, &val{t: ir.I64, n: -1})
+		before := g.add("Gather", []*val{g.shapeOf(src, false), g.konst(ir.I64, nil, axis)}, []attr{intAttr("axis", 0)}, &val{t: ir.I64, n: -1})
 		scaled := g.binary("Mul", after, g.konst(ir.I64, nil, pick(g, strides[axis-2], strides[axis-2], 2)))
 		if g.chance(0.3) {
 			scaled = g.binary(pick(g, "Add", "Sub"), scaled, g.konst(ir.I64, nil, pick[int64](g, 1, 2, kernel[axis-2])))
@@ -1017,7 +1018,7 @@ func (g *gen) resize() bool {
 	if g.x.t != ir.F32 {
 		return false
 	}
-	s := g.shapeOf(g.x)
+	s := g.shapeOf(g.x, false)
 	parts := []*val{g.add("Slice", []*val{s, g.konst(ir.I64, []int64{1}, 0), g.konst(ir.I64, []int64{1}, 2)}, nil, &val{t: ir.I64, rank: 1, n: 2, class: "v2"})}
 	for range g.x.rank - 2 {
 		q := g.anyInt(scalar)
@@ -1030,7 +1031,7 @@ func (g *gen) resize() bool {
 	// mode is nearest by default.
 	out := g.add("Resize", []*val{g.x, nil, nil, sizes}, nil, g.unique(ir.F32, g.x.rank))
 	g.tensors = append(g.tensors, out)
-	g.add("Gather", []*val{g.shapeOf(out), g.konst(ir.I64, nil, int64(g.x.rank-1))}, []attr{intAttr("axis", 0)}, &val{t: ir.I64, n: -1})
+	g.add("Gather", []*val{g.shapeOf(out, false), g.konst(ir.I64, nil, int64(g.x.rank-1))}, []attr{intAttr("axis", 0)}, &val{t: ir.I64, n: -1})
 	return true
 }
 
