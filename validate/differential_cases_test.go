@@ -104,6 +104,21 @@ func TestDifferentialCases(t *testing.T) {
 				output("div", onnxwire.Int64),
 			was: "a panic", wants: []string{vAgree, vError, vReshape, vPossible, vNone},
 		},
+		{
+			// Shape(x)[0:y] has as many elements as y says: its first and
+			// last are two dims, not one (they were one select(dims) atom,
+			// and their difference 0).
+			name: "two elements taken from a vector of dims are not one",
+			g: new(graph).input("x", onnxwire.Float, param("S"), param("K"), fixed(8), fixed(3)).input("y", onnxwire.Int64).
+				i64("zero", []int64{1}, 0).i64("i0", []int64{}, 0).i64("last", []int64{}, -1).i64("two", []int64{}, 2).
+				node("Shape", []string{"x"}, "s").node("Unsqueeze", []string{"y", "zero"}, "end").
+				node("Slice", []string{"s", "zero", "end", "zero"}, "head").
+				node("Gather", []string{"head", "i0"}, "first", onnxwire.IntAttr("axis", 0)).
+				node("Gather", []string{"head", "last"}, "final", onnxwire.IntAttr("axis", 0)).
+				node("Sub", []string{"first", "final"}, "d").node("Div", []string{"d", "two"}, "div").
+				output("div", onnxwire.Int64),
+			was: vAgree, wants: []string{vError, vPossible},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			om, err := onnx.Read(onnxwire.Model(13, onnxwire.Graph("g", tc.g.nodes, tc.g.inits, tc.g.inputs, tc.g.outputs)), onnx.ReadOptions{})
