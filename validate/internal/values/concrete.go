@@ -176,7 +176,7 @@ func fitsBudget(outs []ops.ValueInfo, perTensor, budget int64) bool {
 // Gather index out of range (OpenVINO gives zeros), a Range of step 0, a
 // Squeeze of a dim that is not 1 (OpenVINO skips it), a Reshape to
 // another number of elements, or whose -1 stands beside a zero dim
-// (OpenVINO resolves it), a Resize to a zero dim, a pooling or
+// (OpenVINO resolves it), a Resize to a size below 1, a pooling or
 // convolution of a zero dim other than the batch. nil where it runs, or
 // where the inputs are not known.
 func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
@@ -260,6 +260,15 @@ func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
 			return fmt.Errorf("ONNX's Reshape fails: -1 in %v cannot be inferred beside a zero dim", pattern)
 		}
 	case *ops.Interpolate:
+		if o.ShapeCalculationMode == "sizes" && len(in) > 1 {
+			if sizes, ok := values(in[1]); ok {
+				for _, d := range sizes {
+					if d <= 0 {
+						return fmt.Errorf("ONNX's Resize fails: size %d", d)
+					}
+				}
+			}
+		}
 		dims, ok1 := static(in[0])
 		if len(outs) != 1 || !ok1 {
 			return nil
