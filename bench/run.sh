@@ -33,6 +33,8 @@
 #   KIND=avx2 bash bench/run.sh    # the AVX2 kind (emulated on an AVX-512 host)
 #   SIZES='1Ki|64Ki|1Mi|16Mi' WINDOW_MS=1000 bash bench/run.sh
 set -euo pipefail
+# onnxruntime-node 1.29 and later keep and upload telemetry unless told not to.
+export ORT_DISABLE_TELEMETRY=1
 cd "$(dirname "$0")/.."
 out=${OUT_DIR:-bench/out}
 sizes=${SIZES:-64Ki} # of the one-thread tables; 16Mi and the thread runs always run

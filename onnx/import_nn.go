@@ -199,11 +199,26 @@ func importConvTranspose(im *importer, n *Node) ([]tensor, error) {
 	return im.withBias(y, c.spatial)
 }
 
+// roundingType is ONNX's ceil_mode as an OpenVINO rounding_type. ONNX
+// (its spec since opset 19's clarification, its reference and ONNX
+// Runtime, as PyTorch) drops a last window that would start in the end
+// padding: OpenVINO's ceil_torch (MaxPool-14, AvgPool-14), not its plain
+// ceil, which keeps it. A model from ONNX is analysed and run with ONNX's
+// dims; the pooling then needs opset14.
 func roundingType(n *Node) string {
 	if attrInt(n, "ceil_mode", 0) != 0 {
-		return "ceil"
+		return "ceil_torch"
 	}
 	return "floor"
+}
+
+// poolOpset is the opset of a pooling layer: 14 where ONNX's ceil_mode
+// needs ceil_torch, else the one given.
+func poolOpset(n *Node, opset string) string {
+	if attrInt(n, "ceil_mode", 0) != 0 {
+		return "opset14"
+	}
+	return opset
 }
 
 func importMaxPool(im *importer, n *Node) ([]tensor, error) {
@@ -223,14 +238,15 @@ func importMaxPool(im *importer, n *Node) ([]tensor, error) {
 		if !im.known("MaxPool", "opset1") {
 			return nil, nil
 		}
-		attrs := append(win.attrs(false), data("kernel", joinInts(kernel), "rounding_type", roundingType(n))...)
+		// ceil_mode came with MaxPool-10: floor here.
+		attrs := append(win.attrs(false), data("kernel", joinInts(kernel), "rounding_type", "floor")...)
 		return im.add("MaxPool", "opset1", "", attrs, x)
 	}
-	if !im.known("MaxPool", "opset8") {
+	if !im.known("MaxPool", poolOpset(n, "opset8")) {
 		return nil, nil
 	}
 	attrs := append(win.attrs(true), data("kernel", joinInts(kernel), "rounding_type", roundingType(n), "index_element_type", "i64", "axis", "0")...)
-	return im.add("MaxPool", "opset8", "", attrs, x)
+	return im.add("MaxPool", poolOpset(n, "opset8"), "", attrs, x)
 }
 
 func importAvgPool(im *importer, n *Node) ([]tensor, error) {
@@ -248,7 +264,7 @@ func importAvgPool(im *importer, n *Node) ([]tensor, error) {
 	}
 	exclude := strconv.FormatBool(attrInt(n, "count_include_pad", 0) == 0)
 	attrs := append(win.attrs(false), data("kernel", joinInts(kernel), "exclude-pad", exclude, "rounding_type", roundingType(n))...)
-	out, err := im.one("AvgPool", "opset1", "", attrs, x)
+	out, err := im.one("AvgPool", poolOpset(n, "opset1"), "", attrs, x)
 	return []tensor{out}, err
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx/internal/onnxpb"
+	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/plugin"
 	"google.golang.org/protobuf/proto"
 )
@@ -546,5 +547,38 @@ func TestComposedReductions(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPoolCeilMode: with ceil_mode, ONNX (and ONNX Runtime) drops a last
+// window that would start in the end padding, as OpenVINO's ceil_torch
+// does and its plain ceil does not: k3 s3 p1 over 2 elements gives 1
+// window, not 2. A false proof of the differential test came from the
+// plain ceil.
+func TestPoolCeilMode(t *testing.T) {
+	for _, op := range []string{"MaxPool", "AveragePool"} {
+		for _, tc := range []struct {
+			length, want int64
+		}{{2, 1}, {3, 2}, {4, 2}, {5, 2}, {7, 3}} {
+			model := nodeModel(13, op, []port{{"x", ir.F32, []int64{1, 1, tc.length}}}, []port{{"y", ir.F32, nil}},
+				intsAttr("kernel_shape", 3), intsAttr("strides", 3), intsAttr("pads", 1, 1), intAttr("ceil_mode", 1))
+			m, err := convertProto(t, model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inf, err := ops.InferModel(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got string
+			for _, l := range m.Layers {
+				if l.Type == "MaxPool" || l.Type == "AvgPool" {
+					got = inf.Outputs[l][0].Shape.String()
+				}
+			}
+			if want := fmt.Sprintf("[1,1,%d]", tc.want); got != want {
+				t.Errorf("%s of %d: %s, want ONNX's %s", op, tc.length, got, want)
+			}
+		}
 	}
 }

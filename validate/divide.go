@@ -241,7 +241,7 @@ func flooring(*ir.Layer, *ops.Divide) bool   { return true }
 // counter-example at the model's inputs when some input makes the model's
 // outputs differ; a warning naming what stopped the analysis otherwise.
 func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool, reason, a, b string, evidence func(...Fact) Evidence) {
-	onnxRun := values.RunOptions{Floor: truncating, MaxTensorBytes: v.opts.MaxTensorBytes}
+	onnxRun := values.RunOptions{Floor: truncating, MaxTensorBytes: v.opts.MaxTensorBytes, ONNX: true}
 	irRun := values.RunOptions{Floor: flooring, MaxTensorBytes: v.opts.MaxTensorBytes}
 	search := func(anyShape bool) (*values.Witness, bool) {
 		return v.an.Search(l, pairs, values.SearchOptions{Bad: floorDiffers, AnyShape: anyShape, Reference: onnxRun, Test: irRun})

@@ -57,7 +57,9 @@ func FuzzValidate(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if fs := findings(Model(back, "seed", Options{})); len(fs[ZeroDivisor]) != 1 || len(fs[FloorTrunc]) != 1 {
+	// d32 divides by zero whatever the input, so no input is a
+	// counter-example for d64: it is undecided.
+	if fs := findings(Model(back, "seed", Options{})); len(fs[ZeroDivisor]) != 1 || len(fs[FloorTruncPossible]) != 1 {
 		f.Fatalf("the shape sub-graph seed gives %v", fs)
 	}
 	f.Add(xml, bin, false)

@@ -1,10 +1,15 @@
 // Package onnxwire encodes small ONNX messages field by field, for the
-// examples and the hostile-input corpus: it can write what onnx.proto
+// examples, the hostile-input corpus and the random models of validate's
+// differential test: it can write what onnx.proto
 // forbids or the onnx package would never produce (wrong types, escaping
 // paths, absurd dims). Field numbers are those of onnx.proto.
 package onnxwire
 
-import "google.golang.org/protobuf/encoding/protowire"
+import (
+	"math"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
 
 // TensorProto.DataType values.
 const (
@@ -12,6 +17,7 @@ const (
 	Int32  = 6
 	String = 8
 	Int64  = 7
+	Bool   = 9
 )
 
 func str(b []byte, field protowire.Number, s string) []byte {
@@ -118,4 +124,47 @@ func TensorAttr(name string, tensor []byte) []byte {
 // IntAttr is an AttributeProto of type INT.
 func IntAttr(name string, v int64) []byte {
 	return varint(varint(str(nil, 1, name), 3, uint64(v)), 20, 2)
+}
+
+// IntsAttr is an AttributeProto of type INTS (packed, as onnx.helper
+// writes them).
+func IntsAttr(name string, vs ...int64) []byte {
+	var packed []byte
+	for _, v := range vs {
+		packed = protowire.AppendVarint(packed, uint64(v))
+	}
+	return varint(msg(str(nil, 1, name), 8, packed), 20, 7)
+}
+
+// FloatAttr is an AttributeProto of type FLOAT.
+func FloatAttr(name string, v float32) []byte {
+	a := protowire.AppendTag(str(nil, 1, name), 2, protowire.Fixed32Type)
+	a = protowire.AppendFixed32(a, math.Float32bits(v))
+	return varint(a, 20, 1)
+}
+
+// Dim is one dim of a ValueInfo's shape: a size, or when Param is set a
+// symbolic dim of that name (dim_param).
+type Dim struct {
+	Value int64
+	Param string
+}
+
+// ValueDims is a ValueInfoProto of a tensor whose dims may be symbolic.
+// A nil dims slice leaves the shape out (unknown rank), as a model's
+// intermediate values or outputs often do; an empty one is a scalar.
+func ValueDims(name string, dataType int32, dims []Dim) []byte {
+	tensor := varint(nil, 1, uint64(dataType))
+	if dims != nil {
+		shape := []byte{}
+		for _, d := range dims {
+			if d.Param != "" {
+				shape = msg(shape, 1, str(nil, 2, d.Param))
+			} else {
+				shape = msg(shape, 1, varint(nil, 1, uint64(d.Value)))
+			}
+		}
+		tensor = msg(tensor, 2, shape)
+	}
+	return msg(str(nil, 1, name), 2, msg(nil, 1, tensor))
 }

@@ -90,11 +90,21 @@ func Find() (Runner, error) {
 	}
 	r.Version = meta.Version
 	cmd := exec.Command(node, "-e", `require("onnxruntime-node/dist/binding").initOrt()`)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+r.Modules)
+	cmd.Env = r.env()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return Runner{}, fmt.Errorf("ortreplay: onnxruntime-node in %s (from %s) does not load: %v: %s", r.Modules, source, err, firstLine(out))
 	}
 	return r, nil
+}
+
+// env is the environment node runs in: NODE_PATH to find the package,
+// and ORT_DISABLE_TELEMETRY, as onnxruntime-node 1.29 and later otherwise
+// keep a device id and a database of events (every failed run, with its
+// message and model path) under ~/.cache/Microsoft/DeveloperTools, leave
+// an empty /tmp/mat-debug-PID.log per process, and upload the events; the
+// database's fsync per failed run also makes runs that fail slow.
+func (r Runner) env() []string {
+	return append(os.Environ(), "NODE_PATH="+r.Modules, "ORT_DISABLE_TELEMETRY=1")
 }
 
 // typeNames maps element types to onnxruntime-common's names. bf16 has
@@ -138,13 +148,9 @@ type result struct {
 
 // run evaluates every model on the same inputs in one node process.
 func (r Runner) run(models []string, inputs map[string]*ir.Tensor) ([]result, error) {
-	feeds := map[string]wireTensor{}
-	for name, t := range inputs {
-		typ, ok := typeNames[t.Type]
-		if !ok {
-			return nil, fmt.Errorf("ortreplay: input %q: ONNX Runtime's JavaScript API has no %s tensors", name, t.Type)
-		}
-		feeds[name] = wireTensor{typ, t.Shape, base64.StdEncoding.EncodeToString(t.Data)}
+	feeds, err := encodeFeeds(inputs)
+	if err != nil {
+		return nil, err
 	}
 	if r.Node == "" {
 		return nil, errors.New("ortreplay: Runner has no node; use Find")
@@ -153,16 +159,13 @@ func (r Runner) run(models []string, inputs map[string]*ir.Tensor) ([]result, er
 	if err != nil {
 		return nil, err
 	}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(r.Node, "-e", script)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+r.Modules)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(req), &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	stdout, err := r.node(req)
+	if err != nil {
 		// SIGFPE here is ORT's integer Div dividing by zero or MIN by -1.
-		return nil, fmt.Errorf("ortreplay: node running %s: %v: %s", strings.Join(models, ", "), err, firstLine(stderr.Bytes()))
+		return nil, fmt.Errorf("ortreplay: node running %s: %v", strings.Join(models, ", "), err)
 	}
 	var resp response
-	if err := json.Unmarshal(stdout.Bytes(), &resp); err != nil {
+	if err := json.Unmarshal(stdout, &resp); err != nil {
 		return nil, fmt.Errorf("ortreplay: unreadable answer from ortrun.js: %v", err)
 	}
 	if len(resp.Models) != len(models) || len(resp.Results) != 1 || len(resp.Results[0]) != len(models) {
@@ -231,6 +234,136 @@ func (r Runner) Run(model string, inputs map[string]*ir.Tensor) (map[string]*ir.
 		return nil, err
 	}
 	return res[0].outputs, res[0].err
+}
+
+// A Job is a model and the inputs of each run to give it.
+type Job struct {
+	Model string
+	Runs  []map[string]*ir.Tensor
+}
+
+// Outcome is what one run of a Job gave: the model's outputs by name, or
+// why it failed (Err, with ONNX Runtime's message).
+type Outcome struct {
+	Outputs map[string]*ir.Tensor
+	Err     error
+}
+
+// RunJobs runs each job's model on each of its runs, in one node process,
+// and returns the outcomes by job and run: a batch of many small models
+// costs one start of node and ONNX Runtime instead of one per model. A
+// model that ONNX Runtime cannot load fails each of its runs with that
+// message. The error is for the batch as a whole: an input ONNX
+// Runtime's JavaScript API cannot hold, or node dying (integer division
+// by zero, or MIN / -1, kills it with SIGFPE inside ORT's kernel: guard
+// the divisors of models that may meet them).
+func (r Runner) RunJobs(jobs []Job) ([][]Outcome, error) {
+	if r.Node == "" {
+		return nil, errors.New("ortreplay: Runner has no node; use Find")
+	}
+	type wireJob struct {
+		Model string                  `json:"model"`
+		Runs  []map[string]wireTensor `json:"runs"`
+	}
+	wire := make([]wireJob, len(jobs))
+	for i, j := range jobs {
+		wire[i].Model = j.Model
+		wire[i].Runs = make([]map[string]wireTensor, len(j.Runs))
+		for k, run := range j.Runs {
+			feeds, err := encodeFeeds(run)
+			if err != nil {
+				return nil, fmt.Errorf("%w (%s)", err, j.Model)
+			}
+			wire[i].Runs[k] = feeds
+		}
+	}
+	req, err := json.Marshal(map[string]any{"jobs": wire})
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.node(req)
+	if err != nil {
+		return nil, fmt.Errorf("ortreplay: node running a batch of %d models: %v", len(jobs), err)
+	}
+	var resp struct {
+		Jobs []struct {
+			Error   string `json:"error"`
+			Results []struct {
+				Error   string                `json:"error"`
+				Outputs map[string]wireTensor `json:"outputs"`
+			} `json:"results"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal(out, &resp); err != nil {
+		return nil, fmt.Errorf("ortreplay: unreadable answer from ortrun.js: %v", err)
+	}
+	if len(resp.Jobs) != len(jobs) {
+		return nil, errors.New("ortreplay: ortrun.js answered for the wrong number of jobs")
+	}
+	res := make([][]Outcome, len(jobs))
+	for i, j := range resp.Jobs {
+		res[i] = make([]Outcome, len(jobs[i].Runs))
+		if j.Error != "" {
+			for k := range res[i] {
+				res[i][k].Err = fmt.Errorf("ortreplay: ONNX Runtime cannot load %s", j.Error)
+			}
+			continue
+		}
+		if len(j.Results) != len(jobs[i].Runs) {
+			return nil, fmt.Errorf("ortreplay: ortrun.js answered %d runs of %s for %d", len(j.Results), jobs[i].Model, len(jobs[i].Runs))
+		}
+		for k, run := range j.Results {
+			if run.Error != "" {
+				res[i][k].Err = fmt.Errorf("ortreplay: %s: %s", jobs[i].Model, run.Error)
+				continue
+			}
+			res[i][k].Outputs = make(map[string]*ir.Tensor, len(run.Outputs))
+			for name, w := range run.Outputs {
+				t, err := decode(w)
+				if err != nil {
+					return nil, fmt.Errorf("ortreplay: %s: output %q: %v", jobs[i].Model, name, err)
+				}
+				res[i][k].Outputs[name] = t
+			}
+		}
+	}
+	return res, nil
+}
+
+// encodeFeeds encodes a run's inputs for ortrun.js.
+func encodeFeeds(inputs map[string]*ir.Tensor) (map[string]wireTensor, error) {
+	feeds := make(map[string]wireTensor, len(inputs))
+	for name, t := range inputs {
+		typ, ok := typeNames[t.Type]
+		if !ok {
+			return nil, fmt.Errorf("ortreplay: input %q: ONNX Runtime's JavaScript API has no %s tensors", name, t.Type)
+		}
+		feeds[name] = wireTensor{typ, t.Shape, base64.StdEncoding.EncodeToString(t.Data)}
+	}
+	return feeds, nil
+}
+
+// node runs ortrun.js on one request and returns its answer.
+func (r Runner) node(req []byte) ([]byte, error) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(r.Node, "-e", script)
+	cmd.Env = r.env()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(req), &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%v: %s", err, firstLine(stderr.Bytes()))
+	}
+	return stdout.Bytes(), nil
+}
+
+// Sanitize is the file name stem of an input's .npy in a counter-example
+// folder: name with every character outside [A-Za-z0-9_.-] replaced by "_".
+func Sanitize(name string) string {
+	return strings.Map(func(c rune) rune {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' {
+			return c
+		}
+		return '_'
+	}, name)
 }
 
 // ReplayDir reads the counter-example folder dir (one NAME.npy per input

@@ -357,3 +357,54 @@ func TestFindHonoursIRDIV_ORT_DIR(t *testing.T) {
 		t.Errorf("Find with IRDIV_ORT_DIR=%s (empty): %v", dir, err)
 	}
 }
+
+// TestRunJobs: each job's model sees its own runs; a run ONNX Runtime
+// refuses, and a model it cannot load, are outcomes, not a failed batch.
+func TestRunJobs(t *testing.T) {
+	r := runner(t)
+	model := sanitizedModel(t) // y = in:0/x + 0, int32[2]
+	broken := filepath.Join(t.TempDir(), "broken.onnx")
+	if err := os.WriteFile(broken, []byte("not a model"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := func(vs ...int32) map[string]*ir.Tensor {
+		x, _ := ir.TensorOf(ir.I32, []int64{int64(len(vs))}, vs)
+		return map[string]*ir.Tensor{"in:0/x": x}
+	}
+	res, err := r.RunJobs([]Job{
+		{Model: model, Runs: []map[string]*ir.Tensor{in(1, -2), in(7, 8, 9), in(-5, 6)}},
+		{Model: broken, Runs: []map[string]*ir.Tensor{in(1, 2)}},
+		{Model: model, Runs: []map[string]*ir.Tensor{in(3, 4)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 3 || len(res[0]) != 3 || len(res[1]) != 1 || len(res[2]) != 1 {
+		t.Fatalf("outcomes %v", res)
+	}
+	for _, tc := range []struct {
+		name string
+		got  Outcome
+		want []int32 // nil: an error
+	}{
+		{"first run", res[0][0], []int32{1, -2}},
+		{"wrong shape", res[0][1], nil},
+		{"third run", res[0][2], []int32{-5, 6}},
+		{"unloadable model", res[1][0], nil},
+		{"second job", res[2][0], []int32{3, 4}},
+	} {
+		if tc.want == nil {
+			if tc.got.Err == nil {
+				t.Errorf("%s: outputs %v, want an error", tc.name, tc.got.Outputs)
+			}
+			continue
+		}
+		y := tc.got.Outputs["y"]
+		if tc.got.Err != nil || y == nil || !slices.Equal(ir.View[int32](y), tc.want) {
+			t.Errorf("%s: %v %v, want y = %v", tc.name, tc.got.Outputs, tc.got.Err, tc.want)
+		}
+	}
+	if !strings.Contains(res[1][0].Err.Error(), "cannot load") {
+		t.Errorf("unloadable model: %v", res[1][0].Err)
+	}
+}

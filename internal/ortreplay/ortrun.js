@@ -10,6 +10,19 @@
 //   {"models": [{"inputs": [{"name", "type", "shape"}], "outputs": [...]} | {"error": "..."}],
 //    "results": [[{"outputs": {"y": {"type", "dims", "data"}}} | {"error": "..."}, ...per model], ...per run]}
 //
+// A request may instead hold jobs, each a model with runs of its own (the
+// differential test of validate runs hundreds of models on hundreds of
+// inputs each, and one node process per model would cost more than the
+// runs):
+//
+//   {"jobs": [{"model": "a.onnx", "runs": [{...inputs...}, ...]}, ...]}
+//
+// answered by
+//
+//   {"jobs": [{"error": "..."} | {"results": [{"outputs": {...}} | {"error": "..."}, ...per run]}, ...]}
+//
+// Each job's session is released before the next one loads.
+//
 // Tensor data is little-endian and packed, as in ir.Tensor and .npy files;
 // bool is one byte per element, float16 its bit patterns. Every run feeds
 // the same inputs to every model, so a model and its flooring twin see
@@ -23,6 +36,8 @@
 "use strict";
 const fs = require("fs");
 const { binding, initOrt } = require("onnxruntime-node/dist/binding");
+// Once: require resolves a bare name through the file system at every call.
+const { Tensor } = require("onnxruntime-common");
 
 // ONNX TensorProto.DataType -> name used by onnxruntime-common.
 const TYPE_NAMES = { 1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32", 7: "int64", 8: "string", 9: "bool", 10: "float16", 11: "float64", 12: "uint32", 13: "uint64" };
@@ -48,7 +63,6 @@ function toTensor(name, t) {
 	// A fresh buffer: Buffer.from may return a view at an offset no typed array of wide elements accepts.
 	const copy = new ArrayBuffer(bytes.length);
 	new Uint8Array(copy).set(bytes);
-	const { Tensor } = require("onnxruntime-common");
 	return new Tensor(t.type, new Arr(copy), t.dims);
 }
 
@@ -66,32 +80,55 @@ const request = JSON.parse(fs.readFileSync(0, "utf8"));
 initOrt();
 // Failed runs are answered in the JSON; ORT would also log them on stderr.
 const options = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: "sequential", graphOptimizationLevel: "disabled", logSeverityLevel: 4 };
-const sessions = request.models.map((path) => {
+
+function runOne(s, run) {
 	try {
-		const s = new binding.InferenceSession();
-		const bytes = fs.readFileSync(path);
-		s.loadModel(bytes.buffer, bytes.byteOffset, bytes.byteLength, options);
-		return { session: s, inputs: metadata(s.inputMetadata), outputs: metadata(s.outputMetadata) };
+		const feeds = {};
+		for (const [name, t] of Object.entries(run)) feeds[name] = toTensor(name, t);
+		const fetches = {};
+		for (const o of s.outputs) fetches[o.name] = null;
+		const got = s.session.run(feeds, fetches, {});
+		const outputs = {};
+		for (const o of s.outputs) outputs[o.name] = fromResult(got[o.name]);
+		return { outputs };
 	} catch (e) {
-		return { error: `${path}: ${message(e)}` };
+		return { error: message(e) };
 	}
-});
-const results = (request.runs || []).map((run) =>
-	sessions.map((s) => {
-		if (s.error) return { error: s.error };
+}
+
+if (request.jobs) {
+	const jobs = request.jobs.map((job) => {
+		let s;
 		try {
-			const feeds = {};
-			for (const [name, t] of Object.entries(run)) feeds[name] = toTensor(name, t);
-			const fetches = {};
-			for (const o of s.outputs) fetches[o.name] = null;
-			const got = s.session.run(feeds, fetches, {});
-			const outputs = {};
-			for (const o of s.outputs) outputs[o.name] = fromResult(got[o.name]);
-			return { outputs };
+			s = new binding.InferenceSession();
+			const bytes = fs.readFileSync(job.model);
+			s.loadModel(bytes.buffer, bytes.byteOffset, bytes.byteLength, options);
 		} catch (e) {
-			return { error: message(e) };
+			return { error: `${job.model}: ${message(e)}` };
 		}
-	}),
-);
-const models = sessions.map((s) => (s.error ? { error: s.error } : { inputs: s.inputs, outputs: s.outputs }));
-process.stdout.write(JSON.stringify({ models, results }));
+		const session = { session: s, outputs: metadata(s.outputMetadata) };
+		const results = (job.runs || []).map((run) => runOne(session, run));
+		s.dispose();
+		return { results };
+	});
+	process.stdout.write(JSON.stringify({ jobs }));
+} else {
+	runSameInputs();
+}
+
+// runSameInputs answers a request of models and runs: every run feeds every model.
+function runSameInputs() {
+	const sessions = request.models.map((path) => {
+		try {
+			const s = new binding.InferenceSession();
+			const bytes = fs.readFileSync(path);
+			s.loadModel(bytes.buffer, bytes.byteOffset, bytes.byteLength, options);
+			return { session: s, inputs: metadata(s.inputMetadata), outputs: metadata(s.outputMetadata) };
+		} catch (e) {
+			return { error: `${path}: ${message(e)}` };
+		}
+	});
+	const results = (request.runs || []).map((run) => sessions.map((s) => (s.error ? { error: s.error } : runOne(s, run))));
+	const models = sessions.map((s) => (s.error ? { error: s.error } : { inputs: s.inputs, outputs: s.outputs }));
+	process.stdout.write(JSON.stringify({ models, results }));
+}

@@ -645,7 +645,7 @@ def ort_run(paths, runs, chunk=400):
         part = runs[i : i + chunk]
         req = {"models": paths, "runs": [{k: encode(v) for k, v in r.items()} for r in part]}
         p = subprocess.run(["node", ORTRUN], input=json.dumps(req).encode(), capture_output=True,
-                           env=dict(os.environ, NODE_PATH=ORT_MODULES))
+                           env=dict(os.environ, NODE_PATH=ORT_MODULES, ORT_DISABLE_TELEMETRY="1"))
         if p.returncode != 0:
             raise SystemExit(f"gen.py: node {ORTRUN} exited with {p.returncode}: {p.stderr.decode()[-2000:]}")
         ans = json.loads(p.stdout)

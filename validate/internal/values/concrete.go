@@ -37,6 +37,10 @@ type RunOptions struct {
 	// Need, when set, limits the evaluation to these layers (Parameters
 	// are always set).
 	Need map[*ir.Layer]bool
+	// ONNX evaluates a model from ONNX as ONNX does: an op fails where
+	// ONNX's fails though OpenVINO's counterpart runs (see onnxRefuses),
+	// so that a counter-example is one the ONNX model runs on.
+	ONNX bool
 }
 
 // Evaluate runs the model on the inputs given for its Parameters.
@@ -109,6 +113,9 @@ func (a *Analysis) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 		// InferFold computes small outputs, and those known from shapes
 		// alone (ShapeOf of a tensor irdiv does not compute).
 		outs, err := ops.InferFold(op, in)
+		if err == nil && o.ONNX {
+			err = onnxRefuses(op, in, outs)
+		}
 		if err != nil {
 			run.Err = &ops.LayerError{Layer: l, Err: err}
 			return run
@@ -162,4 +169,127 @@ func fitsBudget(outs []ops.ValueInfo, perTensor, budget int64) bool {
 		total += size
 	}
 	return total <= budget
+}
+
+// onnxRefuses says why ONNX (its specification, and ONNX Runtime) fails
+// an op of a model it imported where OpenVINO's counterpart runs: a
+// Gather index out of range (OpenVINO gives zeros), a Range of step 0, a
+// Squeeze of a dim that is not 1 (OpenVINO skips it), a Reshape to
+// another number of elements, or whose -1 stands beside a zero dim
+// (OpenVINO resolves it), a Resize to a size below 1, a pooling or
+// convolution of a zero dim other than the batch. nil where it runs, or
+// where the inputs are not known.
+func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
+	static := func(v ops.ValueInfo) ([]int64, bool) { return v.Shape.ToStatic() }
+	values := func(v ops.ValueInfo) ([]int64, bool) {
+		if v.Value == nil || !v.Value.Type.IsInteger() {
+			return nil, false
+		}
+		out := make([]int64, v.Value.Len())
+		for i := range out {
+			x, ok := intAt(v.Value, i)
+			if !ok {
+				return nil, false
+			}
+			out[i] = x
+		}
+		return out, true
+	}
+	switch o := op.(type) {
+	case *ops.Gather:
+		dims, ok1 := static(in[0])
+		idx, ok2 := values(in[1])
+		axes, ok3 := values(in[2])
+		if !ok1 || !ok2 || !ok3 || len(axes) != 1 || o.BatchDims != 0 {
+			return nil
+		}
+		axis, ok := normAxis(axes[0], len(dims))
+		if !ok {
+			return nil
+		}
+		for _, i := range idx {
+			if i < -dims[axis] || i >= dims[axis] {
+				return fmt.Errorf("ONNX's Gather fails: index %d is outside [%d, %d]", i, -dims[axis], dims[axis]-1)
+			}
+		}
+	case *ops.Range:
+		if step, ok := values(in[2]); ok && len(step) == 1 && step[0] == 0 {
+			return errors.New("ONNX's Range fails: the step is 0")
+		}
+	case *ops.Squeeze:
+		dims, ok1 := static(in[0])
+		if len(in) < 2 || !ok1 {
+			return nil
+		}
+		axes, ok := values(in[1])
+		if !ok {
+			return nil
+		}
+		for _, a := range axes {
+			if ax, ok := normAxis(a, len(dims)); ok && dims[ax] != 1 {
+				return fmt.Errorf("ONNX's Squeeze fails: axis %d has dim %d", ax, dims[ax])
+			}
+		}
+	case *ops.Reshape:
+		dims, ok1 := static(in[0])
+		pattern, ok2 := values(in[1])
+		if !ok1 || !ok2 || len(outs) != 1 {
+			return nil
+		}
+		n, err := ir.NumElements(dims)
+		if err != nil {
+			return nil
+		}
+		if out, ok := static(outs[0]); ok {
+			if m, err := ir.NumElements(out); err == nil && m != n {
+				return fmt.Errorf("ONNX's Reshape fails: %v has %d elements, %v %d", dims, n, out, m)
+			}
+		}
+		others, minusOne := int64(1), false
+		for i, p := range pattern {
+			switch {
+			case p == -1:
+				minusOne = true
+			case p == 0 && o.SpecialZero && i < len(dims):
+				others *= dims[i]
+			default:
+				others *= p
+			}
+		}
+		if minusOne && others == 0 {
+			return fmt.Errorf("ONNX's Reshape fails: -1 in %v cannot be inferred beside a zero dim", pattern)
+		}
+	case *ops.Interpolate:
+		if o.ShapeCalculationMode == "sizes" && len(in) > 1 {
+			if sizes, ok := values(in[1]); ok {
+				for _, d := range sizes {
+					if d <= 0 {
+						return fmt.Errorf("ONNX's Resize fails: size %d", d)
+					}
+				}
+			}
+		}
+		dims, ok1 := static(in[0])
+		if len(outs) != 1 || !ok1 {
+			return nil
+		}
+		if out, ok := static(outs[0]); ok {
+			for i, d := range out {
+				if d == 0 && i < len(dims) && dims[i] != 0 {
+					return fmt.Errorf("ONNX's Resize fails: axis %d resized to 0", i)
+				}
+			}
+		}
+	case *ops.MaxPool, *ops.AvgPool, *ops.Convolution:
+		dims, ok := static(in[0])
+		if !ok {
+			return nil
+		}
+		for i, d := range dims {
+			if i > 0 && d == 0 {
+				return fmt.Errorf("ONNX Runtime's %T fails: dim %d of its input is 0 (only the batch may be)", op, i)
+			}
+		}
+	}
+	return nil
 }

@@ -487,6 +487,9 @@ func (a *Analysis) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Searc
 	if o.AtDivide {
 		return w, true
 	}
+	if !a.runs(inputs, refOpts) {
+		return nil, false
+	}
 	testOpts := o.Test
 	testOpts.Need = refOpts.Need
 	test := a.Evaluate(inputs, testOpts)
@@ -530,6 +533,43 @@ func (a *Analysis) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Searc
 		return nil, false
 	}
 	return w, true
+}
+
+// runs tells whether the whole model runs on inputs in the reference
+// evaluation: the one around the Divide leaves out the branches it does
+// not reach, where another Divide may divide by zero or a Reshape be
+// impossible, and a model that cannot run has no counter-example.
+// The reference evaluation already covered the whole model where it
+// needed every layer (a chain of Divides), and costs nothing more; a
+// check the run budget cannot pay for finds no counter-example.
+func (a *Analysis) runs(inputs map[*ir.Layer]*ir.Tensor, ref RunOptions) bool {
+	if a.reaching == nil {
+		a.reaching = make(map[*ir.Layer]bool)
+		var visit func(m *ir.Layer)
+		visit = func(m *ir.Layer) {
+			if a.reaching[m] {
+				return
+			}
+			a.reaching[m] = true
+			for _, s := range a.Sources[m] {
+				if s.Layer != nil {
+					visit(s.Layer)
+				}
+			}
+		}
+		for _, r := range a.Model.Results() {
+			visit(r)
+		}
+	}
+	if len(ref.Need) >= len(a.reaching) {
+		return true
+	}
+	if a.RunLayers < len(a.Order) {
+		a.Exhausted = true
+		return false
+	}
+	ref.Need, ref.Stop = a.reaching, nil
+	return a.Evaluate(inputs, ref).Err == nil
 }
 
 // firstReached is the first layer, in order, that irdiv does not compute

@@ -83,6 +83,12 @@ func (a *Analysis) transfer(l *ir.Layer) []*Value {
 		}
 		if static, ok := infos[i].Shape.ToStatic(); ok && len(static) == v.Rank {
 			v.Static = static
+			if n, err := ir.NumElements(static); v.Elems != nil && (err != nil || n != int64(len(v.Elems))) {
+				// A layer that cannot run at the declared shapes (a
+				// Reshape to another number of elements) keeps its
+				// input's elements: they no longer fit its dims.
+				v.all, v.Elems = a.All(v), nil
+			}
 		}
 	}
 	return out
@@ -417,22 +423,33 @@ func (a *Analysis) wrap(e sym.Expr, t ir.ElementType) sym.Expr {
 	return a.B.Wrap(e, typeRange(t))
 }
 
-func isConstValue(v *Value) bool { _, ok := constInts(v); return ok }
-
 // shapeOperands tells whether an op of these inputs computes shape
-// arithmetic: some input is, and the others are too or constants.
+// arithmetic: some input is, and the others are too or constants that
+// keep it a size. A constant beyond maxSizeFactor (a dim times 2^62, a
+// dim plus 2^63-1) is not: such arithmetic leaves int64, and wraps.
 func shapeOperands(vs ...*Value) bool {
 	some := false
 	for _, v := range vs {
-		switch {
-		case v.Shape:
+		if v.Shape {
 			some = true
-		case !isConstValue(v):
+			continue
+		}
+		cs, ok := constInts(v)
+		if !ok {
 			return false
+		}
+		for _, c := range cs {
+			if c > maxSizeFactor || c < -maxSizeFactor {
+				return false
+			}
 		}
 	}
 	return some
 }
+
+// maxSizeFactor is the largest constant that multiplies any dim (at most
+// MaxDim) within int64.
+const maxSizeFactor = math.MaxInt64 / MaxDim
 
 // compare is a comparison's boolean where the ranges decide it for every
 // input (a dim is never -1, never below 0), else unknown.

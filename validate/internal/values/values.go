@@ -126,12 +126,16 @@ func (v *Value) ConstDims() ([]int64, bool) {
 // symbol ranges as the symbol it copies.
 type Ranges struct {
 	r []sym.Range
-	b *sym.Builder
+	// known marks the symbols given a range: copies made before a later
+	// symbol was given one sit below it in r, unset, and must still range
+	// as what they copy, not as the zero Range [0, 0].
+	known []bool
+	b     *sym.Builder
 }
 
 // Range implements sym.Env.
 func (r *Ranges) Range(s sym.Sym) sym.Range {
-	if int(s) < len(r.r) {
+	if int(s) < len(r.r) && r.known[s] {
 		return r.r[s]
 	}
 	return r.Range(r.b.Info(s).Of)
@@ -140,8 +144,9 @@ func (r *Ranges) Range(s sym.Sym) sym.Range {
 func (r *Ranges) set(s sym.Sym, v sym.Range) {
 	for int(s) >= len(r.r) {
 		r.r = append(r.r, sym.Range{})
+		r.known = append(r.known, false)
 	}
-	r.r[s] = v
+	r.r[s], r.known[s] = v, true
 }
 
 // SymKind says what a symbol stands for.
@@ -207,6 +212,9 @@ type Analysis struct {
 	Inputs   []*Input
 	Origins  []Origin // by symbol
 	Issues   []Issue
+	// reaching are the layers some Result depends on, once a search
+	// needs them.
+	reaching map[*ir.Layer]bool
 	// decide proves comparisons while the values are worked out: what
 	// holds for any input shape holds for the declared ones.
 	decide *sym.Prover

@@ -1,0 +1,681 @@
+package validate
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/irdiv/irdiv/internal/ortreplay"
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ir/npy"
+	"github.com/irdiv/irdiv/onnx"
+	"github.com/irdiv/irdiv/plugin"
+	"github.com/irdiv/irdiv/validate/internal/randmodel"
+	"github.com/irdiv/irdiv/validate/internal/values"
+)
+
+// The differential test's size: models per round, runs per model. A
+// round takes about a minute on two cores with ONNX Runtime.
+const (
+	diffModels  = 300
+	diffSamples = 128
+)
+
+// diffConfig is what the environment asks of TestDifferential:
+// IRDIV_DIFF_SEEDS=k runs k rounds of diffModels models (the long
+// exploring mode), IRDIV_DIFF_START the first model's seed (0), and
+// IRDIV_DIFF_OUT where offending models are written (a new temporary
+// folder otherwise). -short runs a fifth of a round.
+type diffConfig struct {
+	start, models uint64
+	out           string
+}
+
+func readDiffConfig(t *testing.T) diffConfig {
+	c := diffConfig{models: diffModels, out: os.Getenv("IRDIV_DIFF_OUT")}
+	number := func(name string, def uint64) uint64 {
+		s := os.Getenv(name)
+		if s == "" {
+			return def
+		}
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("%s=%q: %v", name, s, err)
+		}
+		return n
+	}
+	c.models *= number("IRDIV_DIFF_SEEDS", 1)
+	c.start = number("IRDIV_DIFF_START", 0)
+	if testing.Short() {
+		c.models = diffModels / 5
+	}
+	return c
+}
+
+// Verdicts of the floor/truncation check, in the order the summary shows
+// them.
+const (
+	vAgree    = string(FloorTruncAgree)
+	vError    = string(FloorTrunc)
+	vReshape  = string(FloorTruncReshape)
+	vPossible = string(FloorTruncPossible)
+	vNone     = "none"
+)
+
+// diffCase is one generated model and what was learnt of it.
+type diffCase struct {
+	m       *randmodel.Model
+	dir     string // the variants' files
+	samples []randmodel.Sample
+	// refused is why irdiv could not read or import the model; panicked
+	// says validate panicked on it; unloadable why ONNX Runtime refuses
+	// it at its declared shapes (found only when replaying).
+	refused, panicked, unloadable string
+	findings                      []Finding
+	elapsed                       time.Duration
+	// truth is per sample what the truncating model gave: nil where no
+	// ground truth ran for this model (truthErr says why).
+	truth    []sampleTruth
+	truthErr string
+	divs     []divCase
+}
+
+// sampleTruth is one run of the probing variant.
+type sampleTruth struct {
+	ran     bool   // the model ran, with no division fault
+	why     string // why not
+	hazards map[string]int64
+}
+
+// divCase is one integer Div: its verdict and the ground truth.
+type divCase struct {
+	div     randmodel.Div
+	verdict string
+	finding *Finding
+	// The first valid sample where floor and truncation differ: at the
+	// declared shapes (declared), at any (anyShape); -1 for none.
+	declared, anyShape int
+	// replay of an error's counter-example: whether the outputs differ,
+	// and how; replayErr where it could not run.
+	replayed            bool
+	differ              bool
+	replayDetail        string
+	replayErr           string
+	counterExampleInput map[string]*ir.Tensor
+}
+
+// TestDifferential generates random models of shape arithmetic and
+// integer value paths (validate/internal/randmodel), validates each, and
+// checks every floor/truncation verdict on an integer Div against what
+// the model computes: on ONNX Runtime where it is installed, else by
+// irdiv's own evaluation. A proof (divide/floor-trunc-agree) is false if
+// some input the model runs on gives that Div operands of opposite signs
+// and a nonzero remainder; an error (divide/floor-trunc) is false if its
+// counter-example does not change the model's outputs when every Div
+// floors, or if the model cannot run on it. Both must never happen; the
+// other verdicts are counted.
+func TestDifferential(t *testing.T) {
+	cfg := readDiffConfig(t)
+	began := time.Now()
+	runner, ortErr := ortreplay.Find()
+	truthName := "irdiv's own evaluation (plugin on onnx.Convert against onnx.Import; windows and Resize do not run)"
+	if ortErr == nil {
+		truthName = runner.String()
+	} else {
+		t.Logf("ONNX Runtime is not available (%v): the ground truth is irdiv's own evaluation", ortErr)
+	}
+	t.Logf("ground truth: %s", truthName)
+	work := t.TempDir()
+	cases := make([]*diffCase, cfg.models)
+	for i := range cases {
+		m := randmodel.Generate(cfg.start + uint64(i))
+		c := &diffCase{m: m, dir: filepath.Join(work, fmt.Sprint(m.Seed)), samples: m.Samples(1, diffSamples, true)}
+		if err := os.Mkdir(c.dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, v := range diffVariants {
+			if err := os.WriteFile(filepath.Join(c.dir, name), m.Variant(v), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cases[i] = c
+	}
+	generated := time.Now()
+	// Ground truth on ONNX Runtime runs in node processes beside the
+	// validation.
+	var truthDone sync.WaitGroup
+	var truthTook time.Duration
+	if ortErr == nil {
+		truthDone.Go(func() { ortTruth(t, runner, cases); truthTook = time.Since(generated) })
+	}
+	validateAll(cases)
+	validateTook := time.Since(generated)
+	if ortErr != nil {
+		for _, c := range cases {
+			irdivTruth(c)
+		}
+		truthTook = time.Since(generated) - validateTook
+	}
+	truthDone.Wait()
+	for _, c := range cases {
+		c.classify()
+	}
+	replayed := time.Now()
+	replayErrors(t, runner, ortErr == nil, cases)
+	phases := fmt.Sprintf("generating %v, validating %v, ground truth %v (beside it), replaying %v",
+		generated.Sub(began).Round(time.Millisecond), validateTook.Round(time.Millisecond), truthTook.Round(time.Millisecond), time.Since(replayed).Round(time.Millisecond))
+	report(t, cfg, cases, truthName, phases, time.Since(began))
+}
+
+// The variants of each model the test writes.
+var diffVariants = map[string]randmodel.Variant{
+	"model.onnx":        {},
+	"model.floor.onnx":  {Floor: true},
+	"probe.onnx":        {Guard: true, Hazards: true, SizesOnly: true, Relaxed: true},
+	"replay.onnx":       {Guard: true},
+	"replay.floor.onnx": {Guard: true, Floor: true},
+}
+
+// validateAll validates every model, on every core.
+func validateAll(cases []*diffCase) {
+	var wg sync.WaitGroup
+	next := make(chan *diffCase)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for c := range next {
+				c.validate()
+			}
+		})
+	}
+	for _, c := range cases {
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+}
+
+func (c *diffCase) validate() {
+	defer func() {
+		if r := recover(); r != nil {
+			buf := make([]byte, 8<<10)
+			c.panicked = fmt.Sprintf("%v\n%s", r, buf[:runtime.Stack(buf, false)])
+		}
+	}()
+	om, err := onnx.Read(c.m.Bytes(), onnx.ReadOptions{})
+	if err != nil {
+		c.refused = err.Error()
+		return
+	}
+	m, err := onnx.Import(om, onnx.ImportOptions{})
+	if err != nil {
+		c.refused = err.Error()
+		return
+	}
+	t0 := time.Now()
+	c.findings = Model(m, "model.onnx", Options{}).Findings
+	c.elapsed = time.Since(t0)
+}
+
+// ortTruth runs every model's probing variant on its samples, a batch
+// of models per node process, two processes at a time.
+func ortTruth(t *testing.T, r ortreplay.Runner, cases []*diffCase) {
+	const batch = 20
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, 2)
+	for lo := 0; lo < len(cases); lo += batch {
+		group := cases[lo:min(lo+batch, len(cases))]
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			runTruth(r, group)
+		})
+	}
+	wg.Wait()
+}
+
+// runTruth runs a batch; if node dies, each model alone, so that one
+// model's crash costs only its own ground truth.
+func runTruth(r ortreplay.Runner, group []*diffCase) {
+	jobs := make([]ortreplay.Job, len(group))
+	for i, c := range group {
+		jobs[i] = ortreplay.Job{Model: filepath.Join(c.dir, "probe.onnx"), Runs: inputsOf(c.samples)}
+	}
+	res, err := r.RunJobs(jobs)
+	if err != nil && len(group) > 1 {
+		for _, c := range group {
+			runTruth(r, []*diffCase{c})
+		}
+		return
+	}
+	if err != nil {
+		group[0].truthErr = err.Error()
+		return
+	}
+	for i, c := range group {
+		c.truth = make([]sampleTruth, len(res[i]))
+		for k, o := range res[i] {
+			c.truth[k] = c.probed(o.Outputs, o.Err)
+		}
+	}
+}
+
+func inputsOf(samples []randmodel.Sample) []map[string]*ir.Tensor {
+	runs := make([]map[string]*ir.Tensor, len(samples))
+	for i, s := range samples {
+		runs[i] = s.Inputs
+	}
+	return runs
+}
+
+// probed reads one run of the probing variant.
+func (c *diffCase) probed(outputs map[string]*ir.Tensor, err error) sampleTruth {
+	if err != nil {
+		return sampleTruth{why: err.Error()}
+	}
+	s := sampleTruth{ran: true, hazards: map[string]int64{}}
+	for _, d := range c.m.Divs {
+		faults, hazards := outputs[randmodel.FaultsOutput(d.Node)], outputs[randmodel.HazardsOutput(d.Node)]
+		if faults == nil || hazards == nil {
+			return sampleTruth{why: "no probe outputs for " + d.Node}
+		}
+		if count(faults) != 0 {
+			return sampleTruth{why: d.Node + " divides by 0 or MIN by -1"}
+		}
+		s.hazards[d.Output] = count(hazards)
+	}
+	for name, t := range outputs {
+		if strings.HasSuffix(name, "/faults") && count(t) != 0 {
+			return sampleTruth{why: name + ": a Mod by 0 or of MIN by -1, or a window larger than its input"}
+		}
+	}
+	return s
+}
+
+// count reads a probe: an int64 scalar, the sum of a mask. It sums
+// every element, as irdiv's import of ReduceSum without axes (issue 26)
+// may leave the mask unreduced.
+func count(t *ir.Tensor) int64 {
+	n := int64(0)
+	if t.Type == ir.I64 {
+		for _, v := range ir.View[int64](t) {
+			n += v
+		}
+	}
+	return n
+}
+
+// irdivTruth runs the probing variant with irdiv's plugin, faithfully
+// imported (Div truncating).
+func irdivTruth(c *diffCase) {
+	data, err := os.ReadFile(filepath.Join(c.dir, "probe.onnx"))
+	if err != nil {
+		c.truthErr = err.Error()
+		return
+	}
+	run, err := compiled(data, true)
+	if err != nil {
+		c.truthErr = err.Error()
+		return
+	}
+	c.truth = make([]sampleTruth, len(c.samples))
+	for i, s := range c.samples {
+		out, err := run(s.Inputs)
+		c.truth[i] = c.probed(out, err)
+	}
+}
+
+// compiled compiles an ONNX model with irdiv's plugin: faithful (Div
+// truncates) or as OpenVINO imports it (Div floors).
+func compiled(data []byte, faithful bool) (func(map[string]*ir.Tensor) (map[string]*ir.Tensor, error), error) {
+	om, err := onnx.Read(data, onnx.ReadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	m, err := onnx.Import(om, onnx.ImportOptions{Faithful: faithful})
+	if err != nil {
+		return nil, err
+	}
+	cm, err := plugin.NewCore().CompileModel(m, plugin.Config{})
+	if err != nil {
+		return nil, err
+	}
+	return func(inputs map[string]*ir.Tensor) (map[string]*ir.Tensor, error) {
+		req := cm.NewInferRequest()
+		for name, t := range inputs {
+			if err := req.SetTensor(name, t); err != nil {
+				return nil, err
+			}
+		}
+		if err := req.Infer(); err != nil {
+			return nil, err
+		}
+		out := map[string]*ir.Tensor{}
+		for _, p := range cm.Outputs() {
+			t, err := req.OutputTensor(p.Index)
+			if err != nil {
+				return nil, err
+			}
+			out[p.Name] = t
+		}
+		return out, nil
+	}, nil
+}
+
+// classify matches each Div with its verdict and its ground truth.
+func (c *diffCase) classify() {
+	byOutput := map[string]*Finding{}
+	for i := range c.findings {
+		f := &c.findings[i]
+		if f.Layer == nil || !strings.HasPrefix(string(f.Code), string(FloorTrunc)) {
+			continue
+		}
+		for _, name := range f.Layer.Outputs[0].Names {
+			byOutput[name] = f
+		}
+	}
+	for _, d := range c.m.Divs {
+		dc := divCase{div: d, verdict: vNone, declared: -1, anyShape: -1}
+		if f := byOutput[d.Output]; f != nil {
+			dc.verdict, dc.finding = string(f.Code), f
+		}
+		for i, s := range c.truth {
+			if !s.ran || s.hazards[d.Output] == 0 {
+				continue
+			}
+			if dc.anyShape < 0 {
+				dc.anyShape = i
+			}
+			if dc.declared < 0 && c.samples[i].Declared {
+				dc.declared = i
+			}
+		}
+		c.divs = append(c.divs, dc)
+	}
+}
+
+// maxReplayBytes bounds the inputs of a counter-example replayed: a
+// counter-example is a few small tensors.
+const maxReplayBytes = 4 << 20
+
+// replayErrors replays every error's counter-example on the model that
+// truncates and the one that floors (their divisors guarded, so that a
+// fault is counted rather than fatal).
+func replayErrors(t *testing.T, r ortreplay.Runner, ort bool, cases []*diffCase) {
+	type pending struct {
+		c *diffCase
+		d *divCase
+	}
+	var todo []pending
+	var jobs []ortreplay.Job
+	for _, c := range cases {
+		for i := range c.divs {
+			d := &c.divs[i]
+			if d.verdict != vError || d.finding.CounterExample == nil {
+				continue
+			}
+			d.counterExampleInput = d.finding.CounterExample.Inputs
+			size := 0
+			for _, x := range d.counterExampleInput {
+				size += len(x.Data)
+			}
+			if size > maxReplayBytes {
+				d.replayErr = fmt.Sprintf("not replayed: %d bytes of inputs", size)
+				continue
+			}
+			todo = append(todo, pending{c, d})
+			for _, name := range []string{"replay.onnx", "replay.floor.onnx"} {
+				jobs = append(jobs, ortreplay.Job{Model: filepath.Join(c.dir, name), Runs: []map[string]*ir.Tensor{d.counterExampleInput}})
+			}
+		}
+	}
+	outcomes := make([]ortreplay.Outcome, len(jobs))
+	cannot := make([]error, len(jobs)) // irdiv's plugin cannot execute the model
+	switch {
+	case ort && len(jobs) > 0:
+		res, err := r.RunJobs(jobs)
+		if err != nil {
+			t.Errorf("replaying %d counter-examples: %v", len(todo), err)
+			return
+		}
+		for i := range res {
+			outcomes[i] = res[i][0]
+		}
+	case !ort:
+		for i, j := range jobs {
+			data, err := os.ReadFile(strings.Replace(j.Model, "replay.floor.onnx", "replay.onnx", 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			run, err := compiled(data, i%2 == 0)
+			if err != nil {
+				cannot[i] = err
+				continue
+			}
+			outcomes[i].Outputs, outcomes[i].Err = run(j.Runs[0])
+		}
+	}
+	for i, p := range todo {
+		if err := cmp.Or(cannot[2*i], cannot[2*i+1]); err != nil {
+			p.d.replayErr = "irdiv's plugin cannot run the model: " + err.Error()
+			continue
+		}
+		if err := outcomes[2*i].Err; err != nil && strings.Contains(err.Error(), "cannot load") {
+			// The model is wrong for every input at its declared shapes:
+			// the generator's fault, not a verdict's.
+			p.c.unloadable = err.Error()
+			p.d.replayErr = "ONNX Runtime refuses the model at its declared shapes"
+			continue
+		}
+		p.d.replayed = true
+		p.d.differ, p.d.replayDetail = compareRuns(p.c.m, outcomes[2*i], outcomes[2*i+1])
+	}
+}
+
+// compareRuns says whether the flooring model's outputs differ from the
+// truncating model's, which must run.
+func compareRuns(m *randmodel.Model, trunc, floor ortreplay.Outcome) (bool, string) {
+	faulted := func(o ortreplay.Outcome) string {
+		for name, t := range o.Outputs {
+			if strings.HasSuffix(name, "/faults") && count(t) != 0 {
+				return name
+			}
+		}
+		return ""
+	}
+	switch {
+	case trunc.Err != nil:
+		return false, "the ONNX model does not run: " + trunc.Err.Error()
+	case faulted(trunc) != "":
+		return false, "the ONNX model does not run: " + faulted(trunc) + " (a division by 0 or of MIN by -1, or a window larger than its input)"
+	case floor.Err != nil:
+		return true, "the flooring model fails: " + floor.Err.Error()
+	case faulted(floor) != "":
+		return true, "the flooring model faults: " + faulted(floor)
+	}
+	var diffs []string
+	for _, o := range m.Outputs {
+		x, y := trunc.Outputs[o], floor.Outputs[o]
+		if x == nil || y == nil {
+			return false, "output " + o + " missing"
+		}
+		if x.Type != y.Type || !slices.Equal(x.Shape, y.Shape) || !slices.Equal(x.Data, y.Data) {
+			diffs = append(diffs, fmt.Sprintf("%s: %s%s %s, flooring %s%s %s", o, x.Type, shapeText(x.Shape), preview(x), y.Type, shapeText(y.Shape), preview(y)))
+		}
+	}
+	if len(diffs) == 0 {
+		return false, fmt.Sprintf("all %d outputs equal", len(m.Outputs))
+	}
+	return true, strings.Join(diffs, "; ")
+}
+
+// report tallies the verdicts, fails the test on a false proof or a false
+// error (writing each offending model where it can be replayed), and
+// prints the summary.
+func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases string, took time.Duration) {
+	type tally struct{ all, hazardous int }
+	counts := map[string]*tally{}
+	for _, v := range []string{vAgree, vError, vReshape, vPossible, vNone} {
+		counts[v] = &tally{}
+	}
+	var falseProofs, falseErrors, refused, unloadable, panicked, noTruth, divs, confirmed, unreplayed, leftAsWarnings int
+	var validating time.Duration
+	var slowest *diffCase
+	out := cfg.out
+	offend := func(c *diffCase, d *divCase, what string, witness map[string]*ir.Tensor) {
+		if out == "" {
+			var err error
+			if out, err = os.MkdirTemp("", "irdiv-differential-"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dir := filepath.Join(out, fmt.Sprintf("seed%d-%s", c.m.Seed, d.div.Node))
+		if err := saveOffender(c, dir, witness); err != nil {
+			t.Fatal(err)
+		}
+		t.Errorf("%s: model %v\n  Div %s (%s): %s: %s\n  witness: %s\n  replay: %s\n%s", what, c.m, d.div.Node, d.div.Output, d.verdict, d.finding.Message, inputsLine(witness), dir, indent(c.m.Listing()))
+	}
+	for _, c := range cases {
+		if c.refused != "" {
+			refused++
+			t.Logf("irdiv refuses %v: %s", c.m, c.refused)
+		}
+		if c.panicked != "" {
+			panicked++
+			t.Errorf("validate panics on %v: %s\n%s", c.m, c.panicked, indent(c.m.Listing()))
+		}
+		if c.truth == nil {
+			noTruth++
+		}
+		if c.unloadable != "" {
+			unloadable++
+			t.Logf("ONNX Runtime refuses %v: %s", c.m, c.unloadable)
+		}
+		validating += c.elapsed
+		if slowest == nil || c.elapsed > slowest.elapsed {
+			slowest = c
+		}
+		for i := range c.divs {
+			d := &c.divs[i]
+			divs++
+			hazard := d.declared >= 0
+			if d.verdict == vAgree {
+				hazard = d.anyShape >= 0
+			}
+			counts[d.verdict].all++
+			if hazard {
+				counts[d.verdict].hazardous++
+			}
+			switch d.verdict {
+			case vAgree:
+				if hazard {
+					falseProofs++
+					where := "at the declared input shapes"
+					if d.declared < 0 {
+						where = "at other input shapes only"
+					}
+					offend(c, d, "false proof (floor and truncation differ "+where+")", c.samples[d.anyShape].Inputs)
+				}
+			case vError:
+				switch {
+				case !d.replayed:
+					unreplayed++
+					t.Logf("seed %d %s: counter-example not replayed: %s", c.m.Seed, d.div.Node, cmp.Or(d.replayErr, "no counter-example"))
+				case d.differ:
+					confirmed++
+				default:
+					falseErrors++
+					what := "false error (the counter-example " + d.replayDetail + ")"
+					if strings.HasPrefix(d.replayDetail, "the ONNX model does not run") {
+						what += "; irdiv's own evaluation of the whole model (ONNX's rounding) " + c.irdivRuns(d.counterExampleInput)
+					}
+					offend(c, d, what, d.counterExampleInput)
+				}
+			case vReshape, vPossible:
+				if hazard {
+					leftAsWarnings++
+				}
+			}
+		}
+	}
+	var lines []string
+	for _, v := range []string{vAgree, vError, vReshape, vPossible, vNone} {
+		lines = append(lines, fmt.Sprintf("%s %d (%d hazardous)", strings.TrimPrefix(v, "divide/"), counts[v].all, counts[v].hazardous))
+	}
+	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d real hazards left as warnings; %d models irdiv refuses, %d ONNX Runtime refuses, %d without ground truth, %d panics; validation %v in all, slowest %v (seed %d); %s; %v in all",
+		len(cases), cfg.start, cfg.start+cfg.models-1, diffSamples, truthName, divs, strings.Join(lines, ", "),
+		falseProofs, falseErrors, confirmed, unreplayed, leftAsWarnings, refused, unloadable, noTruth, panicked,
+		validating.Round(time.Millisecond), slowest.elapsed.Round(time.Millisecond), slowest.m.Seed, phases, took.Round(time.Second))
+	if out != "" {
+		t.Logf("offending models are in %s (each folder: model.onnx, model.floor.onnx, listing.txt, and the witness inputs as .npy for ortreplay.ReplayDir)", out)
+	}
+}
+
+// irdivRuns says whether irdiv's own concrete evaluation of the whole
+// model (Divides truncating, as the search's reference evaluation does)
+// runs on inputs: where it does and ONNX Runtime does not, irdiv's ops
+// accept what ONNX refuses; where it fails too, the search evaluated
+// only the part of the model around the Divide.
+func (c *diffCase) irdivRuns(inputs map[string]*ir.Tensor) string {
+	om, err := onnx.Read(c.m.Bytes(), onnx.ReadOptions{})
+	if err != nil {
+		return err.Error()
+	}
+	m, err := onnx.Import(om, onnx.ImportOptions{})
+	if err != nil {
+		return err.Error()
+	}
+	v := analyze(m, "model.onnx", Options{})
+	byLayer := map[*ir.Layer]*ir.Tensor{}
+	for _, l := range m.Parameters() {
+		byLayer[l] = inputs[l.Name]
+	}
+	if run := v.an.Evaluate(byLayer, values.RunOptions{Floor: truncating, ONNX: true}); run.Err != nil {
+		return "fails too: " + run.Err.Error()
+	}
+	return "runs"
+}
+
+// saveOffender writes a model, its flooring twin, its listing and the
+// witness inputs (as a counter-example folder) into dir.
+func saveOffender(c *diffCase, dir string, witness map[string]*ir.Tensor) error {
+	if err := os.MkdirAll(filepath.Join(dir, "witness"), 0o755); err != nil {
+		return err
+	}
+	for name, data := range map[string][]byte{
+		"model.onnx":       c.m.Bytes(),
+		"model.floor.onnx": c.m.Variant(randmodel.Variant{Floor: true}),
+		"listing.txt":      []byte(c.m.Listing()),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	files := (&CounterExample{Inputs: witness}).Files()
+	for name, t := range witness {
+		if err := npy.WriteFile(filepath.Join(dir, "witness", files[name]), t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func inputsLine(inputs map[string]*ir.Tensor) string {
+	var parts []string
+	for name, t := range inputs {
+		parts = append(parts, fmt.Sprintf("%s=%s%s %s", name, t.Type, shapeText(t.Shape), preview(t)))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, " ")
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}

@@ -1,0 +1,88 @@
+package values
+
+import (
+	"testing"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/shapeinfer"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+)
+
+// TestCopyRangesAsItsSymbol: a copy of an element symbol ranges as the
+// symbol it copies, also when a symbol made after the copy was given a
+// range of its own (the slot of the copy below it must not read [0, 0]).
+func TestCopyRangesAsItsSymbol(t *testing.T) {
+	a := &Analysis{B: sym.NewBuilder()}
+	a.Declared.b, a.Any.b = a.B, a.B
+	x := a.newSym("y[*]", true, sym.R(-5, 5), sym.R(-5, 5), Origin{Kind: InputElem, Index: -1})
+	for _, tc := range []struct {
+		name  string
+		later bool // a symbol is made after the copy
+	}{
+		{"copy made last", false},
+		{"a symbol made after the copy", true},
+	} {
+		c := a.B.Syms(a.B.Copy(a.B.Var(x)))[0]
+		if c == x {
+			t.Fatalf("%s: Copy made no symbol", tc.name)
+		}
+		if tc.later {
+			a.newSym("H", false, sym.R(0, 9), sym.R(0, 9), Origin{Kind: InputDim})
+		}
+		for _, r := range []*Ranges{&a.Declared, &a.Any} {
+			if got := r.Range(c); got != sym.R(-5, 5) {
+				t.Errorf("%s: the copy ranges %s, want [-5, 5] as the symbol it copies", tc.name, got)
+			}
+		}
+	}
+}
+
+// TestONNXRefuses: the ops ONNX fails where their OpenVINO counterparts
+// run, on known inputs.
+func TestONNXRefuses(t *testing.T) {
+	ints := func(t ir.ElementType, dims []int64, vs ...int64) ops.ValueInfo {
+		x, err := ir.NewTensor(t, dims)
+		if err != nil {
+			panic(err)
+		}
+		for i, v := range vs {
+			x.SetInt64(i, v)
+		}
+		return ops.ValueInfo{Type: t, Shape: shapeinfer.StaticShape(dims...), Value: x}
+	}
+	data := func(dims ...int64) ops.ValueInfo {
+		return ops.ValueInfo{Type: ir.F32, Shape: shapeinfer.StaticShape(dims...)}
+	}
+	out := func(dims ...int64) []ops.ValueInfo { return []ops.ValueInfo{data(dims...)} }
+	scalar := func(v int64) ops.ValueInfo { return ints(ir.I64, []int64{}, v) }
+	for _, tc := range []struct {
+		name    string
+		op      ops.Op
+		in      []ops.ValueInfo
+		outs    []ops.ValueInfo
+		refuses bool
+	}{
+		{"Gather in range", &ops.Gather{Version: 8}, []ops.ValueInfo{data(3), scalar(-3), scalar(0)}, out(), false},
+		{"Gather out of range", &ops.Gather{Version: 8}, []ops.ValueInfo{data(3), scalar(3), scalar(0)}, out(), true},
+		{"Gather below range", &ops.Gather{Version: 8}, []ops.ValueInfo{data(3), scalar(-4), scalar(0)}, out(), true},
+		{"Range of step 1", &ops.Range{Version: 4}, []ops.ValueInfo{scalar(0), scalar(3), scalar(1)}, out(3), false},
+		{"Range of step 0", &ops.Range{Version: 4}, []ops.ValueInfo{scalar(0), scalar(3), scalar(0)}, out(), true},
+		{"Squeeze of a 1", &ops.Squeeze{Version: 1}, []ops.ValueInfo{data(2, 1), ints(ir.I64, []int64{1}, 1)}, out(2), false},
+		{"Squeeze of a 2", &ops.Squeeze{Version: 1}, []ops.ValueInfo{data(2, 1), ints(ir.I64, []int64{1}, 0)}, out(2, 1), true},
+		{"Reshape keeping the count", &ops.Reshape{SpecialZero: true}, []ops.ValueInfo{data(2, 3), ints(ir.I64, []int64{2}, 0, -1)}, out(2, 3), false},
+		{"Reshape to another count", &ops.Reshape{SpecialZero: true}, []ops.ValueInfo{data(1, 32, 32), ints(ir.I64, []int64{2}, 2, 0)}, out(2, 32), true},
+		{"Reshape [0,-1] of an empty tensor", &ops.Reshape{SpecialZero: true}, []ops.ValueInfo{data(0), ints(ir.I64, []int64{2}, 0, -1)}, out(0, 1), true},
+		{"Interpolate to 0", &ops.Interpolate{Version: 11}, []ops.ValueInfo{data(1, 1, 4)}, out(1, 1, 0), true},
+		{"Interpolate to 2", &ops.Interpolate{Version: 11}, []ops.ValueInfo{data(1, 1, 4)}, out(1, 1, 2), false},
+		{"Interpolate to sizes [1,1,-1]", &ops.Interpolate{Version: 11, ShapeCalculationMode: "sizes"}, []ops.ValueInfo{data(1, 1, 4), ints(ir.I64, []int64{3}, 1, 1, -1)}, []ops.ValueInfo{{Type: ir.F32, Shape: shapeinfer.DynamicRankShape()}}, true},
+		{"Interpolate to sizes [1,1,3]", &ops.Interpolate{Version: 11, ShapeCalculationMode: "sizes"}, []ops.ValueInfo{data(1, 1, 4), ints(ir.I64, []int64{3}, 1, 1, 3)}, out(1, 1, 3), false},
+		{"MaxPool of an empty batch", &ops.MaxPool{Version: 8}, []ops.ValueInfo{data(0, 1, 4)}, out(0, 1, 2), false},
+		{"MaxPool of a zero dim", &ops.MaxPool{Version: 8}, []ops.ValueInfo{data(1, 1, 0)}, out(1, 1, 0), true},
+	} {
+		err := onnxRefuses(tc.op, tc.in, tc.outs)
+		if (err != nil) != tc.refuses {
+			t.Errorf("%s: %v, want refused %v", tc.name, err, tc.refuses)
+		}
+	}
+}
