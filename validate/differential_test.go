@@ -540,7 +540,16 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 		if err := saveOffender(c, dir, witness); err != nil {
 			t.Fatal(err)
 		}
-		t.Errorf("%s: model %v\n  Div %s (%s): %s: %s\n  witness: %s\n  replay: %s\n%s", what, c.m, d.div.Node, d.div.Output, d.verdict, d.finding.Message, inputsLine(witness), dir, indent(c.m.Listing()))
+		// Only ONNX Runtime is a ground truth to fail on: irdiv's own
+		// evaluation runs OpenVINO's ops, which answer some inputs ONNX
+		// refuses (a Gather out of range gives zeros), so what it finds
+		// is a lead, reported, not a verdict.
+		flag := t.Errorf
+		if !strings.HasPrefix(truthName, "ONNX Runtime") {
+			flag = t.Logf
+			what = "suspected, on irdiv's own evaluation (install ONNX Runtime to decide): " + what
+		}
+		flag("%s: model %v\n  Div %s (%s): %s: %s\n  witness: %s\n  replay: %s\n%s", what, c.m, d.div.Node, d.div.Output, d.verdict, d.finding.Message, inputsLine(witness), dir, indent(c.m.Listing()))
 	}
 	for _, c := range cases {
 		if c.refused != "" {
