@@ -3,6 +3,7 @@ package badcorpus
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/irdiv/irdiv/internal/onnxwire"
@@ -396,6 +397,7 @@ func build() ([]Case, []string) {
 	b.written(i32Value)
 	b.dataSets(goodONNX)
 	b.messages()
+	b.imports()
 	return b.cases, b.mistakes
 }
 
@@ -614,4 +616,74 @@ func (b *corpusBuilder) dataSets(goodONNX []byte) {
 func (b *corpusBuilder) messages() {
 	b.model("const-bytes-overflow", "Attribute and shape size are inconsistent for Const op! (i64[9223372036854775807] needs more than 2^63-1 bytes, size is 16)", true,
 		bData, `<data element_type="i64" shape="9223372036854775807" offset="0" size="16"/>`)
+}
+
+// i64Bytes is the little-endian encoding of int64 values.
+func i64Bytes(vals ...int64) []byte {
+	out := make([]byte, 0, 8*len(vals))
+	for _, v := range vals {
+		out = binary.LittleEndian.AppendUint64(out, uint64(v))
+	}
+	return out
+}
+
+// imports are the cases of ONNX models whose attributes or types once
+// crashed the import of every command (issue 28): each runs through run,
+// which imports, infers and compiles, and through the Go API.
+func (b *corpusBuilder) imports() {
+	onnxRun := func(name string, model []byte, want string) {
+		b.raw(name, map[string][]byte{"model.onnx": model}, 1, want, true, "run", "{dir}/model.onnx")
+	}
+	f32 := func(n int) []byte { return make([]byte, 4*n) }
+	// Conv and ConvTranspose with group = 0 divided the weights' first
+	// axis by zero; group = -1 left a Reshape of the weights that failed
+	// in the model, which convert wrote and nothing could read back.
+	x := onnxwire.Value("x", onnxwire.Float, 1, 4, 5, 5)
+	w := onnxwire.Tensor("w", onnxwire.Float, []int64{4, 2, 3, 3}, f32(72))
+	y := onnxwire.Value("y", onnxwire.Float)
+	for _, op := range []string{"Conv", "ConvTranspose"} {
+		for _, g := range []int64{0, -1} {
+			name := strings.Replace(fmt.Sprintf("onnx-%s-group-%d", strings.ToLower(op), g), "-1", "minus-1", 1)
+			model := onnxwire.Model(13, onnxwire.Graph("g", [][]byte{onnxwire.NodeAttrs(op, "conv", []string{"x", "w"}, []string{"y"}, onnxwire.IntAttr("group", g))},
+				[][]byte{w}, [][]byte{x}, [][]byte{y}))
+			onnxRun(name, model, fmt.Sprintf(`node "conv" (%s, #0): opset 13: group is %d; the channels split into 1 group or more`, op, g))
+		}
+	}
+	// GatherND's batch_dims of 2^63-1 overflowed the bound of its shape
+	// rule (b + the index depth) into a slice of a negative start; an
+	// output_height of -5 made RoiAlign's output port <dim>-5</dim>.
+	relu := onnxwire.Node("Relu", "relu", []string{"t"}, []string{"y"})
+	onnxRun("onnx-gathernd-batch-dims-max", onnxwire.Model(13, onnxwire.Graph("g",
+		[][]byte{onnxwire.NodeAttrs("GatherND", "gnd", []string{"x", "i"}, []string{"t"}, onnxwire.IntAttr("batch_dims", 1<<63-1)), relu}, nil,
+		[][]byte{onnxwire.Value("x", onnxwire.Float, 2, 3), onnxwire.Value("i", onnxwire.Int64, 2, 1)}, [][]byte{y})),
+		`irdiv cannot execute 1 layer (GatherND ai.onnx x1)`)
+	onnxRun("onnx-roialign-output-height-negative", onnxwire.Model(13, onnxwire.Graph("g",
+		[][]byte{onnxwire.NodeAttrs("RoiAlign", "roi", []string{"x", "r", "i"}, []string{"t"}, onnxwire.IntAttr("output_height", -5)), relu}, nil,
+		[][]byte{onnxwire.Value("x", onnxwire.Float, 1, 3, 8, 8), onnxwire.Value("r", onnxwire.Float, 2, 4), onnxwire.Value("i", onnxwire.Int64, 2)}, [][]byte{y})),
+		`irdiv cannot execute 1 layer (RoiAlign ai.onnx x1)`)
+	// An op of another domain computes a tensor of unknown element type;
+	// the converters that make a constant of their input's type (Clip's
+	// omitted bound, Gemm's alpha and beta, Pad-2's value, Slice's steps)
+	// made one of the dynamic type, which has no values.
+	mystery := onnxwire.DomainNode("com.example", "Mystery", "mystery", []string{"x"}, []string{"u"})
+	custom := func(opset int64, nodes ...[]byte) []byte {
+		return onnxwire.WithOpset(onnxwire.Model(opset, onnxwire.Graph("g", append([][]byte{mystery}, nodes...), nil,
+			[][]byte{onnxwire.Value("x", onnxwire.Float, 4)}, [][]byte{y})), "com.example", 1)
+	}
+	for _, c := range []struct {
+		name  string
+		opset int64
+		node  []byte
+		op    string
+	}{
+		{"clip-max-omitted", 13, onnxwire.Node("Clip", "clip", []string{"u", "u"}, []string{"y"}), "Clip"},
+		{"gemm-alpha", 13, onnxwire.NodeAttrs("Gemm", "gemm", []string{"u", "u"}, []string{"y"}, onnxwire.FloatAttr("alpha", 2)), "Gemm"},
+		{"gemm-beta", 13, onnxwire.NodeAttrs("Gemm", "gemm", []string{"u", "u", "u"}, []string{"y"}, onnxwire.FloatAttr("beta", 0.5)), "Gemm"},
+		{"pad2-value", 2, onnxwire.NodeAttrs("Pad", "pad", []string{"u"}, []string{"y"}, onnxwire.IntsAttr("pads", 1, 1)), "Pad"},
+		{"slice-no-steps", 13, onnxwire.Node("Slice", "slice", []string{"x", "u", "u"}, []string{"y"}), "Slice"},
+	} {
+		counts := []string{c.op + " ai.onnx x1", "Mystery com.example x1"}
+		slices.Sort(counts) // the message lists equal counts by name
+		onnxRun("onnx-dynamic-type-"+c.name, custom(c.opset, c.node), "irdiv cannot execute 2 layers ("+strings.Join(counts, ", ")+")")
+	}
 }
