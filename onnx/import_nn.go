@@ -133,9 +133,11 @@ func convolutionOf(im *importer, n *Node, typ string) (c convolution, ok bool, e
 		return c, false, im.ruleErr("%s takes X and W", n.OpType)
 	}
 	c = convolution{x: x, w: w}
-	c.spatial = spatialRank(n, x, &c.w)
+	if c.spatial = spatialRank(n, x, &c.w); c.spatial < 1 {
+		return c, false, nil // no spatial axis known (windowOf would size by -1)
+	}
 	c.win, ok = windowOf(n, c.spatial)
-	return c, c.spatial >= 1 && ok && im.known(typ, "opset1"), nil
+	return c, ok && im.known(typ, "opset1"), nil
 }
 
 // withBias adds a convolution's optional bias B to its output.

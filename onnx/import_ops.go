@@ -671,8 +671,11 @@ func importDiv(im *importer, n *Node) ([]tensor, error) {
 	if len(n.Inputs) != 2 {
 		return fail("Div takes 2 inputs, the node has %d", len(n.Inputs))
 	}
-	a, _ := im.input(0)
-	b, _ := im.input(1)
+	a, okA := im.input(0)
+	b, okB := im.input(1)
+	if !okA || !okB {
+		return fail("Div takes A and B, the node leaves one out (an empty input name)")
+	}
 	if a.info.Type != ir.Dynamic && b.info.Type != ir.Dynamic {
 		if a.info.Type != b.info.Type {
 			return fail("A is %s and B is %s; Div takes one type T for both", DataTypeName(a.info.Type), DataTypeName(b.info.Type))

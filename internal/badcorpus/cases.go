@@ -686,4 +686,36 @@ func (b *corpusBuilder) imports() {
 		slices.Sort(counts) // the message lists equal counts by name
 		onnxRun("onnx-dynamic-type-"+c.name, custom(c.opset, c.node), "irdiv cannot execute 2 layers ("+strings.Join(counts, ", ")+")")
 	}
+	// Found by onnx's TestImportHostileNodes: a Conv of no spatial axis
+	// (X and W of rank 2, no kernel_shape) sized its window by -1; a Div
+	// with an empty input name read a tensor that is not there.
+	onnxRun("onnx-conv-no-spatial-axis", onnxwire.Model(13, onnxwire.Graph("g", [][]byte{onnxwire.Node("Conv", "conv", []string{"x", "w"}, []string{"y"})},
+		[][]byte{onnxwire.Tensor("w", onnxwire.Float, []int64{4, 4}, f32(16))}, [][]byte{onnxwire.Value("x", onnxwire.Float, 1, 4)}, [][]byte{y})),
+		"irdiv cannot execute 1 layer (Conv ai.onnx x1)")
+	onnxRun("onnx-div-input-absent", onnxwire.Model(13, onnxwire.Graph("g", [][]byte{onnxwire.Node("Div", "div", []string{"x", ""}, []string{"y"})}, nil,
+		[][]byte{onnxwire.Value("x", onnxwire.Float, 4)}, [][]byte{y})),
+		`node "div" (Div, #0): opset 13, Div-13: Div takes A and B, the node leaves one out (an empty input name)`)
+	// An output port without <dim> of an op irdiv does not know: a
+	// scalar or of unknown rank alike (OpenVINO's serializer writes
+	// both so, and convert wrote one of unknown rank so). Read as a
+	// scalar, it failed the Transpose after it.
+	rankless := `<?xml version="1.0"?>
+<net name="rankless" version="11">
+<layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="2,3" element_type="f32"/><output><port id="0" precision="FP32" names="x"><dim>2</dim><dim>3</dim></port></output></layer>
+<layer id="1" name="mystery" type="Mystery" version="com.example"><input><port id="0" precision="FP32"><dim>2</dim><dim>3</dim></port></input><output><port id="1" precision="FP32" names="u"/></output></layer>
+<layer id="2" name="perm" type="Const" version="opset1"><data element_type="i64" shape="2" offset="0" size="16"/><output><port id="0" precision="I64"><dim>2</dim></port></output></layer>
+<layer id="3" name="t" type="Transpose" version="opset1"><input><port id="0" precision="FP32"/><port id="1" precision="I64"><dim>2</dim></port></input><output><port id="2" precision="FP32" names="y"/></output></layer>
+<layer id="4" name="y" type="Result" version="opset1"><input><port id="0" precision="FP32"/></input></layer>
+</layers>
+<edges>
+<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+<edge from-layer="1" from-port="1" to-layer="3" to-port="0"/>
+<edge from-layer="2" from-port="0" to-layer="3" to-port="1"/>
+<edge from-layer="3" from-port="2" to-layer="4" to-port="0"/>
+</edges>
+</net>
+`
+	b.raw("port-without-dims-unknown-op", map[string][]byte{"model.xml": []byte(rankless), "model.bin": i64Bytes(1, 0)}, 1,
+		"irdiv cannot execute 1 layer (Mystery com.example x1)", true, "run", "{dir}/model.xml")
 }
