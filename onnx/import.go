@@ -71,6 +71,7 @@ type importer struct {
 	opset    int64
 	tensors  map[string]tensor
 	declared map[string]ValueInfo // value_info and graph outputs, by name
+	outputs  map[string]bool      // the graph outputs, by name
 	node     *Node                // the node being imported
 	names    map[string]int       // layer names used, to keep them unique
 	named    []string             // the names given, in order, for rollback
@@ -88,13 +89,14 @@ func importModel(m *Model, opts ImportOptions) (*ir.Model, error) {
 	name := cmp.Or(m.Graph.Name, strings.TrimSuffix(filepath.Base(m.Path), filepath.Ext(m.Path)), "onnx")
 	im := &importer{
 		src: m, m: &ir.Model{Name: name, Version: 11}, opts: opts, opset: m.Opset,
-		tensors: make(map[string]tensor), declared: make(map[string]ValueInfo), names: make(map[string]int),
+		tensors: make(map[string]tensor), declared: make(map[string]ValueInfo), names: make(map[string]int), outputs: make(map[string]bool),
 	}
 	for _, v := range m.Graph.ValueInfos {
 		im.declared[v.Name] = v
 	}
 	for _, v := range m.Graph.Outputs {
 		im.declared[v.Name] = v
+		im.outputs[v.Name] = true
 	}
 	for _, in := range m.Graph.Inputs {
 		l := im.m.AddParameter(in.Name, in.Type, in.Shape)
@@ -291,6 +293,16 @@ func (im *importer) define(n *Node, results []tensor) error {
 		}
 		r := results[i]
 		port := r.out.Port()
+		if d, ok := im.declared[name]; ok && port.Source == nil {
+			// What the model states about the tensor, which validate
+			// holds against what the op computes (an opaque layer's port
+			// is the statement itself, and stays unchecked).
+			what := "value_info"
+			if im.outputs[name] {
+				what = "graph output"
+			}
+			port.Source = &ir.SourceDecl{What: fmt.Sprintf("%s %q", what, name), Type: d.Type, Shape: d.Shape}
+		}
 		if len(port.Names) > 0 && port.Names[0] != name {
 			// One layer output for two ONNX names (Identity of a graph
 			// input): both name it.

@@ -716,6 +716,18 @@ func (b *corpusBuilder) imports() {
 </edges>
 </net>
 `
+	// Findings validate once missed (issue 28, item 2): a Mod by a
+	// constant 0 (no finding, and the Divide after it shown with a
+	// divisor "in [1, -1]"); a graph output whose stated type the ops
+	// contradict (ONNX Runtime refuses the model).
+	i64Value := onnxwire.Value("x", onnxwire.Int64, 4)
+	b.raw("validate-onnx-mod-by-zero", map[string][]byte{"model.onnx": onnxwire.Model(13, onnxwire.Graph("g", [][]byte{
+		onnxwire.Node("Mod", "mod", []string{"x", "zero"}, []string{"m"}), onnxwire.Node("Div", "div", []string{"x", "m"}, []string{"y"})},
+		[][]byte{onnxwire.Tensor("zero", onnxwire.Int64, []int64{}, i64Bytes(0))}, [][]byte{i64Value}, [][]byte{onnxwire.Value("y", onnxwire.Int64, 4)}))},
+		1, "1 error in 1 model", false, "validate", "{dir}/model.onnx")
+	b.raw("validate-onnx-output-type-contradicted", map[string][]byte{"model.onnx": onnxwire.Model(13, onnxwire.Graph("g", [][]byte{
+		onnxwire.Node("Abs", "abs", []string{"x"}, []string{"y"})}, nil, [][]byte{i64Value}, [][]byte{onnxwire.Value("y", onnxwire.Float, 4)}))},
+		1, "1 error in 1 model", false, "validate", "{dir}/model.onnx")
 	b.raw("port-without-dims-unknown-op", map[string][]byte{"model.xml": []byte(rankless), "model.bin": i64Bytes(1, 0)}, 1,
 		"irdiv cannot execute 1 layer (Mystery com.example x1)", true, "run", "{dir}/model.xml")
 }
