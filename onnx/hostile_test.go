@@ -8,6 +8,7 @@ import (
 	"github.com/irdiv/irdiv/internal/onnxwire"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/plugin"
 )
 
 // readsBack encodes an imported model as IR and reads and infers it
@@ -144,4 +145,99 @@ func equalDims(a, b []int64) bool {
 		}
 	}
 	return true
+}
+
+// TestRangeLength: ONNX's Range of 2^32 elements or more, whose length
+// OpenVINO's Range keeps the low 32 bits of (2^32 + 3 made 3 elements),
+// is refused: at import when its inputs are known, both ways; at run
+// time otherwise, in the faithful conversion (OpenVINO's import keeps
+// OpenVINO's wrap). Shorter ones compute ONNX's answer.
+func TestRangeLength(t *testing.T) {
+	y := onnxwire.ValueInfo("y", onnxwire.Int64, -1)
+	node := onnxwire.Node("Range", "range", []string{"s", "l", "d"}, []string{"y"})
+	const guard = `error: layer "range/length_of_2^32_or_more_past_every_cap"`
+	for _, tc := range []struct {
+		name string
+		// limit is a constant, or with limitInput an input given limit.
+		limit      int64
+		limitInput bool
+		delta      int64
+		f32        bool
+		// faithful and openvino are what Convert and Import give: an
+		// output, shaped, or "error: " and a part of the error.
+		faithful, openvino string
+	}{
+		{"known, 2^32 + 3", 1<<32 + 3, false, 1, false, "error: Range of 4294967299 elements: OpenVINO's Range holds its length in 32 bits (it would make 3)", "error: Range of 4294967299 elements"},
+		{"known, 2^40 by 256", 1 << 40, false, 256, false, "error: Range of 4294967296 elements", "error: Range of 4294967296 elements"},
+		{"known f32", 1 << 33, false, 1, true, "error: Range of 8589934592 elements", "error: Range of 8589934592 elements"},
+		{"known, 5", 5, false, 1, false, "[5][0 1 2 3 4]", "[5][0 1 2 3 4]"},
+		{"known, away", -5, false, 1, false, "[0][]", "[0][]"},
+		{"input, 2^32 + 3", 1<<32 + 3, true, 1, false, guard, "[3][0 1 2]"},
+		{"input, 2^32 - 1 past the tensor cap", 1<<32 - 1, true, 1, false, "error: is larger than", "error: is larger than"},
+		{"input, 6 by 2", 6, true, 2, false, "[3][0 2 4]", "[3][0 2 4]"},
+		{"input, delta 0", 6, true, 0, false, guard, "[0][]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			typ, elem := int32(onnxwire.Int64), ir.I64
+			if tc.f32 {
+				typ, elem = onnxwire.Float, ir.F32
+			}
+			scalar := func(v int64) *ir.Tensor {
+				x, _ := ir.NewTensor(elem, []int64{})
+				x.SetInt64(0, v)
+				return x
+			}
+			inits := [][]byte{onnxwire.Tensor("s", typ, []int64{}, scalar(0).Data), onnxwire.Tensor("d", typ, []int64{}, scalar(tc.delta).Data)}
+			var inputs [][]byte
+			var given []*ir.Tensor
+			if tc.limitInput {
+				inputs, given = [][]byte{onnxwire.Value("l", typ)}, []*ir.Tensor{scalar(tc.limit)}
+			} else {
+				inits = append(inits, onnxwire.Tensor("l", typ, []int64{}, scalar(tc.limit).Data))
+			}
+			om, err := Read(onnxwire.Model(13, onnxwire.Graph("g", [][]byte{node}, inits, inputs, [][]byte{y})), ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, faithful := range []bool{true, false} {
+				want := tc.openvino
+				if faithful {
+					want = tc.faithful
+				}
+				m, err := Import(om, ImportOptions{Faithful: faithful})
+				var out *ir.Tensor
+				if err == nil {
+					out, err = runErr(m, given...)
+				}
+				switch wantErr, isErr := strings.CutPrefix(want, "error: "); {
+				case isErr && (err == nil || !strings.Contains(err.Error(), wantErr)):
+					t.Errorf("faithful %v: %v, want an error with %q", faithful, err, wantErr)
+				case isErr && strings.Contains(wantErr, "elements") && !errors.Is(err, ir.ErrLimit):
+					t.Errorf("faithful %v: %v is not ir.ErrLimit", faithful, err)
+				case !isErr && err != nil:
+					t.Errorf("faithful %v: %v, want %s", faithful, err, want)
+				case !isErr && shaped(out) != want:
+					t.Errorf("faithful %v: %s, want %s", faithful, shaped(out), want)
+				}
+			}
+		})
+	}
+}
+
+// runErr compiles m with the default caps and runs it on inputs.
+func runErr(m *ir.Model, inputs ...*ir.Tensor) (*ir.Tensor, error) {
+	cm, err := plugin.NewCore().CompileModel(m, plugin.Config{})
+	if err != nil {
+		return nil, err
+	}
+	req := cm.NewInferRequest()
+	for i, in := range inputs {
+		if err := req.SetInputTensor(i, in); err != nil {
+			return nil, err
+		}
+	}
+	if err := req.Infer(); err != nil {
+		return nil, err
+	}
+	return req.OutputTensor(0)
 }

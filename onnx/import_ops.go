@@ -922,8 +922,90 @@ func importRange(im *importer, n *Node) ([]tensor, error) {
 		}
 		ins = append(ins, t)
 	}
-	out, err := im.one("Range", "opset4", "", data("output_type", ins[0].info.Type.String()), ins...)
+	typ := ins[0].info.Type
+	if !hasValues(typ) {
+		return nil, nil // of a type irdiv does not know: keep the node
+	}
+	// OpenVINO's Range keeps the low 32 bits of its length (2^32 + 3
+	// elements make 3), computed as ceil((limit - start) / delta) in
+	// double precision; ONNX's Range has no such bound. A length of 2^32
+	// or more, which only ONNX's i64, f32 and f64 reach and no tensor cap
+	// admits (an f32 one holds 16 GiB), is refused: now when start, limit
+	// and delta are known, and at run time otherwise, by a guard in the
+	// faithful conversion (OpenVINO's import keeps OpenVINO's wrap).
+	if n, ok := rangeLength(ins); ok && n >= 1<<32 {
+		return nil, errorf("%w: %s: opset %d: Range of %.0f elements: OpenVINO's Range holds its length in 32 bits (it would make %d), and no tensor of that many elements is within the caps",
+			ir.ErrLimit, im.node, im.opset, n, uint32(uint64(n)))
+	} else if !ok && im.opts.Faithful && (typ == ir.I64 || typ == ir.F32 || typ == ir.F64) {
+		var err error
+		if ins[2], err = im.rangeGuard(ins[0], ins[1], ins[2]); err != nil {
+			return nil, err
+		}
+	}
+	out, err := im.one("Range", "opset4", "", data("output_type", typ.String()), ins...)
 	return []tensor{out}, err
+}
+
+// rangeLength is the length of a Range whose start, limit and delta are
+// known: ceil((limit - start) / delta) in double precision, as OpenVINO
+// computes it, 0 when delta points away from limit.
+func rangeLength(ins []tensor) (float64, bool) {
+	var v [3]float64
+	for i, t := range ins {
+		if t.info.Value == nil || t.info.Value.Len() != 1 {
+			return 0, false
+		}
+		v[i] = t.info.Value.Float64At(0)
+	}
+	q := (v[1] - v[0]) / v[2]
+	if !(q > 0) { // NaN (0 / 0) too
+		return 0, true
+	}
+	return math.Ceil(q), true
+}
+
+// rangeGuard is delta passed through a guard that fails at run time (an
+// integer division by zero, in a layer named for the reason) when the
+// Range's length, computed as rangeLength does, is 2^32 or more.
+func (im *importer) rangeGuard(start, limit, delta tensor) (tensor, error) {
+	var f [3]tensor
+	for i, t := range []tensor{start, limit, delta} {
+		var err error
+		if f[i], err = im.one("Convert", "opset1", "length_f64_"+strconv.Itoa(i), data("destination_type", "f64"), t); err != nil {
+			return tensor{}, err
+		}
+	}
+	span, err := im.one("Subtract", "opset1", "length_span", bc(numpy), f[1], f[0])
+	if err != nil {
+		return tensor{}, err
+	}
+	q, err := im.one("Divide", "opset1", "length", data("auto_broadcast", "numpy", "m_pythondiv", "true"), span, f[2])
+	if err != nil {
+		return tensor{}, err
+	}
+	// ceil(q) >= 2^32 exactly when q > 2^32 - 1, an integer a double holds.
+	most, _ := im.scalarOf("length_max", ir.F64, math.MaxUint32)
+	past, err := im.one("Greater", "opset1", "length_past_32_bits", bc(numpy), q, most)
+	if err != nil {
+		return tensor{}, err
+	}
+	within, err := im.one("LogicalNot", "opset1", "length_within_32_bits", nil, past)
+	if err != nil {
+		return tensor{}, err
+	}
+	divisor, err := im.one("Convert", "opset1", "length_divisor", data("destination_type", "i32"), within)
+	if err != nil {
+		return tensor{}, err
+	}
+	one, _ := im.scalarOf("length_one", ir.I32, 1)
+	g, err := im.one("Divide", "opset1", "length_of_2^32_or_more_past_every_cap", data("auto_broadcast", "numpy", "m_pythondiv", "true"), one, divisor)
+	if err != nil {
+		return tensor{}, err
+	}
+	if g, err = im.one("Convert", "opset1", "length_guard", data("destination_type", delta.info.Type.String()), g); err != nil {
+		return tensor{}, err
+	}
+	return im.one("Multiply", "opset1", "guarded_delta", bc(numpy), delta, g)
 }
 
 func importExpand(im *importer, n *Node) ([]tensor, error) {

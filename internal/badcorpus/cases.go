@@ -728,6 +728,24 @@ func (b *corpusBuilder) imports() {
 	b.raw("validate-onnx-output-type-contradicted", map[string][]byte{"model.onnx": onnxwire.Model(13, onnxwire.Graph("g", [][]byte{
 		onnxwire.Node("Abs", "abs", []string{"x"}, []string{"y"})}, nil, [][]byte{i64Value}, [][]byte{onnxwire.Value("y", onnxwire.Float, 4)}))},
 		1, "1 error in 1 model", false, "validate", "{dir}/model.onnx")
+	// A Range of 2^32 + 3 elements made 3 (OpenVINO's Range keeps the
+	// low 32 bits of its length): refused at import when the limit is
+	// known, at run time when it is an input.
+	rangeModel := func(limit []byte) []byte {
+		inits := [][]byte{onnxwire.Tensor("s", onnxwire.Int64, []int64{}, i64Bytes(0)), onnxwire.Tensor("d", onnxwire.Int64, []int64{}, i64Bytes(1))}
+		var inputs [][]byte
+		if limit != nil {
+			inits = append(inits, onnxwire.Tensor("l", onnxwire.Int64, []int64{}, limit))
+		} else {
+			inputs = [][]byte{onnxwire.Value("l", onnxwire.Int64)}
+		}
+		return onnxwire.Model(13, onnxwire.Graph("g", [][]byte{onnxwire.Node("Range", "range", []string{"s", "l", "d"}, []string{"y"})}, inits, inputs,
+			[][]byte{onnxwire.ValueInfo("y", onnxwire.Int64, -1)}))
+	}
+	onnxRun("onnx-range-2pow32", rangeModel(i64Bytes(1<<32+3)),
+		`node "range" (Range, #0): opset 13: Range of 4294967299 elements: OpenVINO's Range holds its length in 32 bits (it would make 3)`)
+	b.raw("onnx-range-2pow32-input", map[string][]byte{"model.onnx": rangeModel(nil), "l.npy": npyFile(npyDict("<i8", "False", ""), i64Bytes(1<<32+3))}, 1,
+		`layer "range/length_of_2^32_or_more_past_every_cap"`, true, "run", "{dir}/model.onnx", "-i", "l={dir}/l.npy")
 	b.raw("port-without-dims-unknown-op", map[string][]byte{"model.xml": []byte(rankless), "model.bin": i64Bytes(1, 0)}, 1,
 		"irdiv cannot execute 1 layer (Mystery com.example x1)", true, "run", "{dir}/model.xml")
 }
