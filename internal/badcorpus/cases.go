@@ -746,6 +746,21 @@ func (b *corpusBuilder) imports() {
 		`node "range" (Range, #0): opset 13: Range of 4294967299 elements: OpenVINO's Range holds its length in 32 bits (it would make 3)`)
 	b.raw("onnx-range-2pow32-input", map[string][]byte{"model.onnx": rangeModel(nil), "l.npy": npyFile(npyDict("<i8", "False", ""), i64Bytes(1<<32+3))}, 1,
 		`layer "range/length_of_2^32_or_more_past_every_cap"`, true, "run", "{dir}/model.onnx", "-i", "l={dir}/l.npy")
+	// A 1 KB model of ConstantOfShape (the shape an input) and eleven
+	// Reshapes: each tensor under --max-tensor, all of them together
+	// held 12 times one until run ended. Now each is released once read,
+	// and --max-memory bounds what is held at once.
+	reshapes := [][]byte{onnxwire.Node("ConstantOfShape", "fill", []string{"s"}, []string{"r0"})}
+	for i := range 11 {
+		reshapes = append(reshapes, onnxwire.Node("Reshape", fmt.Sprintf("reshape%d", i), []string{fmt.Sprintf("r%d", i), "flat"}, []string{fmt.Sprintf("r%d", i+1)}))
+	}
+	reshapes = append(reshapes, onnxwire.Node("ReduceSum", "sum", []string{"r11"}, []string{"y"}))
+	chain := onnxwire.Model(13, onnxwire.Graph("g", reshapes, [][]byte{onnxwire.Tensor("flat", onnxwire.Int64, []int64{1}, i64Bytes(-1))},
+		[][]byte{onnxwire.Value("s", onnxwire.Int64, 1)}, [][]byte{onnxwire.ValueInfo("y", onnxwire.Float, 1)}))
+	b.raw("run-max-memory", map[string][]byte{"model.onnx": chain, "s.npy": npyFile(npyDict("<i8", "False", "1,"), i64Bytes(1<<18))}, 1,
+		`plugin: memory budget exceeded: layer "reshape0" (id 4): its output takes more than the 524288 bytes left, which would take the tensors held at once (1048576 bytes) past the 1572864 allowed (Config.MaxMemoryBytes); --max-memory raises the limit`,
+		false, "run", "{dir}/model.onnx", "-i", "s={dir}/s.npy", "--max-tensor", "1MiB", "--max-memory", "1536KiB")
+	b.raw("usage-max-memory", nil, 2, `invalid value "0" for flag -max-memory: want a size from 1 to 64GiB`, false, "run", "{dir}/model.xml", "--max-memory", "0")
 	b.raw("port-without-dims-unknown-op", map[string][]byte{"model.xml": []byte(rankless), "model.bin": i64Bytes(1, 0)}, 1,
 		"irdiv cannot execute 1 layer (Mystery com.example x1)", true, "run", "{dir}/model.xml")
 }
