@@ -40,12 +40,19 @@ type idCache struct {
 
 // nextID is one above the largest layer id. It looks only at the layers
 // appended since its last call (all of them again when the slice was
-// replaced or shortened); an id changed in place on a layer it has seen
-// goes unnoticed, and Check then reports any duplicate.
+// replaced); an id changed in place on a layer it has seen goes
+// unnoticed, and Check then reports any duplicate. When the slice was
+// shortened (an importer taking back the layers of a node it gave up on),
+// the layers left keep the largest id it knows, which stays above all
+// of theirs: looking at every layer again after each such rollback would
+// make an import quadratic in the model's size.
 func (m *Model) nextID() uint64 {
 	c := &m.ids
-	if c.seen > len(m.Layers) || c.seen > 0 && m.Layers[0] != c.first {
+	switch {
+	case len(m.Layers) == 0 || c.seen > 0 && m.Layers[0] != c.first:
 		*c = idCache{}
+	case c.seen > len(m.Layers):
+		c.seen = len(m.Layers)
 	}
 	for _, l := range m.Layers[c.seen:] {
 		c.next = max(c.next, l.ID+1)

@@ -103,6 +103,22 @@ type Port struct {
 	// cannot tell from a scalar (a port without dims): it is set by
 	// importers, in memory, and written as no dims.
 	DynamicRank bool
+	// Source is what the model an importer read states about this
+	// output (an ONNX value_info or graph output), where it states
+	// something: validate compares it with inference as it compares the
+	// port an IR file declares. Set by importers, in memory, never
+	// written.
+	Source *SourceDecl
+}
+
+// SourceDecl is what a source model states about a tensor: its type
+// (Dynamic when unstated) and shape.
+type SourceDecl struct {
+	// What names the statement in messages: `value_info "t"`, `graph
+	// output "y"`.
+	What  string
+	Type  ElementType
+	Shape shapeinfer.Shape
 }
 
 // Shape returns the declared port shape.

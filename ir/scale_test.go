@@ -111,5 +111,19 @@ func TestLinearCost(t *testing.T) {
 	if l := m.AddLayer("Result", "opset1", "r", nil, nil, nil); l.ID != uint64(len(m.Layers)-1) {
 		t.Errorf("AddLayer gave id %d after %d layers: it looked at all of them again", l.ID, len(m.Layers)-1)
 	}
+	// Nor after the slice was shortened (an import's rollback, which
+	// would otherwise make an import quadratic).
+	m.Layers = m.Layers[:len(m.Layers)-2]
+	if l := m.AddLayer("Result", "opset1", "r2", nil, nil, nil); l.ID >= 1<<40 {
+		t.Errorf("after a rollback AddLayer gave id %d: it looked at all the layers again", l.ID)
+	}
+	m.Layers[0].ID = 0
+	seen := map[uint64]bool{}
+	for _, l := range m.Layers {
+		if seen[l.ID] {
+			t.Errorf("after a rollback AddLayer gave id %d again", l.ID)
+		}
+		seen[l.ID] = true
+	}
 	t.Logf("allocations %d -> %d (%.1fx), bytes %d -> %d (%.1fx)", a1, a2, float64(a2)/float64(a1), b1, b2, float64(b2)/float64(b1))
 }

@@ -8,13 +8,16 @@ import (
 	"github.com/irdiv/irdiv/internal/testutil"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx/internal/onnxpb"
+	"github.com/irdiv/irdiv/ops"
 	"google.golang.org/protobuf/proto"
 )
 
 // FuzzReadONNX: no model file and external data file (y.bin beside it)
 // crash the reader (ReadFile, the path users' files take) or the import,
 // a model imports both ways or neither, and a model that converts writes
-// as IR that reads back.
+// as IR that reads back and infers as the model converted does (what
+// irdiv convert checks before it writes). The seeds include the hostile
+// corpus's models (testdata/bad), those of issue 28 among them.
 func FuzzReadONNX(f *testing.F) {
 	for _, mp := range []*onnxpb.ModelProto{
 		divModel(14, dataType(ir.I32), []int64{4}, []int64{4}, []int64{4}),
@@ -77,8 +80,13 @@ func FuzzReadONNX(f *testing.F) {
 		if err != nil {
 			t.Fatalf("encoding a converted model: %v", err)
 		}
-		if _, err := ir.ReadBytes(x, bin, ir.ReadOptions{}); err != nil {
+		back, err := ir.ReadBytes(x, bin, ir.ReadOptions{})
+		if err != nil {
 			t.Fatalf("reading a converted model back: %v\n%s", err, x)
+		}
+		_, inMemory := ops.InferModel(model)
+		if _, err := ops.InferModel(back); (err == nil) != (inMemory == nil) {
+			t.Fatalf("inferring a converted model read back: %v; the model converted: %v\n%s", err, inMemory, x)
 		}
 	})
 }

@@ -71,8 +71,10 @@ type importer struct {
 	opset    int64
 	tensors  map[string]tensor
 	declared map[string]ValueInfo // value_info and graph outputs, by name
+	outputs  map[string]bool      // the graph outputs, by name
 	node     *Node                // the node being imported
 	names    map[string]int       // layer names used, to keep them unique
+	named    []string             // the names given, in order, for rollback
 	// parent imports the graph that encloses this subgraph (nil for the
 	// main graph); outer lists the names of enclosing graphs this
 	// subgraph reads, each through a Parameter of its own.
@@ -87,13 +89,14 @@ func importModel(m *Model, opts ImportOptions) (*ir.Model, error) {
 	name := cmp.Or(m.Graph.Name, strings.TrimSuffix(filepath.Base(m.Path), filepath.Ext(m.Path)), "onnx")
 	im := &importer{
 		src: m, m: &ir.Model{Name: name, Version: 11}, opts: opts, opset: m.Opset,
-		tensors: make(map[string]tensor), declared: make(map[string]ValueInfo), names: make(map[string]int),
+		tensors: make(map[string]tensor), declared: make(map[string]ValueInfo), names: make(map[string]int), outputs: make(map[string]bool),
 	}
 	for _, v := range m.Graph.ValueInfos {
 		im.declared[v.Name] = v
 	}
 	for _, v := range m.Graph.Outputs {
 		im.declared[v.Name] = v
+		im.outputs[v.Name] = true
 	}
 	for _, in := range m.Graph.Inputs {
 		l := im.m.AddParameter(in.Name, in.Type, in.Shape)
@@ -136,7 +139,36 @@ func (im *importer) name(l *ir.Layer, want string) {
 		im.names[want]++
 	}
 	im.names[name]++
+	im.named = append(im.named, name)
 	l.Name = name
+}
+
+// mark is how far the import had gone: what rollback returns to.
+type mark struct{ layers, edges, named, outer int }
+
+func (im *importer) mark() mark {
+	return mark{len(im.m.Layers), len(im.m.Edges), len(im.named), len(im.outer)}
+}
+
+// rollback removes what the import added since k: layers, their edges and
+// names, and the Parameters a subgraph made for outer names. A converter
+// that gives up on a node (which then stays opaque) may have added layers
+// on the way, such as a weights Reshape that failed, which would
+// otherwise stay in the model half-built (no output ports) and make an
+// IR that cannot be read back.
+func (im *importer) rollback(k mark) {
+	im.m.Layers = im.m.Layers[:k.layers]
+	im.m.Edges = im.m.Edges[:k.edges]
+	for _, name := range im.named[k.named:] {
+		if im.names[name]--; im.names[name] <= 0 {
+			delete(im.names, name)
+		}
+	}
+	im.named = im.named[:k.named]
+	for _, r := range im.outer[k.outer:] {
+		delete(im.tensors, r.name)
+	}
+	im.outer = im.outer[:k.outer]
 }
 
 // nodeName is the name of a node's main layer: the node's, or its first
@@ -261,6 +293,16 @@ func (im *importer) define(n *Node, results []tensor) error {
 		}
 		r := results[i]
 		port := r.out.Port()
+		if d, ok := im.declared[name]; ok && port.Source == nil {
+			// What the model states about the tensor, which validate
+			// holds against what the op computes (an opaque layer's port
+			// is the statement itself, and stays unchecked).
+			what := "value_info"
+			if im.outputs[name] {
+				what = "graph output"
+			}
+			port.Source = &ir.SourceDecl{What: fmt.Sprintf("%s %q", what, name), Type: d.Type, Shape: d.Shape}
+		}
 		if len(port.Names) > 0 && port.Names[0] != name {
 			// One layer output for two ONNX names (Identity of a graph
 			// input): both name it.
@@ -306,6 +348,7 @@ func (im *importer) importNode(n *Node) error {
 			f, ok = converters[n.OpType]
 		}
 		if ok {
+			k := im.mark()
 			results, err := f(im, n)
 			if err != nil {
 				return err
@@ -313,6 +356,7 @@ func (im *importer) importNode(n *Node) error {
 			if results != nil {
 				return im.define(n, results)
 			}
+			im.rollback(k)
 		}
 	}
 	return im.opaque(n)
@@ -399,7 +443,8 @@ var opaqueRules = map[string]func(n *Node, in []tensor) []ops.ValueInfo{
 		data, idx := in[0].info.Shape.Dims, in[1].info.Shape.Dims
 		last := idx[len(idx)-1]
 		b := attrInt(n, "batch_dims", 0)
-		if !last.IsStatic() || b < 0 || b+last.Min > int64(len(data)) {
+		// Each bound checked apart: b + last could overflow.
+		if !last.IsStatic() || b < 0 || b >= int64(len(idx)) || b > int64(len(data)) || last.Min > int64(len(data))-b {
 			return nil
 		}
 		out := append(append([]shapeinfer.Dim{}, idx[:len(idx)-1]...), data[b+last.Min:]...)
@@ -410,7 +455,7 @@ var opaqueRules = map[string]func(n *Node, in []tensor) []ops.ValueInfo{
 			return nil
 		}
 		return []ops.ValueInfo{{Type: in[0].info.Type, Shape: dims(in[1].info.Shape.Dims[0], in[0].info.Shape.Dims[1],
-			shapeinfer.Static(attrInt(n, "output_height", 1)), shapeinfer.Static(attrInt(n, "output_width", 1)))}}
+			positiveDim(attrInt(n, "output_height", 1)), positiveDim(attrInt(n, "output_width", 1)))}}
 	},
 	"GridSample": func(n *Node, in []tensor) []ops.ValueInfo {
 		if len(in) < 2 || rank(in[0]) != 4 || rank(in[1]) != 4 {
@@ -422,6 +467,16 @@ var opaqueRules = map[string]func(n *Node, in []tensor) []ops.ValueInfo{
 }
 
 func dims(ds ...shapeinfer.Dim) shapeinfer.Shape { return shapeinfer.Shape{Dims: ds} }
+
+// positiveDim is a dim an attribute gives, dynamic where the attribute is
+// not a size (below 1): ONNX Runtime refuses such a node when it runs, and
+// a negative dim written into an IR port is one no reader accepts.
+func positiveDim(v int64) shapeinfer.Dim {
+	if v < 1 {
+		return shapeinfer.Dynamic()
+	}
+	return shapeinfer.Static(v)
+}
 
 // argReduce is ArgMax's and ArgMin's output: int64 indices, the axis
 // removed or kept as 1.

@@ -80,7 +80,7 @@ type body struct {
 func (im *importer) subgraph(n *Node, attr string, g *Graph, inputs []ops.ValueInfo, scanFrom int) (*body, error) {
 	bi := &importer{
 		src: im.src, m: &ir.Model{Name: cmp.Or(g.Name, attr), Version: 11}, opts: im.opts, opset: im.opset,
-		tensors: make(map[string]tensor), declared: make(map[string]ValueInfo), names: make(map[string]int), parent: im,
+		tensors: make(map[string]tensor), declared: make(map[string]ValueInfo), names: make(map[string]int), outputs: make(map[string]bool), parent: im,
 	}
 	for _, v := range g.ValueInfos {
 		bi.declared[v.Name] = v
@@ -88,6 +88,7 @@ func (im *importer) subgraph(n *Node, attr string, g *Graph, inputs []ops.ValueI
 	for _, v := range g.Outputs {
 		if v.Type != ir.Dynamic {
 			bi.declared[v.Name] = v
+			bi.outputs[v.Name] = true
 		}
 	}
 	b := &body{m: bi.m}

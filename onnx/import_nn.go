@@ -96,7 +96,7 @@ func spatialRank(n *Node, x tensor, w *tensor) int {
 // [I, O/G, ...]. The weights must have a static shape.
 func (im *importer) groupWeights(w tensor, group int64) (tensor, bool) {
 	dims, ok := w.info.Shape.ToStatic()
-	if !ok || len(dims) < 3 || dims[0]%group != 0 {
+	if !ok || len(dims) < 3 || group < 1 || dims[0]%group != 0 {
 		return tensor{}, false
 	}
 	shape := append([]int64{group, dims[0] / group}, dims[1:]...)
@@ -133,9 +133,11 @@ func convolutionOf(im *importer, n *Node, typ string) (c convolution, ok bool, e
 		return c, false, im.ruleErr("%s takes X and W", n.OpType)
 	}
 	c = convolution{x: x, w: w}
-	c.spatial = spatialRank(n, x, &c.w)
+	if c.spatial = spatialRank(n, x, &c.w); c.spatial < 1 {
+		return c, false, nil // no spatial axis known (windowOf would size by -1)
+	}
 	c.win, ok = windowOf(n, c.spatial)
-	return c, c.spatial >= 1 && ok && im.known(typ, "opset1"), nil
+	return c, ok && im.known(typ, "opset1"), nil
 }
 
 // withBias adds a convolution's optional bias B to its output.
@@ -149,13 +151,28 @@ func (im *importer) withBias(y tensor, spatial int) ([]tensor, error) {
 	return []tensor{y}, nil
 }
 
+// groupOf reads the group attribute of Conv and ConvTranspose: the
+// number of groups the channels split into, at least 1 (0 would divide
+// the weights' first axis by zero).
+func groupOf(im *importer, n *Node) (int64, error) {
+	group := attrInt(n, "group", 1)
+	if group < 1 {
+		return 0, im.ruleErr("group is %d; the channels split into 1 group or more", group)
+	}
+	return group, nil
+}
+
 func importConv(im *importer, n *Node) ([]tensor, error) {
+	group, err := groupOf(im, n)
+	if err != nil {
+		return nil, err
+	}
 	c, ok, err := convolutionOf(im, n, "Convolution")
 	if !ok || err != nil {
 		return nil, err
 	}
 	typ, w := "Convolution", c.w
-	if group := attrInt(n, "group", 1); group != 1 {
+	if group != 1 {
 		if w, ok = im.groupWeights(w, group); !ok {
 			return nil, nil
 		}
@@ -169,6 +186,10 @@ func importConv(im *importer, n *Node) ([]tensor, error) {
 }
 
 func importConvTranspose(im *importer, n *Node) ([]tensor, error) {
+	group, err := groupOf(im, n)
+	if err != nil {
+		return nil, err
+	}
 	c, ok, err := convolutionOf(im, n, "ConvolutionBackpropData")
 	if !ok || err != nil {
 		return nil, err
@@ -186,7 +207,7 @@ func importConvTranspose(im *importer, n *Node) ([]tensor, error) {
 		ins = append(ins, im.ints("output_shape", false, shape...))
 	}
 	typ := "ConvolutionBackpropData"
-	if group := attrInt(n, "group", 1); group != 1 {
+	if group != 1 {
 		if ins[1], ok = im.groupWeights(c.w, group); !ok {
 			return nil, nil
 		}
@@ -297,13 +318,21 @@ func importGemm(im *importer, n *Node) ([]tensor, error) {
 		return nil, err
 	}
 	if alpha := attrFloat(n, "alpha", 1); alpha != 1 {
-		if y, err = im.one("Multiply", "opset1", "alpha", bc(numpy), y, im.scalarOf("alpha_value", y.info.Type, alpha)); err != nil {
+		factor, ok := im.scalarOf("alpha_value", y.info.Type, alpha)
+		if !ok {
+			return nil, nil // of a type irdiv does not know: keep the node
+		}
+		if y, err = im.one("Multiply", "opset1", "alpha", bc(numpy), y, factor); err != nil {
 			return nil, err
 		}
 	}
 	if c, ok := im.input(2); ok {
 		if beta := attrFloat(n, "beta", 1); beta != 1 {
-			if c, err = im.one("Multiply", "opset1", "beta", bc(numpy), c, im.scalarOf("beta_value", c.info.Type, beta)); err != nil {
+			factor, ok := im.scalarOf("beta_value", c.info.Type, beta)
+			if !ok {
+				return nil, nil
+			}
+			if c, err = im.one("Multiply", "opset1", "beta", bc(numpy), c, factor); err != nil {
 				return nil, err
 			}
 		}
@@ -420,7 +449,9 @@ func importPad(im *importer, n *Node) ([]tensor, error) {
 		}
 		half := len(pads) / 2
 		begin, end = im.ints("pads_begin", false, pads[:half]...), im.ints("pads_end", false, pads[half:]...)
-		value, haveValue = im.scalarOf("pad_value", x.info.Type, attrFloat(n, "value", 0)), true
+		if value, haveValue = im.scalarOf("pad_value", x.info.Type, attrFloat(n, "value", 0)); !haveValue {
+			return nil, nil // of a type irdiv does not know: keep the node
+		}
 	} else {
 		pads, ok := im.input(1)
 		if !ok {

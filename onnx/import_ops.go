@@ -272,6 +272,10 @@ func importDropout(im *importer, n *Node) ([]tensor, error) {
 	case trainingKnown && training == 0, rateKnown && rate == 0:
 	case trainingKnown && rateKnown:
 		return nil, errorf("%w: %s: opset %d: Dropout in training mode with ratio %g drops elements at random; irdiv runs only deterministic models", ErrUnsupported, n, im.opset, rate)
+	case !hasValues(x.info.Type) || !rateKnown && !hasValues(ratio.info.Type):
+		// The guard needs constants of these types, which an op irdiv
+		// does not know leaves unknown: keep the node.
+		return nil, nil
 	default:
 		g, err := im.dropoutGuard(x, mode, ratio, trainingKnown, rateKnown)
 		if err != nil {
@@ -320,7 +324,8 @@ func (im *importer) dropoutGuard(x, mode, ratio tensor, trainingKnown, rateKnown
 		safe = append(safe, off)
 	}
 	if !rateKnown {
-		zero, err := im.one("Equal", "opset1", "ratio_zero", bc(numpy), ratio, im.scalarOf("zero", ratio.info.Type, 0))
+		z, _ := im.scalarOf("zero", ratio.info.Type, 0) // importDropout checked the type
+		zero, err := im.one("Equal", "opset1", "ratio_zero", bc(numpy), ratio, z)
 		if err != nil {
 			return tensor{}, err
 		}
@@ -341,7 +346,8 @@ func (im *importer) dropoutGuard(x, mode, ratio tensor, trainingKnown, rateKnown
 	if err != nil {
 		return tensor{}, err
 	}
-	g, err := im.one("Divide", "opset1", "random_in_training_mode_unless_ratio_is_0", data("auto_broadcast", "numpy", "m_pythondiv", "true"), im.scalarOf("one", ir.I32, 1), divisor)
+	one, _ := im.scalarOf("one", ir.I32, 1)
+	g, err := im.one("Divide", "opset1", "random_in_training_mode_unless_ratio_is_0", data("auto_broadcast", "numpy", "m_pythondiv", "true"), one, divisor)
 	if err != nil {
 		return tensor{}, err
 	}
@@ -422,13 +428,15 @@ func importSlice(im *importer, n *Node) ([]tensor, error) {
 	}
 	if !haveSteps {
 		// OpenVINO broadcasts a 1 of starts' type to starts' shape.
+		if !hasValues(starts.info.Type) {
+			return nil, nil // starts of a type irdiv does not know: keep the node
+		}
 		shape, err := im.one("ShapeOf", "opset3", "steps_shape", data("output_type", "i64"), starts)
 		if err != nil {
 			return nil, err
 		}
-		one, _ := ir.NewTensor(starts.info.Type, []int64{})
-		one.SetInt64(0, 1)
-		if steps, err = im.one("Broadcast", "opset3", "steps", data("mode", "numpy"), im.constant(nodeName(n)+"/one", "", one), shape); err != nil {
+		one, _ := im.scalarOf("one", starts.info.Type, 1)
+		if steps, err = im.one("Broadcast", "opset3", "steps", data("mode", "numpy"), one, shape); err != nil {
 			return nil, err
 		}
 	}
@@ -663,8 +671,11 @@ func importDiv(im *importer, n *Node) ([]tensor, error) {
 	if len(n.Inputs) != 2 {
 		return fail("Div takes 2 inputs, the node has %d", len(n.Inputs))
 	}
-	a, _ := im.input(0)
-	b, _ := im.input(1)
+	a, okA := im.input(0)
+	b, okB := im.input(1)
+	if !okA || !okB {
+		return fail("Div takes A and B, the node leaves one out (an empty input name)")
+	}
 	if a.info.Type != ir.Dynamic && b.info.Type != ir.Dynamic {
 		if a.info.Type != b.info.Type {
 			return fail("A is %s and B is %s; Div takes one type T for both", DataTypeName(a.info.Type), DataTypeName(b.info.Type))
@@ -768,7 +779,8 @@ func importReciprocal(im *importer, n *Node) ([]tensor, error) {
 	if err != nil || !x.info.Type.IsFloat() {
 		return nil, err
 	}
-	out, err := im.one("Divide", "opset1", "", data("auto_broadcast", "numpy", "m_pythondiv", "true"), im.scalarOf("one", x.info.Type, 1), x)
+	one, _ := im.scalarOf("one", x.info.Type, 1) // a float type
+	out, err := im.one("Divide", "opset1", "", data("auto_broadcast", "numpy", "m_pythondiv", "true"), one, x)
 	return []tensor{out}, err
 }
 
@@ -781,23 +793,37 @@ func importRound(im *importer, n *Node) ([]tensor, error) {
 	return []tensor{out}, err
 }
 
-// scalarOf makes a one-element constant of type t.
-func (im *importer) scalarOf(suffix string, t ir.ElementType, v float64) tensor {
+// hasValues reports whether constants of t can be made: a numeric type
+// or boolean. The type of a tensor an unknown op computes is dynamic,
+// and a converter that needs a constant of its type keeps the node
+// opaque.
+func hasValues(t ir.ElementType) bool { return t.IsNumeric() || t == ir.Boolean }
+
+// scalarOf makes a one-element constant of type t; ok is false for a type
+// that has no values (hasValues), when nothing is added.
+func (im *importer) scalarOf(suffix string, t ir.ElementType, v float64) (tensor, bool) {
+	if !hasValues(t) {
+		return tensor{}, false
+	}
 	s, _ := ir.NewTensor(t, []int64{})
 	if t.IsFloat() {
 		s.SetFloat64(0, v)
 	} else {
 		s.SetInt64(0, int64(v))
 	}
-	return im.constant(nodeName(im.node)+"/"+suffix, "", s)
+	return im.constant(nodeName(im.node)+"/"+suffix, "", s), true
 }
 
 // limitOf makes a one-element constant of t's lowest (high false) or
 // highest value, ONNX's defaults for Clip's omitted bounds
 // (numeric_limits<T>::lowest() and max()). The integer limits are written
 // exactly: through a float64, 2^63-1 becomes 2^63, which int64() turns
-// into MIN on amd64, so Clip(x, min=0) with no max was all MIN.
-func (im *importer) limitOf(suffix string, t ir.ElementType, high bool) tensor {
+// into MIN on amd64, so Clip(x, min=0) with no max was all MIN. ok is
+// false for a type without values (hasValues), when nothing is added.
+func (im *importer) limitOf(suffix string, t ir.ElementType, high bool) (tensor, bool) {
+	if !hasValues(t) {
+		return tensor{}, false
+	}
 	s, _ := ir.NewTensor(t, []int64{})
 	switch t {
 	case ir.F16:
@@ -825,12 +851,12 @@ func (im *importer) limitOf(suffix string, t ir.ElementType, high bool) tensor {
 			v = 0
 		}
 		s.SetInt64(0, int64(v))
-		return im.constant(nodeName(im.node)+"/"+suffix, "", s)
+		return im.constant(nodeName(im.node)+"/"+suffix, "", s), true
 	}
 	if !high && s.Type.IsFloat() {
 		s.SetFloat64(0, -s.Float64At(0))
 	}
-	return im.constant(nodeName(im.node)+"/"+suffix, "", s)
+	return im.constant(nodeName(im.node)+"/"+suffix, "", s), true
 }
 
 func importClip(im *importer, n *Node) ([]tensor, error) {
@@ -844,11 +870,15 @@ func importClip(im *importer, n *Node) ([]tensor, error) {
 	}
 	minT, ok := im.input(1)
 	if !ok {
-		minT = im.limitOf("min", x.info.Type, false)
+		if minT, ok = im.limitOf("min", x.info.Type, false); !ok {
+			return nil, nil // of a type irdiv does not know: keep the node
+		}
 	}
 	maxT, ok := im.input(2)
 	if !ok {
-		maxT = im.limitOf("max", x.info.Type, true)
+		if maxT, ok = im.limitOf("max", x.info.Type, true); !ok {
+			return nil, nil
+		}
 	}
 	low, err := im.one("Maximum", "opset1", "max", bc(numpy), minT, x)
 	if err != nil {
@@ -892,8 +922,90 @@ func importRange(im *importer, n *Node) ([]tensor, error) {
 		}
 		ins = append(ins, t)
 	}
-	out, err := im.one("Range", "opset4", "", data("output_type", ins[0].info.Type.String()), ins...)
+	typ := ins[0].info.Type
+	if !hasValues(typ) {
+		return nil, nil // of a type irdiv does not know: keep the node
+	}
+	// OpenVINO's Range keeps the low 32 bits of its length (2^32 + 3
+	// elements make 3), computed as ceil((limit - start) / delta) in
+	// double precision; ONNX's Range has no such bound. A length of 2^32
+	// or more, which only ONNX's i64, f32 and f64 reach and no tensor cap
+	// admits (an f32 one holds 16 GiB), is refused: now when start, limit
+	// and delta are known, and at run time otherwise, by a guard in the
+	// faithful conversion (OpenVINO's import keeps OpenVINO's wrap).
+	if n, ok := rangeLength(ins); ok && n >= 1<<32 {
+		return nil, errorf("%w: %s: opset %d: Range of %.0f elements: OpenVINO's Range holds its length in 32 bits (it would make %d), and no tensor of that many elements is within the caps",
+			ir.ErrLimit, im.node, im.opset, n, uint32(uint64(n)))
+	} else if !ok && im.opts.Faithful && (typ == ir.I64 || typ == ir.F32 || typ == ir.F64) {
+		var err error
+		if ins[2], err = im.rangeGuard(ins[0], ins[1], ins[2]); err != nil {
+			return nil, err
+		}
+	}
+	out, err := im.one("Range", "opset4", "", data("output_type", typ.String()), ins...)
 	return []tensor{out}, err
+}
+
+// rangeLength is the length of a Range whose start, limit and delta are
+// known: ceil((limit - start) / delta) in double precision, as OpenVINO
+// computes it, 0 when delta points away from limit.
+func rangeLength(ins []tensor) (float64, bool) {
+	var v [3]float64
+	for i, t := range ins {
+		if t.info.Value == nil || t.info.Value.Len() != 1 {
+			return 0, false
+		}
+		v[i] = t.info.Value.Float64At(0)
+	}
+	q := (v[1] - v[0]) / v[2]
+	if !(q > 0) { // NaN (0 / 0) too
+		return 0, true
+	}
+	return math.Ceil(q), true
+}
+
+// rangeGuard is delta passed through a guard that fails at run time (an
+// integer division by zero, in a layer named for the reason) when the
+// Range's length, computed as rangeLength does, is 2^32 or more.
+func (im *importer) rangeGuard(start, limit, delta tensor) (tensor, error) {
+	var f [3]tensor
+	for i, t := range []tensor{start, limit, delta} {
+		var err error
+		if f[i], err = im.one("Convert", "opset1", "length_f64_"+strconv.Itoa(i), data("destination_type", "f64"), t); err != nil {
+			return tensor{}, err
+		}
+	}
+	span, err := im.one("Subtract", "opset1", "length_span", bc(numpy), f[1], f[0])
+	if err != nil {
+		return tensor{}, err
+	}
+	q, err := im.one("Divide", "opset1", "length", data("auto_broadcast", "numpy", "m_pythondiv", "true"), span, f[2])
+	if err != nil {
+		return tensor{}, err
+	}
+	// ceil(q) >= 2^32 exactly when q > 2^32 - 1, an integer a double holds.
+	most, _ := im.scalarOf("length_max", ir.F64, math.MaxUint32)
+	past, err := im.one("Greater", "opset1", "length_past_32_bits", bc(numpy), q, most)
+	if err != nil {
+		return tensor{}, err
+	}
+	within, err := im.one("LogicalNot", "opset1", "length_within_32_bits", nil, past)
+	if err != nil {
+		return tensor{}, err
+	}
+	divisor, err := im.one("Convert", "opset1", "length_divisor", data("destination_type", "i32"), within)
+	if err != nil {
+		return tensor{}, err
+	}
+	one, _ := im.scalarOf("length_one", ir.I32, 1)
+	g, err := im.one("Divide", "opset1", "length_of_2^32_or_more_past_every_cap", data("auto_broadcast", "numpy", "m_pythondiv", "true"), one, divisor)
+	if err != nil {
+		return tensor{}, err
+	}
+	if g, err = im.one("Convert", "opset1", "length_guard", data("destination_type", delta.info.Type.String()), g); err != nil {
+		return tensor{}, err
+	}
+	return im.one("Multiply", "opset1", "guarded_delta", bc(numpy), delta, g)
 }
 
 func importExpand(im *importer, n *Node) ([]tensor, error) {
@@ -1266,7 +1378,8 @@ func (im *importer) emptyReduction(x, y tensor, isMax bool) (tensor, error) {
 	if isMax {
 		inf = math.Inf(-1)
 	}
-	return im.one("Select", "opset1", "empty_set", data("auto_broadcast", "numpy"), empty, im.scalarOf("infinity", y.info.Type, inf), y)
+	infinity, _ := im.scalarOf("infinity", y.info.Type, inf) // a float type
+	return im.one("Select", "opset1", "empty_set", data("auto_broadcast", "numpy"), empty, infinity, y)
 }
 
 func globalPool(typ string) converter {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/shapeinfer"
 )
 
 // Inference is the result of InferModel: the ops of the layers irdiv
@@ -82,10 +83,20 @@ func (inf *Inference) inputs(l *ir.Layer, sources []ir.Output) ([]ValueInfo, err
 }
 
 // DeclaredOutputs returns the output infos written in the file's ports.
+// A port without <dim> is of dynamic rank: OpenVINO's serializer writes a
+// scalar and a port of dynamic rank alike, without dims (it writes the
+// dims of a shape, and one of dynamic rank has none), so the rank of such
+// a port of an op irdiv does not know is not known either. Taking it for
+// a scalar, as OpenVINO's reader makes the port of a FrameworkNode,
+// failed every op after it that needs a rank, in models irdiv converted
+// itself.
 func DeclaredOutputs(l *ir.Layer) []ValueInfo {
 	out := make([]ValueInfo, len(l.Outputs))
 	for i, p := range l.Outputs {
 		out[i] = ValueInfo{Type: p.Type, Shape: p.Shape()}
+		if len(p.Dims) == 0 {
+			out[i].Shape = shapeinfer.DynamicRankShape()
+		}
 	}
 	return out
 }

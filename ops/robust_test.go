@@ -26,8 +26,18 @@ var randomAttrs = map[string][]string{
 	"rounding_type": {"floor", "ceil", "ceil_torch"}, "output_padding": {"", "0,1", "1"}, "exclude-pad": {"true"},
 	"index_element_type": {"i32", "f32"}, "transpose_a": {"true"}, "transpose_b": {"true"}, "pad_mode": {"constant", "edge", "reflect", "symmetric"},
 	"shape_calculation_mode": {"sizes", "scales"}, "epsilon": {"0.001", "-1"}, "alpha": {"1"}, "allow_axis_skip": {"true"},
-	"approximation_mode": {"erf", "tanh"},
+	"approximation_mode": {"erf", "tanh"}, "levels": {"0", "1", "2", "256", "-1"},
 }
+
+// hostileAttrValues are the values at the edges of int64 and of lists
+// that any attribute may also get (issue 28: every attribute a rule reads
+// is checked before use, for overflow too).
+var hostileAttrValues = []string{"9223372036854775807", "-9223372036854775808", "4294967296", "-4294967297",
+	"9223372036854775807,9223372036854775807", "-9223372036854775808,1,1", "0,0,0,0,0,0,0,0", "1e400", "nan", ""}
+
+// hostileInts are element values at the edges of int64 that constants
+// may hold.
+var hostileInts = []int64{1<<63 - 1, -1 << 63, 1 << 32, -1 << 32, 1 << 62, 1<<31 - 1, -1 << 31}
 
 func randomInfo(r *rand.Rand, withValue bool) ValueInfo {
 	types := []ir.ElementType{ir.I64, ir.I32, ir.I8, ir.U8, ir.U64, ir.F32, ir.F16, ir.BF16, ir.F64, ir.Boolean, ir.Dynamic, ir.U4}
@@ -76,11 +86,20 @@ func randomInfo(r *rand.Rand, withValue bool) ValueInfo {
 // shapes: each must return or fail with an error, never panic.
 func TestRandomLayersNeverPanic(t *testing.T) {
 	for seed := range uint64(8) {
-		randomLayers(t, seed)
+		randomLayers(t, seed, false)
 	}
 }
 
-func randomLayers(t *testing.T, seed uint64) {
+// TestHostileLayersNeverPanic is TestRandomLayersNeverPanic with
+// attributes and constant elements at the edges of int64 (2^63-1, -2^63,
+// 2^32, lists of them, numbers istringstream cannot read).
+func TestHostileLayersNeverPanic(t *testing.T) {
+	for seed := range uint64(8) {
+		randomLayers(t, 100+seed, true)
+	}
+}
+
+func randomLayers(t *testing.T, seed uint64, hostile bool) {
 	r := rand.New(rand.NewPCG(seed, 12))
 	names := make([]string, 0, len(registry))
 	for k := range registry {
@@ -103,6 +122,9 @@ func randomLayers(t *testing.T, seed uint64) {
 		for _, a := range attrNames {
 			if r.IntN(3) == 0 {
 				v := randomAttrs[a]
+				if hostile && r.IntN(3) == 0 {
+					v = hostileAttrValues
+				}
 				l.Data = append(l.Data, ir.Attr{Name: a, Value: v[r.IntN(len(v))]})
 			}
 		}
@@ -112,6 +134,9 @@ func randomLayers(t *testing.T, seed uint64) {
 		in := make([]ValueInfo, 1+r.IntN(5))
 		for i := range in {
 			in[i] = randomInfo(r, r.IntN(5) > 0)
+			if v := in[i].Value; hostile && v != nil && !v.Type.IsFloat() && v.Type != ir.Boolean && v.Len() > 0 && r.IntN(2) == 0 {
+				v.SetInt64(r.IntN(v.Len()), hostileInts[r.IntN(len(hostileInts))])
+			}
 			if i > 0 && r.IntN(2) == 0 {
 				if r.IntN(2) == 0 {
 					in[i].Type = in[0].Type

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -30,6 +31,9 @@ type step struct {
 	divide *ops.Divide
 	op     ops.Op // for stepEvaluate
 	param  int    // index among the inputs, for stepParameter
+	// frees are the slots this step reads last: the request releases
+	// them once it has run (never a constant, an input or an output).
+	frees []int
 }
 
 // CompiledModel is a model ready to run.
@@ -47,6 +51,10 @@ type CompiledModel struct {
 	folded    []*ir.Layer
 	// foldedBytes is what the folded constants hold (countFolded).
 	foldedBytes int64
+	// maxMemory is Config.MaxMemoryBytes resolved; producer is, per
+	// slot, the step that writes it (-1 for constants).
+	maxMemory int64
+	producer  []int
 }
 
 // CompileModel checks the model and builds its execution plan. Layers
@@ -58,8 +66,8 @@ func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 	if !cfg.SIMD.Available() {
 		return nil, errorf("SIMD level %s is not available on this CPU or build (available: %v)", cfg.SIMD, ops.AvailableSIMD())
 	}
-	if cfg.Threads < 0 || cfg.MaxTensorBytes < 0 {
-		return nil, errorf("Config.Threads = %d and Config.MaxTensorBytes = %d must not be negative", cfg.Threads, cfg.MaxTensorBytes)
+	if cfg.Threads < 0 || cfg.MaxTensorBytes < 0 || cfg.MaxMemoryBytes < 0 {
+		return nil, errorf("Config.Threads = %d, Config.MaxTensorBytes = %d and Config.MaxMemoryBytes = %d must not be negative", cfg.Threads, cfg.MaxTensorBytes, cfg.MaxMemoryBytes)
 	}
 	order, err := m.TopoOrder()
 	if err != nil {
@@ -95,6 +103,8 @@ func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 		outSlot:   make([]int, len(results)),
 		profiling: cfg.Profiling,
 	}
+	// 4 × the cap, saturating: a cap near 2^63 leaves no room to multiply.
+	cm.maxMemory = cmp.Or(cfg.MaxMemoryBytes, min(cfg.MaxTensorBytes, math.MaxInt64/4)*4)
 	sources := m.Sources()
 	slotOf := make(map[ir.Output]int)
 	for _, l := range order {
@@ -142,7 +152,48 @@ func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 			cm.slots++
 		}
 	}
+	cm.planFrees()
 	return cm, nil
+}
+
+// planFrees finds, for each slot a step writes, the step that reads it
+// last, which releases it: a request then holds a tensor only while a
+// layer still needs it, not every intermediate of the model until the
+// end. The model's outputs stay until the next Infer.
+func (cm *CompiledModel) planFrees() {
+	cm.producer = make([]int, cm.slots)
+	for i := range cm.producer {
+		cm.producer[i] = -1
+	}
+	last := make([]int, cm.slots)
+	for i := range last {
+		last[i] = -1
+	}
+	for i, st := range cm.steps {
+		if st.kind != stepParameter {
+			for k := range st.outs {
+				cm.producer[st.out+k] = i
+			}
+		}
+		for _, slot := range st.in {
+			last[slot] = i
+		}
+	}
+	output := make(map[int]bool, len(cm.outSlot))
+	for _, slot := range cm.outSlot {
+		output[slot] = true
+	}
+	for slot, i := range last {
+		switch p := cm.producer[slot]; {
+		case p < 0 || output[slot]:
+		case i < 0:
+			// An output no layer reads (the second of a Split): its
+			// step releases it at once.
+			cm.steps[p].frees = append(cm.steps[p].frees, slot)
+		default:
+			cm.steps[i].frees = append(cm.steps[i].frees, slot)
+		}
+	}
 }
 
 // addEvaluate computes an op of constants now; any other joins the plan.
@@ -256,6 +307,8 @@ func (cm *CompiledModel) NewInferRequest() *InferRequest {
 		inputs: make([]*ir.Tensor, len(cm.inputs)),
 		calls:  make([]*ops.Call, len(cm.steps)),
 		owned:  make([]*ir.Tensor, len(cm.steps)),
+		using:  make([]bool, len(cm.steps)),
+		sizes:  make([]int64, cm.slots),
 	}
 	if cm.profiling {
 		r.counters = make([]counter, len(cm.steps))

@@ -16,8 +16,11 @@
 // Add, Select...); layers whose inputs are all constant are computed at
 // compile time with the same code. Dynamic and interval input dimensions
 // are resolved at Infer from the tensors given, and checked against the
-// intervals. An InferRequest reuses its Divides' buffers: once shapes are
-// stable, a model of Divides allocates nothing at Infer (other ops
+// intervals. An InferRequest releases each intermediate tensor once the
+// last layer that reads it has run, and holds at most
+// Config.MaxMemoryBytes of them at once; it keeps the buffers of its
+// Divides' outputs, shared between Divides, so that once shapes are
+// stable a model of Divides allocates nothing at Infer (other ops
 // allocate their outputs).
 //
 // Concurrency: a CompiledModel may be shared by any number of goroutines,
@@ -50,6 +53,10 @@ var ErrUnsupportedOp = ops.ErrUnsupportedOp
 // ErrInput is the class of errors about the tensors bound to a request.
 var ErrInput = errors.New("invalid input")
 
+// ErrMemory: a request would hold more bytes of tensors at once than
+// Config.MaxMemoryBytes allows.
+var ErrMemory = errors.New("memory budget exceeded")
+
 // ErrRequestBusy is returned by an InferRequest method called while
 // another call on the same request is running, as OpenVINO answers
 // REQUEST_BUSY: one request serves one caller at a time. Requests of one
@@ -71,6 +78,16 @@ type Config struct {
 	// ov::enable_profiling does; InferRequest.ProfilingInfo reads the
 	// counters. It costs two clock readings per Divide per inference.
 	Profiling bool
+	// MaxMemoryBytes bounds the bytes of tensors a request holds at once:
+	// the outputs of its layers, each until the last layer that reads it
+	// has run (the model's outputs until the next Infer), and the buffers
+	// it keeps for its Divides between inferences. Inputs and the model's
+	// constants are not counted. A layer whose output would take the
+	// request past it fails with ErrMemory before it allocates. 0 means
+	// 4 × MaxTensorBytes: each tensor is under the cap, and a chain of
+	// them, each freed once read, is then bounded too (a 1 KB model of
+	// eleven Reshapes of one large tensor held them all).
+	MaxMemoryBytes int64
 }
 
 // Core reads and compiles models.

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -17,9 +18,122 @@ type InferRequest struct {
 	slots  []*ir.Tensor
 	inputs []*ir.Tensor
 	calls  []*ops.Call  // per step: the Divide prepared for the last shapes seen
-	owned  []*ir.Tensor // per step: the output buffer the request owns
+	owned  []*ir.Tensor // per step: the Divide's output, its data from the buffers
+	// Memory (Config.MaxMemoryBytes): the Divides' outputs use buffers
+	// the request keeps between inferences (buffers, in use where using
+	// says, the others in free), so that once shapes are stable an
+	// inference allocates nothing; a buffer goes back to free once the
+	// last layer that reads its output has run, for a later Divide. The
+	// outputs of other layers (which ops allocates) are released to the
+	// garbage collector then. held counts both: the bytes of the buffers
+	// and of the other outputs alive (sizes, per slot).
+	using   []bool
+	free    [][]byte
+	buffers int64
+	sizes   []int64
+	alive   int64
+	peak    int64 // the most held in the last Infer, for tests
 	// counters, per step, when the model was compiled with Profiling.
 	counters []counter
+}
+
+// held is the bytes the request holds, as Config.MaxMemoryBytes counts.
+func (r *InferRequest) held() int64 { return r.buffers + r.alive }
+
+// memoryError words a layer's output refused for the budget; what says
+// how large it is.
+func (r *InferRequest) memoryError(l *ir.Layer, what string) error {
+	return errorf("%w: %s: %s, which would take the tensors held at once (%d bytes) past the %d allowed (Config.MaxMemoryBytes)",
+		ErrMemory, l, what, r.held(), r.cm.maxMemory)
+}
+
+// dropFree lets the garbage collector have the free Divide buffers, to
+// make room for another layer's output.
+func (r *InferRequest) dropFree() {
+	for _, b := range r.free {
+		r.buffers -= int64(cap(b))
+	}
+	clear(r.free)
+	r.free = r.free[:0]
+}
+
+// reset starts an inference: the previous one's outputs are released
+// (they belong to the request until the next Infer) and every Divide
+// buffer is free again, so that each inference takes the same buffers in
+// the same order.
+func (r *InferRequest) reset() {
+	for i, in := range r.using {
+		if in {
+			r.giveBack(r.owned[i])
+			r.using[i] = false
+		}
+	}
+	for slot, p := range r.cm.producer {
+		if p >= 0 {
+			r.slots[slot] = nil
+			r.sizes[slot] = 0
+		}
+	}
+	r.alive = 0
+	r.peak = r.held()
+}
+
+// giveBack returns a Divide's buffer to the free ones.
+func (r *InferRequest) giveBack(t *ir.Tensor) {
+	if cap(t.Data) > 0 {
+		r.free = append(r.free, t.Data[:cap(t.Data)])
+	}
+}
+
+// done releases the slots step st read last: a Divide's buffer becomes
+// free, another output goes to the garbage collector.
+func (r *InferRequest) done(st step) {
+	for _, slot := range st.frees {
+		if p := r.cm.producer[slot]; r.cm.steps[p].kind == stepDivide {
+			if r.using[p] {
+				r.giveBack(r.owned[p])
+				r.using[p] = false
+			}
+		} else {
+			r.alive -= r.sizes[slot]
+			r.sizes[slot] = 0
+		}
+		r.slots[slot] = nil
+	}
+}
+
+// buffer gives a Divide n bytes: the smallest free buffer that holds
+// them, else a new one, within the budget (free buffers too small are
+// dropped first to make room).
+func (r *InferRequest) buffer(l *ir.Layer, n int64) ([]byte, error) {
+	best := -1
+	for i, b := range r.free {
+		if int64(cap(b)) >= n && (best < 0 || cap(b) < cap(r.free[best])) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		b := r.free[best]
+		r.free = append(r.free[:best], r.free[best+1:]...)
+		return b[:n], nil
+	}
+	for len(r.free) > 0 && r.held()+n > r.cm.maxMemory {
+		last := r.free[len(r.free)-1]
+		r.buffers -= int64(cap(last))
+		r.free[len(r.free)-1] = nil
+		r.free = r.free[:len(r.free)-1]
+	}
+	if r.held()+n > r.cm.maxMemory {
+		return nil, r.memoryError(l, fmt.Sprintf("its output takes %d bytes", n))
+	}
+	// NewTensor aligns its data for any element type.
+	x, err := ir.NewTensor(ir.U8, []int64{n})
+	if err != nil {
+		return nil, err
+	}
+	r.buffers += int64(cap(x.Data))
+	r.peak = max(r.peak, r.held())
+	return x.Data[:n], nil
 }
 
 // counter is one step's profile.
@@ -99,6 +213,7 @@ func (r *InferRequest) Infer() error {
 			return errorf("%w: input %q is not set", ErrInput, r.cm.inputs[i].Name)
 		}
 	}
+	r.reset()
 	for i, st := range r.cm.steps {
 		switch st.kind {
 		case stepParameter:
@@ -128,9 +243,9 @@ func (r *InferRequest) Infer() error {
 			for j, slot := range st.in {
 				in[j] = r.slots[slot]
 			}
-			out, err := ops.Evaluate(st.op, in, r.cm.opts)
+			out, err := r.evaluate(st, in)
 			if err != nil {
-				return &ops.LayerError{Layer: st.layer, Err: err}
+				return err
 			}
 			if r.counters != nil {
 				c := &r.counters[i]
@@ -140,12 +255,47 @@ func (r *InferRequest) Infer() error {
 			}
 			copy(r.slots[st.out:st.out+len(out)], out)
 		}
+		r.done(st)
 	}
 	return nil
 }
 
+// evaluate runs an op ops evaluates. Each output may take what the
+// tensors held leave of the budget (the free Divide buffers dropped if
+// need be), so that one past it is refused before it is allocated.
+func (r *InferRequest) evaluate(st step, in []*ir.Tensor) ([]*ir.Tensor, error) {
+	for {
+		opts := r.cm.opts
+		room := r.cm.maxMemory - r.held()
+		opts.MaxTensorBytes = max(min(opts.MaxTensorBytes, room), 1)
+		out, err := ops.Evaluate(st.op, in, opts)
+		if errors.Is(err, ir.ErrTooLarge) && room < r.cm.opts.MaxTensorBytes {
+			if len(r.free) > 0 {
+				r.dropFree()
+				continue
+			}
+			return nil, r.memoryError(st.layer, fmt.Sprintf("its output takes more than the %d bytes left", max(room, 0)))
+		}
+		if err != nil {
+			return nil, &ops.LayerError{Layer: st.layer, Err: err}
+		}
+		var n int64
+		for k, t := range out {
+			r.sizes[st.out+k] = int64(len(t.Data))
+			n += int64(len(t.Data))
+		}
+		r.alive += n
+		r.peak = max(r.peak, r.held())
+		if r.held() > r.cm.maxMemory {
+			// Outputs each within the room, together past it.
+			return nil, r.memoryError(st.layer, fmt.Sprintf("its outputs take %d bytes", n))
+		}
+		return out, nil
+	}
+}
+
 // divide runs step i, preparing it again only when its operands' types or
-// shapes changed and reusing the output buffer when it is large enough.
+// shapes changed, its output in one of the request's buffers.
 func (r *InferRequest) divide(i int, st step) (*ir.Tensor, error) {
 	a, b := r.slots[st.in[0]], r.slots[st.in[1]]
 	call := r.calls[i]
@@ -154,19 +304,16 @@ func (r *InferRequest) divide(i int, st step) (*ir.Tensor, error) {
 		if call, err = st.divide.Prepare(a, b, r.cm.opts); err != nil {
 			return nil, err
 		}
-		out := r.owned[i]
-		if out == nil || int64(cap(out.Data)) < call.OutBytes() {
-			if out, err = ir.NewTensor(call.Type(), call.OutShape()); err != nil {
-				return nil, err
-			}
-		} else {
-			out = &ir.Tensor{Type: call.Type(), Shape: call.OutShape(), Data: out.Data[:call.OutBytes()]}
-		}
-		// Both are stored only once the buffer is known to fit, so a failed
-		// call leaves the request consistent.
-		r.calls[i], r.owned[i] = call, out
+		// Stored only once prepared, so a failed call leaves the request
+		// consistent.
+		r.calls[i], r.owned[i] = call, &ir.Tensor{Type: call.Type(), Shape: call.OutShape()}
 	}
 	out := r.owned[i]
+	data, err := r.buffer(st.layer, call.OutBytes())
+	if err != nil {
+		return nil, err
+	}
+	out.Data, r.using[i] = data, true
 	return out, call.Run(out, a, b)
 }
 

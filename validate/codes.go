@@ -6,6 +6,7 @@ package validate
 type Code string
 
 // The finding codes, by family: divide/ for what a Divide computes,
+// mod/ for the integer remainders (Mod, FloorMod), which divide too,
 // onnx/ for the comparison with the ONNX source, cpu/ for OpenVINO's CPU
 // plugin, structure/ and ir/ for the model itself, analysis/ for the
 // limits of the analysis.
@@ -18,6 +19,7 @@ const (
 	ZeroDivisor        Code = "divide/zero-divisor"
 	Overflow           Code = "divide/overflow"
 	DivideAttribute    Code = "divide/attribute"
+	ModZeroDivisor     Code = "mod/zero-divisor"
 
 	ONNXSemantics      Code = "onnx/semantics"
 	ONNXMismatch       Code = "onnx/mismatch"
@@ -78,6 +80,8 @@ var Codes = []CodeDoc{
 		"The signed minimum divided by -1 overflows; certain or reachable from the inputs."},
 	{DivideAttribute, []Severity{Warning}, "an attribute value OpenVINO ignores", "",
 		"A Divide attribute that OpenVINO's reader ignores or reads otherwise than its text suggests."},
+	{ModZeroDivisor, []Severity{Error}, "an integer Mod or FloorMod whose divisor is 0", "`index`, `a`, `b`",
+		"The remainder of an integer division by a divisor that is a constant 0 (ONNX's Mod, OpenVINO's Mod and FloorMod): integer division by zero, which fails the model there (irdiv's evaluation, ONNX Runtime) or is undefined (OpenVINO's CPU plugin). Nothing after it computes; fix the divisor."},
 	{ONNXSemantics, []Severity{Error}, "with `--onnx`: the Divide computes something else than its Div", "",
 		"With --onnx, the Divide and the ONNX Div it comes from give different values on the inputs that reach the Div."},
 	{ONNXMismatch, []Severity{Error}, "with `--onnx`: the Divide cannot be the same Div (types, shapes)", "",
@@ -114,10 +118,10 @@ var Codes = []CodeDoc{
 		"The layer declares more or fewer output ports than its op computes."},
 	{StructureUnconnected, []Severity{Error}, "an input port with no edge", "",
 		"An input port of the layer is not connected."},
-	{StructurePortType, []Severity{Error}, "a declared output type disagrees with inference", "`declared`, `inferred`",
-		"The output port declares another element type than the layer computes; OpenVINO ignores the declaration, but the tools and people that read it do not."},
-	{StructurePortShape, []Severity{Error}, "a declared output shape disagrees with inference", "`declared`, `inferred`",
-		"The output port declares another shape than the layer computes."},
+	{StructurePortType, []Severity{Error}, "a declared output type disagrees with inference (a port of an IR, a value_info or graph output of an ONNX model)", "`declared`, `inferred`",
+		"The output port declares another element type than the layer computes; OpenVINO ignores the declaration, but the tools and people that read it do not. For an ONNX model, the type its value_info or graph output states for the tensor: ONNX Runtime refuses to load such a model."},
+	{StructurePortShape, []Severity{Error, Warning}, "a declared output shape disagrees with inference (a warning for a shape an ONNX model states)", "`declared`, `inferred`",
+		"The output port declares another shape than the layer computes. For an ONNX model, the shape its value_info or graph output states for the tensor, a warning: ONNX Runtime merges such shapes leniently (and warns), and exporters state wrong ones."},
 	{StructureGatherIndex, []Severity{Error}, "a shape sub-graph gathers out of range", "",
 		"A Gather of constant indices reads outside its axis: OpenVINO gives zeros there, ONNX Runtime fails."},
 	{StructureEvaluate, []Severity{Error}, "a shape sub-graph that cannot run", "",

@@ -11,6 +11,7 @@ import (
 	"github.com/irdiv/irdiv/internal/safename"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/shapeinfer"
 	"github.com/irdiv/irdiv/validate/internal/sym"
 	"github.com/irdiv/irdiv/validate/internal/values"
 )
@@ -464,6 +465,25 @@ func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, e
 		"the model admits inputs where the dividend is %d and the divisor -1: integer division overflow (%d / -1 has no %s result)", minimum, minimum, t)
 	v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 	return false
+}
+
+// remainder examines a Mod or FloorMod: of integers, a divisor that is a
+// constant 0 divides by zero as a Divide's does, and the model cannot run
+// past it. (Before this check a Mod by 0 had no finding, and the range
+// of its remainder, empty, showed as "in [1, -1]" in the findings of the
+// Divides after it.)
+func (v *validator) remainder(l *ir.Layer, bc shapeinfer.Broadcast) {
+	if !v.infos[l][0].Type.IsInteger() {
+		return
+	}
+	pairs := v.an.Pairs(l, bc)
+	for _, p := range pairs {
+		if c, ok := p.B.IsConst(); ok && c == 0 {
+			v.r.add(Error, ModZeroDivisor, l, Evidence{{"index", max(p.Index, 0)}, {"a", v.operandText(l, 0, pairs)}, {"b", v.operandText(l, 1, pairs)}},
+				"the divisor is 0 at flat output index %d: integer division by zero (%s is the remainder of a division)", max(p.Index, 0), l.Type)
+			return
+		}
+	}
 }
 
 // cpu notes what OpenVINO's CPU plugin computes differently: it ignores

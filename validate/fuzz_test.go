@@ -105,13 +105,18 @@ func FuzzValidate(f *testing.F) {
 
 // FuzzValidateONNX: no ONNX model that imports makes validation panic
 // or hang; the seeds are the committed PyTorch exports, whose shape
-// arithmetic reaches the analysis and the counter-example search.
+// arithmetic reaches the analysis and the counter-example search, and
+// the hostile corpus's models (attributes and types that once crashed
+// the import, a Mod by 0, stated types the ops contradict).
 func FuzzValidateONNX(f *testing.F) {
 	exports, _ := filepath.Glob("../testdata/pytorch/*_op1[134].onnx")
 	for _, path := range exports {
 		if data, err := os.ReadFile(path); err == nil {
 			f.Add(data)
 		}
+	}
+	for _, seed := range testutil.Corpus(f, "model.onnx") {
+		f.Add(seed.Data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		om, err := onnx.Read(data, onnx.ReadOptions{MaxTensorBytes: 1 << 20})

@@ -129,8 +129,13 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 			"the model has more integer elements than irdiv follows one by one (%d): from this layer on, a tensor's elements are followed as one expression, which proves less and finds fewer counter-examples", values.DefaultTrackedElems)
 	}
 	for _, l := range v.order {
-		if d, ok := v.ops[l].(*ops.Divide); ok {
-			v.divide(l, d)
+		switch o := v.ops[l].(type) {
+		case *ops.Divide:
+			v.divide(l, o)
+		case *ops.Mod:
+			v.remainder(l, o.Broadcast)
+		case *ops.FloorMod:
+			v.remainder(l, o.Broadcast)
 		}
 		v.bodies(l)
 	}
@@ -190,6 +195,7 @@ func (v *validator) infer() {
 		v.infos[l] = out
 		for i, info := range out {
 			v.checkPort(l, l.Outputs[i], info)
+			v.checkSource(l, l.Outputs[i], info)
 		}
 	}
 }
@@ -220,6 +226,41 @@ func (v *validator) checkPort(l *ir.Layer, p *ir.Port, inferred ops.ValueInfo) {
 		declared := p.Shape().String()
 		v.r.add(Error, StructurePortShape, l, Evidence{{"declared", declared}, {"inferred", inferred.Shape.String()}},
 			"output port %d declares shape %s, but the layer computes %s", p.ID, declared, inferred.Shape)
+	}
+}
+
+// checkSource compares what the source model states about an output (an
+// ONNX value_info or graph output) with inference, in the words of ONNX's
+// shape inference: the import keeps the op's own type and shape, so the
+// statement would otherwise be lost. A type that disagrees is an error
+// (ONNX Runtime refuses to load the model); a shape a warning (it merges
+// shapes leniently, and warns).
+func (v *validator) checkSource(l *ir.Layer, p *ir.Port, inferred ops.ValueInfo) {
+	d := p.Source
+	if d == nil {
+		return
+	}
+	if d.Type != ir.Dynamic && inferred.Type != ir.Dynamic && d.Type != inferred.Type {
+		v.r.add(Error, StructurePortType, l, Evidence{{"declared", onnx.DataTypeName(d.Type)}, {"inferred", onnx.DataTypeName(inferred.Type)}},
+			"output port %d: the model's %s states %s, but the layer computes %s: Inferred elem type differs from existing elem type: (%s) vs (%s)",
+			p.ID, d.What, onnx.DataTypeName(d.Type), onnx.DataTypeName(inferred.Type), onnx.DataTypeName(inferred.Type), onnx.DataTypeName(d.Type))
+	}
+	if d.Shape.DynamicRank || inferred.Shape.DynamicRank {
+		return
+	}
+	shapeErr := func(detail string, args ...any) {
+		v.r.add(Warning, StructurePortShape, l, Evidence{{"declared", d.Shape.String()}, {"inferred", inferred.Shape.String()}},
+			"output port %d: the model's %s states shape %s, but the layer computes %s: "+detail, append([]any{p.ID, d.What, d.Shape, inferred.Shape}, args...)...)
+	}
+	if len(d.Shape.Dims) != len(inferred.Shape.Dims) {
+		shapeErr("Inferred shape and existing shape differ in rank: (%d) vs (%d)", len(inferred.Shape.Dims), len(d.Shape.Dims))
+		return
+	}
+	for i, dd := range d.Shape.Dims {
+		if dd.IsStatic() && !inferred.Shape.Dims[i].Contains(dd.Min) {
+			shapeErr("Inferred shape and existing shape differ in dimension %d: (%s) vs (%d)", i, inferred.Shape.Dims[i], dd.Min)
+			return
+		}
 	}
 }
 

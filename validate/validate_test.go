@@ -494,3 +494,51 @@ func TestReportSort(t *testing.T) {
 		}
 	}
 }
+
+// TestModZeroDivisor: an integer Mod or FloorMod whose divisor is a
+// constant 0 somewhere is an error, as a Divide's is, whatever feeds its
+// dividend; the Divide after it is not said to have operands in an empty
+// range ("in [1, -1]"); a divisor that is 0 nowhere, or floats, give none.
+func TestModZeroDivisor(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		typ     string
+		t       ir.ElementType
+		divisor []int64
+		want    int // the flat output index of the error, -1 for none
+	}{
+		{"Mod by scalar 0", "Mod", ir.I64, []int64{0}, 0},
+		{"FloorMod by scalar 0", "FloorMod", ir.I32, []int64{0}, 0},
+		{"FloorMod by 0 in a vector", "FloorMod", ir.I64, []int64{3, 2, 0, 1}, 2},
+		{"Mod by no 0", "Mod", ir.I64, []int64{3, -2, 5, 1}, -1},
+		{"FloorMod of floats by 0", "FloorMod", ir.F32, []int64{0}, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBuilder(t, "onnx")
+			x := b.param("x", tc.t, "4")
+			shape := []int64{int64(len(tc.divisor))}
+			if len(tc.divisor) == 1 {
+				shape = []int64{}
+			}
+			m := b.op(tc.typ, "opset1", attrs("auto_broadcast", "numpy"), tc.t, []int64{4}, x, b.ints(tc.t, shape, tc.divisor...))
+			var div *ir.Layer
+			if tc.t.IsInteger() {
+				div = b.divide("d", x, m, true)
+			}
+			r := Model(b.m, "t", Options{})
+			f := findings(r)[ModZeroDivisor]
+			switch {
+			case tc.want < 0 && len(f) != 0:
+				t.Errorf("%+v", f)
+			case tc.want >= 0 && (len(f) != 1 || f[0].Severity != Error || f[0].Layer != m.Layer || f[0].Evidence.Get("index") != tc.want ||
+				!strings.Contains(f[0].Message, "integer division by zero")):
+				t.Errorf("%+v", f)
+			}
+			for _, f := range r.Findings {
+				if f.Layer == div && strings.Contains(f.Message, "B in [1, -1]") {
+					t.Errorf("the Divide after the Mod: %s", f.Message)
+				}
+			}
+		})
+	}
+}

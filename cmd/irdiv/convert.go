@@ -8,6 +8,7 @@ import (
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx"
+	"github.com/irdiv/irdiv/ops"
 )
 
 const convertHelp = `MODEL.onnx [-o OUT.xml]
@@ -45,6 +46,9 @@ func convertCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := readsBack(model); err != nil {
+		return fmt.Errorf("%s: irdiv would write an IR it cannot read back, so it writes none: %w", pos[0], err)
+	}
 	out := *outPath
 	if out == "" {
 		out = strings.TrimSuffix(pos[0], filepath.Ext(pos[0])) + ".xml"
@@ -66,6 +70,30 @@ func convertCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "wrote %s and %s: %d layers, %d Divide (opset %d, Div-%d)\n", out, bin, len(model.Layers), divides, m.Opset, onnx.DivVersion(m.Opset))
+	return nil
+}
+
+// readsBack checks that the IR convert would write for model reads back
+// as irdiv info reads it (the reader's default caps, the small constants)
+// and infers as model does: convert writes nothing that irdiv cannot
+// read. An IR past a cap of the reader (more than its 256Ki layers, from
+// an ONNX model of more nodes than that) is refused here, as is any other
+// way the import and the reader might part; a model whose inference
+// fails anyway (a Mod of constants by zero) is written as it is.
+func readsBack(model *ir.Model) error {
+	x, bin, err := ir.Encode(model)
+	if err != nil {
+		return err
+	}
+	back, err := ir.ReadBytes(x, bin, ir.ReadOptions{MaxConstBytes: infoConstBytes})
+	if err != nil {
+		return err
+	}
+	if _, err := ops.InferModel(back); err != nil {
+		if _, inMemory := ops.InferModel(model); inMemory == nil {
+			return err
+		}
+	}
 	return nil
 }
 

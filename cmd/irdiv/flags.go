@@ -66,9 +66,10 @@ func (k *kernelFlags) config() (plugin.Config, error) {
 type modelFlags struct {
 	kernelFlags
 	readLimits
-	weights string
-	inputs  multiFlag
-	seed    uint64
+	weights   string
+	inputs    multiFlag
+	seed      uint64
+	maxMemory memorySize
 }
 
 func (m *modelFlags) register(fs *flagSet) {
@@ -76,6 +77,7 @@ func (m *modelFlags) register(fs *flagSet) {
 	fs.Var(&m.inputs, "i", "input as `NAME=FILE.npy` (Parameter name, tensor name or index; with run --layer, the input port index); repeatable")
 	fs.Uint64Var(&m.seed, "seed", 1, "seed of generated inputs")
 	m.kernelFlags.register(fs)
+	fs.Var(&m.maxMemory, "max-memory", "most `SIZE` of tensors an inference holds at once, each kept until the last layer that reads it has run")
 	m.readLimits.register(fs)
 }
 
@@ -104,6 +106,13 @@ func (r readLimits) check() error {
 		return usageErr("--max-nodes %d and --max-layers %d must be at least 1", r.nodes, r.layers)
 	}
 	return nil
+}
+
+// config is kernelFlags' config with the memory budget.
+func (m *modelFlags) config() (plugin.Config, error) {
+	cfg, err := m.kernelFlags.config()
+	cfg.MaxMemoryBytes = int64(m.maxMemory)
+	return cfg, err
 }
 
 // generator is the source of generated inputs: the same seed gives the

@@ -21,6 +21,33 @@ type byteSize int64
 func (b *byteSize) String() string { return formatBytes(int64(*b)) }
 
 func (b *byteSize) Set(s string) error {
+	n, err := parseSize(s, ir.MaxTensorBytes)
+	if err != nil {
+		return err
+	}
+	*b = byteSize(n)
+	return nil
+}
+
+// memorySize is --max-memory: a size as byteSize reads it, up to four
+// times the largest tensor cap, or 0 for its default (4 × --max-tensor).
+type memorySize int64
+
+func (m *memorySize) String() string {
+	if *m == 0 {
+		return "4 × --max-tensor"
+	}
+	return formatBytes(int64(*m))
+}
+
+func (m *memorySize) Set(s string) error {
+	n, err := parseSize(s, 4*ir.MaxTensorBytes)
+	*m = memorySize(n)
+	return err
+}
+
+// parseSize reads a size in bytes, from 1 to most.
+func parseSize(s string, most int64) (int64, error) {
 	num := strings.TrimSpace(s)
 	shift := 0
 	for i, suffix := range []string{"KiB", "MiB", "GiB", "TiB"} {
@@ -35,11 +62,10 @@ func (b *byteSize) Set(s string) error {
 		}
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
-	if err != nil || n <= 0 || n > ir.MaxTensorBytes>>shift {
-		return fmt.Errorf("want a size from 1 to 16GiB, such as 512MiB, got %q", s)
+	if err != nil || n <= 0 || n > most>>shift {
+		return 0, fmt.Errorf("want a size from 1 to %s, such as 512MiB, got %q", formatBytes(most), s)
 	}
-	*b = byteSize(n << shift)
-	return nil
+	return n << shift, nil
 }
 
 // formatBytes prints 268435456 as 256MiB.

@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/plugin"
 	"io"
 	"os"
 	"slices"
@@ -90,6 +91,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		msg := err.Error()
 		if errors.Is(err, ir.ErrTooLarge) && slices.Contains([]string{"eval", "run", "bench", "convert"}, args[0]) {
 			msg += "; --max-tensor raises the limit"
+		}
+		if errors.Is(err, plugin.ErrMemory) && slices.Contains([]string{"run", "bench"}, args[0]) {
+			msg += "; --max-memory raises the limit"
 		}
 		fmt.Fprintf(stderr, "irdiv: %s\n", oneLine(msg))
 		return 1

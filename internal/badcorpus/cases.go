@@ -3,6 +3,7 @@ package badcorpus
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/irdiv/irdiv/internal/onnxwire"
@@ -396,6 +397,7 @@ func build() ([]Case, []string) {
 	b.written(i32Value)
 	b.dataSets(goodONNX)
 	b.messages()
+	b.imports()
 	return b.cases, b.mistakes
 }
 
@@ -614,4 +616,151 @@ func (b *corpusBuilder) dataSets(goodONNX []byte) {
 func (b *corpusBuilder) messages() {
 	b.model("const-bytes-overflow", "Attribute and shape size are inconsistent for Const op! (i64[9223372036854775807] needs more than 2^63-1 bytes, size is 16)", true,
 		bData, `<data element_type="i64" shape="9223372036854775807" offset="0" size="16"/>`)
+}
+
+// i64Bytes is the little-endian encoding of int64 values.
+func i64Bytes(vals ...int64) []byte {
+	out := make([]byte, 0, 8*len(vals))
+	for _, v := range vals {
+		out = binary.LittleEndian.AppendUint64(out, uint64(v))
+	}
+	return out
+}
+
+// imports are the cases of ONNX models whose attributes or types once
+// crashed the import of every command (issue 28): each runs through run,
+// which imports, infers and compiles, and through the Go API.
+func (b *corpusBuilder) imports() {
+	onnxRun := func(name string, model []byte, want string) {
+		b.raw(name, map[string][]byte{"model.onnx": model}, 1, want, true, "run", "{dir}/model.onnx")
+	}
+	f32 := func(n int) []byte { return make([]byte, 4*n) }
+	// Conv and ConvTranspose with group = 0 divided the weights' first
+	// axis by zero; group = -1 left a Reshape of the weights that failed
+	// in the model, which convert wrote and nothing could read back.
+	x := onnxwire.Value("x", onnxwire.Float, 1, 4, 5, 5)
+	w := onnxwire.Tensor("w", onnxwire.Float, []int64{4, 2, 3, 3}, f32(72))
+	y := onnxwire.Value("y", onnxwire.Float)
+	for _, op := range []string{"Conv", "ConvTranspose"} {
+		for _, g := range []int64{0, -1} {
+			name := strings.Replace(fmt.Sprintf("onnx-%s-group-%d", strings.ToLower(op), g), "-1", "minus-1", 1)
+			model := onnxwire.Model(13, onnxwire.Graph("g", [][]byte{onnxwire.NodeAttrs(op, "conv", []string{"x", "w"}, []string{"y"}, onnxwire.IntAttr("group", g))},
+				[][]byte{w}, [][]byte{x}, [][]byte{y}))
+			onnxRun(name, model, fmt.Sprintf(`node "conv" (%s, #0): opset 13: group is %d; the channels split into 1 group or more`, op, g))
+		}
+	}
+	// GatherND's batch_dims of 2^63-1 overflowed the bound of its shape
+	// rule (b + the index depth) into a slice of a negative start; an
+	// output_height of -5 made RoiAlign's output port <dim>-5</dim>.
+	relu := onnxwire.Node("Relu", "relu", []string{"t"}, []string{"y"})
+	onnxRun("onnx-gathernd-batch-dims-max", onnxwire.Model(13, onnxwire.Graph("g",
+		[][]byte{onnxwire.NodeAttrs("GatherND", "gnd", []string{"x", "i"}, []string{"t"}, onnxwire.IntAttr("batch_dims", 1<<63-1)), relu}, nil,
+		[][]byte{onnxwire.Value("x", onnxwire.Float, 2, 3), onnxwire.Value("i", onnxwire.Int64, 2, 1)}, [][]byte{y})),
+		`irdiv cannot execute 1 layer (GatherND ai.onnx x1)`)
+	onnxRun("onnx-roialign-output-height-negative", onnxwire.Model(13, onnxwire.Graph("g",
+		[][]byte{onnxwire.NodeAttrs("RoiAlign", "roi", []string{"x", "r", "i"}, []string{"t"}, onnxwire.IntAttr("output_height", -5)), relu}, nil,
+		[][]byte{onnxwire.Value("x", onnxwire.Float, 1, 3, 8, 8), onnxwire.Value("r", onnxwire.Float, 2, 4), onnxwire.Value("i", onnxwire.Int64, 2)}, [][]byte{y})),
+		`irdiv cannot execute 1 layer (RoiAlign ai.onnx x1)`)
+	// An op of another domain computes a tensor of unknown element type;
+	// the converters that make a constant of their input's type (Clip's
+	// omitted bound, Gemm's alpha and beta, Pad-2's value, Slice's steps)
+	// made one of the dynamic type, which has no values.
+	mystery := onnxwire.DomainNode("com.example", "Mystery", "mystery", []string{"x"}, []string{"u"})
+	custom := func(opset int64, nodes ...[]byte) []byte {
+		return onnxwire.WithOpset(onnxwire.Model(opset, onnxwire.Graph("g", append([][]byte{mystery}, nodes...), nil,
+			[][]byte{onnxwire.Value("x", onnxwire.Float, 4)}, [][]byte{y})), "com.example", 1)
+	}
+	for _, c := range []struct {
+		name  string
+		opset int64
+		node  []byte
+		op    string
+	}{
+		{"clip-max-omitted", 13, onnxwire.Node("Clip", "clip", []string{"u", "u"}, []string{"y"}), "Clip"},
+		{"gemm-alpha", 13, onnxwire.NodeAttrs("Gemm", "gemm", []string{"u", "u"}, []string{"y"}, onnxwire.FloatAttr("alpha", 2)), "Gemm"},
+		{"gemm-beta", 13, onnxwire.NodeAttrs("Gemm", "gemm", []string{"u", "u", "u"}, []string{"y"}, onnxwire.FloatAttr("beta", 0.5)), "Gemm"},
+		{"pad2-value", 2, onnxwire.NodeAttrs("Pad", "pad", []string{"u"}, []string{"y"}, onnxwire.IntsAttr("pads", 1, 1)), "Pad"},
+		{"slice-no-steps", 13, onnxwire.Node("Slice", "slice", []string{"x", "u", "u"}, []string{"y"}), "Slice"},
+	} {
+		counts := []string{c.op + " ai.onnx x1", "Mystery com.example x1"}
+		slices.Sort(counts) // the message lists equal counts by name
+		onnxRun("onnx-dynamic-type-"+c.name, custom(c.opset, c.node), "irdiv cannot execute 2 layers ("+strings.Join(counts, ", ")+")")
+	}
+	// Found by onnx's TestImportHostileNodes: a Conv of no spatial axis
+	// (X and W of rank 2, no kernel_shape) sized its window by -1; a Div
+	// with an empty input name read a tensor that is not there.
+	onnxRun("onnx-conv-no-spatial-axis", onnxwire.Model(13, onnxwire.Graph("g", [][]byte{onnxwire.Node("Conv", "conv", []string{"x", "w"}, []string{"y"})},
+		[][]byte{onnxwire.Tensor("w", onnxwire.Float, []int64{4, 4}, f32(16))}, [][]byte{onnxwire.Value("x", onnxwire.Float, 1, 4)}, [][]byte{y})),
+		"irdiv cannot execute 1 layer (Conv ai.onnx x1)")
+	onnxRun("onnx-div-input-absent", onnxwire.Model(13, onnxwire.Graph("g", [][]byte{onnxwire.Node("Div", "div", []string{"x", ""}, []string{"y"})}, nil,
+		[][]byte{onnxwire.Value("x", onnxwire.Float, 4)}, [][]byte{y})),
+		`node "div" (Div, #0): opset 13, Div-13: Div takes A and B, the node leaves one out (an empty input name)`)
+	// An output port without <dim> of an op irdiv does not know: a
+	// scalar or of unknown rank alike (OpenVINO's serializer writes
+	// both so, and convert wrote one of unknown rank so). Read as a
+	// scalar, it failed the Transpose after it.
+	rankless := `<?xml version="1.0"?>
+<net name="rankless" version="11">
+<layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="2,3" element_type="f32"/><output><port id="0" precision="FP32" names="x"><dim>2</dim><dim>3</dim></port></output></layer>
+<layer id="1" name="mystery" type="Mystery" version="com.example"><input><port id="0" precision="FP32"><dim>2</dim><dim>3</dim></port></input><output><port id="1" precision="FP32" names="u"/></output></layer>
+<layer id="2" name="perm" type="Const" version="opset1"><data element_type="i64" shape="2" offset="0" size="16"/><output><port id="0" precision="I64"><dim>2</dim></port></output></layer>
+<layer id="3" name="t" type="Transpose" version="opset1"><input><port id="0" precision="FP32"/><port id="1" precision="I64"><dim>2</dim></port></input><output><port id="2" precision="FP32" names="y"/></output></layer>
+<layer id="4" name="y" type="Result" version="opset1"><input><port id="0" precision="FP32"/></input></layer>
+</layers>
+<edges>
+<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+<edge from-layer="1" from-port="1" to-layer="3" to-port="0"/>
+<edge from-layer="2" from-port="0" to-layer="3" to-port="1"/>
+<edge from-layer="3" from-port="2" to-layer="4" to-port="0"/>
+</edges>
+</net>
+`
+	// Findings validate once missed (issue 28, item 2): a Mod by a
+	// constant 0 (no finding, and the Divide after it shown with a
+	// divisor "in [1, -1]"); a graph output whose stated type the ops
+	// contradict (ONNX Runtime refuses the model).
+	i64Value := onnxwire.Value("x", onnxwire.Int64, 4)
+	b.raw("validate-onnx-mod-by-zero", map[string][]byte{"model.onnx": onnxwire.Model(13, onnxwire.Graph("g", [][]byte{
+		onnxwire.Node("Mod", "mod", []string{"x", "zero"}, []string{"m"}), onnxwire.Node("Div", "div", []string{"x", "m"}, []string{"y"})},
+		[][]byte{onnxwire.Tensor("zero", onnxwire.Int64, []int64{}, i64Bytes(0))}, [][]byte{i64Value}, [][]byte{onnxwire.Value("y", onnxwire.Int64, 4)}))},
+		1, "1 error in 1 model", false, "validate", "{dir}/model.onnx")
+	b.raw("validate-onnx-output-type-contradicted", map[string][]byte{"model.onnx": onnxwire.Model(13, onnxwire.Graph("g", [][]byte{
+		onnxwire.Node("Abs", "abs", []string{"x"}, []string{"y"})}, nil, [][]byte{i64Value}, [][]byte{onnxwire.Value("y", onnxwire.Float, 4)}))},
+		1, "1 error in 1 model", false, "validate", "{dir}/model.onnx")
+	// A Range of 2^32 + 3 elements made 3 (OpenVINO's Range keeps the
+	// low 32 bits of its length): refused at import when the limit is
+	// known, at run time when it is an input.
+	rangeModel := func(limit []byte) []byte {
+		inits := [][]byte{onnxwire.Tensor("s", onnxwire.Int64, []int64{}, i64Bytes(0)), onnxwire.Tensor("d", onnxwire.Int64, []int64{}, i64Bytes(1))}
+		var inputs [][]byte
+		if limit != nil {
+			inits = append(inits, onnxwire.Tensor("l", onnxwire.Int64, []int64{}, limit))
+		} else {
+			inputs = [][]byte{onnxwire.Value("l", onnxwire.Int64)}
+		}
+		return onnxwire.Model(13, onnxwire.Graph("g", [][]byte{onnxwire.Node("Range", "range", []string{"s", "l", "d"}, []string{"y"})}, inits, inputs,
+			[][]byte{onnxwire.ValueInfo("y", onnxwire.Int64, -1)}))
+	}
+	onnxRun("onnx-range-2pow32", rangeModel(i64Bytes(1<<32+3)),
+		`node "range" (Range, #0): opset 13: Range of 4294967299 elements: OpenVINO's Range holds its length in 32 bits (it would make 3)`)
+	b.raw("onnx-range-2pow32-input", map[string][]byte{"model.onnx": rangeModel(nil), "l.npy": npyFile(npyDict("<i8", "False", ""), i64Bytes(1<<32+3))}, 1,
+		`layer "range/length_of_2^32_or_more_past_every_cap"`, true, "run", "{dir}/model.onnx", "-i", "l={dir}/l.npy")
+	// A 1 KB model of ConstantOfShape (the shape an input) and eleven
+	// Reshapes: each tensor under --max-tensor, all of them together
+	// held 12 times one until run ended. Now each is released once read,
+	// and --max-memory bounds what is held at once.
+	reshapes := [][]byte{onnxwire.Node("ConstantOfShape", "fill", []string{"s"}, []string{"r0"})}
+	for i := range 11 {
+		reshapes = append(reshapes, onnxwire.Node("Reshape", fmt.Sprintf("reshape%d", i), []string{fmt.Sprintf("r%d", i), "flat"}, []string{fmt.Sprintf("r%d", i+1)}))
+	}
+	reshapes = append(reshapes, onnxwire.Node("ReduceSum", "sum", []string{"r11"}, []string{"y"}))
+	chain := onnxwire.Model(13, onnxwire.Graph("g", reshapes, [][]byte{onnxwire.Tensor("flat", onnxwire.Int64, []int64{1}, i64Bytes(-1))},
+		[][]byte{onnxwire.Value("s", onnxwire.Int64, 1)}, [][]byte{onnxwire.ValueInfo("y", onnxwire.Float, 1)}))
+	b.raw("run-max-memory", map[string][]byte{"model.onnx": chain, "s.npy": npyFile(npyDict("<i8", "False", "1,"), i64Bytes(1<<18))}, 1,
+		`plugin: memory budget exceeded: layer "reshape0" (id 4): its output takes more than the 524288 bytes left, which would take the tensors held at once (1048576 bytes) past the 1572864 allowed (Config.MaxMemoryBytes); --max-memory raises the limit`,
+		false, "run", "{dir}/model.onnx", "-i", "s={dir}/s.npy", "--max-tensor", "1MiB", "--max-memory", "1536KiB")
+	b.raw("usage-max-memory", nil, 2, `invalid value "0" for flag -max-memory: want a size from 1 to 64GiB`, false, "run", "{dir}/model.xml", "--max-memory", "0")
+	b.raw("port-without-dims-unknown-op", map[string][]byte{"model.xml": []byte(rankless), "model.bin": i64Bytes(1, 0)}, 1,
+		"irdiv cannot execute 1 layer (Mystery com.example x1)", true, "run", "{dir}/model.xml")
 }

@@ -168,3 +168,47 @@ func ValueDims(name string, dataType int32, dims []Dim) []byte {
 	}
 	return msg(str(nil, 1, name), 2, msg(nil, 1, tensor))
 }
+
+// StringAttr is an AttributeProto of type STRING.
+func StringAttr(name, v string) []byte {
+	return varint(str(str(nil, 1, name), 4, v), 20, 3)
+}
+
+// DomainNode is NodeAttrs for a node of another domain than the default.
+func DomainNode(domain, opType, name string, inputs, outputs []string, attrs ...[]byte) []byte {
+	return str(NodeAttrs(opType, name, inputs, outputs, attrs...), 7, domain)
+}
+
+// WithOpset adds the import of domain at version to an encoded model.
+func WithOpset(model []byte, domain string, version int64) []byte {
+	return msg(model, 8, varint(str(nil, 1, domain), 2, uint64(version)))
+}
+
+// ValueInfo is a ValueInfoProto of a tensor whose dims may be unknown
+// (a negative dim has no dim_value).
+func ValueInfo(name string, dataType int32, dims ...int64) []byte {
+	var shape []byte
+	for _, d := range dims {
+		var dim []byte
+		if d >= 0 {
+			dim = varint(nil, 1, uint64(d))
+		}
+		shape = msg(shape, 1, dim)
+	}
+	tensor := msg(varint(nil, 1, uint64(dataType)), 2, shape)
+	return msg(str(nil, 1, name), 2, msg(nil, 1, tensor))
+}
+
+// Rankless is a ValueInfoProto of a tensor of unknown rank (no shape).
+func Rankless(name string, dataType int32) []byte {
+	return msg(str(nil, 1, name), 2, msg(nil, 1, varint(nil, 1, uint64(dataType))))
+}
+
+// GraphWithInfo is Graph with value_info entries.
+func GraphWithInfo(name string, nodes, initializers, inputs, outputs, infos [][]byte) []byte {
+	g := Graph(name, nodes, initializers, inputs, outputs)
+	for _, v := range infos {
+		g = msg(g, 13, v)
+	}
+	return g
+}

@@ -401,9 +401,15 @@ func divBounds(x, y Bound, floor bool) Bound {
 func modRange(x, y Range, floor bool) Range {
 	// |remainder| < |y|; its sign is y's (floor) or x's (truncation).
 	m := maxBound(neg(y.Lo), y.Hi)
-	if !m.IsFinite() {
+	switch {
+	case !m.IsFinite():
 		m = PosInf
-	} else {
+	case m.V <= 0:
+		// y is 0 alone: no remainder exists (the division fails), and
+		// |y| - 1 would make the empty range [1, -1], which findings
+		// printed as the operands' range.
+		return Range{NegInf, PosInf}
+	default:
 		m = Finite(m.V - 1)
 	}
 	r := Range{neg(m), m}
