@@ -28,13 +28,30 @@ type InferRequest struct {
 	// garbage collector then. held counts both: the bytes of the buffers
 	// and of the other outputs alive (sizes, per slot).
 	using   []bool
-	free    [][]byte
+	free    []freeBuffer
 	buffers int64
 	sizes   []int64
 	alive   int64
 	peak    int64 // the most held in the last Infer, for tests
 	// counters, per step, when the model was compiled with Profiling.
 	counters []counter
+}
+
+// freeBuffer is a Divide buffer no output uses now; owner is the step
+// whose output used it last, which may still point at it (an output of
+// the previous inference, which the caller may read until the next).
+type freeBuffer struct {
+	data  []byte
+	owner int
+}
+
+// drop lets the garbage collector have a free buffer: its last owner lets
+// go of it too, unless it uses another one by now.
+func (r *InferRequest) drop(b freeBuffer) {
+	r.buffers -= int64(cap(b.data))
+	if o := r.owned[b.owner]; !r.using[b.owner] && cap(o.Data) > 0 && &o.Data[:1][0] == &b.data[:1][0] {
+		o.Data = nil
+	}
 }
 
 // held is the bytes the request holds, as Config.MaxMemoryBytes counts.
@@ -51,7 +68,7 @@ func (r *InferRequest) memoryError(l *ir.Layer, what string) error {
 // make room for another layer's output.
 func (r *InferRequest) dropFree() {
 	for _, b := range r.free {
-		r.buffers -= int64(cap(b))
+		r.drop(b)
 	}
 	clear(r.free)
 	r.free = r.free[:0]
@@ -64,8 +81,7 @@ func (r *InferRequest) dropFree() {
 func (r *InferRequest) reset() {
 	for i, in := range r.using {
 		if in {
-			r.giveBack(r.owned[i])
-			r.using[i] = false
+			r.giveBack(i)
 		}
 	}
 	for slot, p := range r.cm.producer {
@@ -78,11 +94,12 @@ func (r *InferRequest) reset() {
 	r.peak = r.held()
 }
 
-// giveBack returns a Divide's buffer to the free ones.
-func (r *InferRequest) giveBack(t *ir.Tensor) {
-	if cap(t.Data) > 0 {
-		r.free = append(r.free, t.Data[:cap(t.Data)])
+// giveBack returns the buffer of step i's output to the free ones.
+func (r *InferRequest) giveBack(i int) {
+	if d := r.owned[i].Data; cap(d) > 0 {
+		r.free = append(r.free, freeBuffer{d[:cap(d)], i})
 	}
+	r.using[i] = false
 }
 
 // done releases the slots step st read last: a Divide's buffer becomes
@@ -91,8 +108,7 @@ func (r *InferRequest) done(st step) {
 	for _, slot := range st.frees {
 		if p := r.cm.producer[slot]; r.cm.steps[p].kind == stepDivide {
 			if r.using[p] {
-				r.giveBack(r.owned[p])
-				r.using[p] = false
+				r.giveBack(p)
 			}
 		} else {
 			r.alive -= r.sizes[slot]
@@ -108,19 +124,22 @@ func (r *InferRequest) done(st step) {
 func (r *InferRequest) buffer(l *ir.Layer, n int64) ([]byte, error) {
 	best := -1
 	for i, b := range r.free {
-		if int64(cap(b)) >= n && (best < 0 || cap(b) < cap(r.free[best])) {
+		if int64(cap(b.data)) >= n && (best < 0 || cap(b.data) < cap(r.free[best].data)) {
 			best = i
 		}
 	}
 	if best >= 0 {
 		b := r.free[best]
-		r.free = append(r.free[:best], r.free[best+1:]...)
-		return b[:n], nil
+		// Removed without leaving a copy past the end, which would keep
+		// the buffer from the garbage collector once dropped.
+		copy(r.free[best:], r.free[best+1:])
+		r.free[len(r.free)-1] = freeBuffer{}
+		r.free = r.free[:len(r.free)-1]
+		return b.data[:n], nil
 	}
 	for len(r.free) > 0 && r.held()+n > r.cm.maxMemory {
-		last := r.free[len(r.free)-1]
-		r.buffers -= int64(cap(last))
-		r.free[len(r.free)-1] = nil
+		r.drop(r.free[len(r.free)-1])
+		r.free[len(r.free)-1] = freeBuffer{}
 		r.free = r.free[:len(r.free)-1]
 	}
 	if r.held()+n > r.cm.maxMemory {
@@ -313,7 +332,14 @@ func (r *InferRequest) divide(i int, st step) (*ir.Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.Data, r.using[i] = data, true
+	// Written only when it changes: once shapes are stable each Divide
+	// takes the same buffer at each inference, and a caller may still
+	// read the output of the previous one (it is the request's until the
+	// next Infer, and a call from another goroutine is refused as busy).
+	if len(data) != len(out.Data) || len(data) > 0 && &data[0] != &out.Data[0] {
+		out.Data = data
+	}
+	r.using[i] = true
 	return out, call.Run(out, a, b)
 }
 
