@@ -18,6 +18,9 @@ import (
 // they wrote; a model whose IR the reader would refuse (past its caps) is
 // refused by convert, which then writes nothing.
 func TestConvertReadsBack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("converts and reads back 760 models; go test without -short runs it (.ci/run does, twice)")
+	}
 	var models []string
 	for _, pattern := range []string{"../../testdata/pytorch/*.onnx", "../../testdata/onnx-node/*/model.onnx", "../../onnx/testdata/node/*/model.onnx"} {
 		found, err := filepath.Glob(pattern)
