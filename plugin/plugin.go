@@ -144,3 +144,37 @@ func plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// Run infers once on inputs given by Parameter name (or tensor name) and
+// returns every output by Result name: the one-shot use of a compiled
+// model, for checks that compare two models on the same inputs. Every
+// input must be given; a new InferRequest is made for the call.
+func (cm *CompiledModel) Run(inputs map[string]*ir.Tensor) (map[string]*ir.Tensor, error) {
+	req := cm.NewInferRequest()
+	for _, p := range cm.Inputs() {
+		t, ok := inputs[p.Name]
+		for _, name := range p.Names {
+			if !ok {
+				t, ok = inputs[name]
+			}
+		}
+		if !ok {
+			return nil, errorf("no value for input %q", p.Name)
+		}
+		if err := req.SetInputTensor(p.Index, t); err != nil {
+			return nil, err
+		}
+	}
+	if err := req.Infer(); err != nil {
+		return nil, err
+	}
+	out := make(map[string]*ir.Tensor, len(cm.outputs))
+	for _, p := range cm.Outputs() {
+		t, err := req.OutputTensor(p.Index)
+		if err != nil {
+			return nil, err
+		}
+		out[p.Name] = t
+	}
+	return out, nil
+}

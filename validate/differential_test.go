@@ -347,26 +347,7 @@ func compiled(data []byte, faithful bool) (func(map[string]*ir.Tensor) (map[stri
 	if err != nil {
 		return nil, err
 	}
-	return func(inputs map[string]*ir.Tensor) (map[string]*ir.Tensor, error) {
-		req := cm.NewInferRequest()
-		for name, t := range inputs {
-			if err := req.SetTensor(name, t); err != nil {
-				return nil, err
-			}
-		}
-		if err := req.Infer(); err != nil {
-			return nil, err
-		}
-		out := map[string]*ir.Tensor{}
-		for _, p := range cm.Outputs() {
-			t, err := req.OutputTensor(p.Index)
-			if err != nil {
-				return nil, err
-			}
-			out[p.Name] = t
-		}
-		return out, nil
-	}, nil
+	return cm.Run, nil
 }
 
 // classify matches each Div with its verdict and its ground truth.

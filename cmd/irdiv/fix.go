@@ -303,28 +303,7 @@ func evaluate(m *ir.Model, inputs map[string]*ir.Tensor) (map[string]*ir.Tensor,
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errNotExecutable, err)
 	}
-	req := cm.NewInferRequest()
-	for _, p := range cm.Inputs() {
-		t, ok := inputs[p.Name]
-		if !ok {
-			return nil, fmt.Errorf("no value for input %q", p.Name)
-		}
-		if err := req.SetInputTensor(p.Index, t); err != nil {
-			return nil, err
-		}
-	}
-	if err := req.Infer(); err != nil {
-		return nil, err
-	}
-	out := map[string]*ir.Tensor{}
-	for _, p := range cm.Outputs() {
-		t, err := req.OutputTensor(p.Index)
-		if err != nil {
-			return nil, err
-		}
-		out[p.Name] = t
-	}
-	return out, nil
+	return cm.Run(inputs)
 }
 
 // differentOutputs names the first output that differs, or "".
