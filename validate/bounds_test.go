@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/irdiv/irdiv/ir"
-	"github.com/irdiv/irdiv/validate/internal/values"
+	"github.com/irdiv/irdiv/validate/internal/search"
 )
 
 // wideConcats is x i64[1] through levels of Concats of width inputs each,
@@ -75,7 +75,7 @@ func sumOfInputs(tb testing.TB, n int) *ir.Model {
 // operands hold: every pair of 300 input elements is 2.9 million
 // assignments, and the budget pays for 250,000.
 func TestSearchWorkBounded(t *testing.T) {
-	limit := values.DefaultSearchSteps/16 + 64
+	limit := search.DefaultSteps/16 + 64
 	for _, tc := range []struct {
 		name string
 		m    *ir.Model
@@ -84,8 +84,8 @@ func TestSearchWorkBounded(t *testing.T) {
 		{"Sum of 300 inputs", sumOfInputs(t, 300)},
 	} {
 		v := analyze(tc.m, tc.name, Options{})
-		if v.an.SearchTries > limit {
-			t.Errorf("%s: %d assignments made, the budget pays for %d", tc.name, v.an.SearchTries, limit)
+		if v.search.Tries() > limit {
+			t.Errorf("%s: %d assignments made, the budget pays for %d", tc.name, v.search.Tries(), limit)
 		}
 	}
 }

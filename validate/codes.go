@@ -48,6 +48,7 @@ const (
 	IRReaderWarning      Code = "ir/reader-warning"
 	IRUnreadable         Code = "ir/unreadable"
 	AnalysisSummarized   Code = "analysis/summarized"
+	AnalysisBudget       Code = "analysis/budget"
 )
 
 // CodeDoc documents a finding code, as analysis.Analyzer documents a
@@ -134,6 +135,8 @@ var Codes = []CodeDoc{
 		"The model could not be read; the message says why."},
 	{AnalysisSummarized, []Severity{Note}, "the model has more integer elements than irdiv follows one by one (2^17): from this layer on, a tensor's elements are one expression", "`tracked_elements`",
 		"Past the budget of integer elements followed one by one, a tensor is followed as one expression over all its elements, which proves less and finds fewer counter-examples."},
+	{AnalysisBudget, []Severity{Note}, "the counter-example searches spent their budget at this layer: the Divides after it were not searched", "`search_steps`, `search_layers`",
+		"The searches of one model share a budget of work (steps of symbolic evaluation, layers evaluated concretely), so that validation of any model finishes in time linear in its size. Once it is spent, later Divides get no counter-example: what would have been an error stays a warning. Raise the budget with --search-steps and --search-layers."},
 }
 
 // Targets are the OpenVINO devices a finding concerns: the reference

@@ -19,7 +19,7 @@ import (
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/plugin"
 	"github.com/irdiv/irdiv/validate/internal/randmodel"
-	"github.com/irdiv/irdiv/validate/internal/values"
+	"github.com/irdiv/irdiv/validate/internal/search"
 )
 
 // The differential test's size: models per round, runs per model. A
@@ -627,7 +627,7 @@ func (c *diffCase) irdivRuns(inputs map[string]*ir.Tensor) string {
 	for _, l := range m.Parameters() {
 		byLayer[l] = inputs[l.Name]
 	}
-	if run := v.an.Evaluate(byLayer, values.RunOptions{Floor: truncating, ONNX: true}); run.Err != nil {
+	if run := v.search.Evaluate(byLayer, search.RunOptions{Floor: truncating, ONNX: true}); run.Err != nil {
 		return "fails too: " + run.Err.Error()
 	}
 	return "runs"

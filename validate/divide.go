@@ -12,8 +12,9 @@ import (
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
+	"github.com/irdiv/irdiv/validate/internal/absint"
+	"github.com/irdiv/irdiv/validate/internal/search"
 	"github.com/irdiv/irdiv/validate/internal/sym"
-	"github.com/irdiv/irdiv/validate/internal/values"
 )
 
 // CounterExample is a counter-example at a model's inputs: a tensor for
@@ -79,7 +80,7 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 
 // operandText shows an operand of l: its value, or the range of its
 // elements, at the declared shapes.
-func (v *validator) operandText(l *ir.Layer, i int, pairs []values.Pair) string {
+func (v *validator) operandText(l *ir.Layer, i int, pairs []absint.Pair) string {
 	src := v.sourceOf(l, i)
 	val := v.an.Values[src]
 	if val == nil || !val.Int {
@@ -154,7 +155,7 @@ func boundText(b sym.Bound) string {
 		return "-2^63"
 	case b.V == math.MaxInt64:
 		return "2^63-1"
-	case b.V == values.MaxDim:
+	case b.V == absint.MaxDim:
 		return "2^40"
 	}
 	return strconv.FormatInt(b.V, 10)
@@ -163,7 +164,7 @@ func boundText(b sym.Bound) string {
 // agree tells whether floor and truncation agree on every pair under the
 // prover's ranges, and why: the operands never have opposite signs, or
 // every division is exact.
-func (v *validator) agree(p *sym.Prover, l *ir.Layer, pairs []values.Pair) (bool, string) {
+func (v *validator) agree(p *sym.Prover, l *ir.Layer, pairs []absint.Pair) (bool, string) {
 	if v.remainderForm(l) {
 		return true, "every division is exact: the dividend is a - a % b (Mod, the remainder of truncation), a multiple of b"
 	}
@@ -212,11 +213,11 @@ func (v *validator) onlyMinNegative(p *sym.Prover, a sym.Expr, b sym.Range) bool
 
 // shapeDerived tells whether an operand depends on input dims (a shape
 // computation), where a proof for any input shape is worth saying.
-func (v *validator) shapeDerived(pairs []values.Pair) bool {
+func (v *validator) shapeDerived(pairs []absint.Pair) bool {
 	for _, p := range pairs {
 		for _, e := range []sym.Expr{p.A, p.B} {
 			for _, s := range v.an.B.Syms(e) {
-				if o := v.an.OriginOf(s); o.Kind == values.InputDim || o.Kind == values.Derived && o.Index >= 0 {
+				if o := v.an.OriginOf(s); o.Kind == absint.InputDim || o.Kind == absint.Derived && o.Index >= 0 {
 					return true
 				}
 			}
@@ -241,11 +242,11 @@ func flooring(*ir.Layer, *ops.Divide) bool   { return true }
 // warning when they agree at the declared shapes only; an error with a
 // counter-example at the model's inputs when some input makes the model's
 // outputs differ; a warning naming what stopped the analysis otherwise.
-func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool, reason, a, b string, evidence func(...Fact) Evidence) {
-	onnxRun := values.RunOptions{Floor: truncating, MaxTensorBytes: v.opts.MaxTensorBytes, ONNX: true}
-	irRun := values.RunOptions{Floor: flooring, MaxTensorBytes: v.opts.MaxTensorBytes}
-	search := func(anyShape bool) (*values.Witness, bool) {
-		return v.an.Search(l, pairs, values.SearchOptions{Bad: floorDiffers, AnyShape: anyShape, Reference: onnxRun, Test: irRun})
+func (v *validator) floorTruncation(l *ir.Layer, pairs []absint.Pair, agree bool, reason, a, b string, evidence func(...Fact) Evidence) {
+	onnxRun := search.RunOptions{Floor: truncating, MaxTensorBytes: v.opts.MaxTensorBytes, ONNX: true}
+	irRun := search.RunOptions{Floor: flooring, MaxTensorBytes: v.opts.MaxTensorBytes}
+	find := func(anyShape bool) (*search.Witness, bool) {
+		return v.search.Search(l, pairs, search.Query{Bad: floorDiffers, AnyShape: anyShape, Reference: onnxRun, Test: irRun})
 	}
 	if agree {
 		if always, why := v.agree(v.anyShape, l, pairs); always {
@@ -253,14 +254,13 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 			if v.shapeDerived(pairs) {
 				where = " whatever the input shapes"
 			}
-			where += v.assumptions(pairs)
 			v.r.add(Note, FloorTruncAgree, l, evidence(Fact{"reason", why + where}),
 				"m_pythondiv=true floors where ONNX truncates, but here they agree: %s%s (A %s, B %s)", why, where, a, b)
 			return
 		}
 		e := evidence(Fact{"reason", reason})
 		msg := fmt.Sprintf("m_pythondiv=true floors where ONNX truncates; at the declared input shapes they agree (%s: A %s, B %s), but not for every input shape, which a reshape may give", reason, a, b)
-		if w, ok := search(true); ok {
+		if w, ok := find(true); ok {
 			e = v.witness(e, w, "ONNX", v.subject())
 			msg += "; with other input shapes: " + e.Get("counter_example").(string)
 		} else {
@@ -269,7 +269,7 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 		v.r.add(Warning, FloorTruncReshape, l, e, "%s", msg)
 		return
 	}
-	if w, ok := search(false); ok {
+	if w, ok := find(false); ok {
 		e := v.witness(evidence(), w, "ONNX", v.subject())
 		msg := fmt.Sprintf("floors where ONNX truncates, and the model admits inputs where they differ: %s", e.Get("counter_example"))
 		if strings.HasPrefix(strings.ToLower(v.opts.Producer), "pytorch") {
@@ -289,13 +289,13 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []values.Pair, agree bool
 // pytorch: OpenVINO's PyTorch frontend floors on purpose (Python's //),
 // and its CPU plugin truncates anyway (#38248): where the operands can
 // have opposite signs, that is a warning with a counter-example.
-func (v *validator) pytorch(l *ir.Layer, pairs []values.Pair, agree bool, evidence func(...Fact) Evidence) {
+func (v *validator) pytorch(l *ir.Layer, pairs []absint.Pair, agree bool, evidence func(...Fact) Evidence) {
 	if agree {
 		return
 	}
-	floorRun := values.RunOptions{Floor: flooring, MaxTensorBytes: v.opts.MaxTensorBytes}
-	cpuRun := values.RunOptions{Floor: truncating, MaxTensorBytes: v.opts.MaxTensorBytes}
-	w, ok := v.an.Search(l, pairs, values.SearchOptions{Bad: floorDiffers, Reference: floorRun, Test: cpuRun})
+	floorRun := search.RunOptions{Floor: flooring, MaxTensorBytes: v.opts.MaxTensorBytes}
+	cpuRun := search.RunOptions{Floor: truncating, MaxTensorBytes: v.opts.MaxTensorBytes}
+	w, ok := v.search.Search(l, pairs, search.Query{Bad: floorDiffers, Reference: floorRun, Test: cpuRun})
 	if !ok {
 		return
 	}
@@ -305,35 +305,13 @@ func (v *validator) pytorch(l *ir.Layer, pairs []values.Pair, agree bool, eviden
 	v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 }
 
-// assumptions names the conversions of floats to integers a proof relies
-// on being defined.
-func (v *validator) assumptions(pairs []values.Pair) string {
-	var names []string
-	for _, p := range pairs {
-		for _, e := range []sym.Expr{p.A, p.B} {
-			for _, s := range v.an.B.Syms(e) {
-				if o := v.an.OriginOf(s); o.Kind == values.Derived && o.Layer != nil && slices.Contains(v.an.Assumed, o.Layer) {
-					if name := fmt.Sprintf("%q", o.Layer.Name); !slices.Contains(names, name) {
-						names = append(names, name)
-					}
-				}
-			}
-		}
-	}
-	if len(names) == 0 {
-		return ""
-	}
-	return ", where the conversions of floats to integers at " + strings.Join(names[:min(len(names), 3)], ", ") + more(len(names), 3) +
-		" are defined (ONNX leaves a NaN or a value beyond the type undefined there, as for an empty image)"
-}
-
 // stoppedBy names the ops whose values the analysis did not follow.
-func (v *validator) stoppedBy(pairs []values.Pair) string {
+func (v *validator) stoppedBy(pairs []absint.Pair) string {
 	var names []string
 	for _, p := range pairs {
 		for _, e := range []sym.Expr{p.A, p.B} {
 			for _, s := range v.an.B.Syms(e) {
-				if o := v.an.OriginOf(s); o.Kind == values.Derived && o.Layer != nil {
+				if o := v.an.OriginOf(s); o.Kind == absint.Derived && o.Layer != nil {
 					name := o.Layer.String() + " (" + o.Layer.Type + ")"
 					if !slices.Contains(names, name) {
 						names = append(names, name)
@@ -351,7 +329,7 @@ func (v *validator) stoppedBy(pairs []values.Pair) string {
 }
 
 // witness returns a finding's evidence with a counter-example.
-func (v *validator) witness(e Evidence, w *values.Witness, meant, got string) Evidence {
+func (v *validator) witness(e Evidence, w *search.Witness, meant, got string) Evidence {
 	q1, q2 := divInt(w.A, w.B, false), divInt(w.A, w.B, true)
 	if meant != "ONNX" {
 		q1, q2 = q2, q1
@@ -393,7 +371,7 @@ func inputsEvidence(inputs map[*ir.Layer]*ir.Tensor) map[string]any {
 }
 
 // counterExample keeps a witness's inputs by Parameter name.
-func (v *validator) counterExample(w *values.Witness) *CounterExample {
+func (v *validator) counterExample(w *search.Witness) *CounterExample {
 	c := &CounterExample{Inputs: make(map[string]*ir.Tensor, len(w.Inputs))}
 	for l, t := range w.Inputs {
 		c.Inputs[l.Name] = t
@@ -428,7 +406,7 @@ func preview(t *ir.Tensor) string {
 // faults reports zero divisors and MIN / -1: an error where certain (a
 // constant), a warning with a counter-example where the model's inputs
 // can make them. It reports whether a fault is certain.
-func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, evidence func(...Fact) Evidence) bool {
+func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []absint.Pair, evidence func(...Fact) Evidence) bool {
 	for _, p := range pairs {
 		if c, ok := p.B.IsConst(); ok && c == 0 {
 			v.r.add(Error, ZeroDivisor, l, evidence(Fact{"index", max(p.Index, 0)}),
@@ -439,7 +417,7 @@ func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, e
 	if !t.IsSigned() {
 		return false
 	}
-	minimum := values.TypeRange(t).Lo.V
+	minimum := absint.TypeRange(t).Lo.V
 	possible := false
 	for _, p := range pairs {
 		ca, okA := p.A.IsConst()
@@ -455,7 +433,7 @@ func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []values.Pair, e
 		return false
 	}
 	overflow := func(x, y int64) bool { return x == minimum && y == -1 }
-	w, ok := v.an.Search(l, pairs, values.SearchOptions{Bad: overflow, AtDivide: true, Reference: values.RunOptions{MaxTensorBytes: v.opts.MaxTensorBytes}})
+	w, ok := v.search.Search(l, pairs, search.Query{Bad: overflow, AtDivide: true, Reference: search.RunOptions{MaxTensorBytes: v.opts.MaxTensorBytes}})
 	if !ok {
 		return false
 	}
@@ -488,7 +466,7 @@ func (v *validator) remainder(l *ir.Layer, bc shapeinfer.Broadcast) {
 
 // cpu notes what OpenVINO's CPU plugin computes differently: it ignores
 // m_pythondiv (truncates), divides i32 in float32 and narrows i64 to i32.
-func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []values.Pair, agree bool, evidence func(...Fact) Evidence) {
+func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []absint.Pair, agree bool, evidence func(...Fact) Evidence) {
 	if t.IsSigned() && d.PythonDiv && !agree && v.origin != fromPyTorch {
 		v.r.add(Note, CPUPythonDivIgnore, l, evidence(Fact{"example", "-3 / 2: " + v.subject() + " gives -2, the CPU plugin gives -1"}),
 			"OpenVINO's CPU plugin ignores m_pythondiv and truncates, so its results differ from the floor of %s where the operands have opposite signs (-3 / 2 gives -1 there, -2 here) (#38248)", v.subject())
@@ -647,7 +625,7 @@ func (v *validator) writeExpr(s *strings.Builder, o ir.Output, depth int, nodes 
 
 // constText shows a value whose elements are constants at the declared
 // shapes: "= 3", "= [1,3,270,480]"; "" otherwise.
-func (v *validator) constText(val *values.Value) string {
+func (v *validator) constText(val *absint.Value) string {
 	if text, ok := v.constTexts[val]; ok {
 		return text
 	}
@@ -656,7 +634,7 @@ func (v *validator) constText(val *values.Value) string {
 	return text
 }
 
-func (v *validator) computeConstText(val *values.Value) string {
+func (v *validator) computeConstText(val *absint.Value) string {
 	es := val.Elems
 	if es == nil {
 		if n, ok := val.NumElems(); !ok || n != 1 {

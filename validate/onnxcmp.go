@@ -11,7 +11,8 @@ import (
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
-	"github.com/irdiv/irdiv/validate/internal/values"
+	"github.com/irdiv/irdiv/validate/internal/absint"
+	"github.com/irdiv/irdiv/validate/internal/search"
 )
 
 // compareONNX matches each Div of the ONNX model with the IR's Divide by
@@ -83,7 +84,7 @@ func producerOf(m *ir.Model, name string) *ir.Layer {
 
 // analyzeONNX infers and analyses an imported ONNX model, keeping going
 // where a layer fails (it stays opaque).
-func analyzeONNX(m *ir.Model) *values.Analysis {
+func analyzeONNX(m *ir.Model) *absint.Analysis {
 	order, _ := m.TopoOrder()
 	sources := m.Sources()
 	opsOf := make(map[*ir.Layer]ops.Op)
@@ -106,15 +107,16 @@ func analyzeONNX(m *ir.Model) *values.Analysis {
 		}
 		opsOf[l], infos[l] = op, out
 	}
-	return values.Analyze(m, order, sources, opsOf, infos)
+	return absint.Analyze(m, order, sources, opsOf, infos, absint.Options{})
 }
 
 // onnxRuns evaluates the ONNX model on its test data, when given, and on
 // random inputs of its declared shapes.
-func (v *validator) onnxRuns(src *values.Analysis, om *onnx.Model) []*values.Run {
+func (v *validator) onnxRuns(src *absint.Analysis, om *onnx.Model) []*search.Run {
 	r := rand.New(rand.NewPCG(v.opts.Seed, 0x0cc))
-	var runs []*values.Run
-	opts := values.RunOptions{MaxTensorBytes: v.maxTensorBytes()}
+	var runs []*search.Run
+	opts := search.RunOptions{MaxTensorBytes: v.maxTensorBytes()}
+	eval := search.New(src, v.searchOptions())
 	if len(v.opts.ONNXTestData) > 0 {
 		inputs := make(map[*ir.Layer]*ir.Tensor)
 		for _, in := range src.Inputs {
@@ -123,7 +125,7 @@ func (v *validator) onnxRuns(src *values.Analysis, om *onnx.Model) []*values.Run
 			}
 		}
 		if len(inputs) == len(src.Inputs) {
-			runs = append(runs, src.Evaluate(inputs, opts))
+			runs = append(runs, eval.Evaluate(inputs, opts))
 		}
 	}
 	for range 4 {
@@ -135,7 +137,7 @@ func (v *validator) onnxRuns(src *values.Analysis, om *onnx.Model) []*values.Run
 			}
 			inputs[in.Layer] = t
 		}
-		runs = append(runs, src.Evaluate(inputs, opts))
+		runs = append(runs, eval.Evaluate(inputs, opts))
 	}
 	return runs
 }
@@ -149,7 +151,7 @@ func (v *validator) maxTensorBytes() int64 {
 
 // compareDiv compares one Div with its Divide on the operands that reach
 // the Div in each evaluation of the ONNX model.
-func (v *validator) compareDiv(n *onnx.Node, l *ir.Layer, src *values.Analysis, div *ir.Layer, runs []*values.Run) {
+func (v *validator) compareDiv(n *onnx.Node, l *ir.Layer, src *absint.Analysis, div *ir.Layer, runs []*search.Run) {
 	d, ok := v.ops[l].(*ops.Divide)
 	want, ok2 := src.Ops[div].(*ops.Divide)
 	if !ok || !ok2 || len(src.Sources[div]) != 2 {

@@ -7,7 +7,7 @@ import (
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
-	"github.com/irdiv/irdiv/validate/internal/values"
+	"github.com/irdiv/irdiv/validate/internal/absint"
 )
 
 // chain is x / 3 / 3 / ... / 3 in n Divides, as an IR from ONNX, x an
@@ -88,14 +88,14 @@ func TestChainIsLinear(t *testing.T) {
 	}
 }
 
-// TestTrackedElementsBudget: past values.DefaultTrackedElems elements, a
+// TestTrackedElementsBudget: past absint.DefaultTrackedElems elements, a
 // tensor's elements are one summary, and a note names the first layer.
 func TestTrackedElementsBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("validates 4000 Divides of 64 elements")
 	}
 	const elems = 64
-	tracked := values.DefaultTrackedElems/elems - 1 // x, then the Divides
+	tracked := absint.DefaultTrackedElems/elems - 1 // x, then the Divides
 	r := Model(chain(t, tracked+10, elems), "chain", Options{})
 	fs := findings(r)[AnalysisSummarized]
 	if want := fmt.Sprintf("div%d", tracked); len(fs) != 1 || fs[0].Layer == nil || fs[0].Layer.Name != want {

@@ -13,7 +13,7 @@
 //     sub-graphs that cannot run (an index out of range, a reshape of
 //     the wrong size);
 //   - for every integer Divide, the values that reach it, as expressions
-//     over the model's input dims and elements (validate/internal/values)
+//     over the model's input dims and elements (validate/internal/absint)
 //     that keep the relations of shape arithmetic; from them, whether
 //     floor and truncation can differ, zero divisors, MIN / -1;
 //   - what OpenVINO's CPU plugin computes differently;
@@ -31,8 +31,9 @@ import (
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/validate/internal/absint"
+	"github.com/irdiv/irdiv/validate/internal/search"
 	"github.com/irdiv/irdiv/validate/internal/sym"
-	"github.com/irdiv/irdiv/validate/internal/values"
 )
 
 // Options configure Model. The zero value validates the model alone.
@@ -59,7 +60,28 @@ type Options struct {
 	// 16 MiB): larger ones are not computed, and a comparison that needs
 	// one says so.
 	MaxTensorBytes int64
+	// TrackedElems bounds the integer elements the analysis follows one
+	// by one in the whole model (0 means absint.DefaultTrackedElems);
+	// beyond it a tensor's elements are one expression, and a note says
+	// from which layer on.
+	TrackedElems int
+	// SearchSteps and SearchLayers bound the counter-example searches of
+	// the whole model: the work of the symbolic search (0 means
+	// search.DefaultSteps) and the layers evaluated to confirm
+	// counter-examples (0 means search.DefaultRunLayers). Once either is
+	// spent, the later Divides are not searched, and a note says from
+	// which one on.
+	SearchSteps, SearchLayers int
 }
+
+// The default budgets of Options: DefaultSearchSteps and
+// DefaultSearchLayers bound each model's counter-example searches,
+// DefaultTrackedElems the integer elements followed one by one.
+const (
+	DefaultSearchSteps  = search.DefaultSteps
+	DefaultSearchLayers = search.DefaultRunLayers
+	DefaultTrackedElems = absint.DefaultTrackedElems
+)
 
 // origin is the framework a model came from, as its rt_info says.
 type origin uint8
@@ -80,13 +102,14 @@ type validator struct {
 	sources  map[*ir.Layer][]ir.Output
 	ops      map[*ir.Layer]ops.Op
 	infos    map[*ir.Layer][]ops.ValueInfo
-	an       *values.Analysis
+	an       *absint.Analysis
+	search   *search.Searcher
 	declared *sym.Prover // under the declared input shapes
 	anyShape *sym.Prover // under any input shape
 	origin   origin
 	// constTexts remembers constText: every finding's expression text
 	// shows the constants of up to six layers above its Divide.
-	constTexts map[*values.Value]string
+	constTexts map[*absint.Value]string
 }
 
 // Model validates m; path names it in the report.
@@ -96,7 +119,7 @@ func Model(m *ir.Model, path string, opts Options) *Report {
 
 // analyze runs every check and keeps what it computed.
 func analyze(m *ir.Model, path string, opts Options) *validator {
-	v := &validator{m: m, r: &Report{Model: path}, opts: opts, ops: make(map[*ir.Layer]ops.Op, len(m.Layers)), infos: make(map[*ir.Layer][]ops.ValueInfo, len(m.Layers)), constTexts: make(map[*values.Value]string)}
+	v := &validator{m: m, r: &Report{Model: path}, opts: opts, ops: make(map[*ir.Layer]ops.Op, len(m.Layers)), infos: make(map[*ir.Layer][]ops.ValueInfo, len(m.Layers)), constTexts: make(map[*absint.Value]string)}
 	switch fw := strings.ToLower(m.Framework()); {
 	case fw == "onnx" || opts.ONNX != nil:
 		v.origin = fromONNX
@@ -118,16 +141,19 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 	v.sources = m.Sources()
 	v.infer()
 	v.unreachable()
-	v.an = values.Analyze(m, v.order, v.sources, v.ops, v.infos)
+	v.an = absint.Analyze(m, v.order, v.sources, v.ops, v.infos, absint.Options{TrackedElems: opts.TrackedElems})
+	v.search = search.New(v.an, v.searchOptions())
 	v.declared, v.anyShape = v.an.Prover(false), v.an.Prover(true)
 	for _, is := range v.an.Issues {
-		code := map[values.IssueKind]Code{values.GatherIndex: StructureGatherIndex, values.EvaluateFails: StructureEvaluate}[is.Kind]
+		code := map[absint.IssueKind]Code{absint.GatherIndex: StructureGatherIndex, absint.EvaluateFails: StructureEvaluate}[is.Kind]
 		v.r.add(Error, code, is.Layer, nil, "%s", is.Message)
 	}
 	if l := v.an.Summarized; l != nil {
-		v.r.add(Note, AnalysisSummarized, l, Evidence{{"tracked_elements", values.DefaultTrackedElems}},
-			"the model has more integer elements than irdiv follows one by one (%d): from this layer on, a tensor's elements are followed as one expression, which proves less and finds fewer counter-examples", values.DefaultTrackedElems)
+		n := v.an.Options().TrackedElems
+		v.r.add(Note, AnalysisSummarized, l, Evidence{{"tracked_elements", n}},
+			"the model has more integer elements than irdiv follows one by one (%d): from this layer on, a tensor's elements are followed as one expression, which proves less and finds fewer counter-examples", n)
 	}
+	var spentAt *ir.Layer
 	for _, l := range v.order {
 		switch o := v.ops[l].(type) {
 		case *ops.Divide:
@@ -138,6 +164,14 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 			v.remainder(l, o.Broadcast)
 		}
 		v.bodies(l)
+		if spentAt == nil && v.search.Exhausted() {
+			spentAt = l
+		}
+	}
+	if spentAt != nil {
+		o := v.search.Options()
+		v.r.add(Note, AnalysisBudget, spentAt, Evidence{{"search_steps", o.Steps}, {"search_layers", o.RunLayers}},
+			"the counter-example searches spent their budget here (%d steps, %d layers evaluated): the Divides after it were not searched, and are warnings where they would have had a counter-example (raise --search-steps or --search-layers)", o.Steps, o.RunLayers)
 	}
 	v.v10()
 	if opts.ONNX != nil {
@@ -146,6 +180,11 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 	v.countDivides()
 	v.r.sort(v.position)
 	return v
+}
+
+// searchOptions are the search's budgets the options ask for.
+func (v *validator) searchOptions() search.Options {
+	return search.Options{Steps: v.opts.SearchSteps, RunLayers: v.opts.SearchLayers}
 }
 
 // infer infers every layer as ops does, folding constants as OpenVINO's

@@ -16,7 +16,7 @@ import (
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
-	"github.com/irdiv/irdiv/validate/internal/values"
+	"github.com/irdiv/irdiv/validate/internal/absint"
 )
 
 // builder makes small IR models with the ops of shape sub-graphs.
@@ -132,7 +132,7 @@ func TestFoldedOps(t *testing.T) {
 		}
 	}
 	// For any input shape the dims are free: x's height is any size.
-	if r := v.anyShape.Range(v.an.Values[gathered].Elems[0]); r.Lo.V != 0 || r.Hi.V != values.MaxDim {
+	if r := v.anyShape.Range(v.an.Values[gathered].Elems[0]); r.Lo.V != 0 || r.Hi.V != absint.MaxDim {
 		t.Errorf("the height for any input shape: %v", r)
 	}
 }

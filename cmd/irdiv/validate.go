@@ -73,6 +73,8 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	severity := fs.String("severity", "note", "show findings of this `SEVERITY` and worse: note, warning or error")
 	seed := fs.Uint64("seed", 1, "seed of the random operands of --onnx")
 	cexDir := fs.String("counter-examples", "", "write each counter-example to a new folder under `DIR`: one NAME.npy per model input")
+	searchSteps := fs.Int("search-steps", validate.DefaultSearchSteps, "bound the counter-example searches of each model to `N` steps of work (a note says where they ran out)")
+	searchLayers := fs.Int("search-layers", validate.DefaultSearchLayers, "bound the layers each model's searches evaluate to confirm counter-examples to `N`")
 	maxFiles := fs.Int("max-files", defaultMaxFiles, "write at most `N` files and folders under --counter-examples DIR; counter-examples past it are named in the report, not written")
 	pos, err := fs.parse(args)
 	if err != nil {
@@ -87,6 +89,9 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	if *maxFiles < 0 {
 		return usageErr("--max-files %d: must be 0 or more", *maxFiles)
+	}
+	if *searchSteps < 1 || *searchLayers < 1 {
+		return usageErr("--search-steps %d and --search-layers %d must be at least 1", *searchSteps, *searchLayers)
 	}
 	if *asJSON {
 		if *format != "text" && *format != "json" {
@@ -119,7 +124,7 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := validate.Options{Seed: *seed}
+	opts := validate.Options{Seed: *seed, SearchSteps: *searchSteps, SearchLayers: *searchLayers}
 	if *onnxPath != "" {
 		if len(paths) != 1 {
 			return usageErr("--onnx compares one IR with its ONNX model; %d models given", len(paths))

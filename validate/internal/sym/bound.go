@@ -76,7 +76,15 @@ func neg(b Bound) Bound {
 }
 
 // add sums two bounds; an infinity of each sign together gives tie.
+// tie also says which end the sum bounds: -1 a lower bound, +1 an upper
+// one. A sum beyond int64 saturates to the infinity of its direction,
+// but not past the end it bounds: a lower bound whose true value lies
+// above every int64 becomes MaxInt64, not +inf, since adding a negative
+// term to +inf would keep +inf where the true sum is small again (2^63 -
+// (2^63 - 2) is 2); and an upper bound likewise MinInt64. Lowering a
+// lower bound, or raising an upper one, keeps it sound.
 func add(a, b Bound, tie int8) Bound {
+	a, b = toward(a, tie), toward(b, tie)
 	switch {
 	case a.Inf != 0 && b.Inf != 0 && a.Inf != b.Inf:
 		return Bound{Inf: tie}
@@ -88,11 +96,25 @@ func add(a, b Bound, tie int8) Bound {
 	s := a.V + b.V
 	if (a.V >= 0) == (b.V >= 0) && (s >= 0) != (a.V >= 0) {
 		if a.V >= 0 {
-			return PosInf
+			return toward(PosInf, tie)
 		}
-		return NegInf
+		return toward(NegInf, tie)
 	}
 	return Finite(s)
+}
+
+// toward keeps a bound on its side of int64: +inf as a lower bound can
+// only be a saturated sum or product (no value lies above every int64),
+// which MaxInt64 bounds soundly; -inf as an upper bound likewise
+// MinInt64.
+func toward(b Bound, tie int8) Bound {
+	switch {
+	case tie < 0 && b.Inf > 0:
+		return Finite(math.MaxInt64)
+	case tie > 0 && b.Inf < 0:
+		return Finite(math.MinInt64)
+	}
+	return b
 }
 
 // mulK multiplies a bound by an integer.

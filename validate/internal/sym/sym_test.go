@@ -310,3 +310,25 @@ func TestDeepChainNoRecursion(t *testing.T) {
 		t.Errorf("Eval = %d, %v; want 4", v, ok)
 	}
 }
+
+// TestBoundsAcrossInt64: a sum whose terms' bounds lie beyond int64 on
+// the way (-MIN is 2^63) but whose value does not keeps a sound range:
+// the upper bound of MIN + (MAX - 1) was -inf, an empty range, because
+// the lower bound of -MIN - (MAX - 1) saturated to +inf and stayed there.
+func TestBoundsAcrossInt64(t *testing.T) {
+	b := NewBuilder()
+	x, y := b.NewSym("x", false), b.NewSym("y", false)
+	p := NewProver(b, env{x: R(math.MinInt64, math.MinInt64), y: R(math.MaxInt64-1, math.MaxInt64-1)})
+	for _, tc := range []struct {
+		e    Expr
+		want int64
+	}{
+		{b.Add(b.Var(x), b.Var(y)), -2},
+		{b.Sub(b.Var(y), b.Neg(b.Var(x))), -2},
+		{b.Add(b.Scale(b.Var(y), 2), b.Scale(b.Var(x), 2)), -4},
+	} {
+		if r := p.Range(tc.e); !r.Contains(tc.want) {
+			t.Errorf("range of %s is %s, which leaves out its value %d", b.String(tc.e), r, tc.want)
+		}
+	}
+}

@@ -1,18 +1,27 @@
-// Package values works out what every integer of a model can be, for the
-// validator: for each layer output, its dims and (for integer and boolean
-// tensors) its elements, as expressions over the model's inputs (package
-// sym) that keep the relations shape arithmetic relies on; and it
-// evaluates the model concretely (through ops) to confirm a
-// counter-example at the model's inputs before anyone reports it.
+// Package absint is the validator's abstract interpreter: it works out
+// what every integer of a model can be. For each layer output, its dims
+// and (for integer and boolean tensors) its elements, as expressions over
+// the model's inputs (package sym) that keep the relations shape
+// arithmetic relies on; for float tensors, the range of their elements.
+//
+// One walk of the model in topological order applies each op's rule:
+// the rules live one file per op family (binary.go, compare.go,
+// unary.go, convert.go, divide.go, reshape.go, gather.go, broadcast.go,
+// reduce.go, conv_pool.go), registered in one table keyed by op type
+// (table.go); an op without a rule is opaque on purpose (opaqueOps), its
+// outputs new symbols. A rule must be sound: the property tests of
+// rules_test.go evaluate each op concretely (package ops) on random and
+// edge inputs and check that the result is among what the rule claims.
 //
 // The symbols are the dims and elements of the model's inputs, and the
-// dims of outputs whose shape rule irdiv does not know. Two ranges are
-// kept for every symbol: Declared, the shapes the model declares, and
-// Any, any shape at all (OpenVINO's reshape may give a model other input
-// shapes); elements range over their type either way.
-package values
+// dims and values of outputs no rule follows. Two ranges are kept for
+// every symbol: Declared, the shapes the model declares, and Any, any
+// shape at all (OpenVINO's reshape may give a model other input shapes);
+// elements range over their type either way.
+package absint
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -27,14 +36,6 @@ import (
 // MaxElems bounds the elements tracked one by one; larger tensors keep one
 // expression for all their elements.
 const MaxElems = 4096
-
-// The default search budgets of a model: enough for thousands of Divides
-// in real models, and a bound on a crafted one (a chain of 10^5 Divides
-// would otherwise evaluate the chain once per Divide).
-const (
-	DefaultSearchSteps = 4_000_000
-	DefaultRunLayers   = 150_000
-)
 
 // DefaultTrackedElems bounds the elements of a whole model tracked one by
 // one (constants aside, which the file holds). Real models track a few
@@ -68,6 +69,9 @@ type Value struct {
 	// All makes the summary when asked: most values are never asked, and
 	// a deep model has a hundred thousand.
 	all sym.Expr
+	// summary caches All of tracked elements: a hull of many elements is
+	// a new symbol, which must stay the same for one value.
+	summary *sym.Expr
 	// Tensor is the value of a constant (from Const layers only, never
 	// from shapes: those stay symbols).
 	Tensor *ir.Tensor
@@ -198,6 +202,7 @@ const (
 
 // Analysis is the values of one model.
 type Analysis struct {
+	opts    Options
 	B       *sym.Builder
 	Model   *ir.Model
 	Order   []*ir.Layer
@@ -212,44 +217,37 @@ type Analysis struct {
 	Inputs   []*Input
 	Origins  []Origin // by symbol
 	Issues   []Issue
-	// reaching are the layers some Result depends on, once a search
-	// needs them.
-	reaching map[*ir.Layer]bool
 	// decide proves comparisons while the values are worked out: what
 	// holds for any input shape holds for the declared ones.
 	decide *sym.Prover
 	// shape is set while an op of shape arithmetic is worked out: its
 	// results do not wrap.
 	shape bool
-	// SearchSteps and RunLayers bound the counter-example searches of the
-	// whole model: atoms evaluated symbolically, and layers evaluated
-	// concretely. Exhausted is set once either ran out.
-	SearchSteps, RunLayers int
-	Exhausted              bool
-	// SearchTries counts the assignments the searches made, tried or
-	// refused for want of budget: the work a budget must bound.
-	SearchTries int
 	// TrackedElems bounds the elements tracked one by one in the whole
 	// model; Summarized is the first layer whose elements were not, for
 	// want of it.
 	TrackedElems int
 	Summarized   *ir.Layer
-	// Assumed are the Converts of floats to integers whose values are
-	// bounded only where the conversion is defined (no NaN, no value
-	// beyond the type): a proof through them holds on that condition.
-	Assumed []*ir.Layer
+}
+
+// Options bound an analysis.
+type Options struct {
+	// TrackedElems bounds the elements of the whole model tracked one by
+	// one (DefaultTrackedElems when 0).
+	TrackedElems int
 }
 
 // Analyze works out the values of m's layers in topological order; infos
 // and opsOf come from the validator's inference (a layer absent from
 // opsOf is opaque).
-func Analyze(m *ir.Model, order []*ir.Layer, sources map[*ir.Layer][]ir.Output, opsOf map[*ir.Layer]ops.Op, infos map[*ir.Layer][]ops.ValueInfo) *Analysis {
+func Analyze(m *ir.Model, order []*ir.Layer, sources map[*ir.Layer][]ir.Output, opsOf map[*ir.Layer]ops.Op, infos map[*ir.Layer][]ops.ValueInfo, o Options) *Analysis {
+	o.TrackedElems = cmp.Or(o.TrackedElems, DefaultTrackedElems)
 	a := &Analysis{
 		B: sym.NewBuilder(), Model: m, Order: order, Sources: sources, Ops: opsOf, Infos: infos,
-		Values: make(map[ir.Output]*Value, len(order)),
+		Values: make(map[ir.Output]*Value, len(order)), opts: o,
 	}
 	a.Declared.b, a.Any.b = a.B, a.B
-	a.SearchSteps, a.RunLayers, a.TrackedElems = DefaultSearchSteps, DefaultRunLayers, DefaultTrackedElems
+	a.TrackedElems = o.TrackedElems
 	a.decide = sym.NewProver(a.B, &a.Any)
 	for _, l := range order {
 		outs := a.transfer(l)
@@ -290,6 +288,9 @@ func (a *Analysis) newSym(name string, element bool, declared, anyShape sym.Rang
 	a.Origins[s] = o
 	return s
 }
+
+// Options returns the bounds in use (defaults filled in).
+func (a *Analysis) Options() Options { return a.opts }
 
 // OriginOf returns what a symbol stands for; copies made for other
 // elements stand for the element they copy.
@@ -411,7 +412,7 @@ func (a *Analysis) constant(t *ir.Tensor) *Value {
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	exact := true
 	for i := range n {
-		x, ok := intAt(t, i)
+		x, ok := IntAt(t, i)
 		if !ok {
 			exact = false
 			break
@@ -423,20 +424,22 @@ func (a *Analysis) constant(t *ir.Tensor) *Value {
 	}
 	switch {
 	case !exact:
-		v.all = a.B.Unknown(typeRange(t.Type), "a u64 constant above 2^63-1")
+		v.all = a.fresh(nil, typeRange(t.Type), "an element of a u64 constant above 2^63-1")
 	case n <= MaxElems:
 		v.Elems = vals
 	case lo == hi:
 		v.all = sym.Const(lo)
 	default:
-		v.all = a.B.Unknown(sym.R(lo, hi), fmt.Sprintf("a constant of %d elements", n))
+		// A symbol of its own, not an Unknown of this text: two such
+		// constants are not one value.
+		v.all = a.fresh(nil, sym.R(lo, hi), fmt.Sprintf("an element of a constant of %d elements", n))
 	}
 	return v
 }
 
-// intAt reads element i of an integer or boolean tensor; ok is false for
+// IntAt reads element i of an integer or boolean tensor; ok is false for
 // a u64 above 2^63-1.
-func intAt(t *ir.Tensor, i int) (int64, bool) {
+func IntAt(t *ir.Tensor, i int) (int64, bool) {
 	switch t.Type {
 	case ir.I8:
 		return int64(ir.View[int8](t)[i]), true
@@ -446,8 +449,14 @@ func intAt(t *ir.Tensor, i int) (int64, bool) {
 		return int64(ir.View[int32](t)[i]), true
 	case ir.I64:
 		return ir.View[int64](t)[i], true
-	case ir.U8, ir.Boolean:
+	case ir.U8:
 		return int64(t.Data[i]), true
+	case ir.Boolean:
+		// Any byte but 0 is true, as ops reads a boolean.
+		if t.Data[i] != 0 {
+			return 1, true
+		}
+		return 0, true
 	case ir.U16:
 		return int64(ir.View[uint16](t)[i]), true
 	case ir.U32:
@@ -465,13 +474,20 @@ func (a *Analysis) All(v *Value) sym.Expr {
 	if v.Elems == nil {
 		return v.all
 	}
-	if len(v.Elems) == 0 {
-		return a.B.Unknown(typeRange(v.Type), "an empty tensor")
+	if v.summary != nil {
+		return *v.summary
 	}
-	if len(v.Elems) > maxSelect {
-		return a.B.Select(a.hullOf(v.Elems)...)
+	var e sym.Expr
+	switch {
+	case len(v.Elems) == 0:
+		e = a.fresh(nil, typeRange(v.Type), "an element of an empty tensor")
+	case len(v.Elems) > maxSelect:
+		e = a.B.Select(a.hullOf(v.Elems)...)
+	default:
+		e = a.B.Select(v.Elems...)
 	}
-	return a.B.Select(v.Elems...)
+	v.summary = &e
+	return e
 }
 
 // hullOf shrinks many expressions to a few that bound them: the distinct
@@ -494,9 +510,12 @@ func (a *Analysis) hullOf(es []sym.Expr) []sym.Expr {
 		return distinct
 	}
 	if allConst {
-		return []sym.Expr{sym.Const(lo), sym.Const(hi), a.B.Unknown(sym.R(lo, hi), fmt.Sprintf("%d constants in [%d, %d]", len(es), lo, hi))}
+		return []sym.Expr{sym.Const(lo), sym.Const(hi), a.fresh(nil, sym.R(lo, hi), fmt.Sprintf("one of %d constants in [%d, %d]", len(es), lo, hi))}
 	}
-	return []sym.Expr{a.B.Unknown(sym.Range{Lo: sym.NegInf, Hi: sym.PosInf}, fmt.Sprintf("%d tracked elements", len(es)))}
+	// A symbol of its own: two tensors of many elements are not one
+	// value (an Unknown of the same text would be the same atom, and x -
+	// y would be 0).
+	return []sym.Expr{a.fresh(nil, sym.Range{Lo: sym.NegInf, Hi: sym.PosInf}, fmt.Sprintf("one of %d tracked elements", len(es)))}
 }
 
 // opaque is the value of an output irdiv does not follow: its dims are
@@ -553,8 +572,8 @@ func (a *Analysis) issue(l *ir.Layer, kind IssueKind, format string, args ...any
 	a.Issues = append(a.Issues, Issue{l, kind, fmt.Sprintf(format, args...)})
 }
 
-// in returns the value that feeds input i of l.
-func (a *Analysis) in(l *ir.Layer, i int) *Value {
+// In returns the value that feeds input i of l.
+func (a *Analysis) In(l *ir.Layer, i int) *Value {
 	src := a.Sources[l]
 	if i < len(src) && src[i].Layer != nil {
 		if v, ok := a.Values[src[i]]; ok {

@@ -1,4 +1,4 @@
-package values
+package search
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
+	"github.com/irdiv/irdiv/validate/internal/absint"
 )
 
 // Run is the model evaluated on concrete inputs: the type and shape of
@@ -44,21 +45,21 @@ type RunOptions struct {
 }
 
 // Evaluate runs the model on the inputs given for its Parameters.
-func (a *Analysis) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run {
-	run := &Run{Infos: make(map[ir.Output]ops.ValueInfo, len(a.Order)), Values: make(map[ir.Output]*ir.Tensor)}
+func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run {
+	run := &Run{Infos: make(map[ir.Output]ops.ValueInfo, len(s.an.Order)), Values: make(map[ir.Output]*ir.Tensor)}
 	perTensor := cmp.Or(o.MaxTensorBytes, 16<<20)
 	budget := cmp.Or(o.MaxBytes, 256<<20)
 	dynamic := ops.ValueInfo{Type: ir.Dynamic, Shape: shapeinfer.DynamicRankShape()}
-	for _, l := range a.Order {
+	for _, l := range s.an.Order {
 		if l == o.Stop {
 			break
 		}
-		a.RunLayers--
-		if _, param := a.Ops[l].(*ops.Parameter); o.Need != nil && !o.Need[l] && !param {
+		s.runLayers--
+		if _, param := s.an.Ops[l].(*ops.Parameter); o.Need != nil && !o.Need[l] && !param {
 			continue
 		}
-		op := a.Ops[l]
-		n := len(a.Infos[l])
+		op := s.an.Ops[l]
+		n := len(s.an.Infos[l])
 		set := func(i int, info ops.ValueInfo, t *ir.Tensor) {
 			out := ir.Output{Layer: l, Index: i}
 			run.Infos[out] = info
@@ -72,7 +73,7 @@ func (a *Analysis) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 				// An opaque layer's outputs are known only as declared, and
 				// only their types hold for other inputs.
 				info := dynamic
-				info.Type = a.Infos[l][i].Type
+				info.Type = s.an.Infos[l][i].Type
 				set(i, info, nil)
 			}
 			continue
@@ -85,7 +86,7 @@ func (a *Analysis) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 			set(0, ops.ValueInfo{Type: t.Type, Shape: shapeinfer.StaticShape(t.Shape...), Value: t}, t)
 			continue
 		case *ops.Const:
-			info := a.Infos[l][0]
+			info := s.an.Infos[l][0]
 			info.Value = c.Tensor
 			set(0, info, c.Tensor)
 			continue
@@ -97,7 +98,7 @@ func (a *Analysis) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 			copied.PythonDiv = o.Floor(l, d)
 			op = &copied
 		}
-		srcs := a.Sources[l]
+		srcs := s.an.Sources[l]
 		in := make([]ops.ValueInfo, len(l.Inputs))
 		tensors := make([]*ir.Tensor, len(l.Inputs))
 		known := true
@@ -187,7 +188,7 @@ func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
 		}
 		out := make([]int64, v.Value.Len())
 		for i := range out {
-			x, ok := intAt(v.Value, i)
+			x, ok := absint.IntAt(v.Value, i)
 			if !ok {
 				return nil, false
 			}
@@ -203,7 +204,7 @@ func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
 		if !ok1 || !ok2 || !ok3 || len(axes) != 1 || o.BatchDims != 0 {
 			return nil
 		}
-		axis, ok := normAxis(axes[0], len(dims))
+		axis, ok := absint.NormAxis(axes[0], len(dims))
 		if !ok {
 			return nil
 		}
@@ -226,7 +227,7 @@ func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
 			return nil
 		}
 		for _, a := range axes {
-			if ax, ok := normAxis(a, len(dims)); ok && dims[ax] != 1 {
+			if ax, ok := absint.NormAxis(a, len(dims)); ok && dims[ax] != 1 {
 				return fmt.Errorf("ONNX's Squeeze fails: axis %d has dim %d", ax, dims[ax])
 			}
 		}

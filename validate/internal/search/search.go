@@ -1,58 +1,79 @@
-package values
+// Package search looks for counter-examples: model inputs under which an
+// integer Divide's operands are bad (floor and truncation disagree, MIN /
+// -1, a zero divisor), found by evaluating the analysis's expressions
+// (package absint) at candidate values, and confirmed by evaluating the
+// model concretely (through ops) both ways at its outputs, only at inputs
+// the source model itself runs on.
+//
+// A Searcher holds the budget of one model's searches: every search and
+// every evaluation is charged to it, so that a model of many Divides, or
+// a crafted one, cannot make validation run for long.
+package search
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
+	"github.com/irdiv/irdiv/validate/internal/absint"
 	"github.com/irdiv/irdiv/validate/internal/sym"
 )
 
-// Pair is the operands of elements of an element-wise op: one element
-// (Index, its flat output index) or every element (Index -1).
-type Pair struct {
-	A, B  sym.Expr
-	Index int
+// The default budgets of one model's searches: enough for thousands of
+// Divides in real models, and a bound on a crafted one (a chain of 10^5
+// Divides would otherwise evaluate the chain once per Divide).
+const (
+	DefaultSteps     = 4_000_000
+	DefaultRunLayers = 150_000
+)
+
+// Options bound the searches of one model.
+type Options struct {
+	// Steps bounds the work of the searches: atoms evaluated
+	// symbolically, and tryCost per assignment made (DefaultSteps when 0).
+	Steps int
+	// RunLayers bounds the layers evaluated concretely, to confirm
+	// counter-examples (DefaultRunLayers when 0).
+	RunLayers int
 }
 
-// Pairs lists the operands of a binary element-wise layer: element by
-// element where both are tracked and the output's dims are constants,
-// else one pair for all elements (copies where broadcasting pairs other
-// elements).
-func (a *Analysis) Pairs(l *ir.Layer, bc shapeinfer.Broadcast) []Pair {
-	x, y := a.in(l, 0), a.in(l, 1)
-	if !x.Int || !y.Int {
-		return nil
-	}
-	var out []Pair
-	a.binary(l, x, y, bc, ir.I64, func(p, q sym.Expr) sym.Expr {
-		out = append(out, Pair{p, q, len(out)})
-		return sym.Const(0)
-	})
-	if len(out) == 1 {
-		if n, ok := a.Values[ir.Output{Layer: l}].NumElems(); !ok || n != 1 {
-			out[0].Index = -1
-			// Where the layout is unknown but one operand is tracked,
-			// each of its elements still meets the other's summary.
-			switch {
-			case y.Elems != nil && x.Elems == nil && len(y.Elems) <= maxSelect:
-				out = out[:0]
-				for _, e := range y.Elems {
-					out = append(out, Pair{a.B.Copy(a.All(x)), e, -1})
-				}
-			case x.Elems != nil && y.Elems == nil && len(x.Elems) <= maxSelect:
-				out = out[:0]
-				for _, e := range x.Elems {
-					out = append(out, Pair{e, a.B.Copy(a.All(y)), -1})
-				}
-			}
-		}
-	}
-	return out
+// Searcher finds the counter-examples of one analysed model.
+type Searcher struct {
+	an   *absint.Analysis
+	opts Options
+	// steps and runLayers are what is left of the budget; exhausted is
+	// set once either ran out; tries counts the assignments made, tried
+	// or refused for want of budget: the work the budget must bound.
+	steps, runLayers int
+	exhausted        bool
+	tries            int
+	// reaching are the layers some Result depends on, once a search
+	// needs them.
+	reaching map[*ir.Layer]bool
 }
+
+// New returns a Searcher of an analysed model.
+func New(an *absint.Analysis, o Options) *Searcher {
+	o.Steps = cmp.Or(o.Steps, DefaultSteps)
+	o.RunLayers = cmp.Or(o.RunLayers, DefaultRunLayers)
+	return &Searcher{an: an, opts: o, steps: o.Steps, runLayers: o.RunLayers}
+}
+
+// Options returns the budgets in use (defaults filled in).
+func (s *Searcher) Options() Options { return s.opts }
+
+// Exhausted reports whether the budget ran out: searches after it found
+// nothing because they did not run.
+func (s *Searcher) Exhausted() bool { return s.exhausted }
+
+// Tries counts the assignments the searches made.
+func (s *Searcher) Tries() int { return s.tries }
 
 // Witness is a counter-example at the model's inputs: the tensors to give
 // each Parameter, and what they do.
@@ -72,8 +93,8 @@ type Witness struct {
 	Through *ir.Layer
 }
 
-// SearchOptions say what a counter-example must show.
-type SearchOptions struct {
+// Query says what a counter-example must show.
+type Query struct {
 	// Bad tells the operands that make the two evaluations differ at the
 	// Divide (floor and truncation disagree, MIN / -1...).
 	Bad func(x, y int64) bool
@@ -83,7 +104,7 @@ type SearchOptions struct {
 	// semantics), Test the one that may differ; the operands are read in
 	// Reference.
 	Reference, Test RunOptions
-	// MaxRuns bounds the concrete evaluations (default 16).
+	// MaxRuns bounds the concrete evaluations (defaultMaxRuns when 0).
 	MaxRuns int
 	// AtDivide confirms at the Divide alone: its operands are bad (a zero
 	// divisor, MIN / -1 fail the model there), the outputs are not compared.
@@ -94,35 +115,46 @@ type SearchOptions struct {
 // of an input (copies of an element stand for other elements of the same
 // input, which a whole-tensor fill sets too).
 type key struct {
-	in    *Input
+	in    *absint.Input
 	dim   bool
 	index int // axis, element, or -1 for every element
 }
 
-// maxTried bounds the assignments one search remembers.
-const maxTried = 4096
+// The limits of one search.
+const (
+	// maxTried bounds the assignments one search remembers.
+	maxTried = 4096
+	// maxPairs bounds the element pairs of a Divide searched: the first
+	// ones, where a tracked tensor has many.
+	maxPairs = 32
+	// defaultMaxRuns bounds the candidates confirmed by evaluating the
+	// model.
+	defaultMaxRuns = 16
+	// pairedCandidates is how many candidates of each of two keys are
+	// tried together.
+	pairedCandidates = 8
+	// randomTries is how many random mixes of candidates are tried last.
+	randomTries = 256
+)
 
 // tryCost is what trying an assignment, or pairing an upstream Divide's
-// operands, costs in the search budget (SearchSteps): about what
+// operands, costs in the search budget (Options.Steps): about what
 // evaluating 16 atoms does.
 const tryCost = 16
 
 // Search looks for model inputs under which one of the pairs of Divide l
 // is bad, confirmed by evaluating the model.
-func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness, bool) {
-	if a.Exhausted {
+func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, bool) {
+	if s.exhausted {
 		return nil, false
 	}
-	env := &a.Declared
+	env := &s.an.Declared
 	if o.AnyShape {
-		env = &a.Any
+		env = &s.an.Any
 	}
-	maxRuns := o.MaxRuns
-	if maxRuns == 0 {
-		maxRuns = 16
-	}
-	if len(pairs) > 32 {
-		pairs = pairs[:32]
+	maxRuns := cmp.Or(o.MaxRuns, defaultMaxRuns)
+	if len(pairs) > maxPairs {
+		pairs = pairs[:maxPairs]
 	}
 	var keys []key
 	consts := []int64{}
@@ -130,17 +162,17 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 	floatPath := false
 	for _, p := range pairs {
 		for _, e := range []sym.Expr{p.A, p.B} {
-			consts = append(consts, a.B.Consts(e)...)
-			for _, s := range a.B.Syms(e) {
-				org := a.OriginOf(s)
+			consts = append(consts, s.an.B.Consts(e)...)
+			for _, sy := range s.an.B.Syms(e) {
+				org := s.an.OriginOf(sy)
 				switch {
-				case org.Kind == Derived:
+				case org.Kind == absint.Derived:
 					derived = true
-					if org.Layer != nil && a.fromFloat(org.Layer) {
+					if org.Layer != nil && s.fromFloat(org.Layer) {
 						floatPath = true
 					}
 				case org.Input != nil:
-					k := key{org.Input, org.Kind == InputDim, org.Index}
+					k := key{org.Input, org.Kind == absint.InputDim, org.Index}
 					if !slices.Contains(keys, k) {
 						keys = append(keys, k)
 					}
@@ -150,7 +182,7 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 	}
 	cands := make(map[key][]int64)
 	for _, k := range keys {
-		cands[k] = a.candidates(k, env, consts)
+		cands[k] = s.candidates(k, env, consts)
 	}
 	floats := []float64{0}
 	if floatPath {
@@ -164,23 +196,23 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 	// reference, where the pairs' expressions (this IR's) were evaluated.
 	// x = -9 reaches a third x / 3 as -1 both ways; x = -1 reaches it as
 	// -1 flooring and 0 truncating.
-	upstream := a.upstream(l, o)
+	upstream := s.upstream(l, o)
 	var good, mixed []assignment
 	// spent says the search must stop: the budget is gone or enough
 	// candidates are found. Every loop below checks it before making an
 	// assignment, so that the budget bounds the work and the memory of a
 	// search, not only the evaluations: a sum of 4,000 input elements has
 	// 8 million pairs of keys to enumerate.
-	spent := func() bool { return a.SearchSteps <= 0 || len(good) >= maxRuns }
+	spent := func() bool { return s.steps <= 0 || len(good) >= maxRuns }
 	try := func(as map[key]int64, fl float64) {
-		a.SearchTries++
+		s.tries++
 		if spent() {
 			return
 		}
 		// An assignment costs what evaluating a few atoms does, whether
 		// or not its pairs are evaluated: the budget bounds the search
 		// of a model with many Divides of cheap expressions too.
-		a.SearchSteps -= tryCost
+		s.steps -= tryCost
 		if len(tried) >= maxTried {
 			return
 		}
@@ -195,14 +227,14 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 			return
 		}
 		for _, p := range pairs {
-			if a.SearchSteps <= 0 {
-				a.Exhausted = true
+			if s.steps <= 0 {
+				s.exhausted = true
 				return
 			}
-			x, ok1 := a.B.EvalLimited(p.A, a.valuer(as), &a.SearchSteps)
-			y, ok2 := a.B.EvalLimited(p.B, a.valuer(as), &a.SearchSteps)
+			x, ok1 := s.an.B.EvalLimited(p.A, s.valuer(as), &s.steps)
+			y, ok2 := s.an.B.EvalLimited(p.B, s.valuer(as), &s.steps)
 			if ok1 && ok2 && o.Bad(x, y) {
-				if a.differsUpstream(upstream, as, o.Bad) {
+				if s.differsUpstream(upstream, as, o.Bad) {
 					if len(mixed) < maxRuns {
 						mixed = append(mixed, assignment{as, fl})
 					}
@@ -216,7 +248,7 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 	// The keys of each pair's operands, found once.
 	keysA, keysB := make([][]key, len(pairs)), make([][]key, len(pairs))
 	for i, p := range pairs {
-		keysA[i], keysB[i] = a.keysOf(p.A), a.keysOf(p.B)
+		keysA[i], keysB[i] = s.keysOf(p.A), s.keysOf(p.B)
 	}
 	base := map[key]int64{}
 	for _, fl := range floats {
@@ -246,8 +278,8 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 	pairsOfKeys:
 		for i, k1 := range keys {
 			for _, k2 := range keys[i+1:] {
-				for _, c1 := range first(cands[k1], 8) {
-					for _, c2 := range first(cands[k2], 8) {
+				for _, c1 := range first(cands[k1], pairedCandidates) {
+					for _, c2 := range first(cands[k2], pairedCandidates) {
 						if spent() {
 							break pairsOfKeys
 						}
@@ -265,7 +297,7 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 				try(map[key]int64{k: c}, fl)
 			}
 		}
-		for range 256 {
+		for range randomTries {
 			if spent() {
 				break
 			}
@@ -279,15 +311,15 @@ func (a *Analysis) Search(l *ir.Layer, pairs []Pair, o SearchOptions) (*Witness,
 		}
 	}
 	for _, g := range append(good, mixed...)[:min(len(good)+len(mixed), maxRuns)] {
-		if a.RunLayers < 2*len(a.Order) {
-			a.Exhausted = true
+		if s.runLayers < 2*len(s.an.Order) {
+			s.exhausted = true
 			break
 		}
-		inputs, ok := a.build(g.values, g.float, env)
+		inputs, ok := s.build(g.values, g.float, env)
 		if !ok {
 			continue
 		}
-		if w, ok := a.confirm(l, inputs, o); ok {
+		if w, ok := s.confirm(l, inputs, o); ok {
 			return w, true
 		}
 	}
@@ -304,23 +336,23 @@ func first(xs []int64, n int) []int64 { return xs[:min(len(xs), n)] }
 func fingerprint(as map[key]int64, fl float64) string {
 	var parts []string
 	for k, v := range as {
-		parts = append(parts, k.in.Layer.Name+"/"+itoa(int64(k.index))+"/"+boolText(k.dim)+"="+itoa(v))
+		parts = append(parts, k.in.Layer.Name+"/"+strconv.Itoa(k.index)+"/"+strconv.FormatBool(k.dim)+"="+strconv.FormatInt(v, 10))
 	}
 	slices.Sort(parts)
-	return itoa(int64(math.Float64bits(fl))) + "|" + join(parts)
+	return strconv.FormatUint(math.Float64bits(fl), 10) + "|" + strings.Join(parts, ",")
 }
 
 // fromFloat reports whether a layer made an integer from floats (a
 // Convert of computed floats).
-func (a *Analysis) fromFloat(l *ir.Layer) bool {
-	_, ok := a.Ops[l].(*ops.Convert)
+func (s *Searcher) fromFloat(l *ir.Layer) bool {
+	_, ok := s.an.Ops[l].(*ops.Convert)
 	return ok
 }
 
 // candidates lists values worth trying for a dim or element: the ends of
 // its range, small and odd numbers, and numbers near the constants the
 // Divide's operands are computed with.
-func (a *Analysis) candidates(k key, env *Ranges, consts []int64) []int64 {
+func (s *Searcher) candidates(k key, env *absint.Ranges, consts []int64) []int64 {
 	var r sym.Range
 	var list []int64
 	if k.dim {
@@ -342,7 +374,7 @@ func (a *Analysis) candidates(k key, env *Ranges, consts []int64) []int64 {
 		return out
 	}
 	t := k.in.Type
-	r = typeRange(t)
+	r = absint.TypeRange(t)
 	list = []int64{-3, 2, 3, -2, -1, 1, 0, 5, -5, 7, -7, 9, -9, r.Lo.V, r.Lo.V + 1, r.Hi.V, r.Hi.V - 1}
 	for _, c := range consts {
 		list = append(list, c, c-1, c+1, -c, -c-1, -c+1)
@@ -362,18 +394,18 @@ func (a *Analysis) candidates(k key, env *Ranges, consts []int64) []int64 {
 
 // valuer gives the symbols their values: assigned, or the defaults build
 // uses.
-func (a *Analysis) valuer(as map[key]int64) func(sym.Sym) int64 {
-	return func(s sym.Sym) int64 {
-		org := a.OriginOf(s)
+func (s *Searcher) valuer(as map[key]int64) func(sym.Sym) int64 {
+	return func(sy sym.Sym) int64 {
+		org := s.an.OriginOf(sy)
 		if org.Input == nil {
 			return 0
 		}
-		k := key{org.Input, org.Kind == InputDim, org.Index}
+		k := key{org.Input, org.Kind == absint.InputDim, org.Index}
 		if v, ok := as[k]; ok {
 			return v
 		}
-		if org.Kind == InputDim {
-			return defaultDim(org.Input, org.Index, &a.Declared)
+		if org.Kind == absint.InputDim {
+			return defaultDim(org.Input, org.Index, &s.an.Declared)
 		}
 		if v, ok := as[key{org.Input, false, -1}]; ok {
 			return v
@@ -385,7 +417,7 @@ func (a *Analysis) valuer(as map[key]int64) func(sym.Sym) int64 {
 // defaultDim is the size an input dim gets when the search does not
 // choose it: the declared one when static, else 1 for the first axis
 // (a batch) and 32 for the others, within the declared interval.
-func defaultDim(in *Input, axis int, r *Ranges) int64 {
+func defaultDim(in *absint.Input, axis int, r *absint.Ranges) int64 {
 	d := r.Range(in.Dims[axis])
 	want := int64(32)
 	if axis == 0 {
@@ -404,17 +436,17 @@ func defaultDim(in *Input, axis int, r *Ranges) int64 {
 // build makes the model's input tensors for an assignment: chosen dims
 // and elements, defaults elsewhere; float inputs hold small values (or
 // the fill the search chose).
-func (a *Analysis) build(as map[key]int64, fill float64, env *Ranges) (map[*ir.Layer]*ir.Tensor, bool) {
-	out := make(map[*ir.Layer]*ir.Tensor, len(a.Inputs))
-	val := a.valuer(as)
-	for _, in := range a.Inputs {
+func (s *Searcher) build(as map[key]int64, fill float64, env *absint.Ranges) (map[*ir.Layer]*ir.Tensor, bool) {
+	out := make(map[*ir.Layer]*ir.Tensor, len(s.an.Inputs))
+	val := s.valuer(as)
+	for _, in := range s.an.Inputs {
 		if in.Shape.DynamicRank {
 			return nil, false
 		}
 		dims := make([]int64, len(in.Dims))
-		for i, s := range in.Dims {
-			dims[i] = val(s)
-			if !env.Range(s).Contains(dims[i]) {
+		for i, d := range in.Dims {
+			dims[i] = val(d)
+			if !env.Range(d).Contains(dims[i]) {
 				return nil, false
 			}
 		}
@@ -453,17 +485,17 @@ func (a *Analysis) build(as map[key]int64, fill float64, env *Ranges) (map[*ir.L
 // must be bad somewhere in the reference evaluation, and the model's
 // outputs must differ (or the difference must flow into a layer irdiv
 // does not evaluate).
-func (a *Analysis) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o SearchOptions) (*Witness, bool) {
+func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query) (*Witness, bool) {
 	refOpts := o.Reference
-	refOpts.Need = a.need(l)
+	refOpts.Need = s.need(l)
 	if o.AtDivide {
 		refOpts.Stop = l
 	}
-	ref := a.Evaluate(inputs, refOpts)
+	ref := s.Evaluate(inputs, refOpts)
 	if ref.Err != nil {
 		return nil, false
 	}
-	src := a.Sources[l]
+	src := s.an.Sources[l]
 	if len(src) < 2 {
 		return nil, false
 	}
@@ -471,7 +503,7 @@ func (a *Analysis) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Searc
 	if x == nil || y == nil {
 		return nil, false
 	}
-	outs, err := a.Ops[l].Infer([]ops.ValueInfo{ref.Infos[src[0]], ref.Infos[src[1]]})
+	outs, err := s.an.Ops[l].Infer([]ops.ValueInfo{ref.Infos[src[0]], ref.Infos[src[1]]})
 	if err != nil || len(outs) != 1 {
 		return nil, false
 	}
@@ -487,22 +519,22 @@ func (a *Analysis) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Searc
 	if o.AtDivide {
 		return w, true
 	}
-	if !a.runs(inputs, refOpts) {
+	if !s.runs(inputs, refOpts) {
 		return nil, false
 	}
 	testOpts := o.Test
 	testOpts.Need = refOpts.Need
-	test := a.Evaluate(inputs, testOpts)
+	test := s.Evaluate(inputs, testOpts)
 	if test.Err != nil {
 		w.Fails = test.Err
 		return w, true
 	}
 	uncompared := false
-	for _, r := range a.Model.Results() {
+	for _, r := range s.an.Model.Results() {
 		if !refOpts.Need[r] {
 			continue
 		}
-		srcs := a.Sources[r]
+		srcs := s.an.Sources[r]
 		if len(srcs) == 0 || srcs[0].Layer == nil {
 			continue
 		}
@@ -529,7 +561,7 @@ func (a *Analysis) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Searc
 	// Some output is beyond what irdiv computes: the difference must
 	// reach such a layer, not vanish on the way (a slice clipped to the
 	// same range, a maximum that hides it).
-	if w.Through = a.firstReached(ref, test, refOpts.Need); w.Through == nil {
+	if w.Through = s.firstReached(ref, test, refOpts.Need); w.Through == nil {
 		return nil, false
 	}
 	return w, true
@@ -542,41 +574,41 @@ func (a *Analysis) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Searc
 // The reference evaluation already covered the whole model where it
 // needed every layer (a chain of Divides), and costs nothing more; a
 // check the run budget cannot pay for finds no counter-example.
-func (a *Analysis) runs(inputs map[*ir.Layer]*ir.Tensor, ref RunOptions) bool {
-	if a.reaching == nil {
-		a.reaching = make(map[*ir.Layer]bool)
+func (s *Searcher) runs(inputs map[*ir.Layer]*ir.Tensor, ref RunOptions) bool {
+	if s.reaching == nil {
+		s.reaching = make(map[*ir.Layer]bool)
 		var visit func(m *ir.Layer)
 		visit = func(m *ir.Layer) {
-			if a.reaching[m] {
+			if s.reaching[m] {
 				return
 			}
-			a.reaching[m] = true
-			for _, s := range a.Sources[m] {
-				if s.Layer != nil {
-					visit(s.Layer)
+			s.reaching[m] = true
+			for _, src := range s.an.Sources[m] {
+				if src.Layer != nil {
+					visit(src.Layer)
 				}
 			}
 		}
-		for _, r := range a.Model.Results() {
+		for _, r := range s.an.Model.Results() {
 			visit(r)
 		}
 	}
-	if len(ref.Need) >= len(a.reaching) {
+	if len(ref.Need) >= len(s.reaching) {
 		return true
 	}
-	if a.RunLayers < len(a.Order) {
-		a.Exhausted = true
+	if s.runLayers < len(s.an.Order) {
+		s.exhausted = true
 		return false
 	}
-	ref.Need, ref.Stop = a.reaching, nil
-	return a.Evaluate(inputs, ref).Err == nil
+	ref.Need, ref.Stop = s.reaching, nil
+	return s.Evaluate(inputs, ref).Err == nil
 }
 
 // firstReached is the first layer, in order, that irdiv does not compute
 // and that reads a value differing between the two evaluations: where the
 // difference leaves what irdiv follows. nil when the difference vanishes
 // before.
-func (a *Analysis) firstReached(ref, test *Run, need map[*ir.Layer]bool) *ir.Layer {
+func (s *Searcher) firstReached(ref, test *Run, need map[*ir.Layer]bool) *ir.Layer {
 	differs := func(o ir.Output) bool {
 		ri, ti := ref.Infos[o], test.Infos[o]
 		if !ri.Shape.Equal(ti.Shape) || ri.Type != ti.Type {
@@ -585,15 +617,15 @@ func (a *Analysis) firstReached(ref, test *Run, need map[*ir.Layer]bool) *ir.Lay
 		rv, tv := ref.Values[o], test.Values[o]
 		return rv != nil && tv != nil && string(rv.Data) != string(tv.Data)
 	}
-	for _, m := range a.Order {
+	for _, m := range s.an.Order {
 		if !need[m] || len(m.Outputs) == 0 {
 			continue
 		}
 		if _, computed := test.Values[ir.Output{Layer: m}]; computed {
 			continue
 		}
-		for _, s := range a.Sources[m] {
-			if s.Layer != nil && differs(s) {
+		for _, src := range s.an.Sources[m] {
+			if src.Layer != nil && differs(src) {
 				return m
 			}
 		}
@@ -617,8 +649,8 @@ func firstBad(x, y *ir.Tensor, out []int64, bad func(x, y int64) bool) (int, int
 		}
 		xi := shapeinfer.BroadcastIndex(coord, x.Shape, len(out)-len(x.Shape))
 		yi := shapeinfer.BroadcastIndex(coord, y.Shape, len(out)-len(y.Shape))
-		xv, ok1 := intAt(x, xi)
-		yv, ok2 := intAt(y, yi)
+		xv, ok1 := absint.IntAt(x, xi)
+		yv, ok2 := absint.IntAt(y, yi)
 		if ok1 && ok2 && bad(xv, yv) {
 			return flat, xv, yv, true
 		}
@@ -629,11 +661,11 @@ func firstBad(x, y *ir.Tensor, out []int64, bad func(x, y int64) bool) (int, int
 // need is what a counter-example at l evaluates: the Results that depend
 // on l, and everything they depend on (l's own inputs among it). Other
 // branches of the model, which may fail on their own, are left out.
-func (a *Analysis) need(l *ir.Layer) map[*ir.Layer]bool {
+func (s *Searcher) need(l *ir.Layer) map[*ir.Layer]bool {
 	after := map[*ir.Layer]bool{l: true}
-	for _, m := range a.Order {
-		for _, s := range a.Sources[m] {
-			if s.Layer != nil && after[s.Layer] {
+	for _, m := range s.an.Order {
+		for _, src := range s.an.Sources[m] {
+			if src.Layer != nil && after[src.Layer] {
 				after[m] = true
 			}
 		}
@@ -645,9 +677,9 @@ func (a *Analysis) need(l *ir.Layer) map[*ir.Layer]bool {
 			return
 		}
 		need[m] = true
-		for _, s := range a.Sources[m] {
-			if s.Layer != nil {
-				visit(s.Layer)
+		for _, src := range s.an.Sources[m] {
+			if src.Layer != nil {
+				visit(src.Layer)
 			}
 		}
 	}
@@ -667,7 +699,7 @@ const maxUpstream = 64
 // upstream lists the pairs of the integer Divides l depends on that round
 // otherwise in the reference evaluation than in the test one, nearest
 // first.
-func (a *Analysis) upstream(l *ir.Layer, o SearchOptions) [][]Pair {
+func (s *Searcher) upstream(l *ir.Layer, o Query) [][]absint.Pair {
 	if o.Reference.Floor == nil && o.Test.Floor == nil {
 		return nil
 	}
@@ -677,23 +709,23 @@ func (a *Analysis) upstream(l *ir.Layer, o SearchOptions) [][]Pair {
 		}
 		return f(m, d)
 	}
-	var out [][]Pair
+	var out [][]absint.Pair
 	seen := map[*ir.Layer]bool{l: true}
 	queue := []*ir.Layer{l}
 	for len(queue) > 0 && len(out) < maxUpstream && len(seen) < 64*maxUpstream {
 		m := queue[0]
 		queue = queue[1:]
-		if d, ok := a.Ops[m].(*ops.Divide); ok && m != l && rounding(o.Reference.Floor, m, d) != rounding(o.Test.Floor, m, d) {
-			if v := a.Values[ir.Output{Layer: m}]; v != nil && v.Int && v.Type.IsSigned() {
-				pairs := a.Pairs(m, d.Broadcast)
-				a.SearchSteps -= tryCost * (1 + len(pairs))
+		if d, ok := s.an.Ops[m].(*ops.Divide); ok && m != l && rounding(o.Reference.Floor, m, d) != rounding(o.Test.Floor, m, d) {
+			if v := s.an.Values[ir.Output{Layer: m}]; v != nil && v.Int && v.Type.IsSigned() {
+				pairs := s.an.Pairs(m, d.Broadcast)
+				s.steps -= tryCost * (1 + len(pairs))
 				out = append(out, pairs)
 			}
 		}
-		for _, s := range a.Sources[m] {
-			if s.Layer != nil && !seen[s.Layer] {
-				seen[s.Layer] = true
-				queue = append(queue, s.Layer)
+		for _, src := range s.an.Sources[m] {
+			if src.Layer != nil && !seen[src.Layer] {
+				seen[src.Layer] = true
+				queue = append(queue, src.Layer)
 			}
 		}
 	}
@@ -702,11 +734,11 @@ func (a *Analysis) upstream(l *ir.Layer, o SearchOptions) [][]Pair {
 
 // differsUpstream reports whether an assignment makes a Divide upstream
 // round differently in the two evaluations.
-func (a *Analysis) differsUpstream(upstream [][]Pair, as map[key]int64, bad func(x, y int64) bool) bool {
+func (s *Searcher) differsUpstream(upstream [][]absint.Pair, as map[key]int64, bad func(x, y int64) bool) bool {
 	for _, pairs := range upstream {
 		for _, p := range pairs {
-			x, ok1 := a.B.EvalLimited(p.A, a.valuer(as), &a.SearchSteps)
-			y, ok2 := a.B.EvalLimited(p.B, a.valuer(as), &a.SearchSteps)
+			x, ok1 := s.an.B.EvalLimited(p.A, s.valuer(as), &s.steps)
+			y, ok2 := s.an.B.EvalLimited(p.B, s.valuer(as), &s.steps)
 			if ok1 && ok2 && bad(x, y) {
 				return true
 			}
@@ -716,11 +748,11 @@ func (a *Analysis) differsUpstream(upstream [][]Pair, as map[key]int64, bad func
 }
 
 // keysOf lists the keys of the input symbols an expression depends on.
-func (a *Analysis) keysOf(e sym.Expr) []key {
+func (s *Searcher) keysOf(e sym.Expr) []key {
 	var out []key
-	for _, s := range a.B.Syms(e) {
-		if org := a.OriginOf(s); org.Input != nil {
-			k := key{org.Input, org.Kind == InputDim, org.Index}
+	for _, sy := range s.an.B.Syms(e) {
+		if org := s.an.OriginOf(sy); org.Input != nil {
+			k := key{org.Input, org.Kind == absint.InputDim, org.Index}
 			if !slices.Contains(out, k) {
 				out = append(out, k)
 			}

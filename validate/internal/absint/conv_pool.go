@@ -1,0 +1,128 @@
+package absint
+
+import (
+	"math"
+	"slices"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+)
+
+// The rules of convolutions, poolings and Interpolate: their output dims
+// from the affine rules ops states for each (SpatialRules), on symbolic
+// dims.
+
+// spatialRule is the rule of an op whose spatial dims follow ops'
+// SpatialRules.
+func spatialRule() rule {
+	return rule{inputs: 1, values: func(a *Analysis, c *call) []*Value {
+		s, ok := c.op.(ops.Spatial)
+		if !ok {
+			return nil
+		}
+		return a.spatial(c.l, s, c.ins, c.infos)
+	}}
+}
+
+// spatial applies the affine rules of convolutions and poolings (ops'
+// SpatialRules) to symbolic dims; the batch dim follows the data, the
+// channels come from the inference (the weights decide them).
+func (a *Analysis) spatial(l *ir.Layer, s ops.Spatial, ins []*Value, infos []ops.ValueInfo) []*Value {
+	x := ins[0]
+	if x.Rank < 2 || len(infos) == 0 || infos[0].Shape.DynamicRank || len(infos[0].Shape.Dims) != x.Rank {
+		return nil
+	}
+	inInfos := make([]ops.ValueInfo, len(ins))
+	for i, src := range a.Sources[l] {
+		if src.Layer != nil && i < len(inInfos) {
+			inInfos[i] = a.Infos[src.Layer][src.Index]
+			if ins[i].Tensor != nil {
+				inInfos[i].Value = ins[i].Tensor
+			}
+		}
+	}
+	rules, err := s.SpatialRules(inInfos)
+	if err != nil {
+		return nil
+	}
+	dims := make([]sym.Expr, x.Rank)
+	dims[0] = x.Dims[0]
+	ch := infos[0].Shape.Dims[1]
+	if ch.IsStatic() {
+		dims[1] = sym.Const(ch.Min)
+	} else {
+		dims[1] = a.opaque(l, 0, infos[0]).Dims[1]
+	}
+	for i := 2; i < x.Rank; i++ {
+		dims[i] = x.Dims[i]
+	}
+	for _, r := range rules {
+		if r.Axis < 0 || r.Axis >= x.Rank || r.Div <= 0 {
+			return nil
+		}
+		if r.CeilTorch {
+			dims[r.Axis] = a.opaque(l, 0, infos[0]).Dims[r.Axis]
+			continue
+		}
+		in := dims[r.Axis]
+		if r.Axis >= 2 {
+			in = x.Dims[r.Axis]
+		}
+		dims[r.Axis] = a.B.Add(a.B.FloorDivK(a.B.Add(a.B.Scale(in, r.Mul), sym.Const(r.Add)), r.Div), sym.Const(r.Off))
+	}
+	out := make([]*Value, len(infos))
+	for i, info := range infos {
+		out[i] = &Value{Type: info.Type, Rank: x.Rank, Dims: dims}
+		if isInt(info.Type) {
+			out[i].Int, out[i].all = true, a.fresh(l, typeRange(info.Type), "pooling indices")
+		}
+	}
+	return out
+}
+
+func (a *Analysis) interpolate(ins []*Value, o *ops.Interpolate, t ir.ElementType) *Value {
+	x := ins[0]
+	if x.Rank < 0 || o.Version != 11 || len(ins) < 2 {
+		return nil
+	}
+	axes := make([]int64, x.Rank)
+	for i := range axes {
+		axes[i] = int64(i)
+	}
+	if len(ins) > 2 {
+		var ok bool
+		if axes, ok = constInts(ins[2]); !ok {
+			return nil
+		}
+	}
+	dims := slices.Clone(x.Dims)
+	for i := range dims {
+		if i < len(o.PadsBegin) {
+			dims[i] = a.B.Add(dims[i], sym.Const(o.PadsBegin[i]))
+		}
+		if i < len(o.PadsEnd) {
+			dims[i] = a.B.Add(dims[i], sym.Const(o.PadsEnd[i]))
+		}
+	}
+	target := ins[1]
+	for k, ax := range axes {
+		j, ok := NormAxis(ax, x.Rank)
+		if !ok {
+			return nil
+		}
+		switch {
+		case o.ShapeCalculationMode == "sizes" && target.Int && target.Elems != nil && k < len(target.Elems):
+			dims[j] = target.Elems[k]
+		case o.ShapeCalculationMode == "scales" && target.Tensor != nil && k < target.Tensor.Len():
+			s := target.Tensor.Float64At(k)
+			if s != math.Trunc(s) || s < 1 || s > 1<<20 {
+				return nil
+			}
+			dims[j] = a.B.Scale(dims[j], int64(s))
+		default:
+			return nil
+		}
+	}
+	return &Value{Type: t, Rank: len(dims), Dims: dims}
+}

@@ -1,0 +1,103 @@
+package absint
+
+import (
+	"math"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/shapeinfer"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+)
+
+// The rule of Divide: the quotient of each pair of elements, rounded as
+// the op says (m_pythondiv: floor; else truncation); and the pairs of
+// operands that validate checks.
+
+func divide(a *Analysis, c *call) []*Value {
+	o, t := c.op.(*ops.Divide), c.t()
+	return one(a.binary(c.l, c.ins[0], c.ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr {
+		q := a.B.Div(x, y, o.PythonDiv || !t.IsSigned())
+		if k, ok := y.IsConst(); ok && k != 0 && k != -1 {
+			// |x / k| <= |x| for |k| >= 1: the quotient fits the type
+			// without a wrap atom, which deep chains of Divides feel.
+			return q
+		}
+		return a.wrap(q, t)
+	}))
+}
+
+func divideFloats(_ *Analysis, c *call) *FloatRange { return divideF(floatIn(c, 0), floatIn(c, 1)) }
+
+// Pair is the operands of elements of an element-wise op: one element
+// (Index, its flat output index) or every element (Index -1).
+type Pair struct {
+	A, B  sym.Expr
+	Index int
+}
+
+// Pairs lists the operands of a binary element-wise layer: element by
+// element where both are tracked and the output's dims are constants,
+// else one pair for all elements (copies where broadcasting pairs other
+// elements).
+func (a *Analysis) Pairs(l *ir.Layer, bc shapeinfer.Broadcast) []Pair {
+	x, y := a.In(l, 0), a.In(l, 1)
+	if !x.Int || !y.Int {
+		return nil
+	}
+	var out []Pair
+	a.binary(l, x, y, bc, ir.I64, func(p, q sym.Expr) sym.Expr {
+		out = append(out, Pair{p, q, len(out)})
+		return sym.Const(0)
+	})
+	if len(out) == 1 {
+		if n, ok := a.Values[ir.Output{Layer: l}].NumElems(); !ok || n != 1 {
+			out[0].Index = -1
+			// Where the layout is unknown but one operand is tracked,
+			// each of its elements still meets the other's summary.
+			switch {
+			case y.Elems != nil && x.Elems == nil && len(y.Elems) <= maxSelect:
+				out = out[:0]
+				for _, e := range y.Elems {
+					out = append(out, Pair{a.B.Copy(a.All(x)), e, -1})
+				}
+			case x.Elems != nil && y.Elems == nil && len(x.Elems) <= maxSelect:
+				out = out[:0]
+				for _, e := range x.Elems {
+					out = append(out, Pair{e, a.B.Copy(a.All(y)), -1})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// divideF bounds x / y. A divisor that reaches 0 from one side gives the
+// infinity of that side (and NaN for 0 / 0); one through 0 gives anything.
+func divideF(x, y *FloatRange) *FloatRange {
+	switch {
+	case y.Lo > 0 || y.Hi < 0:
+		return span(x, y, func(p, q float64) float64 { return p / q })
+	case y.Lo == 0 && y.Hi > 0, y.Hi == 0 && y.Lo < 0:
+		tiny := math.SmallestNonzeroFloat64
+		if y.Hi == 0 {
+			tiny = -tiny
+		}
+		out := span(x, &FloatRange{Lo: math.Max(y.Lo, tiny), Hi: math.Max(y.Hi, tiny), NaN: y.NaN}, func(p, q float64) float64 { return p / q })
+		if y.Hi == 0 {
+			out = span(x, &FloatRange{Lo: math.Min(y.Lo, tiny), Hi: math.Min(y.Hi, tiny), NaN: y.NaN}, func(p, q float64) float64 { return p / q })
+		}
+		pos, neg := x.Hi > 0, x.Lo < 0
+		if y.Hi == 0 {
+			pos, neg = neg, pos
+		}
+		if pos {
+			out.Hi = math.Inf(1)
+		}
+		if neg {
+			out.Lo = math.Inf(-1)
+		}
+		out.NaN = out.NaN || x.Lo <= 0 && x.Hi >= 0
+		return out
+	}
+	return anyFloat
+}

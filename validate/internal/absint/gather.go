@@ -1,0 +1,273 @@
+package absint
+
+import (
+	"math"
+	"slices"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+)
+
+// The rules of the ops that pick elements: Gather, Concat, the slices and
+// splits. Elements that move are copies of the input's (trace follows
+// small tensors exactly).
+
+func variadicSplit(a *Analysis, c *call) []*Value {
+	lengths, ok := constInts(c.ins[2])
+	if !ok {
+		return nil
+	}
+	return a.split(c.ins, int64(len(lengths)), lengths, c.infos)
+}
+
+// NormAxis resolves a negative axis against a rank, and reports whether
+// the axis is in [-rank, rank).
+func NormAxis(axis int64, rank int) (int, bool) {
+	if axis < 0 {
+		axis += int64(rank)
+	}
+	return int(axis), axis >= 0 && axis < int64(rank)
+}
+
+func (a *Analysis) gather(l *ir.Layer, ins []*Value, o *ops.Gather) *Value {
+	if len(ins) < 3 || o.BatchDims != 0 {
+		return nil
+	}
+	data, idx := ins[0], ins[1]
+	axes, ok := constInts(ins[2])
+	if !ok || len(axes) != 1 || data.Rank < 0 || idx.Rank < 0 {
+		return nil
+	}
+	axis, ok := NormAxis(axes[0], data.Rank)
+	if !ok {
+		return nil
+	}
+	dims := append(append(slices.Clone(data.Dims[:axis]), idx.Dims...), data.Dims[axis+1:]...)
+	return a.moved(data, data.Type, dims)
+}
+
+// checkGather reports constant indices outside the axis they index, at
+// the declared shapes: OpenVINO's Gather gives zeros there where ONNX
+// Runtime fails, so the model has no one meaning.
+func (a *Analysis) checkGather(l *ir.Layer, ins []*Value, o *ops.Gather) {
+	data, idx := ins[0], ins[1]
+	axes, ok := constInts(ins[2])
+	dims, ok2 := data.ConstDims()
+	is, ok3 := constInts(idx)
+	if !ok || !ok2 || !ok3 || len(axes) != 1 || o.BatchDims != 0 {
+		return
+	}
+	axis, ok := NormAxis(axes[0], len(dims))
+	if !ok {
+		return
+	}
+	d := dims[axis]
+	for _, i := range is {
+		if i < -d || i >= d {
+			a.issue(l, GatherIndex, "index %d is outside [%d, %d] of axis %d (dim %d): OpenVINO gives zeros there, ONNX Runtime fails", i, -d, d-1, axis, d)
+			return
+		}
+	}
+}
+
+func (a *Analysis) concat(ins []*Value, axis int64, t ir.ElementType) *Value {
+	if len(ins) == 0 || ins[0].Rank < 0 {
+		return nil
+	}
+	r := ins[0].Rank
+	ax, ok := NormAxis(axis, r)
+	if !ok {
+		return nil
+	}
+	dims := slices.Clone(ins[0].Dims)
+	sum := sym.Const(0)
+	var parts []sym.Expr
+	var copied []*Value
+	allInt := true
+	for _, v := range ins {
+		if v.Rank != r {
+			return nil
+		}
+		sum = a.B.Add(sum, v.Dims[ax])
+		allInt = allInt && v.Int
+		if v.Int && !slices.Contains(copied, v) {
+			// One copy per input, even one concatenated with itself: an
+			// element of x ++ x is an element of x, and a copy for each
+			// would double the expression at every level of a chain of
+			// such Concats.
+			copied = append(copied, v)
+			parts = append(parts, a.B.Copy(a.All(v)))
+		}
+	}
+	dims[ax] = sum
+	v := &Value{Type: t, Rank: r, Dims: dims, Shape: shapeOperands(ins...)}
+	for i, in := range ins {
+		if i == 0 {
+			v.F = in.F
+		} else {
+			v.F = unionF(v.F, in.F)
+		}
+	}
+	if allInt && isInt(t) {
+		v.Int, v.all = true, a.B.Select(parts...)
+	}
+	return v
+}
+
+func (a *Analysis) split(ins []*Value, n int64, lengths []int64, infos []ops.ValueInfo) []*Value {
+	x := ins[0]
+	axes, ok := constInts(ins[1])
+	if !ok || len(axes) != 1 || x.Rank < 0 || n <= 0 {
+		return nil
+	}
+	ax, ok := NormAxis(axes[0], x.Rank)
+	if !ok {
+		return nil
+	}
+	d := x.Dims[ax]
+	parts := make([]sym.Expr, n)
+	if lengths == nil {
+		for i := range parts {
+			parts[i] = a.B.FloorDivK(d, n)
+		}
+	} else {
+		rest, inferred := d, -1
+		for i, k := range lengths {
+			if k == -1 {
+				inferred = i
+				continue
+			}
+			parts[i] = sym.Const(k)
+			rest = a.B.Sub(rest, sym.Const(k))
+		}
+		if inferred >= 0 {
+			parts[inferred] = rest
+		}
+	}
+	out := make([]*Value, len(infos))
+	for i := range out {
+		t := infos[i].Type
+		if int64(i) >= n {
+			return nil
+		}
+		dims := slices.Clone(x.Dims)
+		dims[ax] = parts[i]
+		out[i] = a.moved(x, t, dims)
+	}
+	return out
+}
+
+// clampIndex is where an index lands on an axis of dim d: counted from the
+// end when negative, clipped to [0, d] (or to [-1, d-1] for a negative
+// step, which walks down).
+func (a *Analysis) clampIndex(v, d sym.Expr, down bool) sym.Expr {
+	lo, hi := sym.Const(0), d
+	if down {
+		lo, hi = sym.Const(-1), a.B.Add(d, sym.Const(-1))
+	}
+	clip := func(e sym.Expr) sym.Expr { return a.B.Min(a.B.Max(e, lo), hi) }
+	if c, ok := v.IsConst(); ok {
+		switch {
+		case c == math.MaxInt64 || c >= 0 && !down:
+			return clip(v)
+		case c == math.MinInt64:
+			return lo
+		case c >= 0:
+			return clip(v)
+		}
+		return clip(a.B.Add(d, v))
+	}
+	return a.B.Select(clip(v), clip(a.B.Add(d, v)))
+}
+
+// sliceLen is the length of start:stop:step on an axis of dim d.
+func (a *Analysis) sliceLen(d, start, stop sym.Expr, step int64) sym.Expr {
+	if step > 0 {
+		s, e := a.clampIndex(start, d, false), a.clampIndex(stop, d, false)
+		return a.B.Max(sym.Const(0), a.B.FloorDivK(a.B.Add(a.B.Sub(e, s), sym.Const(step-1)), step))
+	}
+	s, e := a.clampIndex(start, d, true), a.clampIndex(stop, d, true)
+	return a.B.Max(sym.Const(0), a.B.FloorDivK(a.B.Add(a.B.Sub(s, e), sym.Const(-step-1)), -step))
+}
+
+func (a *Analysis) slice(ins []*Value, t ir.ElementType) *Value {
+	x := ins[0]
+	if len(ins) < 4 || x.Rank < 0 || ins[1].Elems == nil || ins[2].Elems == nil {
+		return a.moved(x, t, nil)
+	}
+	steps, ok := constInts(ins[3])
+	if !ok || len(steps) != len(ins[1].Elems) || len(steps) != len(ins[2].Elems) {
+		return a.moved(x, t, nil)
+	}
+	axes := make([]int64, len(steps))
+	for i := range axes {
+		axes[i] = int64(i)
+	}
+	if len(ins) > 4 {
+		if axes, ok = constInts(ins[4]); !ok || len(axes) != len(steps) {
+			return a.moved(x, t, nil)
+		}
+	}
+	dims := slices.Clone(x.Dims)
+	for i, ax := range axes {
+		j, ok := NormAxis(ax, x.Rank)
+		if !ok || steps[i] == 0 || steps[i] == math.MinInt64 {
+			return a.moved(x, t, nil)
+		}
+		dims[j] = a.sliceLen(x.Dims[j], ins[1].Elems[i], ins[2].Elems[i], steps[i])
+	}
+	return a.moved(x, t, dims)
+}
+
+func bit(mask []int64, i int) bool { return i < len(mask) && mask[i] != 0 }
+
+func (a *Analysis) stridedSlice(ins []*Value, o *ops.StridedSlice, t ir.ElementType) *Value {
+	x := ins[0]
+	if x.Rank < 0 || slices.Contains(o.EllipsisMask, 1) || slices.Contains(o.NewAxisMask, 1) ||
+		ins[1].Elems == nil || ins[2].Elems == nil || len(ins[1].Elems) > x.Rank {
+		return a.moved(x, t, nil)
+	}
+	k := len(ins[1].Elems)
+	steps := make([]int64, k)
+	for i := range steps {
+		steps[i] = 1
+	}
+	if len(ins) > 3 {
+		var ok bool
+		if steps, ok = constInts(ins[3]); !ok || len(steps) != k {
+			return a.moved(x, t, nil)
+		}
+	}
+	var dims []sym.Expr
+	for j, d := range x.Dims {
+		if j >= k {
+			dims = append(dims, d)
+			continue
+		}
+		if bit(o.ShrinkAxisMask, j) {
+			continue
+		}
+		if steps[j] == 0 || steps[j] == math.MinInt64 {
+			return a.moved(x, t, nil)
+		}
+		start, stop := ins[1].Elems[j], ins[2].Elems[j]
+		if bit(o.BeginMask, j) {
+			start = sym.Const(0)
+			if steps[j] < 0 {
+				start = sym.Const(math.MaxInt64)
+			}
+		}
+		if bit(o.EndMask, j) {
+			stop = sym.Const(math.MaxInt64)
+			if steps[j] < 0 {
+				stop = sym.Const(math.MinInt64)
+			}
+		}
+		dims = append(dims, a.sliceLen(d, start, stop, steps[j]))
+	}
+	if dims == nil {
+		dims = []sym.Expr{}
+	}
+	return a.moved(x, t, dims)
+}

@@ -1,0 +1,250 @@
+package absint
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+)
+
+// foldBytes bounds the constants the analysis computes.
+const foldBytes = 1 << 20
+
+// fresh is a value in r that the analysis does not follow, one for each
+// element: an element symbol, so that elements moved elsewhere get
+// independent copies. l is the layer that made it: the op that stopped
+// the analysis.
+func (a *Analysis) fresh(l *ir.Layer, r sym.Range, what string) sym.Expr {
+	name := what
+	if l != nil {
+		name = fmt.Sprintf("%s of %s", what, describe(l))
+	}
+	return a.B.Var(a.newSym(name, true, r, r, Origin{Kind: Derived, Layer: l, Index: -1}))
+}
+
+// transfer computes the values of l's outputs.
+func (a *Analysis) transfer(l *ir.Layer) []*Value {
+	infos := a.Infos[l]
+	fallback := func() []*Value {
+		out := make([]*Value, len(infos))
+		for i, info := range infos {
+			out[i] = a.opaque(l, i, info)
+		}
+		return out
+	}
+	op := a.Ops[l]
+	switch o := op.(type) {
+	case nil:
+		return fallback()
+	case *ops.Parameter:
+		return []*Value{a.input(l, infos[0])}
+	case *ops.Const:
+		if o.Tensor == nil {
+			return fallback()
+		}
+		return []*Value{a.constant(o.Tensor)}
+	case *ops.Result:
+		return nil
+	}
+	ins := make([]*Value, len(l.Inputs))
+	for i := range ins {
+		ins[i] = a.In(l, i)
+	}
+	if g, ok := op.(*ops.Gather); ok && len(ins) == 3 {
+		a.checkGather(l, ins, g)
+	}
+	if out := a.fold(l, op, ins); out != nil {
+		return out
+	}
+	if out := a.trace(op, ins, infos); out != nil {
+		return out
+	}
+	out := a.apply(&call{l: l, op: op, ins: ins, infos: infos})
+	if out == nil {
+		return fallback()
+	}
+	for i, v := range out {
+		if i >= len(infos) || infos[i].Shape.DynamicRank {
+			continue
+		}
+		// Where a rule gives no rank, the inference at the declared
+		// shapes may: keep its dims as symbols.
+		if v.Rank < 0 {
+			o := a.opaque(l, i, infos[i])
+			v.Rank, v.Dims = o.Rank, o.Dims
+		}
+		if static, ok := infos[i].Shape.ToStatic(); ok && len(static) == v.Rank {
+			v.Static = static
+			if n, err := ir.NumElements(static); v.Elems != nil && (err != nil || n != int64(len(v.Elems))) {
+				// A layer that cannot run at the declared shapes (a
+				// Reshape to another number of elements) keeps its
+				// input's elements: they no longer fit its dims.
+				v.all, v.Elems = a.All(v), nil
+			}
+		}
+	}
+	return out
+}
+
+// fold computes an op of constants, as OpenVINO's constant folding does.
+func (a *Analysis) fold(l *ir.Layer, op ops.Op, ins []*Value) []*Value {
+	if !ops.Evaluable(op) {
+		return nil
+	}
+	tensors := make([]*ir.Tensor, len(ins))
+	for i, v := range ins {
+		if v.Tensor == nil {
+			return nil
+		}
+		tensors[i] = v.Tensor
+	}
+	res, err := ops.Evaluate(op, tensors, ops.Options{MaxTensorBytes: foldBytes})
+	if err != nil {
+		if !errors.Is(err, ir.ErrTooLarge) && !errors.Is(err, ops.ErrUnsupportedOp) && !errors.Is(err, ops.ErrType) &&
+			!errors.Is(err, ops.ErrDivideByZero) && !errors.Is(err, ops.ErrOverflow) {
+			a.issue(l, EvaluateFails, "computing it from its constant inputs fails: %v", err)
+		}
+		return nil
+	}
+	out := make([]*Value, len(res))
+	for i, t := range res {
+		out[i] = a.constant(t)
+	}
+	return out
+}
+
+// dataInputs lists, for the ops that only move elements, which inputs are
+// data (the others must be constants: indices, axes, shapes).
+func dataInputs(op ops.Op, n int) []int {
+	switch op.(type) {
+	case *ops.Gather, *ops.Slice, *ops.StridedSlice, *ops.Reshape, *ops.Squeeze, *ops.Unsqueeze,
+		*ops.Transpose, *ops.Tile, *ops.Broadcast, *ops.Split, *ops.VariadicSplit:
+		return []int{0}
+	case *ops.Concat:
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		return all
+	case *ops.Select:
+		return []int{1, 2}
+	}
+	return nil
+}
+
+// trace follows the elements of small tensors through ops that move
+// them, by evaluating the op on tensors of element numbers: every output
+// element then names the input element it is (0 for a zero filled in, as
+// Gather does for an index out of range).
+func (a *Analysis) trace(op ops.Op, ins []*Value, infos []ops.ValueInfo) []*Value {
+	data := dataInputs(op, len(ins))
+	if data == nil {
+		return nil
+	}
+	tensors := make([]*ir.Tensor, len(ins))
+	var sources []sym.Expr
+	for i, v := range ins {
+		if !slices.Contains(data, i) {
+			t, ok := a.tensorOf(v)
+			if !ok {
+				return nil
+			}
+			tensors[i] = t
+			continue
+		}
+		dims, ok := v.ConstDims()
+		if !ok || !v.Int || v.Elems == nil {
+			return nil
+		}
+		t, err := ir.NewTensor(ir.I64, dims)
+		if err != nil {
+			return nil
+		}
+		for j := range v.Elems {
+			ir.View[int64](t)[j] = int64(len(sources) + j + 1)
+		}
+		sources = append(sources, v.Elems...)
+		tensors[i] = t
+	}
+	res, err := ops.Evaluate(op, tensors, ops.Options{MaxTensorBytes: MaxElems * 8})
+	if err != nil {
+		return nil
+	}
+	var moved []*Value
+	for _, i := range data {
+		if i < len(ins) {
+			moved = append(moved, ins[i])
+		}
+	}
+	shape := shapeOperands(moved...)
+	out := make([]*Value, len(res))
+	for i, t := range res {
+		v := &Value{Type: ir.I64, Rank: len(t.Shape), Int: true, Elems: make([]sym.Expr, t.Len()), Shape: shape, Static: t.Shape}
+		if i < len(infos) {
+			v.Type = infos[i].Type
+		}
+		for _, d := range t.Shape {
+			v.Dims = append(v.Dims, sym.Const(d))
+		}
+		for j, k := range ir.View[int64](t) {
+			if k == 0 {
+				v.Elems[j] = sym.Const(0)
+			} else {
+				v.Elems[j] = sources[k-1]
+			}
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// tensorOf returns the tensor of a value whose elements are all known
+// constants.
+func (a *Analysis) tensorOf(v *Value) (*ir.Tensor, bool) {
+	if v.Tensor != nil {
+		return v.Tensor, true
+	}
+	dims, ok := v.ConstDims()
+	if !ok || !v.Int || v.Elems == nil || !isInt(v.Type) {
+		return nil, false
+	}
+	t, err := ir.NewTensor(v.Type, dims)
+	if err != nil {
+		return nil, false
+	}
+	for i, e := range v.Elems {
+		c, ok := e.IsConst()
+		if !ok {
+			return nil, false
+		}
+		t.SetInt64(i, c)
+	}
+	return t, true
+}
+
+// constInts returns the elements of a value that are all constants.
+func constInts(v *Value) ([]int64, bool) {
+	if !v.Int {
+		return nil, false
+	}
+	if v.Elems == nil {
+		if n, ok := v.NumElems(); ok && n == 1 {
+			if c, ok := v.all.IsConst(); ok {
+				return []int64{c}, true
+			}
+		}
+		return nil, false
+	}
+	out := make([]int64, len(v.Elems))
+	for i, e := range v.Elems {
+		c, ok := e.IsConst()
+		if !ok {
+			return nil, false
+		}
+		out[i] = c
+	}
+	return out, true
+}

@@ -1,0 +1,593 @@
+package absint
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/shapeinfer"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+)
+
+// TestRulesCoverRegistry: every op type ops knows has a rule, is opaque
+// on purpose (with the reason), or is the walk's own; and the table names
+// no type ops does not know.
+func TestRulesCoverRegistry(t *testing.T) {
+	known := map[string]bool{}
+	for _, v := range ops.Catalog() {
+		known[v.Name] = true
+		_, ruled := rules[v.Name]
+		reason, opaque := opaqueOps[v.Name]
+		switch {
+		case slices.Contains(walkOps, v.Name):
+		case ruled && opaque:
+			t.Errorf("%s has a rule and is listed as opaque", v.Name)
+		case opaque && reason == "":
+			t.Errorf("%s is opaque without a reason", v.Name)
+		case !ruled && !opaque:
+			t.Errorf("%s has no abstract rule: add one to rules (and a case to propertyCases), or list it in opaqueOps with the reason", v.Name)
+		}
+	}
+	for name := range rules {
+		if !known[name] {
+			t.Errorf("rules names %s, which ops does not know", name)
+		}
+	}
+	for name := range opaqueOps {
+		if !known[name] {
+			t.Errorf("opaqueOps names %s, which ops does not know", name)
+		}
+	}
+}
+
+// propModel builds the small models of the property tests.
+type propModel struct {
+	m *ir.Model
+	n int
+}
+
+func (b *propModel) name(prefix string) string {
+	b.n++
+	return fmt.Sprintf("%s%d", prefix, b.n)
+}
+
+// param is an input of type t and declared shape ("2,3", "1..4,3").
+func (b *propModel) param(t ir.ElementType, shape string) ir.Output {
+	return ir.Output{Layer: b.m.AddParameter(b.name("x"), t, shapeinfer.MustParseShape(shape))}
+}
+
+// ints is a constant of type t and dims holding vs.
+func (b *propModel) ints(t ir.ElementType, dims []int64, vs ...int64) ir.Output {
+	x, err := ir.NewTensor(t, dims)
+	if err != nil {
+		panic(err)
+	}
+	for i, v := range vs {
+		x.SetInt64(i, v)
+	}
+	return ir.Output{Layer: b.m.AddConst(b.name("c"), x)}
+}
+
+// vec is a 1-D i64 constant.
+func (b *propModel) vec(vs ...int64) ir.Output { return b.ints(ir.I64, []int64{int64(len(vs))}, vs...) }
+
+// scalar is an i64 scalar constant.
+func (b *propModel) scalar(v int64) ir.Output { return b.ints(ir.I64, nil, v) }
+
+// floats is a 1-D f32 constant.
+func (b *propModel) floats(vs ...float64) ir.Output {
+	x, err := ir.NewTensor(ir.F32, []int64{int64(len(vs))})
+	if err != nil {
+		panic(err)
+	}
+	for i, v := range vs {
+		x.SetFloat64(i, v)
+	}
+	return ir.Output{Layer: b.m.AddConst(b.name("f"), x)}
+}
+
+// op adds a layer of typ ("Gather" or "Gather/opset8") with outs outputs
+// and attributes given as name, value pairs.
+func (b *propModel) op(typ string, outs int, attrs []string, ins ...ir.Output) []ir.Output {
+	version := "opset1"
+	if t, v, ok := strings.Cut(typ, "/"); ok {
+		typ, version = t, v
+	}
+	var data []ir.Attr
+	for i := 0; i+1 < len(attrs); i += 2 {
+		data = append(data, ir.Attr{Name: attrs[i], Value: attrs[i+1]})
+	}
+	ports := make([]*ir.Port, outs)
+	for i := range ports {
+		ports[i] = &ir.Port{Type: ir.Dynamic}
+	}
+	l := b.m.AddLayer(typ, version, b.name(typ), data, ins, ports)
+	out := make([]ir.Output, outs)
+	for i := range out {
+		out[i] = ir.Output{Layer: l, Index: i}
+	}
+	return out
+}
+
+// one is op of one output.
+func (b *propModel) one(typ string, attrs []string, ins ...ir.Output) ir.Output {
+	return b.op(typ, 1, attrs, ins...)[0]
+}
+
+// toF32 converts an integer input to f32, the way into a float path.
+func (b *propModel) toF32(x ir.Output) ir.Output {
+	return b.one("Convert", []string{"destination_type", "f32"}, x)
+}
+
+// A propertyCase is a model whose outputs' abstract values are checked
+// against their concrete values; rule names the rule it exercises.
+type propertyCase struct {
+	rule  string
+	name  string
+	build func(b *propModel) []ir.Output
+}
+
+func binaryCase(rule string, t ir.ElementType, attrs ...string) propertyCase {
+	return propertyCase{rule, t.String(), func(b *propModel) []ir.Output {
+		x, y := b.param(t, "2,3"), b.param(t, "3")
+		z := b.param(t, "1..3")
+		return []ir.Output{b.one(rule, attrs, x, y), b.one(rule, attrs, y, z), b.one(rule, attrs, x, b.ints(t, []int64{1}, 3))}
+	}}
+}
+
+func unaryCase(rule string, t ir.ElementType, attrs ...string) propertyCase {
+	return propertyCase{rule, t.String(), func(b *propModel) []ir.Output {
+		return []ir.Output{b.one(rule, attrs, b.param(t, "2,2")), b.one(rule, attrs, b.param(t, "1..5"))}
+	}}
+}
+
+// floatCase follows a float op on integers converted to f32 and back.
+func floatCase(rule string, attrs ...string) propertyCase {
+	return propertyCase{rule, "f32", func(b *propModel) []ir.Output {
+		// Quarters, so that Floor, Ceiling and Round differ.
+		x := b.one("Multiply", nil, b.toF32(b.param(ir.I8, "1,2,3")), b.floats(0.25))
+		y := b.one(rule, attrs, x)
+		return []ir.Output{y, b.one("Convert", []string{"destination_type", "i32"}, b.one("Floor", nil, y))}
+	}}
+}
+
+func reduceCase(rule string, t ir.ElementType) propertyCase {
+	return propertyCase{rule, t.String(), func(b *propModel) []ir.Output {
+		x := b.param(t, "2,3")
+		return []ir.Output{
+			b.one(rule, []string{"keep_dims", "true"}, x, b.vec(1)),
+			b.one(rule, nil, x, b.vec(0, 1)),
+			b.one(rule, nil, b.param(t, "2..4"), b.vec(0)),
+		}
+	}}
+}
+
+func spatialCase(rule string, attrs ...string) propertyCase {
+	return propertyCase{rule, "", func(b *propModel) []ir.Output {
+		x := b.param(ir.F32, "1,2,1..9,1..9")
+		var y ir.Output
+		switch op, _, _ := strings.Cut(rule, "/"); op {
+		case "MaxPool":
+			outs := 1
+			if strings.Contains(rule, "/") {
+				outs = 2 // MaxPool-8 and later give the indices too
+			}
+			y = b.op(rule, outs, attrs, x)[0]
+		case "AvgPool":
+			y = b.op(rule, 1, attrs, x)[0]
+		case "Convolution", "ConvolutionBackpropData":
+			y = b.one(rule, attrs, x, b.ints(ir.F32, []int64{2, 2, 2, 2}))
+			if rule == "ConvolutionBackpropData" {
+				y = b.one(rule, attrs, x, b.ints(ir.F32, []int64{2, 2, 2, 2}))
+			}
+		default: // grouped
+			y = b.one(rule, attrs, x, b.ints(ir.F32, []int64{2, 1, 1, 2, 2}))
+		}
+		return []ir.Output{y, b.one("ShapeOf", nil, y)}
+	}}
+}
+
+// propertyCases exercise every rule: each model's inputs are symbols,
+// so that the rules, not constant folding, compute the outputs.
+var propertyCases = []propertyCase{
+	binaryCase("Add", ir.I64), binaryCase("Add", ir.I8), binaryCase("Add", ir.U8),
+	binaryCase("Subtract", ir.I32), binaryCase("Subtract", ir.U16),
+	binaryCase("Multiply", ir.I64), binaryCase("Multiply", ir.I16),
+	binaryCase("Minimum", ir.I32), binaryCase("Maximum", ir.I64),
+	binaryCase("FloorMod", ir.I32), binaryCase("Mod", ir.I64), binaryCase("Mod", ir.I8),
+	binaryCase("SquaredDifference", ir.I32),
+	binaryCase("Power", ir.I32),
+	binaryCase("Divide", ir.I64), binaryCase("Divide", ir.I32, "m_pythondiv", "false"), binaryCase("Divide", ir.I8), binaryCase("Divide", ir.U8),
+	binaryCase("Equal", ir.I64), binaryCase("NotEqual", ir.I32), binaryCase("Less", ir.I64), binaryCase("LessEqual", ir.I8),
+	binaryCase("Greater", ir.U8), binaryCase("GreaterEqual", ir.I64),
+	binaryCase("LogicalAnd", ir.Boolean), binaryCase("LogicalOr", ir.Boolean), binaryCase("LogicalXor", ir.Boolean),
+	unaryCase("LogicalNot", ir.Boolean),
+	{"Select", "", func(b *propModel) []ir.Output {
+		c, x, y := b.param(ir.Boolean, "2,3"), b.param(ir.I64, "3"), b.param(ir.I64, "2,1")
+		lt := b.one("Less", nil, x, b.scalar(2))
+		return []ir.Output{b.one("Select", nil, c, x, y), b.one("Select", nil, lt, x, b.scalar(-7)),
+			b.one("Floor", nil, b.one("Select", nil, c, b.toF32(x), b.floats(0.5, 7, -3)))}
+	}},
+	unaryCase("Abs", ir.I64), unaryCase("Abs", ir.I8), unaryCase("Negative", ir.I32), unaryCase("Sign", ir.I64),
+	unaryCase("Floor", ir.I32), unaryCase("Ceiling", ir.I64), unaryCase("Round/opset5", ir.I32, "mode", "half_to_even"),
+	unaryCase("Relu", ir.I64), unaryCase("Clamp", ir.I32, "min", "-3.5", "max", "7.2"),
+	unaryCase("Clamp", ir.I64, "min", "0", "max", "1e30"),
+	unaryCase("Convert", ir.I64, "destination_type", "i8"), unaryCase("Convert", ir.I32, "destination_type", "u8"),
+	unaryCase("Convert", ir.I8, "destination_type", "boolean"), unaryCase("Convert", ir.U8, "destination_type", "i64"),
+	{"Convert", "float to boolean", func(b *propModel) []ir.Output {
+		x := b.one("Multiply", nil, b.toF32(b.param(ir.I8, "3")), b.floats(0.25))
+		return []ir.Output{b.one("Convert", []string{"destination_type", "boolean"}, x)}
+	}},
+	floatCase("Floor"), floatCase("Ceiling"), floatCase("Round/opset5", "mode", "half_to_even"), floatCase("Relu"), floatCase("Abs"),
+	floatCase("Negative"), floatCase("Sqrt"), floatCase("Exp"), floatCase("Sigmoid"), floatCase("Tanh"),
+	floatCase("Clamp", "min", "-2.5", "max", "3"), floatCase("Log"), floatCase("Elu", "alpha", "1"),
+	floatCase("Gelu/opset7", "approximation_mode", "erf"), floatCase("HSwish/opset4"), floatCase("HSigmoid/opset5"),
+	floatCase("Mish/opset4"), floatCase("SoftPlus/opset4"), floatCase("Swish/opset4"), floatCase("Softmax", "axis", "1"),
+	{"Convert", "float to int", func(b *propModel) []ir.Output {
+		x := b.toF32(b.param(ir.I16, "2,2"))
+		scaled := b.one("Multiply", nil, x, b.floats(0.5))
+		return []ir.Output{b.one("Convert", []string{"destination_type", "i32"}, scaled),
+			b.one("Convert", []string{"destination_type", "i64"}, b.one("Divide", nil, x, b.floats(3)))}
+	}},
+	{"Add", "float", func(b *propModel) []ir.Output {
+		x, y := b.toF32(b.param(ir.I8, "3")), b.toF32(b.param(ir.I8, "3"))
+		out := []ir.Output{}
+		for _, op := range []string{"Add", "Subtract", "Multiply", "Minimum", "Maximum", "Divide"} {
+			out = append(out, b.one("Convert", []string{"destination_type", "i64"}, b.one(op, nil, x, y)))
+		}
+		return out
+	}},
+	{"Power", "reciprocal", func(b *propModel) []ir.Output {
+		x := b.one("Add", nil, b.toF32(b.one("Abs", nil, b.param(ir.I8, "3"))), b.floats(1))
+		return []ir.Output{b.one("Convert", []string{"destination_type", "i32"}, b.one("Multiply", nil, b.one("Power", nil, x, b.floats(-1)), b.floats(100)))}
+	}},
+	{"FakeQuantize", "", func(b *propModel) []ir.Output {
+		x := b.toF32(b.param(ir.I8, "1,2"))
+		return []ir.Output{b.one("FakeQuantize", []string{"levels", "4"}, x, b.floats(-10), b.floats(10), b.floats(-1), b.floats(1))}
+	}},
+	{"BatchNormInference", "", func(b *propModel) []ir.Output {
+		x := b.toF32(b.param(ir.I8, "1,2,2"))
+		return []ir.Output{b.one("BatchNormInference/opset5", []string{"epsilon", "0.001"}, x, b.floats(1, 2), b.floats(0, 1), b.floats(0, 0), b.floats(1, 1))}
+	}},
+	{"ShapeOf", "", func(b *propModel) []ir.Output {
+		x := b.param(ir.F32, "1..8,3,2..5")
+		s := b.one("ShapeOf/opset3", nil, x)
+		return []ir.Output{s, b.one("ShapeOf", nil, b.param(ir.I32, "0..3"))}
+	}},
+	{"Reshape", "", func(b *propModel) []ir.Output {
+		x := b.param(ir.I64, "2,3")
+		y := b.param(ir.I32, "2..4,6")
+		return []ir.Output{
+			b.one("Reshape", []string{"special_zero", "false"}, x, b.vec(3, -1)),
+			b.one("Reshape", []string{"special_zero", "true"}, x, b.vec(0, 3)),
+			b.one("Reshape", []string{"special_zero", "true"}, y, b.vec(-1, 3)),
+		}
+	}},
+	{"Squeeze", "", func(b *propModel) []ir.Output {
+		return []ir.Output{b.one("Squeeze", nil, b.param(ir.I64, "1,3,1"), b.vec(0)), b.one("Squeeze", nil, b.param(ir.I32, "1,2"))}
+	}},
+	{"Unsqueeze", "", func(b *propModel) []ir.Output {
+		return []ir.Output{b.one("Unsqueeze", nil, b.param(ir.I64, "2,3"), b.vec(0, -1)), b.one("Unsqueeze", nil, b.param(ir.I64, "1..4"), b.vec(1))}
+	}},
+	{"Transpose", "", func(b *propModel) []ir.Output {
+		return []ir.Output{b.one("Transpose", nil, b.param(ir.I64, "2,3"), b.vec(1, 0)), b.one("Transpose", nil, b.param(ir.I8, "1..3,2,4"), b.vec(2, 0, 1))}
+	}},
+	{"Gather", "", func(b *propModel) []ir.Output {
+		x := b.param(ir.I64, "3,2")
+		i := b.param(ir.I32, "2")
+		s := b.one("ShapeOf", nil, b.param(ir.F32, "1..5,2..7"))
+		return []ir.Output{
+			b.one("Gather/opset8", nil, x, b.vec(2, 0, -1), b.scalar(0)),
+			b.one("Gather/opset8", nil, s, b.scalar(1), b.scalar(0)),
+			b.one("Gather/opset8", nil, x, i, b.scalar(1)),
+		}
+	}},
+	{"Concat", "", func(b *propModel) []ir.Output {
+		s := b.one("ShapeOf", nil, b.param(ir.F32, "1..5,2"))
+		return []ir.Output{b.one("Concat", []string{"axis", "0"}, b.param(ir.I64, "2"), s, b.vec(-4)),
+			b.one("Concat", []string{"axis", "1"}, b.param(ir.I32, "2,1..3"), b.param(ir.I32, "2,2"))}
+	}},
+	{"Slice", "", func(b *propModel) []ir.Output {
+		x := b.param(ir.I64, "5")
+		s := b.one("ShapeOf", nil, b.param(ir.F32, "1..5,2,3"))
+		return []ir.Output{
+			b.one("Slice/opset8", nil, x, b.vec(1), b.vec(math.MaxInt64), b.vec(2)),
+			b.one("Slice/opset8", nil, s, b.vec(-2), b.vec(-4), b.vec(-1)),
+			b.one("Slice/opset8", nil, b.param(ir.I8, "1..9"), b.vec(1), b.vec(-1), b.vec(1)),
+		}
+	}},
+	{"StridedSlice", "", func(b *propModel) []ir.Output {
+		x := b.param(ir.I64, "4,3")
+		m := []string{"begin_mask", "0,1", "end_mask", "0,1", "new_axis_mask", "", "shrink_axis_mask", "", "ellipsis_mask", ""}
+		return []ir.Output{
+			b.one("StridedSlice", m, x, b.vec(1, 0), b.vec(-1, 0), b.vec(1, 1)),
+			b.one("StridedSlice", []string{"begin_mask", "0", "end_mask", "0", "shrink_axis_mask", "1"}, b.param(ir.I32, "2..6,2"), b.vec(1), b.vec(2), b.vec(1)),
+		}
+	}},
+	{"Split", "", func(b *propModel) []ir.Output {
+		return b.op("Split", 2, []string{"num_splits", "2"}, b.param(ir.I64, "4,1..3"), b.scalar(0))
+	}},
+	{"VariadicSplit", "", func(b *propModel) []ir.Output {
+		return b.op("VariadicSplit", 2, nil, b.param(ir.I64, "2..6"), b.scalar(0), b.vec(1, -1))
+	}},
+	{"Broadcast", "", func(b *propModel) []ir.Output {
+		s := b.one("ShapeOf", nil, b.param(ir.F32, "1..4,3"))
+		return []ir.Output{
+			b.one("Broadcast/opset3", []string{"mode", "numpy"}, b.param(ir.I64, "3"), s),
+			b.one("Broadcast/opset3", []string{"mode", "bidirectional"}, b.param(ir.I32, "2,1"), b.vec(1, 3)),
+		}
+	}},
+	{"Tile", "", func(b *propModel) []ir.Output {
+		return []ir.Output{b.one("Tile", nil, b.param(ir.I64, "2"), b.vec(3)), b.one("Tile", nil, b.param(ir.I8, "1..3,2"), b.vec(2, 1))}
+	}},
+	{"Range", "", func(b *propModel) []ir.Output {
+		n := b.one("Gather/opset8", nil, b.one("ShapeOf", nil, b.param(ir.F32, "0..9")), b.scalar(0), b.scalar(0))
+		return []ir.Output{
+			b.one("Range/opset4", []string{"output_type", "i64"}, b.scalar(0), n, b.scalar(2)),
+			b.one("Range/opset4", []string{"output_type", "i64"}, n, b.scalar(-3), b.scalar(-2)),
+		}
+	}},
+	{"Pad", "", func(b *propModel) []ir.Output {
+		return []ir.Output{b.one("Pad", []string{"pad_mode", "constant"}, b.param(ir.I64, "1..3,2"), b.vec(1, 0), b.vec(0, 2), b.scalar(-9))}
+	}},
+	reduceCase("ReduceSum", ir.I64), reduceCase("ReduceSum", ir.I8), reduceCase("ReduceMean", ir.I32), reduceCase("ReduceProd", ir.I16),
+	reduceCase("ReduceMin", ir.I64), reduceCase("ReduceMax", ir.U8),
+	reduceCase("ReduceLogicalAnd", ir.Boolean), reduceCase("ReduceLogicalOr", ir.Boolean),
+	{"MatMul", "", func(b *propModel) []ir.Output {
+		y := b.one("MatMul", nil, b.param(ir.F32, "1..3,2,4"), b.param(ir.F32, "4,5"))
+		return []ir.Output{y, b.one("ShapeOf", nil, y), b.one("MatMul", []string{"transpose_a", "true"}, b.param(ir.F32, "4,2"), b.param(ir.F32, "4"))}
+	}},
+	spatialCase("Convolution", "strides", "2,1", "pads_begin", "1,0", "pads_end", "0,0", "dilations", "1,2", "auto_pad", "explicit"),
+	spatialCase("GroupConvolution", "strides", "1,2", "pads_begin", "0,1", "pads_end", "1,0", "dilations", "1,1"),
+	spatialCase("ConvolutionBackpropData", "strides", "2,2", "pads_begin", "0,1", "pads_end", "1,0", "dilations", "1,1"),
+	spatialCase("GroupConvolutionBackpropData", "strides", "2,1", "pads_begin", "0,0", "pads_end", "0,0", "dilations", "1,1"),
+	spatialCase("MaxPool", "strides", "2,2", "pads_begin", "1,0", "pads_end", "1,0", "kernel", "3,2", "rounding_type", "ceil"),
+	spatialCase("MaxPool/opset14", "strides", "3,1", "pads_begin", "1,0", "pads_end", "1,0", "kernel", "3,1", "rounding_type", "ceil_torch", "dilations", "1,1"),
+	spatialCase("AvgPool", "strides", "1,2", "pads_begin", "0,0", "pads_end", "0,0", "kernel", "2,2", "exclude-pad", "true", "rounding_type", "floor"),
+	{"Interpolate", "", func(b *propModel) []ir.Output {
+		x := b.param(ir.F32, "1,1,1..6,2")
+		s := b.one("ShapeOf", nil, x)
+		h := b.one("Multiply", nil, b.one("Gather/opset8", nil, s, b.vec(2), b.scalar(0)), b.scalar(2))
+		sizes := b.one("Concat", []string{"axis", "0"}, h, b.vec(3))
+		y := b.one("Interpolate/opset11", []string{"mode", "nearest", "shape_calculation_mode", "sizes"}, x, sizes, b.vec(2, 3))
+		return []ir.Output{y, b.one("ShapeOf", nil, y)}
+	}},
+}
+
+// TestRuleProperties: for every case, on random and edge inputs, the
+// concrete values (ops' evaluation of the model) are among what the
+// abstract values claim: each dim and integer element within the bounds
+// of its expression with the inputs' symbols pinned to the concrete
+// inputs, each float within its range.
+func TestRuleProperties(t *testing.T) {
+	covered := map[string]bool{}
+	for _, pc := range propertyCases {
+		covered[strings.Split(pc.rule, "/")[0]] = true
+		t.Run(pc.rule+"/"+pc.name, func(t *testing.T) { checkProperty(t, pc) })
+	}
+	for name, r := range rules {
+		if r.values != nil && !covered[name] {
+			t.Errorf("rule %s has no property case", name)
+		}
+	}
+}
+
+const propertySamples = 300
+
+func checkProperty(t *testing.T, pc propertyCase) {
+	b := &propModel{m: &ir.Model{}}
+	outs := pc.build(b)
+	for i, o := range outs {
+		b.m.AddResult(fmt.Sprintf("out%d", i), o)
+	}
+	inf, err := ops.InferModel(b.m)
+	if err != nil {
+		t.Fatalf("the case's model does not infer: %v", err)
+	}
+	order, err := b.m.TopoOrder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := Analyze(b.m, order, b.m.Sources(), inf.Ops, inf.Outputs, Options{})
+	r := rand.New(rand.NewPCG(7, uint64(len(pc.rule))))
+	ran := 0
+	var firstErr error
+	for sample := range propertySamples {
+		inputs := make(map[*ir.Layer]*ir.Tensor, len(a.Inputs))
+		env := &pinned{a: a, r: map[sym.Sym]sym.Range{}}
+		for _, in := range a.Inputs {
+			inputs[in.Layer] = randomInput(r, in, env, sample)
+		}
+		got, err := concrete(b.m, order, inf.Ops, inputs)
+		if err != nil {
+			firstErr = cmp.Or(firstErr, err)
+			continue // the model does not run on these inputs: nothing is claimed
+		}
+		ran++
+		p := sym.NewProver(a.B, env)
+		for i, o := range outs {
+			v := a.Values[o]
+			if v == nil {
+				continue
+			}
+			if msg := contains(a, p, v, got[o]); msg != "" {
+				t.Fatalf("output %d (%s of %s) on inputs %v: %s\nabstract value: %s", i, o.Layer.Type, o.Layer.Name, inputs, msg, a.String(v))
+			}
+		}
+	}
+	if ran < propertySamples/10 {
+		t.Errorf("the model ran on %d of %d samples: the case tests little (first error: %v)", ran, propertySamples, firstErr)
+	}
+}
+
+// concrete evaluates the model on inputs as ops' inference with folding
+// does: the shapes of every output, and the values of those ops can
+// compute (the others keep their shape: ops that only infer shapes).
+func concrete(m *ir.Model, order []*ir.Layer, opsOf map[*ir.Layer]ops.Op, inputs map[*ir.Layer]*ir.Tensor) (map[ir.Output]ops.ValueInfo, error) {
+	sources := m.Sources()
+	out := make(map[ir.Output]ops.ValueInfo)
+	for _, l := range order {
+		switch op := opsOf[l].(type) {
+		case *ops.Parameter:
+			x := inputs[l]
+			out[ir.Output{Layer: l}] = ops.ValueInfo{Type: x.Type, Shape: shapeinfer.StaticShape(x.Shape...), Value: x}
+			continue
+		case *ops.Const:
+			out[ir.Output{Layer: l}] = ops.ValueInfo{Type: op.Tensor.Type, Shape: shapeinfer.StaticShape(op.Tensor.Shape...), Value: op.Tensor}
+			continue
+		case *ops.Result:
+			continue
+		}
+		in := make([]ops.ValueInfo, len(sources[l]))
+		for i, src := range sources[l] {
+			in[i] = out[src]
+		}
+		res, err := ops.InferFold(opsOf[l], in)
+		if err != nil {
+			return nil, err
+		}
+		for i, info := range res {
+			out[ir.Output{Layer: l, Index: i}] = info
+		}
+	}
+	return out, nil
+}
+
+// pinned gives the symbols of the model's inputs the concrete values of
+// one sample (an element symbol standing for every element ranges over
+// the sample's elements), and every other symbol the range the analysis
+// gave it: the claim checked is that some choice of them gives the
+// concrete value.
+type pinned struct {
+	a *Analysis
+	r map[sym.Sym]sym.Range
+}
+
+func (e *pinned) Range(s sym.Sym) sym.Range {
+	if r, ok := e.r[s]; ok {
+		return r
+	}
+	if of := e.a.B.Info(s).Of; of != s {
+		return e.Range(of)
+	}
+	return e.a.Declared.Range(s)
+}
+
+// edgeValues are tried first for every element: the ends of the type and
+// the values around zero.
+func edgeValues(t ir.ElementType) []int64 {
+	tr := TypeRange(t)
+	vs := []int64{tr.Lo.V, tr.Lo.V + 1, tr.Hi.V, tr.Hi.V - 1, -3, -2, -1, 0, 1, 2, 3, 7}
+	return slices.DeleteFunc(vs, func(v int64) bool { return !tr.Contains(v) })
+}
+
+// randomInput makes one sample of an input: dims within the declared
+// ranges (often their ends, sometimes 0), elements from the edges or at
+// random; and pins its symbols to them.
+func randomInput(r *rand.Rand, in *Input, env *pinned, sample int) *ir.Tensor {
+	dims := make([]int64, len(in.Dims))
+	for i, s := range in.Dims {
+		d := in.Shape.Dims[i]
+		hi := min(d.Max, d.Min+6)
+		switch r.IntN(4) {
+		case 0:
+			dims[i] = d.Min
+		case 1:
+			dims[i] = hi
+		default:
+			dims[i] = d.Min + r.Int64N(hi-d.Min+1)
+		}
+		env.r[s] = sym.R(dims[i], dims[i])
+	}
+	n, err := ir.NumElements(dims)
+	if err != nil {
+		panic(err)
+	}
+	x, err := ir.NewTensor(in.Type, dims)
+	if err != nil {
+		panic(err)
+	}
+	edges := edgeValues(in.Type)
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for i := range int(n) {
+		var v int64
+		switch {
+		case in.Type == ir.Boolean:
+			v = r.Int64N(2)
+		case sample < len(edges):
+			v = edges[(sample+i)%len(edges)]
+		case r.IntN(3) == 0:
+			v = edges[r.IntN(len(edges))]
+		default:
+			v = r.Int64N(21) - 10
+			if TypeRange(in.Type).Lo.V == 0 {
+				v = r.Int64N(21)
+			}
+		}
+		x.SetInt64(i, v)
+		lo, hi = min(lo, v), max(hi, v)
+		if !in.Summary && i < len(in.Elems) {
+			env.r[in.Elems[i]] = sym.R(v, v)
+		}
+	}
+	if in.Summary && len(in.Elems) == 1 {
+		if n == 0 {
+			lo, hi = 0, 0
+		}
+		env.r[in.Elems[0]] = sym.R(lo, hi)
+	}
+	return x
+}
+
+// contains says how the concrete output falls outside the abstract
+// value v ("" where it does not).
+func contains(a *Analysis, p *sym.Prover, v *Value, info ops.ValueInfo) string {
+	dims, ok := info.Shape.ToStatic()
+	if !ok {
+		return "the concrete shape is not static: " + info.Shape.String()
+	}
+	if v.Rank >= 0 {
+		if v.Rank != len(dims) {
+			return fmt.Sprintf("rank %d, claimed %d", len(dims), v.Rank)
+		}
+		for i, d := range v.Dims {
+			if r := p.Range(d); !r.Contains(dims[i]) {
+				return fmt.Sprintf("dim %d is %d, claimed %s = %s", i, dims[i], a.B.String(d), r)
+			}
+		}
+	}
+	x := info.Value
+	if x == nil {
+		return ""
+	}
+	if v.Int && x.Type.IsInteger() || v.Int && x.Type == ir.Boolean {
+		for i := range x.Len() {
+			got, ok := IntAt(x, i)
+			if !ok {
+				continue
+			}
+			e := a.All(v)
+			if v.Elems != nil && len(v.Elems) == x.Len() {
+				e = v.Elems[i]
+			}
+			if r := p.Range(e); !r.Contains(got) {
+				return fmt.Sprintf("element %d is %d, claimed %s = %s", i, got, a.B.String(e), r)
+			}
+		}
+	}
+	if v.F != nil && x.Type.IsFloat() {
+		for i := range x.Len() {
+			f := x.Float64At(i)
+			if math.IsNaN(f) && !v.F.NaN || !math.IsNaN(f) && (f < v.F.Lo || f > v.F.Hi) {
+				return fmt.Sprintf("element %d is %g, claimed [%g, %g] (NaN %v)", i, f, v.F.Lo, v.F.Hi, v.F.NaN)
+			}
+		}
+	}
+	return ""
+}
