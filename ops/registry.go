@@ -51,7 +51,7 @@ func init() {
 	register("Result", []int{1}, unversioned(func(*ir.Layer) (Op, error) { return &Result{}, nil }))
 	register("Divide", []int{1}, unversioned(func(l *ir.Layer) (Op, error) { return divideFromLayer(l) }))
 	register("Convert", []int{1}, newConvert)
-	registerElementwise()
+	registerBinary()
 	registerUnary()
 	registerShapeOps()
 	registerReductions()
