@@ -145,36 +145,39 @@ func (power) def() *binaryDef             { return &powerDef }
 func (floorMod) def() *binaryDef          { return &floorModDef }
 func (mod) def() *binaryDef               { return &modDef }
 
-// registerBinary registers the arithmetic, comparison and logical ops,
-// each with its auto_broadcast (numpy by default).
+// registerBinary registers the arithmetic, comparison and logical ops.
 func registerBinary() {
-	reg := func(name string, make func(shapeinfer.Broadcast) Op) {
-		register(name, []int{1}, unversioned(func(l *ir.Layer) (Op, error) {
-			bc, err := attrs{l}.broadcast(shapeinfer.Numpy)
-			if err != nil {
-				return nil, err
-			}
-			return make(bc), nil
-		}))
-	}
-	reg("Add", func(bc shapeinfer.Broadcast) Op { return &Add{bc} })
-	reg("Subtract", func(bc shapeinfer.Broadcast) Op { return &Subtract{bc} })
-	reg("Multiply", func(bc shapeinfer.Broadcast) Op { return &Multiply{bc} })
-	reg("Minimum", func(bc shapeinfer.Broadcast) Op { return &Minimum{bc} })
-	reg("Maximum", func(bc shapeinfer.Broadcast) Op { return &Maximum{bc} })
-	reg("SquaredDifference", func(bc shapeinfer.Broadcast) Op { return &SquaredDifference{bc} })
-	reg("Power", func(bc shapeinfer.Broadcast) Op { return &Power{bc} })
-	reg("FloorMod", func(bc shapeinfer.Broadcast) Op { return &FloorMod{bc} })
-	reg("Mod", func(bc shapeinfer.Broadcast) Op { return &Mod{bc} })
-	reg("Equal", func(bc shapeinfer.Broadcast) Op { return &Equal{bc} })
-	reg("NotEqual", func(bc shapeinfer.Broadcast) Op { return &NotEqual{bc} })
-	reg("Less", func(bc shapeinfer.Broadcast) Op { return &Less{bc} })
-	reg("LessEqual", func(bc shapeinfer.Broadcast) Op { return &LessEqual{bc} })
-	reg("Greater", func(bc shapeinfer.Broadcast) Op { return &Greater{bc} })
-	reg("GreaterEqual", func(bc shapeinfer.Broadcast) Op { return &GreaterEqual{bc} })
-	reg("LogicalAnd", func(bc shapeinfer.Broadcast) Op { return &LogicalAnd{bc} })
-	reg("LogicalOr", func(bc shapeinfer.Broadcast) Op { return &LogicalOr{bc} })
-	reg("LogicalXor", func(bc shapeinfer.Broadcast) Op { return &LogicalXor{bc} })
+	registerBinaryOp[add]()
+	registerBinaryOp[subtract]()
+	registerBinaryOp[multiply]()
+	registerBinaryOp[minimum]()
+	registerBinaryOp[maximum]()
+	registerBinaryOp[squaredDifference]()
+	registerBinaryOp[power]()
+	registerBinaryOp[floorMod]()
+	registerBinaryOp[mod]()
+	registerBinaryOp[equal]()
+	registerBinaryOp[notEqual]()
+	registerBinaryOp[less]()
+	registerBinaryOp[lessEqual]()
+	registerBinaryOp[greater]()
+	registerBinaryOp[greaterEqual]()
+	registerBinaryOp[logicalAnd]()
+	registerBinaryOp[logicalOr]()
+	registerBinaryOp[logicalXor]()
+}
+
+// registerBinaryOp registers a binaryOp under the name its kind gives,
+// with its auto_broadcast (numpy by default).
+func registerBinaryOp[K binaryKind]() {
+	var k K
+	register(k.def().name, []int{1}, unversioned(func(l *ir.Layer) (Op, error) {
+		bc, err := attrs{l}.broadcast(shapeinfer.Numpy)
+		if err != nil {
+			return nil, err
+		}
+		return &binaryOp[K]{bc}, nil
+	}))
 }
 
 // elementwiseArgs checks two inputs of one element type (OpenVINO's
