@@ -153,3 +153,71 @@ var (
 	logicalOrDef  = binaryDef{name: "LogicalOr", logical: func(a, b bool) bool { return a || b }}
 	logicalXorDef = binaryDef{name: "LogicalXor", logical: func(a, b bool) bool { return a != b }}
 )
+
+// Select is Select-1: cond ? then : else, element-wise with broadcasting
+// (numpy by default).
+type Select struct{ Broadcast shapeinfer.Broadcast }
+
+// registerSelect registers Select, with its auto_broadcast (numpy by
+// default).
+func registerSelect() {
+	register("Select", []int{1}, unversioned(func(l *ir.Layer) (Op, error) {
+		bc, err := attrs{l}.broadcast(shapeinfer.Numpy)
+		return &Select{bc}, err
+	}))
+}
+
+// Select
+
+func (*Select) OpType() (string, string) { return "Select", "opset1" }
+func (s *Select) Attrs() []ir.Attr       { return broadcastAttrs(s.Broadcast) }
+
+func (s *Select) Infer(in []ValueInfo) ([]ValueInfo, error) {
+	if err := inputCount(in, 3, 3); err != nil {
+		return nil, err
+	}
+	if t := in[0].Type; t != ir.Dynamic && t != ir.Boolean {
+		return nil, errorf("%w: Argument 0 must have boolean element type (element type: %s).", ErrType, t)
+	}
+	t, ok := mergeTypes(in[1].Type, in[2].Type)
+	if !ok {
+		return nil, errorf("%w: Argument 1 and 2 element types must match.", ErrType)
+	}
+	var shape shapeinfer.Shape
+	var err error
+	if s.Broadcast.Mode == shapeinfer.PDPD {
+		if shape, err = shapeinfer.Elementwise(in[1].Shape, in[2].Shape, s.Broadcast); err != nil {
+			return nil, errorf("%w: 'Else' tensor shape is not broadcastable.", ErrShape)
+		}
+	} else if shape, err = shapeinfer.Elementwise(in[2].Shape, in[1].Shape, s.Broadcast); err != nil {
+		return nil, err
+	}
+	if shape, err = shapeinfer.Elementwise(shape, in[0].Shape, s.Broadcast); err != nil {
+		if s.Broadcast.Mode == shapeinfer.None {
+			return nil, err
+		}
+		return nil, errorf("%w: 'Cond' tensor shape is not broadcastable.", ErrShape)
+	}
+	return []ValueInfo{{Type: t, Shape: shape}}, nil
+}
+
+func (s *Select) evaluate(in, out []*ir.Tensor, _ Options) error {
+	dst := out[0]
+	rank := len(dst.Shape)
+	align := func(dims []int64) []int64 {
+		if s.Broadcast.Mode == shapeinfer.PDPD {
+			axis := shapeinfer.PDPDAxis(rank, len(dims), s.Broadcast.Axis)
+			return append(append(ones(axis), dims...), ones(rank-axis-len(dims))...)
+		}
+		return append(ones(rank-len(dims)), dims...)
+	}
+	size := dst.Type.Size()
+	walk(dst.Shape, [][]int64{align(in[0].Shape), align(in[1].Shape), align(in[2].Shape)}, func(o int, idx []int) {
+		if in[0].Data[idx[0]] != 0 {
+			copyElems(dst, o, in[1], idx[1], 1, size)
+		} else {
+			copyElems(dst, o, in[2], idx[2], 1, size)
+		}
+	})
+	return nil
+}
