@@ -279,18 +279,8 @@ var (
 			}
 			return a, nil
 		},
-		f32: func(a, b float32) float32 {
-			if b < a {
-				return b
-			}
-			return a
-		},
-		f64: func(a, b float64) float64 {
-			if b < a {
-				return b
-			}
-			return a
-		},
+		f32: stdMin[float32],
+		f64: stdMin[float64],
 	}}
 	maximumDef = binaryDef{name: "Maximum", arith: &arith{
 		i: func(t ir.ElementType, a, b int64) (int64, error) {
@@ -299,18 +289,8 @@ var (
 			}
 			return a, nil
 		},
-		f32: func(a, b float32) float32 {
-			if a < b {
-				return b
-			}
-			return a
-		},
-		f64: func(a, b float64) float64 {
-			if a < b {
-				return b
-			}
-			return a
-		},
+		f32: stdMax[float32],
+		f64: stdMax[float64],
 	}}
 	squaredDifferenceDef = binaryDef{name: "SquaredDifference", arith: &arith{
 		i: func(_ ir.ElementType, a, b int64) (int64, error) { return (a - b) * (a - b), nil },
@@ -360,6 +340,23 @@ var (
 		f64: func(a, b float64) float64 { return a - float64(math.Trunc(a/b)*b) },
 	}}
 )
+
+// stdMin is std::min(a, b): b < a ? b : a, so a NaN in a wins and one in
+// b loses (Go's min gives NaN for either).
+func stdMin[T float32 | float64](a, b T) T {
+	if b < a {
+		return b
+	}
+	return a
+}
+
+// stdMax is std::max(a, b): a < b ? b : a.
+func stdMax[T float32 | float64](a, b T) T {
+	if a < b {
+		return b
+	}
+	return a
+}
 
 // pow is the C library's pow as closely as Go allows: for an integer
 // exponent it is correctly rounded (x^n is computed in 256-bit floats),

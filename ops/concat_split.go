@@ -93,25 +93,8 @@ func (c *Concat) Infer(in []ValueInfo) ([]ValueInfo, error) {
 }
 
 func (c *Concat) evaluate(in, out []*ir.Tensor, _ Options) error {
-	dst := out[0]
-	axis, _ := normalizeAxis(c.Axis, len(dst.Shape))
-	outer := 1
-	for _, d := range dst.Shape[:axis] {
-		outer *= int(d)
-	}
-	inner := 1
-	for _, d := range dst.Shape[axis+1:] {
-		inner *= int(d)
-	}
-	size := dst.Type.Size()
-	pos := 0
-	for o := range outer {
-		for _, t := range in {
-			n := int(t.Shape[axis]) * inner
-			copyElems(dst, pos, t, o*n, n, size)
-			pos += n
-		}
-	}
+	axis, _ := normalizeAxis(c.Axis, len(out[0].Shape))
+	copyAlongAxis(out[0], in, axis, true)
 	return nil
 }
 
@@ -190,22 +173,28 @@ func checkOutputCount(what string, n int64) error {
 	return nil
 }
 
-// splitEvaluate copies consecutive parts of src along axis into out.
-func splitEvaluate(src *ir.Tensor, axis int, out []*ir.Tensor) {
+// copyAlongAxis copies between whole and its consecutive parts along
+// axis: into whole when join is true (Concat), out of it otherwise
+// (Split, VariadicSplit).
+func copyAlongAxis(whole *ir.Tensor, parts []*ir.Tensor, axis int, join bool) {
 	outer := 1
-	for _, d := range src.Shape[:axis] {
+	for _, d := range whole.Shape[:axis] {
 		outer *= int(d)
 	}
 	inner := 1
-	for _, d := range src.Shape[axis+1:] {
+	for _, d := range whole.Shape[axis+1:] {
 		inner *= int(d)
 	}
-	size := src.Type.Size()
+	size := whole.Type.Size()
 	pos := 0
 	for o := range outer {
-		for _, t := range out {
+		for _, t := range parts {
 			n := int(t.Shape[axis]) * inner
-			copyElems(t, o*n, src, pos, n, size)
+			if join {
+				copyElems(whole, pos, t, o*n, n, size)
+			} else {
+				copyElems(t, o*n, whole, pos, n, size)
+			}
 			pos += n
 		}
 	}
@@ -213,7 +202,7 @@ func splitEvaluate(src *ir.Tensor, axis int, out []*ir.Tensor) {
 
 func (s *Split) evaluate(in, out []*ir.Tensor, _ Options) error {
 	axis, _ := normalizeAxis(intAt(in[1], 0), len(in[0].Shape))
-	splitEvaluate(in[0], axis, out)
+	copyAlongAxis(in[0], out, axis, false)
 	return nil
 }
 
@@ -299,6 +288,6 @@ func (*VariadicSplit) Infer(in []ValueInfo) ([]ValueInfo, error) {
 
 func (*VariadicSplit) evaluate(in, out []*ir.Tensor, _ Options) error {
 	axis, _ := normalizeAxis(intAt(in[1], 0), len(in[0].Shape))
-	splitEvaluate(in[0], axis, out)
+	copyAlongAxis(in[0], out, axis, false)
 	return nil
 }
