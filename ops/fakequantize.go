@@ -16,7 +16,7 @@ type FakeQuantize struct {
 	Broadcast shapeinfer.Broadcast
 }
 
-func init() {
+func registerFakeQuantize() {
 	register("FakeQuantize", []int{1}, unversioned(func(l *ir.Layer) (Op, error) {
 		a := attrs{l}
 		bc, err := a.broadcast(shapeinfer.Numpy)

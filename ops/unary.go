@@ -16,39 +16,39 @@ import (
 
 // Abs is Abs-1: x < 0 ? -x : x, so Abs(MIN) is MIN, Abs(-0.0) is -0.0 and
 // unsigned values are copied.
-type Abs struct{}
+type Abs = unaryOp[abs]
 
 // Negative is Negative-1: -x, wrapping for integers (unsigned too).
-type Negative struct{}
+type Negative = unaryOp[negative]
 
 // Sign is Sign-1: -1, 0 or 1 (x < 0 ? -1 : x > 0 ? 1 : 0, so a NaN gives
 // 0, unlike NumPy's NaN).
-type Sign struct{}
+type Sign = unaryOp[sign]
 
 // Floor is Floor-1 (integers are copied).
-type Floor struct{}
+type Floor = unaryOp[floor]
 
 // Ceiling is Ceiling-1 (integers are copied).
-type Ceiling struct{}
+type Ceiling = unaryOp[ceiling]
 
 // Relu is Relu-1: x > 0 ? x : 0, so NaN gives 0.
-type Relu struct{}
+type Relu = unaryOp[relu]
 
 // Sqrt is Sqrt-1; integers are round(sqrt(double(x))).
-type Sqrt struct{}
+type Sqrt = unaryOp[sqrt]
 
 // Exp is Exp-1.
-type Exp struct{}
+type Exp = unaryOp[exp]
 
 // Log is Log-1.
-type Log struct{}
+type Log = unaryOp[log]
 
 // Sigmoid is Sigmoid-1: e = T(exp(-x)), then T(1 / (1 + e)), as the
 // reference writes it (integers divide as integers: 1 when e is 0).
-type Sigmoid struct{}
+type Sigmoid = unaryOp[sigmoid]
 
 // Tanh is Tanh-1; integers are round(tanh(x)).
-type Tanh struct{}
+type Tanh = unaryOp[tanh]
 
 // LogicalNot is LogicalNot-1: !x. OpenVINO accepts any element type (for
 // backward compatibility) and gives 1 for zero and 0 otherwise in the
@@ -91,44 +91,140 @@ type Gelu struct {
 }
 
 // HSwish is HSwish-4 (shape only).
-type HSwish struct{}
+type HSwish = floatActivation[hSwish]
 
 // HSigmoid is HSigmoid-5 (shape only).
-type HSigmoid struct{}
+type HSigmoid = floatActivation[hSigmoid]
 
 // Mish is Mish-4 (shape only).
-type Mish struct{}
+type Mish = floatActivation[mish]
 
 // SoftPlus is SoftPlus-4 (shape only).
-type SoftPlus struct{}
+type SoftPlus = floatActivation[softPlus]
 
 // Swish is Swish-4 (shape only), with an optional scalar beta input.
 type Swish struct{}
 
+// unaryOp is the one definition of the unary ops that keep their input's
+// type and shape and evaluate with evalUnary (Abs to Tanh): each op is
+// unaryOp of its own kind K, a type without fields that names the op and
+// its computation. Each op stays a type of its own, so that callers switch
+// on *Abs or *Relu.
+type unaryOp[K unaryKind] struct{}
+
+// unaryKind is the kind of a unary op: its name and its computation, a
+// package variable.
+type unaryKind interface{ unary() (string, *unaryFn) }
+
+func (*unaryOp[K]) OpType() (string, string) {
+	var k K
+	name, _ := k.unary()
+	return name, "opset1"
+}
+
+func (*unaryOp[K]) Attrs() []ir.Attr { return nil }
+
+func (*unaryOp[K]) Infer(in []ValueInfo) ([]ValueInfo, error) { return inferUnaryArithmetic(in) }
+
+func (*unaryOp[K]) evaluate(in, out []*ir.Tensor, _ Options) error {
+	var k K
+	_, f := k.unary()
+	return evalUnary(in, out, *f)
+}
+
+// The kinds of the unary ops.
+type (
+	abs      struct{}
+	negative struct{}
+	sign     struct{}
+	floor    struct{}
+	ceiling  struct{}
+	relu     struct{}
+	sqrt     struct{}
+	exp      struct{}
+	log      struct{}
+	sigmoid  struct{}
+	tanh     struct{}
+)
+
+func (abs) unary() (string, *unaryFn)      { return "Abs", &absFn }
+func (negative) unary() (string, *unaryFn) { return "Negative", &negativeFn }
+func (sign) unary() (string, *unaryFn)     { return "Sign", &signFn }
+func (floor) unary() (string, *unaryFn)    { return "Floor", &floorFn }
+func (ceiling) unary() (string, *unaryFn)  { return "Ceiling", &ceilingFn }
+func (relu) unary() (string, *unaryFn)     { return "Relu", &reluFn }
+func (sqrt) unary() (string, *unaryFn)     { return "Sqrt", &sqrtFn }
+func (exp) unary() (string, *unaryFn)      { return "Exp", &expFn }
+func (log) unary() (string, *unaryFn)      { return "Log", &logFn }
+func (sigmoid) unary() (string, *unaryFn)  { return "Sigmoid", &sigmoidFn }
+func (tanh) unary() (string, *unaryFn)     { return "Tanh", &tanhFn }
+
+// floatActivation is the one definition of the float activations without
+// attributes that irdiv infers and does not evaluate (HSwish, HSigmoid,
+// Mish, SoftPlus); its kind K names the op and its version.
+type floatActivation[K activationKind] struct{}
+
+// activationKind is the kind of a float activation: its name and version.
+type activationKind interface{ activation() (string, int) }
+
+func (*floatActivation[K]) OpType() (string, string) {
+	var k K
+	name, v := k.activation()
+	return name, opset(v)
+}
+
+func (*floatActivation[K]) Attrs() []ir.Attr { return nil }
+
+func (*floatActivation[K]) Infer(in []ValueInfo) ([]ValueInfo, error) {
+	return inferFloatActivation(in, 1, 1)
+}
+
+// The kinds of the float activations.
+type (
+	hSwish   struct{}
+	hSigmoid struct{}
+	mish     struct{}
+	softPlus struct{}
+)
+
+func (hSwish) activation() (string, int)   { return "HSwish", 4 }
+func (hSigmoid) activation() (string, int) { return "HSigmoid", 5 }
+func (mish) activation() (string, int)     { return "Mish", 4 }
+func (softPlus) activation() (string, int) { return "SoftPlus", 4 }
+
+// registerUnaryOp registers a unaryOp under the name its kind gives.
+func registerUnaryOp[K unaryKind]() {
+	var k K
+	name, _ := k.unary()
+	register(name, []int{1}, unversioned(func(*ir.Layer) (Op, error) { return &unaryOp[K]{}, nil }))
+}
+
+// registerActivation registers a floatActivation under the name and
+// version its kind gives.
+func registerActivation[K activationKind]() {
+	var k K
+	name, v := k.activation()
+	register(name, []int{v}, unversioned(func(*ir.Layer) (Op, error) { return &floatActivation[K]{}, nil }))
+}
+
 func registerUnary() {
-	plain := map[string]func() Op{
-		"Abs": func() Op { return &Abs{} }, "Negative": func() Op { return &Negative{} },
-		"Sign": func() Op { return &Sign{} }, "Floor": func() Op { return &Floor{} },
-		"Ceiling": func() Op { return &Ceiling{} }, "Relu": func() Op { return &Relu{} },
-		"Sqrt": func() Op { return &Sqrt{} }, "Exp": func() Op { return &Exp{} },
-		"Log": func() Op { return &Log{} }, "Sigmoid": func() Op { return &Sigmoid{} },
-		"Tanh": func() Op { return &Tanh{} }, "LogicalNot": func() Op { return &LogicalNot{} },
-	}
-	for name, make := range plain {
-		register(name, []int{1}, unversioned(func(*ir.Layer) (Op, error) { return make(), nil }))
-	}
-	later := map[string]func() Op{
-		"HSwish": func() Op { return &HSwish{} }, "Mish": func() Op { return &Mish{} },
-		"SoftPlus": func() Op { return &SoftPlus{} }, "Swish": func() Op { return &Swish{} },
-		"HSigmoid": func() Op { return &HSigmoid{} },
-	}
-	for name, make := range later {
-		v := 4
-		if name == "HSigmoid" {
-			v = 5
-		}
-		register(name, []int{v}, unversioned(func(*ir.Layer) (Op, error) { return make(), nil }))
-	}
+	registerUnaryOp[abs]()
+	registerUnaryOp[negative]()
+	registerUnaryOp[sign]()
+	registerUnaryOp[floor]()
+	registerUnaryOp[ceiling]()
+	registerUnaryOp[relu]()
+	registerUnaryOp[sqrt]()
+	registerUnaryOp[exp]()
+	registerUnaryOp[log]()
+	registerUnaryOp[sigmoid]()
+	registerUnaryOp[tanh]()
+	registerActivation[hSwish]()
+	registerActivation[hSigmoid]()
+	registerActivation[mish]()
+	registerActivation[softPlus]()
+	register("LogicalNot", []int{1}, unversioned(func(*ir.Layer) (Op, error) { return &LogicalNot{}, nil }))
+	register("Swish", []int{4}, unversioned(func(*ir.Layer) (Op, error) { return &Swish{}, nil }))
 	register("Round", []int{5}, unversioned(func(l *ir.Layer) (Op, error) {
 		m, err := attrs{l}.enum("mode", "ov::op::v5::Round::RoundMode", roundModes, 0)
 		return &Round{RoundMode(m)}, err
@@ -387,39 +483,13 @@ func truncTo(t ir.ElementType, v int64) int64 {
 	return int64(uint64(v) << (64 - bits) >> (64 - bits))
 }
 
-func (*Abs) OpType() (string, string)        { return "Abs", "opset1" }
-func (*Negative) OpType() (string, string)   { return "Negative", "opset1" }
-func (*Sign) OpType() (string, string)       { return "Sign", "opset1" }
-func (*Floor) OpType() (string, string)      { return "Floor", "opset1" }
-func (*Ceiling) OpType() (string, string)    { return "Ceiling", "opset1" }
-func (*Relu) OpType() (string, string)       { return "Relu", "opset1" }
-func (*Sqrt) OpType() (string, string)       { return "Sqrt", "opset1" }
-func (*Exp) OpType() (string, string)        { return "Exp", "opset1" }
-func (*Log) OpType() (string, string)        { return "Log", "opset1" }
-func (*Sigmoid) OpType() (string, string)    { return "Sigmoid", "opset1" }
-func (*Tanh) OpType() (string, string)       { return "Tanh", "opset1" }
 func (*LogicalNot) OpType() (string, string) { return "LogicalNot", "opset1" }
 func (*Round) OpType() (string, string)      { return "Round", "opset5" }
 func (*Clamp) OpType() (string, string)      { return "Clamp", "opset1" }
 func (*Elu) OpType() (string, string)        { return "Elu", "opset1" }
 func (g *Gelu) OpType() (string, string)     { return "Gelu", opset(g.Version) }
-func (*HSwish) OpType() (string, string)     { return "HSwish", "opset4" }
-func (*HSigmoid) OpType() (string, string)   { return "HSigmoid", "opset5" }
-func (*Mish) OpType() (string, string)       { return "Mish", "opset4" }
-func (*SoftPlus) OpType() (string, string)   { return "SoftPlus", "opset4" }
 func (*Swish) OpType() (string, string)      { return "Swish", "opset4" }
 
-func (*Abs) Attrs() []ir.Attr        { return nil }
-func (*Negative) Attrs() []ir.Attr   { return nil }
-func (*Sign) Attrs() []ir.Attr       { return nil }
-func (*Floor) Attrs() []ir.Attr      { return nil }
-func (*Ceiling) Attrs() []ir.Attr    { return nil }
-func (*Relu) Attrs() []ir.Attr       { return nil }
-func (*Sqrt) Attrs() []ir.Attr       { return nil }
-func (*Exp) Attrs() []ir.Attr        { return nil }
-func (*Log) Attrs() []ir.Attr        { return nil }
-func (*Sigmoid) Attrs() []ir.Attr    { return nil }
-func (*Tanh) Attrs() []ir.Attr       { return nil }
 func (*LogicalNot) Attrs() []ir.Attr { return nil }
 func (r *Round) Attrs() []ir.Attr    { return []ir.Attr{attr("mode", r.Mode.String())} }
 func (c *Clamp) Attrs() []ir.Attr {
@@ -432,25 +502,10 @@ func (g *Gelu) Attrs() []ir.Attr {
 	}
 	return nil
 }
-func (*HSwish) Attrs() []ir.Attr   { return nil }
-func (*HSigmoid) Attrs() []ir.Attr { return nil }
-func (*Mish) Attrs() []ir.Attr     { return nil }
-func (*SoftPlus) Attrs() []ir.Attr { return nil }
-func (*Swish) Attrs() []ir.Attr    { return nil }
+func (*Swish) Attrs() []ir.Attr { return nil }
 
-func (*Abs) Infer(in []ValueInfo) ([]ValueInfo, error)      { return inferUnaryArithmetic(in) }
-func (*Negative) Infer(in []ValueInfo) ([]ValueInfo, error) { return inferUnaryArithmetic(in) }
-func (*Sign) Infer(in []ValueInfo) ([]ValueInfo, error)     { return inferUnaryArithmetic(in) }
-func (*Floor) Infer(in []ValueInfo) ([]ValueInfo, error)    { return inferUnaryArithmetic(in) }
-func (*Ceiling) Infer(in []ValueInfo) ([]ValueInfo, error)  { return inferUnaryArithmetic(in) }
-func (*Relu) Infer(in []ValueInfo) ([]ValueInfo, error)     { return inferUnaryArithmetic(in) }
-func (*Sqrt) Infer(in []ValueInfo) ([]ValueInfo, error)     { return inferUnaryArithmetic(in) }
-func (*Exp) Infer(in []ValueInfo) ([]ValueInfo, error)      { return inferUnaryArithmetic(in) }
-func (*Log) Infer(in []ValueInfo) ([]ValueInfo, error)      { return inferUnaryArithmetic(in) }
-func (*Sigmoid) Infer(in []ValueInfo) ([]ValueInfo, error)  { return inferUnaryArithmetic(in) }
-func (*Tanh) Infer(in []ValueInfo) ([]ValueInfo, error)     { return inferUnaryArithmetic(in) }
-func (*Round) Infer(in []ValueInfo) ([]ValueInfo, error)    { return inferUnaryArithmetic(in) }
-func (*Elu) Infer(in []ValueInfo) ([]ValueInfo, error)      { return inferUnaryArithmetic(in) }
+func (*Round) Infer(in []ValueInfo) ([]ValueInfo, error) { return inferUnaryArithmetic(in) }
+func (*Elu) Infer(in []ValueInfo) ([]ValueInfo, error)   { return inferUnaryArithmetic(in) }
 
 // Infer keeps the input's type and shape, whatever the type.
 func (*LogicalNot) Infer(in []ValueInfo) ([]ValueInfo, error) {
@@ -474,11 +529,7 @@ func (c *Clamp) Infer(in []ValueInfo) ([]ValueInfo, error) {
 	return []ValueInfo{{Type: in[0].Type, Shape: in[0].Shape}}, nil
 }
 
-func (*Gelu) Infer(in []ValueInfo) ([]ValueInfo, error)     { return inferFloatActivation(in, 1, 1) }
-func (*HSwish) Infer(in []ValueInfo) ([]ValueInfo, error)   { return inferFloatActivation(in, 1, 1) }
-func (*HSigmoid) Infer(in []ValueInfo) ([]ValueInfo, error) { return inferFloatActivation(in, 1, 1) }
-func (*Mish) Infer(in []ValueInfo) ([]ValueInfo, error)     { return inferFloatActivation(in, 1, 1) }
-func (*SoftPlus) Infer(in []ValueInfo) ([]ValueInfo, error) { return inferFloatActivation(in, 1, 1) }
+func (*Gelu) Infer(in []ValueInfo) ([]ValueInfo, error) { return inferFloatActivation(in, 1, 1) }
 
 // Infer takes the input and an optional scalar beta of the same type.
 func (*Swish) Infer(in []ValueInfo) ([]ValueInfo, error) {
@@ -494,20 +545,6 @@ func (*Swish) Infer(in []ValueInfo) ([]ValueInfo, error) {
 	}
 	return out, nil
 }
-
-func (*Abs) evaluate(in, out []*ir.Tensor, _ Options) error { return evalUnary(in, out, absFn) }
-func (*Negative) evaluate(in, out []*ir.Tensor, _ Options) error {
-	return evalUnary(in, out, negativeFn)
-}
-func (*Sign) evaluate(in, out []*ir.Tensor, _ Options) error    { return evalUnary(in, out, signFn) }
-func (*Floor) evaluate(in, out []*ir.Tensor, _ Options) error   { return evalUnary(in, out, floorFn) }
-func (*Ceiling) evaluate(in, out []*ir.Tensor, _ Options) error { return evalUnary(in, out, ceilingFn) }
-func (*Relu) evaluate(in, out []*ir.Tensor, _ Options) error    { return evalUnary(in, out, reluFn) }
-func (*Sqrt) evaluate(in, out []*ir.Tensor, _ Options) error    { return evalUnary(in, out, sqrtFn) }
-func (*Exp) evaluate(in, out []*ir.Tensor, _ Options) error     { return evalUnary(in, out, expFn) }
-func (*Log) evaluate(in, out []*ir.Tensor, _ Options) error     { return evalUnary(in, out, logFn) }
-func (*Sigmoid) evaluate(in, out []*ir.Tensor, _ Options) error { return evalUnary(in, out, sigmoidFn) }
-func (*Tanh) evaluate(in, out []*ir.Tensor, _ Options) error    { return evalUnary(in, out, tanhFn) }
 
 func (*LogicalNot) evaluate(in, out []*ir.Tensor, _ Options) error {
 	if in[0].Type == ir.Boolean {

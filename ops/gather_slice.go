@@ -1,7 +1,6 @@
 package ops
 
 import (
-	"math"
 	"slices"
 	"strconv"
 
@@ -9,14 +8,18 @@ import (
 	"github.com/irdiv/irdiv/shapeinfer"
 )
 
-// Split is Split-1: NumSplits equal parts along the axis given by the
-// second input.
-type Split struct{ NumSplits int64 }
+// Gather and the slices: ops that pick elements of their data by index.
 
-// VariadicSplit is VariadicSplit-1: parts of the lengths given by the
-// third input (one of them may be -1, the rest of the axis) along the axis
-// given by the second.
-type VariadicSplit struct{}
+// Gather is Gather-1, Gather-7 or Gather-8: data[..., indices, ...] along
+// the axis given by the third input, with BatchDims leading dimensions in
+// common (Gather-7 and -8). Negative indices count from the end and an
+// index out of range gives zeros: OpenVINO's reference does both for every
+// version (src/core/reference/include/openvino/reference/gather.hpp), as
+// the Gather-8 specification documents.
+type Gather struct {
+	Version   int
+	BatchDims int64
+}
 
 // StridedSlice is StridedSlice-1: begin, end and optional strides inputs,
 // with the five masks (a 1 at position i sets the mask for slice index i):
@@ -32,191 +35,166 @@ type StridedSlice struct {
 // (default 0, 1, ...), with Python's clipping of out-of-range bounds.
 type Slice struct{}
 
-// Split
-
-func (*Split) OpType() (string, string) { return "Split", "opset1" }
-
-func (s *Split) Attrs() []ir.Attr {
-	return []ir.Attr{attr("num_splits", strconv.FormatInt(s.NumSplits, 10))}
-}
-
-// splitAxis returns the normalized axis of a Split or VariadicSplit when
-// it and the data rank are known.
-func splitAxis(data, axis ValueInfo) (int, bool, error) {
-	if err := checkIntegral(axis.Type, "Axis"); err != nil {
-		return 0, false, err
-	}
-	if r := axis.Shape.Rank(); r > 0 {
-		return 0, false, errorf("%w: Axis should be a scalar. Got: %s", ErrShape, axis.Shape)
-	}
-	v, ok := constInts(axis)
-	if !ok || data.Shape.DynamicRank {
-		return 0, false, nil
-	}
-	a, err := normalizeAxis(v[0], len(data.Shape.Dims))
-	return a, err == nil, err
-}
-
-func (s *Split) Infer(in []ValueInfo) ([]ValueInfo, error) {
-	if err := inputCount(in, 2, 2); err != nil {
-		return nil, err
-	}
-	if s.NumSplits <= 0 {
-		return nil, errorf("%w: Attribute 'num_splits' must be greater than zero. Got: %d", ErrAttribute, s.NumSplits)
-	}
-	axis, known, err := splitAxis(in[0], in[1])
-	if err != nil {
-		return nil, err
-	}
-	if err := checkOutputCount("num_splits", s.NumSplits); err != nil {
-		return nil, err
-	}
-	shape := in[0].Shape
-	switch {
-	case shape.DynamicRank:
-	case !known:
-		shape = dynamicShape(len(shape.Dims))
-	default:
-		shape = shapeinfer.Shape{Dims: slices.Clone(shape.Dims)}
-		d := shape.Dims[axis]
-		if d.IsStatic() && d.Min%s.NumSplits != 0 {
-			return nil, errorf("%w: Dimension of data input shape along 'axis': %d must be evenly divisible by 'num_splits' attribute value: %d", ErrShape, d.Min, s.NumSplits)
+func registerGatherSlice() {
+	register("Gather", []int{1, 7, 8}, func(l *ir.Layer, v int) (Op, error) {
+		g := &Gather{Version: v}
+		if v > 1 {
+			g.BatchDims = attrs{l}.int("batch_dims", 0)
 		}
-		shape.Dims[axis] = shapeinfer.Dim{Min: ceilDiv(d.Min, s.NumSplits), Max: d.Max}
-		if d.Max != unbounded {
-			shape.Dims[axis].Max = d.Max / s.NumSplits
+		return g, nil
+	})
+	register("StridedSlice", []int{1}, unversioned(func(l *ir.Layer) (Op, error) {
+		a := attrs{l}
+		return &StridedSlice{
+			BeginMask: a.ints("begin_mask"), EndMask: a.ints("end_mask"), NewAxisMask: a.ints("new_axis_mask"),
+			ShrinkAxisMask: a.ints("shrink_axis_mask"), EllipsisMask: a.ints("ellipsis_mask"),
+		}, nil
+	}))
+	register("Slice", []int{8}, unversioned(func(*ir.Layer) (Op, error) { return &Slice{}, nil }))
+}
+
+// Gather
+
+func (g *Gather) OpType() (string, string) { return "Gather", opset(g.Version) }
+
+func (g *Gather) Attrs() []ir.Attr {
+	if g.Version == 1 {
+		return nil
+	}
+	return []ir.Attr{attr("batch_dims", strconv.FormatInt(g.BatchDims, 10))}
+}
+
+// gatherAxes resolves the axis (when known) and batch_dims of a Gather.
+func (g *Gather) gatherAxes(in []ValueInfo) (axis, batchDims int64, axisKnown bool, err error) {
+	dataRank, dataStatic := rankOf(in[0].Shape)
+	idxRank, idxStatic := rankOf(in[1].Shape)
+	batchDims = g.BatchDims
+	if batchDims < 0 && idxStatic {
+		batchDims += int64(idxRank)
+	}
+	if v, ok := constInts(in[2]); ok && len(v) > 0 {
+		axis, axisKnown = v[0], true
+		if dataStatic {
+			n, err := normalizeAxis(axis, dataRank)
+			if err != nil {
+				return 0, 0, false, err
+			}
+			axis = int64(n)
+		}
+		if !(batchDims <= axis || batchDims < 0 || axis < 0) {
+			return 0, 0, false, errorf("%w: After normalization batch_dims must be <= axis. But instead got: batch_dims = %d, axis = %d", ErrAttribute, batchDims, axis)
 		}
 	}
-	out := make([]ValueInfo, s.NumSplits)
-	for i := range out {
-		out[i] = ValueInfo{Type: in[0].Type, Shape: shape}
+	if idxStatic && batchDims < 0 {
+		return 0, 0, false, errorf("%w: The batch_dims must be >= -indices_rank. But instead got: batch_dims = %d, indices_rank = %d", ErrAttribute, g.BatchDims, idxRank)
 	}
-	return out, nil
+	if idxStatic && batchDims >= 0 && batchDims > int64(idxRank) {
+		return 0, 0, false, errorf("%w: The batch_dims must be <= indices_rank. But instead got: batch_dims = %d, indices_rank = %d", ErrAttribute, batchDims, idxRank)
+	}
+	return axis, batchDims, axisKnown, nil
 }
 
-// maxSplitOutputs bounds the outputs of a Split or VariadicSplit, which
-// are allocated before anything else is known: OpenVINO sets no bound,
-// but a layer of more outputs than this is no model anyone runs.
-const maxSplitOutputs = 1 << 16
-
-// checkOutputCount refuses more than maxSplitOutputs outputs.
-func checkOutputCount(what string, n int64) error {
-	if n > maxSplitOutputs {
-		return errorf("%w: %s asks for %d outputs; irdiv makes at most %d", ErrAttribute, what, n, maxSplitOutputs)
-	}
-	return nil
-}
-
-// splitEvaluate copies consecutive parts of src along axis into out.
-func splitEvaluate(src *ir.Tensor, axis int, out []*ir.Tensor) {
-	outer := 1
-	for _, d := range src.Shape[:axis] {
-		outer *= int(d)
-	}
-	inner := 1
-	for _, d := range src.Shape[axis+1:] {
-		inner *= int(d)
-	}
-	size := src.Type.Size()
-	pos := 0
-	for o := range outer {
-		for _, t := range out {
-			n := int(t.Shape[axis]) * inner
-			copyElems(t, o*n, src, pos, n, size)
-			pos += n
-		}
-	}
-}
-
-func (s *Split) evaluate(in, out []*ir.Tensor, _ Options) error {
-	axis, _ := normalizeAxis(intAt(in[1], 0), len(in[0].Shape))
-	splitEvaluate(in[0], axis, out)
-	return nil
-}
-
-// VariadicSplit
-
-func (*VariadicSplit) OpType() (string, string) { return "VariadicSplit", "opset1" }
-func (*VariadicSplit) Attrs() []ir.Attr         { return nil }
-
-func (*VariadicSplit) Infer(in []ValueInfo) ([]ValueInfo, error) {
+func (g *Gather) Infer(in []ValueInfo) ([]ValueInfo, error) {
 	if err := inputCount(in, 3, 3); err != nil {
 		return nil, err
 	}
-	if err := checkIntegral(in[2].Type, "Split lengths"); err != nil {
+	if err := checkIntegral(in[1].Type, "Indices"); err != nil {
 		return nil, err
 	}
-	ls := in[2].Shape
-	if r := ls.Rank(); r >= 0 && r != 1 {
-		return nil, errorf("%w: Split lengths should be a 1D tensor. Got: %s", ErrShape, ls)
-	}
-	if !ls.IsStatic() {
-		return nil, errorf("%w: the number of VariadicSplit outputs is unknown: split lengths of shape %s", ErrShape, ls)
-	}
-	if err := checkOutputCount("the split lengths input", ls.Dims[0].Min); err != nil {
+	if err := checkIntegral(in[2].Type, "Axis"); err != nil {
 		return nil, err
 	}
-	n := int(ls.Dims[0].Min)
-	axis, known, err := splitAxis(in[0], in[1])
+	if s := in[2].Shape; s.IsStatic() {
+		if !(len(s.Dims) == 0 || len(s.Dims) == 1 && s.Dims[0].Min == 1) {
+			return nil, errorf("%w: Axis input must be scalar or have 1 element. But instead got axis_shape = %s", ErrShape, s)
+		}
+	}
+	axis, batchDims, axisKnown, err := g.gatherAxes(in)
 	if err != nil {
 		return nil, err
 	}
-	data := in[0].Shape
-	out := make([]ValueInfo, n)
-	lengths, lengthsKnown := constInts(in[2])
-	for i := range out {
-		out[i] = ValueInfo{Type: in[0].Type}
-		switch {
-		case data.DynamicRank:
-			out[i].Shape = shapeinfer.DynamicRankShape()
-		case !known:
-			out[i].Shape = dynamicShape(len(data.Dims))
-		default:
-			out[i].Shape = shapeinfer.Shape{Dims: slices.Clone(data.Dims)}
-			out[i].Shape.Dims[axis] = shapeinfer.Dynamic()
+	data, idx := in[0].Shape, in[1].Shape
+	if data.DynamicRank || idx.DynamicRank {
+		return []ValueInfo{{Type: in[0].Type, Shape: shapeinfer.DynamicRankShape()}}, nil
+	}
+	if batchDims >= int64(len(data.Dims)) {
+		return nil, errorf("%w: The batch_dims must be < data_rank. But instead got: batch_dims = %d, data_rank = %d", ErrAttribute, batchDims, len(data.Dims))
+	}
+	outRank := len(data.Dims) + len(idx.Dims) - 1 - int(batchDims)
+	if outRank < 0 {
+		return nil, errorf("%w: Gather output rank %d is negative (data %s, indices %s, batch_dims %d)", ErrShape, outRank, data, idx, batchDims)
+	}
+	out := dynamicShape(outRank)
+	i := 0
+	for ; i < int(batchDims); i++ {
+		if i >= len(data.Dims) {
+			return nil, errorf("%w: batch_dims %d is larger than the data rank %d", ErrShape, batchDims, len(data.Dims))
+		}
+		d, ok := shapeinfer.Merge(data.Dims[i], idx.Dims[i])
+		if !ok {
+			return nil, errorf("%w: Shapes %s and %s are not consistent. data and indices must have equal or intersecting sizes until batch_dims", ErrShape, data, idx)
+		}
+		out.Dims[i] = d
+	}
+	if axisKnown {
+		a, idxRank := int(axis), len(idx.Dims)
+		for ; i < a; i++ {
+			out.Dims[i] = data.Dims[i]
+		}
+		for ; i < a+idxRank-int(batchDims); i++ {
+			out.Dims[i] = idx.Dims[int(batchDims)-a+i]
+		}
+		for ; i < outRank; i++ {
+			out.Dims[i] = data.Dims[int(batchDims)+1-idxRank+i]
 		}
 	}
-	if !known || !lengthsKnown {
-		return out, nil
-	}
-	minusOne, sum := -1, int64(0)
-	for i, l := range lengths {
-		switch {
-		case l == -1 && minusOne >= 0:
-			return nil, errorf("%w: Cannot infer split with multiple -1 values at %d and %d", ErrShape, minusOne, i)
-		case l == -1:
-			minusOne = i
-		case l < -1:
-			return nil, errorf("%w: Invalid value %d in split lengths input. Should be >= -1.", ErrShape, l)
-		case sum > math.MaxInt64-l:
-			// The lengths must add up to the axis: a sum past 2^63-1
-			// must not wrap around to it.
-			return nil, errorf("%w: Total length of splits: more than %d must match the length of the chosen axis: %s", ErrShape, int64(math.MaxInt64), data.Dims[axis])
-		default:
-			sum += l
-		}
-	}
-	d := data.Dims[axis]
-	if d.IsStatic() && (minusOne < 0 && sum != d.Min || minusOne >= 0 && sum > d.Min) {
-		return nil, errorf("%w: Total length of splits: %d must match the length of the chosen axis: %d", ErrShape, sum, d.Min)
-	}
-	for i, l := range lengths {
-		if i == minusOne {
-			rest := shapeinfer.Dim{Min: max(d.Min-sum, 0), Max: d.Max}
-			if d.Max != unbounded {
-				rest.Max = d.Max - sum
-			}
-			out[i].Shape.Dims[axis] = rest
-		} else {
-			out[i].Shape.Dims[axis] = shapeinfer.Static(l)
-		}
-	}
-	return out, nil
+	return []ValueInfo{{Type: in[0].Type, Shape: out}}, nil
 }
 
-func (*VariadicSplit) evaluate(in, out []*ir.Tensor, _ Options) error {
-	axis, _ := normalizeAxis(intAt(in[1], 0), len(in[0].Shape))
-	splitEvaluate(in[0], axis, out)
+func (g *Gather) evaluate(in, out []*ir.Tensor, _ Options) error {
+	infos := []ValueInfo{
+		{Shape: staticDims(in[0].Shape)}, {Shape: staticDims(in[1].Shape)}, {Shape: staticDims(in[2].Shape), Value: in[2]},
+	}
+	a64, b64, _, err := g.gatherAxes(infos)
+	if err != nil {
+		return err
+	}
+	data, indices, dst := in[0], in[1], out[0]
+	dd, id := data.Shape, indices.Shape
+	axis, batch := int(a64), int(b64)
+	prod := func(s []int64) int {
+		n := 1
+		for _, d := range s {
+			n *= int(d)
+		}
+		return n
+	}
+	batchSize := prod(dd[:batch])
+	outerSize := prod(dd[batch:axis])
+	idxSize := prod(id[batch:])
+	innerSize := prod(dd[axis+1:])
+	axisSize := int64(dd[axis])
+	batchData, batchOut, batchIdx := prod(dd[batch:]), prod(dst.Shape[batch:]), idxSize
+	size := data.Type.Size()
+	for b := range batchSize {
+		for o := range outerSize {
+			dataOff := batchData*b + innerSize*int(axisSize)*o
+			outOff := batchOut*b + idxSize*innerSize*o
+			for i := range idxSize {
+				k := intAt(indices, i+batchIdx*b)
+				if isU64(indices.Type) && k < 0 {
+					continue // beyond 2^63: out of range
+				}
+				if k < 0 {
+					k += axisSize
+				}
+				if k < 0 || k >= axisSize {
+					continue // zeros, as NewTensor left them
+				}
+				copyElems(dst, outOff+innerSize*i, data, dataOff+innerSize*int(k), innerSize, size)
+			}
+		}
+	}
 	return nil
 }
 

@@ -384,6 +384,31 @@ func forwardDim(d shapeinfer.Dim, pads int64, kernel shapeinfer.Dim, stride int6
 	return addConst(divDim(subClip(padded, kernel), stride, ceil), 1), nil
 }
 
+// convOutput is the output shape of a convolution with n spatial
+// dimensions: the data's batch, channels, then spatial dimensions for the
+// caller to fill.
+func convOutput(data shapeinfer.Shape, n int, channels shapeinfer.Dim) shapeinfer.Shape {
+	out := dynamicShape(n + 2)
+	if !data.DynamicRank {
+		out.Dims[0] = data.Dims[0]
+	}
+	out.Dims[1] = channels
+	return out
+}
+
+// spatialDims are spatial dimension i of the data and of the filters,
+// dynamic where the rank is not known.
+func (lay convLayout) spatialDims(data, filters shapeinfer.Shape, i int) (d, k shapeinfer.Dim) {
+	d, k = shapeinfer.Dynamic(), shapeinfer.Dynamic()
+	if !data.DynamicRank {
+		d = data.Dims[2+i]
+	}
+	if !filters.DynamicRank {
+		k = filters.Dims[lay.lead+i]
+	}
+	return d, k
+}
+
 func (c *ConvAttrs) inferForward(lay convLayout, in []ValueInfo) ([]ValueInfo, error) {
 	n, pb, pe, channels, err := c.check(lay, in, nil)
 	if err != nil {
@@ -394,19 +419,9 @@ func (c *ConvAttrs) inferForward(lay convLayout, in []ValueInfo) ([]ValueInfo, e
 	if n < 0 {
 		return []ValueInfo{{Type: t, Shape: shapeinfer.DynamicRankShape()}}, nil
 	}
-	out := dynamicShape(n + 2)
-	if !data.DynamicRank {
-		out.Dims[0] = data.Dims[0]
-	}
-	out.Dims[1] = channels
+	out := convOutput(data, n, channels)
 	for i := range n {
-		d, k := shapeinfer.Dynamic(), shapeinfer.Dynamic()
-		if !data.DynamicRank {
-			d = data.Dims[2+i]
-		}
-		if !filters.DynamicRank {
-			k = filters.Dims[lay.lead+i]
-		}
+		d, k := lay.spatialDims(data, filters, i)
 		if c.AutoPad.same() {
 			out.Dims[2+i] = divDim(d, c.Strides[i], true)
 			continue
@@ -474,11 +489,7 @@ func (c *ConvAttrs) inferBackprop(lay convLayout, in []ValueInfo, outputPadding 
 	if n < 0 {
 		return []ValueInfo{{Type: t, Shape: shapeinfer.DynamicRankShape()}}, nil
 	}
-	out := dynamicShape(n + 2)
-	if !data.DynamicRank {
-		out.Dims[0] = data.Dims[0]
-	}
-	out.Dims[1] = channels
+	out := convOutput(data, n, channels)
 	if len(in) > 2 {
 		if err := checkIntegral(in[2].Type, "Element type for output shape"); err != nil {
 			return nil, err
@@ -494,13 +505,7 @@ func (c *ConvAttrs) inferBackprop(lay convLayout, in []ValueInfo, outputPadding 
 		return []ValueInfo{{Type: t, Shape: out}}, nil
 	}
 	for i := range n {
-		d, k := shapeinfer.Dynamic(), shapeinfer.Dynamic()
-		if !data.DynamicRank {
-			d = data.Dims[2+i]
-		}
-		if !filters.DynamicRank {
-			k = filters.Dims[lay.lead+i]
-		}
+		d, k := lay.spatialDims(data, filters, i)
 		dim := dimMul(subClip(d, shapeinfer.Static(1)), shapeinfer.Static(c.Strides[i]))
 		dim = dimAdd(dim, dilated(k, c.Dilations[i]))
 		out.Dims[2+i] = padDim(dim, outputPadding[i]-pb[i]-pe[i])
