@@ -222,3 +222,43 @@ func sameInputs(typ, version string) func(im *importer, n *Node) (openvinoForm, 
 
 // formatFloat32 writes a float32 attribute by its shortest decimal form.
 func formatFloat32(f float64) string { return strconv.FormatFloat(f, 'g', -1, 32) }
+
+// importArgReduce writes ArgMax and ArgMin as OpenVINO's frontend does: a
+// TopK-11 of k = 1 (mode max or min, stable, so that the first of equal
+// values wins, as ONNX's default select_last_index=0 says) whose index
+// output, squeezed at the axis unless keepdims, is the result. It gives up
+// (the node stays opaque, which convert refuses) on select_last_index=1
+// or an input of unknown rank.
+func importArgReduce(im *importer, n *Node) ([]tensor, error) {
+	x, ok := im.input(0)
+	out := argReduce(n, []tensor{x})
+	if !ok || rank(x) < 0 || attrInt(n, "select_last_index", 0) != 0 || out == nil || out[0].Shape.DynamicRank {
+		return nil, nil
+	}
+	axis, _ := normAxis(attrInt(n, "axis", 0), rank(x))
+	mode := "max"
+	if n.OpType == "ArgMin" {
+		mode = "min"
+	}
+	k := im.ints("k", true, 1)
+	kept := x.info.Shape
+	kept.Dims = append([]shapeinfer.Dim(nil), kept.Dims...)
+	kept.Dims[axis] = shapeinfer.Static(1)
+	l := im.m.AddLayer("TopK", "opset11", "", data("axis", strconv.Itoa(axis), "mode", mode, "sort", "none", "index_element_type", "i64", "stable", "true"),
+		[]ir.Output{x.out, k.out}, nil)
+	keepdims := attrInt(n, "keepdims", 1) != 0
+	name := nodeName(n) // the node's main layer is named after it
+	if !keepdims {
+		name += "/topk"
+	}
+	im.name(l, name)
+	for i, t := range []ir.ElementType{x.info.Type, ir.I64} {
+		l.Outputs = append(l.Outputs, &ir.Port{ID: uint64(2 + i), Type: t, Precision: t.Precision(), Dims: ir.PortDims(kept)})
+	}
+	indices := tensor{ir.Output{Layer: l, Index: 1}, ops.ValueInfo{Type: ir.I64, Shape: kept}}
+	if keepdims {
+		return []tensor{indices}, nil
+	}
+	squeezed, err := im.one("Squeeze", "opset1", "", nil, indices, im.ints("axis", false, int64(axis)))
+	return []tensor{squeezed}, err
+}

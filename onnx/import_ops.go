@@ -97,6 +97,8 @@ func init() {
 		"Resize":             importResize,
 		"Upsample":           importResize,
 		"Pad":                importPad,
+		"ArgMax":             importArgReduce,
+		"ArgMin":             importArgReduce,
 	}
 }
 
