@@ -81,7 +81,7 @@ func TestHostileAttributes(t *testing.T) {
 		{"gathernd batch_dims 1", hostileModel(13, onnxwire.NodeAttrs("GatherND", "gnd", []string{"x", "i"}, []string{"t"}, onnxwire.IntAttr("batch_dims", 1)), nil,
 			onnxwire.Value("x", onnxwire.Float, 2, 3, 4), onnxwire.Value("i", onnxwire.Int64, 2, 1)), "", "GatherND", []int64{2, 4}},
 		{"roialign output_height -5", hostileModel(13, onnxwire.NodeAttrs("RoiAlign", "roi", []string{"x", "r", "i"}, []string{"t"}, onnxwire.IntAttr("output_height", -5)), nil,
-			onnxwire.Value("x", onnxwire.Float, 1, 3, 8, 8), onnxwire.Value("r", onnxwire.Float, 2, 4), onnxwire.Value("i", onnxwire.Int64, 2)), "", "RoiAlign", []int64{2, 3, -1, 1}},
+			onnxwire.Value("x", onnxwire.Float, 1, 3, 8, 8), onnxwire.Value("r", onnxwire.Float, 2, 4), onnxwire.Value("i", onnxwire.Int64, 2)), "", "ROIAlign", []int64{2, 3, -1, 1}},
 		{"clip of unknown type", customModel(13, onnxwire.Node("Clip", "clip", []string{"u", "u"}, []string{"t"})), "", "Clip", nil},
 		{"gemm alpha of unknown type", customModel(13, onnxwire.NodeAttrs("Gemm", "gemm", []string{"u", "u"}, []string{"t"}, onnxwire.FloatAttr("alpha", 2))), "", "Gemm", nil},
 		{"gemm beta of unknown type", customModel(13, onnxwire.NodeAttrs("Gemm", "gemm", []string{"u", "u", "u"}, []string{"t"}, onnxwire.FloatAttr("beta", 2))), "", "Gemm", nil},

@@ -379,8 +379,21 @@ func (im *importer) opaque(n *Node) error {
 		}
 		srcs = append(srcs, t.out)
 	}
-	domain := cmp.Or(n.Domain, "ai.onnx")
-	l := im.m.AddLayer(n.OpType, domain, "", attrData(n), srcs, nil)
+	typ, version, attrs := n.OpType, cmp.Or(n.Domain, "ai.onnx"), attrData(n)
+	var extra []ops.ValueInfo
+	if toForm := openvinoForms[n.OpType]; toForm != nil && n.Domain == "" {
+		k := im.mark()
+		if form, ok := toForm(im, n); ok {
+			typ, version, attrs, extra = form.typ, form.version, form.data, form.extra
+			srcs = srcs[:0]
+			for _, in := range form.ins {
+				srcs = append(srcs, in.out)
+			}
+		} else {
+			im.rollback(k)
+		}
+	}
+	l := im.m.AddLayer(typ, version, "", attrs, srcs, nil)
 	im.name(l, nodeName(n))
 	results := make([]tensor, len(n.Outputs))
 	var ruled []ops.ValueInfo
@@ -404,6 +417,10 @@ func (im *importer) opaque(n *Node) error {
 		}
 		l.Outputs = append(l.Outputs, &ir.Port{ID: uint64(len(srcs) + i), Type: info.Type, Precision: info.Type.Precision(), Dims: ir.PortDims(info.Shape), DynamicRank: info.Shape.DynamicRank})
 		results[i] = tensor{ir.Output{Layer: l, Index: i}, info}
+	}
+	// Outputs the OpenVINO op has beyond ONNX's, which nothing reads.
+	for _, info := range extra {
+		l.Outputs = append(l.Outputs, &ir.Port{ID: uint64(len(srcs) + len(l.Outputs)), Type: info.Type, Precision: info.Type.Precision(), Dims: ir.PortDims(info.Shape)})
 	}
 	return im.define(n, results)
 }

@@ -97,6 +97,8 @@ func init() {
 		"Resize":             importResize,
 		"Upsample":           importResize,
 		"Pad":                importPad,
+		"ArgMax":             importArgReduce,
+		"ArgMin":             importArgReduce,
 	}
 }
 
@@ -347,7 +349,7 @@ func (im *importer) dropoutGuard(x, mode, ratio tensor, trainingKnown, rateKnown
 		return tensor{}, err
 	}
 	one, _ := im.scalarOf("one", ir.I32, 1)
-	g, err := im.one("Divide", "opset1", "random_in_training_mode_unless_ratio_is_0", data("auto_broadcast", "numpy", "m_pythondiv", "true"), one, divisor)
+	g, err := im.one("Divide", "opset1", "random_in_training_mode_unless_ratio_is_0", data("auto_broadcast", "numpy", "m_pythondiv", im.helperPythonDiv()), one, divisor)
 	if err != nil {
 		return tensor{}, err
 	}
@@ -993,12 +995,16 @@ func (im *importer) rangeGuard(start, limit, delta tensor) (tensor, error) {
 	if err != nil {
 		return tensor{}, err
 	}
-	divisor, err := im.one("Convert", "opset1", "length_divisor", data("destination_type", "i32"), within)
+	// Select rather than Convert of the boolean: validate follows Select,
+	// so it knows the divisor is 0 or 1 and reports nothing of a guard
+	// the model does not have.
+	one, _ := im.scalarOf("length_one", ir.I32, 1)
+	zero, _ := im.scalarOf("length_zero", ir.I32, 0)
+	divisor, err := im.one("Select", "opset1", "length_divisor", data("auto_broadcast", "numpy"), within, one, zero)
 	if err != nil {
 		return tensor{}, err
 	}
-	one, _ := im.scalarOf("length_one", ir.I32, 1)
-	g, err := im.one("Divide", "opset1", "length_of_2^32_or_more_past_every_cap", data("auto_broadcast", "numpy", "m_pythondiv", "true"), one, divisor)
+	g, err := im.one("Divide", "opset1", "length_of_2^32_or_more_past_every_cap", data("auto_broadcast", "numpy", "m_pythondiv", im.helperPythonDiv()), one, divisor)
 	if err != nil {
 		return tensor{}, err
 	}
@@ -1006,6 +1012,15 @@ func (im *importer) rangeGuard(start, limit, delta tensor) (tensor, error) {
 		return tensor{}, err
 	}
 	return im.one("Multiply", "opset1", "guarded_delta", bc(numpy), delta, g)
+}
+
+// helperPythonDiv is the m_pythondiv of an integer Divide that the import
+// builds itself, not from a Div, on operands whose signs never differ:
+// "false" in the faithful conversion, whose integer Divides all truncate
+// as ONNX's Div does, so that validate of the IR finds no flooring Divide
+// there that the model does not have; OpenVINO's default "true" otherwise.
+func (im *importer) helperPythonDiv() string {
+	return strconv.FormatBool(!im.opts.Faithful)
 }
 
 func importExpand(im *importer, n *Node) ([]tensor, error) {
@@ -1139,7 +1154,7 @@ func importSplit(im *importer, n *Node) ([]tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	chunk, err := im.one("Divide", "opset1", "chunk", data("auto_broadcast", "numpy", "m_pythondiv", "true"), up, im.ints("parts", false, parts))
+	chunk, err := im.one("Divide", "opset1", "chunk", data("auto_broadcast", "numpy", "m_pythondiv", im.helperPythonDiv()), up, im.ints("parts", false, parts))
 	if err != nil {
 		return nil, err
 	}

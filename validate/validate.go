@@ -254,7 +254,10 @@ func (v *validator) checkPort(l *ir.Layer, p *ir.Port, inferred ops.ValueInfo) {
 		v.r.add(Error, StructurePortType, l, Evidence{{"declared", p.Type.Precision()}, {"inferred", inferred.Type.String()}},
 			"output port %d declares %s, but the layer computes %s", p.ID, p.Type.Precision(), inferred.Type)
 	}
-	if inferred.Shape.DynamicRank || p.DynamicRank {
+	// A port without dims is a scalar or of dynamic rank: OpenVINO's
+	// serializer writes the dims of a shape, and one of dynamic rank has
+	// none, so the file cannot tell them apart.
+	if inferred.Shape.DynamicRank || p.DynamicRank || len(p.Dims) == 0 {
 		return
 	}
 	ok := len(p.Dims) == len(inferred.Shape.Dims)

@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
@@ -17,8 +20,12 @@ Converts a whole ONNX model into IR v11 (.xml and .bin), op by op as
 OpenVINO's ONNX frontend does, but faithfully for Div: ONNX's Div
 truncates integers, so its Divides get m_pythondiv="false" (OpenVINO's
 frontend writes "true", which floors); Div-1 and Div-6 keep their legacy
-broadcast rule, checked first. docs/ops.md lists the ops it maps; any other
-op is kept as a layer of its ONNX type, with its declared outputs.`
+broadcast rule, checked first. docs/ops.md lists the ops it maps; ops
+irdiv only types are written as OpenVINO's (HardSigmoid-1, NonZero-3,
+TopK-11, ROIAlign, ScatterElementsUpdate, GatherND-8, NonMaxSuppression-9...).
+A model holding an op of no OpenVINO opset is refused, as OpenVINO's reader
+would refuse the IR. Dynamic dims are written <dim>-1</dim>, and a port of
+dynamic rank without dims, as OpenVINO's serializer writes them.`
 
 func convertCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("convert", convertHelp, stdout)
@@ -45,6 +52,9 @@ func convertCmd(args []string, stdout, stderr io.Writer) error {
 	model, err := onnx.Convert(m)
 	if err != nil {
 		return err
+	}
+	if err := openvinoOpsOnly(model); err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	if err := readsBack(model); err != nil {
 		return fmt.Errorf("%s: irdiv would write an IR it cannot read back, so it writes none: %w", pos[0], err)
@@ -95,6 +105,44 @@ func readsBack(model *ir.Model) error {
 		}
 	}
 	return nil
+}
+
+// openvinoOpsOnly refuses a model holding a layer of no OpenVINO opset
+// (version "opsetN"), bodies included: the ONNX ops that irdiv knows no
+// OpenVINO counterpart for, or of another domain. OpenVINO's reader
+// creates a layer only from its opsets (or an extension registered for
+// it), and fails on any other version ("Cannot create Sin layer s id:3
+// from unsupported opset: ai.onnx"), so convert writes no such IR. The
+// error names the first such layer and counts the op types.
+func openvinoOpsOnly(m *ir.Model) error {
+	var first *ir.Layer
+	count := map[string]int{}
+	var walk func(m *ir.Model)
+	walk = func(m *ir.Model) {
+		for _, l := range m.Layers {
+			if n, err := strconv.Atoi(strings.TrimPrefix(l.Version, "opset")); !strings.HasPrefix(l.Version, "opset") || err != nil || n < 1 {
+				if first == nil {
+					first = l
+				}
+				count[l.Type+" ("+l.Version+")"]++
+			}
+			for _, e := range l.Extra {
+				if e.Body != nil {
+					walk(e.Body)
+				}
+			}
+		}
+	}
+	walk(m)
+	if first == nil {
+		return nil
+	}
+	var types []string
+	for _, t := range slices.Sorted(maps.Keys(count)) {
+		types = append(types, fmt.Sprintf("%s x%d", t, count[t]))
+	}
+	return fmt.Errorf("layer %q (id %d) is ONNX's %s, which irdiv does not write as an OpenVINO op; OpenVINO's reader accepts only the ops of its opsets, so irdiv writes no IR (layers of no opset: %s)",
+		first.Name, first.ID, first.Type, strings.Join(types, ", "))
 }
 
 // checkOutputNames refuses graph outputs that the IR cannot name apart:

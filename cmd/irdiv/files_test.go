@@ -151,12 +151,12 @@ func TestRunComputesWhatItCan(t *testing.T) {
 	}, nil, [][]byte{onnxwire.Value("x", onnxwire.Float, 2)}, [][]byte{onnxwire.Value("a", onnxwire.Float, 2), onnxwire.Value("c", onnxwire.Float, 2)})
 	writeFiles(t, dir, map[string][]byte{"model.onnx": onnxwire.Model(13, graph)})
 	stdout, stderr, code := irdiv(t, "run", filepath.Join(dir, "model.onnx"))
-	for _, want := range []string{`output "a"`, `output "c"          not computed: it needs layer "acos" (id 2) (Acos ai.onnx)`} {
+	for _, want := range []string{`output "a"`, `output "c"          not computed: it needs layer "acos" (id 2) (Acos opset1)`} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("missing %q in\n%s", want, stdout)
 		}
 	}
-	if code != 1 || !strings.Contains(stderr, "irdiv cannot execute 1 layer (Acos ai.onnx x1)") || !strings.Contains(stderr, "computed the 1 other output without them") {
+	if code != 1 || !strings.Contains(stderr, "irdiv cannot execute 1 layer (Acos opset1 x1)") || !strings.Contains(stderr, "computed the 1 other output without them") {
 		t.Errorf("exit %d %q", code, stderr)
 	}
 }

@@ -656,11 +656,11 @@ func (b *corpusBuilder) imports() {
 	onnxRun("onnx-gathernd-batch-dims-max", onnxwire.Model(13, onnxwire.Graph("g",
 		[][]byte{onnxwire.NodeAttrs("GatherND", "gnd", []string{"x", "i"}, []string{"t"}, onnxwire.IntAttr("batch_dims", 1<<63-1)), relu}, nil,
 		[][]byte{onnxwire.Value("x", onnxwire.Float, 2, 3), onnxwire.Value("i", onnxwire.Int64, 2, 1)}, [][]byte{y})),
-		`irdiv cannot execute 1 layer (GatherND ai.onnx x1)`)
+		`irdiv cannot execute 1 layer (GatherND opset8 x1)`)
 	onnxRun("onnx-roialign-output-height-negative", onnxwire.Model(13, onnxwire.Graph("g",
 		[][]byte{onnxwire.NodeAttrs("RoiAlign", "roi", []string{"x", "r", "i"}, []string{"t"}, onnxwire.IntAttr("output_height", -5)), relu}, nil,
 		[][]byte{onnxwire.Value("x", onnxwire.Float, 1, 3, 8, 8), onnxwire.Value("r", onnxwire.Float, 2, 4), onnxwire.Value("i", onnxwire.Int64, 2)}, [][]byte{y})),
-		`irdiv cannot execute 1 layer (RoiAlign ai.onnx x1)`)
+		`irdiv cannot execute 1 layer (ROIAlign opset3 x1)`)
 	// An op of another domain computes a tensor of unknown element type;
 	// the converters that make a constant of their input's type (Clip's
 	// omitted bound, Gemm's alpha and beta, Pad-2's value, Slice's steps)
