@@ -119,6 +119,78 @@ func TestDifferentialCases(t *testing.T) {
 				output("div", onnxwire.Int64),
 			was: vAgree, wants: []string{vError, vPossible},
 		},
+		{
+			// y[0] - y[-1] is 0 while y has its declared one element, not
+			// at other shapes: y = [3, -2] gives 5 // 2 (seed 825).
+			name: "an element layout at the declared shapes proves nothing for other shapes",
+			g: new(graph).input("y", onnxwire.Int64, fixed(1)).
+				i64("first", []int64{}, 0).i64("last", []int64{}, -1).i64("two", []int64{}, 2).
+				node("Gather", []string{"y", "first"}, "a", onnxwire.IntAttr("axis", 0)).
+				node("Gather", []string{"y", "last"}, "b", onnxwire.IntAttr("axis", 0)).
+				node("Sub", []string{"a", "b"}, "d").node("Div", []string{"d", "two"}, "div").
+				output("div", onnxwire.Int64),
+			was: vAgree, wants: []string{vReshape, vPossible},
+		},
+		{
+			// The sum of clip(y, 0, 1) is in [0, 1] while y has its one
+			// declared element, in [0, n] at n elements: y = [1, 1] gives
+			// 1 // -2.
+			name: "a sum of tracked elements counts them at the declared shapes only",
+			g: new(graph).input("y", onnxwire.Int64, fixed(1)).
+				i64("zero", []int64{}, 0).i64("one", []int64{}, 1).i64("axes", []int64{1}, 0).i64("minus_two", []int64{}, -2).
+				node("Clip", []string{"y", "zero", "one"}, "c").
+				node("ReduceSum", []string{"c", "axes"}, "s", onnxwire.IntAttr("keepdims", 0)).
+				node("Sub", []string{"s", "one"}, "d").node("Div", []string{"d", "minus_two"}, "div").
+				output("div", onnxwire.Int64),
+			was: vAgree, wants: []string{vReshape, vPossible},
+		},
+		{
+			// Reshape of y[2] to max(Shape(y), 7) - Shape(y) = [5] fails
+			// at every input: the validator's inference at the declared
+			// shapes fails there and left the layer opaque, which the
+			// concrete evaluation ran past, so y = [-3, 1] was a
+			// counter-example ONNX Runtime cannot run (seeds 394, 487,
+			// 1093).
+			name: "a layer whose inference fails is evaluated, not run past",
+			g: new(graph).input("y", onnxwire.Int64, fixed(2)).
+				i64("seven", []int64{}, 7).i64("two", []int64{}, 2).
+				node("Div", []string{"y", "two"}, "div").
+				node("Shape", []string{"y"}, "s").node("Max", []string{"s", "seven"}, "m").node("Sub", []string{"m", "s"}, "p").
+				node("Reshape", []string{"y", "p"}, "r").
+				output("div", onnxwire.Int64).output("r", onnxwire.Int64),
+			was: vError, wants: []string{vPossible},
+		},
+		{
+			// At L = 3 the MaxPool's ceil_mode drops its last window (1,
+			// not 2), which ONNX Runtime's shape inference keeps; its
+			// planner gives the AveragePool's output of that size (2) the
+			// MaxPool's buffer, and the model fails at every input (seed
+			// 1851): (3 - 2*2) / 3 is no counter-example.
+			name: "ONNX Runtime fails where a dropped pooling window clashes with another tensor's buffer",
+			g: new(graph).input("x", onnxwire.Float, param("S"), param("T"), fixed(3)).
+				i64("i2", []int64{}, 2).i64("two", []int64{}, 2).i64("three", []int64{}, 3).
+				node("AveragePool", []string{"x"}, "p", onnxwire.IntsAttr("kernel_shape", 1), onnxwire.IntsAttr("strides", 2)).
+				node("Shape", []string{"p"}, "ps").node("Gather", []string{"ps", "i2"}, "pl", onnxwire.IntAttr("axis", 0)).
+				node("Shape", []string{"x"}, "xs").node("Gather", []string{"xs", "i2"}, "l", onnxwire.IntAttr("axis", 0)).
+				node("Mul", []string{"pl", "two"}, "m").node("Sub", []string{"l", "m"}, "d").node("Div", []string{"d", "three"}, "div").
+				node("MaxPool", []string{"x"}, "q", onnxwire.IntsAttr("kernel_shape", 3), onnxwire.IntsAttr("strides", 3), onnxwire.IntsAttr("pads", 0, 2), onnxwire.IntAttr("ceil_mode", 1)).
+				node("Shape", []string{"q"}, "qs").node("Gather", []string{"qs", "i2"}, "ql", onnxwire.IntAttr("axis", 0)).
+				output("div", onnxwire.Int64).output("ql", onnxwire.Int64),
+			was: vError, wants: []string{vPossible},
+		},
+		{
+			// A pooling keeps its input's channels: 16 at the declared
+			// shapes, 5 at x: [1, 5, 3, 4], where 5 / -2 is inexact (seed
+			// 2740).
+			name: "a pooling's channels are its input's at every shape",
+			g: new(graph).input("x", onnxwire.Float, fixed(1), fixed(16), fixed(3), fixed(4)).
+				i64("one", []int64{}, 1).i64("minus_two", []int64{}, -2).
+				node("AveragePool", []string{"x"}, "p", onnxwire.IntsAttr("kernel_shape", 2, 2)).
+				node("Shape", []string{"p"}, "s").node("Gather", []string{"s", "one"}, "c", onnxwire.IntAttr("axis", 0)).
+				node("Div", []string{"c", "minus_two"}, "div").
+				output("div", onnxwire.Int64),
+			was: vAgree, wants: []string{vReshape, vPossible},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			om, err := onnx.Read(onnxwire.Model(13, onnxwire.Graph("g", tc.g.nodes, tc.g.inits, tc.g.inputs, tc.g.outputs)), onnx.ReadOptions{})

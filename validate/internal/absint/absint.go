@@ -81,6 +81,18 @@ type Value struct {
 	Shape bool
 	// F bounds the elements of a float tensor (nil: nothing known).
 	F *FloatRange
+	// DeclaredLayout marks a value computed from the element layout at
+	// the declared shapes of a tensor whose dims vary with the input
+	// shapes (see Analysis.markLayout): its expressions hold at the
+	// declared shapes only. Gather(y, 0) and Gather(y, -1) of y: i64[1]
+	// are one element there, two at other shapes, so their difference
+	// is 0 at the declared shapes only; a sum of y's tracked elements
+	// counts one of them.
+	DeclaredLayout bool
+	// DeclaredDims marks dims that hold at the declared shapes only:
+	// taken from such a layout (Slice(y, 0, 2) of y: i64[1] has one
+	// element there), or sized by marked elements.
+	DeclaredDims bool
 }
 
 // FloatRange bounds the elements of a float tensor: within [Lo, Hi], or

@@ -48,10 +48,19 @@ func (a *Analysis) spatial(l *ir.Layer, s ops.Spatial, ins []*Value, infos []ops
 	}
 	dims := make([]sym.Expr, x.Rank)
 	dims[0] = x.Dims[0]
+	// The channels: a pooling keeps its input's, which vary with the
+	// input shapes though the declared ones are static (seed 2740: an
+	// AveragePool's 16 channels were 16 at every shape); a convolution's
+	// are its filter's, constants where the filter's dims are.
 	ch := infos[0].Shape.Dims[1]
-	if ch.IsStatic() {
+	_, maxPool := s.(*ops.MaxPool)
+	_, avgPool := s.(*ops.AvgPool)
+	switch {
+	case maxPool || avgPool:
+		dims[1] = x.Dims[1]
+	case ch.IsStatic() && len(ins) > 1 && constantDims(ins[1]):
 		dims[1] = sym.Const(ch.Min)
-	} else {
+	default:
 		dims[1] = a.opaque(l, 0, infos[0]).Dims[1]
 	}
 	for i := 2; i < x.Rank; i++ {

@@ -101,3 +101,16 @@ func divideF(x, y *FloatRange) *FloatRange {
 	}
 	return anyFloat
 }
+
+// DeclaredLayout tells whether an operand of l is computed from an
+// element layout that holds at the declared shapes only (see
+// Value.DeclaredLayout): what is proven of its pairs holds there, not
+// for every input shape.
+func (a *Analysis) DeclaredLayout(l *ir.Layer) bool {
+	for i := range l.Inputs {
+		if a.In(l, i).DeclaredLayout {
+			return true
+		}
+	}
+	return false
+}

@@ -60,12 +60,14 @@ func (a *Analysis) transfer(l *ir.Layer) []*Value {
 		return out
 	}
 	if out := a.trace(op, ins, infos); out != nil {
+		a.markLayout(op, ins, out, !a.ruleDims(l, op, ins, infos, out))
 		return out
 	}
 	out := a.apply(&call{l: l, op: op, ins: ins, infos: infos})
 	if out == nil {
 		return fallback()
 	}
+	a.markLayout(op, ins, out, false)
 	for i, v := range out {
 		if i >= len(infos) || infos[i].Shape.DynamicRank {
 			continue
@@ -87,6 +89,106 @@ func (a *Analysis) transfer(l *ir.Layer) []*Value {
 		}
 	}
 	return out
+}
+
+// markLayout sets DeclaredLayout on the outputs of an op that places,
+// picks or counts the tracked elements of a value whose dims vary with
+// the input shapes, or reads elements that hold DeclaredLayout: those
+// elements are laid out as at the declared shapes only. Element-wise
+// ops pair the same positions at every shape, and keep a value's layout
+// free. It sets DeclaredDims where the dims come from such a layout too:
+// trace gives the dims at the declared shapes as constants, and an op
+// whose shape, indices or axes are marked elements sizes its output by
+// them. ShapeOf's elements are dims: marked where those are.
+func (a *Analysis) markLayout(op ops.Op, ins []*Value, out []*Value, traced bool) {
+	layout, dims := false, false
+	for i, v := range ins {
+		if _, ok := op.(*ops.ShapeOf); ok {
+			layout, dims = layout || v.DeclaredDims, dims || v.DeclaredDims
+			continue
+		}
+		dims = dims || v.DeclaredDims || v.DeclaredLayout && !isData(op, len(ins), i)
+		if v.DeclaredLayout {
+			layout = true
+		}
+		if v.Elems != nil && !elementWise(op) && !constantDims(v) {
+			layout = true
+			dims = dims || traced
+		}
+	}
+	for _, v := range out {
+		if v != nil {
+			v.DeclaredLayout = v.DeclaredLayout || layout || dims
+			v.DeclaredDims = v.DeclaredDims || dims
+		}
+	}
+}
+
+// isData tells whether input i of op is data whose elements do not size
+// the output (conservatively: the inputs irdiv's rules read as data).
+func isData(op ops.Op, n, i int) bool {
+	switch op.(type) {
+	case *ops.Reduce:
+		return i == 0
+	case *ops.MatMul:
+		return true
+	}
+	return elementWise(op) || slices.Contains(dataInputs(op, n), i)
+}
+
+// ruleDims gives traced outputs the dims of the op's rule where a data
+// input's dims vary with the input shapes: trace's are the constants of
+// the declared shapes, the rule's hold at every shape. It reports
+// whether the dims hold at every shape.
+func (a *Analysis) ruleDims(l *ir.Layer, op ops.Op, ins []*Value, infos []ops.ValueInfo, out []*Value) bool {
+	varying := false
+	for _, i := range dataInputs(op, len(ins)) {
+		varying = varying || i < len(ins) && !constantDims(ins[i])
+	}
+	if !varying {
+		return true
+	}
+	r := a.apply(&call{l: l, op: op, ins: ins, infos: infos})
+	if len(r) != len(out) {
+		return false
+	}
+	for i, v := range r {
+		if v == nil || v.Rank != out[i].Rank {
+			return false
+		}
+	}
+	for i, v := range r {
+		out[i].Dims = v.Dims
+	}
+	return true
+}
+
+// constantDims tells whether a value's dims are constants at every input
+// shape (not only at the declared ones, which Static holds).
+func constantDims(v *Value) bool {
+	if v.Rank < 0 {
+		return false
+	}
+	for _, d := range v.Dims {
+		if _, ok := d.IsConst(); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// elementWise lists the ops whose every output element is computed from
+// the input elements at its own position (broadcast): their rules pair
+// elements the same way at every shape.
+func elementWise(op ops.Op) bool {
+	switch op.(type) {
+	case *ops.Add, *ops.Subtract, *ops.Multiply, *ops.Divide, *ops.FloorMod, *ops.Mod, *ops.Minimum, *ops.Maximum,
+		*ops.SquaredDifference, *ops.Power, *ops.LogicalAnd, *ops.LogicalOr, *ops.LogicalXor, *ops.LogicalNot,
+		*ops.Equal, *ops.NotEqual, *ops.Less, *ops.LessEqual, *ops.Greater, *ops.GreaterEqual, *ops.Select,
+		*ops.Abs, *ops.Negative, *ops.Sign, *ops.Floor, *ops.Ceiling, *ops.Round, *ops.Relu, *ops.Clamp, *ops.Convert:
+		return true
+	}
+	return false
 }
 
 // fold computes an op of constants, as OpenVINO's constant folding does.

@@ -59,6 +59,9 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 			continue
 		}
 		op := s.an.Ops[l]
+		if op == nil {
+			op = s.failedOp(l)
+		}
 		n := len(s.an.Infos[l])
 		set := func(i int, info ops.ValueInfo, t *ir.Tensor) {
 			out := ir.Output{Layer: l, Index: i}
@@ -149,6 +152,36 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 		}
 	}
 	return run
+}
+
+// failedOp is the op of a layer ops knows whose inference failed at the
+// declared shapes (a Reshape whose computed pattern does not fit its
+// input): the analysis leaves it opaque, but a concrete evaluation must
+// run it, or it would run the model past a layer that fails on these
+// inputs too (ONNX Runtime refuses such a counter-example). nil for a
+// layer ops does not know, or cannot build, which stays opaque.
+func (s *Searcher) failedOp(l *ir.Layer) ops.Op {
+	if s.failed == nil {
+		s.failed = make(map[*ir.Layer]ops.Op)
+	}
+	if op, ok := s.failed[l]; ok {
+		return op
+	}
+	op, err := ops.New(l)
+	if err != nil || len(s.an.Infos[l]) != len(l.Outputs) {
+		op = nil
+	}
+	for i := range l.Inputs {
+		if srcs := s.an.Sources[l]; i >= len(srcs) || srcs[i].Layer == nil {
+			op = nil // unconnected: the model is broken, and stays opaque here
+		}
+	}
+	switch op.(type) {
+	case *ops.Parameter, *ops.Const, *ops.Result:
+		op = nil // opaque for want of a tensor: nothing to evaluate
+	}
+	s.failed[l] = op
+	return op
 }
 
 // fitsBudget reports whether outputs of these static shapes fit the caps.

@@ -56,6 +56,9 @@ type Searcher struct {
 	// reaching are the layers some Result depends on, once a search
 	// needs them.
 	reaching map[*ir.Layer]bool
+	// failed are the ops of the layers left opaque whose op ops can
+	// build (see failedOp), once an evaluation needs them.
+	failed map[*ir.Layer]ops.Op
 }
 
 // New returns a Searcher of an analysed model.
