@@ -2,6 +2,7 @@ package validate
 
 import (
 	"encoding/binary"
+	"math"
 	"slices"
 	"testing"
 
@@ -25,6 +26,11 @@ func (g *graph) i64(name string, dims []int64, vs ...int64) *graph {
 		binary.LittleEndian.PutUint64(raw[8*i:], uint64(v))
 	}
 	g.inits = append(g.inits, onnxwire.Tensor(name, onnxwire.Int64, dims, raw))
+	return g
+}
+
+func (g *graph) f32(name string, v float32) *graph {
+	g.inits = append(g.inits, onnxwire.Tensor(name, onnxwire.Float, []int64{}, binary.LittleEndian.AppendUint32(nil, math.Float32bits(v))))
 	return g
 }
 
@@ -159,6 +165,29 @@ func TestDifferentialCases(t *testing.T) {
 				node("Reshape", []string{"y", "p"}, "r").
 				output("div", onnxwire.Int64).output("r", onnxwire.Int64),
 			was: vError, wants: []string{vPossible},
+		},
+		{
+			// A Resize to sizes computed from floats that may be NaN (800 /
+			// H at H = 0) makes dims from integers of any value; but a
+			// tensor that exists has no negative dim, so a dim of the
+			// Resize's output is one: the Div of two dims is proven
+			// (a warning while the conversion's value was all of i64).
+			name: "a dim made from a float conversion is still not negative",
+			g: new(graph).input("x", onnxwire.Float, fixed(1), fixed(1), param("H"), param("W")).
+				i64("i2", []int64{1}, 2).i64("i3", []int64{1}, 3).i64("ones", []int64{2}, 1, 1).i64("s2", []int64{}, 2).i64("s3", []int64{}, 3).
+				f32("k", 800).
+				node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "i2"}, "h", onnxwire.IntAttr("axis", 0)).
+				node("Gather", []string{"s", "i3"}, "w", onnxwire.IntAttr("axis", 0)).
+				node("Cast", []string{"h"}, "hf", onnxwire.IntAttr("to", onnxwire.Float)).
+				node("Div", []string{"k", "hf"}, "scale").node("Mul", []string{"hf", "scale"}, "hs").
+				node("Cast", []string{"hs"}, "hi", onnxwire.IntAttr("to", onnxwire.Int64)).
+				node("Concat", []string{"ones", "hi", "w"}, "sizes", onnxwire.IntAttr("axis", 0)).
+				node("Resize", []string{"x", "", "", "sizes"}, "r").
+				node("Shape", []string{"r"}, "rs").node("Gather", []string{"rs", "s2"}, "a", onnxwire.IntAttr("axis", 0)).
+				node("Gather", []string{"s", "s3"}, "b", onnxwire.IntAttr("axis", 0)).
+				node("Div", []string{"a", "b"}, "div").
+				output("div", onnxwire.Int64),
+			was: vPossible, wants: []string{vAgree},
 		},
 		{
 			// A pooling keeps its input's channels: 16 at the declared

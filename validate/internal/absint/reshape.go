@@ -62,7 +62,16 @@ func (a *Analysis) shapeOf(x *Value, t ir.ElementType) *Value {
 		return nil
 	}
 	v := &Value{Type: t, Rank: 1, Dims: []sym.Expr{sym.Const(int64(x.Rank))}, Int: true, Elems: make([]sym.Expr, x.Rank), Shape: true}
-	copy(v.Elems, x.Dims)
+	for i, d := range x.Dims {
+		// A tensor that exists has no negative dim: where a dim comes
+		// from values (a Resize to sizes computed from floats), the op
+		// that made it ran only if they were not negative, so max(d, 0)
+		// is d wherever the model gets here.
+		if !a.decide.Range(d).Lo.AtLeast(0) {
+			d = a.B.Max(d, sym.Const(0))
+		}
+		v.Elems[i] = d
+	}
 	return v
 }
 
