@@ -6,6 +6,7 @@ import (
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/validate/internal/absint"
 )
 
 // Coverage says what became of every integer Divide of a model, so that
@@ -130,10 +131,17 @@ func (v *validator) bodies(l *ir.Layer) {
 			if !isIntegerDivide(inner) {
 				continue
 			}
+			path := b.path + " > " + inner.String()
 			v.r.Coverage.IntegerDivides++
-			v.r.Coverage.Divides = append(v.r.Coverage.Divides, Unanalysed{Layer: l, Path: b.path + " > " + inner.String()})
-			v.notAnalysed(l, b.path+" > "+inner.String(), "the integer Divide "+inner.String()+" inside "+b.where,
-				"irdiv does not analyse the bodies of If, Loop and TensorIterator yet")
+			v.r.Coverage.Divides = append(v.r.Coverage.Divides, Unanalysed{Layer: l, Path: path})
+			if why, ok := v.bodyAgrees(b.m, inner); ok {
+				v.r.Coverage.Proven++
+				v.r.add(Note, FloorTruncAgree, l, Evidence{{"reason", why}, {"divide", path}},
+					"the integer Divide %s inside %s floors where ONNX truncates, but they agree there for every value the body may receive: %s (the body's inputs taken as any value of their types and any shape, so that what the outer graph passes, at every iteration, is covered; zero divisors and MIN / -1 inside bodies are not searched)", inner, b.where, why)
+				continue
+			}
+			v.notAnalysed(l, path, "the integer Divide "+inner.String()+" inside "+b.where,
+				"irdiv proves the Divides of If, Loop and TensorIterator bodies where it can for every value a body receives, but searches no counter-example through bodies yet")
 		}
 	}
 }
@@ -202,4 +210,38 @@ func (v *validator) countDivides() {
 			v.r.Coverage.Clean++
 		}
 	}
+}
+
+// bodyAgrees tries to prove that floor and truncation agree for a
+// flooring integer Divide d inside a body of a model from ONNX, whatever
+// the body receives: the body is analysed on its own, its Parameters any
+// value of their types at any shape of their rank. That covers every
+// value the outer graph may pass, and every iteration of a Loop (its
+// carried values widened to all of their type), so a proof here is
+// sound; what it cannot prove stays a warning.
+func (v *validator) bodyAgrees(body *ir.Model, d *ir.Layer) (string, bool) {
+	if v.origin != fromONNX {
+		return "", false
+	}
+	if v.bodyAnalyses == nil {
+		v.bodyAnalyses = make(map[*ir.Model]*absint.Analysis)
+	}
+	an, ok := v.bodyAnalyses[body]
+	if !ok {
+		an = analyzeModel(body)
+		v.bodyAnalyses[body] = an
+	}
+	op, ok := an.Ops[d].(*ops.Divide)
+	if !ok || !op.PythonDiv {
+		return "", false
+	}
+	if out := an.Values[ir.Output{Layer: d}]; out == nil || !out.Int || !out.Type.IsSigned() {
+		return "", false
+	}
+	pairs := an.Pairs(d, op.Broadcast)
+	if len(pairs) == 0 || an.DeclaredLayout(d) {
+		return "", false
+	}
+	ok, why := v.agree(an, an.Prover(true), d, pairs)
+	return why, ok
 }

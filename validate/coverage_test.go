@@ -61,3 +61,38 @@ func TestDivideInABodyIsNotSkipped(t *testing.T) {
 		t.Errorf("%v %s", err, data)
 	}
 }
+
+// TestDivideInABodyProven: a flooring Divide inside a body whose operands
+// have the same sign whatever the body receives (a dim over a positive
+// constant) is proven, on the If that holds it, and counted so; one over
+// a value the body receives stays not analysed. A Divide that only the
+// values the outer graph passes would make safe (x is 0..3 outside, any
+// i32 inside) is not proven: the body's inputs are free.
+func TestDivideInABodyProven(t *testing.T) {
+	b := newBuilder(t, "onnx")
+	x := b.param("x", ir.I32, "[?]")
+	cond := b.param("c", ir.Boolean, "[]")
+
+	body := newBuilder(t, "")
+	bx := body.param("bx", ir.I32, "[?]")
+	shape := body.op("ShapeOf", "opset3", []ir.Attr{{Name: "output_type", Value: "i64"}}, ir.I64, []int64{1}, bx)
+	body.m.AddResult("dim_half", ir.Output{Layer: body.divide("dim_half", shape, body.ints(ir.I64, []int64{1}, 2), true)})
+	body.m.AddResult("value_third", ir.Output{Layer: body.divide("value_third", bx, body.ints(ir.I32, []int64{1}, 3), true)})
+
+	iff := b.op("If", "opset8", nil, ir.I64, []int64{1}, cond, x)
+	iff.Layer.Extra = []ir.Extra{{Node: &ir.Node{Tag: "then_body"}, Body: body.m}}
+	b.m.AddResult("out", iff)
+
+	r := Model(b.m, "m.xml", Options{})
+	c := r.Coverage
+	if c.IntegerDivides != 2 || c.Proven != 1 || len(c.NotAnalysed) != 1 || !strings.Contains(c.NotAnalysed[0].Path, `"value_third"`) {
+		t.Fatalf("coverage %+v", c)
+	}
+	proofs := findings(r)[FloorTruncAgree]
+	if len(proofs) != 1 || proofs[0].Layer != iff.Layer || !strings.Contains(proofs[0].Message, `layer "dim_half"`) {
+		t.Errorf("proofs %+v", proofs)
+	}
+	if u := findings(r)[StructureUnreachable]; len(u) != 0 {
+		t.Errorf("an input used by the If is called unreachable: %+v", u)
+	}
+}

@@ -68,7 +68,7 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 		v.cpu(l, info.Type, d, pairs, true, evidence)
 		return
 	}
-	agree, reason := v.agree(v.declared, l, pairs)
+	agree, reason := v.agree(v.an, v.declared, l, pairs)
 	switch v.origin {
 	case fromONNX:
 		v.floorTruncation(l, pairs, agree, reason, a, b, evidence)
@@ -164,8 +164,8 @@ func boundText(b sym.Bound) string {
 // agree tells whether floor and truncation agree on every pair under the
 // prover's ranges, and why: the operands never have opposite signs, or
 // every division is exact.
-func (v *validator) agree(p *sym.Prover, l *ir.Layer, pairs []absint.Pair) (bool, string) {
-	if v.remainderForm(l) {
+func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs []absint.Pair) (bool, string) {
+	if an == v.an && v.remainderForm(l) {
 		return true, "every division is exact: the dividend is a - a % b (Mod, the remainder of truncation), a multiple of b"
 	}
 	nonNegative, exactDivision := true, true
@@ -177,8 +177,8 @@ func (v *validator) agree(p *sym.Prover, l *ir.Layer, pairs []absint.Pair) (bool
 			exact = pr.A.MultipleOf(c)
 		}
 		exact = exact || rb.Lo == rb.Hi && rb.Lo.IsFinite() && (rb.Lo.V == 1 || rb.Lo.V == -1) ||
-			pr.A.Equal(pr.B) || v.an.B.Add(pr.A, pr.B).Equal(sym.Const(0)) || p.ExactByRemainder(pr.A, pr.B)
-		if !sameSign && !exact && v.onlyMinNegative(p, pr.A, rb) {
+			pr.A.Equal(pr.B) || an.B.Add(pr.A, pr.B).Equal(sym.Const(0)) || p.ExactByRemainder(pr.A, pr.B)
+		if !sameSign && !exact && onlyMinNegative(an.B, p, pr.A, rb) {
 			// |x| wrapped into its type is negative only at MIN (Abs(MIN)
 			// = MIN), which a constant power of two divides exactly.
 			sameSign, exact = true, true
@@ -201,8 +201,8 @@ func (v *validator) agree(p *sym.Prover, l *ir.Layer, pairs []absint.Pair) (bool
 // onlyMinNegative tells whether a is never negative but at its type's
 // minimum, and the divisor b (a constant) divides that minimum: then the
 // division is exact wherever a is negative.
-func (v *validator) onlyMinNegative(p *sym.Prover, a sym.Expr, b sym.Range) bool {
-	arg, r, ok := v.an.B.Unwrap(a)
+func onlyMinNegative(b0 *sym.Builder, p *sym.Prover, a sym.Expr, b sym.Range) bool {
+	arg, r, ok := b0.Unwrap(a)
 	if !ok || !r.Lo.IsFinite() || b.Lo != b.Hi || !b.Lo.IsFinite() || b.Lo.V == 0 {
 		return false
 	}
@@ -251,7 +251,7 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []absint.Pair, agree bool
 	if agree {
 		// Pairs computed from the elements as laid out at the declared
 		// shapes are not those of other shapes: no proof for every shape.
-		if always, why := v.agree(v.anyShape, l, pairs); always && !v.an.DeclaredLayout(l) {
+		if always, why := v.agree(v.an, v.anyShape, l, pairs); always && !v.an.DeclaredLayout(l) {
 			where := ""
 			if v.shapeDerived(pairs) {
 				where = " whatever the input shapes"

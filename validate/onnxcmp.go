@@ -27,7 +27,7 @@ func (v *validator) compareONNX(om *onnx.Model) {
 		v.r.add(Error, ONNXRule, nil, nil, "%v", err)
 		return
 	}
-	src := analyzeONNX(faithful)
+	src := analyzeModel(faithful)
 	byName := make(map[string]*ir.Layer)
 	for _, l := range v.m.Layers {
 		if !strings.EqualFold(l.Type, "Divide") {
@@ -82,9 +82,9 @@ func producerOf(m *ir.Model, name string) *ir.Layer {
 	return nil
 }
 
-// analyzeONNX infers and analyses an imported ONNX model, keeping going
-// where a layer fails (it stays opaque).
-func analyzeONNX(m *ir.Model) *absint.Analysis {
+// analyzeModel infers and analyses a model on its own (an imported ONNX
+// model, a body), keeping going where a layer fails (it stays opaque).
+func analyzeModel(m *ir.Model) *absint.Analysis {
 	order, _ := m.TopoOrder()
 	sources := m.Sources()
 	opsOf := make(map[*ir.Layer]ops.Op)

@@ -104,9 +104,12 @@ type validator struct {
 	infos    map[*ir.Layer][]ops.ValueInfo
 	an       *absint.Analysis
 	search   *search.Searcher
-	declared *sym.Prover // under the declared input shapes
-	anyShape *sym.Prover // under any input shape
-	origin   origin
+	// bodyAnalyses are the analyses of the bodies of If and Loop layers,
+	// each on its own (bodyAgrees).
+	bodyAnalyses map[*ir.Model]*absint.Analysis
+	declared     *sym.Prover // under the declared input shapes
+	anyShape     *sym.Prover // under any input shape
+	origin       origin
 	// constTexts remembers constText: every finding's expression text
 	// shows the constants of up to six layers above its Divide.
 	constTexts map[*absint.Value]string
