@@ -35,20 +35,21 @@ const (
 	CPUV10Input        Code = "cpu/v10-input"
 	CPUV10Output       Code = "cpu/v10-output"
 
-	StructureGraph       Code = "structure/graph"
-	StructureLayer       Code = "structure/layer"
-	StructureInference   Code = "structure/inference"
-	StructurePorts       Code = "structure/ports"
-	StructureUnconnected Code = "structure/unconnected"
-	StructurePortType    Code = "structure/port-type"
-	StructurePortShape   Code = "structure/port-shape"
-	StructureGatherIndex Code = "structure/gather-index"
-	StructureEvaluate    Code = "structure/evaluate"
-	StructureUnreachable Code = "structure/unreachable"
-	IRReaderWarning      Code = "ir/reader-warning"
-	IRUnreadable         Code = "ir/unreadable"
-	AnalysisSummarized   Code = "analysis/summarized"
-	AnalysisBudget       Code = "analysis/budget"
+	StructureGraph        Code = "structure/graph"
+	StructureLayer        Code = "structure/layer"
+	StructureInference    Code = "structure/inference"
+	StructurePorts        Code = "structure/ports"
+	StructureUnconnected  Code = "structure/unconnected"
+	StructurePortType     Code = "structure/port-type"
+	StructurePortShape    Code = "structure/port-shape"
+	StructureGatherIndex  Code = "structure/gather-index"
+	StructureEvaluate     Code = "structure/evaluate"
+	StructureUnreachable  Code = "structure/unreachable"
+	IRReaderWarning       Code = "ir/reader-warning"
+	IRUnreadable          Code = "ir/unreadable"
+	AnalysisSummarized    Code = "analysis/summarized"
+	AnalysisBudget        Code = "analysis/budget"
+	AnalysisInternalError Code = "analysis/internal-error"
 )
 
 // CodeDoc documents a finding code, as analysis.Analyzer documents a
@@ -137,6 +138,8 @@ var Codes = []CodeDoc{
 		"Past the budget of integer elements followed one by one, a tensor is followed as one expression over all its elements, which proves less and finds fewer counter-examples."},
 	{AnalysisBudget, []Severity{Note}, "the counter-example searches spent their budget at this layer: the Divides after it were not searched", "`search_steps`, `search_layers`",
 		"The searches of one model share a budget of work (steps of symbolic evaluation, layers evaluated concretely), so that validation of any model finishes in time linear in its size. Once it is spent, later Divides get no counter-example: what would have been an error stays a warning. Raise the budget with --search-steps and --search-layers."},
+	{AnalysisInternalError, []Severity{Error}, "a proof that evaluating the model contradicts: an internal error of irdiv", "`proof`, `counter_example`, `inputs`",
+		"Every proof of the outer graph is held against evaluations of the model at a few edge inputs; where one gives operands for which floor and truncation differ, the proof was wrong, and this error replaces it, with the inputs. Please report it with the model."},
 }
 
 // Targets are the OpenVINO devices a finding concerns: the reference

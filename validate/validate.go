@@ -171,6 +171,7 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 			spentAt = l
 		}
 	}
+	v.crossCheck()
 	if spentAt != nil {
 		o := v.search.Options()
 		v.r.add(Note, AnalysisBudget, spentAt, Evidence{{"search_steps", o.Steps}, {"search_layers", o.RunLayers}},
@@ -183,6 +184,36 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 	v.countDivides()
 	v.r.sort(v.position)
 	return v
+}
+
+// crossCheck evaluates the model at a few edge inputs and holds every
+// floor/truncation proof of the outer graph against them: a proof that an
+// evaluation contradicts is wrong, and becomes an error of its own
+// (analysis/internal-error) instead of a proof.
+func (v *validator) crossCheck() {
+	var proven []*ir.Layer
+	for _, f := range v.r.Findings {
+		if f.Code == FloorTruncAgree && f.Layer != nil && isIntegerDivide(f.Layer) {
+			proven = append(proven, f.Layer)
+		}
+	}
+	onnxRun := search.RunOptions{Floor: truncating, MaxTensorBytes: v.opts.MaxTensorBytes, ONNX: true}
+	bad := v.search.CrossCheck(proven, floorDiffers, onnxRun)
+	if len(bad) == 0 {
+		return
+	}
+	kept := v.r.Findings[:0]
+	for _, f := range v.r.Findings {
+		if c := bad[f.Layer]; c != nil && f.Code == FloorTruncAgree {
+			w := &search.Witness{Inputs: c.Inputs, Index: c.Index, A: c.A, B: c.B}
+			e := v.witness(Evidence{{"proof", f.Evidence.Get("reason")}}, w, "ONNX", v.subject())
+			kept = append(kept, Finding{Severity: Error, Code: AnalysisInternalError, Layer: f.Layer, Evidence: e,
+				Message: fmt.Sprintf("irdiv proved that floor and truncation agree here (%s), but evaluating the model contradicts it: %s; the proof is wrong, an internal error of irdiv (please report it with the model)", f.Evidence.Get("reason"), e.Get("counter_example"))})
+			continue
+		}
+		kept = append(kept, f)
+	}
+	v.r.Findings = kept
 }
 
 // searchOptions are the search's budgets the options ask for.

@@ -1,0 +1,126 @@
+package search
+
+import (
+	"math"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/validate/internal/absint"
+)
+
+// crossChecks is how many edge inputs CrossCheck evaluates the model on.
+const crossChecks = 6
+
+// edgeInts are the element values CrossCheck cycles through: around 0,
+// the ends of every type, and odd values that divide inexactly.
+var edgeInts = []int64{-3, 2, -1, 7, 0, -2, 1, 3, -7, math.MinInt64, math.MinInt64 + 1, math.MaxInt64, math.MaxInt64 - 1, 5, -5}
+
+// edgeFloats are the float element values, halves included, so that
+// Floor, Ceil and Round of them differ.
+var edgeFloats = []float64{-1.5, 0.5, -0.5, 2.5, -2.75, 1, 0, 3.25, -7.5}
+
+// A Contradiction is an evaluation whose operands at a Divide are bad
+// where a proof said none could be.
+type Contradiction struct {
+	Inputs map[*ir.Layer]*ir.Tensor
+	Index  int
+	A, B   int64
+}
+
+// CrossCheck evaluates the model on a few edge inputs (the declared
+// shapes, or small ones where a dim is free; element values from
+// edgeInts and edgeFloats, a different pattern each time) and returns,
+// for each of the proven layers whose operands are bad in one of those
+// evaluations, the first such evaluation: a proof that a concrete run
+// contradicts is wrong. Each run is charged to the budget; evaluations
+// the model cannot run (a Reshape that fails) prove nothing either way.
+func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref RunOptions) map[*ir.Layer]*Contradiction {
+	out := make(map[*ir.Layer]*Contradiction)
+	if len(proven) == 0 {
+		return out
+	}
+	need := make(map[*ir.Layer]bool)
+	for _, l := range proven {
+		for m := range s.need(l) {
+			need[m] = true
+		}
+	}
+	for k := range crossChecks {
+		if s.runLayers < len(s.an.Order) {
+			s.exhausted = true
+			break
+		}
+		inputs, ok := s.edgeInputs(k)
+		if !ok {
+			break
+		}
+		opts := ref
+		opts.Need = need
+		run := s.Evaluate(inputs, opts)
+		for _, l := range proven {
+			if out[l] != nil {
+				continue
+			}
+			src := s.an.Sources[l]
+			if len(src) < 2 {
+				continue
+			}
+			x, y := run.Values[src[0]], run.Values[src[1]]
+			if x == nil || y == nil {
+				continue
+			}
+			outs, err := s.an.Ops[l].Infer([]ops.ValueInfo{run.Infos[src[0]], run.Infos[src[1]]})
+			if err != nil || len(outs) != 1 {
+				continue
+			}
+			dims, ok := outs[0].Shape.ToStatic()
+			if !ok {
+				continue
+			}
+			if i, a, b, found := firstBad(x, y, dims, bad); found {
+				out[l] = &Contradiction{Inputs: inputs, Index: i, A: a, B: b}
+			}
+		}
+	}
+	return out
+}
+
+// edgeInputs are the k-th edge inputs of the model: the declared dims
+// where static, else 1, 2, 3... by k within the declared range; elements
+// from edgeInts (or edgeFloats), starting k places further each time.
+func (s *Searcher) edgeInputs(k int) (map[*ir.Layer]*ir.Tensor, bool) {
+	out := make(map[*ir.Layer]*ir.Tensor, len(s.an.Inputs))
+	for _, in := range s.an.Inputs {
+		if in.Shape.DynamicRank {
+			return nil, false
+		}
+		dims := make([]int64, len(in.Dims))
+		for i, d := range in.Shape.Dims {
+			want := int64(1 + (k+i)%3)
+			dims[i] = min(max(want, d.Min), d.Max)
+		}
+		n, err := ir.NumElements(dims)
+		if err != nil {
+			return nil, false
+		}
+		if size, err := ir.ByteSize(in.Type, n); err != nil || size > 16<<20 {
+			return nil, false
+		}
+		t, err := ir.NewTensor(in.Type, dims)
+		if err != nil {
+			return nil, false
+		}
+		r := absint.TypeRange(in.Type)
+		for i := range t.Len() {
+			if in.Type.IsFloat() {
+				t.SetFloat64(i, edgeFloats[(i+k)%len(edgeFloats)])
+				continue
+			}
+			v := edgeInts[(i+3*k)%len(edgeInts)]
+			// Clamp to the type: MIN of i64 is MIN of i8 too.
+			t.SetInt64(i, min(max(v, r.Lo.V), r.Hi.V))
+		}
+		out[in.Layer] = t
+	}
+	return out, true
+}
