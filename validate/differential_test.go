@@ -33,14 +33,18 @@ const (
 // IRDIV_DIFF_SEEDS=k runs k rounds of diffModels models (the long
 // exploring mode), IRDIV_DIFF_START the first model's seed (0), and
 // IRDIV_DIFF_OUT where offending models are written (a new temporary
-// folder otherwise). -short runs a fifth of a round.
+// folder otherwise), IRDIV_DIFF_WARNINGS=1 lists the real hazards left
+// as warnings. -short runs a fifth of a round.
 type diffConfig struct {
 	start, models uint64
 	out           string
+	// showWarnings (IRDIV_DIFF_WARNINGS=1) lists every real hazard left
+	// as a warning, with its model: what to work on to decide more.
+	showWarnings bool
 }
 
 func readDiffConfig(t *testing.T) diffConfig {
-	c := diffConfig{models: diffModels, out: os.Getenv("IRDIV_DIFF_OUT")}
+	c := diffConfig{models: diffModels, out: os.Getenv("IRDIV_DIFF_OUT"), showWarnings: os.Getenv("IRDIV_DIFF_WARNINGS") == "1"}
 	number := func(name string, def uint64) uint64 {
 		s := os.Getenv(name)
 		if s == "" {
@@ -614,6 +618,9 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 			case vReshape, vPossible:
 				if hazard {
 					leftAsWarnings++
+					if cfg.showWarnings {
+						t.Logf("seed %d %s (%s): a real hazard left as a warning: %s\n%s", c.m.Seed, d.div.Node, d.div.Output, d.finding.Message, indent(c.m.Listing()))
+					}
 				}
 			}
 		}
