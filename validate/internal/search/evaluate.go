@@ -50,6 +50,7 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 	perTensor := cmp.Or(o.MaxTensorBytes, 16<<20)
 	budget := cmp.Or(o.MaxBytes, 256<<20)
 	dynamic := ops.ValueInfo{Type: ir.Dynamic, Shape: shapeinfer.DynamicRankShape()}
+	var planned ortBuffers
 	for _, l := range s.an.Order {
 		if l == o.Stop {
 			break
@@ -124,6 +125,9 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 			run.Err = &ops.LayerError{Layer: l, Err: err}
 			return run
 		}
+		if o.ONNX {
+			planned.add(s, l, op, in, outs)
+		}
 		var values []*ir.Tensor
 		if len(outs) > 0 && outs[0].Value != nil {
 			for _, o := range outs {
@@ -150,6 +154,9 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 			}
 			set(i, info, t)
 		}
+	}
+	if o.ONNX && run.Err == nil {
+		run.Err = planned.clash()
 	}
 	return run
 }

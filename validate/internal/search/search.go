@@ -59,6 +59,8 @@ type Searcher struct {
 	// failed are the ops of the layers left opaque whose op ops can
 	// build (see failedOp), once an evaluation needs them.
 	failed map[*ir.Layer]ops.Op
+	// results are the outputs that feed a Result (see feedsResult).
+	results map[ir.Output]bool
 }
 
 // New returns a Searcher of an analysed model.
