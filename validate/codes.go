@@ -72,7 +72,7 @@ var Codes = []CodeDoc{
 		"At the input shapes the model declares, floor and truncation agree; at other shapes, which OpenVINO's reshape may give the model, they differ. Keep the shapes static, or fix the Divide."},
 	{FloorTruncPossible, []Severity{Warning}, "neither proven nor refuted; the message names the ops that stopped the analysis", "`reason`",
 		"irdiv could neither prove that floor and truncation agree nor find inputs where they differ. The message names the ops whose values irdiv does not follow."},
-	{FloorTruncAgree, []Severity{Note}, "provably agrees", "`reason`",
+	{FloorTruncAgree, []Severity{Note}, "provably agrees", "`reason`, `assumes` (where the proof rests on an assumption)",
 		"A proof that floor and truncation give the same quotients for every input the model accepts: the operands never have opposite signs, or every division is exact. The reason states the argument and any assumption."},
 	{NotAnalysed, []Severity{Warning}, "an integer Divide whose values irdiv did not follow (one inside an If, Loop or TensorIterator body, or whose operands it does not track); the report's coverage lists each", "`reason`",
 		"No Divide is skipped in silence: one irdiv did not analyse gets this warning, on the layer of the outer graph that holds it, and is listed in the report's coverage with the reason."},

@@ -237,6 +237,9 @@ func floorDiffers(x, y int64) bool {
 func truncating(*ir.Layer, *ops.Divide) bool { return false }
 func flooring(*ir.Layer, *ops.Divide) bool   { return true }
 
+// assumedDims is the assumption of a proof over input dims.
+const assumedDims = "every dim is at most 2^40 (a tensor that large is a terabyte), so that shape arithmetic does not overflow int64"
+
 // floorTruncation classifies a flooring Divide of a model from ONNX: a
 // note when floor and truncation provably agree for every input shape; a
 // warning when they agree at the declared shapes only; an error with a
@@ -252,11 +255,17 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []absint.Pair, agree bool
 		// Pairs computed from the elements as laid out at the declared
 		// shapes are not those of other shapes: no proof for every shape.
 		if always, why := v.agree(v.an, v.anyShape, l, pairs); always && !v.an.DeclaredLayout(l) {
-			where := ""
+			where, facts := "", []Fact{{"reason", why}}
 			if v.shapeDerived(pairs) {
+				// Shape arithmetic is taken not to wrap: every dim is at
+				// most absint.MaxDim, and no constant that multiplies one
+				// leaves int64 (those that would are followed with their
+				// wrap). The proof says so.
 				where = " whatever the input shapes"
+				facts = append(facts, Fact{"assumes", assumedDims})
 			}
-			v.r.add(Note, FloorTruncAgree, l, evidence(Fact{"reason", why + where}),
+			facts[0].Value = why + where
+			v.r.add(Note, FloorTruncAgree, l, evidence(facts...),
 				"m_pythondiv=true floors where ONNX truncates, but here they agree: %s%s (A %s, B %s)", why, where, a, b)
 			return
 		}
