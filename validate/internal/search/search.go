@@ -328,6 +328,23 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 			return w, true
 		}
 	}
+	// Last, inputs whose elements differ from one another: the symbolic
+	// search fills a tensor whose elements it follows as one (an input of
+	// dynamic shape) with one value, so x[-1] - x[0] is 0 in every
+	// assignment it makes. The edge inputs cycle through edgeInts.
+	for k := range crossChecks {
+		if s.runLayers < 2*len(s.an.Order) {
+			s.exhausted = true
+			break
+		}
+		inputs, ok := s.edgeInputs(k)
+		if !ok {
+			break
+		}
+		if w, ok := s.confirm(l, inputs, o); ok {
+			return w, true
+		}
+	}
 	return nil, false
 }
 

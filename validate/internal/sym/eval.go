@@ -171,6 +171,20 @@ func (b *Builder) computeAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 	if a.kind == kUnknown || a.kind == kConvert {
 		return 0, false
 	}
+	if a.kind == kWrap {
+		// Two's complement arithmetic is exact modulo 2^64, and so
+		// modulo any type's width: a sum or product whose exact value
+		// leaves int64 still wraps to what the model computes (5 *
+		// 3*2^61 wraps to -2^61 in i64).
+		v, ok := b.eval(a.args[0], val)
+		if !ok {
+			v, ok = b.evalMod(a.args[0], val)
+		}
+		if !ok {
+			return 0, false
+		}
+		return wrapInto(v, a.r())
+	}
 	var small [4]int64 // most atoms have one or two arguments
 	args := small[:0]
 	for _, arg := range a.args {
@@ -208,8 +222,6 @@ func (b *Builder) computeAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 			}
 		}
 		return m, true
-	case kWrap:
-		return wrapInto(args[0], a.r())
 	case kSelect:
 		// Which argument is chosen is not followed: only agreeing ones
 		// have a value.
@@ -221,6 +233,26 @@ func (b *Builder) computeAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 		return args[0], true
 	}
 	return 0, false
+}
+
+// evalMod evaluates e modulo 2^64: its sums and its products (of
+// constants, and of atoms that are products themselves) wrap, as they do
+// in the model's integer type; any other atom must have an exact value.
+func (b *Builder) evalMod(e Expr, val func(Sym) int64) (int64, bool) {
+	s := uint64(e.c)
+	for _, t := range e.terms {
+		v, ok := b.evalAtom(t.a, val)
+		if !ok && t.a.kind == kMul {
+			x, ok1 := b.evalMod(t.a.args[0], val)
+			y, ok2 := b.evalMod(t.a.args[1], val)
+			v, ok = int64(uint64(x)*uint64(y)), ok1 && ok2
+		}
+		if !ok {
+			return 0, false
+		}
+		s += uint64(t.k) * uint64(v)
+	}
+	return int64(s), true
 }
 
 // wrapInto wraps v into a finite range of 2^n values, as two's complement

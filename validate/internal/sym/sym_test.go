@@ -332,3 +332,27 @@ func TestBoundsAcrossInt64(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalWrapsLikeTheModel: a wrapped sum or product whose exact value
+// leaves int64 evaluates to what two's complement gives (5 * 3*2^61 is
+// -2^61 in i64), where it had no value, and the search could not offer
+// it.
+func TestEvalWrapsLikeTheModel(t *testing.T) {
+	b := NewBuilder()
+	x, y := b.NewSym("x", false), b.NewSym("y", false)
+	i64 := R(math.MinInt64, math.MaxInt64)
+	val := func(s Sym) int64 { return map[Sym]int64{x: 5, y: math.MaxInt64}[s] }
+	for _, tc := range []struct {
+		e    Expr
+		want int64
+	}{
+		{b.Wrap(b.Scale(b.Var(x), 3<<61), i64), -1 << 61},
+		{b.Wrap(b.Add(b.Var(y), b.Var(y)), i64), -2},
+		{b.Wrap(b.Mul(b.Var(x), b.Var(y)), i64), math.MaxInt64 - 4},
+		{b.Wrap(b.Scale(b.Var(y), 2), R(math.MinInt32, math.MaxInt32)), -2},
+	} {
+		if got, ok := b.Eval(tc.e, val); !ok || got != tc.want {
+			t.Errorf("%s = %d (%v), want %d", b.String(tc.e), got, ok, tc.want)
+		}
+	}
+}
