@@ -331,13 +331,14 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 	// Last, inputs whose elements differ from one another: the symbolic
 	// search fills a tensor whose elements it follows as one (an input of
 	// dynamic shape) with one value, so x[-1] - x[0] is 0 in every
-	// assignment it makes. The edge inputs cycle through edgeInts.
+	// assignment it makes. The edge inputs cycle through the small
+	// edgeInts.
 	for k := range crossChecks {
 		if s.runLayers < 2*len(s.an.Order) {
 			s.exhausted = true
 			break
 		}
-		inputs, ok := s.edgeInputs(k)
+		inputs, ok := s.edgeInputs(k, smallEdges)
 		if !ok {
 			break
 		}
