@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"slices"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
@@ -43,13 +44,28 @@ type Contradiction struct {
 // the model cannot run (a Reshape that fails) prove nothing either way.
 func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref RunOptions) map[*ir.Layer]*Contradiction {
 	out := make(map[*ir.Layer]*Contradiction)
+	// A proof of constants (72 / 9) has nothing to check.
+	proven = slices.DeleteFunc(slices.Clone(proven), func(l *ir.Layer) bool {
+		return s.an.In(l, 0).Tensor != nil && s.an.In(l, 1).Tensor != nil
+	})
 	if len(proven) == 0 {
 		return out
 	}
+	// The proven Divides' operands, and what they are computed from:
+	// nothing after them, and no float tensor's values.
 	need := make(map[*ir.Layer]bool)
-	for _, l := range proven {
-		for m := range s.need(l) {
-			need[m] = true
+	stack := slices.Clone(proven)
+	for len(stack) > 0 {
+		m := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if need[m] {
+			continue
+		}
+		need[m] = true
+		for _, src := range s.an.Sources[m] {
+			if src.Layer != nil {
+				stack = append(stack, src.Layer)
+			}
 		}
 	}
 	for k := range crossChecks {
@@ -57,12 +73,12 @@ func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref
 			s.exhausted = true
 			break
 		}
-		inputs, ok := s.edgeInputs(k, len(edgeInts))
+		inputs, ok := s.edgeInputs(k, len(edgeInts), false)
 		if !ok {
 			break
 		}
 		opts := ref
-		opts.Need = need
+		opts.Need, opts.IntegersOnly = need, true
 		run := s.Evaluate(inputs, opts)
 		for _, l := range proven {
 			if out[l] != nil {
@@ -94,9 +110,10 @@ func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref
 
 // edgeInputs are the k-th edge inputs of the model: the declared dims
 // where static, else 1, 2, 3... by k within the declared range; elements
-// from the first n edgeInts (or edgeFloats), starting k places further
-// each time.
-func (s *Searcher) edgeInputs(k, n int) (map[*ir.Layer]*ir.Tensor, bool) {
+// from the first n edgeInts (or edgeFloats, unless floats is false: zeros
+// for an evaluation of integers only), starting k places further each
+// time.
+func (s *Searcher) edgeInputs(k, n int, floats bool) (map[*ir.Layer]*ir.Tensor, bool) {
 	out := make(map[*ir.Layer]*ir.Tensor, len(s.an.Inputs))
 	for _, in := range s.an.Inputs {
 		if in.Shape.DynamicRank {
@@ -121,6 +138,9 @@ func (s *Searcher) edgeInputs(k, n int) (map[*ir.Layer]*ir.Tensor, bool) {
 		r := absint.TypeRange(in.Type)
 		for i := range t.Len() {
 			if in.Type.IsFloat() {
+				if !floats {
+					break
+				}
 				t.SetFloat64(i, edgeFloats[(i+k)%len(edgeFloats)])
 				continue
 			}

@@ -42,6 +42,11 @@ type RunOptions struct {
 	// ONNX's fails though OpenVINO's counterpart runs (see onnxRefuses),
 	// so that a counter-example is one the ONNX model runs on.
 	ONNX bool
+	// IntegersOnly computes the tensors of integer and boolean outputs
+	// only: float layers keep the shapes inference gives them, and what
+	// depends on their values stays unknown. The integer paths of a model
+	// cost little; its convolutions cost seconds.
+	IntegersOnly bool
 }
 
 // Evaluate runs the model on the inputs given for its Parameters.
@@ -86,6 +91,12 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 			if t == nil {
 				run.Err = fmt.Errorf("no tensor for input %s", l)
 				return run
+			}
+			if o.IntegersOnly && t.Type.IsFloat() {
+				// Its shape alone: inference folds what it can of
+				// float values too, and a model's floats cost the most.
+				set(0, ops.ValueInfo{Type: t.Type, Shape: shapeinfer.StaticShape(t.Shape...)}, nil)
+				continue
 			}
 			set(0, ops.ValueInfo{Type: t.Type, Shape: shapeinfer.StaticShape(t.Shape...), Value: t}, t)
 			continue
@@ -133,7 +144,7 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 			for _, o := range outs {
 				values = append(values, o.Value)
 			}
-		} else if known && ops.Evaluable(op) && fitsBudget(outs, perTensor, budget) {
+		} else if known && ops.Evaluable(op) && fitsBudget(outs, perTensor, budget) && (!o.IntegersOnly || integerOutputs(outs)) {
 			values, err = ops.Evaluate(op, tensors, ops.Options{MaxTensorBytes: perTensor, Threads: 1})
 			switch {
 			case errors.Is(err, ir.ErrTooLarge) || errors.Is(err, ops.ErrUnsupportedOp) || errors.Is(err, ops.ErrType):
@@ -189,6 +200,17 @@ func (s *Searcher) failedOp(l *ir.Layer) ops.Op {
 	}
 	s.failed[l] = op
 	return op
+}
+
+// integerOutputs reports whether some output is of an integer or boolean
+// type.
+func integerOutputs(outs []ops.ValueInfo) bool {
+	for _, o := range outs {
+		if o.Type.IsInteger() || o.Type == ir.Boolean {
+			return true
+		}
+	}
+	return false
 }
 
 // fitsBudget reports whether outputs of these static shapes fit the caps.

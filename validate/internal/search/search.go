@@ -338,7 +338,7 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 			s.exhausted = true
 			break
 		}
-		inputs, ok := s.edgeInputs(k, smallEdges)
+		inputs, ok := s.edgeInputs(k, smallEdges, true)
 		if !ok {
 			break
 		}
