@@ -341,6 +341,9 @@ func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
 				if d == 0 && i < len(dims) && dims[i] != 0 {
 					return fmt.Errorf("ONNX's Resize fails: axis %d resized to 0", i)
 				}
+				if d != 0 && i < len(dims) && dims[i] == 0 {
+					return fmt.Errorf("ONNX Runtime's Resize fails: axis %d of 0 resized to %d (no scale makes something of nothing)", i, d)
+				}
 			}
 		}
 	case *ops.MaxPool, *ops.AvgPool, *ops.Convolution:

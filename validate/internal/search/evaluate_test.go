@@ -45,6 +45,8 @@ func TestONNXRefuses(t *testing.T) {
 		{"Reshape [0,-1] of an empty tensor", &ops.Reshape{SpecialZero: true}, []ops.ValueInfo{data(0), ints(ir.I64, []int64{2}, 0, -1)}, out(0, 1), true},
 		{"Interpolate to 0", &ops.Interpolate{Version: 11}, []ops.ValueInfo{data(1, 1, 4)}, out(1, 1, 0), true},
 		{"Interpolate to 2", &ops.Interpolate{Version: 11}, []ops.ValueInfo{data(1, 1, 4)}, out(1, 1, 2), false},
+		{"Interpolate of 0 to 1", &ops.Interpolate{Version: 11}, []ops.ValueInfo{data(1, 1, 0)}, out(1, 1, 1), true},
+		{"Interpolate of 0 to 0", &ops.Interpolate{Version: 11}, []ops.ValueInfo{data(1, 1, 0)}, out(1, 1, 0), false},
 		{"Interpolate to sizes [1,1,-1]", &ops.Interpolate{Version: 11, ShapeCalculationMode: "sizes"}, []ops.ValueInfo{data(1, 1, 4), ints(ir.I64, []int64{3}, 1, 1, -1)}, []ops.ValueInfo{{Type: ir.F32, Shape: shapeinfer.DynamicRankShape()}}, true},
 		{"Interpolate to sizes [1,1,3]", &ops.Interpolate{Version: 11, ShapeCalculationMode: "sizes"}, []ops.ValueInfo{data(1, 1, 4), ints(ir.I64, []int64{3}, 1, 1, 3)}, out(1, 1, 3), false},
 		{"MaxPool of an empty batch", &ops.MaxPool{Version: 8}, []ops.ValueInfo{data(0, 1, 4)}, out(0, 1, 2), false},
