@@ -8,20 +8,23 @@ import (
 	"github.com/irdiv/irdiv/shapeinfer"
 )
 
-// Inference is the result of InferModel: the ops of the layers irdiv
-// knows, the output infos of every layer (with the values folded from
-// constants), and the layers irdiv does not know, whose outputs are taken
-// from the ports declared in the file.
+// Inference is the result of InferModel: the layers in the order of the
+// walk and what feeds each, the ops of the layers irdiv knows, the output
+// infos of every layer (with the values folded from constants), and the
+// layers irdiv does not know, whose outputs are taken from the ports
+// declared in the file.
 type Inference struct {
+	Order       []*ir.Layer
+	Sources     map[*ir.Layer][]ir.Output
 	Ops         map[*ir.Layer]Op
 	Outputs     map[*ir.Layer][]ValueInfo
 	Unsupported []*ir.Layer
 }
 
-// InferModel infers the outputs of every layer in topological order:
-// the layers whose op irdiv knows through the op (New), the others from the
-// ports declared in the file. An op that cannot be built or whose
-// inference fails stops it with a *LayerError.
+// InferModel infers the outputs of every layer in topological order
+// (Walk): the layers whose op irdiv knows through the op (New), the others
+// from the ports declared in the file. An op that cannot be built or
+// whose inference fails stops it with a *LayerError.
 //
 // Like OpenVINO's constant folding, it also computes values: a Const's
 // output has its weights as Value, and a layer whose inputs all have a
@@ -30,56 +33,45 @@ type Inference struct {
 // its input. An evaluation that fails there (an integer division by zero,
 // a shrunk index out of range...) is a *LayerError; an op that cannot
 // evaluate its types just keeps its outputs without values.
-func InferModel(m *ir.Model) (*Inference, error) {
-	order, err := m.TopoOrder()
+func InferModel(m *ir.Model) (*Inference, error) { return InferModelWith(m, WalkOptions{}) }
+
+// InferModelWith is InferModel walking as o says: with o.Error set, a
+// layer that fails is left out of Ops and keeps the outputs its ports
+// declare, and the inference goes on.
+func InferModelWith(m *ir.Model, o WalkOptions) (*Inference, error) {
+	inf := &Inference{
+		Sources: make(map[*ir.Layer][]ir.Output),
+		Ops:     make(map[*ir.Layer]Op),
+		Outputs: make(map[*ir.Layer][]ValueInfo, len(m.Layers)),
+	}
+	err := Walk(m, o, func(s *Step) error {
+		l := s.Layer
+		inf.Order = append(inf.Order, l)
+		if s.Sources != nil {
+			inf.Sources[l] = s.Sources
+		}
+		inf.Outputs[l] = DeclaredOutputs(l)
+		if s.Op == nil {
+			if errors.Is(s.Err, ErrUnsupportedOp) {
+				inf.Unsupported = append(inf.Unsupported, l)
+			}
+			return nil
+		}
+		out, err := InferFold(s.Op, s.Inputs(inf.Outputs))
+		if err != nil {
+			return err
+		}
+		if err := s.CheckOutputs(len(out)); err != nil {
+			return err
+		}
+		inf.Ops[l] = s.Op
+		inf.Outputs[l] = out
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	inputs := m.Sources()
-	inf := &Inference{
-		Ops:     make(map[*ir.Layer]Op),
-		Outputs: make(map[*ir.Layer][]ValueInfo, len(order)),
-	}
-	for _, l := range order {
-		op, err := New(l)
-		if errors.Is(err, ErrUnsupportedOp) {
-			inf.Unsupported = append(inf.Unsupported, l)
-			inf.Outputs[l] = DeclaredOutputs(l)
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		in, err := inf.inputs(l, inputs[l])
-		if err != nil {
-			return nil, err
-		}
-		out, err := InferFold(op, in)
-		if err != nil {
-			return nil, &LayerError{l, err}
-		}
-		// Edges address output ports by their position, so a port the op
-		// does not produce must not exist at all.
-		if len(out) != len(l.Outputs) {
-			return nil, &LayerError{l, errorf("%w: %s has %s, but the layer declares %s", ir.ErrGraph, l.Type, count(len(out), "output"), count(len(l.Outputs), "output port"))}
-		}
-		inf.Ops[l] = op
-		inf.Outputs[l] = out
-	}
 	return inf, nil
-}
-
-// inputs returns the infos that feed the inputs of l, given what feeds
-// each of its input ports.
-func (inf *Inference) inputs(l *ir.Layer, sources []ir.Output) ([]ValueInfo, error) {
-	in := make([]ValueInfo, len(l.Inputs))
-	for i := range l.Inputs {
-		if i >= len(sources) || sources[i].Layer == nil {
-			return nil, &LayerError{l, errorf("input %d is not connected", i)}
-		}
-		in[i] = inf.Outputs[sources[i].Layer][sources[i].Index]
-	}
-	return in, nil
 }
 
 // DeclaredOutputs returns the output infos written in the file's ports.

@@ -30,10 +30,13 @@
 // Mod) and signed MIN / -1 (Divide) are a *DivideError (ErrDivideByZero,
 // ErrOverflow) naming the first offending flat output index.
 //
-// Evaluate computes any op irdiv evaluates; InferModel infers a whole
-// model and, like OpenVINO's constant folding, gives every output it can
-// compute from constants its Value; InferFold and Layer do the same for
-// one op, Layer also appending it to a model under construction.
+// Walk is the one walk of a model: its layers in topological order, each
+// with its op and its inputs checked, stopping at the first error or
+// collecting them all. Evaluate computes any op irdiv evaluates;
+// InferModel infers a whole model on that walk and, like OpenVINO's
+// constant folding, gives every output it can compute from constants its
+// Value; InferFold and Layer do the same for one op, Layer also appending
+// it to a model under construction.
 //
 // Divide evaluates with the SIMD kernels of ops/internal/kernel: one
 // division, Divide.Prepare checks the operands' types and shapes once (the

@@ -37,10 +37,6 @@ type progStep struct {
 func NewProgram(m *ir.Model) (*Program, error) { return newProgram(m, 0) }
 
 func newProgram(m *ir.Model, depth int) (*Program, error) {
-	order, err := m.TopoOrder()
-	if err != nil {
-		return nil, err
-	}
 	p := &Program{model: m, params: m.Parameters(), results: m.Results()}
 	paramPos := make(map[*ir.Layer]int, len(p.params))
 	for i, l := range p.params {
@@ -51,33 +47,32 @@ func newProgram(m *ir.Model, depth int) (*Program, error) {
 		resultPos[l] = i
 	}
 	p.resultSlot = make([]int, len(p.results))
-	sources := m.Sources()
 	slotOf := make(map[ir.Output]int)
-	for _, l := range order {
-		op, err := newAt(l, depth)
-		if err != nil {
-			return nil, err
+	err := Walk(m, WalkOptions{depth: depth}, func(s *Step) error {
+		l := s.Layer
+		if s.Op == nil {
+			return s.Err
 		}
-		st := progStep{layer: l, op: op, out: p.slots, param: paramPos[l]}
-		for i := range l.Inputs {
-			src := sources[l]
-			if i >= len(src) || src[i].Layer == nil {
-				return nil, &LayerError{l, errorf("input %d is not connected", i)}
-			}
-			st.in = append(st.in, slotOf[src[i]])
+		st := progStep{layer: l, op: s.Op, out: p.slots, param: paramPos[l]}
+		for _, src := range s.Sources {
+			st.in = append(st.in, slotOf[src])
 		}
-		if _, ok := op.(*Result); ok {
+		if _, ok := s.Op.(*Result); ok {
 			if len(st.in) != 1 {
-				return nil, &LayerError{l, errorf("%w: Result has 1 input, but the layer declares %s", ir.ErrGraph, count(len(st.in), "input port"))}
+				return &LayerError{l, errorf("%w: Result has 1 input, but the layer declares %s", ir.ErrGraph, count(len(st.in), "input port"))}
 			}
 			p.resultSlot[resultPos[l]] = st.in[0]
-			continue
+			return nil
 		}
 		for i := range l.Outputs {
 			slotOf[ir.Output{Layer: l, Index: i}] = p.slots
 			p.slots++
 		}
 		p.steps = append(p.steps, st)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -131,8 +126,8 @@ func (p *Program) Run(inputs []*ir.Tensor, o Options) ([]*ir.Tensor, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(out) != len(st.layer.Outputs) {
-			return nil, &LayerError{st.layer, errorf("%w: %s has %s, but the layer declares %s", ir.ErrGraph, st.layer.Type, count(len(out), "output"), count(len(st.layer.Outputs), "output port"))}
+		if err := checkOutputs(st.layer, len(out)); err != nil {
+			return nil, err
 		}
 		copy(slots[st.out:], out)
 	}
@@ -167,8 +162,8 @@ func (p *Program) infer(params []ValueInfo) ([]ValueInfo, error) {
 		if err != nil {
 			return nil, &LayerError{st.layer, err}
 		}
-		if len(out) != len(st.layer.Outputs) {
-			return nil, &LayerError{st.layer, errorf("%w: %s has %s, but the layer declares %s", ir.ErrGraph, st.layer.Type, count(len(out), "output"), count(len(st.layer.Outputs), "output port"))}
+		if err := checkOutputs(st.layer, len(out)); err != nil {
+			return nil, err
 		}
 		copy(slots[st.out:], out)
 	}

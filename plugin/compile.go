@@ -69,7 +69,15 @@ func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 	if cfg.Threads < 0 || cfg.MaxTensorBytes < 0 || cfg.MaxMemoryBytes < 0 {
 		return nil, errorf("Config.Threads = %d, Config.MaxTensorBytes = %d and Config.MaxMemoryBytes = %d must not be negative", cfg.Threads, cfg.MaxTensorBytes, cfg.MaxMemoryBytes)
 	}
-	order, err := m.TopoOrder()
+	// The walk goes on after an error so that the layers irdiv cannot
+	// execute are all counted first; its first error is the model's.
+	var inferErr error
+	walk := ops.WalkOptions{Error: func(err *ops.LayerError) {
+		if inferErr == nil {
+			inferErr = err
+		}
+	}}
+	inf, err := ops.InferModelWith(m, walk)
 	if err != nil {
 		return nil, err
 	}
@@ -79,12 +87,11 @@ func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 	for _, l := range m.Unreachable() {
 		dead[l] = !strings.EqualFold(l.Type, "Parameter")
 	}
-	if err := unsupported(order, dead); err != nil {
+	if err := unsupported(inf.Order, dead); err != nil {
 		return nil, err
 	}
-	inf, err := ops.InferModel(m)
-	if err != nil {
-		return nil, err
+	if inferErr != nil {
+		return nil, inferErr
 	}
 	position := make(map[*ir.Layer]int)
 	for i, l := range m.Parameters() {
@@ -105,14 +112,13 @@ func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 	}
 	// 4 × the cap, saturating: a cap near 2^63 leaves no room to multiply.
 	cm.maxMemory = cmp.Or(cfg.MaxMemoryBytes, min(cfg.MaxTensorBytes, math.MaxInt64/4)*4)
-	sources := m.Sources()
 	slotOf := make(map[ir.Output]int)
-	for _, l := range order {
+	for _, l := range inf.Order {
 		if dead[l] {
 			continue
 		}
 		st := step{layer: l, out: cm.slots, outs: 1}
-		for _, src := range sources[l] {
+		for _, src := range inf.Sources[l] {
 			st.in = append(st.in, slotOf[src])
 		}
 		if len(inf.Outputs[l]) > 1 {
@@ -135,7 +141,7 @@ func (c *Core) CompileModel(m *ir.Model, cfg Config) (*CompiledModel, error) {
 				return nil, err
 			}
 		case *ops.Result:
-			src := sources[l][0]
+			src := inf.Sources[l][0]
 			v := inf.Outputs[src.Layer][src.Index]
 			i := position[l]
 			cm.outputs[i] = Port{Name: l.Name, Names: src.Port().Names, Index: i, Type: v.Type, Shape: v.Shape}

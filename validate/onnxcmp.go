@@ -85,29 +85,12 @@ func producerOf(m *ir.Model, name string) *ir.Layer {
 // analyzeModel infers and analyses a model on its own (an imported ONNX
 // model, a body), keeping going where a layer fails (it stays opaque).
 func analyzeModel(m *ir.Model) *absint.Analysis {
-	order, _ := m.TopoOrder()
-	sources := m.Sources()
-	opsOf := make(map[*ir.Layer]ops.Op)
-	infos := make(map[*ir.Layer][]ops.ValueInfo)
-	for _, l := range order {
-		infos[l] = ops.DeclaredOutputs(l)
-		op, err := ops.New(l)
-		if err != nil {
-			continue
-		}
-		in := make([]ops.ValueInfo, len(l.Inputs))
-		for i := range in {
-			if s := sources[l]; i < len(s) && s[i].Layer != nil {
-				in[i] = infos[s[i].Layer][s[i].Index]
-			}
-		}
-		out, err := ops.InferFold(op, in)
-		if err != nil || len(out) != len(l.Outputs) {
-			continue
-		}
-		opsOf[l], infos[l] = op, out
+	inf, err := ops.InferModelWith(m, ops.WalkOptions{Error: func(*ops.LayerError) {}})
+	if err != nil {
+		// A cycle: every layer stays opaque.
+		inf = &ops.Inference{Ops: map[*ir.Layer]ops.Op{}, Outputs: map[*ir.Layer][]ops.ValueInfo{}}
 	}
-	return absint.Analyze(m, order, sources, opsOf, infos, absint.Options{})
+	return absint.Analyze(m, inf, absint.Options{})
 }
 
 // onnxRuns evaluates the ONNX model on its test data, when given, and on

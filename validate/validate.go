@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/irdiv/irdiv/internal/pkgerr"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
@@ -140,11 +141,10 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 		v.r.add(Error, StructureGraph, nil, nil, "%v", err)
 		return v
 	}
-	v.order, _ = m.TopoOrder()
-	v.sources = m.Sources()
-	v.infer()
+	inf := v.infer()
+	v.order, v.sources = inf.Order, inf.Sources
 	v.unreachable()
-	v.an = absint.Analyze(m, v.order, v.sources, v.ops, v.infos, absint.Options{TrackedElems: opts.TrackedElems})
+	v.an = absint.Analyze(m, inf, absint.Options{TrackedElems: opts.TrackedElems})
 	v.search = search.New(v.an, v.searchOptions())
 	v.declared, v.anyShape = v.an.Prover(false), v.an.Prover(true)
 	for _, is := range v.an.Issues {
@@ -221,56 +221,66 @@ func (v *validator) searchOptions() search.Options {
 	return search.Options{Steps: v.opts.SearchSteps, RunLayers: v.opts.SearchLayers}
 }
 
-// infer infers every layer as ops does, folding constants as OpenVINO's
-// inference does (so that a shape sub-graph that cannot run is found), but
-// goes on after a failure so that all findings are gathered; a layer
-// irdiv does not know keeps the outputs its ports declare.
-func (v *validator) infer() {
-	for _, l := range v.order {
-		declared := ops.DeclaredOutputs(l)
-		v.infos[l] = declared
-		op, err := ops.New(l)
-		if errors.Is(err, ops.ErrUnsupportedOp) {
-			continue
+// infer infers every layer as ops does (ops.Walk), folding constants as
+// OpenVINO's inference does (so that a shape sub-graph that cannot run is
+// found), but goes on after a failure so that all findings are gathered;
+// a layer that fails, or that irdiv does not know, keeps the outputs its
+// ports declare.
+func (v *validator) infer() *ops.Inference {
+	inf := &ops.Inference{Sources: make(map[*ir.Layer][]ir.Output, len(v.m.Layers)), Ops: v.ops, Outputs: v.infos}
+	walk := ops.WalkOptions{Error: func(err *ops.LayerError) {
+		// An input of the layer itself that is not connected, not one in
+		// a body that makes its op fail.
+		if errors.Is(err.Err, ops.ErrUnconnected) && !errors.As(err.Err, new(*ops.LayerError)) {
+			v.r.add(Error, StructureUnconnected, err.Layer, nil, "%v", detail(err))
+			return
 		}
-		if err != nil {
-			v.r.add(Error, StructureLayer, l, nil, "%v", err)
-			continue
+		v.r.add(Error, StructureLayer, err.Layer, nil, "%v", err)
+	}}
+	// m.Check found no cycle, the one error Walk returns here.
+	_ = ops.Walk(v.m, walk, func(s *ops.Step) error {
+		l := s.Layer
+		inf.Order = append(inf.Order, l)
+		if s.Sources != nil {
+			inf.Sources[l] = s.Sources
 		}
-		in := make([]ops.ValueInfo, len(l.Inputs))
-		connected := true
-		for i := range l.Inputs {
-			src := v.sourceOf(l, i)
-			if src.Layer == nil {
-				v.r.add(Error, StructureUnconnected, l, nil, "input %d is not connected", i)
-				connected = false
-				continue
-			}
-			in[i] = v.infos[src.Layer][src.Index]
+		v.infos[l] = ops.DeclaredOutputs(l)
+		if s.Op == nil {
+			return nil
 		}
-		if !connected {
-			continue
-		}
-		out, err := ops.InferFold(op, in)
+		in := s.Inputs(v.infos)
+		out, err := ops.InferFold(s.Op, in)
 		if errors.Is(err, ops.ErrDivideByZero) || errors.Is(err, ops.ErrOverflow) {
 			// A Divide of constants that fails is the Divide's finding.
-			out, err = op.Infer(in)
+			out, err = s.Op.Infer(in)
 		}
 		if err != nil {
 			v.r.add(Error, StructureInference, l, nil, "%v", err)
-			continue
+			return nil
 		}
-		if len(out) != len(l.Outputs) {
-			v.r.add(Error, StructurePorts, l, nil, "%s has %d outputs, but the layer declares %d output ports", l.Type, len(out), len(l.Outputs))
-			continue
+		if err := s.CheckOutputs(len(out)); err != nil {
+			v.r.add(Error, StructurePorts, l, nil, "%v", detail(err))
+			return nil
 		}
-		v.ops[l] = op
+		v.ops[l] = s.Op
 		v.infos[l] = out
 		for i, info := range out {
 			v.checkPort(l, l.Outputs[i], info)
 			v.checkSource(l, l.Outputs[i], info)
 		}
+		return nil
+	})
+	return inf
+}
+
+// detail is an error of ops without the layer and the package's name,
+// for a finding that names its layer.
+func detail(err error) error {
+	if le, ok := err.(*ops.LayerError); ok {
+		err = le.Err
 	}
+	err, _ = pkgerr.Detail("ops", err)
+	return err
 }
 
 func (v *validator) sourceOf(l *ir.Layer, i int) ir.Output {

@@ -341,6 +341,36 @@ func TestFindingCodes(t *testing.T) {
 			t.Errorf("unreachable: %+v", f)
 		}
 	})
+	t.Run("walk", func(t *testing.T) {
+		// The errors of ops.Walk, each with its code, the walk going on
+		// past every one of them.
+		b := newBuilder(t, "")
+		x := b.param("x", ir.I32, "4")
+		bad := b.op("Divide", "opset1", []ir.Attr{{Name: "auto_broadcast", Value: "sideways"}}, ir.I32, []int64{4}, x, x)
+		half := b.op("Relu", "opset1", nil, ir.I32, []int64{4}, bad)
+		half.Layer.Inputs = append(half.Layer.Inputs, &ir.Port{ID: 99, Type: ir.I32})
+		ports := b.op("Relu", "opset1", nil, ir.I32, []int64{4}, x)
+		ports.Layer.Outputs = append(ports.Layer.Outputs, &ir.Port{ID: 98, Type: ir.I32, Dims: []int64{4}})
+		wrong := b.op("Add", "opset1", nil, ir.I32, []int64{4}, x, b.param("y", ir.I32, "3"))
+		for _, o := range []ir.Output{half, ports, wrong} {
+			b.m.AddResult("r_"+o.Layer.Name, o)
+		}
+		fs := findings(Model(b.m, "t", Options{}))
+		for _, tc := range []struct {
+			code  Code
+			layer ir.Output
+			text  string
+		}{
+			{StructureLayer, bad, `layer "divide_1" (id 1): shapeinfer: "sideways" is not a member of enum ov::op::AutoBroadcastType (auto_broadcast must be one of none, explicit, numpy, pdpd)`},
+			{StructureUnconnected, half, "input 1 is not connected"},
+			{StructurePorts, ports, "invalid graph: Relu has 1 output, but the layer declares 2 output ports"},
+			{StructureInference, wrong, "shapeinfer: Argument shapes are inconsistent."},
+		} {
+			if f := fs[tc.code]; len(f) != 1 || f[0].Layer != tc.layer.Layer || !strings.HasPrefix(f[0].Message, tc.text) {
+				t.Errorf("%s: %+v; want %q at %s", tc.code, f, tc.text, tc.layer.Layer)
+			}
+		}
+	})
 	t.Run("v10", func(t *testing.T) {
 		b := newBuilder(t, "")
 		b.m.Version = 10

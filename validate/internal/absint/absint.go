@@ -249,13 +249,14 @@ type Options struct {
 	TrackedElems int
 }
 
-// Analyze works out the values of m's layers in topological order; infos
-// and opsOf come from the validator's inference (a layer absent from
-// opsOf is opaque).
-func Analyze(m *ir.Model, order []*ir.Layer, sources map[*ir.Layer][]ir.Output, opsOf map[*ir.Layer]ops.Op, infos map[*ir.Layer][]ops.ValueInfo, o Options) *Analysis {
+// Analyze works out the values of m's layers in the order of inf, the
+// walk of m (ops.Walk) that inferred them (a layer absent from inf.Ops is
+// opaque).
+func Analyze(m *ir.Model, inf *ops.Inference, o Options) *Analysis {
 	o.TrackedElems = cmp.Or(o.TrackedElems, DefaultTrackedElems)
+	order := inf.Order
 	a := &Analysis{
-		B: sym.NewBuilder(), Model: m, Order: order, Sources: sources, Ops: opsOf, Infos: infos,
+		B: sym.NewBuilder(), Model: m, Order: order, Sources: inf.Sources, Ops: inf.Ops, Infos: inf.Outputs,
 		Values: make(map[ir.Output]*Value, len(order)), opts: o,
 	}
 	a.Declared.b, a.Any.b = a.B, a.B

@@ -390,11 +390,7 @@ func checkProperty(t *testing.T, pc propertyCase) {
 	if err != nil {
 		t.Fatalf("the case's model does not infer: %v", err)
 	}
-	order, err := b.m.TopoOrder()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := Analyze(b.m, order, b.m.Sources(), inf.Ops, inf.Outputs, Options{})
+	a := Analyze(b.m, inf, Options{})
 	r := rand.New(rand.NewPCG(7, uint64(len(pc.rule))))
 	ran := 0
 	var firstErr error
@@ -404,7 +400,7 @@ func checkProperty(t *testing.T, pc propertyCase) {
 		for _, in := range a.Inputs {
 			inputs[in.Layer] = randomInput(r, in, env, sample)
 		}
-		got, err := concrete(b.m, order, inf.Ops, inputs)
+		got, err := concrete(b.m, inf.Order, inf.Ops, inputs)
 		if err != nil {
 			firstErr = cmp.Or(firstErr, err)
 			continue // the model does not run on these inputs: nothing is claimed

@@ -36,8 +36,7 @@ func TestCrossCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	order, _ := m.TopoOrder()
-	an := absint.Analyze(m, order, m.Sources(), inf.Ops, inf.Outputs, absint.Options{})
+	an := absint.Analyze(m, inf, absint.Options{})
 	bad := func(a, b int64) bool { return b != 0 && a%b != 0 && (a < 0) != (b < 0) }
 	found := New(an, Options{}).CrossCheck([]*ir.Layer{values, dims}, bad, RunOptions{Floor: func(*ir.Layer, *ops.Divide) bool { return false }, ONNX: true})
 	if c := found[values]; c == nil || !bad(c.A, c.B) {

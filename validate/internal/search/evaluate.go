@@ -113,17 +113,14 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 			copied.PythonDiv = o.Floor(l, d)
 			op = &copied
 		}
-		srcs := s.an.Sources[l]
+		// The walk that made the analysis (ops.Walk) left opaque every
+		// layer with an input not connected, and failedOp does too.
 		in := make([]ops.ValueInfo, len(l.Inputs))
 		tensors := make([]*ir.Tensor, len(l.Inputs))
 		known := true
-		for i := range in {
-			if i >= len(srcs) || srcs[i].Layer == nil {
-				in[i], known = dynamic, false
-				continue
-			}
-			in[i] = run.Infos[srcs[i]]
-			tensors[i] = run.Values[srcs[i]]
+		for i, src := range s.an.Sources[l] {
+			in[i] = run.Infos[src]
+			tensors[i] = run.Values[src]
 			known = known && tensors[i] != nil
 		}
 		// InferFold computes small outputs, and those known from shapes
