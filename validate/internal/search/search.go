@@ -53,6 +53,9 @@ type Searcher struct {
 	steps, runLayers int
 	exhausted        bool
 	tries            int
+	// eval evaluates the analysis's expressions at the assignments the
+	// searches make.
+	eval *sym.Evaluator
 	// reaching are the layers some Result depends on, once a search
 	// needs them.
 	reaching map[*ir.Layer]bool
@@ -67,7 +70,7 @@ type Searcher struct {
 func New(an *absint.Analysis, o Options) *Searcher {
 	o.Steps = cmp.Or(o.Steps, DefaultSteps)
 	o.RunLayers = cmp.Or(o.RunLayers, DefaultRunLayers)
-	return &Searcher{an: an, opts: o, steps: o.Steps, runLayers: o.RunLayers}
+	return &Searcher{an: an, opts: o, steps: o.Steps, runLayers: o.RunLayers, eval: an.B.NewEvaluator()}
 }
 
 // Options returns the budgets in use (defaults filled in).
@@ -236,8 +239,8 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 				s.exhausted = true
 				return
 			}
-			x, ok1 := s.an.B.EvalLimited(p.A, s.valuer(as), &s.steps)
-			y, ok2 := s.an.B.EvalLimited(p.B, s.valuer(as), &s.steps)
+			x, ok1 := s.eval.Eval(p.A, s.valuer(as), &s.steps)
+			y, ok2 := s.eval.Eval(p.B, s.valuer(as), &s.steps)
 			if ok1 && ok2 && o.Bad(x, y) {
 				if s.differsUpstream(upstream, as, o.Bad) {
 					if len(mixed) < maxRuns {
@@ -764,8 +767,8 @@ func (s *Searcher) upstream(l *ir.Layer, o Query) [][]absint.Pair {
 func (s *Searcher) differsUpstream(upstream [][]absint.Pair, as map[key]int64, bad func(x, y int64) bool) bool {
 	for _, pairs := range upstream {
 		for _, p := range pairs {
-			x, ok1 := s.an.B.EvalLimited(p.A, s.valuer(as), &s.steps)
-			y, ok2 := s.an.B.EvalLimited(p.B, s.valuer(as), &s.steps)
+			x, ok1 := s.eval.Eval(p.A, s.valuer(as), &s.steps)
+			y, ok2 := s.eval.Eval(p.B, s.valuer(as), &s.steps)
 			if ok1 && ok2 && bad(x, y) {
 				return true
 			}

@@ -10,18 +10,36 @@ import (
 
 // Eval computes e for the given values of its symbols; ok is false where
 // e has no value this package can compute for them (a division by zero,
-// a value beyond int64, an unknown).
+// a value beyond int64, an unknown). Each call makes an Evaluator; one
+// that evaluates many expressions keeps its own.
 func (b *Builder) Eval(e Expr, val func(Sym) int64) (int64, bool) {
-	return b.EvalLimited(e, val, nil)
+	return b.NewEvaluator().Eval(e, val, nil)
 }
 
-// EvalLimited is Eval that computes at most *budget atoms, counting them
-// down; it fails when the budget runs out (nil: no limit).
-func (b *Builder) EvalLimited(e Expr, val func(Sym) int64, budget *int) (int64, bool) {
-	b.budget = budget
-	defer func() { b.budget = nil }()
-	b.values.next()
-	return b.eval(e, val)
+// An Evaluator computes expressions of one Builder for values of their
+// symbols, remembering the atoms' values within one evaluation. It is a
+// value of its own, so that evaluations can nest or run side by side
+// (each with its Evaluator); one Evaluator is not safe for concurrent
+// use. The Builder must not make atoms while an evaluation runs.
+type Evaluator struct {
+	b *Builder
+	// budget counts down the atoms the current evaluation may still
+	// compute (nil: no limit); memo holds the atoms' values in it.
+	budget *int
+	memo   evalMemo
+}
+
+// NewEvaluator returns an Evaluator of b's expressions.
+func (b *Builder) NewEvaluator() *Evaluator { return &Evaluator{b: b} }
+
+// Eval computes e for the given values of its symbols, computing at most
+// *budget atoms and counting them down (nil: no limit); ok is false where
+// e has no value (see Builder.Eval) or the budget runs out.
+func (ev *Evaluator) Eval(e Expr, val func(Sym) int64, budget *int) (int64, bool) {
+	ev.budget = budget
+	defer func() { ev.budget = nil }()
+	ev.memo.next()
+	return ev.eval(e, val)
 }
 
 // evalMemo remembers the values of atoms during one evaluation. Each
@@ -68,10 +86,10 @@ func (m *byAtom[T]) slot(id int32) *T {
 	return &m.pages[p][int(id)%atomPage]
 }
 
-func (b *Builder) eval(e Expr, val func(Sym) int64) (int64, bool) {
+func (ev *Evaluator) eval(e Expr, val func(Sym) int64) (int64, bool) {
 	s := e.c
 	for _, t := range e.terms {
-		v, ok := b.evalAtom(t.a, val)
+		v, ok := ev.evalAtom(t.a, val)
 		if !ok {
 			return 0, false
 		}
@@ -85,22 +103,22 @@ func (b *Builder) eval(e Expr, val func(Sym) int64) (int64, bool) {
 	return s, true
 }
 
-func (b *Builder) evalAtom(a *Atom, val func(Sym) int64) (int64, bool) {
-	r := b.values.slots.slot(a.id)
-	if r.stamp == b.values.stamp {
+func (ev *Evaluator) evalAtom(a *Atom, val func(Sym) int64) (int64, bool) {
+	r := ev.memo.slots.slot(a.id)
+	if r.stamp == ev.memo.stamp {
 		return r.v, r.ok
 	}
 	if len(a.args) > 0 {
-		b.evalBelow(a, val)
+		ev.evalBelow(a, val)
 	}
-	if b.budget != nil {
-		if *b.budget <= 0 {
+	if ev.budget != nil {
+		if *ev.budget <= 0 {
 			return 0, false
 		}
-		*b.budget--
+		*ev.budget--
 	}
-	v, ok := b.computeAtom(a, val)
-	*r = evalSlot{b.values.stamp, ok, v}
+	v, ok := ev.computeAtom(a, val)
+	*r = evalSlot{ev.memo.stamp, ok, v}
 	return v, ok
 }
 
@@ -110,7 +128,7 @@ func (b *Builder) evalAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 // 300,000-layer Abs chain took 256 MB of goroutine stack). It spends the
 // budget as the recursion did, argument by argument, and stops at an
 // atom's first argument without a value, as computeAtom does.
-func (b *Builder) evalBelow(root *Atom, val func(Sym) int64) {
+func (ev *Evaluator) evalBelow(root *Atom, val func(Sym) int64) {
 	type frame struct {
 		a         *Atom
 		arg, term int  // the next argument term to look at
@@ -131,7 +149,7 @@ func (b *Builder) evalBelow(root *Atom, val func(Sym) int64) {
 			if len(c.args) == 0 {
 				continue // a symbol or an unknown: computeAtom evaluates it at once
 			}
-			if r := b.values.slots.slot(c.id); r.stamp != b.values.stamp {
+			if r := ev.memo.slots.slot(c.id); r.stamp != ev.memo.stamp {
 				next = c
 			} else if !r.ok {
 				f.failed = true
@@ -150,21 +168,21 @@ func (b *Builder) evalBelow(root *Atom, val func(Sym) int64) {
 		ok := false
 		switch {
 		case done.failed:
-		case b.budget != nil && *b.budget <= 0:
+		case ev.budget != nil && *ev.budget <= 0:
 		default:
-			if b.budget != nil {
-				*b.budget--
+			if ev.budget != nil {
+				*ev.budget--
 			}
-			v, ok = b.computeAtom(done.a, val)
+			v, ok = ev.computeAtom(done.a, val)
 		}
-		*b.values.slots.slot(done.a.id) = evalSlot{b.values.stamp, ok, v}
+		*ev.memo.slots.slot(done.a.id) = evalSlot{ev.memo.stamp, ok, v}
 		if !ok {
 			stack[len(stack)-1].failed = true
 		}
 	}
 }
 
-func (b *Builder) computeAtom(a *Atom, val func(Sym) int64) (int64, bool) {
+func (ev *Evaluator) computeAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 	if a.kind == kSym {
 		return val(a.symbol()), true
 	}
@@ -176,9 +194,9 @@ func (b *Builder) computeAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 		// modulo any type's width: a sum or product whose exact value
 		// leaves int64 still wraps to what the model computes (5 *
 		// 3*2^61 wraps to -2^61 in i64).
-		v, ok := b.eval(a.args[0], val)
+		v, ok := ev.eval(a.args[0], val)
 		if !ok {
-			v, ok = b.evalMod(a.args[0], val)
+			v, ok = ev.evalMod(a.args[0], val)
 		}
 		if !ok {
 			return 0, false
@@ -188,7 +206,7 @@ func (b *Builder) computeAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 	var small [4]int64 // most atoms have one or two arguments
 	args := small[:0]
 	for _, arg := range a.args {
-		v, ok := b.eval(arg, val)
+		v, ok := ev.eval(arg, val)
 		if !ok {
 			return 0, false
 		}
@@ -196,16 +214,16 @@ func (b *Builder) computeAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 	}
 	switch a.kind {
 	case kFloorDiv:
-		return floorDiv(args[0], a.k), true
+		return floorDiv(args[0], a.divisor()), true
 	case kTruncDiv:
-		return args[0] / a.k, true
+		return args[0] / a.divisor(), true
 	case kDiv, kMod:
 		x, y := args[0], args[1]
 		if y == 0 || x == math.MinInt64 && y == -1 {
 			return 0, false
 		}
 		q := x / y
-		if a.flag && x%y != 0 && (x < 0) != (y < 0) {
+		if a.floors() && x%y != 0 && (x < 0) != (y < 0) {
 			q--
 		}
 		if a.kind == kDiv {
@@ -238,13 +256,13 @@ func (b *Builder) computeAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 // evalMod evaluates e modulo 2^64: its sums and its products (of
 // constants, and of atoms that are products themselves) wrap, as they do
 // in the model's integer type; any other atom must have an exact value.
-func (b *Builder) evalMod(e Expr, val func(Sym) int64) (int64, bool) {
+func (ev *Evaluator) evalMod(e Expr, val func(Sym) int64) (int64, bool) {
 	s := uint64(e.c)
 	for _, t := range e.terms {
-		v, ok := b.evalAtom(t.a, val)
+		v, ok := ev.evalAtom(t.a, val)
 		if !ok && t.a.kind == kMul {
-			x, ok1 := b.evalMod(t.a.args[0], val)
-			y, ok2 := b.evalMod(t.a.args[1], val)
+			x, ok1 := ev.evalMod(t.a.args[0], val)
+			y, ok2 := ev.evalMod(t.a.args[1], val)
 			v, ok = int64(uint64(x)*uint64(y)), ok1 && ok2
 		}
 		if !ok {
@@ -340,15 +358,15 @@ func (b *Builder) writeAtom(s *strings.Builder, a *Atom, atoms *int) {
 	case kFloorDiv, kTruncDiv:
 		s.WriteString(map[bool]string{true: "floor((", false: "trunc(("}[a.kind == kFloorDiv])
 		arg(0)
-		s.WriteString(")/" + strconv.FormatInt(a.k, 10) + ")")
+		s.WriteString(")/" + strconv.FormatInt(a.divisor(), 10) + ")")
 	case kDiv:
-		s.WriteString(map[bool]string{true: "floor", false: "trunc"}[a.flag] + "((")
+		s.WriteString(map[bool]string{true: "floor", false: "trunc"}[a.floors()] + "((")
 		arg(0)
 		s.WriteString(")/(")
 		arg(1)
 		s.WriteString("))")
 	case kMod:
-		s.WriteString(map[bool]string{true: "floormod", false: "mod"}[a.flag] + "(")
+		s.WriteString(map[bool]string{true: "floormod", false: "mod"}[a.floors()] + "(")
 		arg(0)
 		s.WriteString(", ")
 		arg(1)

@@ -25,7 +25,7 @@ func (p *Prover) ExactByRemainder(e, f Expr) bool {
 	}
 	for _, t := range e.terms {
 		a := t.a
-		if t.k != -1 || a.kind != kMod || a.flag || len(a.args) != 2 || !a.args[1].Equal(f) {
+		if t.k != -1 || a.kind != kMod || a.floors() || len(a.args) != 2 || !a.args[1].Equal(f) {
 			continue
 		}
 		x := a.args[0]

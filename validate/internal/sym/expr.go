@@ -115,8 +115,19 @@ type limits struct {
 	origin string
 }
 
+// k and flag each serve two kinds; these name what they mean.
+
 // symbol is the symbol of a sym atom.
 func (a *Atom) symbol() Sym { return Sym(a.k) }
+
+// divisor is the constant divisor of a floor or trunc atom.
+func (a *Atom) divisor() int64 { return a.k }
+
+// floors tells whether a div or mod atom floors (or truncates).
+func (a *Atom) floors() bool { return a.flag }
+
+// element tells whether a sym atom is an element symbol (SymInfo.Element).
+func (a *Atom) element() bool { return a.flag }
 
 // r is the range of a wrap, unknown or convert atom.
 func (a *Atom) r() Range {
@@ -147,7 +158,7 @@ func (a *Atom) walk() *deps {
 	}
 	var d deps
 	if a.kind == kSym {
-		d.syms, d.elements = []Sym{a.symbol()}, a.flag
+		d.syms, d.elements = []Sym{a.symbol()}, a.element()
 	}
 	if o := a.origin(); (a.kind == kUnknown || a.kind == kConvert) && o != "" {
 		d.origins = append(d.origins, o)
@@ -231,13 +242,6 @@ type Builder struct {
 	byHash map[uint64]*Atom
 	seed   maphash.Seed
 	syms   []SymInfo
-	// overflowed is set when a coefficient left int64; the expression was
-	// then replaced by an unknown atom.
-	overflowed bool
-	// budget counts down the atoms EvalLimited may still compute; values
-	// are the atoms' values in the current evaluation.
-	budget *int
-	values evalMemo
 }
 
 // NewBuilder returns an empty builder.
@@ -399,13 +403,24 @@ func (e Expr) Equal(f Expr) bool {
 	return e.c == f.c && slices.Equal(e.terms, f.terms)
 }
 
-// combine returns x*e + y*f.
+// combine returns x*e + y*f, or where a coefficient leaves int64, an
+// unknown atom.
 func (b *Builder) combine(x int64, e Expr, y int64, f Expr) Expr {
+	out, ok := b.combineExact(x, e, y, f)
+	if !ok {
+		return b.Unknown(Range{NegInf, PosInf}, fmt.Sprintf("a coefficient beyond int64 (#%d)", b.made))
+	}
+	return out
+}
+
+// combineExact returns x*e + y*f; ok is false where a coefficient leaves
+// int64.
+func (b *Builder) combineExact(x int64, e Expr, y int64, f Expr) (Expr, bool) {
 	c1, ok1 := mul64(x, e.c)
 	c2, ok2 := mul64(y, f.c)
 	c, ok3 := add64(c1, c2)
 	if !ok1 || !ok2 || !ok3 {
-		return b.overflow()
+		return Expr{}, false
 	}
 	out := Expr{c: c, terms: make([]term, 0, len(e.terms)+len(f.terms))}
 	i, j := 0, 0
@@ -432,18 +447,13 @@ func (b *Builder) combine(x int64, e Expr, y int64, f Expr) Expr {
 			j++
 		}
 		if !ok {
-			return b.overflow()
+			return Expr{}, false
 		}
 		if t.k != 0 {
 			out.terms = append(out.terms, t)
 		}
 	}
-	return out
-}
-
-func (b *Builder) overflow() Expr {
-	b.overflowed = true
-	return b.Unknown(Range{NegInf, PosInf}, fmt.Sprintf("a coefficient beyond int64 (#%d)", b.made))
+	return out, true
 }
 
 // Add is e + f.
@@ -514,7 +524,7 @@ func (b *Builder) FloorDivK(e Expr, k int64) Expr {
 	if len(e.terms) == 1 && e.terms[0].k == 1 && e.terms[0].a.kind == kFloorDiv && e.c == 0 {
 		// floor(floor(f/j)/k) = floor(f/(j*k)).
 		inner := e.terms[0].a
-		if jk, ok := mul64(inner.k, k); ok {
+		if jk, ok := mul64(inner.divisor(), k); ok {
 			return b.FloorDivK(inner.args[0], jk)
 		}
 	}
@@ -682,7 +692,7 @@ func (b *Builder) Consts(e Expr) []int64 {
 		}
 		seen[a] = true
 		if a.kind == kFloorDiv || a.kind == kTruncDiv {
-			out = append(out, a.k)
+			out = append(out, a.divisor())
 		}
 		for _, arg := range a.args {
 			out = append(out, arg.c)
@@ -747,13 +757,13 @@ func (b *Builder) substituteAtom(a *Atom, repl func(Sym) (Expr, bool), memo map[
 			r = b.of(a)
 		}
 	case kFloorDiv:
-		r = b.FloorDivK(args[0], a.k)
+		r = b.FloorDivK(args[0], a.divisor())
 	case kTruncDiv:
-		r = b.TruncDivK(args[0], a.k)
+		r = b.TruncDivK(args[0], a.divisor())
 	case kDiv:
-		r = b.Div(args[0], args[1], a.flag)
+		r = b.Div(args[0], args[1], a.floors())
 	case kMod:
-		r = b.Mod(args[0], args[1], a.flag)
+		r = b.Mod(args[0], args[1], a.floors())
 	case kMul:
 		r = b.Mul(args[0], args[1])
 	case kMin:

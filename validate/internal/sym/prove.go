@@ -131,9 +131,8 @@ func (p *Prover) lower(e Expr) Bound {
 	for _, lin := range p.linear(t.a, t.k > 0) {
 		p.steps--
 		// e = rest + k*a >= rest + k*num/den, so den*e >= den*rest + k*num.
-		g := p.b.combine(lin.den, rest, t.k, lin.num)
-		if p.b.overflowed {
-			p.b.overflowed = false
+		g, ok := p.b.combineExact(lin.den, rest, t.k, lin.num)
+		if !ok {
 			continue
 		}
 		lb := p.lower(g)
@@ -159,28 +158,28 @@ func (p *Prover) linear(a *Atom, lower bool) []linearBound {
 	case kFloorDiv:
 		// f - k + 1 <= k*floor(f/k) <= f.
 		if lower {
-			return []linearBound{{p.b.Add(a.args[0], Const(1-a.k)), a.k}}
+			return []linearBound{{p.b.Add(a.args[0], Const(1-a.divisor())), a.divisor()}}
 		}
-		return []linearBound{{a.args[0], a.k}}
+		return []linearBound{{a.args[0], a.divisor()}}
 	case kTruncDiv:
 		f := a.args[0]
 		switch {
-		case p.lowerIn(f).AtLeast(0):
+		case p.lower(f).AtLeast(0):
 			if lower {
-				return []linearBound{{p.b.Add(f, Const(1-a.k)), a.k}}
+				return []linearBound{{p.b.Add(f, Const(1-a.divisor())), a.divisor()}}
 			}
-			return []linearBound{{f, a.k}}
-		case p.upperIn(f).AtMost(0):
+			return []linearBound{{f, a.divisor()}}
+		case p.upper(f).AtMost(0):
 			// trunc = ceil for f <= 0: f <= k*trunc(f/k) <= f + k - 1.
 			if lower {
-				return []linearBound{{f, a.k}}
+				return []linearBound{{f, a.divisor()}}
 			}
-			return []linearBound{{p.b.Add(f, Const(a.k-1)), a.k}}
+			return []linearBound{{p.b.Add(f, Const(a.divisor()-1)), a.divisor()}}
 		}
 		if lower {
-			return []linearBound{{p.b.Add(f, Const(1-a.k)), a.k}}
+			return []linearBound{{p.b.Add(f, Const(1-a.divisor())), a.divisor()}}
 		}
-		return []linearBound{{p.b.Add(f, Const(a.k-1)), a.k}}
+		return []linearBound{{p.b.Add(f, Const(a.divisor()-1)), a.divisor()}}
 	case kMax, kMin:
 		// max(f, g) is at least f, g and their mean (max(x, -x) >= 0);
 		// min(f, g) at most.
@@ -203,10 +202,9 @@ func (p *Prover) linear(a *Atom, lower bool) []linearBound {
 	return nil
 }
 
-// lowerIn and upperIn bound a sub-expression within the current query,
-// sharing its budget.
-func (p *Prover) lowerIn(e Expr) Bound { return p.lower(e) }
-func (p *Prover) upperIn(e Expr) Bound {
+// upper bounds a sub-expression from above within the current query,
+// sharing its budget, as lower does from below.
+func (p *Prover) upper(e Expr) Bound {
 	if r, ok := p.single(e); ok {
 		return r.Hi
 	}
@@ -272,7 +270,7 @@ type memoSlot struct {
 	set bool
 }
 
-func (p *Prover) exprRange(e Expr) Range { return Range{p.lowerIn(e), p.upperIn(e)} }
+func (p *Prover) exprRange(e Expr) Range { return Range{p.lower(e), p.upper(e)} }
 
 func (p *Prover) computeRange(a *Atom) Range {
 	all := Range{NegInf, PosInf}
@@ -283,10 +281,10 @@ func (p *Prover) computeRange(a *Atom) Range {
 		return a.r()
 	case kFloorDiv:
 		f := p.exprRange(a.args[0])
-		return Range{divBound(f.Lo, a.k, false), divBound(f.Hi, a.k, false)}
+		return Range{divBound(f.Lo, a.divisor(), false), divBound(f.Hi, a.divisor(), false)}
 	case kTruncDiv:
 		f := p.exprRange(a.args[0])
-		return Range{truncBound(f.Lo, a.k), truncBound(f.Hi, a.k)}
+		return Range{truncBound(f.Lo, a.divisor()), truncBound(f.Hi, a.divisor())}
 	case kWrap:
 		f := p.exprRange(a.args[0])
 		if f.Within(a.r()) {
@@ -335,9 +333,9 @@ func (p *Prover) computeRange(a *Atom) Range {
 		x, y := p.exprRange(a.args[0]), p.exprRange(a.args[1])
 		return hull(mulBounds(x.Lo, y.Lo), mulBounds(x.Lo, y.Hi), mulBounds(x.Hi, y.Lo), mulBounds(x.Hi, y.Hi))
 	case kDiv:
-		return divRange(p.exprRange(a.args[0]), p.exprRange(a.args[1]), a.flag)
+		return divRange(p.exprRange(a.args[0]), p.exprRange(a.args[1]), a.floors())
 	case kMod:
-		return modRange(p.exprRange(a.args[0]), p.exprRange(a.args[1]), a.flag)
+		return modRange(p.exprRange(a.args[0]), p.exprRange(a.args[1]), a.floors())
 	}
 	return all
 }

@@ -132,13 +132,14 @@ func TestCopyOfADeepChain(t *testing.T) {
 func TestEvalAcrossStampWrap(t *testing.T) {
 	b := NewBuilder()
 	x := b.NewSym("x", false)
+	ev := b.NewEvaluator()
 	for i, start := range []uint32{math.MaxUint32 - 1, math.MaxUint32, math.MaxUint32} {
 		// Atoms made now have slots no evaluation filled: stamp 0.
 		k := int64(3 + i)
 		e := b.Add(b.FloorDivK(b.Var(x), k), Const(1))
-		b.values.stamp = start
+		ev.memo.stamp = start
 		for v := int64(-7); v <= 7; v++ {
-			got, ok := b.Eval(e, func(Sym) int64 { return v })
+			got, ok := ev.Eval(e, func(Sym) int64 { return v }, nil)
 			if want := floorDiv(v, k) + 1; !ok || got != want {
 				t.Fatalf("stamp from %d: x = %d gives %d (%v), want %d", start, v, got, ok, want)
 			}
@@ -354,5 +355,27 @@ func TestEvalWrapsLikeTheModel(t *testing.T) {
 		if got, ok := b.Eval(tc.e, val); !ok || got != tc.want {
 			t.Errorf("%s = %d (%v), want %d", b.String(tc.e), got, ok, tc.want)
 		}
+	}
+}
+
+// TestEvaluationsNest: two Evaluators of one Builder keep their own
+// memories, so that one evaluation may run inside another (a valuer that
+// evaluates) and each gives its own expression's value.
+func TestEvaluationsNest(t *testing.T) {
+	b := NewBuilder()
+	x, y := b.NewSym("x", false), b.NewSym("y", false)
+	inner, outer := b.NewEvaluator(), b.NewEvaluator()
+	shared := b.FloorDivK(b.Var(x), 2)
+	ye := b.Add(shared, Const(1))
+	got, ok := outer.Eval(b.Add(shared, b.Var(y)), func(s Sym) int64 {
+		if s == y {
+			// y's value is an evaluation of its own, at another x.
+			v, _ := inner.Eval(ye, func(Sym) int64 { return 10 }, nil)
+			return v
+		}
+		return 7
+	}, nil)
+	if want := int64(3 + 6); !ok || got != want {
+		t.Errorf("floor(7/2) + (floor(10/2) + 1) = %d (%v), want %d", got, ok, want)
 	}
 }
