@@ -5,11 +5,14 @@
 // arithmetic relies on; for float tensors, the range of their elements.
 //
 // One walk of the model in topological order applies each op's rule:
-// the rules live one file per op family (binary.go, compare.go,
-// unary.go, convert.go, divide.go, reshape.go, gather.go, broadcast.go,
-// reduce.go, conv_pool.go), registered in one table keyed by op type
-// (table.go); an op without a rule is opaque on purpose (opaqueOps), its
-// outputs new symbols. A rule must be sound: the property tests of
+// the rules live one file per op family, named as ops' file of that
+// family (binary.go, compare.go, unary.go, convert.go, divide.go,
+// shapeof.go, reshape.go, gather_slice.go, concat_split.go, broadcast.go,
+// range.go, pad.go, reduce.go, matmul.go, conv_pool.go, interpolate.go),
+// registered in one table keyed by op type (table.go); an op without a
+// rule is opaque on purpose (opaqueOps), its outputs new symbols. The
+// walk (interp.go), the values (absint.go), what moving ops share
+// (move.go) and float ranges (floats.go) are the interpreter's own. A rule must be sound: the property tests of
 // rules_test.go evaluate each op concretely (package ops) on random and
 // edge inputs and check that the result is among what the rule claims.
 //
@@ -622,4 +625,13 @@ func (a *Analysis) String(v *Value) string {
 		s.WriteString(" each " + a.B.String(a.All(v)))
 	}
 	return s.String()
+}
+
+// NormAxis resolves a negative axis against a rank, and reports whether
+// the axis is in [-rank, rank).
+func NormAxis(axis int64, rank int) (int, bool) {
+	if axis < 0 {
+		axis += int64(rank)
+	}
+	return int(axis), axis >= 0 && axis < int64(rank)
 }

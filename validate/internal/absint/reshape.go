@@ -6,74 +6,8 @@ import (
 	"github.com/irdiv/irdiv/validate/internal/sym"
 )
 
-// The rules of the ops that keep or move elements into new dims: their
-// shape rules on symbolic dims; elements that move are copies of the
-// input's (trace follows small tensors exactly).
-
-// moved is a value whose elements are elements of x elsewhere.
-func (a *Analysis) moved(x *Value, t ir.ElementType, dims []sym.Expr) *Value {
-	v := &Value{Type: t, Rank: -1, Shape: x.Shape, F: x.F}
-	if dims != nil {
-		v.Rank, v.Dims = len(dims), dims
-	}
-	if x.Int && isInt(t) {
-		v.Int, v.all = true, a.copyOf(x)
-	}
-	return v
-}
-
-// copyOf is an expression for the elements of x moved elsewhere,
-// independent of x's: Copy renames its element symbols. Where it holds
-// none (x's elements are dims: select(H, W)) and x has several elements,
-// two elements taken from it would be one atom and cancel, H - W = 0; a
-// fresh element symbol in their range keeps them apart.
-func (a *Analysis) copyOf(x *Value) sym.Expr {
-	all := a.All(x)
-	c := a.B.Copy(all)
-	if _, ok := all.IsConst(); ok || !c.Equal(all) {
-		return c
-	}
-	if n, ok := x.NumElems(); ok && n <= 1 {
-		return c
-	}
-	s := a.newSym("an element moved", true, sym.NewProver(a.B, &a.Declared).Range(all), a.decide.Range(all), Origin{Kind: Derived, Index: -1})
-	return a.B.Var(s)
-}
-
-// kept is a value with x's elements in the same order (Reshape, Squeeze,
-// Unsqueeze) and new dims.
-func (a *Analysis) kept(x *Value, t ir.ElementType, dims []sym.Expr) *Value {
-	v := &Value{Type: t, Rank: -1, Shape: x.Shape, F: x.F}
-	if dims != nil {
-		v.Rank, v.Dims = len(dims), dims
-	}
-	if !x.Int || !isInt(t) {
-		return v
-	}
-	// In a model that runs, the output holds as many elements as the
-	// input, in the same order.
-	v.Int, v.Elems, v.all = true, x.Elems, x.all
-	return v
-}
-
-// shapeOf gives the dims as elements.
-func (a *Analysis) shapeOf(x *Value, t ir.ElementType) *Value {
-	if x.Rank < 0 {
-		return nil
-	}
-	v := &Value{Type: t, Rank: 1, Dims: []sym.Expr{sym.Const(int64(x.Rank))}, Int: true, Elems: make([]sym.Expr, x.Rank), Shape: true}
-	for i, d := range x.Dims {
-		// A tensor that exists has no negative dim: where a dim comes
-		// from values (a Resize to sizes computed from floats), the op
-		// that made it ran only if they were not negative, so max(d, 0)
-		// is d wherever the model gets here.
-		if !a.decide.Range(d).Lo.AtLeast(0) {
-			d = a.B.Max(d, sym.Const(0))
-		}
-		v.Elems[i] = d
-	}
-	return v
-}
+// The rules of Reshape, Squeeze, Unsqueeze and Transpose: their shape
+// rules on symbolic dims; the elements keep their order or move.
 
 func (a *Analysis) reshape(ins []*Value, specialZero bool, t ir.ElementType) *Value {
 	x, p := ins[0], ins[1]

@@ -106,7 +106,7 @@ var rules = map[string]rule{
 	"FakeQuantize":       floatOnly(nil),
 	"BatchNormInference": floatOnly(nil),
 
-	// Shapes, reshapes and transposes (reshape.go).
+	// ShapeOf (shapeof.go); reshapes and transposes (reshape.go).
 	"ShapeOf": {inputs: 1, values: func(a *Analysis, c *call) []*Value { return one(a.shapeOf(c.ins[0], c.op.(*ops.ShapeOf).OutputType)) }},
 	"Reshape": {inputs: 2, values: func(a *Analysis, c *call) []*Value {
 		return one(a.reshape(c.ins, c.op.(*ops.Reshape).SpecialZero, c.t()))
@@ -115,7 +115,8 @@ var rules = map[string]rule{
 	"Unsqueeze": {inputs: 2, values: func(a *Analysis, c *call) []*Value { return one(a.unsqueeze(c.ins, c.t())) }},
 	"Transpose": {inputs: 2, values: func(a *Analysis, c *call) []*Value { return one(a.transpose(c.ins, c.t())) }},
 
-	// Gather, concatenation, slices and splits (gather.go).
+	// Gather and slices (gather_slice.go); concatenation and splits
+	// (concat_split.go).
 	"Gather": {inputs: 3, values: func(a *Analysis, c *call) []*Value { return one(a.gather(c.l, c.ins, c.op.(*ops.Gather))) }},
 	"Concat": {inputs: 1, values: func(a *Analysis, c *call) []*Value { return one(a.concat(c.ins, c.op.(*ops.Concat).Axis, c.t())) }},
 	"Slice":  {inputs: 4, values: func(a *Analysis, c *call) []*Value { return one(a.slice(c.ins, c.t())) }},
@@ -127,13 +128,13 @@ var rules = map[string]rule{
 	}},
 	"VariadicSplit": {inputs: 3, values: variadicSplit},
 
-	// Broadcast, tile, range and pad (broadcast.go).
+	// Broadcast and Tile (broadcast.go), Range (range.go), Pad (pad.go).
 	"Broadcast": {inputs: 2, values: func(a *Analysis, c *call) []*Value { return one(a.broadcast(c.ins, c.op.(*ops.Broadcast), c.t())) }},
 	"Tile":      {inputs: 2, values: func(a *Analysis, c *call) []*Value { return one(a.tile(c.ins, c.t())) }},
 	"Range":     {inputs: 3, values: func(a *Analysis, c *call) []*Value { return one(a.rangeOp(c.l, c.ins, c.t())) }},
 	"Pad":       {inputs: 3, values: func(a *Analysis, c *call) []*Value { return one(a.pad(c.ins, c.t())) }},
 
-	// Reductions and MatMul (reduce.go).
+	// Reductions (reduce.go), MatMul (matmul.go).
 	"ReduceSum":        reduction(),
 	"ReduceMean":       reduction(),
 	"ReduceProd":       reduction(),
@@ -143,7 +144,8 @@ var rules = map[string]rule{
 	"ReduceLogicalOr":  reduction(),
 	"MatMul":           {inputs: 2, values: func(a *Analysis, c *call) []*Value { return one(a.matmul(c.ins, c.op.(*ops.MatMul), c.t())) }},
 
-	// Convolution, pooling and resizing shapes (conv_pool.go).
+	// Convolution and pooling shapes (conv_pool.go), Interpolate
+	// (interpolate.go).
 	"Convolution":                  spatialRule(),
 	"GroupConvolution":             spatialRule(),
 	"ConvolutionBackpropData":      spatialRule(),

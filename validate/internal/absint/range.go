@@ -1,0 +1,31 @@
+package absint
+
+import (
+	"math"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+)
+
+// The rule of Range.
+
+// rangeOp: the length of Range with a constant step, and its elements
+// start + step*i.
+func (a *Analysis) rangeOp(l *ir.Layer, ins []*Value, t ir.ElementType) *Value {
+	if len(ins) < 3 || !ins[0].Int || !ins[1].Int || !ins[2].Int || !isInt(t) {
+		return nil
+	}
+	start, stop := a.All(ins[0]), a.All(ins[1])
+	k, ok := a.All(ins[2]).IsConst()
+	if !ok || k == 0 || k == math.MinInt64 {
+		return nil
+	}
+	var n sym.Expr
+	if k > 0 {
+		n = a.B.Max(sym.Const(0), a.B.FloorDivK(a.B.Add(a.B.Sub(stop, start), sym.Const(k-1)), k))
+	} else {
+		n = a.B.Max(sym.Const(0), a.B.FloorDivK(a.B.Add(a.B.Sub(start, stop), sym.Const(-k-1)), -k))
+	}
+	i := a.B.Var(a.newSym("a Range index of "+describe(l), true, anyDim, anyDim, Origin{Kind: Derived, Layer: l, Index: -1}))
+	return &Value{Type: t, Rank: 1, Dims: []sym.Expr{n}, Int: true, all: a.wrap(a.B.Add(start, a.B.Scale(i, k)), t)}
+}
