@@ -407,7 +407,11 @@ func (a *Analysis) constant(t *ir.Tensor) *Value {
 	for _, d := range t.Shape {
 		v.Dims = append(v.Dims, sym.Const(d))
 	}
-	if t.Type.IsFloat() {
+	// The range of a float constant matters where it scales a size (a
+	// few elements); a model's weights, millions of them, are left
+	// unbounded rather than read: reading them was half of validating
+	// Faster R-CNN.
+	if t.Type.IsFloat() && t.Len() <= MaxElems {
 		f := &FloatRange{Lo: math.Inf(1), Hi: math.Inf(-1)}
 		for i := range t.Len() {
 			x := t.Float64At(i)
