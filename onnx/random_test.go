@@ -184,7 +184,11 @@ func TestImportHostileNodes(t *testing.T) {
 			start := time.Now()
 			model, err := Import(m, ImportOptions{})
 			faithful, ferr := Convert(m)
-			if d := time.Since(start); d > time.Second {
+			// A watchdog for an import that runs away (a loop over an
+			// attribute's value), not a measure of speed: a one-node
+			// import takes milliseconds, and a loaded CI host stretched
+			// one to 1.1 s, past the second this once allowed.
+			if d := time.Since(start); d > 20*time.Second {
 				fail(op+" slow", "%s: the import took %v", describe(), d)
 			}
 			if (err == nil) != (ferr == nil) {
