@@ -17,7 +17,11 @@ import (
 // a model imports both ways or neither, and a model that converts writes
 // as IR that reads back and infers as the model converted does (what
 // irdiv convert checks before it writes). The seeds include the hostile
-// corpus's models (testdata/bad), those of issue 28 among them.
+// corpus's models (testdata/bad), those of issue 28 among them. Its
+// mutations of protobuf bytes did not find issue 28's import panics from
+// plain seeds in 600 s; FuzzImportNodes, which mutates choices of ops,
+// inputs and attributes, found each in 16 to 58 s in five runs of six
+// (figures there).
 func FuzzReadONNX(f *testing.F) {
 	for _, mp := range []*onnxpb.ModelProto{
 		divModel(14, dataType(ir.I32), []int64{4}, []int64{4}, []int64{4}),

@@ -82,6 +82,12 @@ func TestHostileAttributes(t *testing.T) {
 			onnxwire.Value("x", onnxwire.Float, 2, 3, 4), onnxwire.Value("i", onnxwire.Int64, 2, 1)), "", "GatherND", []int64{2, 4}},
 		{"roialign output_height -5", hostileModel(13, onnxwire.NodeAttrs("RoiAlign", "roi", []string{"x", "r", "i"}, []string{"t"}, onnxwire.IntAttr("output_height", -5)), nil,
 			onnxwire.Value("x", onnxwire.Float, 1, 3, 8, 8), onnxwire.Value("r", onnxwire.Float, 2, 4), onnxwire.Value("i", onnxwire.Int64, 2)), "", "ROIAlign", []int64{2, 3, -1, 1}},
+		// The faithful conversion's length guard hid delta's rank behind
+		// a start of unknown rank: it imported one way only (found by
+		// FuzzImportNodes).
+		{"range delta of rank 2", hostileModel(13, onnxwire.Node("Range", "range", []string{"s", "l", "d"}, []string{"t"}), nil,
+			onnxwire.Rankless("s", onnxwire.Float), onnxwire.Value("l", onnxwire.Float), onnxwire.Value("d", onnxwire.Float, 2, 2)),
+			`node "range" (Range, #0): opset 13: Range's delta has rank 2; it must be a scalar`, "", nil},
 		{"clip of unknown type", customModel(13, onnxwire.Node("Clip", "clip", []string{"u", "u"}, []string{"t"})), "", "Clip", nil},
 		{"gemm alpha of unknown type", customModel(13, onnxwire.NodeAttrs("Gemm", "gemm", []string{"u", "u"}, []string{"t"}, onnxwire.FloatAttr("alpha", 2))), "", "Gemm", nil},
 		{"gemm beta of unknown type", customModel(13, onnxwire.NodeAttrs("Gemm", "gemm", []string{"u", "u", "u"}, []string{"t"}, onnxwire.FloatAttr("beta", 2))), "", "Gemm", nil},

@@ -922,6 +922,12 @@ func importRange(im *importer, n *Node) ([]tensor, error) {
 				return nil, err
 			}
 		}
+		// Checked here, not left to Range's inference: the faithful
+		// conversion's length guard hides delta's rank when start or
+		// limit has none, and the two ways then disagreed.
+		if r := rank(t); r > 0 {
+			return nil, im.ruleErr("Range's %s has rank %d; it must be a scalar", []string{"start", "limit", "delta"}[i], r)
+		}
 		ins = append(ins, t)
 	}
 	typ := ins[0].info.Type

@@ -1,6 +1,7 @@
 // Package onnxwire encodes small ONNX messages field by field, for the
-// examples, the hostile-input corpus and the random models of validate's
-// differential test: it can write what onnx.proto
+// examples, the hostile-input corpus, the random models of validate's
+// differential test and the one-node models of the structure-aware fuzz
+// targets (HostileModel): it can write what onnx.proto
 // forbids or the onnx package would never produce (wrong types, escaping
 // paths, absurd dims). Field numbers are those of onnx.proto.
 package onnxwire
