@@ -143,6 +143,10 @@ const (
 	pairedCandidates = 8
 	// randomTries is how many random mixes of candidates are tried last.
 	randomTries = 256
+	// edgeModelLayers is the size of model up to which every search
+	// ends with the edge inputs; beyond it, only searches whose Divide a
+	// tensor followed as one value reaches.
+	edgeModelLayers = 500
 )
 
 // tryCost is what trying an assignment, or pairing an upstream Divide's
@@ -335,8 +339,13 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 	// search fills a tensor whose elements it follows as one (an input of
 	// dynamic shape) with one value, so x[-1] - x[0] is 0 in every
 	// assignment it makes. The edge inputs cycle through the small
-	// edgeInts.
+	// edgeInts. Each costs an evaluation of the model: in a large model,
+	// only where such a tensor reaches the Divide.
+	summarized := slices.ContainsFunc(keys, func(k key) bool { return !k.dim && k.index < 0 })
 	for k := range crossChecks {
+		if !summarized && len(s.an.Order) > edgeModelLayers {
+			break
+		}
 		if s.runLayers < 2*len(s.an.Order) {
 			s.exhausted = true
 			break
