@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
@@ -17,27 +18,28 @@ import (
 // the size inferred may be given its buffer, and the model fails. Only
 // such a clash is refused: a pooling that drops a window alone runs.
 type ortBuffers struct {
-	sizes   map[string]bool // type and dims of every intermediate output
+	sizes   []sized // type and dims of every intermediate output
 	dropped []droppedPool
+}
+
+type sized struct {
+	t    ir.ElementType
+	dims []int64
 }
 
 type droppedPool struct {
 	l    *ir.Layer
-	key  string
-	kept []int64
+	kept sized
 }
 
 func (b *ortBuffers) add(s *Searcher, l *ir.Layer, op ops.Op, in, outs []ops.ValueInfo) {
-	if b.sizes == nil {
-		b.sizes = make(map[string]bool)
-	}
 	if kept := ceilDropKept(op, in, outs); kept != nil {
-		b.dropped = append(b.dropped, droppedPool{l, fmt.Sprint(outs[0].Type, kept), kept})
+		b.dropped = append(b.dropped, droppedPool{l, sized{outs[0].Type, kept}})
 	}
 	for i, info := range outs {
 		// Graph outputs get buffers of their own.
 		if dims, ok := info.Shape.ToStatic(); ok && !s.feedsResult(ir.Output{Layer: l, Index: i}) {
-			b.sizes[fmt.Sprint(info.Type, dims)] = true
+			b.sizes = append(b.sizes, sized{info.Type, dims})
 		}
 	}
 }
@@ -46,8 +48,10 @@ func (b *ortBuffers) add(s *Searcher, l *ir.Layer, op ops.Op, in, outs []ops.Val
 // of its inferred size may reuse.
 func (b *ortBuffers) clash() error {
 	for _, d := range b.dropped {
-		if b.sizes[d.key] {
-			return &ops.LayerError{Layer: d.l, Err: fmt.Errorf("ONNX Runtime may fail: ceil_mode drops a last window that starts in the padding, which its shape inference keeps (%v), and another tensor has that size, which may be given this output's buffer", d.kept)}
+		for _, o := range b.sizes {
+			if o.t == d.kept.t && slices.Equal(o.dims, d.kept.dims) {
+				return &ops.LayerError{Layer: d.l, Err: fmt.Errorf("ONNX Runtime may fail: ceil_mode drops a last window that starts in the padding, which its shape inference keeps (%v), and another tensor has that size, which may be given this output's buffer", d.kept.dims)}
+			}
 		}
 	}
 	return nil
