@@ -47,6 +47,9 @@ func (*binaryOp[K]) OpType() (string, string) {
 
 func (o *binaryOp[K]) Attrs() []ir.Attr { return broadcastAttrs(o.Broadcast) }
 
+// AutoBroadcast returns the op's auto_broadcast (Broadcaster).
+func (o *binaryOp[K]) AutoBroadcast() shapeinfer.Broadcast { return o.Broadcast }
+
 func (o *binaryOp[K]) Infer(in []ValueInfo) ([]ValueInfo, error) {
 	var k K
 	switch d := k.def(); {

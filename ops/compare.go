@@ -158,6 +158,9 @@ var (
 // (numpy by default).
 type Select struct{ Broadcast shapeinfer.Broadcast }
 
+// AutoBroadcast returns the op's auto_broadcast (Broadcaster).
+func (s *Select) AutoBroadcast() shapeinfer.Broadcast { return s.Broadcast }
+
 // registerSelect registers Select, with its auto_broadcast (numpy by
 // default).
 func registerSelect() {

@@ -103,6 +103,9 @@ func (d *Divide) Infer(in []ValueInfo) ([]ValueInfo, error) {
 
 func (*Divide) OpType() (string, string) { return "Divide", "opset1" }
 
+// AutoBroadcast returns the op's auto_broadcast (Broadcaster).
+func (d *Divide) AutoBroadcast() shapeinfer.Broadcast { return d.Broadcast }
+
 func (d *Divide) evaluate(in, out []*ir.Tensor, o Options) error {
 	call, err := d.Prepare(in[0], in[1], o)
 	if err != nil {

@@ -79,6 +79,13 @@ type Op interface {
 	Attrs() []ir.Attr
 }
 
+// Broadcaster is implemented by the element-wise ops of two or more
+// inputs that broadcast them: the binary arithmetic, comparison and logic
+// ops, Divide and Select.
+type Broadcaster interface {
+	AutoBroadcast() shapeinfer.Broadcast
+}
+
 // Parameter is a model input.
 type Parameter struct {
 	Type  ir.ElementType

@@ -39,49 +39,11 @@ func power(a *Analysis, c *call) []*Value {
 	return one(a.binary(c.l, c.ins[0], c.ins[1], broadcastOf(c.op), t, func(x, y sym.Expr) sym.Expr { return a.fresh(c.l, typeRange(t), "a power") }))
 }
 
-// broadcastOf is the auto_broadcast of a binary element-wise op.
+// broadcastOf is the auto_broadcast of an element-wise op (numpy for
+// the others).
 func broadcastOf(op ops.Op) shapeinfer.Broadcast {
-	switch o := op.(type) {
-	case *ops.Add:
-		return o.Broadcast
-	case *ops.Subtract:
-		return o.Broadcast
-	case *ops.Multiply:
-		return o.Broadcast
-	case *ops.Divide:
-		return o.Broadcast
-	case *ops.Minimum:
-		return o.Broadcast
-	case *ops.Maximum:
-		return o.Broadcast
-	case *ops.FloorMod:
-		return o.Broadcast
-	case *ops.Mod:
-		return o.Broadcast
-	case *ops.SquaredDifference:
-		return o.Broadcast
-	case *ops.Power:
-		return o.Broadcast
-	case *ops.Equal:
-		return o.Broadcast
-	case *ops.NotEqual:
-		return o.Broadcast
-	case *ops.Less:
-		return o.Broadcast
-	case *ops.LessEqual:
-		return o.Broadcast
-	case *ops.Greater:
-		return o.Broadcast
-	case *ops.GreaterEqual:
-		return o.Broadcast
-	case *ops.LogicalAnd:
-		return o.Broadcast
-	case *ops.LogicalOr:
-		return o.Broadcast
-	case *ops.LogicalXor:
-		return o.Broadcast
-	case *ops.Select:
-		return o.Broadcast
+	if b, ok := op.(ops.Broadcaster); ok {
+		return b.AutoBroadcast()
 	}
 	return shapeinfer.Broadcast{Mode: shapeinfer.Numpy}
 }
