@@ -26,12 +26,6 @@ func (a *Analysis) reshape(ins []*Value, specialZero bool, t ir.ElementType) *Va
 			dims[i] = x.Dims[i]
 		case isConst && c == -1:
 			inferred = i
-		case !isConst && !a.decide.Range(e).Lo.AtLeast(1) && (specialZero || !a.decide.Range(e).Lo.AtLeast(0)):
-			// An element that may be -1 (or 0 with special_zero) is no
-			// dim: it asks for one to be inferred or copied, at some
-			// input shapes only (seed 8512: y.shape[0] floormod -2 is -1
-			// at y: [1], and became a dim of -1).
-			return a.kept(x, t, nil)
 		default:
 			dims[i] = e
 		}
