@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/irdiv/irdiv/internal/onnxwire"
@@ -208,6 +209,35 @@ func TestDifferentialCases(t *testing.T) {
 			was: vError, wants: []string{vPossible},
 		},
 		{
+			// y.shape[0] floormod -2 is -1 at y: [1]: a Reshape pattern
+			// element that asks for a dim to be inferred there, which the
+			// rule took as a dim of -1 (0 once ShapeOf clamped it), so
+			// 3 - dim0 was 3 and its division by 3 "exact" (seed 8512).
+			name: "a Reshape pattern element that may be -1 is no dim",
+			g: new(graph).input("x", onnxwire.Int64, param("T")).input("y", onnxwire.Int64, fixed(1)).
+				i64("m2", []int64{}, -2).i64("three1", []int64{1}, 3).i64("last", []int64{}, -1).i64("first", []int64{}, 0).i64("three", []int64{}, 3).
+				node("Shape", []string{"y"}, "s").node("Mod", []string{"s", "m2"}, "m").
+				node("Concat", []string{"m", "three1"}, "p", onnxwire.IntAttr("axis", 0)).
+				node("Reshape", []string{"x", "p"}, "r").node("Shape", []string{"r"}, "rs").
+				node("Gather", []string{"rs", "last"}, "a", onnxwire.IntAttr("axis", 0)).node("Gather", []string{"rs", "first"}, "b", onnxwire.IntAttr("axis", 0)).
+				node("Sub", []string{"a", "b"}, "d").node("Div", []string{"d", "three"}, "div").
+				output("div", onnxwire.Int64),
+			was: vAgree, wants: []string{vPossible, vError},
+		},
+		{
+			// L + MAX wraps to an odd negative at even L >= 2, whose
+			// quotients by 2 differ by one near -2^62; ONNX Runtime sums
+			// int64 through float64, where both are -2^62, so a replay
+			// shows nothing (seeds 8079, 8445 of 6000-8999).
+			name: "a difference summed through float64 is no counter-example",
+			g: new(graph).input("y", onnxwire.Int64, param("L")).
+				i64("max", []int64{}, math.MaxInt64).i64("two", []int64{}, 2).
+				node("Shape", []string{"y"}, "s").node("Add", []string{"s", "max"}, "a").
+				node("Div", []string{"a", "two"}, "div").node("ReduceSum", []string{"div"}, "r", onnxwire.IntAttr("keepdims", 1)).
+				output("r", onnxwire.Int64),
+			was: vError, wants: []string{vPossible},
+		},
+		{
 			// A pooling keeps its input's channels: 16 at the declared
 			// shapes, 5 at x: [1, 5, 3, 4], where 5 / -2 is inexact (seed
 			// 2740).
@@ -241,5 +271,42 @@ func TestDifferentialCases(t *testing.T) {
 				t.Errorf("%s: %s, want one of %v (it was %s before the fix)", got, msg, tc.wants, tc.was)
 			}
 		})
+	}
+}
+
+// TestProofAtTheInputsTheModelRuns: MaxPool of window 3 runs only where
+// L >= 3, so (L - 3) / 2 never has a negative dividend at an input the
+// model runs on: a proof, whose evidence names the layer it rests on. At
+// L = 1, where floor and truncation differ, there is no output to differ.
+func TestProofAtTheInputsTheModelRuns(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Float, fixed(1), fixed(1), param("L")).
+		i64("two", []int64{}, 2).i64("three", []int64{}, 3).i64("last", []int64{}, -1).
+		node("MaxPool", []string{"x"}, "pool", onnxwire.IntsAttr("kernel_shape", 3)).
+		node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "last"}, "l", onnxwire.IntAttr("axis", 0)).
+		node("Sub", []string{"l", "three"}, "d").node("Div", []string{"d", "two"}, "div").
+		output("pool", onnxwire.Float).output("div", onnxwire.Int64)
+	om, err := onnx.Read(onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), onnx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := onnx.Import(om, onnx.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var proof *Finding
+	for _, f := range Model(m, "pool", Options{}).Findings {
+		if f.Layer != nil && f.Layer.Name == "div" && verdicts[f.Code] != "" {
+			if f.Code != FloorTruncAgree {
+				t.Fatalf("%s: %s, want a proof", f.Code, f.Message)
+			}
+			proof = &f
+		}
+	}
+	if proof == nil {
+		t.Fatal("no verdict on the Div")
+	}
+	runs, _ := proof.Evidence.Get("runs_only_where").([]string)
+	if len(runs) != 1 || !strings.Contains(runs[0], "x.shape[2] in [3, ") || !strings.Contains(runs[0], `"pool"`) {
+		t.Errorf("runs_only_where %q, want x.shape[2] from 3, needed by the pool", runs)
 	}
 }

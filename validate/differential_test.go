@@ -2,6 +2,7 @@ package validate
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,10 +42,13 @@ type diffConfig struct {
 	// showWarnings (IRDIV_DIFF_WARNINGS=1) lists every real hazard left
 	// as a warning, with its model: what to work on to decide more.
 	showWarnings bool
+	// dump (IRDIV_DIFF_DUMP=FILE) writes every Div's verdict and ground
+	// truth as a JSON line to FILE, to count and sort what is undecided.
+	dump string
 }
 
 func readDiffConfig(t *testing.T) diffConfig {
-	c := diffConfig{models: diffModels, out: os.Getenv("IRDIV_DIFF_OUT"), showWarnings: os.Getenv("IRDIV_DIFF_WARNINGS") == "1"}
+	c := diffConfig{models: diffModels, out: os.Getenv("IRDIV_DIFF_OUT"), showWarnings: os.Getenv("IRDIV_DIFF_WARNINGS") == "1", dump: os.Getenv("IRDIV_DIFF_DUMP")}
 	number := func(name string, def uint64) uint64 {
 		s := os.Getenv(name)
 		if s == "" {
@@ -625,6 +629,11 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 			}
 		}
 	}
+	if cfg.dump != "" {
+		if err := dumpDivs(cfg.dump, cases); err != nil {
+			t.Error(err)
+		}
+	}
 	var lines []string
 	for _, v := range []string{vAgree, vError, vReshape, vPossible, vNone} {
 		lines = append(lines, fmt.Sprintf("%s %d (%d hazardous)", strings.TrimPrefix(v, "divide/"), counts[v].all, counts[v].hazardous))
@@ -636,6 +645,30 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 	if out != "" {
 		t.Logf("offending models are in %s (each folder: model.onnx, model.floor.onnx, listing.txt, and the witness inputs as .npy for ortreplay.ReplayDir)", out)
 	}
+}
+
+// dumpDivs writes a JSON line per Div: its model's seed, node, verdict
+// and message, and the first samples where floor and truncation differ.
+func dumpDivs(path string, cases []*diffCase) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	for _, c := range cases {
+		for _, d := range c.divs {
+			line := map[string]any{"seed": c.m.Seed, "node": d.div.Node, "verdict": d.verdict, "declared": d.declared, "any_shape": d.anyShape,
+				"replayed": d.replayed, "differ": d.differ, "ops": strings.Join(c.m.Ops, " ")}
+			if d.finding != nil {
+				line["message"] = d.finding.Message
+			}
+			if err := enc.Encode(line); err != nil {
+				f.Close()
+				return err
+			}
+		}
+	}
+	return f.Close()
 }
 
 // irdivRuns says whether irdiv's own concrete evaluation of the whole

@@ -226,6 +226,15 @@ func (v *validator) shapeDerived(pairs []absint.Pair) bool {
 	return false
 }
 
+// pairExprs lists the operands of pairs.
+func pairExprs(pairs []absint.Pair) []sym.Expr {
+	var es []sym.Expr
+	for _, p := range pairs {
+		es = append(es, p.A, p.B)
+	}
+	return es
+}
+
 // floorDiffers: floor and truncation give different quotients.
 func floorDiffers(x, y int64) bool {
 	return y != 0 && !(x == math.MinInt64 && y == -1) && x%y != 0 && (x < 0) != (y < 0)
@@ -264,6 +273,15 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []absint.Pair, agree bool
 				where = " whatever the input shapes"
 				facts = append(facts, Fact{"assumes", assumedDims})
 			}
+			if runs := v.an.Narrowings(pairExprs(pairs)...); len(runs) > 0 {
+				// The proof holds at the inputs the model runs on, which
+				// its layers narrow: it says which.
+				facts = append(facts, Fact{"runs_only_where", runs})
+				where += " the model runs on (" + strings.Join(runs[:min(len(runs), 2)], "; ") + more(len(runs), 2) + ")"
+				if !strings.HasPrefix(where, " whatever") {
+					where = " at every input" + where
+				}
+			}
 			facts[0].Value = why + where
 			v.r.add(Note, FloorTruncAgree, l, evidence(facts...),
 				"m_pythondiv=true floors where ONNX truncates, but here they agree: %s%s (A %s, B %s)", why, where, a, b)
@@ -293,8 +311,15 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []absint.Pair, agree bool
 		v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 		return
 	}
-	v.r.add(Warning, FloorTruncPossible, l, evidence(),
-		"floors where ONNX truncates, and irdiv can neither prove that they agree nor find inputs where they differ (A %s, B %s)%s", a, b, v.stoppedBy(pairs))
+	e, masked := evidence(), ""
+	if w := v.search.LastMiss().MaskedAt; w != nil {
+		// Not a counter-example (no output differs), but what a user
+		// deciding whether the Div matters wants to see.
+		e = e.With(Fact{"masked_at", inputsEvidence(w.Inputs)}, Fact{"masked_example", fmt.Sprintf("%d / %d", w.A, w.B)})
+		masked = fmt.Sprintf("; at some inputs the quotients differ (%d / %d) but every output of the model is the same both ways", w.A, w.B)
+	}
+	v.r.add(Warning, FloorTruncPossible, l, e,
+		"floors where ONNX truncates, and irdiv can neither prove that they agree nor find inputs where they differ (A %s, B %s)%s%s", a, b, masked, v.stoppedBy(pairs))
 }
 
 // pytorch: OpenVINO's PyTorch frontend floors on purpose (Python's //),

@@ -144,7 +144,7 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 	inf := v.infer()
 	v.order, v.sources = inf.Order, inf.Sources
 	v.unreachable()
-	v.an = absint.Analyze(m, inf, absint.Options{TrackedElems: opts.TrackedElems})
+	v.an = absint.Analyze(m, inf, absint.Options{TrackedElems: opts.TrackedElems, ONNX: v.origin == fromONNX})
 	v.search = search.New(v.an, v.searchOptions())
 	v.declared, v.anyShape = v.an.Prover(false), v.an.Prover(true)
 	for _, is := range v.an.Issues {

@@ -243,6 +243,15 @@ type Analysis struct {
 	// want of it.
 	TrackedElems int
 	Summarized   *ir.Layer
+	// requirements are what the layers need of their inputs to run
+	// (requirements.go); narrowings what they gave the input symbols in the walk
+	// before this one, current in this one; reaching the layers some
+	// Result depends on.
+	requirements []requirement
+	narrowings   map[inputKey]Narrowing
+	current      map[inputKey]Narrowing
+	reaching     map[*ir.Layer]bool
+	afterFloor   map[*ir.Layer]bool
 }
 
 // Options bound an analysis.
@@ -250,22 +259,45 @@ type Options struct {
 	// TrackedElems bounds the elements of the whole model tracked one by
 	// one (DefaultTrackedElems when 0).
 	TrackedElems int
+	// ONNX: the model means what ONNX defines (it is an ONNX model, or
+	// converted from one), whose ops refuse some inputs OpenVINO's accept
+	// (a Gather index outside its axis, a Squeeze of a dim that is not
+	// 1): the inputs the model runs on are ONNX's.
+	ONNX bool
 }
 
 // Analyze works out the values of m's layers in the order of inf, the
 // walk of m (ops.Walk) that inferred them (a layer absent from inf.Ops is
 // opaque).
+//
+// The walk runs again, up to maxPasses times in all, while the layers'
+// requirements narrow the input symbols (requirements.go).
 func Analyze(m *ir.Model, inf *ops.Inference, o Options) *Analysis {
 	o.TrackedElems = cmp.Or(o.TrackedElems, DefaultTrackedElems)
+	var narrowings map[inputKey]Narrowing
+	for pass := 1; ; pass++ {
+		a := walk(m, inf, o, narrowings)
+		if !a.narrowedMore() || pass == maxPasses {
+			return a
+		}
+		narrowings = a.current
+	}
+}
+
+// walk works out the values of every layer once, the input symbols given
+// the narrowings of an earlier walk.
+func walk(m *ir.Model, inf *ops.Inference, o Options, narrowings map[inputKey]Narrowing) *Analysis {
 	order := inf.Order
 	a := &Analysis{
 		B: sym.NewBuilder(), Model: m, Order: order, Sources: inf.Sources, Ops: inf.Ops, Infos: inf.Outputs,
-		Values: make(map[ir.Output]*Value, len(order)), opts: o,
+		Values: make(map[ir.Output]*Value, len(order)), opts: o, narrowings: narrowings, current: make(map[inputKey]Narrowing),
 	}
 	a.Declared.b, a.Any.b = a.B, a.B
 	a.TrackedElems = o.TrackedElems
 	a.decide = sym.NewProver(a.B, &a.Any)
+	a.afterFloor = make(map[*ir.Layer]bool)
 	for _, l := range order {
+		a.markAfterFloor(l)
 		outs := a.transfer(l)
 		for i, v := range outs {
 			a.track(l, v)
@@ -375,7 +407,8 @@ func (a *Analysis) input(l *ir.Layer, info ops.ValueInfo) *Value {
 		v.Rank = len(info.Shape.Dims)
 		v.Static, _ = info.Shape.ToStatic()
 		for i, d := range info.Shape.Dims {
-			s := a.newSym(fmt.Sprintf("%s.shape[%d]", l.Name, i), false, dimRange(d), anyDim, Origin{Kind: InputDim, Input: in, Index: i})
+			declared, anyShape := a.narrowed(in, true, i, dimRange(d), anyDim)
+			s := a.newSym(fmt.Sprintf("%s.shape[%d]", l.Name, i), false, declared, anyShape, Origin{Kind: InputDim, Input: in, Index: i})
 			in.Dims = append(in.Dims, s)
 			v.Dims = append(v.Dims, a.B.Var(s))
 		}
@@ -389,7 +422,8 @@ func (a *Analysis) input(l *ir.Layer, info ops.ValueInfo) *Value {
 	n, err := ir.NumElements(dims)
 	if static && err == nil && n <= MaxElems {
 		for i := range int(n) {
-			s := a.newSym(fmt.Sprintf("%s[%d]", l.Name, i), false, r, r, Origin{Kind: InputElem, Input: in, Index: i})
+			declared, anyShape := a.narrowed(in, false, i, r, r)
+			s := a.newSym(fmt.Sprintf("%s[%d]", l.Name, i), false, declared, anyShape, Origin{Kind: InputElem, Input: in, Index: i})
 			in.Elems = append(in.Elems, s)
 			v.Elems = append(v.Elems, a.B.Var(s))
 		}

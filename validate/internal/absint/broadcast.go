@@ -9,8 +9,11 @@ import (
 // The rules of Broadcast and Tile: new dims from constant or symbolic
 // inputs.
 
-func (a *Analysis) broadcast(ins []*Value, o *ops.Broadcast, t ir.ElementType) *Value {
+func (a *Analysis) broadcast(l *ir.Layer, ins []*Value, o *ops.Broadcast, t ir.ElementType) *Value {
 	x, target := ins[0], ins[1]
+	for _, e := range target.Elems {
+		a.require(l, target, e, sym.Range{Lo: sym.Finite(0), Hi: sym.PosInf}, "makes a tensor of these dims, none negative")
+	}
 	if o.Mode != ops.BroadcastNumpy && o.Mode != ops.BroadcastBidirectional || !target.Int || target.Elems == nil || x.Rank < 0 {
 		return a.moved(x, t, nil)
 	}
@@ -40,8 +43,13 @@ func (a *Analysis) broadcast(ins []*Value, o *ops.Broadcast, t ir.ElementType) *
 	return a.moved(x, t, dims)
 }
 
-func (a *Analysis) tile(ins []*Value, t ir.ElementType) *Value {
+func (a *Analysis) tile(l *ir.Layer, ins []*Value, t ir.ElementType) *Value {
 	x := ins[0]
+	if a.opts.ONNX {
+		for _, e := range ins[1].Elems {
+			a.require(l, ins[1], e, sym.Range{Lo: sym.Finite(0), Hi: sym.PosInf}, "repeats its input a number of times that ONNX requires not to be negative")
+		}
+	}
 	reps, ok := constInts(ins[1])
 	if !ok || x.Rank < 0 {
 		return a.moved(x, t, nil)

@@ -66,6 +66,9 @@ func (a *Analysis) spatial(l *ir.Layer, s ops.Spatial, ins []*Value, infos []ops
 		if r.Axis < 0 || r.Axis >= x.Rank || r.Div <= 0 {
 			return nil
 		}
+		if r.MinIn > 0 && r.Axis >= 2 {
+			a.requireDim(l, x, r.Axis, sym.Range{Lo: sym.Finite(r.MinIn), Hi: sym.PosInf}, "needs its input to hold its window")
+		}
 		if r.CeilTorch {
 			dims[r.Axis] = a.opaque(l, 0, infos[0]).Dims[r.Axis]
 			continue

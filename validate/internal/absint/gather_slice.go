@@ -54,6 +54,43 @@ func (a *Analysis) checkGather(l *ir.Layer, ins []*Value, o *ops.Gather) {
 	}
 }
 
+// gatherRequires records what ONNX requires of a Gather's indices: each
+// within [-d, d-1] of the axis of dim d (ONNX Runtime fails outside).
+// Where the dim is a constant, that bounds each index; where an index is
+// a constant, the dim.
+func (a *Analysis) gatherRequires(l *ir.Layer, ins []*Value, o *ops.Gather) {
+	data, idx := ins[0], ins[1]
+	axes, ok := constInts(ins[2])
+	if !ok || len(axes) != 1 || o.BatchDims != 0 || data.Rank < 0 {
+		return
+	}
+	axis, ok := NormAxis(axes[0], data.Rank)
+	if !ok {
+		return
+	}
+	d := data.Dims[axis]
+	if c, ok := d.IsConst(); ok && !data.DeclaredDims {
+		for _, e := range idx.Elems {
+			a.require(l, idx, e, sym.R(-c, c-1), "takes indices within its axis, as ONNX requires")
+		}
+		return
+	}
+	is, ok := constInts(idx)
+	if !ok {
+		return
+	}
+	least := int64(0)
+	for _, i := range is {
+		switch {
+		case i >= 0:
+			least = max(least, i+1)
+		case i > math.MinInt64:
+			least = max(least, -i)
+		}
+	}
+	a.requireDim(l, data, axis, sym.Range{Lo: sym.Finite(least), Hi: sym.PosInf}, "takes indices within its axis, as ONNX requires")
+}
+
 // clampIndex is where an index lands on an axis of dim d: counted from the
 // end when negative, clipped to [0, d] (or to [-1, d-1] for a negative
 // step, which walks down).

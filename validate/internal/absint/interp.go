@@ -55,6 +55,9 @@ func (a *Analysis) transfer(l *ir.Layer) []*Value {
 	}
 	if g, ok := op.(*ops.Gather); ok && len(ins) == 3 {
 		a.checkGather(l, ins, g)
+		if a.opts.ONNX {
+			a.gatherRequires(l, ins, g)
+		}
 	}
 	if out := a.fold(l, op, ins); out != nil {
 		return out

@@ -9,46 +9,89 @@ import (
 // The rules of Reshape, Squeeze, Unsqueeze and Transpose: their shape
 // rules on symbolic dims; the elements keep their order or move.
 
-func (a *Analysis) reshape(ins []*Value, specialZero bool, t ir.ElementType) *Value {
+func (a *Analysis) reshape(l *ir.Layer, ins []*Value, specialZero bool, t ir.ElementType) *Value {
 	x, p := ins[0], ins[1]
 	if !p.Int || p.Elems == nil {
 		return a.kept(x, t, nil)
 	}
-	dims := make([]sym.Expr, len(p.Elems))
-	inferred := -1
+	for _, e := range p.Elems {
+		a.require(l, p, e, sym.Range{Lo: sym.Finite(-1), Hi: sym.PosInf}, "takes no dim below -1")
+	}
+	// Each element of the pattern is a dim, asks for the dim to be
+	// inferred (-1) or, with special_zero, copies the input's (0). An
+	// element that is not a constant may be any of them at some input
+	// shapes (y.shape[0] floormod -2 is -1 at y: [1] and 0 at y: [2],
+	// seed 8512): its dim is then one of the readings it may have.
+	n := len(p.Elems)
+	// fixed are the dims element i may give where it is not the one
+	// inferred; mayInfer marks the elements that may be -1.
+	fixed := make([][]sym.Expr, n)
+	mayInfer := make([]bool, n)
+	least := int64(0) // the least element that is a dim
+	if specialZero {
+		least = 1
+	}
 	for i, e := range p.Elems {
-		c, isConst := e.IsConst()
-		switch {
-		case isConst && c == 0 && specialZero:
-			if x.Rank <= i {
+		r := a.decide.Range(e)
+		if c, ok := e.IsConst(); ok && c == -1 {
+			mayInfer[i] = true
+			continue
+		}
+		if r.Hi.AtLeast(least) {
+			// Where e is not a dim, max(e, least) is one it never gives:
+			// a wider set, still sound.
+			d := e
+			if !r.Lo.AtLeast(least) {
+				d = a.B.Max(e, sym.Const(least))
+			}
+			fixed[i] = append(fixed[i], d)
+		}
+		if specialZero && r.Contains(0) {
+			if x.Rank < 0 {
 				return a.kept(x, t, nil)
 			}
-			dims[i] = x.Dims[i]
-		case isConst && c == -1:
-			inferred = i
-		default:
-			dims[i] = e
-		}
-	}
-	if inferred >= 0 {
-		if x.Rank < 0 {
-			return a.kept(x, t, nil)
-		}
-		total, rest := sym.Const(1), sym.Const(1)
-		for _, d := range x.Dims {
-			total = a.B.Mul(total, d)
-		}
-		for i, d := range dims {
-			if i != inferred {
-				rest = a.B.Mul(rest, d)
+			// A 0 past the input's rank copies nothing: no input that
+			// gives it runs, and that reading adds no dim.
+			if i < x.Rank {
+				fixed[i] = append(fixed[i], x.Dims[i])
 			}
 		}
-		dims[inferred] = a.B.Div(total, rest, true)
+		mayInfer[i] = r.Contains(-1)
+	}
+	dims := make([]sym.Expr, n)
+	for i := range n {
+		arms := fixed[i]
+		if mayInfer[i] {
+			if x.Rank < 0 {
+				return a.kept(x, t, nil)
+			}
+			total, rest := sym.Const(1), sym.Const(1)
+			for _, d := range x.Dims {
+				total = a.B.Mul(total, d)
+			}
+			for j := range n {
+				if j == i {
+					continue
+				}
+				if len(fixed[j]) == 0 {
+					// Another element that can only be -1: two dims to
+					// infer, which no input runs; follow the inference.
+					return a.kept(x, t, nil)
+				}
+				rest = a.B.Mul(rest, a.B.Select(fixed[j]...))
+			}
+			arms = append(arms, a.B.Div(total, rest, true))
+		}
+		if len(arms) == 0 {
+			// An element that is never a valid one: no input runs.
+			return a.kept(x, t, nil)
+		}
+		dims[i] = a.B.Select(arms...)
 	}
 	return a.kept(x, t, dims)
 }
 
-func (a *Analysis) squeeze(ins []*Value, info ops.ValueInfo, t ir.ElementType) *Value {
+func (a *Analysis) squeeze(l *ir.Layer, ins []*Value, info ops.ValueInfo, t ir.ElementType) *Value {
 	x := ins[0]
 	if x.Rank < 0 || info.Shape.DynamicRank {
 		return a.kept(x, t, nil)
@@ -62,6 +105,9 @@ func (a *Analysis) squeeze(ins []*Value, info ops.ValueInfo, t ir.ElementType) *
 		for _, ax := range axes {
 			if i, ok := NormAxis(ax, x.Rank); ok {
 				drop[i] = true
+				if a.opts.ONNX {
+					a.requireDim(l, x, i, sym.R(1, 1), "squeezes this dim, which ONNX requires to be 1")
+				}
 			}
 		}
 	} else {

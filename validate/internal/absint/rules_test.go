@@ -269,6 +269,18 @@ var propertyCases = []propertyCase{
 			b.one("Reshape", []string{"special_zero", "true"}, y, b.vec(-1, 3)),
 		}
 	}},
+	{"Reshape", "computed pattern", func(b *propModel) []ir.Output {
+		// q.shape[0] floormod -2 is 0 or -1: a pattern element that is a
+		// dim, copies one (special_zero) or asks for one to be inferred,
+		// by the input's shape (seed 8512).
+		x := b.param(ir.I64, "2..4,6")
+		m := b.one("FloorMod", nil, b.one("ShapeOf", nil, b.param(ir.I64, "1..3")), b.vec(-2))
+		pattern := b.one("Concat", []string{"axis", "0"}, m, b.vec(6))
+		return []ir.Output{
+			b.one("ShapeOf", nil, b.one("Reshape", []string{"special_zero", "true"}, x, pattern)),
+			b.one("ShapeOf", nil, b.one("Reshape", []string{"special_zero", "false"}, x, pattern)),
+		}
+	}},
 	{"Squeeze", "", func(b *propModel) []ir.Output {
 		return []ir.Output{b.one("Squeeze", nil, b.param(ir.I64, "1,3,1"), b.vec(0)), b.one("Squeeze", nil, b.param(ir.I32, "1,2"))}
 	}},

@@ -109,9 +109,9 @@ var rules = map[string]rule{
 	// ShapeOf (shapeof.go); reshapes and transposes (reshape.go).
 	"ShapeOf": {inputs: 1, values: func(a *Analysis, c *call) []*Value { return one(a.shapeOf(c.ins[0], c.op.(*ops.ShapeOf).OutputType)) }},
 	"Reshape": {inputs: 2, values: func(a *Analysis, c *call) []*Value {
-		return one(a.reshape(c.ins, c.op.(*ops.Reshape).SpecialZero, c.t()))
+		return one(a.reshape(c.l, c.ins, c.op.(*ops.Reshape).SpecialZero, c.t()))
 	}},
-	"Squeeze":   {inputs: 1, values: func(a *Analysis, c *call) []*Value { return one(a.squeeze(c.ins, c.out(0), c.t())) }},
+	"Squeeze":   {inputs: 1, values: func(a *Analysis, c *call) []*Value { return one(a.squeeze(c.l, c.ins, c.out(0), c.t())) }},
 	"Unsqueeze": {inputs: 2, values: func(a *Analysis, c *call) []*Value { return one(a.unsqueeze(c.ins, c.t())) }},
 	"Transpose": {inputs: 2, values: func(a *Analysis, c *call) []*Value { return one(a.transpose(c.ins, c.t())) }},
 
@@ -129,8 +129,8 @@ var rules = map[string]rule{
 	"VariadicSplit": {inputs: 3, values: variadicSplit},
 
 	// Broadcast and Tile (broadcast.go), Range (range.go), Pad (pad.go).
-	"Broadcast": {inputs: 2, values: func(a *Analysis, c *call) []*Value { return one(a.broadcast(c.ins, c.op.(*ops.Broadcast), c.t())) }},
-	"Tile":      {inputs: 2, values: func(a *Analysis, c *call) []*Value { return one(a.tile(c.ins, c.t())) }},
+	"Broadcast": {inputs: 2, values: func(a *Analysis, c *call) []*Value { return one(a.broadcast(c.l, c.ins, c.op.(*ops.Broadcast), c.t())) }},
+	"Tile":      {inputs: 2, values: func(a *Analysis, c *call) []*Value { return one(a.tile(c.l, c.ins, c.t())) }},
 	"Range":     {inputs: 3, values: func(a *Analysis, c *call) []*Value { return one(a.rangeOp(c.l, c.ins, c.t())) }},
 	"Pad":       {inputs: 3, values: func(a *Analysis, c *call) []*Value { return one(a.pad(c.ins, c.t())) }},
 

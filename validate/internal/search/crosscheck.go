@@ -41,7 +41,8 @@ type Contradiction struct {
 // for each of the proven layers whose operands are bad in one of those
 // evaluations, the first such evaluation: a proof that a concrete run
 // contradicts is wrong. Each run is charged to the budget; evaluations
-// the model cannot run (a Reshape that fails) prove nothing either way.
+// the model cannot run (a Reshape that fails, anywhere in the model)
+// prove nothing either way.
 func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref RunOptions) map[*ir.Layer]*Contradiction {
 	out := make(map[*ir.Layer]*Contradiction)
 	// A proof of constants (72 / 9) has nothing to check.
@@ -80,6 +81,21 @@ func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref
 		opts := ref
 		opts.Need, opts.IntegersOnly = need, true
 		run := s.Evaluate(inputs, opts)
+		// A proof holds at the inputs the model runs on (its layers may
+		// narrow them, absint's requirements): an evaluation of the
+		// Divides' operands alone contradicts it only where the whole
+		// model runs. Where the budget cannot tell, the contradiction
+		// stands: an internal error rather than a proof.
+		whole := 0 // 1: the model runs, -1: it does not
+		modelRuns := func() bool {
+			if whole == 0 {
+				whole = 1
+				if s.runLayers >= len(s.an.Order) && !s.runs(inputs, opts) {
+					whole = -1
+				}
+			}
+			return whole > 0
+		}
 		for _, l := range proven {
 			if out[l] != nil {
 				continue
@@ -100,7 +116,7 @@ func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref
 			if !ok {
 				continue
 			}
-			if i, a, b, found := firstBad(x, y, dims, bad); found {
+			if i, a, b, found := firstBad(x, y, dims, bad); found && modelRuns() {
 				out[l] = &Contradiction{Inputs: inputs, Index: i, A: a, B: b}
 			}
 		}

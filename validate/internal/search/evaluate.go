@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
@@ -47,6 +48,12 @@ type RunOptions struct {
 	// depends on their values stays unknown. The integer paths of a model
 	// cost little; its convolutions cost seconds.
 	IntegersOnly bool
+	// DoubleReductions sums, averages and multiplies int64 tensors
+	// through float64 and converts the result back saturating, as ONNX
+	// Runtime 1.30 does (MIN + 4 is MIN there, MAX + -1 is MAX, and
+	// 3037000499 * 3037000501 is MAX): a difference of one far beyond 2^53
+	// vanishes in such a reduction.
+	DoubleReductions bool
 }
 
 // Evaluate runs the model on the inputs given for its Parameters.
@@ -137,7 +144,13 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 			planned.add(s, l, op, in, outs)
 		}
 		var values []*ir.Tensor
-		if len(outs) > 0 && outs[0].Value != nil {
+		if r, ok := op.(*ops.Reduce); ok && o.DoubleReductions && known && reducesInDouble(r, tensors[0]) {
+			// Before the folded value, which inference computed exactly.
+			if values, err = reduceInDouble(r, tensors, ops.Options{MaxTensorBytes: perTensor, Threads: 1}); err != nil {
+				run.Err = &ops.LayerError{Layer: l, Err: err}
+				return run
+			}
+		} else if len(outs) > 0 && outs[0].Value != nil {
 			for _, o := range outs {
 				values = append(values, o.Value)
 			}
@@ -355,4 +368,45 @@ func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
 		}
 	}
 	return nil
+}
+
+// reducesInDouble tells whether ONNX Runtime computes reduction r of x
+// through float64: the sums, means and products of int64 tensors.
+func reducesInDouble(r *ops.Reduce, x *ir.Tensor) bool {
+	return x != nil && x.Type == ir.I64 && (r.Kind == ops.ReduceSum || r.Kind == ops.ReduceMean || r.Kind == ops.ReduceProd)
+}
+
+// reduceInDouble evaluates r of an int64 tensor through float64, each
+// result converted back saturating (see RunOptions.DoubleReductions).
+func reduceInDouble(r *ops.Reduce, ins []*ir.Tensor, o ops.Options) ([]*ir.Tensor, error) {
+	x := ins[0]
+	f, err := ir.NewTensor(ir.F64, x.Shape)
+	if err != nil {
+		return nil, err
+	}
+	for i := range x.Len() {
+		f.SetFloat64(i, x.Float64At(i))
+	}
+	outs, err := ops.Evaluate(r, append([]*ir.Tensor{f}, ins[1:]...), o)
+	if err != nil {
+		return nil, err
+	}
+	back, err := ir.NewTensor(ir.I64, outs[0].Shape)
+	if err != nil {
+		return nil, err
+	}
+	for i := range back.Len() {
+		v := outs[0].Float64At(i)
+		switch {
+		case v >= math.MaxInt64: // 2^63, the float64 nearest MAX
+			back.SetInt64(i, math.MaxInt64)
+		case v <= math.MinInt64:
+			back.SetInt64(i, math.MinInt64)
+		case v != v: // NaN: not from finite sums, but never a panic
+			back.SetInt64(i, 0)
+		default:
+			back.SetInt64(i, int64(v))
+		}
+	}
+	return []*ir.Tensor{back}, nil
 }

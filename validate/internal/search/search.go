@@ -64,7 +64,27 @@ type Searcher struct {
 	failed map[*ir.Layer]ops.Op
 	// results are the outputs that feed a Result (see feedsResult).
 	results map[ir.Output]bool
+	// miss is what the last search that found nothing met on the way.
+	miss Miss
 }
+
+// Miss is what a search that found no counter-example met: how many
+// assignments made the Divide's operands bad in the analysis's
+// expressions (Hits), and of the inputs evaluated concretely, how many
+// the model does not run on (Invalid), how many did not make the
+// operands bad (NotBad), and how many did, with every output the same
+// in both evaluations (Masked: the difference vanishes on the way, and
+// MaskedAt is the first such input).
+type Miss struct {
+	Hits, Runs, Invalid, NotBad, Masked int
+	MaskedAt                            *Witness
+	// Opaque: the operands depend on values of layers the analysis does
+	// not follow, whose candidates are guesses.
+	Opaque bool
+}
+
+// LastMiss returns what the last search that found nothing met.
+func (s *Searcher) LastMiss() Miss { return s.miss }
 
 // New returns a Searcher of an analysed model.
 func New(an *absint.Analysis, o Options) *Searcher {
@@ -157,6 +177,7 @@ const tryCost = 16
 // Search looks for model inputs under which one of the pairs of Divide l
 // is bad, confirmed by evaluating the model.
 func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, bool) {
+	s.miss = Miss{}
 	if s.exhausted {
 		return nil, false
 	}
@@ -192,6 +213,7 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 			}
 		}
 	}
+	s.miss.Opaque = derived
 	cands := make(map[key][]int64)
 	for _, k := range keys {
 		cands[k] = s.candidates(k, env, consts)
@@ -322,6 +344,7 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 			try(as, fl)
 		}
 	}
+	s.miss.Hits = len(good) + len(mixed)
 	for _, g := range append(good, mixed...)[:min(len(good)+len(mixed), maxRuns)] {
 		if s.runLayers < 2*len(s.an.Order) {
 			s.exhausted = true
@@ -530,8 +553,10 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query
 	if o.AtDivide {
 		refOpts.Stop = l
 	}
+	s.miss.Runs++
 	ref := s.Evaluate(inputs, refOpts)
 	if ref.Err != nil {
+		s.miss.Invalid++
 		return nil, false
 	}
 	src := s.an.Sources[l]
@@ -552,6 +577,7 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query
 	}
 	index, xv, yv, found := firstBad(x, y, dims, o.Bad)
 	if !found {
+		s.miss.NotBad++
 		return nil, false
 	}
 	w := &Witness{Inputs: inputs, Index: index, A: xv, B: yv}
@@ -559,6 +585,7 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query
 		return w, true
 	}
 	if !s.runs(inputs, refOpts) {
+		s.miss.Invalid++
 		return nil, false
 	}
 	testOpts := o.Test
@@ -568,9 +595,48 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query
 		w.Fails = test.Err
 		return w, true
 	}
-	uncompared := false
+	var uncompared bool
+	w.Outputs, uncompared = s.differing(ref, test, refOpts.Need)
+	if len(w.Outputs) > 0 && s.reducesInDouble(refOpts.Need) {
+		// ONNX Runtime sums int64 through float64: the outputs must
+		// differ there too, or a replay shows nothing (seeds 8079, 8445:
+		// a quotient off by one near 2^62, summed).
+		refOpts.DoubleReductions, testOpts.DoubleReductions = true, true
+		ref2, test2 := s.Evaluate(inputs, refOpts), s.Evaluate(inputs, testOpts)
+		if ref2.Err != nil || test2.Err != nil {
+			s.miss.Invalid++
+			return nil, false
+		}
+		if w.Outputs, _ = s.differing(ref2, test2, refOpts.Need); len(w.Outputs) == 0 {
+			s.masked(w)
+			return nil, false
+		}
+	}
+	if len(w.Outputs) > 0 {
+		return w, true
+	}
+	if !uncompared {
+		// Every output computed, and equal: the difference does not
+		// reach them.
+		s.masked(w)
+		return nil, false
+	}
+	// Some output is beyond what irdiv computes: the difference must
+	// reach such a layer, not vanish on the way (a slice clipped to the
+	// same range, a maximum that hides it).
+	if w.Through = s.firstReached(ref, test, refOpts.Need); w.Through == nil {
+		s.masked(w)
+		return nil, false
+	}
+	return w, true
+}
+
+// differing lists the Results needed whose shapes or values differ
+// between two evaluations; uncompared tells whether some Result was not
+// computed in one of them.
+func (s *Searcher) differing(ref, test *Run, need map[*ir.Layer]bool) (outs []*ir.Layer, uncompared bool) {
 	for _, r := range s.an.Model.Results() {
-		if !refOpts.Need[r] {
+		if !need[r] {
 			continue
 		}
 		srcs := s.an.Sources[r]
@@ -579,7 +645,7 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query
 		}
 		ri, ti := ref.Infos[srcs[0]], test.Infos[srcs[0]]
 		if !ri.Shape.Equal(ti.Shape) {
-			w.Outputs = append(w.Outputs, r)
+			outs = append(outs, r)
 			continue
 		}
 		rv, tv := ref.Values[srcs[0]], test.Values[srcs[0]]
@@ -588,22 +654,32 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query
 			continue
 		}
 		if string(rv.Data) != string(tv.Data) {
-			w.Outputs = append(w.Outputs, r)
+			outs = append(outs, r)
 		}
 	}
-	if len(w.Outputs) > 0 {
-		return w, true
+	return outs, uncompared
+}
+
+// reducesInDouble tells whether one of the layers needed is a reduction
+// ONNX Runtime computes through float64 (RunOptions.DoubleReductions).
+func (s *Searcher) reducesInDouble(need map[*ir.Layer]bool) bool {
+	for l := range need {
+		if r, ok := s.an.Ops[l].(*ops.Reduce); ok && (r.Kind == ops.ReduceSum || r.Kind == ops.ReduceMean || r.Kind == ops.ReduceProd) {
+			if infos := s.an.Infos[l]; len(infos) > 0 && infos[0].Type == ir.I64 {
+				return true
+			}
+		}
 	}
-	if !uncompared {
-		return nil, false // every output computed, and equal: the difference does not reach them
+	return false
+}
+
+// masked counts an input where the Divide's operands are bad and the
+// outputs the same both ways.
+func (s *Searcher) masked(w *Witness) {
+	s.miss.Masked++
+	if s.miss.MaskedAt == nil {
+		s.miss.MaskedAt = w
 	}
-	// Some output is beyond what irdiv computes: the difference must
-	// reach such a layer, not vanish on the way (a slice clipped to the
-	// same range, a maximum that hides it).
-	if w.Through = s.firstReached(ref, test, refOpts.Need); w.Through == nil {
-		return nil, false
-	}
-	return w, true
 }
 
 // runs tells whether the whole model runs on inputs in the reference

@@ -1,0 +1,319 @@
+package absint
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+)
+
+// What an input must be for the model to run. A model runs on an input
+// only if every layer does: a pooling's window fits its padded input, a
+// dim Squeeze removes is 1 (ONNX), a shape Expand or ConstantOfShape is
+// given is not negative, a Gather's index is within its axis (ONNX). A
+// verdict is about the inputs the model runs on (elsewhere there is no
+// output to differ), so each such requirement of a layer that some
+// Result depends on narrows the input symbols it is about: a proof may
+// then rest on x.shape[2] >= 8 where three poolings of window 2 need it.
+//
+// A requirement narrows a symbol only where it is about that one input
+// symbol, through an expression that is exactly the value the layer
+// checks and monotone in the symbol (sym's Monotone): then the inputs the
+// layer accepts are an interval of the symbol's values, found by
+// bisection. As requirements met late in the walk narrow symbols the
+// walk used early, the walk runs again with the narrowed ranges
+// (Analyze), at most maxPasses times in all.
+
+// maxPasses bounds the walks of one analysis.
+const maxPasses = 2
+
+// requirement is what a layer needs of a value to run: e within r.
+type requirement struct {
+	l   *ir.Layer
+	e   sym.Expr
+	r   sym.Range
+	why string
+}
+
+// inputKey names an input symbol across walks, whose symbol numbers may
+// differ.
+type inputKey struct {
+	layer *ir.Layer
+	dim   bool
+	index int
+}
+
+// Narrowing is what the model's layers require of one input symbol: its
+// range at the inputs the model runs on, and the layer that requires the
+// tighter end.
+type Narrowing struct {
+	Layer *ir.Layer
+	Range sym.Range
+	Why   string
+}
+
+// require records that layer l runs only where e lies within r (why
+// says what l needs, for the evidence of proofs). A requirement of a
+// layer no Result depends on is dropped: OpenVINO removes such layers.
+// Values laid out as at the declared shapes only (DeclaredLayout,
+// DeclaredDims) are not what the layer checks at other shapes, and
+// require nothing.
+func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why string) {
+	if l == nil || !a.feedsResult(l) || v.DeclaredLayout || v.DeclaredDims || a.afterFloor[l] {
+		return
+	}
+	if _, ok := e.IsConst(); ok {
+		return
+	}
+	q := requirement{l, e, r, why}
+	a.requirements = append(a.requirements, q)
+	// The rest of the walk may use it at once: a Reshape after three
+	// poolings reads its pattern with the dims they need.
+	if k, s, n, ok := a.narrowing(q, a.current); ok {
+		a.current[k] = n
+		a.Declared.set(s, intersect(a.Declared.Range(s), n.Range))
+		a.Any.set(s, intersect(a.Any.Range(s), n.Range))
+		// The prover's memory of atom ranges is of the wider ranges.
+		a.decide = sym.NewProver(a.B, &a.Any)
+	}
+}
+
+// requireDims records that the dims of x given by axes lie within r.
+func (a *Analysis) requireDim(l *ir.Layer, x *Value, axis int, r sym.Range, why string) {
+	if axis < 0 || axis >= len(x.Dims) {
+		return
+	}
+	a.require(l, x, x.Dims[axis], r, why)
+}
+
+// markAfterFloor marks l where it depends on an integer Divide that
+// floors (m_pythondiv): the values there are the IR's, which the model
+// the IR was converted from may not compute (ONNX's Div truncates), and
+// what l requires of them is not what that model requires; a model that
+// fails only where it floors is a difference to report, not an input to
+// leave out.
+func (a *Analysis) markAfterFloor(l *ir.Layer) {
+	for _, src := range a.Sources[l] {
+		if src.Layer == nil {
+			continue
+		}
+		if a.afterFloor[src.Layer] {
+			a.afterFloor[l] = true
+			return
+		}
+		if d, ok := a.Ops[src.Layer].(*ops.Divide); ok && d.PythonDiv {
+			if infos := a.Infos[src.Layer]; len(infos) > 0 && infos[0].Type.IsInteger() {
+				a.afterFloor[l] = true
+				return
+			}
+		}
+	}
+}
+
+// feedsResult tells whether some Result depends on l.
+func (a *Analysis) feedsResult(l *ir.Layer) bool {
+	if a.reaching == nil {
+		a.reaching = make(map[*ir.Layer]bool, len(a.Order))
+		for i := len(a.Order) - 1; i >= 0; i-- {
+			m := a.Order[i]
+			if !a.reaching[m] && len(m.Outputs) > 0 {
+				continue
+			}
+			a.reaching[m] = true
+			for _, src := range a.Sources[m] {
+				if src.Layer != nil {
+					a.reaching[src.Layer] = true
+				}
+			}
+		}
+	}
+	return a.reaching[l]
+}
+
+// narrowing works out what a requirement makes of the range of its
+// input symbol, given the narrowings so far: ok where it narrows it.
+func (a *Analysis) narrowing(q requirement, have map[inputKey]Narrowing) (inputKey, sym.Sym, Narrowing, bool) {
+	syms := a.B.Syms(q.e)
+	if len(syms) != 1 {
+		return inputKey{}, 0, Narrowing{}, false
+	}
+	s := syms[0]
+	k, ok := a.inputKeyOf(s)
+	if !ok {
+		return inputKey{}, 0, Narrowing{}, false
+	}
+	dir, ok := sym.NewProver(a.B, &a.Any).Monotone(q.e, s)
+	if !ok || dir == 0 {
+		return inputKey{}, 0, Narrowing{}, false
+	}
+	cur := a.Any.Range(s)
+	if n, had := have[k]; had {
+		cur = intersect(cur, n.Range)
+	}
+	lo, hi, ok := a.solve(q.e, s, dir, cur, q.r)
+	if !ok || lo > hi || lo <= cur.Lo.V && hi >= cur.Hi.V {
+		// No narrower range; or no value runs, or the bisection could not
+		// evaluate: a model that never runs is another finding's business.
+		return inputKey{}, 0, Narrowing{}, false
+	}
+	return k, s, Narrowing{Layer: q.l, Range: sym.R(max(lo, cur.Lo.V), min(hi, cur.Hi.V)), Why: q.why}, true
+}
+
+// narrowed reports whether this walk narrowed an input symbol beyond
+// what the walk started from: then its early layers were worked out with
+// wider ranges than the model runs on, and another walk may decide more.
+func (a *Analysis) narrowedMore() bool {
+	for k, n := range a.current {
+		if m, ok := a.narrowings[k]; !ok || m.Range != n.Range {
+			return true
+		}
+	}
+	return false
+}
+
+// inputKeyOf names a symbol that is a dim of a model input, or one of
+// its elements tracked one by one: the symbols a requirement narrows.
+func (a *Analysis) inputKeyOf(s sym.Sym) (inputKey, bool) {
+	if int(s) >= len(a.Origins) {
+		return inputKey{}, false
+	}
+	o := a.Origins[s]
+	switch {
+	case o.Input == nil:
+		return inputKey{}, false
+	case o.Kind == InputDim:
+		return inputKey{o.Input.Layer, true, o.Index}, true
+	case o.Kind == InputElem && o.Index >= 0 && !o.Input.Summary:
+		return inputKey{o.Input.Layer, false, o.Index}, true
+	}
+	return inputKey{}, false
+}
+
+// solve finds the values of s within cur for which e, monotone in s in
+// direction dir, lies within r: an interval [lo, hi], by bisection.
+func (a *Analysis) solve(e sym.Expr, s sym.Sym, dir int, cur, r sym.Range) (lo, hi int64, ok bool) {
+	if !cur.Lo.IsFinite() || !cur.Hi.IsFinite() {
+		return 0, 0, false
+	}
+	ev := a.B.NewEvaluator()
+	failed := false
+	at := func(v int64) int64 {
+		x, ok := ev.Eval(e, func(sym.Sym) int64 { return v }, nil)
+		if !ok {
+			failed = true
+		}
+		return x
+	}
+	// fits tells whether e at v is within r, and for a value outside it,
+	// on which side of the interval v lies.
+	below := func(v int64) bool { // v is below the interval of s
+		x := at(v)
+		if dir > 0 {
+			return r.Lo.IsFinite() && x < r.Lo.V || r.Lo.Inf > 0
+		}
+		return r.Hi.IsFinite() && x > r.Hi.V || r.Hi.Inf < 0
+	}
+	above := func(v int64) bool { // v is above it
+		x := at(v)
+		if dir > 0 {
+			return r.Hi.IsFinite() && x > r.Hi.V || r.Hi.Inf < 0
+		}
+		return r.Lo.IsFinite() && x < r.Lo.V || r.Lo.Inf > 0
+	}
+	lo, hi = cur.Lo.V, cur.Hi.V
+	// The least value not below: below is true up to some point, then
+	// false (monotone).
+	if below(lo) {
+		l, h := lo, hi // below(l) holds; find the first v with !below(v)
+		if below(h) {
+			return 0, -1, !failed
+		}
+		for apart(l, h) > 1 {
+			m := midpoint(l, h)
+			if below(m) {
+				l = m
+			} else {
+				h = m
+			}
+		}
+		lo = h
+	}
+	if above(hi) {
+		l, h := lo, hi // !above(l) unless empty; find the last v with !above(v)
+		if above(l) {
+			return 0, -1, !failed
+		}
+		for apart(l, h) > 1 {
+			m := midpoint(l, h)
+			if above(m) {
+				h = m
+			} else {
+				l = m
+			}
+		}
+		hi = l
+	}
+	return lo, hi, !failed
+}
+
+// apart is h - l for l <= h, which may exceed int64 (MAX - MIN).
+func apart(l, h int64) uint64 { return uint64(h) - uint64(l) }
+
+// midpoint is a value between l and h (l <= h) that h - l cannot make
+// overflow: the bisection of a symbol's whole int64 range starts there.
+func midpoint(l, h int64) int64 { return int64(uint64(l) + apart(l, h)/2) }
+
+// narrowed gives an input symbol of this walk the range earlier walks'
+// requirements leave it.
+func (a *Analysis) narrowed(in *Input, dim bool, index int, declared, anyShape sym.Range) (sym.Range, sym.Range) {
+	n, ok := a.narrowings[inputKey{in.Layer, dim, index}]
+	if ok {
+		a.current[inputKey{in.Layer, dim, index}] = n
+	}
+	if !ok {
+		return declared, anyShape
+	}
+	return intersect(declared, n.Range), intersect(anyShape, n.Range)
+}
+
+// intersect is the common part of two ranges; where there is none (the
+// declared shapes never run), the first as it is.
+func intersect(x, y sym.Range) sym.Range {
+	r := x
+	if x.Lo.Less(y.Lo) {
+		r.Lo = y.Lo
+	}
+	if y.Hi.Less(x.Hi) {
+		r.Hi = y.Hi
+	}
+	if r.Hi.Less(r.Lo) {
+		return x
+	}
+	return r
+}
+
+// Narrowings lists what the layers require of the input symbols e
+// depends on, one line each, for the evidence of a proof: "x.shape[2] in
+// [8, 2^40]: layer "pool3" (MaxPool) needs its window to fit".
+func (a *Analysis) Narrowings(es ...sym.Expr) []string {
+	var out []string
+	for _, e := range es {
+		for _, s := range a.B.Syms(e) {
+			k, ok := a.inputKeyOf(s)
+			if !ok {
+				continue
+			}
+			n, ok := a.current[k]
+			if !ok {
+				continue
+			}
+			line := fmt.Sprintf("%s in %s: layer %q (%s) %s", a.B.Info(s).Name, n.Range, n.Layer.Name, n.Layer.Type, n.Why)
+			if !slices.Contains(out, line) {
+				out = append(out, line)
+			}
+		}
+	}
+	return out
+}
