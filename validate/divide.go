@@ -176,6 +176,11 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 		if c, ok := pr.B.IsConst(); ok && c != 0 {
 			exact = pr.A.MultipleOf(c)
 		}
+		if ra.Lo == ra.Hi && rb.Lo == rb.Hi && ra.Lo.IsFinite() && rb.Lo.IsFinite() && rb.Lo.V != 0 {
+			// One value each (a fixed dim, 3, over -3): the division itself
+			// says (seed 9318).
+			exact = exact || ra.Lo.V%rb.Lo.V == 0
+		}
 		exact = exact || rb.Lo == rb.Hi && rb.Lo.IsFinite() && (rb.Lo.V == 1 || rb.Lo.V == -1) ||
 			pr.A.Equal(pr.B) || an.B.Add(pr.A, pr.B).Equal(sym.Const(0)) || p.ExactByRemainder(pr.A, pr.B)
 		if !sameSign && !exact && onlyMinNegative(an.B, p, pr.A, rb) {

@@ -133,6 +133,9 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 		// InferFold computes small outputs, and those known from shapes
 		// alone (ShapeOf of a tensor irdiv does not compute).
 		outs, err := ops.InferFold(op, in)
+		if err == nil {
+			err = beyondMaxDim(outs)
+		}
 		if err == nil && o.ONNX {
 			err = onnxRefuses(op, in, outs)
 		}
@@ -242,6 +245,22 @@ func fitsBudget(outs []ops.ValueInfo, perTensor, budget int64) bool {
 		total += size
 	}
 	return total <= budget
+}
+
+// beyondMaxDim refuses an output with a dim beyond absint.MaxDim: the
+// proofs take no tensor to have one, and a counter-example is held to the
+// same inputs (an empty tensor of shape [2^57, 0] is valid ONNX, but no
+// one's input, and onnxruntime-node cannot even report its dims; seed
+// 9318).
+func beyondMaxDim(outs []ops.ValueInfo) error {
+	for _, out := range outs {
+		for _, d := range out.Shape.Dims {
+			if d.Min > absint.MaxDim {
+				return fmt.Errorf("a dim of %d, beyond 2^40, which irdiv's proofs take no tensor to have", d.Min)
+			}
+		}
+	}
+	return nil
 }
 
 // onnxRefuses says why ONNX (its specification, and ONNX Runtime) fails
