@@ -267,6 +267,32 @@ func TestDifferentialCases(t *testing.T) {
 			was: vPossible, wants: []string{vReshape},
 		},
 		{
+			// v = where(y == L, L, 5) - 4 of y: i64[L] holds one element at
+			// L = 1 only: Gather(v, -1) - Gather(v, 0) is no 0 at L = 2,
+			// y = [0, 2] (seed 17039: a false proof).
+			name: "an element moved from a tensor of one element at the declared shapes only is its own",
+			g: new(graph).input("y", onnxwire.Int64, param("L")).
+				i64("first", []int64{1}, 0).i64("five", []int64{}, 5).i64("four", []int64{}, 4).i64("last", []int64{}, -1).i64("zero", []int64{}, 0).i64("two", []int64{}, 2).
+				node("Shape", []string{"y"}, "s").node("Gather", []string{"s", "first"}, "g", onnxwire.IntAttr("axis", 0)).
+				node("Equal", []string{"g", "y"}, "e").node("Where", []string{"e", "g", "five"}, "w").node("Sub", []string{"w", "four"}, "v").
+				node("Gather", []string{"v", "last"}, "a", onnxwire.IntAttr("axis", 0)).node("Gather", []string{"v", "zero"}, "b", onnxwire.IntAttr("axis", 0)).
+				node("Sub", []string{"a", "b"}, "d").node("Div", []string{"d", "two"}, "div").
+				output("div", onnxwire.Int64),
+			was: vAgree, wants: []string{vPossible, vError},
+		},
+		{
+			// The model runs only where x: [3, S, H] has 3 elements (its
+			// Reshape to [0] copies the 3): S = H = 1, which no rotation
+			// of dims 1, 2, 3 gave; -5 / 2 then differs at every input
+			// that runs (seed 1304).
+			name: "edge inputs try every free dim alike",
+			g: new(graph).input("x", onnxwire.Float, fixed(3), param("S"), param("H")).
+				i64("zero", []int64{1}, 0).i64("m5", []int64{4}, -5, -5, -5, -5).i64("two", []int64{}, 2).
+				node("Reshape", []string{"x", "zero"}, "r").node("Div", []string{"m5", "two"}, "div").
+				output("r", onnxwire.Float).output("div", onnxwire.Int64),
+			was: vPossible, wants: []string{vError},
+		},
+		{
 			// A pooling keeps its input's channels: 16 at the declared
 			// shapes, 5 at x: [1, 5, 3, 4], where 5 / -2 is inexact (seed
 			// 2740).

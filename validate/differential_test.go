@@ -535,6 +535,9 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 		counts[v] = &tally{}
 	}
 	var falseProofs, falseErrors, refused, unloadable, panicked, noTruth, divs, confirmed, unreplayed, leftAsWarnings, runtimeFails int
+	// masked: hazards left as warnings where irdiv found inputs under
+	// which the quotients differ and every output is the same.
+	masked := 0
 	var validating time.Duration
 	var slowest *diffCase
 	out := cfg.out
@@ -622,6 +625,9 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 			case vReshape, vPossible:
 				if hazard {
 					leftAsWarnings++
+					if d.finding.Evidence.Get("masked_at") != nil {
+						masked++
+					}
 					if cfg.showWarnings {
 						t.Logf("seed %d %s (%s): a real hazard left as a warning: %s\n%s", c.m.Seed, d.div.Node, d.div.Output, d.finding.Message, indent(c.m.Listing()))
 					}
@@ -638,9 +644,9 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 	for _, v := range []string{vAgree, vError, vReshape, vPossible, vNone} {
 		lines = append(lines, fmt.Sprintf("%s %d (%d hazardous)", strings.TrimPrefix(v, "divide/"), counts[v].all, counts[v].hazardous))
 	}
-	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d where ONNX Runtime fails the model at every input, %d real hazards left as warnings; %d models irdiv refuses, %d ONNX Runtime refuses, %d without ground truth, %d panics; validation %v in all, slowest %v (seed %d); %s; %v in all",
+	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d where ONNX Runtime fails the model at every input, %d real hazards left as warnings (%d with inputs where irdiv saw the difference vanish before the outputs); %d models irdiv refuses, %d ONNX Runtime refuses, %d without ground truth, %d panics; validation %v in all, slowest %v (seed %d); %s; %v in all",
 		len(cases), cfg.start, cfg.start+cfg.models-1, diffSamples, truthName, divs, strings.Join(lines, ", "),
-		falseProofs, falseErrors, confirmed, unreplayed, runtimeFails, leftAsWarnings, refused, unloadable, noTruth, panicked,
+		falseProofs, falseErrors, confirmed, unreplayed, runtimeFails, leftAsWarnings, masked, refused, unloadable, noTruth, panicked,
 		validating.Round(time.Millisecond), slowest.elapsed.Round(time.Millisecond), slowest.m.Seed, phases, took.Round(time.Second))
 	if out != "" {
 		t.Logf("offending models are in %s (each folder: model.onnx, model.floor.onnx, listing.txt, and the witness inputs as .npy for ortreplay.ReplayDir)", out)

@@ -277,7 +277,7 @@ func Analyze(m *ir.Model, inf *ops.Inference, o Options) *Analysis {
 	var narrowings map[inputKey]Narrowing
 	for pass := 1; ; pass++ {
 		a := walk(m, inf, o, narrowings)
-		if !a.narrowedMore() || pass == maxPasses {
+		if !a.narrowedMore() || pass == maxPasses || !a.narrowingReachesDivide() {
 			return a
 		}
 		narrowings = a.current

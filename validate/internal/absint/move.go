@@ -31,11 +31,27 @@ func (a *Analysis) copyOf(x *Value) sym.Expr {
 	if _, ok := all.IsConst(); ok || !c.Equal(all) {
 		return c
 	}
-	if n, ok := x.NumElems(); ok && n <= 1 {
+	if x.atMostOneElem() {
 		return c
 	}
 	s := a.newSym("an element moved", true, sym.NewProver(a.B, &a.Declared).Range(all), a.decide.Range(all), Origin{Kind: Derived, Index: -1})
 	return a.B.Var(s)
+}
+
+// atMostOneElem tells whether x has at most one element at every input
+// shape: dims that are constants, not its dims at the declared shapes
+// (y - 4 of y: i64[L] has one element at L = 1, and Gather(v, -1) -
+// Gather(v, 0) was 0 at every L; seed 17039).
+func (x *Value) atMostOneElem() bool {
+	if x.Rank < 0 {
+		return false
+	}
+	for _, d := range x.Dims {
+		if c, ok := d.IsConst(); !ok || c > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // kept is a value with x's elements in the same order (Reshape, Squeeze,

@@ -173,6 +173,53 @@ func (a *Analysis) narrowedMore() bool {
 	return false
 }
 
+// narrowingReachesDivide tells whether an input symbol this walk narrowed
+// is in the operands of an integer Divide, whose verdicts another walk
+// may sharpen; elsewhere a second walk of a large model costs its time
+// and decides nothing more (the ranges the prover reads are narrowed
+// already).
+func (a *Analysis) narrowingReachesDivide() bool {
+	narrowed := make(map[sym.Sym]bool)
+	for _, in := range a.Inputs {
+		for i, s := range in.Dims {
+			if _, ok := a.current[inputKey{in.Layer, true, i}]; ok {
+				narrowed[s] = true
+			}
+		}
+		for i, s := range in.Elems {
+			if _, ok := a.current[inputKey{in.Layer, false, i}]; ok && !in.Summary {
+				narrowed[s] = true
+			}
+		}
+	}
+	if len(narrowed) == 0 {
+		return false
+	}
+	for _, l := range a.Order {
+		if _, ok := a.Ops[l].(*ops.Divide); !ok {
+			continue
+		}
+		for _, src := range a.Sources[l] {
+			v := a.Values[src]
+			if v == nil || !v.Int {
+				continue
+			}
+			es := v.Elems
+			if es == nil {
+				es = []sym.Expr{a.All(v)}
+			}
+			for _, e := range es {
+				for _, s := range a.B.Syms(e) {
+					if narrowed[s] {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
 // inputKeyOf names a symbol that is a dim of a model input, or one of
 // its elements tracked one by one: the symbols a requirement narrows.
 func (a *Analysis) inputKeyOf(s sym.Sym) (inputKey, bool) {
