@@ -52,6 +52,19 @@ var verdicts = map[Code]string{
 	FloorTruncReshape:  "warning",
 }
 
+// undecided are the Divs whose verdict is agree on ONNX Runtime and a
+// warning in irdiv, each with the reason: the test fails if irdiv proves
+// one (take it off the list) or gives another verdict.
+var undecided = map[string]string{
+	// The analysis takes the values ONNX computes (absint's divide.go):
+	// x % 8 is x - fixedup(x / 8) * 8 with a truncating Div, in [0, 7]
+	// only through the fix-up's And(Xor(x < 0, ...), Not(Equal(r, 0))),
+	// a relation between a comparison and r that irdiv does not keep.
+	// With the IR's flooring Div it was [0, 15], a proof about values
+	// ONNX does not compute.
+	"divmod_op9.onnx /Div_2": "x % 8 in [0, 7] rests on the fix-up's comparisons",
+}
+
 // TestPyTorchExports: every integer Div of the committed PyTorch exports
 // gets the verdict established for it on ONNX Runtime, no safe model gets
 // an error, and every counter-example validate reports is replayed: on
@@ -90,7 +103,12 @@ func TestPyTorchExports(t *testing.T) {
 		}
 		for _, d := range em.Divs {
 			f, ok := got[d.Output]
-			if !ok || verdicts[f.Code] != d.Verdict {
+			want := d.Verdict
+			if why, ok := undecided[em.File+" "+d.Node]; ok && d.Verdict == "agree" {
+				want = "warning"
+				t.Logf("%s %s: a warning, not the proof it could be: %s", em.File, d.Node, why)
+			}
+			if !ok || verdicts[f.Code] != want {
 				t.Errorf("%s %s: %s %q, want %s (%s)", em.File, d.Node, f.Code, f.Message, d.Verdict, d.Reason)
 				continue
 			}

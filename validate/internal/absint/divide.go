@@ -10,13 +10,20 @@ import (
 )
 
 // The rule of Divide: the quotient of each pair of elements, rounded as
-// the op says (m_pythondiv: floor; else truncation); and the pairs of
-// operands that validate checks.
+// the op says (m_pythondiv: floor; else truncation), or, in a model from
+// ONNX, as ONNX's Div does (truncation): a Divide's verdict is about the
+// values of the model it was converted from, which the search's reference
+// evaluation computes too. Taking the IR's floor upstream, -1 / 2 made a
+// dividend of -2 where ONNX has -1, and "-2 / 2 is exact" was claimed of a
+// Divide that ONNX gives -1 / 2 (seeds 396, 17039); and once irdiv fix
+// makes the upstream Divide truncate, the values are ONNX's. Also the
+// pairs of operands that validate checks.
 
 func divide(a *Analysis, c *call) []*Value {
 	o, t := c.op.(*ops.Divide), c.t()
+	floor := o.PythonDiv && !a.opts.ONNX || !t.IsSigned()
 	return one(a.binary(c.l, c.ins[0], c.ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr {
-		q := a.B.Div(x, y, o.PythonDiv || !t.IsSigned())
+		q := a.B.Div(x, y, floor)
 		if k, ok := y.IsConst(); ok && k != 0 && k != -1 {
 			// |x / k| <= |x| for |k| >= 1: the quotient fits the type
 			// without a wrap atom, which deep chains of Divides feel.
