@@ -56,13 +56,9 @@ var verdicts = map[Code]string{
 // warning in irdiv, each with the reason: the test fails if irdiv proves
 // one (take it off the list) or gives another verdict.
 var undecided = map[string]string{
-	// The analysis takes the values ONNX computes (absint's divide.go):
-	// x % 8 is x - fixedup(x / 8) * 8 with a truncating Div, in [0, 7]
-	// only through the fix-up's And(Xor(x < 0, ...), Not(Equal(r, 0))),
-	// a relation between a comparison and r that irdiv does not keep.
-	// With the IR's flooring Div it was [0, 15], a proof about values
-	// ONNX does not compute.
-	"divmod_op9.onnx /Div_2": "x % 8 in [0, 7] rests on the fix-up's comparisons",
+	// None: divmod_op9.onnx /Div_2, x % 8 in [0, 7] through opset 9's
+	// fix-up of a truncating Div, is proven since absint's floorFixup
+	// (binary.go) takes the fix-up for the floor division it is.
 }
 
 // TestPyTorchExports: every integer Div of the committed PyTorch exports

@@ -259,3 +259,268 @@ func span(x, y *FloatRange, f func(a, b float64) float64) *FloatRange {
 	}
 	return out
 }
+
+// subtract is the rule of Subtract: x - y in the output's type, or the
+// floor division of PyTorch's fix-up where the pattern is exactly right
+// (floorFixup).
+func subtract(a *Analysis, c *call) []*Value {
+	if v := a.floorFixup(c); v != nil {
+		return one(v)
+	}
+	t := c.t()
+	return one(a.binary(c.l, c.ins[0], c.ins[1], broadcastOf(c.op), t, func(x, y sym.Expr) sym.Expr { return a.wrap(a.B.Sub(x, y), t) }))
+}
+
+func subtractFloats(_ *Analysis, c *call) *FloatRange { return subF(floatIn(c, 0), floatIn(c, 1)) }
+
+// floorFixup recognises the floor division PyTorch exports as a
+// truncating Div and a fix-up (opset 9's x // k):
+//
+//	q = Div(x, k)                                   truncation
+//	r = Sub(x, Mul(q, k))                           the remainder, sign of x
+//	fix = And(Xor(Less(x, 0), Less(k, 0)), Not(Equal(r, 0)))
+//	floordiv = Sub(q, Cast(fix))
+//
+// fix is 1 exactly where the operands have opposite signs and the
+// division is not exact, where floor is truncation minus one: floordiv
+// is floor(x / k) for every k but 0 (where Div fails) and -1 (where x /
+// -1 can overflow). It gives floor(x / k) of the Div's operands, element
+// by element as the Div pairs them, only where every part matches: the
+// same x and k (through Converts that keep every value and Multiplies by
+// a constant 1; k or a constant of k's one value), Xor's other operand
+// Less(k, 0) or the constant k < 0 is (no Xor for a k >= 0: Xor with
+// false folded), comparisons with constant 0, a
+// Div that truncates (any Divide of a model from ONNX, whose values the
+// analysis takes as ONNX's, else m_pythondiv false: after a flooring
+// Divide the fix-up over-corrects), a divisor of known sign (>= 0, or
+// <= -2), numpy broadcasting everywhere with constants of one element
+// (each output element then pairs the Div's operands as the Div does),
+// and the output's rank the Div's. Else nil: the generic rule.
+func (a *Analysis) floorFixup(c *call) *Value {
+	t := c.t()
+	src := a.Sources[c.l]
+	if !t.IsSigned() || !numpyLike(c.op) || len(src) != 2 {
+		return nil
+	}
+	q := a.peel(src[0])
+	div, ok := a.Ops[q.Layer].(*ops.Divide)
+	if !ok || q.Index != 0 || div.PythonDiv && !a.opts.ONNX || div.Broadcast.Mode == shapeinfer.PDPD || len(a.Sources[q.Layer]) != 2 {
+		return nil
+	}
+	X, K := a.In(q.Layer, 0), a.In(q.Layer, 1)
+	if !X.Int || !K.Int || !X.Type.IsSigned() || X.Type != K.Type {
+		return nil
+	}
+	x, k := a.peel(a.Sources[q.Layer][0]), a.peel(a.Sources[q.Layer][1])
+	var kNeg bool
+	switch kr := a.decide.Range(a.All(K)); {
+	case kr.Lo.AtLeast(0):
+	case kr.Hi.AtMost(-2):
+		kNeg = true
+	default:
+		return nil
+	}
+	isK := func(o ir.Output) bool {
+		if a.peel(o) == k {
+			return true
+		}
+		ck, ok1 := oneValue(K)
+		return ok1 && a.isConst(o, ck)
+	}
+	// fix = And(Xor(Less(x, 0), k < 0), Not(Equal(r, 0))).
+	and := a.peel(src[1])
+	if !isOp[*ops.LogicalAnd](a, and, 2) {
+		return nil
+	}
+	as := a.Sources[and.Layer]
+	isX := func(p ir.Output) bool { return a.peel(p) == x }
+	xorOK := func(o ir.Output) bool {
+		o = a.peel(o)
+		if !kNeg && a.lessThanZero(o, isX) {
+			return true // Xor(x < 0, false), folded
+		}
+		if !isOp[*ops.LogicalXor](a, o, 2) {
+			return false
+		}
+		xs := a.Sources[o.Layer]
+		return a.lessThanZero(xs[0], isX) && a.isKNeg(xs[1], kNeg, isK) || a.lessThanZero(xs[1], isX) && a.isKNeg(xs[0], kNeg, isK)
+	}
+	// r = Sub(x, Mul(q, k)): the remainder of the truncation.
+	isR := func(o ir.Output) bool {
+		o = a.peel(o)
+		if !isOp[*ops.Subtract](a, o, 2) {
+			return false
+		}
+		rs := a.Sources[o.Layer]
+		if a.peel(rs[0]) != x {
+			return false
+		}
+		m := a.peel(rs[1])
+		if !isOp[*ops.Multiply](a, m, 2) {
+			return false
+		}
+		ms := a.Sources[m.Layer]
+		return a.peel(ms[0]) == q && isK(ms[1]) || a.peel(ms[1]) == q && isK(ms[0])
+	}
+	nonZeroR := func(o ir.Output) bool {
+		o = a.peel(o)
+		switch {
+		case isOp[*ops.LogicalNot](a, o, 1):
+			e := a.peel(a.Sources[o.Layer][0])
+			return isOp[*ops.Equal](a, e, 2) && a.comparesWithZero(e, isR)
+		case isOp[*ops.NotEqual](a, o, 2):
+			return a.comparesWithZero(o, isR)
+		}
+		return false
+	}
+	if !(xorOK(as[0]) && nonZeroR(as[1]) || xorOK(as[1]) && nonZeroR(as[0])) {
+		return nil
+	}
+	// Every leaf of the pattern is x, k or a constant of one element, and
+	// numpy's broadcasting pairs a leaf's elements the same way whatever
+	// the ops between: the output's shape is the Div's, the constants
+	// aside, which add no dim but may add leading 1s; of the same rank, the
+	// output pairs x and k as the Div does.
+	dims, ok := a.broadcastDims(c.ins[0], c.ins[1], broadcastOf(c.op))
+	w := a.binary(c.l, X, K, div.Broadcast, t, func(p, d sym.Expr) sym.Expr { return a.B.Div(p, d, true) })
+	if !ok || !w.Int || w.Rank != len(dims) {
+		return nil
+	}
+	return w
+}
+
+// isOp tells whether o is output 0 of a layer of op type T with n
+// inputs and numpy's broadcasting (or none).
+func isOp[T ops.Op](a *Analysis, o ir.Output, n int) bool {
+	if o.Layer == nil || o.Index != 0 || len(a.Sources[o.Layer]) != n {
+		return false
+	}
+	op, ok := a.Ops[o.Layer].(T)
+	return ok && numpyLike(op)
+}
+
+// peel follows o back through the ops that keep every value: Converts
+// to a type that holds every value of their input's (a boolean into an
+// integer type as 0 and 1), Multiplies by a constant 1 of one element.
+// Two outputs that peel to one output have the same values.
+func (a *Analysis) peel(o ir.Output) ir.Output {
+	for range 64 {
+		if o.Layer == nil || o.Index != 0 {
+			return o
+		}
+		src := a.Sources[o.Layer]
+		switch op := a.Ops[o.Layer].(type) {
+		case *ops.Convert:
+			if len(src) != 1 || !keepsValues(a.In(o.Layer, 0).Type, op.DestinationType) {
+				return o
+			}
+			o = src[0]
+		case *ops.Multiply:
+			switch {
+			case len(src) != 2 || !numpyLike(op):
+				return o
+			case a.isConst(src[1], 1):
+				o = src[0]
+			case a.isConst(src[0], 1):
+				o = src[1]
+			default:
+				return o
+			}
+		default:
+			return o
+		}
+	}
+	return o
+}
+
+// keepsValues tells whether converting from one type to another keeps
+// every value: an integer type into one that holds all of its values, a
+// boolean into an integer type.
+func keepsValues(from, to ir.ElementType) bool {
+	bits := func(t ir.ElementType) (int, bool, bool) {
+		switch t {
+		case ir.I8, ir.I16, ir.I32, ir.I64:
+			return t.Bits(), true, true
+		case ir.U8, ir.U16, ir.U32, ir.U64:
+			return t.Bits(), false, true
+		}
+		return 0, false, false
+	}
+	tb, tSigned, tOK := bits(to)
+	if from == to || from == ir.Boolean {
+		return from == to || tOK
+	}
+	fb, fSigned, fOK := bits(from)
+	switch {
+	case !fOK || !tOK:
+		return false
+	case fSigned:
+		return tSigned && tb >= fb
+	case tSigned:
+		return tb > fb
+	}
+	return tb >= fb
+}
+
+// oneValue is the one value of every element of a constant (computed or
+// not): ok only where the value holds at every input shape.
+func oneValue(v *Value) (int64, bool) {
+	if v == nil || v.DeclaredLayout || v.DeclaredDims {
+		return 0, false
+	}
+	cs, ok := constInts(v)
+	if !ok || len(cs) == 0 {
+		return 0, false
+	}
+	for _, c := range cs[1:] {
+		if c != cs[0] {
+			return 0, false
+		}
+	}
+	return cs[0], true
+}
+
+// isConst tells whether o is a constant c of one element at every input
+// shape: broadcast against anything, it changes no dim but the rank.
+func (a *Analysis) isConst(o ir.Output, c int64) bool {
+	v, ok := a.Values[o]
+	if !ok || !constantDims(v) {
+		return false
+	}
+	if n, ok := v.NumElems(); !ok || n != 1 {
+		return false
+	}
+	got, ok := oneValue(v)
+	return ok && got == c
+}
+
+// lessThanZero tells whether o is Less(p, 0) with is(p).
+func (a *Analysis) lessThanZero(o ir.Output, is func(ir.Output) bool) bool {
+	o = a.peel(o)
+	if !isOp[*ops.Less](a, o, 2) {
+		return false
+	}
+	s := a.Sources[o.Layer]
+	return is(s[0]) && a.isConst(s[1], 0)
+}
+
+// comparesWithZero tells whether the comparison o compares some p with
+// is(p) with 0, in either order.
+func (a *Analysis) comparesWithZero(o ir.Output, is func(ir.Output) bool) bool {
+	s := a.Sources[o.Layer]
+	return is(s[0]) && a.isConst(s[1], 0) || is(s[1]) && a.isConst(s[0], 0)
+}
+
+// isKNeg tells whether o is k < 0: Less(k, 0), or the constant it is
+// for a divisor of the sign known.
+func (a *Analysis) isKNeg(o ir.Output, kNeg bool, isK func(ir.Output) bool) bool {
+	want := int64(0)
+	if kNeg {
+		want = 1
+	}
+	return a.isConst(o, want) || a.lessThanZero(o, isK)
+}
+
+// numpyLike tells whether an op pairs elements by numpy's broadcasting
+// (or needs equal shapes): not PDPD's.
+func numpyLike(op ops.Op) bool { return broadcastOf(op).Mode != shapeinfer.PDPD }

@@ -193,6 +193,84 @@ func spatialCase(rule string, attrs ...string) propertyCase {
 	}}
 }
 
+// fixup builds PyTorch's floor division of x by k as opset 9 exports
+// it: q = Div(x, k) (m_pythondiv as given: "false" truncates; "true"
+// floors already, and the fix-up then over-corrects), r = x - q * kMul,
+// fix = And(Xor(Less(x, 0), negK), Not(Equal(r, 0))), floordiv = q -
+// fix, through Converts to i64 and a Multiply by 1; and x's remainder
+// x - floordiv * kMul, and that over 2 (the Divide validate checks).
+func (b *propModel) fixup(x, k, kMul, negK ir.Output, pythondiv string) []ir.Output {
+	i64 := []string{"destination_type", "i64"}
+	q := b.one("Divide", []string{"m_pythondiv", pythondiv}, x, k)
+	r := b.one("Subtract", nil, x, b.one("Multiply", nil, q, kMul))
+	neg := b.one("Less", nil, b.one("Convert", i64, x), b.scalar(0))
+	if negK != (ir.Output{}) { // else no Xor, as Xor(x < 0, false) folds
+		neg = b.one("LogicalXor", nil, neg, negK)
+	}
+	nonZero := b.one("LogicalNot", nil, b.one("Equal", nil, b.one("Convert", i64, r), b.scalar(0)))
+	fix := b.one("Multiply", nil, b.one("Convert", i64, b.one("LogicalAnd", nil, neg, nonZero)), b.scalar(1))
+	floordiv := b.one("Subtract", nil, b.one("Convert", i64, q), fix)
+	mod := b.one("Subtract", nil, b.one("Convert", i64, x), b.one("Multiply", nil, floordiv, b.one("Convert", i64, kMul)))
+	return []ir.Output{floordiv, mod, b.one("Divide", []string{"m_pythondiv", "false"}, mod, b.scalar(2))}
+}
+
+// fixupConst is fixup of an i32 x by a constant k (Xor's other operand
+// the constant k < 0 is, or not where wrongSign).
+func (b *propModel) fixupConst(shape string, k int64, wrongSign bool, pythondiv string) []ir.Output {
+	x := b.param(ir.I32, shape)
+	neg := int64(0)
+	if k < 0 != wrongSign {
+		neg = 1
+	}
+	return b.fixup(x, b.ints(ir.I32, nil, k), b.ints(ir.I32, nil, k), b.ints(ir.Boolean, nil, neg), pythondiv)
+}
+
+// fixupCases are the floor division of PyTorch's fix-up (binary.go's
+// floorFixup): constant divisors of either sign and the ends of i32
+// (the edge inputs give x MIN, MAX, 0, +-1...), divisors that are dims or
+// less than -1 at every shape, and the cases the rule must leave to the
+// generic one: a divisor of unknown sign, -1 (x / -1 overflows), a Xor
+// of the wrong sign, a Divide that floors already.
+func fixupCases() []propertyCase {
+	var out []propertyCase
+	for _, k := range []int64{8, -3, 2, -2, 1, 7, math.MaxInt32, math.MinInt32} {
+		out = append(out, propertyCase{"Subtract", fmt.Sprintf("fix-up by %d", k), func(b *propModel) []ir.Output {
+			return append(b.fixupConst("2,3", k, false, "false"), b.fixupConst("1..4", k, false, "false")...)
+		}})
+	}
+	return append(out,
+		propertyCase{"Subtract", "fix-up by a dim", func(b *propModel) []ir.Output {
+			d := b.one("Gather/opset8", nil, b.one("ShapeOf", nil, b.param(ir.F32, "1..5,2")), b.scalar(0), b.scalar(0))
+			nd := b.one("Subtract", nil, b.scalar(-1), d) // in [-6, -2]
+			x := b.param(ir.I64, "3")
+			return append(b.fixup(x, d, d, b.one("Less", nil, d, b.scalar(0)), "false"),
+				b.fixup(x, nd, nd, b.one("Less", nil, nd, b.scalar(0)), "false")...)
+		}},
+		propertyCase{"Subtract", "fix-up by a divisor of unknown sign", func(b *propModel) []ir.Output {
+			k := b.param(ir.I64, "1")
+			return b.fixup(b.param(ir.I64, "2"), k, k, b.one("Less", nil, k, b.scalar(0)), "false")
+		}},
+		propertyCase{"Subtract", "fix-up by a divisor of unknown sign, Xor with false", func(b *propModel) []ir.Output {
+			// Right for a positive divisor only.
+			k := b.param(ir.I32, "1")
+			return b.fixup(b.param(ir.I32, "2,3"), k, k, b.ints(ir.Boolean, nil, 0), "false")
+		}},
+		propertyCase{"Subtract", "fix-up without Xor", func(b *propModel) []ir.Output {
+			// Right for a positive divisor only.
+			x := b.param(ir.I32, "2,3")
+			return append(b.fixup(x, b.ints(ir.I32, nil, 8), b.ints(ir.I32, nil, 8), ir.Output{}, "false"),
+				b.fixup(x, b.ints(ir.I32, nil, -3), b.ints(ir.I32, nil, -3), ir.Output{}, "false")...)
+		}},
+		propertyCase{"Subtract", "fix-up by -1", func(b *propModel) []ir.Output { return b.fixupConst("2,3", -1, false, "false") }},
+		propertyCase{"Subtract", "fix-up of the wrong sign", func(b *propModel) []ir.Output {
+			return append(b.fixupConst("2,3", 8, true, "false"), b.fixupConst("2,3", -3, true, "false")...)
+		}},
+		propertyCase{"Subtract", "fix-up after a flooring Divide", func(b *propModel) []ir.Output {
+			return append(b.fixupConst("2,3", 8, false, "true"), b.fixupConst("2,3", -3, false, "true")...)
+		}},
+	)
+}
+
 // propertyCases exercise every rule: each model's inputs are symbols,
 // so that the rules, not constant folding, compute the outputs.
 var propertyCases = []propertyCase{
@@ -379,7 +457,7 @@ var propertyCases = []propertyCase{
 // inputs, each float within its range.
 func TestRuleProperties(t *testing.T) {
 	covered := map[string]bool{}
-	for _, pc := range propertyCases {
+	for _, pc := range append(propertyCases, fixupCases()...) {
 		covered[strings.Split(pc.rule, "/")[0]] = true
 		t.Run(pc.rule+"/"+pc.name, func(t *testing.T) { checkProperty(t, pc) })
 	}
@@ -598,4 +676,64 @@ func contains(a *Analysis, p *sym.Prover, v *Value, info ops.ValueInfo) string {
 		}
 	}
 	return ""
+}
+
+// TestFloorFixup: the fix-up's floor division is recognised where the
+// pattern is exactly right, so that x's remainder is within [0, k-1]
+// (or [k+1, 0]) at every input; not where the Divide floors already or
+// Xor's constant is of the other sign (the remainder then reaches
+// beyond, concretely), nor where the divisor's sign is unknown.
+func TestFloorFixup(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		build  func(b *propModel) []ir.Output
+		lo, hi int64
+		floor  bool // the remainder is claimed within [lo, hi]
+		// quotient: check instead that the quotient is claimed a floor
+		// (or not, as floor says): the prover bounds no remainder by a
+		// divisor that is not a constant.
+		quotient bool
+	}{
+		{"by 8", func(b *propModel) []ir.Output { return b.fixupConst("2,3", 8, false, "false") }, 0, 7, true, false},
+		{"by 8, dynamic shape", func(b *propModel) []ir.Output { return b.fixupConst("?,?", 8, false, "false") }, 0, 7, true, false},
+		{"by -3", func(b *propModel) []ir.Output { return b.fixupConst("1..4", -3, false, "false") }, -2, 0, true, false},
+		{"by MIN", func(b *propModel) []ir.Output { return b.fixupConst("2", math.MinInt32, false, "false") }, math.MinInt32 + 1, 0, true, false},
+		{"by a dim", func(b *propModel) []ir.Output {
+			d := b.one("Gather/opset8", nil, b.one("ShapeOf", nil, b.param(ir.F32, "1..5,2")), b.scalar(0), b.scalar(0))
+			return b.fixup(b.param(ir.I64, "?"), d, d, b.one("Less", nil, d, b.scalar(0)), "false")
+		}, 0, 0, true, true},
+		{"without Xor", func(b *propModel) []ir.Output {
+			return b.fixup(b.param(ir.I32, "2,3"), b.ints(ir.I32, nil, 8), b.ints(ir.I32, nil, 8), ir.Output{}, "false")
+		}, 0, 7, true, false},
+		{"without Xor, by -3", func(b *propModel) []ir.Output {
+			return b.fixup(b.param(ir.I32, "2,3"), b.ints(ir.I32, nil, -3), b.ints(ir.I32, nil, -3), ir.Output{}, "false")
+		}, -2, 0, false, false},
+		{"Xor of the wrong sign", func(b *propModel) []ir.Output { return b.fixupConst("2,3", 8, true, "false") }, 0, 7, false, false},
+		{"after a flooring Divide", func(b *propModel) []ir.Output { return b.fixupConst("2,3", 8, false, "true") }, 0, 7, false, false},
+		{"by a divisor of unknown sign", func(b *propModel) []ir.Output {
+			k := b.one("Add", nil, b.one("Relu", nil, b.param(ir.I64, "")), b.scalar(1)) // wraps to MIN at MAX
+			return b.fixup(b.param(ir.I64, "?"), k, k, b.one("Less", nil, k, b.scalar(0)), "false")
+		}, 0, 0, false, true},
+	} {
+		b := &propModel{m: &ir.Model{}}
+		outs := tc.build(b)
+		for i, o := range outs {
+			b.m.AddResult(fmt.Sprintf("out%d", i), o)
+		}
+		inf, err := ops.InferModel(b.m)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		a := Analyze(b.m, inf, Options{})
+		if tc.quotient {
+			if got := a.B.String(a.All(a.Values[outs[0]])); strings.HasPrefix(got, "floor(") != tc.floor {
+				t.Errorf("%s: the quotient is %s; want floor(x / d): %v", tc.name, got, tc.floor)
+			}
+			continue
+		}
+		r := a.Prover(true).Range(a.All(a.Values[outs[1]]))
+		if within := r.Lo.AtLeast(tc.lo) && r.Hi.AtMost(tc.hi); within != tc.floor {
+			t.Errorf("%s: the remainder is claimed in %s; want within [%d, %d]: %v", tc.name, r, tc.lo, tc.hi, tc.floor)
+		}
+	}
 }

@@ -57,7 +57,7 @@ func one(v *Value) []*Value {
 var rules = map[string]rule{
 	// Binary arithmetic (binary.go), Divide (divide.go).
 	"Add":               arith(func(a *Analysis, t ir.ElementType, x, y sym.Expr) sym.Expr { return a.wrap(a.B.Add(x, y), t) }, addF),
-	"Subtract":          arith(func(a *Analysis, t ir.ElementType, x, y sym.Expr) sym.Expr { return a.wrap(a.B.Sub(x, y), t) }, subF),
+	"Subtract":          {inputs: 2, values: subtract, floats: subtractFloats},
 	"Multiply":          arith(func(a *Analysis, t ir.ElementType, x, y sym.Expr) sym.Expr { return a.wrap(a.B.Mul(x, y), t) }, mulF),
 	"Minimum":           arith(func(a *Analysis, _ ir.ElementType, x, y sym.Expr) sym.Expr { return a.B.Min(x, y) }, minF),
 	"Maximum":           arith(func(a *Analysis, _ ir.ElementType, x, y sym.Expr) sym.Expr { return a.B.Max(x, y) }, maxF),
