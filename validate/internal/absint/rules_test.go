@@ -246,6 +246,15 @@ func fixupCases() []propertyCase {
 			return append(b.fixup(x, d, d, b.one("Less", nil, d, b.scalar(0)), "false"),
 				b.fixup(x, nd, nd, b.one("Less", nil, nd, b.scalar(0)), "false")...)
 		}},
+		propertyCase{"Subtract", "fix-up, broadcast", func(b *propModel) []ir.Output {
+			// A divisor of dims, one per column; a divisor of shape
+			// [1, 1] that adds a dim to the Div's output only.
+			k := b.one("ShapeOf", nil, b.param(ir.F32, "1..3,1..4,2"))
+			x := b.param(ir.I64, "2,3")
+			eight := b.ints(ir.I32, []int64{1, 1}, 8)
+			return append(b.fixup(x, k, k, b.one("Less", nil, k, b.scalar(0)), "false"),
+				b.fixup(b.param(ir.I32, "3"), eight, b.ints(ir.I32, nil, 8), b.ints(ir.Boolean, nil, 0), "false")...)
+		}},
 		propertyCase{"Subtract", "fix-up by a divisor of unknown sign", func(b *propModel) []ir.Output {
 			k := b.param(ir.I64, "1")
 			return b.fixup(b.param(ir.I64, "2"), k, k, b.one("Less", nil, k, b.scalar(0)), "false")
@@ -708,6 +717,9 @@ func TestFloorFixup(t *testing.T) {
 		{"without Xor, by -3", func(b *propModel) []ir.Output {
 			return b.fixup(b.param(ir.I32, "2,3"), b.ints(ir.I32, nil, -3), b.ints(ir.I32, nil, -3), ir.Output{}, "false")
 		}, -2, 0, false, false},
+		{"by [[8]]", func(b *propModel) []ir.Output {
+			return b.fixup(b.param(ir.I32, "3"), b.ints(ir.I32, []int64{1, 1}, 8), b.ints(ir.I32, nil, 8), b.ints(ir.Boolean, nil, 0), "false")
+		}, 0, 7, true, false},
 		{"Xor of the wrong sign", func(b *propModel) []ir.Output { return b.fixupConst("2,3", 8, true, "false") }, 0, 7, false, false},
 		{"after a flooring Divide", func(b *propModel) []ir.Output { return b.fixupConst("2,3", 8, false, "true") }, 0, 7, false, false},
 		{"by a divisor of unknown sign", func(b *propModel) []ir.Output {
