@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -73,8 +74,12 @@ type importer struct {
 	declared map[string]ValueInfo // value_info and graph outputs, by name
 	outputs  map[string]bool      // the graph outputs, by name
 	node     *Node                // the node being imported
-	names    map[string]int       // layer names used, to keep them unique
-	named    []string             // the names given, in order, for rollback
+	// fromShape holds the values folded from the static shape of a
+	// tensor that is not constant (a ShapeOf, and what is computed from
+	// it), which an op whose inference they fail is inferred without.
+	fromShape map[*ir.Tensor]bool
+	names     map[string]int // layer names used, to keep them unique
+	named     []string       // the names given, in order, for rollback
 	// parent imports the graph that encloses this subgraph (nil for the
 	// main graph); outer lists the names of enclosing graphs this
 	// subgraph reads, each through a Parameter of its own.
@@ -229,7 +234,34 @@ func (im *importer) add(typ, opset, suffix string, data []ir.Attr, ins ...tensor
 	}
 	outs, err := op.Infer(infos)
 	if err != nil {
-		return nil, im.fail(&ops.LayerError{Layer: l, Err: err})
+		// Inferred again without the values computed from the shapes of
+		// tensors that are not constant: the import goes on as it did
+		// before it knew them, and the layer fails where it runs (a
+		// Reshape of Shape(x) to another number of elements, which
+		// validate reports).
+		stripped := false
+		ins = slices.Clone(ins) // the caller's stay as they are
+		for i, in := range ins {
+			if in.info.Value != nil && im.fromShape[in.info.Value] {
+				infos[i].Value, stripped = nil, true
+				ins[i].info.Value = nil
+			}
+		}
+		if stripped {
+			outs, err = op.Infer(infos)
+		}
+		if err != nil {
+			return nil, im.fail(&ops.LayerError{Layer: l, Err: err})
+		}
+	}
+	if _, ok := op.(*ops.ShapeOf); ok && infos[0].Value == nil {
+		// The shape of a static input is known whatever its values, as
+		// InferModel and OpenVINO's shape inference (bounds) know it: an
+		// Expand to ConstantOfShape(Shape(x)) then keeps its rank.
+		if folded, err := ops.InferFold(op, infos); err == nil && folded[0].Value != nil {
+			outs = folded
+			im.markFromShape(outs[0].Value)
+		}
 	}
 	im.fold(op, ins, outs)
 	result := make([]tensor, len(outs))
@@ -252,9 +284,22 @@ func (im *importer) fold(op ops.Op, ins []tensor, outs []ops.ValueInfo) {
 	if err != nil {
 		return // the layer computes it at run time (or fails there)
 	}
+	fromShape := slices.ContainsFunc(values, func(v *ir.Tensor) bool { return im.fromShape[v] })
 	for i := range outs {
 		outs[i].Value = res[i]
+		if fromShape {
+			im.markFromShape(res[i])
+		}
 	}
+}
+
+// markFromShape records a value computed from the shape of a tensor that
+// is not constant.
+func (im *importer) markFromShape(v *ir.Tensor) {
+	if im.fromShape == nil {
+		im.fromShape = make(map[*ir.Tensor]bool)
+	}
+	im.fromShape[v] = true
 }
 
 // one is add for a layer of one output.

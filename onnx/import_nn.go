@@ -380,8 +380,62 @@ func importSoftmax(im *importer, n *Node) ([]tensor, error) {
 	return []tensor{out}, err
 }
 
-// importResize maps Resize (and Upsample) to Interpolate-11: sizes when
-// given, else scales.
+// importInstanceNorm maps InstanceNormalization (1 and 6) as OpenVINO's
+// frontend does: MVN-6 over the spatial axes 2..rank-1, variance
+// normalized, epsilon inside the square root, then Multiply by the scale
+// and Add of the bias, both reshaped to [C, 1, ...] (rank-1 dims) to
+// broadcast against [N, C, ...]. A data input of unknown rank keeps the
+// node.
+func importInstanceNorm(im *importer, n *Node) ([]tensor, error) {
+	var ins []tensor
+	for i := range 3 {
+		t, ok := im.input(i)
+		if !ok {
+			return nil, im.ruleErr("InstanceNormalization takes input, scale and B")
+		}
+		ins = append(ins, t)
+	}
+	x, scale, bias := ins[0], ins[1], ins[2]
+	r := rank(x)
+	if r < 2 || !im.known("MVN", "opset6") {
+		return nil, nil
+	}
+	var axes []int64
+	for a := 2; a < r; a++ {
+		axes = append(axes, int64(a))
+	}
+	y, err := im.one("MVN", "opset6", "mvn", data("eps", formatFloat(attrFloat(n, "epsilon", 1e-5)), "eps_mode", "inside_sqrt", "normalize_variance", "true"),
+		x, im.ints("axes", false, axes...))
+	if err != nil {
+		return nil, err
+	}
+	shape := ones(r - 1)
+	shape[0] = -1
+	s, err := im.one("Reshape", "opset1", "scale", data("special_zero", "false"), scale, im.ints("scale_shape", false, shape...))
+	if err != nil {
+		return nil, err
+	}
+	if y, err = im.one("Multiply", "opset1", "scale_mul", data("auto_broadcast", "numpy"), y, s); err != nil {
+		return nil, err
+	}
+	b, err := im.one("Reshape", "opset1", "bias", data("special_zero", "false"), bias, im.ints("bias_shape", false, shape...))
+	if err != nil {
+		return nil, err
+	}
+	out, err := im.one("Add", "opset1", "", data("auto_broadcast", "numpy"), y, b)
+	return []tensor{out}, err
+}
+
+// importResize maps Resize (and Upsample) to Interpolate-11 as OpenVINO's
+// frontend does: sizes when given (and not empty), else scales, over every
+// axis; mode linear is linear_onnx, cubic_coeff_a cube_coeff, antialias
+// antialias. What Interpolate cannot say keeps the node (which convert
+// then refuses): a coordinate_transformation_mode of no Interpolate
+// (tf_crop_and_resize, half_pixel_symmetric), exclude_outside, and
+// Resize-18's axes and keep_aspect_ratio_policy other than stretch. The
+// faithful conversion also keeps a Resize by scales whose coordinates
+// Interpolate maps otherwise (scaledLengthsAgree); OpenVINO's import maps
+// it all the same.
 func importResize(im *importer, n *Node) ([]tensor, error) {
 	x, err := first(im, n)
 	if err != nil || !im.known("Interpolate", "opset11") {
@@ -395,12 +449,21 @@ func importResize(im *importer, n *Node) ([]tensor, error) {
 	nearest := attrString(n, "nearest_mode", "round_prefer_floor")
 	if n.OpType == "Upsample" || im.opset < 11 {
 		coord, nearest = "asymmetric", "simple"
+	} else {
+		switch coord {
+		case "half_pixel", "pytorch_half_pixel", "asymmetric", "tf_half_pixel_for_nn", "align_corners":
+		default:
+			return nil, nil
+		}
+		if attrInt(n, "exclude_outside", 0) != 0 || n.Attrs["axes"] != nil || attrString(n, "keep_aspect_ratio_policy", "stretch") != "stretch" {
+			return nil, nil
+		}
 	}
 	var target tensor
 	calc := "scales"
 	switch {
 	case n.OpType == "Resize" && im.opset >= 11:
-		if sizes, ok := im.input(3); ok {
+		if sizes, ok := im.input(3); ok && !(sizes.info.Shape.IsStatic() && len(sizes.info.Shape.Dims) == 1 && sizes.info.Shape.Dims[0].Max == 0) {
 			target, calc = sizes, "sizes"
 		} else if scales, ok := im.input(2); ok {
 			target = scales
@@ -423,9 +486,42 @@ func importResize(im *importer, n *Node) ([]tensor, error) {
 		axes[i] = int64(i)
 	}
 	attrs := data("mode", mode, "shape_calculation_mode", calc, "coordinate_transformation_mode", coord,
-		"nearest_mode", nearest, "antialias", "false", "pads_begin", joinInts(make([]int64, r)), "pads_end", joinInts(make([]int64, r)), "cube_coeff", "-0.75")
+		"nearest_mode", nearest, "antialias", strconv.FormatBool(attrInt(n, "antialias", 0) != 0), "pads_begin", joinInts(make([]int64, r)), "pads_end", joinInts(make([]int64, r)),
+		"cube_coeff", formatFloat32(attrFloat(n, "cubic_coeff_a", -0.75)))
 	out, err := im.one("Interpolate", "opset11", "", attrs, x, target, im.ints("axes", false, axes...))
+	if err == nil && im.opts.Faithful && calc == "scales" && !scaledLengthsAgree(x, target, out, coord) {
+		return nil, nil
+	}
 	return []tensor{out}, err
+}
+
+// scaledLengthsAgree reports whether Interpolate computes what ONNX's
+// Resize by scales does under coordinate_transformation_mode coord.
+// ONNX maps coordinates with the scaled length, input length times scale,
+// where Interpolate takes the output's, that length truncated: for
+// align_corners they must be equal on every axis, and for
+// pytorch_half_pixel both above 1 or neither. Unknown dims or scales
+// disagree.
+func scaledLengthsAgree(x, scales, y tensor, coord string) bool {
+	if coord != "align_corners" && coord != "pytorch_half_pixel" {
+		return true
+	}
+	in, ok1 := x.info.Shape.ToStatic()
+	out, ok2 := y.info.Shape.ToStatic()
+	v := scales.info.Value
+	if !ok1 || !ok2 || v == nil || v.Len() != len(in) || len(out) != len(in) {
+		return false
+	}
+	for a := range in {
+		scaled := float64(float32(v.Float64At(a))) * float64(in[a])
+		switch {
+		case coord == "align_corners" && scaled != float64(out[a]):
+			return false
+		case coord == "pytorch_half_pixel" && (scaled > 1) != (out[a] > 1):
+			return false
+		}
+	}
+	return true
 }
 
 func importPad(im *importer, n *Node) ([]tensor, error) {

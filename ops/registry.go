@@ -147,9 +147,18 @@ func Evaluable(op Op) bool {
 	if b, ok := op.(bodyHolder); ok {
 		return b.bodiesEvaluable()
 	}
+	if p, ok := op.(partialEvaluator); ok && !p.evaluates() {
+		return false
+	}
 	_, ok := op.(evaluator)
 	_, dynamic := op.(dynamicEvaluator)
 	return ok || dynamic
+}
+
+// partialEvaluator is implemented by ops that evaluate some of their
+// attributes' values only (Interpolate: not every mode).
+type partialEvaluator interface {
+	evaluates() bool
 }
 
 // OpVersion is one version of an op that irdiv knows, as Catalog lists it.

@@ -154,7 +154,7 @@ func TestDifferential(t *testing.T) {
 	cfg := readDiffConfig(t)
 	began := time.Now()
 	runner, ortErr := ortreplay.Find()
-	truthName := "irdiv's own evaluation (plugin on onnx.Convert against onnx.Import; windows and Resize do not run)"
+	truthName := "irdiv's own evaluation (plugin on onnx.Convert against onnx.Import; windows do not run, Resize only in modes nearest and linear)"
 	if ortErr == nil {
 		truthName = runner.String()
 	} else {

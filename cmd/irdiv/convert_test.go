@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/irdiv/irdiv/internal/onnxwire"
+	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/validate"
 )
 
@@ -250,4 +252,222 @@ func detectionOps() []byte {
 		onnxwire.Rankless("values", onnxwire.Float), onnxwire.Rankless("indices", onnxwire.Int64), onnxwire.Rankless("nz", onnxwire.Int64),
 		onnxwire.Rankless("pooled", onnxwire.Float), onnxwire.Rankless("scattered", onnxwire.Float), onnxwire.Rankless("gathered", onnxwire.Float)})
 	return onnxwire.Model(16, g)
+}
+
+// TestConvertInstanceNormResize: InstanceNormalization (opsets 1 and 6,
+// ranks 3 and 4, an epsilon) and Resize as raft_small exports it (linear,
+// align_corners, sizes; and linear half_pixel by scales, nearest
+// asymmetric) convert to OpenVINO ops (MVN-6, Multiply, Add, Interpolate-11:
+// no layer of no opset), read back with info and validate saying what
+// they say of the .onnx, and run of the .onnx and of the IR both compute
+// what ONNX specifies, checked against a float64 reference written here.
+// Resize modes that Interpolate cannot say are refused, naming Resize.
+func TestConvertInstanceNormResize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 5))
+	f32s := func(n int) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(rng.NormFloat64()*2 + 0.5)
+		}
+		return v
+	}
+	raw := func(v []float32) []byte {
+		b := make([]byte, 4*len(v))
+		for i, f := range v {
+			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+		}
+		return b
+	}
+	i64raw := func(v ...int64) []byte {
+		b := make([]byte, 8*len(v))
+		for i, x := range v {
+			binary.LittleEndian.PutUint64(b[8*i:], uint64(x))
+		}
+		return b
+	}
+	size := func(dims []int64) int {
+		n := 1
+		for _, d := range dims {
+			n *= int(d)
+		}
+		return n
+	}
+	// instanceNorm is ONNX's InstanceNormalization in float64.
+	instanceNorm := func(x []float32, dims []int64, scale, bias []float32, eps float32) []float32 {
+		c, inner := int(dims[1]), size(dims[2:])
+		y := make([]float32, len(x))
+		for g := range len(x) / inner {
+			xs := x[g*inner : (g+1)*inner]
+			var mean, variance float64
+			for _, v := range xs {
+				mean += float64(v)
+			}
+			mean /= float64(inner)
+			for _, v := range xs {
+				variance += (float64(v) - mean) * (float64(v) - mean)
+			}
+			variance /= float64(inner)
+			for i, v := range xs {
+				y[g*inner+i] = float32(float64(scale[g%c])*(float64(v)-mean)/math.Sqrt(variance+float64(eps)) + float64(bias[g%c]))
+			}
+		}
+		return y
+	}
+	// resize is ONNX's Resize of a 4-D tensor on its last two axes, in
+	// float64: linear or nearest (asymmetric, floor).
+	resize := func(x []float32, in, out []int64, scales []float64, coord, mode string) []float32 {
+		src := func(o int64, a int) (int64, int64, float64) {
+			inLen, outLen := in[a], out[a]
+			var c float64
+			switch coord {
+			case "align_corners":
+				if outLen > 1 {
+					c = float64(o) * float64(inLen-1) / float64(outLen-1)
+				}
+			case "asymmetric":
+				c = float64(o) / scales[a]
+			default: // half_pixel
+				c = (float64(o)+0.5)/scales[a] - 0.5
+			}
+			if mode == "nearest" {
+				n := min(max(int64(math.Floor(c)), 0), inLen-1)
+				return n, n, 0
+			}
+			c = min(max(c, 0), float64(inLen-1))
+			lo := int64(math.Floor(c))
+			return lo, min(lo+1, inLen-1), c - float64(lo)
+		}
+		y := make([]float32, size(out))
+		k := 0
+		for nc := range out[0] * out[1] {
+			for h := range out[2] {
+				h0, h1, wh := src(h, 2)
+				for w := range out[3] {
+					w0, w1, ww := src(w, 3)
+					at := func(i, j int64) float64 { return float64(x[(nc*in[2]+i)*in[3]+j]) }
+					y[k] = float32((1-wh)*((1-ww)*at(h0, w0)+ww*at(h0, w1)) + wh*((1-ww)*at(h1, w0)+ww*at(h1, w1)))
+					k++
+				}
+			}
+		}
+		return y
+	}
+	type tc struct {
+		name     string
+		model    []byte
+		x        []float32
+		xDims    []int64
+		want     []float32
+		wantDims []int64
+		layers   []string // op types the IR must hold
+	}
+	var cases []tc
+	for _, n := range []struct {
+		opset int64
+		dims  []int64
+		eps   float32
+	}{{6, []int64{2, 3, 4, 5}, 0.01}, {6, []int64{2, 3, 7}, 1e-3}, {1, []int64{1, 2, 3, 4}, 1e-5}} {
+		c := n.dims[1]
+		x, scale, bias := f32s(size(n.dims)), f32s(int(c)), f32s(int(c))
+		attrs := [][]byte{}
+		if n.eps != 1e-5 {
+			attrs = append(attrs, onnxwire.FloatAttr("epsilon", n.eps))
+		}
+		g := onnxwire.Graph("g", [][]byte{onnxwire.NodeAttrs("InstanceNormalization", "in", []string{"x", "s", "b"}, []string{"y"}, attrs...)},
+			[][]byte{onnxwire.Tensor("s", onnxwire.Float, []int64{c}, raw(scale)), onnxwire.Tensor("b", onnxwire.Float, []int64{c}, raw(bias))},
+			[][]byte{onnxwire.Value("x", onnxwire.Float, n.dims...)}, [][]byte{onnxwire.Value("y", onnxwire.Float, n.dims...)})
+		cases = append(cases, tc{fmt.Sprintf("instancenorm%d-rank%d", n.opset, len(n.dims)), onnxwire.Model(n.opset, g), x, n.dims,
+			instanceNorm(x, n.dims, scale, bias, n.eps), n.dims, []string{"MVN", "Multiply", "Add"}})
+	}
+	in := []int64{1, 2, 3, 4}
+	x := f32s(size(in))
+	for _, r := range []struct {
+		name, coord, mode string
+		out               []int64
+		scales            []float64
+	}{
+		{"resize-raft", "align_corners", "linear", []int64{1, 2, 7, 9}, nil},
+		{"resize-half-pixel", "half_pixel", "linear", []int64{1, 2, 6, 10}, []float64{1, 1, 2, 2.5}},
+		{"resize-nearest", "asymmetric", "nearest", []int64{1, 2, 6, 10}, []float64{1, 1, 2, 2.5}},
+	} {
+		attrs := [][]byte{onnxwire.StringAttr("coordinate_transformation_mode", r.coord), onnxwire.FloatAttr("cubic_coeff_a", -0.75),
+			onnxwire.StringAttr("mode", r.mode), onnxwire.StringAttr("nearest_mode", "floor")}
+		var node, init []byte
+		if r.scales == nil {
+			// As torch.onnx.export writes F.interpolate(size=...,
+			// mode="bilinear", align_corners=True) at opset 16.
+			node = onnxwire.NodeAttrs("Resize", "resize", []string{"x", "", "", "sizes"}, []string{"y"}, attrs...)
+			init = onnxwire.Tensor("sizes", onnxwire.Int64, []int64{4}, i64raw(r.out...))
+		} else {
+			s := make([]float32, 4)
+			for i, v := range r.scales {
+				s[i] = float32(v)
+			}
+			node = onnxwire.NodeAttrs("Resize", "resize", []string{"x", "", "scales"}, []string{"y"}, attrs...)
+			init = onnxwire.Tensor("scales", onnxwire.Float, []int64{4}, raw(s))
+		}
+		g := onnxwire.Graph("g", [][]byte{node}, [][]byte{init},
+			[][]byte{onnxwire.Value("x", onnxwire.Float, in...)}, [][]byte{onnxwire.Value("y", onnxwire.Float, r.out...)})
+		cases = append(cases, tc{r.name, onnxwire.Model(16, g), x, in, resize(x, in, r.out, r.scales, r.coord, r.mode), r.out, []string{"Interpolate"}})
+	}
+
+	dir := t.TempDir()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			model := filepath.Join(dir, c.name+".onnx")
+			out := filepath.Join(dir, c.name+".xml")
+			if err := os.WriteFile(model, c.model, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			writeNPY(t, filepath.Join(dir, c.name+"-x.npy"), must(ir.TensorOf(ir.F32, c.xDims, c.x)))
+			expected := filepath.Join(dir, c.name+"-y.npy")
+			writeNPY(t, expected, must(ir.TensorOf(ir.F32, c.wantDims, c.want)))
+			if _, stderr, code := irdiv(t, "convert", model, "-o", out); code != 0 {
+				t.Fatalf("convert: exit %d: %s", code, stderr)
+			}
+			x, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Contains(x, []byte(`version="ai.onnx"`)) {
+				t.Errorf("convert wrote a layer of no OpenVINO opset:\n%s", x)
+			}
+			for _, typ := range c.layers {
+				if !bytes.Contains(x, []byte(`type="`+typ+`"`)) {
+					t.Errorf("the IR holds no %s layer", typ)
+				}
+			}
+			sameFindings(t, model, out)
+			for _, m := range []string{model, out} {
+				stdout, stderr, code := irdiv(t, "run", m, "-i", "x="+filepath.Join(dir, c.name+"-x.npy"), "--expected", expected, "--rtol", "1e-5", "--atol", "1e-5")
+				if code != 0 {
+					t.Errorf("run %s: exit %d, not ONNX's values:\n%s%s", filepath.Base(m), code, stdout, stderr)
+				}
+			}
+		})
+	}
+
+	// What Interpolate cannot say is refused, naming Resize.
+	for what, attrs := range map[string][][]byte{
+		"tf_crop_and_resize":   {onnxwire.StringAttr("coordinate_transformation_mode", "tf_crop_and_resize"), onnxwire.StringAttr("mode", "linear")},
+		"exclude_outside":      {onnxwire.StringAttr("mode", "linear"), onnxwire.IntAttr("exclude_outside", 1)},
+		"not_larger":           {onnxwire.StringAttr("mode", "linear"), onnxwire.StringAttr("keep_aspect_ratio_policy", "not_larger")},
+		"axes":                 {onnxwire.StringAttr("mode", "linear"), onnxwire.IntsAttr("axes", 2, 3)},
+		"half_pixel_symmetric": {onnxwire.StringAttr("coordinate_transformation_mode", "half_pixel_symmetric")},
+	} {
+		g := onnxwire.Graph("g", [][]byte{onnxwire.NodeAttrs("Resize", "resize", []string{"x", "", "", "sizes"}, []string{"y"}, attrs...)},
+			[][]byte{onnxwire.Tensor("sizes", onnxwire.Int64, []int64{4}, i64raw(1, 2, 7, 9))},
+			[][]byte{onnxwire.Value("x", onnxwire.Float, in...)}, [][]byte{onnxwire.Rankless("y", onnxwire.Float)})
+		model := filepath.Join(dir, "refused.onnx")
+		if err := os.WriteFile(model, onnxwire.Model(18, g), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "refused.xml")
+		if _, stderr, code := irdiv(t, "convert", model, "-o", out); code != 1 || !strings.Contains(stderr, `is ONNX's Resize, which irdiv does not write as an OpenVINO op`) {
+			t.Errorf("convert of Resize with %s: exit %d, %q; want a refusal naming Resize", what, code, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("a refused convert wrote %s", out)
+		}
+	}
 }

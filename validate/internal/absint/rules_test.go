@@ -342,6 +342,11 @@ var propertyCases = []propertyCase{
 		x := b.toF32(b.param(ir.I8, "1,2,2"))
 		return []ir.Output{b.one("BatchNormInference/opset5", []string{"epsilon", "0.001"}, x, b.floats(1, 2), b.floats(0, 1), b.floats(0, 0), b.floats(1, 1))}
 	}},
+	{"MVN", "", func(b *propModel) []ir.Output {
+		x := b.toF32(b.param(ir.I8, "1,2,3"))
+		return []ir.Output{b.one("MVN/opset6", []string{"eps", "0.001", "eps_mode", "inside_sqrt", "normalize_variance", "true"}, x, b.vec(2)),
+			b.one("MVN/opset6", []string{"eps", "0.5", "eps_mode", "outside_sqrt", "normalize_variance", "false"}, x, b.vec(1, 2))}
+	}},
 	{"ShapeOf", "", func(b *propModel) []ir.Output {
 		x := b.param(ir.F32, "1..8,3,2..5")
 		s := b.one("ShapeOf/opset3", nil, x)

@@ -105,6 +105,7 @@ var rules = map[string]rule{
 	"Softmax":            floatOnly(nil),
 	"FakeQuantize":       floatOnly(nil),
 	"BatchNormInference": floatOnly(nil),
+	"MVN":                floatOnly(nil),
 
 	// ShapeOf (shapeof.go); reshapes and transposes (reshape.go).
 	"ShapeOf": {inputs: 1, values: func(a *Analysis, c *call) []*Value { return one(a.shapeOf(c.ins[0], c.op.(*ops.ShapeOf).OutputType)) }},
