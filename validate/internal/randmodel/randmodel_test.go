@@ -62,7 +62,10 @@ func TestGenerate(t *testing.T) {
 			models = append(models, m)
 		}
 	}
-	if refused > n/50 {
+	// About 2% (at least one: -short's 40 models hold seed 38, whose
+	// Reshape of [4, 5] to [4] irdiv's import refuses since it works out
+	// ConstantOfShape's shape).
+	if refused > max(1, n/50) {
 		t.Errorf("irdiv refuses %d of %d models", refused, n)
 	}
 	if ortErr != nil {
