@@ -98,6 +98,26 @@ type Atom struct {
 	id     int32
 	kind   kind
 	flag   bool // floor (true) or truncation, for div and mod; an element symbol, for sym
+	// depth is the longest path of atoms from this one down to a symbol
+	// or an unknown (0 for those), saturating at MaxDepth.
+	depth uint16
+}
+
+// MaxDepth is the deepest an atom's depth is counted (Depth). The
+// analysis (absint) makes a value deeper than its own bound, below this
+// one, a fresh symbol of its range, so that no walk of an expression
+// goes deeper (a 300,000-layer Abs chain is an expression 300,000 atoms
+// deep otherwise).
+const MaxDepth = 1 << 15
+
+// Depth is the depth of e's deepest atom: 0 for a constant or a linear
+// form over symbols, saturating at MaxDepth.
+func (b *Builder) Depth(e Expr) int {
+	d := 0
+	for _, t := range e.terms {
+		d = max(d, int(t.a.depth))
+	}
+	return d
 }
 
 type deps struct {
@@ -308,6 +328,11 @@ func (b *Builder) atom(a Atom) *Atom {
 	}
 	made := new(Atom)
 	*made = a
+	for _, e := range a.args {
+		for _, t := range e.terms {
+			made.depth = max(made.depth, min(t.a.depth+1, MaxDepth))
+		}
+	}
 	made.id = int32(b.made)
 	b.made++
 	made.sameHash = b.byHash[h]
@@ -697,6 +722,17 @@ func (b *Builder) Unwrap(e Expr) (Expr, Range, bool) {
 	}
 	a := e.terms[0].a
 	return a.args[0], a.r(), true
+}
+
+// HasElements reports whether e depends on an element symbol
+// (SymInfo.Element): whether Copy changes it.
+func (b *Builder) HasElements(e Expr) bool {
+	for _, t := range e.terms {
+		if t.a.walk().elements {
+			return true
+		}
+	}
+	return false
 }
 
 // Syms lists the symbols e depends on, in increasing order.
