@@ -354,6 +354,9 @@ func (v *validator) stoppedBy(pairs []absint.Pair) string {
 			for _, s := range v.an.B.Syms(e) {
 				if o := v.an.OriginOf(s); o.Kind == absint.Derived && o.Layer != nil {
 					name := o.Layer.String() + " (" + o.Layer.Type + ")"
+					if o.Deep {
+						name = fmt.Sprintf("%s (%s, past %d nested ops)", o.Layer, o.Layer.Type, v.an.Options().MaxExprDepth)
+					}
 					if !slices.Contains(names, name) {
 						names = append(names, name)
 					}

@@ -183,6 +183,9 @@ type Origin struct {
 	Input *Input    // InputDim, InputElem
 	Index int       // the axis, or the element (-1: every element)
 	Layer *ir.Layer // Derived: the layer whose output it is
+	// Deep marks a Derived symbol that stands for an expression deeper
+	// than Options.MaxExprDepth, which Layer made (flatten).
+	Deep bool
 }
 
 // Input is a model input (a Parameter) and its symbols.
@@ -235,6 +238,9 @@ type Analysis struct {
 	// decide proves comparisons while the values are worked out: what
 	// holds for any input shape holds for the declared ones.
 	decide *sym.Prover
+	// declared ranges the expressions flatten cuts under the declared
+	// shapes (made when first needed).
+	declared *sym.Prover
 	// shape is set while an op of shape arithmetic is worked out: its
 	// results do not wrap.
 	shape bool
@@ -259,6 +265,9 @@ type Options struct {
 	// TrackedElems bounds the elements of the whole model tracked one by
 	// one (DefaultTrackedElems when 0).
 	TrackedElems int
+	// MaxExprDepth bounds the depth of the expressions kept
+	// (DefaultMaxExprDepth when 0, at most sym.MaxDepth - 1).
+	MaxExprDepth int
 	// ONNX: the model means what ONNX defines (it is an ONNX model, or
 	// converted from one), whose ops refuse some inputs OpenVINO's accept
 	// (a Gather index outside its axis, a Squeeze of a dim that is not
@@ -274,6 +283,7 @@ type Options struct {
 // requirements narrow the input symbols (requirements.go).
 func Analyze(m *ir.Model, inf *ops.Inference, o Options) *Analysis {
 	o.TrackedElems = cmp.Or(o.TrackedElems, DefaultTrackedElems)
+	o.MaxExprDepth = min(cmp.Or(o.MaxExprDepth, DefaultMaxExprDepth), sym.MaxDepth-1)
 	var narrowings map[inputKey]Narrowing
 	for pass := 1; ; pass++ {
 		a := walk(m, inf, o, narrowings)
@@ -300,11 +310,69 @@ func walk(m *ir.Model, inf *ops.Inference, o Options, narrowings map[inputKey]Na
 		a.markAfterFloor(l)
 		outs := a.transfer(l)
 		for i, v := range outs {
+			a.flatten(l, v)
 			a.track(l, v)
 			a.Values[ir.Output{Layer: l, Index: i}] = v
 		}
 	}
 	return a
+}
+
+// DefaultMaxExprDepth bounds the depth of the expressions the analysis
+// keeps (sym.Builder.Depth; Options.MaxExprDepth): a layer's output
+// deeper than it is a fresh symbol of its range instead, one per element
+// or dim. That is sound (a symbol ranging over what the expression can
+// be holds every value the expression has), but the search cannot
+// evaluate through it, so it finds fewer counter-examples past it (a
+// chain of 10,000 Neg has one at 16,384, none at 1,024). It bounds the
+// depth of every walk of an expression that recurses (Copy's, the
+// prover's linear bounds), however deep the model: a chain of 300,000
+// Abs made expressions 300,000 atoms deep.
+const DefaultMaxExprDepth = 1 << 14
+
+// flatten replaces v's expressions deeper than Options.MaxExprDepth by fresh
+// symbols of their ranges (under the declared shapes and under any).
+func (a *Analysis) flatten(l *ir.Layer, v *Value) {
+	if v == nil || v.Tensor != nil {
+		return
+	}
+	cut := func(e sym.Expr, what string) sym.Expr {
+		if a.B.Depth(e) <= a.opts.MaxExprDepth {
+			return e
+		}
+		// The symbol is an element symbol where e depends on one, so
+		// that Copy gives other elements a copy of it where it gave them
+		// a copy of e, and keeps it where it kept e.
+		element := a.B.HasElements(e)
+		if a.declared == nil {
+			a.declared = sym.NewProver(a.B, &a.Declared)
+		}
+		name := fmt.Sprintf("%s of %s (deeper than %d ops)", what, describe(l), a.opts.MaxExprDepth)
+		s := a.newSym(name, element, a.declared.Range(e), a.decide.Range(e), Origin{Kind: Derived, Layer: l, Index: -1, Deep: true})
+		return a.B.Var(s)
+	}
+	// Slices may be shared with other values: copied before a change.
+	cutAll := func(es []sym.Expr, what string) []sym.Expr {
+		out := es
+		for i, e := range es {
+			if c := cut(e, what); !c.Equal(e) {
+				if &out[0] == &es[0] {
+					out = slices.Clone(es)
+				}
+				out[i] = c
+			}
+		}
+		return out
+	}
+	v.Dims = cutAll(v.Dims, "a dim")
+	v.Elems = cutAll(v.Elems, "a value")
+	if v.Elems == nil && v.Int {
+		v.all = cut(v.all, "a value")
+	}
+	if v.summary != nil {
+		s := cut(*v.summary, "a value")
+		v.summary = &s
+	}
 }
 
 // track charges a value's elements to the model's budget, and keeps only

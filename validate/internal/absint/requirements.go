@@ -77,6 +77,7 @@ func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why s
 		a.Any.set(s, intersect(a.Any.Range(s), n.Range))
 		// The prover's memory of atom ranges is of the wider ranges.
 		a.decide = sym.NewProver(a.B, &a.Any)
+		a.declared = nil
 	}
 }
 

@@ -484,7 +484,7 @@ func TestRuleProperties(t *testing.T) {
 
 const propertySamples = 300
 
-func checkProperty(t *testing.T, pc propertyCase) {
+func checkProperty(t *testing.T, pc propertyCase, opts ...Options) {
 	b := &propModel{m: &ir.Model{}}
 	outs := pc.build(b)
 	for i, o := range outs {
@@ -494,7 +494,7 @@ func checkProperty(t *testing.T, pc propertyCase) {
 	if err != nil {
 		t.Fatalf("the case's model does not infer: %v", err)
 	}
-	a := Analyze(b.m, inf, Options{})
+	a := Analyze(b.m, inf, append(opts, Options{})[0])
 	r := rand.New(rand.NewPCG(7, uint64(len(pc.rule))))
 	ran := 0
 	var firstErr error

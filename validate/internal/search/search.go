@@ -692,20 +692,9 @@ func (s *Searcher) masked(w *Witness) {
 func (s *Searcher) runs(inputs map[*ir.Layer]*ir.Tensor, ref RunOptions) bool {
 	if s.reaching == nil {
 		s.reaching = make(map[*ir.Layer]bool)
-		var visit func(m *ir.Layer)
-		visit = func(m *ir.Layer) {
-			if s.reaching[m] {
-				return
-			}
-			s.reaching[m] = true
-			for _, src := range s.an.Sources[m] {
-				if src.Layer != nil {
-					visit(src.Layer)
-				}
-			}
-		}
+		var stack []*ir.Layer
 		for _, r := range s.an.Model.Results() {
-			visit(r)
+			stack = s.markUpstream(s.reaching, r, stack)
 		}
 	}
 	if len(ref.Need) >= len(s.reaching) {
@@ -786,25 +775,34 @@ func (s *Searcher) need(l *ir.Layer) map[*ir.Layer]bool {
 		}
 	}
 	need := make(map[*ir.Layer]bool)
-	var visit func(m *ir.Layer)
-	visit = func(m *ir.Layer) {
-		if need[m] {
-			return
-		}
-		need[m] = true
-		for _, src := range s.an.Sources[m] {
-			if src.Layer != nil {
-				visit(src.Layer)
-			}
-		}
-	}
-	visit(l)
+	stack := s.markUpstream(need, l, nil)
 	for m := range after {
 		if len(m.Outputs) == 0 {
-			visit(m) // a Result
+			stack = s.markUpstream(need, m, stack) // a Result
 		}
 	}
 	return need
+}
+
+// markUpstream marks in seen m and every layer m depends on, with a stack of
+// its own (given back for the next call to reuse), not a recursion as
+// deep as a chain of layers, which is as deep as the model.
+func (s *Searcher) markUpstream(seen map[*ir.Layer]bool, m *ir.Layer, stack []*ir.Layer) []*ir.Layer {
+	stack = append(stack[:0], m)
+	for len(stack) > 0 {
+		m := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[m] {
+			continue
+		}
+		seen[m] = true
+		for _, src := range s.an.Sources[m] {
+			if src.Layer != nil && !seen[src.Layer] {
+				stack = append(stack, src.Layer)
+			}
+		}
+	}
+	return stack
 }
 
 // maxUpstream bounds the Divides upstream of a searched one whose

@@ -27,6 +27,27 @@ type Evaluator struct {
 	// compute (nil: no limit); memo holds the atoms' values in it.
 	budget *int
 	memo   evalMemo
+	// stack is evalBelow's, kept for the next evaluation (nil while one
+	// uses it: an evaluation nested through evalMod makes its own).
+	stack []evalFrame
+	// modDepth and modCalls count evalMod's nesting and calls in the
+	// current evaluation: it recurses into products, without a memo.
+	modDepth, modCalls int
+}
+
+// Bounds of evalMod within one evaluation: past them e has no value
+// (the search tries other inputs), rather than a recursion as deep as a
+// chain of products or a walk of every path down a DAG of them.
+const (
+	maxModDepth = 256
+	maxModCalls = 1 << 16
+)
+
+// evalFrame is an atom of evalBelow's stack.
+type evalFrame struct {
+	a         *Atom
+	arg, term int  // the next argument term to look at
+	failed    bool // an argument has no value: neither has the atom
 }
 
 // NewEvaluator returns an Evaluator of b's expressions.
@@ -39,6 +60,7 @@ func (ev *Evaluator) Eval(e Expr, val func(Sym) int64, budget *int) (int64, bool
 	ev.budget = budget
 	defer func() { ev.budget = nil }()
 	ev.memo.next()
+	ev.modCalls = 0
 	return ev.eval(e, val)
 }
 
@@ -129,12 +151,9 @@ func (ev *Evaluator) evalAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 // budget as the recursion did, argument by argument, and stops at an
 // atom's first argument without a value, as computeAtom does.
 func (ev *Evaluator) evalBelow(root *Atom, val func(Sym) int64) {
-	type frame struct {
-		a         *Atom
-		arg, term int  // the next argument term to look at
-		failed    bool // an argument has no value: neither has the atom
-	}
-	stack := []frame{{a: root}}
+	stack := append(ev.stack[:0], evalFrame{a: root})
+	ev.stack = nil
+	defer func() { ev.stack = stack[:0] }()
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		var next *Atom
@@ -156,7 +175,7 @@ func (ev *Evaluator) evalBelow(root *Atom, val func(Sym) int64) {
 			}
 		}
 		if next != nil {
-			stack = append(stack, frame{a: next})
+			stack = append(stack, evalFrame{a: next})
 			continue
 		}
 		done := *f
@@ -257,6 +276,12 @@ func (ev *Evaluator) computeAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 // constants, and of atoms that are products themselves) wrap, as they do
 // in the model's integer type; any other atom must have an exact value.
 func (ev *Evaluator) evalMod(e Expr, val func(Sym) int64) (int64, bool) {
+	if ev.modDepth >= maxModDepth || ev.modCalls >= maxModCalls {
+		return 0, false
+	}
+	ev.modDepth++
+	ev.modCalls++
+	defer func() { ev.modDepth-- }()
 	s := uint64(e.c)
 	for _, t := range e.terms {
 		v, ok := ev.evalAtom(t.a, val)

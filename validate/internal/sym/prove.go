@@ -14,6 +14,9 @@ type Prover struct {
 	b    *Builder
 	env  Env
 	memo byAtom[memoSlot] // the ranges of atoms
+	// stack is argRanges', kept for the next call (nil while one uses
+	// it: computeRange may ask for another atom's range inside it).
+	stack []rangeFrame
 	// fits records the wraps whose argument provably fits their range.
 	fits map[*Atom]bool
 	// lows are the lower bounds of linear forms found so far.
@@ -230,11 +233,9 @@ func (p *Prover) atomRange(a *Atom) Range {
 // recurse as deep and overflow the goroutine's stack. Once the atoms
 // below are known, computeRange of each finds its arguments remembered.
 func (p *Prover) argRanges(root *Atom) {
-	type frame struct {
-		a         *Atom
-		arg, term int // the next argument term to look at
-	}
-	stack := []frame{{a: root}}
+	stack := append(p.stack[:0], rangeFrame{a: root})
+	p.stack = nil
+	defer func() { p.stack = stack[:0] }()
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		var next *Atom
@@ -252,7 +253,7 @@ func (p *Prover) argRanges(root *Atom) {
 		if next != nil {
 			// An atom's arguments are older than it: the graph has no
 			// cycle, and an atom on the stack is never met again below it.
-			stack = append(stack, frame{a: next})
+			stack = append(stack, rangeFrame{a: next})
 			continue
 		}
 		a := f.a
@@ -263,6 +264,12 @@ func (p *Prover) argRanges(root *Atom) {
 			}
 		}
 	}
+}
+
+// rangeFrame is an atom of argRanges' stack.
+type rangeFrame struct {
+	a         *Atom
+	arg, term int // the next argument term to look at
 }
 
 type memoSlot struct {
