@@ -344,13 +344,9 @@ func importGemm(im *importer, n *Node) ([]tensor, error) {
 }
 
 func importBatchNorm(im *importer, n *Node) ([]tensor, error) {
-	var ins []tensor
-	for i := range 5 {
-		t, ok := im.input(i)
-		if !ok {
-			return nil, im.ruleErr("BatchNormalization takes X, scale, B, mean and var")
-		}
-		ins = append(ins, t)
+	ins, err := im.required(5, "BatchNormalization takes X, scale, B, mean and var")
+	if err != nil {
+		return nil, err
 	}
 	for _, o := range n.Outputs[1:] {
 		if o != "" {
@@ -362,6 +358,20 @@ func importBatchNorm(im *importer, n *Node) ([]tensor, error) {
 	}
 	out, err := im.one("BatchNormInference", "opset5", "", data("epsilon", formatFloat(attrFloat(n, "epsilon", 1e-5))), ins...)
 	return []tensor{out}, err
+}
+
+// required reads the first n inputs, each of which the op needs; why
+// says which, for the error where one is absent.
+func (im *importer) required(n int, why string) ([]tensor, error) {
+	ins := make([]tensor, 0, n)
+	for i := range n {
+		t, ok := im.input(i)
+		if !ok {
+			return nil, im.ruleErr("%s", why)
+		}
+		ins = append(ins, t)
+	}
+	return ins, nil
 }
 
 func importSoftmax(im *importer, n *Node) ([]tensor, error) {
@@ -387,13 +397,9 @@ func importSoftmax(im *importer, n *Node) ([]tensor, error) {
 // broadcast against [N, C, ...]. A data input of unknown rank keeps the
 // node.
 func importInstanceNorm(im *importer, n *Node) ([]tensor, error) {
-	var ins []tensor
-	for i := range 3 {
-		t, ok := im.input(i)
-		if !ok {
-			return nil, im.ruleErr("InstanceNormalization takes input, scale and B")
-		}
-		ins = append(ins, t)
+	ins, err := im.required(3, "InstanceNormalization takes input, scale and B")
+	if err != nil {
+		return nil, err
 	}
 	x, scale, bias := ins[0], ins[1], ins[2]
 	r := rank(x)

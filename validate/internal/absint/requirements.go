@@ -274,36 +274,31 @@ func (a *Analysis) solve(e sym.Expr, s sym.Sym, dir int, cur, r sym.Range) (lo, 
 	// The least value not below: below is true up to some point, then
 	// false (monotone).
 	if below(lo) {
-		l, h := lo, hi // below(l) holds; find the first v with !below(v)
-		if below(h) {
+		if below(hi) {
 			return 0, -1, !failed
 		}
-		for apart(l, h) > 1 {
-			m := midpoint(l, h)
-			if below(m) {
-				l = m
-			} else {
-				h = m
-			}
-		}
-		lo = h
+		lo = lastHolding(lo, hi, below) + 1
 	}
 	if above(hi) {
-		l, h := lo, hi // !above(l) unless empty; find the last v with !above(v)
-		if above(l) {
+		if above(lo) {
 			return 0, -1, !failed
 		}
-		for apart(l, h) > 1 {
-			m := midpoint(l, h)
-			if above(m) {
-				h = m
-			} else {
-				l = m
-			}
-		}
-		hi = l
+		hi = lastHolding(lo, hi, func(v int64) bool { return !above(v) })
 	}
 	return lo, hi, !failed
+}
+
+// lastHolding is the last value in [l, h] where holds, true at l and
+// false at h, holds: it changes once between them (a bisection).
+func lastHolding(l, h int64, holds func(int64) bool) int64 {
+	for apart(l, h) > 1 {
+		if m := midpoint(l, h); holds(m) {
+			l = m
+		} else {
+			h = m
+		}
+	}
+	return l
 }
 
 // apart is h - l for l <= h, which may exceed int64 (MAX - MIN).

@@ -55,19 +55,9 @@ func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref
 	// The proven Divides' operands, and what they are computed from:
 	// nothing after them, and no float tensor's values.
 	need := make(map[*ir.Layer]bool)
-	stack := slices.Clone(proven)
-	for len(stack) > 0 {
-		m := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if need[m] {
-			continue
-		}
-		need[m] = true
-		for _, src := range s.an.Sources[m] {
-			if src.Layer != nil {
-				stack = append(stack, src.Layer)
-			}
-		}
+	var stack []*ir.Layer
+	for _, l := range proven {
+		stack = s.markUpstream(need, l, stack)
 	}
 	for k := range crossChecks {
 		if s.runLayers < len(s.an.Order) {
