@@ -241,6 +241,8 @@ func (m *Model) Variant(v Variant) []byte {
 			w.div(n)
 		case n.op == "Mod" && m.types[n.outputs[0]].IsInteger() && v.Guard:
 			w.mod(n)
+		case (n.op == "Clip" || n.op == "Min" || n.op == "Max") && m.types[n.outputs[0]].IsInteger() && v.Guard:
+			w.minMax(n)
 		case n.need != nil && v.Guard:
 			w.window(n)
 		case n.sizes > 0 && v.Guard:
@@ -337,6 +339,52 @@ func (w *writer) count(p, mask, out string) {
 	asInt := w.add("Cast", p+"/as_int", []string{mask}, []attr{intAttr("to", int64(onnxwire.Int64))})
 	w.add("ReduceSum", out, []string{asInt}, []attr{intAttr("keepdims", 0)})
 	w.probes = append(w.probes, out)
+}
+
+// minMax writes an integer Clip, Min or Max with Less and Where, which
+// ONNX defines alike, in the variants that give the ground truth: ONNX
+// Runtime 1.30 (onnxruntime-node on x86-64) compares int64 values in
+// [2^31, 2^32) as negative in Clip, Min and Max (Min(2147483648, 0) is
+// 2147483648, Min(4294967296, 0) is 0), and a correct proof of
+// Clip(y, max=0) / -3 looked false (seed 22479); Less is right.
+func (w *writer) minMax(n node) {
+	pick := func(x, y string, least bool, out string) string {
+		less := w.add("Less", out+"/less", []string{x, y}, nil)
+		if least {
+			return w.add("Where", out, []string{less, x, y}, nil)
+		}
+		return w.add("Where", out, []string{less, y, x}, nil)
+	}
+	ins := n.inputs
+	type bound struct {
+		in    string
+		least bool // a Min: keep the lesser
+	}
+	var bounds []bound
+	switch n.op {
+	case "Clip":
+		if len(ins) > 1 && ins[1] != "" {
+			bounds = append(bounds, bound{ins[1], false})
+		}
+		if len(ins) > 2 && ins[2] != "" {
+			bounds = append(bounds, bound{ins[2], true})
+		}
+	default:
+		for _, in := range ins[1:] {
+			bounds = append(bounds, bound{in, n.op == "Min"})
+		}
+	}
+	x := ins[0]
+	for i, b := range bounds {
+		out := fmt.Sprintf("%s/minmax%d", n.name, i)
+		if i == len(bounds)-1 {
+			out = n.outputs[0]
+		}
+		x = pick(x, b.in, b.least, out)
+	}
+	if len(bounds) == 0 {
+		w.add("Identity", n.outputs[0], []string{x}, nil)
+	}
 }
 
 func (w *writer) div(n node) {
