@@ -281,6 +281,8 @@ func subtractFloats(_ *Analysis, c *call) *FloatRange { return subF(floatIn(c, 0
 //	fix = And(Xor(Less(x, 0), Less(k, 0)), Not(Equal(r, 0)))
 //	floordiv = Sub(q, Cast(fix))
 //
+// (or Less(r, 0) for Less(x, 0): r has x's sign where it is not 0)
+//
 // fix is 1 exactly where the operands have opposite signs and the
 // division is not exact, where floor is truncation minus one: floordiv
 // is floor(x / k) for every k but 0 (where Div fails) and -1 (where x /
@@ -333,18 +335,6 @@ func (a *Analysis) floorFixup(c *call) *Value {
 		return nil
 	}
 	as := a.Sources[and.Layer]
-	isX := func(p ir.Output) bool { return a.peel(p) == x }
-	xorOK := func(o ir.Output) bool {
-		o = a.peel(o)
-		if !kNeg && a.lessThanZero(o, isX) {
-			return true // Xor(x < 0, false), folded
-		}
-		if !isOp[*ops.LogicalXor](a, o, 2) {
-			return false
-		}
-		xs := a.Sources[o.Layer]
-		return a.lessThanZero(xs[0], isX) && a.isKNeg(xs[1], kNeg, isK) || a.lessThanZero(xs[1], isX) && a.isKNeg(xs[0], kNeg, isK)
-	}
 	// r = Sub(x, Mul(q, k)): the remainder of the truncation.
 	isR := func(o ir.Output) bool {
 		o = a.peel(o)
@@ -361,6 +351,20 @@ func (a *Analysis) floorFixup(c *call) *Value {
 		}
 		ms := a.Sources[m.Layer]
 		return a.peel(ms[0]) == q && isK(ms[1]) || a.peel(ms[1]) == q && isK(ms[0])
+	}
+	// The sign tested is x's, or r's (the floor twins gen.py writes):
+	// with r != 0 beside it, r < 0 is x < 0.
+	isX := func(p ir.Output) bool { return a.peel(p) == x || isR(p) }
+	xorOK := func(o ir.Output) bool {
+		o = a.peel(o)
+		if !kNeg && a.lessThanZero(o, isX) {
+			return true // Xor(x < 0, false), folded
+		}
+		if !isOp[*ops.LogicalXor](a, o, 2) {
+			return false
+		}
+		xs := a.Sources[o.Layer]
+		return a.lessThanZero(xs[0], isX) && a.isKNeg(xs[1], kNeg, isK) || a.lessThanZero(xs[1], isX) && a.isKNeg(xs[0], kNeg, isK)
 	}
 	nonZeroR := func(o ir.Output) bool {
 		o = a.peel(o)

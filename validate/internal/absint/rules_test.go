@@ -200,10 +200,20 @@ func spatialCase(rule string, attrs ...string) propertyCase {
 // fix, through Converts to i64 and a Multiply by 1; and x's remainder
 // x - floordiv * kMul, and that over 2 (the Divide validate checks).
 func (b *propModel) fixup(x, k, kMul, negK ir.Output, pythondiv string) []ir.Output {
+	return b.fixupSign(x, k, kMul, negK, pythondiv, false)
+}
+
+// fixupSign is fixup, testing r's sign instead of x's where ofR (as the
+// floor twins of testdata/pytorch do).
+func (b *propModel) fixupSign(x, k, kMul, negK ir.Output, pythondiv string, ofR bool) []ir.Output {
 	i64 := []string{"destination_type", "i64"}
 	q := b.one("Divide", []string{"m_pythondiv", pythondiv}, x, k)
 	r := b.one("Subtract", nil, x, b.one("Multiply", nil, q, kMul))
-	neg := b.one("Less", nil, b.one("Convert", i64, x), b.scalar(0))
+	signed := x
+	if ofR {
+		signed = r
+	}
+	neg := b.one("Less", nil, b.one("Convert", i64, signed), b.scalar(0))
 	if negK != (ir.Output{}) { // else no Xor, as Xor(x < 0, false) folds
 		neg = b.one("LogicalXor", nil, neg, negK)
 	}
@@ -269,6 +279,18 @@ func fixupCases() []propertyCase {
 			x := b.param(ir.I32, "2,3")
 			return append(b.fixup(x, b.ints(ir.I32, nil, 8), b.ints(ir.I32, nil, 8), ir.Output{}, "false"),
 				b.fixup(x, b.ints(ir.I32, nil, -3), b.ints(ir.I32, nil, -3), ir.Output{}, "false")...)
+		}},
+		propertyCase{"Subtract", "fix-up testing the remainder's sign", func(b *propModel) []ir.Output {
+			var out []ir.Output
+			for _, k := range []int64{8, -3, math.MinInt32} {
+				neg := int64(0)
+				if k < 0 {
+					neg = 1
+				}
+				x := b.param(ir.I32, "2,3")
+				out = append(out, b.fixupSign(x, b.ints(ir.I32, nil, k), b.ints(ir.I32, nil, k), b.ints(ir.Boolean, nil, neg), "false", true)...)
+			}
+			return out
 		}},
 		propertyCase{"Subtract", "fix-up by -1", func(b *propModel) []ir.Output { return b.fixupConst("2,3", -1, false, "false") }},
 		propertyCase{"Subtract", "fix-up of the wrong sign", func(b *propModel) []ir.Output {
