@@ -317,7 +317,7 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []absint.Pair, agree bool
 		return
 	}
 	e, masked := evidence(), ""
-	if w := v.search.LastMiss().MaskedAt; w != nil {
+	if w := v.search.LastMasked(); w != nil {
 		// Not a counter-example (no output differs), but what a user
 		// deciding whether the Div matters wants to see.
 		e = e.With(Fact{"masked_at", inputsEvidence(w.Inputs)}, Fact{"masked_example", fmt.Sprintf("%d / %d", w.A, w.B)})

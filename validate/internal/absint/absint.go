@@ -249,15 +249,12 @@ type Analysis struct {
 	// want of it.
 	TrackedElems int
 	Summarized   *ir.Layer
-	// requirements are what the layers need of their inputs to run
-	// (requirements.go); narrowings what they gave the input symbols in the walk
-	// before this one, current in this one; reaching the layers some
-	// Result depends on.
-	requirements []requirement
-	narrowings   map[inputKey]Narrowing
-	current      map[inputKey]Narrowing
-	reaching     map[*ir.Layer]bool
-	afterFloor   map[*ir.Layer]bool
+	// narrowings are what the layers' requirements (requirements.go)
+	// gave the input symbols in the walk before this one, current in this
+	// one; reaching the layers some Result depends on.
+	narrowings map[inputKey]Narrowing
+	current    map[inputKey]Narrowing
+	reaching   map[*ir.Layer]bool
 }
 
 // Options bound an analysis.
@@ -305,9 +302,7 @@ func walk(m *ir.Model, inf *ops.Inference, o Options, narrowings map[inputKey]Na
 	a.Declared.b, a.Any.b = a.B, a.B
 	a.TrackedElems = o.TrackedElems
 	a.decide = sym.NewProver(a.B, &a.Any)
-	a.afterFloor = make(map[*ir.Layer]bool)
 	for _, l := range order {
-		a.markAfterFloor(l)
 		outs := a.transfer(l)
 		for i, v := range outs {
 			a.flatten(l, v)

@@ -61,14 +61,13 @@ type Narrowing struct {
 // DeclaredDims) are not what the layer checks at other shapes, and
 // require nothing.
 func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why string) {
-	if l == nil || !a.feedsResult(l) || v.DeclaredLayout || v.DeclaredDims || a.afterFloor[l] {
+	if l == nil || !a.feedsResult(l) || v.DeclaredLayout || v.DeclaredDims {
 		return
 	}
 	if _, ok := e.IsConst(); ok {
 		return
 	}
 	q := requirement{l, e, r, why}
-	a.requirements = append(a.requirements, q)
 	// The rest of the walk may use it at once: a Reshape after three
 	// poolings reads its pattern with the dims they need.
 	if k, s, n, ok := a.narrowing(q, a.current); ok {
@@ -81,36 +80,12 @@ func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why s
 	}
 }
 
-// requireDims records that the dims of x given by axes lie within r.
+// requireDim records that dim axis of x lies within r.
 func (a *Analysis) requireDim(l *ir.Layer, x *Value, axis int, r sym.Range, why string) {
 	if axis < 0 || axis >= len(x.Dims) {
 		return
 	}
 	a.require(l, x, x.Dims[axis], r, why)
-}
-
-// markAfterFloor marks l where it depends on an integer Divide that
-// floors (m_pythondiv): the values there are the IR's, which the model
-// the IR was converted from may not compute (ONNX's Div truncates), and
-// what l requires of them is not what that model requires; a model that
-// fails only where it floors is a difference to report, not an input to
-// leave out.
-func (a *Analysis) markAfterFloor(l *ir.Layer) {
-	for _, src := range a.Sources[l] {
-		if src.Layer == nil {
-			continue
-		}
-		if a.afterFloor[src.Layer] {
-			a.afterFloor[l] = true
-			return
-		}
-		if d, ok := a.Ops[src.Layer].(*ops.Divide); ok && d.PythonDiv {
-			if infos := a.Infos[src.Layer]; len(infos) > 0 && infos[0].Type.IsInteger() {
-				a.afterFloor[l] = true
-				return
-			}
-		}
-	}
 }
 
 // feedsResult tells whether some Result depends on l.

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
@@ -48,7 +47,7 @@ type RunOptions struct {
 	// depends on their values stays unknown. The integer paths of a model
 	// cost little; its convolutions cost seconds.
 	IntegersOnly bool
-	// DoubleReductions sums, averages and multiplies int64 tensors
+	// DoubleReductions sums, averages and multiplies int64 and int32 tensors
 	// through float64 and converts the result back saturating, as ONNX
 	// Runtime 1.30 does (MIN + 4 is MIN there, MAX + -1 is MAX, and
 	// 3037000499 * 3037000501 is MAX): a difference of one far beyond 2^53
@@ -392,10 +391,18 @@ func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
 // reducesInDouble tells whether ONNX Runtime computes reduction r of x
 // through float64: the sums, means and products of int64 tensors.
 func reducesInDouble(r *ops.Reduce, x *ir.Tensor) bool {
-	return x != nil && x.Type == ir.I64 && (r.Kind == ops.ReduceSum || r.Kind == ops.ReduceMean || r.Kind == ops.ReduceProd)
+	return x != nil && reducedInDouble(r, x.Type)
 }
 
-// reduceInDouble evaluates r of an int64 tensor through float64, each
+// reducedInDouble tells whether ONNX Runtime computes reduction r of
+// type t through float64: the sums, means and products of int64 and
+// int32 (an int32 sum saturates there where irdiv's wraps: 1024 times
+// -2147483647 is MIN, not 1024; seeds 30275, 31597).
+func reducedInDouble(r *ops.Reduce, t ir.ElementType) bool {
+	return (t == ir.I64 || t == ir.I32) && (r.Kind == ops.ReduceSum || r.Kind == ops.ReduceMean || r.Kind == ops.ReduceProd)
+}
+
+// reduceInDouble evaluates r of an int64 or int32 tensor through float64, each
 // result converted back saturating (see RunOptions.DoubleReductions).
 func reduceInDouble(r *ops.Reduce, ins []*ir.Tensor, o ops.Options) ([]*ir.Tensor, error) {
 	x := ins[0]
@@ -410,17 +417,18 @@ func reduceInDouble(r *ops.Reduce, ins []*ir.Tensor, o ops.Options) ([]*ir.Tenso
 	if err != nil {
 		return nil, err
 	}
-	back, err := ir.NewTensor(ir.I64, outs[0].Shape)
+	back, err := ir.NewTensor(x.Type, outs[0].Shape)
 	if err != nil {
 		return nil, err
 	}
+	tr := absint.TypeRange(x.Type)
 	for i := range back.Len() {
 		v := outs[0].Float64At(i)
 		switch {
-		case v >= math.MaxInt64: // 2^63, the float64 nearest MAX
-			back.SetInt64(i, math.MaxInt64)
-		case v <= math.MinInt64:
-			back.SetInt64(i, math.MinInt64)
+		case v >= float64(tr.Hi.V): // for int64, 2^63: the float64 nearest MAX
+			back.SetInt64(i, tr.Hi.V)
+		case v <= float64(tr.Lo.V):
+			back.SetInt64(i, tr.Lo.V)
 		case v != v: // NaN: not from finite sums, but never a panic
 			back.SetInt64(i, 0)
 		default:

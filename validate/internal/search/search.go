@@ -64,27 +64,15 @@ type Searcher struct {
 	failed map[*ir.Layer]ops.Op
 	// results are the outputs that feed a Result (see feedsResult).
 	results map[ir.Output]bool
-	// miss is what the last search that found nothing met on the way.
-	miss Miss
+	// masked is the first input of the last search where the Divide's
+	// operands were bad and every output the same both ways.
+	masked *Witness
 }
 
-// Miss is what a search that found no counter-example met: how many
-// assignments made the Divide's operands bad in the analysis's
-// expressions (Hits), and of the inputs evaluated concretely, how many
-// the model does not run on (Invalid), how many did not make the
-// operands bad (NotBad), and how many did, with every output the same
-// in both evaluations (Masked: the difference vanishes on the way, and
-// MaskedAt is the first such input).
-type Miss struct {
-	Hits, Runs, Invalid, NotBad, Masked int
-	MaskedAt                            *Witness
-	// Opaque: the operands depend on values of layers the analysis does
-	// not follow, whose candidates are guesses.
-	Opaque bool
-}
-
-// LastMiss returns what the last search that found nothing met.
-func (s *Searcher) LastMiss() Miss { return s.miss }
+// LastMasked returns the first input of the last search under which the
+// Divide's quotients differ and every output of the model is the same
+// (the difference vanishes on the way), or nil.
+func (s *Searcher) LastMasked() *Witness { return s.masked }
 
 // New returns a Searcher of an analysed model.
 func New(an *absint.Analysis, o Options) *Searcher {
@@ -177,7 +165,7 @@ const tryCost = 16
 // Search looks for model inputs under which one of the pairs of Divide l
 // is bad, confirmed by evaluating the model.
 func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, bool) {
-	s.miss = Miss{}
+	s.masked = nil
 	if s.exhausted {
 		return nil, false
 	}
@@ -213,7 +201,6 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 			}
 		}
 	}
-	s.miss.Opaque = derived
 	cands := make(map[key][]int64)
 	for _, k := range keys {
 		cands[k] = s.candidates(k, env, consts)
@@ -344,7 +331,6 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 			try(as, fl)
 		}
 	}
-	s.miss.Hits = len(good) + len(mixed)
 	for _, g := range append(good, mixed...)[:min(len(good)+len(mixed), maxRuns)] {
 		if s.runLayers < 2*len(s.an.Order) {
 			s.exhausted = true
@@ -553,10 +539,8 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query
 	if o.AtDivide {
 		refOpts.Stop = l
 	}
-	s.miss.Runs++
 	ref := s.Evaluate(inputs, refOpts)
 	if ref.Err != nil {
-		s.miss.Invalid++
 		return nil, false
 	}
 	src := s.an.Sources[l]
@@ -577,7 +561,6 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query
 	}
 	index, xv, yv, found := firstBad(x, y, dims, o.Bad)
 	if !found {
-		s.miss.NotBad++
 		return nil, false
 	}
 	w := &Witness{Inputs: inputs, Index: index, A: xv, B: yv}
@@ -585,7 +568,6 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query
 		return w, true
 	}
 	if !s.runs(inputs, refOpts) {
-		s.miss.Invalid++
 		return nil, false
 	}
 	testOpts := o.Test
@@ -604,11 +586,10 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query
 		refOpts.DoubleReductions, testOpts.DoubleReductions = true, true
 		ref2, test2 := s.Evaluate(inputs, refOpts), s.Evaluate(inputs, testOpts)
 		if ref2.Err != nil || test2.Err != nil {
-			s.miss.Invalid++
 			return nil, false
 		}
 		if w.Outputs, _ = s.differing(ref2, test2, refOpts.Need); len(w.Outputs) == 0 {
-			s.masked(w)
+			s.noteMasked(w)
 			return nil, false
 		}
 	}
@@ -618,17 +599,25 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query
 	if !uncompared {
 		// Every output computed, and equal: the difference does not
 		// reach them.
-		s.masked(w)
+		s.noteMasked(w)
 		return nil, false
 	}
 	// Some output is beyond what irdiv computes: the difference must
 	// reach such a layer, not vanish on the way (a slice clipped to the
 	// same range, a maximum that hides it).
 	if w.Through = s.firstReached(ref, test, refOpts.Need); w.Through == nil {
-		s.masked(w)
+		s.noteMasked(w)
 		return nil, false
 	}
 	return w, true
+}
+
+// noteMasked keeps the first input of a search where the Divide's
+// operands are bad and the outputs the same both ways.
+func (s *Searcher) noteMasked(w *Witness) {
+	if s.masked == nil {
+		s.masked = w
+	}
 }
 
 // differing lists the Results needed whose shapes or values differ
@@ -664,22 +653,13 @@ func (s *Searcher) differing(ref, test *Run, need map[*ir.Layer]bool) (outs []*i
 // ONNX Runtime computes through float64 (RunOptions.DoubleReductions).
 func (s *Searcher) reducesInDouble(need map[*ir.Layer]bool) bool {
 	for l := range need {
-		if r, ok := s.an.Ops[l].(*ops.Reduce); ok && (r.Kind == ops.ReduceSum || r.Kind == ops.ReduceMean || r.Kind == ops.ReduceProd) {
-			if infos := s.an.Infos[l]; len(infos) > 0 && infos[0].Type == ir.I64 {
+		if r, ok := s.an.Ops[l].(*ops.Reduce); ok {
+			if infos := s.an.Infos[l]; len(infos) > 0 && reducedInDouble(r, infos[0].Type) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// masked counts an input where the Divide's operands are bad and the
-// outputs the same both ways.
-func (s *Searcher) masked(w *Witness) {
-	s.miss.Masked++
-	if s.miss.MaskedAt == nil {
-		s.miss.MaskedAt = w
-	}
 }
 
 // runs tells whether the whole model runs on inputs in the reference
