@@ -94,13 +94,18 @@ func (c *Coverage) Add(o Coverage) {
 // notAnalysed records an integer Divide left unanalysed, with a warning:
 // when in doubt, a warning, never silence. what names the Divide in the
 // message ("" for l itself).
-func (v *validator) notAnalysed(l *ir.Layer, path, what, reason string) {
+func (v *validator) notAnalysed(l, inner *ir.Layer, path, what, reason string) {
 	u := Unanalysed{Layer: l, Path: path, Reason: reason}
 	v.r.Coverage.NotAnalysed = append(v.r.Coverage.NotAnalysed, u)
 	if what == "" {
 		what = "this integer Divide"
 	}
-	v.r.add(Warning, NotAnalysed, l, Evidence{{"reason", reason}}, "%s was not analysed: %s; floor and truncation may differ there", what, reason)
+	evidence := Evidence{{"reason", reason}}
+	if path != "" {
+		evidence = append(evidence, Fact{"divide", path})
+	}
+	v.r.add(Warning, NotAnalysed, l, evidence, "%s was not analysed: %s; floor and truncation may differ there", what, reason)
+	v.r.Findings[len(v.r.Findings)-1].Inner = inner
 }
 
 // bodies finds the integer Divides inside the bodies of l (If, Loop,
@@ -138,9 +143,10 @@ func (v *validator) bodies(l *ir.Layer) {
 				v.r.Coverage.Proven++
 				v.r.add(Note, FloorTruncAgree, l, Evidence{{"reason", why}, {"divide", path}},
 					"the integer Divide %s inside %s floors where ONNX truncates, but they agree there for every value the body may receive: %s (the body's inputs taken as any value of their types and any shape, so that what the outer graph passes, at every iteration, is covered; zero divisors and MIN / -1 inside bodies are not searched)", inner, b.where, why)
+				v.r.Findings[len(v.r.Findings)-1].Inner = inner
 				continue
 			}
-			v.notAnalysed(l, path, "the integer Divide "+inner.String()+" inside "+b.where,
+			v.notAnalysed(l, inner, path, "the integer Divide "+inner.String()+" inside "+b.where,
 				"irdiv proves the Divides of If, Loop and TensorIterator bodies where it can for every value a body receives, but searches no counter-example through bodies yet")
 		}
 	}

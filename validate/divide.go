@@ -49,7 +49,7 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 	}
 	pairs := v.an.Pairs(l, d.Broadcast)
 	if len(pairs) == 0 {
-		v.notAnalysed(l, "", "", "irdiv does not follow the values of its operands")
+		v.notAnalysed(l, nil, "", "", "irdiv does not follow the values of its operands")
 		return
 	}
 	a, b := v.operandText(l, 0, pairs), v.operandText(l, 1, pairs)

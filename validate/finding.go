@@ -54,7 +54,11 @@ type Finding struct {
 	// baseline of accepted ones (irdiv validate --baseline).
 	Baselined bool
 	// Layer is the layer concerned, nil for the whole model.
-	Layer   *ir.Layer
+	Layer *ir.Layer
+	// Inner, for a finding about a layer inside a body of Layer (an If
+	// or a Loop, at any depth), is that layer; the evidence's "divide"
+	// names the path to it.
+	Inner   *ir.Layer
 	Message string
 	// Evidence holds the numbers behind the message: ranges, values,
 	// counter-examples, and for a Divide its sub-graph ("expression").
