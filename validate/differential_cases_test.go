@@ -74,6 +74,19 @@ func TestDifferentialCases(t *testing.T) {
 			was: vAgree, wants: []string{vError, vPossible},
 		},
 		{
+			// Two Wheres of the same branches picked by different
+			// conditions were one atom, Select(x, y), so their difference
+			// was 0 and (w1 - w2) / 2 "proven": x = -3, y = 0 gives -3 / 2.
+			name: "two Wheres of the same branches are not equal",
+			g: new(graph).input("x", onnxwire.Int64).input("y", onnxwire.Int64).
+				i64("zero", []int64{}, 0).i64("two", []int64{}, 2).
+				node("Less", []string{"x", "zero"}, "c1").node("Less", []string{"y", "zero"}, "c2").
+				node("Where", []string{"c1", "x", "y"}, "w1").node("Where", []string{"c2", "x", "y"}, "w2").
+				node("Sub", []string{"w1", "w2"}, "d").node("Div", []string{"d", "two"}, "div").
+				output("div", onnxwire.Int64),
+			was: vAgree, wants: []string{vError, vPossible},
+		},
+		{
 			// y // 2 differs for y odd and negative, but there 7 / (min(max(y,
 			// -1), 0) + 1) divides by zero: the model never runs where
 			// floor and truncation differ.

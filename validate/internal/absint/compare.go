@@ -64,7 +64,16 @@ func (a *Analysis) compare(l *ir.Layer, op ops.Op, x, y sym.Expr) sym.Expr {
 // is constant picks one of them (trace follows it element by element).
 func (a *Analysis) selectOp(l *ir.Layer, ins []*Value, bc shapeinfer.Broadcast, t ir.ElementType) *Value {
 	cond, x, y := ins[0], ins[1], ins[2]
-	pick := func(p, q sym.Expr) sym.Expr { return a.B.Select(p, q) }
+	// Each element is picked by its own condition: where that is not
+	// known element by element, a condition of its own (an element
+	// symbol, which a copy of the element copies too), never the
+	// arguments alone: Select(x, y) is one atom wherever it is made, and
+	// where(x < 0, x, y) - where(y < 0, x, y) is not 0 (it is -3 at x = -3,
+	// y = 0).
+	pick := func(p, q sym.Expr) sym.Expr { return a.B.Where(a.fresh(l, sym.R(0, 1), "a condition"), p, q) }
+	if cond.Int && cond.Elems != nil && len(cond.Elems) == 1 {
+		pick = func(p, q sym.Expr) sym.Expr { return a.B.Where(cond.Elems[0], p, q) }
+	}
 	if cs, ok := constInts(cond); ok && len(cs) > 0 {
 		allTrue, allFalse := true, true
 		for _, c := range cs {
@@ -82,13 +91,7 @@ func (a *Analysis) selectOp(l *ir.Layer, ins []*Value, bc shapeinfer.Broadcast, 
 	if v.Elems != nil && cond.Int && cond.Elems != nil && len(cond.Elems) == len(v.Elems) && sameDims(cond.Dims, v.Dims) &&
 		x.Elems != nil && y.Elems != nil && len(x.Elems) == len(v.Elems) && len(y.Elems) == len(v.Elems) {
 		for i, c := range cond.Elems {
-			if k, ok := c.IsConst(); ok {
-				if k != 0 {
-					v.Elems[i] = x.Elems[i]
-				} else {
-					v.Elems[i] = y.Elems[i]
-				}
-			}
+			v.Elems[i] = a.B.Where(c, x.Elems[i], y.Elems[i])
 		}
 	}
 	if dims, ok := a.broadcastDims(cond, &Value{Rank: v.Rank, Dims: v.Dims}, bc); ok && v.Rank >= 0 {

@@ -323,6 +323,17 @@ var propertyCases = []propertyCase{
 		return []ir.Output{b.one("Select", nil, c, x, y), b.one("Select", nil, lt, x, b.scalar(-7)),
 			b.one("Floor", nil, b.one("Select", nil, c, b.toF32(x), b.floats(0.5, 7, -3)))}
 	}},
+	{"Select", "conditions of their own", func(b *propModel) []ir.Output {
+		// The same branches picked by two conditions, and by two elements
+		// of one condition broadcast over scalars, are different values.
+		x, y, c := b.param(ir.I64, ""), b.param(ir.I64, ""), b.param(ir.Boolean, "2")
+		w1 := b.one("Select", nil, b.one("Less", nil, x, b.scalar(0)), x, y)
+		w2 := b.one("Select", nil, b.one("Less", nil, y, b.scalar(0)), x, y)
+		w := b.one("Select", nil, c, x, y)
+		first := b.one("Gather/opset8", []string{"batch_dims", "0"}, w, b.scalar(0), b.scalar(0))
+		last := b.one("Gather/opset8", []string{"batch_dims", "0"}, w, b.scalar(1), b.scalar(0))
+		return []ir.Output{b.one("Subtract", nil, w1, w2), b.one("Subtract", nil, first, last)}
+	}},
 	unaryCase("Abs", ir.I64), unaryCase("Abs", ir.I8), unaryCase("Negative", ir.I32), unaryCase("Sign", ir.I64),
 	unaryCase("Floor", ir.I32), unaryCase("Ceiling", ir.I64), unaryCase("Round/opset5", ir.I32, "mode", "half_to_even"),
 	unaryCase("Relu", ir.I64), unaryCase("Clamp", ir.I32, "min", "-3.5", "max", "7.2"),

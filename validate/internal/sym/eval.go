@@ -259,6 +259,11 @@ func (ev *Evaluator) computeAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 			}
 		}
 		return m, true
+	case kWhere:
+		if args[0] != 0 {
+			return args[1], true
+		}
+		return args[2], true
 	case kSelect:
 		// Which argument is chosen is not followed: only agreeing ones
 		// have a value.
@@ -402,7 +407,7 @@ func (b *Builder) writeAtom(s *strings.Builder, a *Atom, atoms *int) {
 		s.WriteString(")*(")
 		arg(1)
 		s.WriteString(")")
-	case kMin, kMax, kSelect:
+	case kMin, kMax, kSelect, kWhere:
 		s.WriteString(kindNames[a.kind] + "(")
 		for i := range a.args {
 			if i > 0 {

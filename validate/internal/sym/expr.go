@@ -74,12 +74,13 @@ const (
 	kMax     // maximum of the arguments
 	kWrap    // Args[0] wrapped into the integer range R
 	kSelect  // one of the arguments
+	kWhere   // Args[1] where Args[0] is not 0, else Args[2]
 	kUnknown // any value in R
 	kConvert // a float converted to an integer: R, and undefined outside it
 	numKinds
 )
 
-var kindNames = [numKinds]string{"sym", "floor", "trunc", "div", "mod", "mul", "min", "max", "wrap", "select", "unknown", "convert"}
+var kindNames = [numKinds]string{"sym", "floor", "trunc", "div", "mod", "mul", "min", "max", "wrap", "select", "where", "unknown", "convert"}
 
 // Atom is a symbol or a non-linear operation; a Builder makes each once.
 // A deep model makes millions of atoms, so the fields few kinds use live
@@ -695,6 +696,24 @@ func (b *Builder) Select(es ...Expr) Expr {
 	return b.of(b.atom(Atom{kind: kSelect, args: args}))
 }
 
+// Where is x where c is not 0, else y: the choice of Select, made by a
+// condition this package keeps. Select(x, y) is the same atom wherever x
+// and y are, so two of them picked by different conditions would be
+// equal; Where(c1, x, y) and Where(c2, x, y) are not (Where(x < 0, x, y)
+// - Where(y < 0, x, y) is -3 at x = -3, y = 0).
+func (b *Builder) Where(c, x, y Expr) Expr {
+	if k, ok := c.IsConst(); ok {
+		if k != 0 {
+			return x
+		}
+		return y
+	}
+	if x.Equal(y) {
+		return x
+	}
+	return b.of(b.atom(Atom{kind: kWhere, args: []Expr{c, x, y}}))
+}
+
 // Wrap is e as an integer of range r (an element type's) holds it: e
 // itself where it fits, wrapped around (two's complement) otherwise.
 func (b *Builder) Wrap(e Expr, r Range) Expr {
@@ -847,6 +866,8 @@ func (b *Builder) substituteAtom(a *Atom, repl func(Sym) (Expr, bool), memo map[
 		r = b.Wrap(args[0], a.r())
 	case kSelect:
 		r = b.Select(args...)
+	case kWhere:
+		r = b.Where(args[0], args[1], args[2])
 	default:
 		r = b.of(a)
 	}

@@ -325,6 +325,15 @@ func (p *Prover) computeRange(a *Atom) Range {
 			}
 		}
 		return r
+	case kWhere:
+		c, x, y := p.exprRange(a.args[0]), p.exprRange(a.args[1]), p.exprRange(a.args[2])
+		switch {
+		case !c.Contains(0):
+			return x
+		case c.Lo == c.Hi:
+			return y
+		}
+		return Range{minBound(x.Lo, y.Lo), maxBound(x.Hi, y.Hi)}
 	case kSelect:
 		var r Range
 		for i, arg := range a.args {

@@ -196,7 +196,7 @@ func randomExpr(r *rand.Rand, b *Builder, syms []Sym, depth int) Expr {
 	x := randomExpr(r, b, syms, depth-1)
 	y := randomExpr(r, b, syms, depth-1)
 	k := int64(r.IntN(9) - 4)
-	switch r.IntN(13) {
+	switch r.IntN(14) {
 	case 0:
 		return b.Add(x, y)
 	case 1:
@@ -227,6 +227,8 @@ func randomExpr(r *rand.Rand, b *Builder, syms []Sym, depth int) Expr {
 		return b.Abs(x)
 	case 11:
 		return b.Wrap(x, R(-8, 7))
+	case 12:
+		return b.Where(randomExpr(r, b, syms, 1), x, y)
 	}
 	return b.Mod(x, Const(k), r.IntN(2) == 0)
 }
