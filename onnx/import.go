@@ -440,6 +440,9 @@ func (im *importer) opaque(n *Node) error {
 	}
 	l := im.m.AddLayer(typ, version, "", attrs, srcs, nil)
 	im.name(l, nodeName(n))
+	if n.OpType == "Scan" && n.Domain == "" {
+		im.scanBody(n, l)
+	}
 	results := make([]tensor, len(n.Outputs))
 	var ruled []ops.ValueInfo
 	if rule := opaqueRules[n.OpType]; rule != nil && first != nil && n.Domain == "" {

@@ -180,6 +180,29 @@ func (im *importer) graphAttr(n *Node, name string) (*Graph, error) {
 	return a.Graph, nil
 }
 
+// scanBody keeps the body of a Scan, which stays an opaque layer l, as
+// l's body, its inputs as the body declares them: irdiv does not run it,
+// but validate counts and examines the integer Divides in it, which
+// would otherwise go unseen. A body that cannot be imported is left out.
+func (im *importer) scanBody(n *Node, l *ir.Layer) {
+	a := n.Attrs["body"]
+	if a == nil || a.Graph == nil {
+		return
+	}
+	g := a.Graph
+	inputs := make([]ops.ValueInfo, len(g.Inputs))
+	for i, in := range g.Inputs {
+		inputs[i] = ops.ValueInfo{Type: in.Type, Shape: in.Shape}
+	}
+	k := im.mark()
+	b, err := im.subgraph(n, "body", g, inputs, len(g.Outputs))
+	if err != nil {
+		im.rollback(k)
+		return
+	}
+	l.Extra = append(l.Extra, ir.Extra{Node: &ir.Node{Tag: "body"}, Body: b.m})
+}
+
 // importIf turns an If into If-8: input 0 is the condition, then come the
 // outer tensors each branch reads (the then_branch's, then the
 // else_branch's), each mapped to a Parameter of its body.

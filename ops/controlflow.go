@@ -800,3 +800,97 @@ func (lp *Loop) emptyScan(in []*ir.Tensor, o loopOutput) (*ir.Tensor, error) {
 	}
 	return ir.NewTensor(v.Type, dims)
 }
+
+// BodyHolder is implemented by the ops that run bodies, If and Loop: it
+// gives their bodies as the layer's inputs feed them.
+type BodyHolder interface {
+	Bodies(in []ValueInfo) []Body
+}
+
+// Body is a body of an If or a Loop as the layer that holds it feeds it,
+// for an analysis that follows values into bodies.
+type Body struct {
+	// Tag is the body's element: then_body, else_body or body.
+	Tag   string
+	Model *ir.Model
+	// Feeds gives, per body Parameter (in Model.Parameters() order), the
+	// input of the layer that feeds it; -1 for a Loop's current
+	// iteration.
+	Feeds []int
+	// Carried marks a Loop's loop-carried Parameters: their input feeds
+	// the first iteration only, a body Result each one after.
+	Carried []bool
+	// Params are the type and shape of each Parameter at the layer's
+	// input infos: what feeds it, or for a loop-carried value, what every
+	// iteration may give it (its rank, when every iteration keeps it, and
+	// dims of any size).
+	Params []ValueInfo
+	// Outputs gives, per output of the layer, the body Result (by
+	// position in Model.Results()) that is its value: an If's outputs
+	// only, a Loop's being of many iterations (nil).
+	Outputs []int
+}
+
+// Bodies returns the two branches of an If, fed by in.
+func (f *If) Bodies(in []ValueInfo) []Body {
+	var out []Body
+	for _, b := range []*ifBranch{f.Then, f.Else} {
+		body := Body{Tag: b.name, Model: b.prog.model, Feeds: slices.Clone(b.in), Carried: make([]bool, len(b.in)), Outputs: slices.Clone(b.out)}
+		for _, ext := range b.in {
+			var info ValueInfo
+			if ext < len(in) {
+				info = in[ext]
+			}
+			body.Params = append(body.Params, info)
+		}
+		out = append(out, body)
+	}
+	return out
+}
+
+// Bodies returns the body of a Loop, fed by in: its loop-carried values
+// may be anything of their type, at any shape of their rank where the
+// body keeps it.
+func (lp *Loop) Bodies(in []ValueInfo) []Body {
+	body := Body{Tag: "body", Model: lp.Body.model, Feeds: slices.Clone(lp.in), Carried: make([]bool, len(lp.in))}
+	params := make([]ValueInfo, len(lp.in))
+	for p, ext := range lp.in {
+		switch {
+		case ext < 0:
+			params[p] = lp.iterInfo()
+		case ext < len(in):
+			params[p] = in[ext]
+			if lp.back[p] >= 0 {
+				body.Carried[p] = true
+				params[p] = anyOfRank(in[ext])
+			}
+		}
+	}
+	// A rank the body changes is not kept: once more with those
+	// Parameters of dynamic rank, which no body can narrow.
+	if res, err := lp.Body.infer(params); err == nil {
+		for p, r := range lp.back {
+			if r >= 0 && body.Carried[p] && !sameRank(params[p].Shape, res[r].Shape) {
+				params[p] = ValueInfo{Type: params[p].Type, Shape: shapeinfer.DynamicRankShape()}
+			}
+		}
+	}
+	body.Params = params
+	return []Body{body}
+}
+
+// anyOfRank is a value of v's type and rank, of dims of any size.
+func anyOfRank(v ValueInfo) ValueInfo {
+	if v.Shape.DynamicRank {
+		return ValueInfo{Type: v.Type, Shape: v.Shape}
+	}
+	dims := make([]shapeinfer.Dim, len(v.Shape.Dims))
+	for i := range dims {
+		dims[i] = shapeinfer.Dynamic()
+	}
+	return ValueInfo{Type: v.Type, Shape: shapeinfer.Shape{Dims: dims}}
+}
+
+func sameRank(a, b shapeinfer.Shape) bool {
+	return !a.DynamicRank && !b.DynamicRank && len(a.Dims) == len(b.Dims)
+}

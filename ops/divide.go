@@ -141,6 +141,13 @@ type Options struct {
 	// whose trip count or condition never ends it stops with an error;
 	// 0 means DefaultMaxBodyRuns.
 	MaxBodyRuns int64
+	// BodyLayer, when set, is called before each layer of a body (If,
+	// Loop, at any depth) runs, with its op and input tensors: it may
+	// watch the layer's inputs (a validator reads a Divide's operands
+	// inside a body), give another op to run instead (the other rounding
+	// of a Divide), or fail the evaluation with an error (an input a
+	// runtime refuses). Layers of the model evaluated are not passed.
+	BodyLayer func(l *ir.Layer, op Op, in []*ir.Tensor) (Op, error)
 	// runs counts the body runs left to the evaluation under way; nested
 	// bodies share it.
 	runs *int64

@@ -39,6 +39,23 @@ func InferModel(m *ir.Model) (*Inference, error) { return InferModelWith(m, Walk
 // layer that fails is left out of Ops and keeps the outputs its ports
 // declare, and the inference goes on.
 func InferModelWith(m *ir.Model, o WalkOptions) (*Inference, error) {
+	return inferModel(m, nil, o)
+}
+
+// InferModelAt infers m as InferModelWith does, but its Parameters have
+// the infos params (in m.Parameters() order) instead of those they
+// declare: a body as the layer that holds it feeds it (Body.Params).
+func InferModelAt(m *ir.Model, params []ValueInfo, o WalkOptions) (*Inference, error) {
+	at := make(map[*ir.Layer]ValueInfo, len(params))
+	for i, l := range m.Parameters() {
+		if i < len(params) {
+			at[l] = params[i]
+		}
+	}
+	return inferModel(m, at, o)
+}
+
+func inferModel(m *ir.Model, params map[*ir.Layer]ValueInfo, o WalkOptions) (*Inference, error) {
 	inf := &Inference{
 		Sources: make(map[*ir.Layer][]ir.Output),
 		Ops:     make(map[*ir.Layer]Op),
@@ -55,6 +72,11 @@ func InferModelWith(m *ir.Model, o WalkOptions) (*Inference, error) {
 			if errors.Is(s.Err, ErrUnsupportedOp) {
 				inf.Unsupported = append(inf.Unsupported, l)
 			}
+			return nil
+		}
+		if info, ok := params[l]; ok {
+			inf.Ops[l] = s.Op
+			inf.Outputs[l] = []ValueInfo{info}
 			return nil
 		}
 		out, err := InferFold(s.Op, s.Inputs(inf.Outputs))

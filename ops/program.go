@@ -122,7 +122,14 @@ func (p *Program) Run(inputs []*ir.Tensor, o Options) ([]*ir.Tensor, error) {
 		for i, s := range st.in {
 			in[i] = slots[s]
 		}
-		out, err := EvaluateLayer(st.layer, st.op, in, o)
+		op := st.op
+		if o.BodyLayer != nil {
+			var err error
+			if op, err = o.BodyLayer(st.layer, op, in); err != nil {
+				return nil, &LayerError{st.layer, err}
+			}
+		}
+		out, err := EvaluateLayer(st.layer, op, in, o)
 		if err != nil {
 			return nil, err
 		}

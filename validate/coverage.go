@@ -108,8 +108,10 @@ func (v *validator) notAnalysed(l, inner *ir.Layer, path, what, reason string) {
 	v.r.Findings[len(v.r.Findings)-1].Inner = inner
 }
 
-// bodies finds the integer Divides inside the bodies of l (If, Loop,
-// TensorIterator), at any depth, which the analysis does not enter.
+// bodies examines the integer Divides inside the bodies of l (If, Loop,
+// TensorIterator, an ONNX Scan), at any depth: with the values of the
+// outer graph where the analysis walked the body (bodyDivide), else on
+// their own (bodyAgrees), or as not analysed.
 func (v *validator) bodies(l *ir.Layer) {
 	type body struct {
 		m *ir.Model
@@ -139,6 +141,10 @@ func (v *validator) bodies(l *ir.Layer) {
 			path := b.path + " > " + inner.String()
 			v.r.Coverage.IntegerDivides++
 			v.r.Coverage.Divides = append(v.r.Coverage.Divides, Unanalysed{Layer: l, Path: path})
+			if d, ok := v.an.Ops[inner].(*ops.Divide); ok && v.an.Values[ir.Output{Layer: inner}] != nil {
+				v.bodyDivide(l, inner, d, path, b.where)
+				continue
+			}
 			if why, ok := v.bodyAgrees(b.m, inner); ok {
 				v.r.Coverage.Proven++
 				v.r.add(Note, FloorTruncAgree, l, Evidence{{"reason", why}, {"divide", path}},
@@ -147,8 +153,40 @@ func (v *validator) bodies(l *ir.Layer) {
 				continue
 			}
 			v.notAnalysed(l, inner, path, "the integer Divide "+inner.String()+" inside "+b.where,
-				"irdiv proves the Divides of If, Loop and TensorIterator bodies where it can for every value a body receives, but searches no counter-example through bodies yet")
+				"irdiv does not run this body (its layer is not an If or a Loop irdiv can build), so it examines the body on its own, any value for its inputs, and searches no counter-example through it")
 		}
+	}
+}
+
+// bodyDivide examines a Divide inside a body of l (at any depth) with the
+// values the analysis gave it, which reach it from the outer graph, as
+// divide examines one of the outer graph; its findings are l's, naming
+// the Divide (Finding.Inner, and the path to it as evidence).
+func (v *validator) bodyDivide(l, inner *ir.Layer, d *ops.Divide, path, where string) {
+	v.infos[inner], v.sources[inner] = v.an.Infos[inner], v.an.Sources[inner]
+	first := len(v.r.Findings)
+	v.divide(inner, d)
+	worst, proven := Note, false
+	for i := first; i < len(v.r.Findings); i++ {
+		f := &v.r.Findings[i]
+		if f.Layer != inner {
+			continue
+		}
+		f.Layer, f.Inner = l, inner
+		f.Evidence = f.Evidence.With(Fact{"divide", path})
+		f.Message = fmt.Sprintf("the integer Divide %s inside %s: %s", inner, where, f.Message)
+		worst = max(worst, f.Severity)
+		proven = proven || f.Code == FloorTruncAgree
+	}
+	switch {
+	case worst == Error:
+		v.r.Coverage.Errors++
+	case worst == Warning:
+		v.r.Coverage.Warnings++
+	case proven:
+		v.r.Coverage.Proven++
+	default:
+		v.r.Coverage.Clean++
 	}
 }
 

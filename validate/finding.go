@@ -68,6 +68,15 @@ type Finding struct {
 	CounterExample *CounterExample
 }
 
+// divide is the layer a finding is about: Inner inside a body, else
+// Layer.
+func (f *Finding) divide() *ir.Layer {
+	if f.Inner != nil {
+		return f.Inner
+	}
+	return f.Layer
+}
+
 // Evidence is the named facts behind a finding's message. The findings
 // of one Divide share the facts they have in common, so evidence is never
 // changed in place: With makes a copy.

@@ -193,8 +193,8 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 func (v *validator) crossCheck() {
 	var proven []*ir.Layer
 	for _, f := range v.r.Findings {
-		if f.Code == FloorTruncAgree && f.Layer != nil && isIntegerDivide(f.Layer) {
-			proven = append(proven, f.Layer)
+		if d := f.divide(); f.Code == FloorTruncAgree && d != nil && isIntegerDivide(d) && v.an.Values[ir.Output{Layer: d}] != nil {
+			proven = append(proven, d)
 		}
 	}
 	onnxRun := search.RunOptions{Floor: truncating, MaxTensorBytes: v.opts.MaxTensorBytes, ONNX: true}
@@ -204,10 +204,19 @@ func (v *validator) crossCheck() {
 	}
 	kept := v.r.Findings[:0]
 	for _, f := range v.r.Findings {
-		if c := bad[f.Layer]; c != nil && f.Code == FloorTruncAgree {
+		if c := bad[f.divide()]; c != nil && f.Code == FloorTruncAgree {
 			w := &search.Witness{Inputs: c.Inputs, Index: c.Index, A: c.A, B: c.B}
 			e := v.witness(Evidence{{"proof", f.Evidence.Get("reason")}}, w, "ONNX", v.subject())
-			kept = append(kept, Finding{Severity: Error, Code: AnalysisInternalError, Layer: f.Layer, Evidence: e,
+			if path := f.Evidence.Get("divide"); path != nil {
+				e = e.With(Fact{"divide", path})
+			}
+			if f.Inner != nil {
+				// Counted by bodyDivide as proven; countDivides counts
+				// the outer graph's Divides after this.
+				v.r.Coverage.Proven--
+				v.r.Coverage.Errors++
+			}
+			kept = append(kept, Finding{Severity: Error, Code: AnalysisInternalError, Layer: f.Layer, Inner: f.Inner, Evidence: e,
 				Message: fmt.Sprintf("irdiv proved that floor and truncation agree here (%s), but evaluating the model contradicts it: %s; the proof is wrong, an internal error of irdiv (please report it with the model)", f.Evidence.Get("reason"), e.Get("counter_example"))})
 			continue
 		}

@@ -234,7 +234,11 @@ type Analysis struct {
 	Any      Ranges
 	Inputs   []*Input
 	Origins  []Origin // by symbol
-	Issues   []Issue
+	// Holders gives each layer of a body (If, Loop, at any depth) the
+	// layer of the model that holds it; Ops, Infos, Sources and Values
+	// hold the body's layers too, Order only the model's.
+	Holders map[*ir.Layer]*ir.Layer
+	Issues  []Issue
 	// decide proves comparisons while the values are worked out: what
 	// holds for any input shape holds for the declared ones.
 	decide *sym.Prover

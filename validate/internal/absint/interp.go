@@ -59,12 +59,16 @@ func (a *Analysis) transfer(l *ir.Layer) []*Value {
 			a.gatherRequires(l, ins, g)
 		}
 	}
-	if out := a.fold(l, op, ins); out != nil {
-		return out
-	}
-	if out := a.trace(op, ins, infos); out != nil {
-		a.markLayout(op, ins, out, !a.ruleDims(l, op, ins, infos, out))
-		return out
+	// An If or a Loop is never computed from constants or traced: the
+	// Divides of its bodies need values of their own (controlflow.go).
+	if _, holdsBodies := op.(ops.BodyHolder); !holdsBodies {
+		if out := a.fold(l, op, ins); out != nil {
+			return out
+		}
+		if out := a.trace(op, ins, infos); out != nil {
+			a.markLayout(op, ins, out, !a.ruleDims(l, op, ins, infos, out))
+			return out
+		}
 	}
 	out := a.apply(&call{l: l, op: op, ins: ins, infos: infos})
 	if out == nil {

@@ -133,6 +133,91 @@ type propertyCase struct {
 	build func(b *propModel) []ir.Output
 }
 
+// portEntry is an <input> or <output> of a port map.
+func portEntry(tag string, ext int, internal uint64, attrs ...string) *ir.Node {
+	n := &ir.Node{Tag: tag, Attrs: []ir.Attr{{Name: "external_port_id", Value: fmt.Sprint(ext)}, {Name: "internal_layer_id", Value: fmt.Sprint(internal)}}}
+	for i := 0; i+1 < len(attrs); i += 2 {
+		n.Attrs = append(n.Attrs, ir.Attr{Name: attrs[i], Value: attrs[i+1]})
+	}
+	return n
+}
+
+// bodyBuild makes a body's outputs from its Parameters.
+type bodyBuild func(b *propModel, params []ir.Output) []ir.Output
+
+// body builds a body whose Parameters are declared as shapes says (of
+// the types of ins), and returns it with its Parameters and Results.
+func (b *propModel) body(types []ir.ElementType, shapes []string, build bodyBuild) (*ir.Model, []ir.Output, []*ir.Layer) {
+	bb := &propModel{m: &ir.Model{}, n: 1000 + b.n}
+	b.n += 1000
+	var params []ir.Output
+	for i, t := range types {
+		params = append(params, bb.param(t, shapes[i]))
+	}
+	var results []*ir.Layer
+	for i, o := range build(bb, params) {
+		results = append(results, bb.m.AddResult(fmt.Sprintf("r%d", i), o))
+	}
+	return bb.m, params, results
+}
+
+// ifOp adds an If on cond whose branches read ins (Parameters declared as
+// shapes says) and give outs outputs each.
+func (b *propModel) ifOp(cond ir.Output, ins []ir.Output, types []ir.ElementType, shapes []string, outs int, then, els bodyBuild) []ir.Output {
+	ports := make([]*ir.Port, outs)
+	for i := range ports {
+		ports[i] = &ir.Port{Type: ir.Dynamic}
+	}
+	l := b.m.AddLayer("If", "opset8", b.name("If"), nil, append([]ir.Output{cond}, ins...), ports)
+	for k, build := range []bodyBuild{then, els} {
+		name := []string{"then", "else"}[k]
+		m, params, results := b.body(types, shapes, build)
+		var entries []*ir.Node
+		for i, p := range params {
+			entries = append(entries, portEntry("input", i+1, p.Layer.ID))
+		}
+		for i, r := range results {
+			entries = append(entries, portEntry("output", len(ins)+1+i, r.ID))
+		}
+		l.Extra = append(l.Extra, ir.Extra{Node: &ir.Node{Tag: name + "_port_map", Children: entries}}, ir.Extra{Node: &ir.Node{Tag: name + "_body"}, Body: m})
+	}
+	out := make([]ir.Output, outs)
+	for i := range out {
+		out[i] = ir.Output{Layer: l, Index: i}
+	}
+	return out
+}
+
+// loopOp adds a Loop of trip count trip (its condition true) whose body
+// reads the current iteration (i64 scalar), the invariant inv and the
+// loop-carried acc, and gives acc's next value first, then outputs
+// concatenated over the iterations. The Loop's outputs: acc's last value
+// and the concatenations.
+func (b *propModel) loopOp(trip, inv, acc ir.Output, invType, accType ir.ElementType, invShape, accShape string, scans int, build bodyBuild) []ir.Output {
+	ins := []ir.Output{trip, b.ints(ir.Boolean, nil, 1), inv, acc}
+	ports := make([]*ir.Port, 1+scans)
+	for i := range ports {
+		ports[i] = &ir.Port{Type: ir.Dynamic}
+	}
+	l := b.m.AddLayer("Loop", "opset5", b.name("Loop"), nil, ins, ports)
+	m, params, results := b.body([]ir.ElementType{ir.I64, invType, accType}, []string{"", invShape, accShape}, build)
+	entries := []*ir.Node{
+		portEntry("input", -1, params[0].Layer.ID, "purpose", "current_iteration"),
+		portEntry("input", 2, params[1].Layer.ID), portEntry("input", 3, params[2].Layer.ID),
+		portEntry("output", 4, results[0].ID),
+	}
+	for i := range scans {
+		entries = append(entries, portEntry("output", 5+i, results[1+i].ID, "axis", "0"))
+	}
+	back := &ir.Node{Tag: "edge", Attrs: []ir.Attr{{Name: "from-layer", Value: fmt.Sprint(results[0].ID)}, {Name: "to-layer", Value: fmt.Sprint(params[2].Layer.ID)}}}
+	l.Extra = []ir.Extra{{Node: &ir.Node{Tag: "port_map", Children: entries}}, {Node: &ir.Node{Tag: "back_edges", Children: []*ir.Node{back}}}, {Node: &ir.Node{Tag: "body"}, Body: m}}
+	out := make([]ir.Output, 1+scans)
+	for i := range out {
+		out[i] = ir.Output{Layer: l, Index: i}
+	}
+	return out
+}
+
 func binaryCase(rule string, t ir.ElementType, attrs ...string) propertyCase {
 	return propertyCase{rule, t.String(), func(b *propModel) []ir.Output {
 		x, y := b.param(t, "2,3"), b.param(t, "3")
@@ -322,6 +407,35 @@ var propertyCases = []propertyCase{
 		lt := b.one("Less", nil, x, b.scalar(2))
 		return []ir.Output{b.one("Select", nil, c, x, y), b.one("Select", nil, lt, x, b.scalar(-7)),
 			b.one("Floor", nil, b.one("Select", nil, c, b.toF32(x), b.floats(0.5, 7, -3)))}
+	}},
+	{"If", "values from outside", func(b *propModel) []ir.Output {
+		x, y := b.param(ir.I64, ""), b.param(ir.I64, "1..3")
+		neg := b.one("Less", nil, x, b.scalar(0))
+		types, shapes := []ir.ElementType{ir.I64, ir.I64}, []string{"", "?"}
+		then := func(bb *propModel, p []ir.Output) []ir.Output {
+			// x < 0 here: x / 3 floors, and 2 - x is positive.
+			return []ir.Output{bb.one("Divide", []string{"m_pythondiv", "true"}, p[0], bb.scalar(3)), bb.one("ShapeOf", nil, p[1])}
+		}
+		els := func(bb *propModel, p []ir.Output) []ir.Output {
+			return []ir.Output{bb.one("Subtract", nil, p[1], p[0]), bb.one("Concat", []string{"axis", "0"}, bb.one("ShapeOf", nil, p[1]), bb.vec(7))}
+		}
+		o := b.ifOp(neg, []ir.Output{x, y}, types, shapes, 2, then, els)
+		// The same branches picked by another condition differ.
+		c := b.param(ir.Boolean, "")
+		o2 := b.ifOp(c, []ir.Output{x, y}, types, shapes, 2, then, els)
+		return []ir.Output{o[0], o[1], b.one("Subtract", nil, o[0], o2[0]), o2[1]}
+	}},
+	{"Loop", "carried and invariant values", func(b *propModel) []ir.Output {
+		t, x, acc := b.param(ir.I64, ""), b.param(ir.I64, "2"), b.param(ir.I64, "1")
+		trip := b.one("Minimum", nil, b.one("Maximum", nil, t, b.scalar(0)), b.scalar(4))
+		o := b.loopOp(trip, x, acc, ir.I64, ir.I64, "2", "1", 1, func(bb *propModel, p []ir.Output) []ir.Output {
+			iter, inv, carried := p[0], p[1], p[2]
+			// The next value may have another shape: carried values are
+			// any dims of their rank.
+			next := bb.one("Add", nil, bb.one("Multiply", nil, carried, bb.scalar(2)), bb.one("Divide", []string{"m_pythondiv", "true"}, inv, bb.scalar(3)))
+			return []ir.Output{next, bb.one("Subtract", nil, bb.one("ReduceMax", []string{"keep_dims", "true"}, inv, bb.vec(0)), bb.one("Unsqueeze", nil, iter, bb.scalar(0)))}
+		})
+		return []ir.Output{o[0], o[1]}
 	}},
 	{"Select", "conditions of their own", func(b *propModel) []ir.Output {
 		// The same branches picked by two conditions, and by two elements
@@ -529,7 +643,7 @@ func checkProperty(t *testing.T, pc propertyCase, opts ...Options) {
 	}
 	a := Analyze(b.m, inf, append(opts, Options{})[0])
 	r := rand.New(rand.NewPCG(7, uint64(len(pc.rule))))
-	ran := 0
+	ran, bodyValues := 0, 0
 	var firstErr error
 	for sample := range propertySamples {
 		inputs := make(map[*ir.Layer]*ir.Tensor, len(a.Inputs))
@@ -537,7 +651,14 @@ func checkProperty(t *testing.T, pc propertyCase, opts ...Options) {
 		for _, in := range a.Inputs {
 			inputs[in.Layer] = randomInput(r, in, env, sample)
 		}
-		got, err := concrete(b.m, inf.Order, inf.Ops, inputs)
+		inBodies := make(map[ir.Output][]*ir.Tensor)
+		got, err := concrete(b.m, inf.Order, inf.Ops, inputs, func(l *ir.Layer, in []*ir.Tensor) {
+			for i, src := range a.Sources[l] {
+				if i < len(in) && in[i] != nil {
+					inBodies[src] = append(inBodies[src], in[i])
+				}
+			}
+		})
 		if err != nil {
 			firstErr = cmp.Or(firstErr, err)
 			continue // the model does not run on these inputs: nothing is claimed
@@ -553,6 +674,24 @@ func checkProperty(t *testing.T, pc propertyCase, opts ...Options) {
 				t.Fatalf("output %d (%s of %s) on inputs %v: %s\nabstract value: %s", i, o.Layer.Type, o.Layer.Name, inputs, msg, a.String(v))
 			}
 		}
+		// Inside bodies, every value a layer reads, at every iteration.
+		for o, ts := range inBodies {
+			v := a.Values[o]
+			if v == nil {
+				continue
+			}
+			for _, x := range ts {
+				info := ops.ValueInfo{Type: x.Type, Shape: shapeinfer.StaticShape(x.Shape...), Value: x}
+				if msg := contains(a, p, v, info); msg != "" {
+					t.Fatalf("inside a body, %s of %s on inputs %v: %s\nabstract value: %s", o.Layer.Type, o.Layer.Name, inputs, msg, a.String(v))
+				}
+			}
+			bodyValues++
+		}
+	}
+	hasBodies := slices.ContainsFunc(b.m.Layers, func(l *ir.Layer) bool { return l.Type == "If" || l.Type == "Loop" })
+	if hasBodies && bodyValues == 0 {
+		t.Errorf("no value inside a body was checked")
 	}
 	if ran < propertySamples/10 {
 		t.Errorf("the model ran on %d of %d samples: the case tests little (first error: %v)", ran, propertySamples, firstErr)
@@ -562,7 +701,9 @@ func checkProperty(t *testing.T, pc propertyCase, opts ...Options) {
 // concrete evaluates the model on inputs as ops' inference with folding
 // does: the shapes of every output, and the values of those ops can
 // compute (the others keep their shape: ops that only infer shapes).
-func concrete(m *ir.Model, order []*ir.Layer, opsOf map[*ir.Layer]ops.Op, inputs map[*ir.Layer]*ir.Tensor) (map[ir.Output]ops.ValueInfo, error) {
+// The layers of bodies are passed to inBody with their inputs, at every
+// iteration.
+func concrete(m *ir.Model, order []*ir.Layer, opsOf map[*ir.Layer]ops.Op, inputs map[*ir.Layer]*ir.Tensor, inBody func(*ir.Layer, []*ir.Tensor)) (map[ir.Output]ops.ValueInfo, error) {
 	sources := m.Sources()
 	out := make(map[ir.Output]ops.ValueInfo)
 	for _, l := range order {
@@ -584,6 +725,24 @@ func concrete(m *ir.Model, order []*ir.Layer, opsOf map[*ir.Layer]ops.Op, inputs
 		res, err := ops.InferFold(opsOf[l], in)
 		if err != nil {
 			return nil, err
+		}
+		if _, holdsBodies := opsOf[l].(ops.BodyHolder); holdsBodies {
+			tensors := make([]*ir.Tensor, len(in))
+			for i, info := range in {
+				tensors[i] = info.Value
+			}
+			watch := func(l *ir.Layer, op ops.Op, in []*ir.Tensor) (ops.Op, error) {
+				inBody(l, in)
+				return op, nil
+			}
+			values, err := ops.Evaluate(opsOf[l], tensors, ops.Options{BodyLayer: watch, MaxBodyRuns: 1000})
+			if err != nil {
+				return nil, err
+			}
+			for i := range res {
+				res[i].Value = values[i]
+				res[i].Shape = shapeinfer.StaticShape(values[i].Shape...)
+			}
 		}
 		for i, info := range res {
 			out[ir.Output{Layer: l, Index: i}] = info

@@ -54,9 +54,15 @@ func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref
 	}
 	// The proven Divides' operands, and what they are computed from:
 	// nothing after them, and no float tensor's values.
+	// A Divide inside a body is read as the layer that holds it runs.
 	need := make(map[*ir.Layer]bool)
 	var stack []*ir.Layer
+	inBodies := false
 	for _, l := range proven {
+		if holder, ok := s.an.Holders[l]; ok {
+			stack, inBodies = s.markUpstream(need, holder, stack), true
+			continue
+		}
 		stack = s.markUpstream(need, l, stack)
 	}
 	for k := range crossChecks {
@@ -70,6 +76,14 @@ func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref
 		}
 		opts := ref
 		opts.Need, opts.IntegersOnly = need, true
+		if inBodies {
+			opts.watch = make(map[*ir.Layer]*watched)
+			for _, l := range proven {
+				if _, ok := s.an.Holders[l]; ok {
+					opts.watch[l] = &watched{bad: bad}
+				}
+			}
+		}
 		run := s.Evaluate(inputs, opts)
 		// A proof holds at the inputs the model runs on (its layers may
 		// narrow them, absint's requirements): an evaluation of the
@@ -88,6 +102,12 @@ func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref
 		}
 		for _, l := range proven {
 			if out[l] != nil {
+				continue
+			}
+			if w := opts.watch[l]; w != nil {
+				if w.found && modelRuns() {
+					out[l] = &Contradiction{Inputs: inputs, Index: w.index, A: w.x, B: w.y}
+				}
 				continue
 			}
 			src := s.an.Sources[l]

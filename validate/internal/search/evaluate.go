@@ -53,6 +53,72 @@ type RunOptions struct {
 	// 3037000499 * 3037000501 is MAX): a difference of one far beyond 2^53
 	// vanishes in such a reduction.
 	DoubleReductions bool
+	// watch reads the operands of Divides inside bodies (If, Loop),
+	// which the Run does not hold: the first bad ones of each.
+	watch map[*ir.Layer]*watched
+}
+
+// watched is a Divide inside a body whose operands an evaluation reads:
+// the first ones that are bad, at any iteration.
+type watched struct {
+	bad   func(x, y int64) bool
+	found bool
+	index int
+	x, y  int64
+}
+
+// holdsBodies tells the ops that run bodies: If and Loop.
+func holdsBodies(op ops.Op) bool {
+	_, ok := op.(ops.BodyHolder)
+	return ok
+}
+
+// bodyLayer is how an evaluation runs the layers of bodies: each Divide
+// rounding as o says (and read, where watched), each op refused where
+// ONNX refuses it.
+func bodyLayer(o RunOptions) func(l *ir.Layer, op ops.Op, in []*ir.Tensor) (ops.Op, error) {
+	return func(l *ir.Layer, op ops.Op, in []*ir.Tensor) (ops.Op, error) {
+		var infos []ops.ValueInfo
+		if d, ok := op.(*ops.Divide); ok {
+			if w := o.watch[l]; w != nil && !w.found && len(in) == 2 && in[0] != nil && in[1] != nil {
+				infos = infosOf(in)
+				if outs, err := d.Infer(infos); err == nil && len(outs) == 1 {
+					if dims, ok := outs[0].Shape.ToStatic(); ok {
+						w.index, w.x, w.y, w.found = firstBad(in[0], in[1], dims, w.bad)
+					}
+				}
+			}
+			if o.Floor != nil {
+				copied := *d
+				copied.PythonDiv = o.Floor(l, d)
+				op = &copied
+			}
+		}
+		if o.ONNX {
+			if infos == nil {
+				infos = infosOf(in)
+			}
+			outs, err := op.Infer(infos)
+			if err == nil {
+				err = onnxRefuses(op, infos, outs)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		return op, nil
+	}
+}
+
+// infosOf are the infos of tensors.
+func infosOf(ts []*ir.Tensor) []ops.ValueInfo {
+	out := make([]ops.ValueInfo, len(ts))
+	for i, t := range ts {
+		if t != nil {
+			out[i] = ops.ValueInfo{Type: t.Type, Shape: shapeinfer.StaticShape(t.Shape...), Value: t}
+		}
+	}
+	return out
 }
 
 // Evaluate runs the model on the inputs given for its Parameters.
@@ -130,8 +196,14 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 			known = known && tensors[i] != nil
 		}
 		// InferFold computes small outputs, and those known from shapes
-		// alone (ShapeOf of a tensor irdiv does not compute).
-		outs, err := ops.InferFold(op, in)
+		// alone (ShapeOf of a tensor irdiv does not compute); but an If or
+		// a Loop runs its bodies below, as the evaluation says.
+		bodies := holdsBodies(op)
+		infer := ops.InferFold
+		if bodies {
+			infer = ops.Op.Infer
+		}
+		outs, err := infer(op, in)
 		if err == nil {
 			err = beyondMaxDim(outs)
 		}
@@ -156,8 +228,12 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 			for _, o := range outs {
 				values = append(values, o.Value)
 			}
-		} else if known && ops.Evaluable(op) && fitsBudget(outs, perTensor, budget) && (!o.IntegersOnly || integerOutputs(outs)) {
-			values, err = ops.Evaluate(op, tensors, ops.Options{MaxTensorBytes: perTensor, Threads: 1})
+		} else if known && ops.Evaluable(op) && (bodies || fitsBudget(outs, perTensor, budget)) && (!o.IntegersOnly || integerOutputs(outs) || bodies) {
+			eo := ops.Options{MaxTensorBytes: perTensor, Threads: 1}
+			if bodies {
+				eo.BodyLayer = bodyLayer(o)
+			}
+			values, err = ops.Evaluate(op, tensors, eo)
 			switch {
 			case errors.Is(err, ir.ErrTooLarge) || errors.Is(err, ops.ErrUnsupportedOp) || errors.Is(err, ops.ErrType):
 				values = nil
@@ -174,6 +250,10 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 			if i < len(values) {
 				t = values[i]
 				info.Value = t
+				if bodies {
+					// A Loop's scan outputs have the length its run gave.
+					info.Shape = shapeinfer.StaticShape(t.Shape...)
+				}
 			}
 			set(i, info, t)
 		}

@@ -535,38 +535,55 @@ func (s *Searcher) build(as map[key]int64, fill float64, env *absint.Ranges) (ma
 // does not evaluate).
 func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query) (*Witness, bool) {
 	refOpts := o.Reference
-	refOpts.Need = s.need(l)
-	if o.AtDivide {
-		refOpts.Stop = l
+	var w *Witness
+	var ref *Run
+	if holder, inBody := s.an.Holders[l]; inBody {
+		// A Divide inside a body: the layer that holds it runs, and the
+		// Divide's operands are read as it runs, at every iteration.
+		refOpts.Need = s.need(holder)
+		watch := &watched{bad: o.Bad}
+		refOpts.watch = map[*ir.Layer]*watched{l: watch}
+		ref = s.Evaluate(inputs, refOpts)
+		if !watch.found || ref.Err != nil && !o.AtDivide {
+			// (With AtDivide, the Divide's fault fails the model.)
+			return nil, false
+		}
+		w = &Witness{Inputs: inputs, Index: watch.index, A: watch.x, B: watch.y}
+	} else {
+		refOpts.Need = s.need(l)
+		if o.AtDivide {
+			refOpts.Stop = l
+		}
+		ref = s.Evaluate(inputs, refOpts)
+		if ref.Err != nil {
+			return nil, false
+		}
+		src := s.an.Sources[l]
+		if len(src) < 2 {
+			return nil, false
+		}
+		x, y := ref.Values[src[0]], ref.Values[src[1]]
+		if x == nil || y == nil {
+			return nil, false
+		}
+		outs, err := s.an.Ops[l].Infer([]ops.ValueInfo{ref.Infos[src[0]], ref.Infos[src[1]]})
+		if err != nil || len(outs) != 1 {
+			return nil, false
+		}
+		dims, ok := outs[0].Shape.ToStatic()
+		if !ok {
+			return nil, false
+		}
+		index, xv, yv, found := firstBad(x, y, dims, o.Bad)
+		if !found {
+			return nil, false
+		}
+		w = &Witness{Inputs: inputs, Index: index, A: xv, B: yv}
 	}
-	ref := s.Evaluate(inputs, refOpts)
-	if ref.Err != nil {
-		return nil, false
-	}
-	src := s.an.Sources[l]
-	if len(src) < 2 {
-		return nil, false
-	}
-	x, y := ref.Values[src[0]], ref.Values[src[1]]
-	if x == nil || y == nil {
-		return nil, false
-	}
-	outs, err := s.an.Ops[l].Infer([]ops.ValueInfo{ref.Infos[src[0]], ref.Infos[src[1]]})
-	if err != nil || len(outs) != 1 {
-		return nil, false
-	}
-	dims, ok := outs[0].Shape.ToStatic()
-	if !ok {
-		return nil, false
-	}
-	index, xv, yv, found := firstBad(x, y, dims, o.Bad)
-	if !found {
-		return nil, false
-	}
-	w := &Witness{Inputs: inputs, Index: index, A: xv, B: yv}
 	if o.AtDivide {
 		return w, true
 	}
+	refOpts.watch = nil
 	if !s.runs(inputs, refOpts) {
 		return nil, false
 	}

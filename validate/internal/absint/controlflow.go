@@ -1,0 +1,200 @@
+package absint
+
+import (
+	"maps"
+
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+)
+
+// The rules of If and Loop (ops' controlflow.go): each walks the bodies
+// of its layer with the values that reach them from the outer graph, so
+// that the Divides inside have values as precise as those outside.
+//
+// An If's bodies get the values of the inputs that feed them, each its
+// own; its outputs are the then_body's where the condition is true, the
+// else_body's where it is false (sym.Where, keyed by the condition).
+//
+// A Loop's body gets its invariant inputs as they are (every iteration
+// reads the same tensor), and stands for every iteration at once: its
+// loop-carried values are new symbols of any value of their type and any
+// dims of their rank (the widening that covers every iteration, however
+// many), the current iteration any number from 0. Its outputs, of many
+// iterations, stay opaque.
+
+// ifValues walks both branches of an If and joins their outputs.
+func ifValues(a *Analysis, c *call) []*Value {
+	f := c.op.(*ops.If)
+	var branches [][]*Value
+	for _, b := range f.Bodies(a.inputInfos(c.l)) {
+		params := make([]*Value, len(b.Feeds))
+		for p, ext := range b.Feeds {
+			if ext >= 0 && ext < len(c.ins) {
+				params[p] = c.ins[ext]
+			}
+		}
+		res := a.walkBody(c.l, b, params)
+		outs := make([]*Value, len(b.Outputs))
+		for i, r := range b.Outputs {
+			if r < len(res) {
+				outs[i] = res[r]
+			}
+		}
+		branches = append(branches, outs)
+	}
+	if len(branches) != 2 || len(branches[0]) != len(branches[1]) {
+		return nil
+	}
+	cond := c.ins[0]
+	var pick sym.Expr
+	switch {
+	case cond.Int && cond.Elems != nil && len(cond.Elems) == 1:
+		pick = cond.Elems[0]
+	case cond.Int && cond.Elems == nil && cond.Rank == 0:
+		pick = a.All(cond)
+	default:
+		pick = a.fresh(c.l, sym.R(0, 1), "the condition")
+	}
+	out := make([]*Value, len(branches[0]))
+	for i := range out {
+		out[i] = a.join(pick, branches[0][i], branches[1][i], c.out(i))
+		if out[i] == nil {
+			out[i] = a.opaque(c.l, i, c.out(i))
+		}
+	}
+	return out
+}
+
+// join is then where cond is not 0, els where it is: dims and elements
+// picked by the same condition; nil where either is not known.
+func (a *Analysis) join(cond sym.Expr, then, els *Value, info ops.ValueInfo) *Value {
+	if then == nil || els == nil {
+		return nil
+	}
+	where := func(x, y sym.Expr) sym.Expr { return a.B.Where(cond, x, y) }
+	v := &Value{Type: info.Type, Rank: -1, Shape: then.Shape && els.Shape,
+		DeclaredLayout: then.DeclaredLayout || els.DeclaredLayout, DeclaredDims: then.DeclaredDims || els.DeclaredDims}
+	if then.Rank >= 0 && then.Rank == els.Rank && then.Dims != nil && els.Dims != nil {
+		v.Rank = then.Rank
+		for i := range then.Dims {
+			v.Dims = append(v.Dims, where(then.Dims[i], els.Dims[i]))
+		}
+	}
+	if then.Int && els.Int && isInt(info.Type) {
+		v.Int = true
+		if then.Elems != nil && els.Elems != nil && len(then.Elems) == len(els.Elems) && sameDims(then.Dims, els.Dims) {
+			for i := range then.Elems {
+				v.Elems = append(v.Elems, where(then.Elems[i], els.Elems[i]))
+			}
+		} else {
+			// The elements of one branch, at positions the other's may
+			// not share: each an element of either.
+			v.all = a.B.Copy(where(a.All(then), a.All(els)))
+		}
+	}
+	if then.F != nil && els.F != nil {
+		v.F = unionF(then.F, els.F)
+	}
+	return v
+}
+
+// loopValues walks a Loop's body once for every iteration; its outputs
+// stay opaque.
+func loopValues(a *Analysis, c *call) []*Value {
+	lp := c.op.(*ops.Loop)
+	for _, b := range lp.Bodies(a.inputInfos(c.l)) {
+		params := make([]*Value, len(b.Feeds))
+		for p, ext := range b.Feeds {
+			if ext >= 0 && ext < len(c.ins) && !b.Carried[p] {
+				params[p] = c.ins[ext]
+			}
+		}
+		a.walkBody(c.l, b, params)
+	}
+	return nil
+}
+
+// inputInfos are the infos at the declared shapes of what feeds l.
+func (a *Analysis) inputInfos(l *ir.Layer) []ops.ValueInfo {
+	out := make([]ops.ValueInfo, len(l.Inputs))
+	for i, src := range a.Sources[l] {
+		if i < len(out) && src.Layer != nil && src.Index < len(a.Infos[src.Layer]) {
+			out[i] = a.Infos[src.Layer][src.Index]
+		}
+	}
+	return out
+}
+
+// walkBody works out the values of a body's layers, its Parameters given
+// params (nil: a value of any of its type, a Loop's carried ones and its
+// current iteration), and returns the values of its Results, in the
+// order of Model.Results(). The body's layers join the analysis (Ops,
+// Infos, Sources, Values), each with the layer of the outer graph that
+// holds it (Holders).
+func (a *Analysis) walkBody(holder *ir.Layer, b ops.Body, params []*Value) []*Value {
+	inf, err := ops.InferModelAt(b.Model, b.Params, ops.WalkOptions{Error: func(*ops.LayerError) {}})
+	if err != nil {
+		return nil // a cycle: the body stays unknown
+	}
+	if outer, ok := a.Holders[holder]; ok {
+		holder = outer
+	}
+	a.adopt(inf, holder)
+	bound := make(map[*ir.Layer]*Value, len(params))
+	for i, l := range b.Model.Parameters() {
+		if i >= len(params) || i >= len(b.Params) {
+			break
+		}
+		v := params[i]
+		switch {
+		case v == nil && i < len(b.Feeds) && b.Feeds[i] < 0:
+			v = a.opaque(l, 0, b.Params[i])
+			if v.Int {
+				v.all = a.fresh(l, sym.R(0, typeRange(v.Type).Hi.V), "the current iteration")
+			}
+		case v == nil:
+			v = a.opaque(l, 0, b.Params[i])
+		}
+		bound[l] = v
+	}
+	for _, l := range inf.Order {
+		if v, ok := bound[l]; ok {
+			a.Values[ir.Output{Layer: l}] = v
+			continue
+		}
+		for i, v := range a.transfer(l) {
+			a.flatten(l, v)
+			a.track(l, v)
+			a.Values[ir.Output{Layer: l, Index: i}] = v
+		}
+	}
+	var out []*Value
+	for _, r := range b.Model.Results() {
+		var v *Value
+		if src := a.Sources[r]; len(src) == 1 {
+			v = a.Values[src[0]]
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// adopt makes a body's layers part of the analysis. The maps of the
+// outer graph's inference are copied first: they are the caller's.
+func (a *Analysis) adopt(inf *ops.Inference, holder *ir.Layer) {
+	if a.Holders == nil {
+		a.Holders = make(map[*ir.Layer]*ir.Layer)
+		a.Ops, a.Infos, a.Sources = maps.Clone(a.Ops), maps.Clone(a.Infos), maps.Clone(a.Sources)
+	}
+	for _, l := range inf.Order {
+		a.Holders[l] = holder
+		if op, ok := inf.Ops[l]; ok {
+			a.Ops[l] = op
+		}
+		a.Infos[l] = inf.Outputs[l]
+		if src, ok := inf.Sources[l]; ok {
+			a.Sources[l] = src
+		}
+	}
+}
