@@ -386,6 +386,27 @@ func (m *Model) sources(g *graphIndex) map[*Layer][]Output {
 // Parameters returns the Parameter layers in model order.
 func (m *Model) Parameters() []*Layer { return m.layersOfType("Parameter") }
 
+// AllLayers returns the layers of m and those of its layers' bodies (If,
+// Loop, TensorIterator), at any depth: m's first, in file order, then
+// each body's after the layer that holds it. A stack, not a recursion.
+func (m *Model) AllLayers() []*Layer {
+	var out []*Layer
+	stack := []*Model{m}
+	for len(stack) > 0 {
+		b := stack[0]
+		stack = stack[1:]
+		out = append(out, b.Layers...)
+		for _, l := range b.Layers {
+			for _, x := range l.Extra {
+				if x.Body != nil {
+					stack = append(stack, x.Body)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // Results returns the Result layers in model order.
 func (m *Model) Results() []*Layer { return m.layersOfType("Result") }
 

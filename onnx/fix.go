@@ -9,8 +9,9 @@ import (
 	"github.com/irdiv/irdiv/onnx/internal/onnxpb"
 )
 
-// TruncatingDivs rewrites the Div nodes of a model's main graph whose
-// first output is named in outputs into a division that ONNX's reading of
+// TruncatingDivs rewrites the Div nodes of a model (its subgraphs, the
+// bodies of If, Loop and Scan, included) whose first output is named in
+// outputs into a division that ONNX's reading of
 // Div (truncation) and OpenVINO's (floor, m_pythondiv) compute alike:
 //
 //	r = Mod(a, b, fmod=1)   the remainder of truncation, the sign of a
@@ -25,7 +26,7 @@ import (
 // the outputs of the Divs rewritten, in graph order.
 //
 // Mod appeared in opset 10: an older model is refused, as are outputs
-// that are not those of a Div of the main graph.
+// that are not those of a Div.
 func TruncatingDivs(data []byte, outputs []string) ([]byte, []string, error) {
 	return rewriteDivs(data, outputs, func(n *onnxpb.NodeProto, a, b, out string, fresh func(string) string, _ ir.ElementType) []*onnxpb.NodeProto {
 		rem, exact := fresh(out+"_irdiv_remainder"), fresh(out+"_irdiv_exact")
@@ -41,8 +42,8 @@ func TruncatingDivs(data []byte, outputs []string) ([]byte, []string, error) {
 	})
 }
 
-// FlooringDivs rewrites the Div nodes of a model's main graph whose first
-// output is named in outputs, of the signed integer types given for each,
+// FlooringDivs rewrites the Div nodes of a model (subgraphs included)
+// whose first output is named in outputs, of the signed integer types given for each,
 // into what OpenVINO's ONNX import computes for them: a Divide with
 // m_pythondiv=true, which floors. It is built from standard ONNX ops, so
 // that any runtime computes OpenVINO's side of a counter-example:
@@ -135,21 +136,25 @@ func rewriteDivs(data []byte, outputs []string, rewrite rewriter, types ...map[s
 	for _, o := range outputs {
 		want[o] = true
 	}
+	// The names of every graph, subgraphs included: a subgraph sees the
+	// names of the graphs around it, so a new name must be new to all.
 	used := make(map[string]bool)
-	for _, n := range g.GetNode() {
-		used[n.GetName()] = true
-		for _, o := range n.GetOutput() {
-			used[o] = true
+	for _, g := range graphsOf(g) {
+		for _, n := range g.GetNode() {
+			used[n.GetName()] = true
+			for _, o := range n.GetOutput() {
+				used[o] = true
+			}
+			for _, i := range n.GetInput() {
+				used[i] = true
+			}
 		}
-		for _, i := range n.GetInput() {
-			used[i] = true
+		for _, v := range append(append(append([]*onnxpb.ValueInfoProto{}, g.GetInput()...), g.GetOutput()...), g.GetValueInfo()...) {
+			used[v.GetName()] = true
 		}
-	}
-	for _, v := range append(append(append([]*onnxpb.ValueInfoProto{}, g.GetInput()...), g.GetOutput()...), g.GetValueInfo()...) {
-		used[v.GetName()] = true
-	}
-	for _, t := range g.GetInitializer() {
-		used[t.GetName()] = true
+		for _, t := range g.GetInitializer() {
+			used[t.GetName()] = true
+		}
 	}
 	fresh := func(base string) string {
 		name := base
@@ -159,33 +164,57 @@ func rewriteDivs(data []byte, outputs []string, rewrite rewriter, types ...map[s
 		used[name] = true
 		return name
 	}
-	var nodes []*onnxpb.NodeProto
 	var done []string
-	for _, n := range g.GetNode() {
-		if len(n.GetOutput()) == 0 || !want[n.GetOutput()[0]] {
-			nodes = append(nodes, n)
-			continue
+	for _, g := range graphsOf(g) {
+		var nodes []*onnxpb.NodeProto
+		for _, n := range g.GetNode() {
+			if len(n.GetOutput()) == 0 || !want[n.GetOutput()[0]] {
+				nodes = append(nodes, n)
+				continue
+			}
+			out := n.GetOutput()[0]
+			if d := n.GetDomain(); n.GetOpType() != "Div" || d != "" && d != "ai.onnx" || len(n.GetInput()) != 2 {
+				return nil, nil, errorf("%w: %q is the output of a %s node, not of a Div", ErrUnsupported, out, n.GetOpType())
+			}
+			delete(want, out)
+			a, b := n.GetInput()[0], n.GetInput()[1]
+			var t ir.ElementType
+			if len(types) > 0 {
+				t = types[0][out]
+			}
+			nodes = append(nodes, rewrite(n, a, b, out, fresh, t)...)
+			done = append(done, out)
 		}
-		out := n.GetOutput()[0]
-		if d := n.GetDomain(); n.GetOpType() != "Div" || d != "" && d != "ai.onnx" || len(n.GetInput()) != 2 {
-			return nil, nil, errorf("%w: %q is the output of a %s node, not of a Div", ErrUnsupported, out, n.GetOpType())
-		}
-		delete(want, out)
-		a, b := n.GetInput()[0], n.GetInput()[1]
-		var t ir.ElementType
-		if len(types) > 0 {
-			t = types[0][out]
-		}
-		nodes = append(nodes, rewrite(n, a, b, out, fresh, t)...)
-		done = append(done, out)
+		g.Node = nodes
 	}
 	for o := range want {
-		return nil, nil, errorf("%w: no Div of the main graph outputs %q", ErrUnsupported, o)
+		return nil, nil, errorf("%w: no Div of the model outputs %q", ErrUnsupported, o)
 	}
-	g.Node = nodes
 	fixed, err := proto.MarshalOptions{Deterministic: true}.Marshal(&mp)
 	if err != nil {
 		return nil, nil, errorf("writing the fixed model: %v", err)
 	}
 	return fixed, done, nil
+}
+
+// graphsOf lists g and its subgraphs (the GRAPH and GRAPHS attributes of
+// its nodes, at any depth), g first. A stack, not a recursion: Read has
+// bounded the nesting already, but a walk need not rely on it.
+func graphsOf(g *onnxpb.GraphProto) []*onnxpb.GraphProto {
+	var out []*onnxpb.GraphProto
+	stack := []*onnxpb.GraphProto{g}
+	for len(stack) > 0 {
+		g := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		out = append(out, g)
+		for _, n := range g.GetNode() {
+			for _, a := range n.GetAttribute() {
+				if a.G != nil {
+					stack = append(stack, a.G)
+				}
+				stack = append(stack, a.GetGraphs()...)
+			}
+		}
+	}
+	return out
 }

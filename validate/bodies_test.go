@@ -10,19 +10,7 @@ import (
 	"github.com/irdiv/irdiv/internal/ortreplay"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx"
-	"google.golang.org/protobuf/encoding/protowire"
 )
-
-// graphAttr is an ONNX attribute holding a graph (then_branch, body).
-func graphAttr(name string, graph []byte) []byte {
-	var b []byte
-	b = protowire.AppendTag(b, 1, protowire.BytesType)
-	b = protowire.AppendString(b, name)
-	b = protowire.AppendTag(b, 6, protowire.BytesType)
-	b = protowire.AppendBytes(b, graph)
-	b = protowire.AppendTag(b, 20, protowire.VarintType)
-	return protowire.AppendVarint(b, 5) // GRAPH
-}
 
 // bodyModels are ONNX models whose integer Divs sit inside If and Loop
 // bodies, fed by the outer graph; for each Div, the verdict it must get
@@ -42,11 +30,11 @@ var bodyModels = []struct {
 			i64("zero", []int64{}, 0).i64("one", []int64{}, 1).
 			node("Greater", []string{"y", "zero"}, "cond").
 			node("If", []string{"cond"}, "out",
-				graphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+				onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
 					onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
 					onnxwire.Node("Div", "half", []string{"x", "two"}, []string{"half"}),
 				}, nil, nil, [][]byte{onnxwire.Rankless("half", onnxwire.Int64)})),
-				graphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+				onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
 					onnxwire.Node("Sub", "less", []string{"x", "one"}, []string{"less"}),
 				}, nil, nil, [][]byte{onnxwire.Rankless("less", onnxwire.Int64)}))).
 			output("out", onnxwire.Int64),
@@ -67,11 +55,11 @@ var bodyModels = []struct {
 			node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "zero"}, "n", onnxwire.IntAttr("axis", 0)).
 			node("Greater", []string{"y", "zero"}, "cond").
 			node("If", []string{"cond"}, "out",
-				graphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+				onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
 					onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
 					onnxwire.Node("Div", "half", []string{"n", "two"}, []string{"half"}),
 				}, nil, nil, [][]byte{onnxwire.Rankless("half", onnxwire.Int64)})),
-				graphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+				onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
 					onnxwire.Node("Neg", "neg", []string{"n"}, []string{"neg"}),
 				}, nil, nil, [][]byte{onnxwire.Rankless("neg", onnxwire.Int64)}))).
 			output("out", onnxwire.Int64),
@@ -85,7 +73,7 @@ var bodyModels = []struct {
 			i64("trip", []int64{}, 3).i64("v0", []int64{}, 0).
 			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
 			nodeN("Loop", []string{"trip", "go", "v0", "v0"}, []string{"v", "w"},
-				graphAttr("body", onnxwire.Graph("body", [][]byte{
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
 					onnxwire.NodeAttrs("Constant", "three", nil, []string{"three"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(3)))),
 					onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
 					onnxwire.Node("Div", "third", []string{"x", "three"}, []string{"third"}),
@@ -205,7 +193,7 @@ func (g *graph) nodeN(op string, ins, outs []string, attrs ...[]byte) *graph {
 func TestDivideInAScanBodyIsCounted(t *testing.T) {
 	g := new(graph).input("x", onnxwire.Int64, fixed(3), fixed(2)).i64("s0", []int64{2}, 0, 0).
 		nodeN("Scan", []string{"s0", "x"}, []string{"s", "ys"}, onnxwire.IntAttr("num_scan_inputs", 1),
-			graphAttr("body", onnxwire.Graph("body", [][]byte{
+			onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
 				onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
 				onnxwire.Node("Div", "half", []string{"e", "two"}, []string{"half"}),
 				onnxwire.Node("Add", "s_out", []string{"s_in", "half"}, []string{"s_out"}),

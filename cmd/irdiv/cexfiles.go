@@ -102,7 +102,7 @@ func openVINOModel(path string) ([]byte, string) {
 	}
 	types := make(map[string]ir.ElementType)
 	var outputs []string
-	for _, l := range m.Layers {
+	for _, l := range m.AllLayers() {
 		if strings.EqualFold(l.Type, "Divide") && len(l.Outputs) > 0 && l.Outputs[0].Type.IsSigned() && l.Outputs[0].Type.IsInteger() && len(l.Outputs[0].Names) > 0 {
 			name := l.Outputs[0].Names[0]
 			outputs = append(outputs, name)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -27,7 +28,8 @@ integer Div that validate does not prove safe becomes
     z = Div(a - r, b)        an exact division
 
 which ONNX's truncation and OpenVINO's floor (m_pythondiv) compute alike,
-for every input (a - r never overflows). The Div keeps its name and
+for every input (a - r never overflows), wherever the Div is: in the main
+graph or inside an If, Loop or Scan body. The Div keeps its name and
 output; nothing else in the model changes. Before writing, fix checks that
 validate proves every rewritten Div, and that the fixed and the original
 model give identical outputs, in ONNX Runtime where it is installed
@@ -86,12 +88,7 @@ func fixCmd(args []string, stdout, stderr io.Writer) error {
 	report := validate.Model(imported, path, validate.Options{Imported: true})
 	var rewrite []string
 	kept := 0
-	for _, d := range report.Coverage.NotAnalysed {
-		if d.Path != "" {
-			return fmt.Errorf("%s: the integer Divide %s is inside a body of control flow, which irdiv fix does not rewrite yet", path, d)
-		}
-	}
-	for _, l := range imported.Layers {
+	for _, l := range imported.AllLayers() {
 		if !strings.EqualFold(l.Type, "Divide") || len(l.Outputs) == 0 || !l.Outputs[0].Type.IsInteger() || len(l.Outputs[0].Names) == 0 {
 			continue
 		}
@@ -162,7 +159,7 @@ func fixCmd(args []string, stdout, stderr io.Writer) error {
 func proven(r *validate.Report, l *ir.Layer) bool {
 	agree := false
 	for _, f := range r.Findings {
-		if f.Layer != l {
+		if about := cmp.Or(f.Inner, f.Layer); about != l {
 			continue
 		}
 		switch f.Code {
@@ -178,7 +175,7 @@ func proven(r *validate.Report, l *ir.Layer) bool {
 // layerOfOutput finds the layer whose first output carries the ONNX
 // tensor name.
 func layerOfOutput(m *ir.Model, name string) *ir.Layer {
-	for _, l := range m.Layers {
+	for _, l := range m.AllLayers() {
 		if len(l.Outputs) > 0 && slices.Contains(l.Outputs[0].Names, name) {
 			return l
 		}

@@ -122,6 +122,12 @@ func TensorAttr(name string, tensor []byte) []byte {
 	return varint(msg(str(nil, 1, name), 5, tensor), 20, 4)
 }
 
+// GraphAttr is an AttributeProto of type GRAPH holding an encoded
+// GraphProto: an If's branch, a Loop's or a Scan's body.
+func GraphAttr(name string, graph []byte) []byte {
+	return varint(msg(str(nil, 1, name), 6, graph), 20, 5)
+}
+
 // IntAttr is an AttributeProto of type INT.
 func IntAttr(name string, v int64) []byte {
 	return varint(varint(str(nil, 1, name), 3, uint64(v)), 20, 2)
