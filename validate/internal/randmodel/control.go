@@ -121,11 +121,14 @@ func (g *gen) chain(cur *val, steps int, div bool) *val {
 	divided := false
 	for i := range steps {
 		if div && (i == steps-1 && !divided || g.chance(0.4)) {
-			var b *val
-			if g.chance(0.6) {
+			// A value, or a constant not 0 (bodyOperand's may be): a Div by
+			// a constant 0 faults at every input, and its model gives no
+			// ground truth.
+			b := g.anyInt(func(o *val) bool { return o != cur && (o.rank == 0 || o.class == cur.class) })
+			if b == nil || g.chance(0.6) {
 				b = g.konst(cur.t, nil, pick[int64](g, 2, 2, 3, 4, -2, -3, 5, 8, -1, 1, 16, 7))
 			} else {
-				b = g.bodyOperand(cur)
+				b = g.as(b, cur.t)
 				if g.chance(0.5) {
 					b = g.binary(pick(g, "Add", "Max"), b, g.konst(cur.t, nil, pick[int64](g, 1, 1, 2, -1)))
 				}
