@@ -75,8 +75,14 @@ const (
 	vError    = string(FloorTrunc)
 	vReshape  = string(FloorTruncReshape)
 	vPossible = string(FloorTruncPossible)
-	vNone     = "none"
+	// vUnanalysed is a Divide irdiv says it did not follow: a warning,
+	// as a real hazard may be there.
+	vUnanalysed = string(NotAnalysed)
+	vNone       = "none"
 )
+
+// verdictOrder is the order of the summary.
+var verdictOrder = []string{vAgree, vError, vReshape, vPossible, vUnanalysed, vNone}
 
 // diffCase is one generated model and what was learnt of it.
 type diffCase struct {
@@ -149,7 +155,9 @@ type divCase struct {
 // and a nonzero remainder; an error (divide/floor-trunc) is false if its
 // counter-example does not change the model's outputs when every Div
 // floors, or if the model cannot run on it. Both must never happen; the
-// other verdicts are counted.
+// other verdicts are counted. Divs inside If and Loop bodies are checked
+// alike (the variants floor, guard and probe them too), and counted
+// apart as well.
 func TestDifferential(t *testing.T) {
 	cfg := readDiffConfig(t)
 	began := time.Now()
@@ -378,16 +386,29 @@ func compiled(data []byte, faithful bool) (func(map[string]*ir.Tensor) (map[stri
 	return cm.Run, nil
 }
 
-// classify matches each Div with its verdict and its ground truth.
+// classify matches each Div with its verdict and its ground truth: a
+// finding names the Divide by its output, the Divide's own layer or, for
+// one inside a body, Finding.Inner (Finding.Layer is then the If or Loop
+// of the outer graph). A floor/truncation verdict outranks a
+// not-analysed warning.
 func (c *diffCase) classify() {
 	byOutput := map[string]*Finding{}
 	for i := range c.findings {
 		f := &c.findings[i]
-		if f.Layer == nil || !strings.HasPrefix(string(f.Code), string(FloorTrunc)) {
+		if f.Layer == nil || !strings.HasPrefix(string(f.Code), string(FloorTrunc)) && f.Code != NotAnalysed {
 			continue
 		}
-		for _, name := range f.Layer.Outputs[0].Names {
-			byOutput[name] = f
+		div := f.Layer
+		if f.Inner != nil {
+			div = f.Inner
+		}
+		if len(div.Outputs) == 0 {
+			continue
+		}
+		for _, name := range div.Outputs[0].Names {
+			if prev := byOutput[name]; prev == nil || prev.Code == NotAnalysed {
+				byOutput[name] = f
+			}
 		}
 	}
 	for _, d := range c.m.Divs {
@@ -530,11 +551,11 @@ func compareRuns(m *randmodel.Model, trunc, floor ortreplay.Outcome) (bool, stri
 // prints the summary.
 func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases string, took time.Duration) {
 	type tally struct{ all, hazardous int }
-	counts := map[string]*tally{}
-	for _, v := range []string{vAgree, vError, vReshape, vPossible, vNone} {
-		counts[v] = &tally{}
+	counts, inBodies := map[string]*tally{}, map[string]*tally{}
+	for _, v := range verdictOrder {
+		counts[v], inBodies[v] = &tally{}, &tally{}
 	}
-	var falseProofs, falseErrors, refused, unloadable, panicked, noTruth, divs, confirmed, unreplayed, leftAsWarnings, runtimeFails int
+	var falseProofs, falseErrors, refused, unloadable, panicked, noTruth, divs, bodyDivs, bodyModels, bodyRuns, bodyRan, confirmed, unreplayed, leftAsWarnings, runtimeFails int
 	// masked: hazards left as warnings where irdiv found inputs under
 	// which the quotients differ and every output is the same.
 	masked := 0
@@ -561,7 +582,7 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 			flag = t.Logf
 			what = "suspected, on irdiv's own evaluation (install ONNX Runtime to decide): " + what
 		}
-		flag("%s: model %v\n  Div %s (%s): %s: %s\n  witness: %s\n  replay: %s\n%s", what, c.m, d.div.Node, d.div.Output, d.verdict, d.finding.Message, inputsLine(witness), dir, indent(c.m.Listing()))
+		flag("%s: model %v\n  Div %s (%s)%s: %s: %s\n  witness: %s\n  replay: %s\n%s", what, c.m, d.div.Node, d.div.Output, inBody(d.div), d.verdict, d.finding.Message, inputsLine(witness), dir, indent(c.m.Listing()))
 	}
 	for _, c := range cases {
 		if c.refused != "" {
@@ -583,6 +604,15 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 		if slowest == nil || c.elapsed > slowest.elapsed {
 			slowest = c
 		}
+		if slices.ContainsFunc(c.divs, func(d divCase) bool { return d.div.Body != "" }) {
+			bodyModels++
+			for _, s := range c.truth {
+				bodyRuns++
+				if s.ran {
+					bodyRan++
+				}
+			}
+		}
 		for i := range c.divs {
 			d := &c.divs[i]
 			divs++
@@ -593,6 +623,13 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 			counts[d.verdict].all++
 			if hazard {
 				counts[d.verdict].hazardous++
+			}
+			if d.div.Body != "" {
+				bodyDivs++
+				inBodies[d.verdict].all++
+				if hazard {
+					inBodies[d.verdict].hazardous++
+				}
 			}
 			switch d.verdict {
 			case vAgree:
@@ -622,14 +659,14 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 					}
 					offend(c, d, what, d.counterExampleInput)
 				}
-			case vReshape, vPossible:
+			case vReshape, vPossible, vUnanalysed:
 				if hazard {
 					leftAsWarnings++
 					if d.finding.Evidence.Get("masked_at") != nil {
 						masked++
 					}
 					if cfg.showWarnings {
-						t.Logf("seed %d %s (%s): a real hazard left as a warning: %s\n%s", c.m.Seed, d.div.Node, d.div.Output, d.finding.Message, indent(c.m.Listing()))
+						t.Logf("seed %d %s (%s)%s: a real hazard left as a warning: %s\n%s", c.m.Seed, d.div.Node, d.div.Output, inBody(d.div), d.finding.Message, indent(c.m.Listing()))
 					}
 				}
 			}
@@ -640,12 +677,15 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 			t.Error(err)
 		}
 	}
-	var lines []string
-	for _, v := range []string{vAgree, vError, vReshape, vPossible, vNone} {
+	var lines, bodyLines []string
+	for _, v := range verdictOrder {
 		lines = append(lines, fmt.Sprintf("%s %d (%d hazardous)", strings.TrimPrefix(v, "divide/"), counts[v].all, counts[v].hazardous))
+		if inBodies[v].all > 0 {
+			bodyLines = append(bodyLines, fmt.Sprintf("%s %d (%d hazardous)", strings.TrimPrefix(v, "divide/"), inBodies[v].all, inBodies[v].hazardous))
+		}
 	}
-	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d where ONNX Runtime fails the model at every input, %d real hazards left as warnings (%d with inputs where irdiv saw the difference vanish before the outputs); %d models irdiv refuses, %d ONNX Runtime refuses, %d without ground truth, %d panics; validation %v in all, slowest %v (seed %d); %s; %v in all",
-		len(cases), cfg.start, cfg.start+cfg.models-1, diffSamples, truthName, divs, strings.Join(lines, ", "),
+	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d in If and Loop bodies (of %d models, whose runs ran %d times in %d): %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d where ONNX Runtime fails the model at every input, %d real hazards left as warnings (%d with inputs where irdiv saw the difference vanish before the outputs); %d models irdiv refuses, %d ONNX Runtime refuses, %d without ground truth, %d panics; validation %v in all, slowest %v (seed %d); %s; %v in all",
+		len(cases), cfg.start, cfg.start+cfg.models-1, diffSamples, truthName, divs, strings.Join(lines, ", "), bodyDivs, bodyModels, bodyRan, bodyRuns, strings.Join(bodyLines, ", "),
 		falseProofs, falseErrors, confirmed, unreplayed, runtimeFails, leftAsWarnings, masked, refused, unloadable, noTruth, panicked,
 		validating.Round(time.Millisecond), slowest.elapsed.Round(time.Millisecond), slowest.m.Seed, phases, took.Round(time.Second))
 	if out != "" {
@@ -663,7 +703,7 @@ func dumpDivs(path string, cases []*diffCase) error {
 	enc := json.NewEncoder(f)
 	for _, c := range cases {
 		for _, d := range c.divs {
-			line := map[string]any{"seed": c.m.Seed, "node": d.div.Node, "verdict": d.verdict, "declared": d.declared, "any_shape": d.anyShape,
+			line := map[string]any{"seed": c.m.Seed, "node": d.div.Node, "body": d.div.Body, "verdict": d.verdict, "declared": d.declared, "any_shape": d.anyShape,
 				"replayed": d.replayed, "differ": d.differ, "ops": strings.Join(c.m.Ops, " ")}
 			if d.finding != nil {
 				line["message"] = d.finding.Message
@@ -724,6 +764,15 @@ func saveOffender(c *diffCase, dir string, witness map[string]*ir.Tensor) error 
 		}
 	}
 	return nil
+}
+
+// inBody says where a Div inside a body is (" in n3_If then_branch"), and
+// nothing for one of the model's graph.
+func inBody(d randmodel.Div) string {
+	if d.Body == "" {
+		return ""
+	}
+	return " in " + d.Body
 }
 
 func inputsLine(inputs map[string]*ir.Tensor) string {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/irdiv/irdiv/internal/onnxwire"
 	"github.com/irdiv/irdiv/ir"
@@ -53,6 +54,9 @@ type gen struct {
 	tensors []*val // values whose Shape the model may take
 	x, y    *val
 	count   int
+	// scope prefixes the names of the nodes of the body being generated,
+	// body the path of bodies Div.Body gives ("" outside any).
+	scope, body string
 }
 
 // Generate returns the model of a seed.
@@ -71,6 +75,7 @@ func Generate(seed uint64) *Model {
 	for range g.r.IntN(4) {
 		g.step()
 	}
+	g.controlFlow(seed)
 	g.finish()
 	return g.m
 }
@@ -95,11 +100,11 @@ func (g *gen) add(op string, ins []*val, attrs []attr, out *val) *val {
 	if out.name == "" {
 		out.name = g.fresh("v")
 	}
-	name := fmt.Sprintf("n%d_%s", len(g.m.nodes), op)
+	name := g.nodeName(op)
 	sizes := map[string]int{"ConstantOfShape": 1, "Expand": 2, "Resize": 4}[op]
 	if op == "Div" && out.t.IsInteger() {
 		name = fmt.Sprintf("div%d", len(g.m.Divs))
-		g.m.Divs = append(g.m.Divs, Div{Node: name, Output: out.name})
+		g.m.Divs = append(g.m.Divs, Div{Node: name, Output: out.name, Body: g.body})
 	}
 	g.m.nodes = append(g.m.nodes, node{op: op, name: name, inputs: names, outputs: []string{out.name}, attrs: attrs, sizes: sizes})
 	g.m.types[out.name] = out.t
@@ -109,8 +114,14 @@ func (g *gen) add(op string, ins []*val, attrs []attr, out *val) *val {
 	return out
 }
 
+// nodeName names the next node of the graph being generated.
+func (g *gen) nodeName(op string) string {
+	return fmt.Sprintf("%sn%d_%s", g.scope, len(g.m.nodes), op)
+}
+
 // konst is a constant of the given dims (nil: a scalar), an initializer
-// or, now and then, a Constant node.
+// or, now and then (always inside a body, as exporters write them), a
+// Constant node.
 func (g *gen) konst(t ir.ElementType, dims []int64, vs ...int64) *val {
 	c := constant{t: t, dims: dims, ints: vs}
 	if dims == nil {
@@ -120,9 +131,9 @@ func (g *gen) konst(t ir.ElementType, dims []int64, vs ...int64) *val {
 	if len(dims) == 1 {
 		out.n, out.class = int(dims[0]), fmt.Sprintf("v%d", dims[0])
 	}
-	if g.chance(0.2) {
+	if g.chance(0.2) || g.body != "" {
 		out.name = g.fresh("k")
-		g.m.nodes = append(g.m.nodes, node{op: "Constant", name: fmt.Sprintf("n%d_Constant", len(g.m.nodes)), outputs: []string{out.name}, attrs: []attr{tensorAttr("value", c)}})
+		g.m.nodes = append(g.m.nodes, node{op: "Constant", name: g.nodeName("Constant"), outputs: []string{out.name}, attrs: []attr{tensorAttr("value", c)}})
 		g.m.types[out.name] = t
 		return out
 	}
@@ -1048,7 +1059,7 @@ func (g *gen) finish() {
 	m := g.m
 	read := map[string]bool{}
 	for _, n := range m.nodes {
-		for _, in := range n.inputs {
+		for _, in := range n.uses() {
 			read[in] = true
 		}
 	}
@@ -1057,21 +1068,27 @@ func (g *gen) finish() {
 		fromDiv[d.Output] = true
 	}
 	for _, n := range m.nodes {
-		for _, in := range n.inputs {
-			if fromDiv[in] {
-				fromDiv[n.outputs[0]] = true
-			}
+		derived := false
+		for _, b := range n.bodies {
+			derived = derived || m.holdsDiv(b.nodes)
+		}
+		for _, in := range n.uses() {
+			derived = derived || fromDiv[in]
+		}
+		for _, o := range n.outputs {
+			fromDiv[o] = fromDiv[o] || derived
 		}
 	}
 	var other []string
 	for _, n := range m.nodes {
-		o := n.outputs[0]
-		switch {
-		case read[o]:
-		case fromDiv[o]:
-			m.Outputs = append(m.Outputs, o)
-		default:
-			other = append(other, o)
+		for _, o := range n.outputs {
+			switch {
+			case read[o]:
+			case fromDiv[o]:
+				m.Outputs = append(m.Outputs, o)
+			default:
+				other = append(other, o)
+			}
 		}
 	}
 	if len(other) > 0 && g.chance(0.3) {
@@ -1084,10 +1101,10 @@ func (g *gen) finish() {
 	var kept []node
 	for i := len(m.nodes) - 1; i >= 0; i-- {
 		n := m.nodes[i]
-		if !needed[n.outputs[0]] {
+		if !slices.ContainsFunc(n.outputs, func(o string) bool { return needed[o] }) {
 			continue
 		}
-		for _, in := range n.inputs {
+		for _, in := range n.uses() {
 			needed[in] = true
 		}
 		kept = append(kept, n)
@@ -1102,6 +1119,23 @@ func (g *gen) finish() {
 	}
 	m.consts = consts
 	for _, n := range m.nodes {
-		m.Ops = append(m.Ops, n.op)
+		m.Ops = append(m.Ops, opText(n))
 	}
+}
+
+// opText is a node's op type, with the ops of its bodies in brackets:
+// If[Constant Div | Neg].
+func opText(n node) string {
+	if len(n.bodies) == 0 {
+		return n.op
+	}
+	var bodies []string
+	for _, b := range n.bodies {
+		var ops []string
+		for _, in := range b.nodes {
+			ops = append(ops, opText(in))
+		}
+		bodies = append(bodies, strings.Join(ops, " "))
+	}
+	return n.op + "[" + strings.Join(bodies, " | ") + "]"
 }

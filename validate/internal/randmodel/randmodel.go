@@ -75,6 +75,10 @@ type Model struct {
 // Div is an integer Div node of a model.
 type Div struct {
 	Node, Output string
+	// Body is where the Div is, "" for the model's graph, else the path
+	// of bodies that hold it, outermost first: "n12_Loop body > body3/n2_If
+	// then_branch".
+	Body string
 }
 
 type node struct {
@@ -89,6 +93,91 @@ type node struct {
 	// sizes is 1 + the input holding the dims of its output, for
 	// ConstantOfShape, Expand and Resize (0 for other ops).
 	sizes int
+	// bodies are the subgraphs of an If (then_branch, else_branch) or a
+	// Loop (body).
+	bodies []*graph
+}
+
+// graph is a subgraph, the value of an attribute of type GRAPH. Its nodes
+// read the names of the graphs around it as their own (ONNX's outer
+// scope), which its node's inputs do not list.
+type graph struct {
+	attr            string // then_branch, else_branch, body
+	inputs, outputs []port
+	nodes           []node
+	// consts are initializers of the subgraph: the constants a variant
+	// adds there (the generator writes Constant nodes in bodies, as
+	// exporters do).
+	consts []constant
+}
+
+// port is an input or output of a subgraph: its dims are left unknown,
+// its rank declared (ONNX Runtime gives a Loop's scan output of no
+// iteration the rank its body declares).
+type port struct {
+	name string
+	t    ir.ElementType
+	rank int
+}
+
+func (p port) value() []byte {
+	dims := make([]int64, p.rank)
+	for i := range dims {
+		dims[i] = -1
+	}
+	return onnxwire.ValueInfo(p.name, dataType(p.t), dims...)
+}
+
+// uses is what a node reads: its inputs, and the names of enclosing
+// graphs its bodies read.
+func (n node) uses() []string {
+	if len(n.bodies) == 0 {
+		return n.inputs
+	}
+	ins := slices.Clone(n.inputs)
+	for _, b := range n.bodies {
+		ins = append(ins, b.free()...)
+	}
+	return ins
+}
+
+// free is what a subgraph reads of the graphs around it.
+func (b *graph) free() []string {
+	defined := map[string]bool{}
+	for _, in := range b.inputs {
+		defined[in.name] = true
+	}
+	for _, c := range b.consts {
+		defined[c.name] = true
+	}
+	var free []string
+	for _, n := range b.nodes {
+		for _, in := range n.uses() {
+			if in != "" && !defined[in] {
+				free = append(free, in)
+			}
+		}
+		for _, o := range n.outputs {
+			defined[o] = true
+		}
+	}
+	return free
+}
+
+// holdsDiv reports whether nodes, or the bodies of any, hold an integer
+// Div.
+func (m *Model) holdsDiv(nodes []node) bool {
+	for _, n := range nodes {
+		if n.op == "Div" && m.types[n.outputs[0]].IsInteger() {
+			return true
+		}
+		for _, b := range n.bodies {
+			if m.holdsDiv(b.nodes) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type attr struct {
@@ -172,7 +261,15 @@ func (m *Model) Listing() string {
 	for _, in := range m.Inputs {
 		fmt.Fprintf(&b, "input %s\n", in)
 	}
-	for _, n := range m.nodes {
+	list(&b, m.nodes, consts, "")
+	fmt.Fprintf(&b, "outputs %s\n", strings.Join(m.Outputs, ", "))
+	return b.String()
+}
+
+// list writes nodes one a line, each body indented under its node with
+// its inputs and, last, its outputs.
+func list(b *strings.Builder, nodes []node, consts map[string]string, indent string) {
+	for _, n := range nodes {
 		args := make([]string, len(n.inputs))
 		for i, in := range n.inputs {
 			args[i] = in
@@ -186,10 +283,21 @@ func (m *Model) Listing() string {
 		for _, a := range n.attrs {
 			args = append(args, a.text)
 		}
-		fmt.Fprintf(&b, "%s = %s(%s)\n", strings.Join(n.outputs, ", "), n.op, strings.Join(args, ", "))
+		fmt.Fprintf(b, "%s%s = %s(%s)\n", indent, strings.Join(n.outputs, ", "), n.op, strings.Join(args, ", "))
+		for _, g := range n.bodies {
+			fmt.Fprintf(b, "%s  %s(%s):\n", indent, g.attr, strings.Join(portNames(g.inputs), ", "))
+			list(b, g.nodes, consts, indent+"    ")
+			fmt.Fprintf(b, "%s    return %s\n", indent, strings.Join(portNames(g.outputs), ", "))
+		}
 	}
-	fmt.Fprintf(&b, "outputs %s\n", strings.Join(m.Outputs, ", "))
-	return b.String()
+}
+
+func portNames(ps []port) []string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.name
+	}
+	return names
 }
 
 // Bytes is the model as an ONNX file.
@@ -232,25 +340,12 @@ type Variant struct {
 func HazardsOutput(div string) string { return "probe/" + div + "/hazards" }
 func FaultsOutput(div string) string  { return "probe/" + div + "/faults" }
 
-// Variant writes the model, changed as v says.
+// Variant writes the model, changed as v says. The Divs inside bodies
+// are changed as those outside, and their probes pass out of each body as
+// outputs of its node, up to the graph's outputs.
 func (m *Model) Variant(v Variant) []byte {
 	w := &writer{m: m, v: v}
-	for _, n := range m.nodes {
-		switch {
-		case n.op == "Div" && m.types[n.outputs[0]].IsInteger():
-			w.div(n)
-		case n.op == "Mod" && m.types[n.outputs[0]].IsInteger() && v.Guard:
-			w.mod(n)
-		case (n.op == "Clip" || n.op == "Min" || n.op == "Max") && m.types[n.outputs[0]].IsInteger() && v.Guard:
-			w.minMax(n)
-		case n.need != nil && v.Guard:
-			w.window(n)
-		case n.sizes > 0 && v.Guard:
-			w.sizes(n)
-		default:
-			w.nodes = append(w.nodes, n)
-		}
-	}
+	w.rewrite(m.nodes)
 	var inputs, outputs, inits, nodes [][]byte
 	params := 0
 	for _, in := range m.Inputs {
@@ -273,29 +368,165 @@ func (m *Model) Variant(v Variant) []byte {
 		}
 		outputs = append(outputs, onnxwire.ValueDims(o, dataType(m.types[o]), nil))
 	}
-	for _, o := range w.probes {
-		outputs = append(outputs, onnxwire.ValueDims(o, onnxwire.Int64, []onnxwire.Dim{}))
+	for _, p := range w.probes {
+		outputs = append(outputs, onnxwire.ValueDims(p.tensor, onnxwire.Int64, []onnxwire.Dim{}))
 	}
 	for _, c := range append(slices.Clone(m.consts), w.consts...) {
-		inits = append(inits, onnxwire.Tensor(c.name, dataType(c.t), c.dims, c.raw()))
+		inits = append(inits, c.tensor())
 	}
 	for _, n := range w.nodes {
-		var attrs [][]byte
-		for _, a := range n.attrs {
-			attrs = append(attrs, a.wire)
-		}
-		nodes = append(nodes, onnxwire.NodeAttrs(n.op, n.name, n.inputs, n.outputs, attrs...))
+		nodes = append(nodes, n.bytes())
 	}
 	return onnxwire.Model(m.Opset, onnxwire.Graph("randmodel", nodes, inits, inputs, outputs))
 }
 
-// writer rewrites a model's nodes for a Variant.
+func (c constant) tensor() []byte {
+	return onnxwire.Tensor(c.name, dataType(c.t), c.dims, c.raw())
+}
+
+// bytes encodes a node, its bodies as attributes after the others.
+func (n node) bytes() []byte {
+	var attrs [][]byte
+	for _, a := range n.attrs {
+		attrs = append(attrs, a.wire)
+	}
+	for _, b := range n.bodies {
+		attrs = append(attrs, onnxwire.GraphAttr(b.attr, b.bytes()))
+	}
+	return onnxwire.NodeAttrs(n.op, n.name, n.inputs, n.outputs, attrs...)
+}
+
+func (b *graph) bytes() []byte {
+	var nodes, inits, inputs, outputs [][]byte
+	for _, n := range b.nodes {
+		nodes = append(nodes, n.bytes())
+	}
+	for _, c := range b.consts {
+		inits = append(inits, c.tensor())
+	}
+	for _, p := range b.inputs {
+		inputs = append(inputs, p.value())
+	}
+	for _, p := range b.outputs {
+		outputs = append(outputs, p.value())
+	}
+	return onnxwire.Graph(b.attr, nodes, inits, inputs, outputs)
+}
+
+// writer rewrites the nodes of a graph for a Variant.
 type writer struct {
 	m      *Model
 	v      Variant
 	nodes  []node
 	consts []constant
-	probes []string
+	probes []probe
+	// scope prefixes the names of the probes of a body ("" in the
+	// model's graph), which must differ from the names they take outside
+	// it.
+	scope string
+}
+
+// probe is an int64 scalar output a variant adds: its name as a graph
+// output (HazardsOutput, FaultsOutput), and the tensor that holds it in
+// the graph being written.
+type probe struct {
+	name, tensor string
+}
+
+// rewrite appends nodes to w's, changed as the variant says.
+func (w *writer) rewrite(nodes []node) {
+	m, v := w.m, w.v
+	for _, n := range nodes {
+		switch {
+		case len(n.bodies) > 0:
+			w.control(n)
+		case n.op == "Div" && m.types[n.outputs[0]].IsInteger():
+			w.div(n)
+		case n.op == "Mod" && m.types[n.outputs[0]].IsInteger() && v.Guard:
+			w.mod(n)
+		case (n.op == "Clip" || n.op == "Min" || n.op == "Max") && m.types[n.outputs[0]].IsInteger() && v.Guard:
+			w.minMax(n)
+		case n.need != nil && v.Guard:
+			w.window(n)
+		case n.sizes > 0 && v.Guard:
+			w.sizes(n)
+		default:
+			w.nodes = append(w.nodes, n)
+		}
+	}
+}
+
+// control rewrites an If or a Loop: its bodies as the variant asks, and
+// the probes of the nodes inside them passed out as outputs of the node:
+// an If's branch without a probe the other has gives 0, and a Loop sums
+// each probe over its iterations in a loop-carried value, 0 before the
+// first.
+func (w *writer) control(n node) {
+	n.inputs, n.outputs = slices.Clone(n.inputs), slices.Clone(n.outputs)
+	subs := make([]*writer, len(n.bodies))
+	var probes []string
+	seen := map[string]bool{}
+	for i, b := range n.bodies {
+		subs[i] = &writer{m: w.m, v: w.v, scope: n.name + "/" + b.attr + "/"}
+		subs[i].rewrite(b.nodes)
+		for _, p := range subs[i].probes {
+			if !seen[p.name] {
+				seen[p.name] = true
+				probes = append(probes, p.name)
+			}
+		}
+	}
+	bodies := make([]*graph, len(n.bodies))
+	for i, b := range n.bodies {
+		sub := subs[i]
+		have := map[string]string{}
+		for _, p := range sub.probes {
+			have[p.name] = p.tensor
+		}
+		g := &graph{attr: b.attr, inputs: slices.Clone(b.inputs), outputs: slices.Clone(b.outputs)}
+		switch n.op {
+		case "If":
+			for _, p := range probes {
+				t, ok := have[p]
+				if !ok {
+					t = sub.scope + p + "/none"
+					zero := constant{t: ir.I64, dims: []int64{}, ints: []int64{0}}
+					sub.nodes = append(sub.nodes, node{op: "Constant", name: t, outputs: []string{t}, attrs: []attr{tensorAttr("value", zero)}})
+				}
+				g.outputs = append(g.outputs, port{t, ir.I64, 0})
+			}
+		case "Loop":
+			carried := len(b.inputs) - 2
+			var ins, outs []port
+			for _, p := range probes {
+				before := sub.scope + p + "/before"
+				after := sub.add("Add", sub.scope+p+"/after", []string{before, have[p]}, nil)
+				ins, outs = append(ins, port{before, ir.I64, 0}), append(outs, port{after, ir.I64, 0})
+			}
+			g.inputs = append(g.inputs, ins...)
+			g.outputs = slices.Concat(g.outputs[:1+carried], outs, g.outputs[1+carried:])
+		default:
+			panic("randmodel: no probes through the bodies of " + n.op)
+		}
+		g.nodes, g.consts = sub.nodes, sub.consts
+		bodies[i] = g
+	}
+	n.bodies = bodies
+	outer := make([]string, len(probes))
+	for i, p := range probes {
+		outer[i] = w.scope + p
+		w.probes = append(w.probes, probe{p, outer[i]})
+	}
+	if n.op == "Loop" {
+		carried := len(n.inputs) - 2
+		for _, p := range probes {
+			n.inputs = append(n.inputs, w.konst(w.scope+p+"/initial", ir.I64, 0))
+		}
+		n.outputs = slices.Concat(n.outputs[:carried], outer, n.outputs[carried:])
+	} else {
+		n.outputs = append(n.outputs, outer...)
+	}
+	w.nodes = append(w.nodes, n)
 }
 
 func (w *writer) add(op, out string, ins []string, attrs []attr) string {
@@ -337,8 +568,8 @@ func (w *writer) guard(n node, a, b string, t ir.ElementType) string {
 // count adds an output counting the true elements of a boolean tensor.
 func (w *writer) count(p, mask, out string) {
 	asInt := w.add("Cast", p+"/as_int", []string{mask}, []attr{intAttr("to", int64(onnxwire.Int64))})
-	w.add("ReduceSum", out, []string{asInt}, []attr{intAttr("keepdims", 0)})
-	w.probes = append(w.probes, out)
+	t := w.add("ReduceSum", w.scope+out, []string{asInt}, []attr{intAttr("keepdims", 0)})
+	w.probes = append(w.probes, probe{out, t})
 }
 
 // minMax writes an integer Clip, Min or Max with Less and Where, which

@@ -3,14 +3,18 @@ package randmodel
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/irdiv/irdiv/internal/onnxwire"
 	"github.com/irdiv/irdiv/internal/ortreplay"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx"
+	"github.com/irdiv/irdiv/plugin"
 )
 
 // TestGenerate: a model is a function of its seed, has an integer Div,
@@ -88,4 +92,213 @@ func TestGenerate(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d runs ran", ran, 4*len(jobs)*2/3)
+}
+
+// TestBodies: about one model in four holds Divs inside If or Loop
+// bodies; irdiv reads and imports those models, every integer Div of a
+// file, inside bodies too, is one of Model.Divs with the body it is in
+// (and the other way round), and the probing variant has the probes of
+// every Div as graph outputs. ONNX Runtime loading them is TestGenerate's.
+func TestBodies(t *testing.T) {
+	n := uint64(800)
+	if testing.Short() {
+		n = 200
+	}
+	withBodies, refused := 0, 0
+	for seed := range n {
+		m := Generate(seed)
+		want := map[string]string{}
+		for _, d := range m.Divs {
+			want[d.Output] = d.Body
+		}
+		if !slices.ContainsFunc(m.Divs, func(d Div) bool { return d.Body != "" }) {
+			continue
+		}
+		withBodies++
+		om, err := onnx.Read(m.Bytes(), onnx.ReadOptions{})
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", m, err, m.Listing())
+		}
+		got := map[string]string{}
+		fileDivs(om.Graph, "", got)
+		maps.DeleteFunc(got, func(out, _ string) bool { return !m.types[out].IsInteger() })
+		if !maps.Equal(got, want) {
+			t.Errorf("%v: integer Divs of the file (output: body) %v, Model.Divs %v\n%s", m, got, want, m.Listing())
+		}
+		if _, err := onnx.Import(om, onnx.ImportOptions{}); err != nil {
+			t.Logf("irdiv refuses %v: %v", m, err)
+			refused++
+		}
+		probe, err := onnx.Read(m.Variant(Variant{Guard: true, Hazards: true, SizesOnly: true, Relaxed: true}), onnx.ReadOptions{})
+		if err != nil {
+			t.Fatalf("%v: the probing variant: %v", m, err)
+		}
+		outputs := map[string]bool{}
+		for _, o := range probe.Graph.Outputs {
+			outputs[o.Name] = true
+		}
+		for _, d := range m.Divs {
+			if !outputs[HazardsOutput(d.Node)] || !outputs[FaultsOutput(d.Node)] {
+				t.Errorf("%v: the probing variant has no probes of %s (%s)", m, d.Node, d.Body)
+			}
+		}
+	}
+	if withBodies < int(n)/6 || withBodies > int(n)/3 {
+		t.Errorf("%d of %d models hold Divs in bodies, want about a quarter", withBodies, n)
+	}
+	if refused > max(1, withBodies/50) {
+		t.Errorf("irdiv refuses %d of %d models with bodies", refused, withBodies)
+	}
+}
+
+// fileDivs collects the Div nodes of g and its subgraphs, by output, with
+// the body path Div.Body gives.
+func fileDivs(g *onnx.Graph, path string, divs map[string]string) {
+	for _, n := range g.Nodes {
+		if n.OpType == "Div" {
+			divs[n.Outputs[0]] = path
+		}
+		for _, name := range slices.Sorted(maps.Keys(n.Attrs)) {
+			if a := n.Attrs[name]; a.Graph != nil {
+				inner := n.Name + " " + name
+				if path != "" {
+					inner = path + " > " + inner
+				}
+				fileDivs(a.Graph, inner, divs)
+			}
+		}
+	}
+}
+
+// bodyCase is a model made by hand with a Div in each kind of body: in
+// an If's then_branch (its else_branch has none), in a Loop's body on
+// the loop-carried value, and in an If inside that body, giving a scan
+// output, whose divisor y + 7 is 0 at y = -7:
+//
+//	q = If(y < 0, then: y / 2, else: -y)
+//	final, scan = Loop(2, -, y, body(i, c, v): c, v / 3, If(v < 0, then: v / (y + 7), else: |v|))
+func bodyCase() *Model {
+	m := &Model{Opset: 13, Inputs: []Input{{Name: "y", Type: ir.I64, Dims: []onnxwire.Dim{}}}, types: map[string]ir.ElementType{}}
+	for name, t := range map[string]ir.ElementType{"y": ir.I64, "zero": ir.I64, "seven": ir.I64, "two": ir.I64, "three": ir.I64, "trip": ir.I64,
+		"negative": ir.Boolean, "q": ir.I64, "half": ir.I64, "minus": ir.I64, "shifted": ir.I64, "final": ir.I64, "scan": ir.I64,
+		"i": ir.I64, "c": ir.Boolean, "v": ir.I64, "c_out": ir.Boolean, "third": ir.I64, "v_negative": ir.Boolean, "w": ir.I64, "w_div": ir.I64, "w_abs": ir.I64} {
+		m.types[name] = t
+	}
+	for name, v := range map[string]int64{"zero": 0, "seven": 7, "trip": 2} {
+		m.consts = append(m.consts, constant{name: name, t: ir.I64, dims: []int64{}, ints: []int64{v}})
+	}
+	konst := func(name string, v int64) node {
+		return node{op: "Constant", name: name, outputs: []string{name}, attrs: []attr{tensorAttr("value", constant{t: ir.I64, dims: []int64{}, ints: []int64{v}})}}
+	}
+	op := func(op, name string, out string, ins ...string) node {
+		return node{op: op, name: name, inputs: ins, outputs: []string{out}}
+	}
+	innerIf := node{op: "If", name: "inner_if", inputs: []string{"v_negative"}, outputs: []string{"w"}, bodies: []*graph{
+		{attr: "then_branch", nodes: []node{op("Div", "div2", "w_div", "v", "shifted")}, outputs: []port{{"w_div", ir.I64, 0}}},
+		{attr: "else_branch", nodes: []node{op("Abs", "abs", "w_abs", "v")}, outputs: []port{{"w_abs", ir.I64, 0}}},
+	}}
+	m.nodes = []node{
+		op("Less", "less", "negative", "y", "zero"),
+		{op: "If", name: "if", inputs: []string{"negative"}, outputs: []string{"q"}, bodies: []*graph{
+			{attr: "then_branch", nodes: []node{konst("two", 2), op("Div", "div0", "half", "y", "two")}, outputs: []port{{"half", ir.I64, 0}}},
+			{attr: "else_branch", nodes: []node{op("Neg", "neg", "minus", "y")}, outputs: []port{{"minus", ir.I64, 0}}},
+		}},
+		op("Add", "add", "shifted", "y", "seven"),
+		{op: "Loop", name: "loop", inputs: []string{"trip", "", "y"}, outputs: []string{"final", "scan"}, bodies: []*graph{{
+			attr: "body", inputs: []port{{"i", ir.I64, 0}, {"c", ir.Boolean, 0}, {"v", ir.I64, 0}},
+			nodes: []node{
+				op("Identity", "identity", "c_out", "c"), konst("three", 3), op("Div", "div1", "third", "v", "three"),
+				op("Less", "v_less", "v_negative", "v", "zero"), innerIf,
+			},
+			outputs: []port{{"c_out", ir.Boolean, 0}, {"third", ir.I64, 0}, {"w", ir.I64, 0}},
+		}}},
+	}
+	m.Outputs = []string{"q", "final", "scan"}
+	m.Divs = []Div{{"div0", "half", "if then_branch"}, {"div1", "third", "loop body"}, {"div2", "w_div", "loop body > inner_if then_branch"}}
+	return m
+}
+
+// TestVariantBodies: the variants reach inside bodies. At y = -5 the
+// flooring variant gives other outputs than the model (so that it cannot
+// skip a body and still pass), the probes count each Div's hazards over
+// the iterations and give 0 for an If branch not taken; at y = -7 the
+// guarded Div inside the inner If is counted as a fault, not run. On
+// irdiv's plugin, and on ONNX Runtime where it is installed.
+func TestVariantBodies(t *testing.T) {
+	m := bodyCase()
+	scalar := func(v int64) map[string]*ir.Tensor {
+		y, _ := ir.NewTensor(ir.I64, []int64{})
+		setInt(y, 0, v)
+		return map[string]*ir.Tensor{"y": y}
+	}
+	ints := func(t *ir.Tensor) []int64 { return slices.Clone(ir.View[int64](t)) }
+	type check struct {
+		variant Variant
+		y       int64
+		want    map[string][]int64
+	}
+	checks := []check{
+		{Variant{}, -5, map[string][]int64{"q": {-2}, "final": {0}, "scan": {-2, 0}}},
+		{Variant{Floor: true}, -5, map[string][]int64{"q": {-3}, "final": {-1}, "scan": {-3, -1}}},
+		{Variant{Floor: true, Guard: true}, -5, map[string][]int64{"q": {-3}, "final": {-1}, "scan": {-3, -1}}},
+		{Variant{Hazards: true}, -5, map[string][]int64{"q": {-2}, "final": {0}, "scan": {-2, 0},
+			HazardsOutput("div0"): {1}, HazardsOutput("div1"): {2}, HazardsOutput("div2"): {2}}},
+		{Variant{Hazards: true}, 5, map[string][]int64{"q": {-5}, "final": {0}, "scan": {5, 1},
+			HazardsOutput("div0"): {0}, HazardsOutput("div1"): {0}, HazardsOutput("div2"): {0}}},
+		{Variant{Guard: true, Hazards: true}, -7, map[string][]int64{"q": {-3},
+			FaultsOutput("div0"): {0}, FaultsOutput("div1"): {0}, FaultsOutput("div2"): {2}}},
+	}
+	for _, c := range checks {
+		om, err := onnx.Read(m.Variant(c.variant), onnx.ReadOptions{})
+		if err != nil {
+			t.Fatalf("%+v: %v", c.variant, err)
+		}
+		im, err := onnx.Import(om, onnx.ImportOptions{Faithful: true})
+		if err != nil {
+			t.Fatalf("%+v: %v", c.variant, err)
+		}
+		cm, err := plugin.NewCore().CompileModel(im, plugin.Config{})
+		if err != nil {
+			t.Fatalf("%+v: %v", c.variant, err)
+		}
+		out, err := cm.Run(scalar(c.y))
+		if err != nil {
+			t.Fatalf("%+v at y = %d: %v", c.variant, c.y, err)
+		}
+		for name, want := range c.want {
+			if got := out[name]; got == nil || !slices.Equal(ints(got), want) {
+				t.Errorf("%+v at y = %d: %s is %v, want %v", c.variant, c.y, name, got, want)
+			}
+		}
+	}
+	r, err := ortreplay.Find()
+	if err != nil {
+		t.Logf("ONNX Runtime is not available (%v): the variants run on irdiv's plugin only", err)
+		return
+	}
+	dir := t.TempDir()
+	var jobs []ortreplay.Job
+	for i, c := range checks {
+		path := filepath.Join(dir, fmt.Sprintf("v%d.onnx", i))
+		if err := os.WriteFile(path, m.Variant(c.variant), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, ortreplay.Job{Model: path, Runs: []map[string]*ir.Tensor{scalar(c.y)}})
+	}
+	res, err := r.RunJobs(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range checks {
+		o := res[i][0]
+		if o.Err != nil {
+			t.Errorf("ONNX Runtime, %+v at y = %d: %v", c.variant, c.y, o.Err)
+			continue
+		}
+		for name, want := range c.want {
+			if got := o.Outputs[name]; got == nil || !slices.Equal(ints(got), want) {
+				t.Errorf("ONNX Runtime, %+v at y = %d: %s is %v, want %v", c.variant, c.y, name, got, want)
+			}
+		}
+	}
 }
