@@ -219,10 +219,3 @@ func GraphWithInfo(name string, nodes, initializers, inputs, outputs, infos [][]
 	}
 	return g
 }
-
-// GraphAttr is an AttributeProto of type GRAPH holding an encoded
-// GraphProto: the body of an If (then_branch, else_branch) or a Loop
-// (body).
-func GraphAttr(name string, graph []byte) []byte {
-	return varint(msg(str(nil, 1, name), 6, graph), 20, 5)
-}
