@@ -74,6 +74,44 @@ func TestDifferentialCases(t *testing.T) {
 			was: vAgree, wants: []string{vError, vPossible},
 		},
 		{
+			// A Loop of constants whose body divides 5 by -3: the analysis
+			// folded it with OpenVINO's floor (-2), and div = -2 / 2 was
+			// "exact" where ONNX gives -1 / 2 (seed 2537 of the bodies'
+			// differential, 0-2999).
+			name: "a Loop of constants is ONNX's, its Divs truncating",
+			g: &graph{nodes: [][]byte{
+				scalarConst("one", onnxwire.Int64, 1), scalarConst("two", onnxwire.Int32, 2),
+				onnxwire.NodeAttrs("Loop", "loop", []string{"one", ""}, []string{"scan"}, onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.Node("Identity", "id", []string{"cond"}, []string{"cond_out"}),
+					scalarConst("five", onnxwire.Int32, 5), scalarConst("minus3", onnxwire.Int32, -3),
+					onnxwire.Node("Div", "inner_div", []string{"five", "minus3"}, []string{"q"}),
+				}, nil, [][]byte{onnxwire.ValueInfo("iter", onnxwire.Int64), onnxwire.ValueInfo("cond", onnxwire.Bool)},
+					[][]byte{onnxwire.ValueInfo("cond_out", onnxwire.Bool), onnxwire.ValueInfo("q", onnxwire.Int32)}))),
+				onnxwire.Node("Div", "div", []string{"scan", "two"}, []string{"div"}),
+				onnxwire.Node("Add", "add", []string{"div", "y"}, []string{"out"}),
+			}, inputs: [][]byte{onnxwire.ValueDims("y", onnxwire.Int32, []onnxwire.Dim{})}, outputs: [][]byte{onnxwire.ValueDims("out", onnxwire.Int32, nil)}},
+			was: vAgree, wants: []string{vError, vPossible},
+		},
+		{
+			// div = 6 / y feeds a Loop of three (c + 8) / c: y = -5 made
+			// the truncating model divide by zero at the third iteration
+			// (c = -1, -7, 0), but irdiv's evaluation floored the body's
+			// Divide, ran, and called y = -5 a counter-example (seed 2550).
+			name: "a counter-example must let the Divides of bodies run as ONNX's",
+			g: &graph{nodes: [][]byte{
+				scalarConst("three", onnxwire.Int64, 3), scalarConst("true", onnxwire.Bool, 1), scalarConst("six", onnxwire.Int32, 6),
+				onnxwire.Node("Div", "div", []string{"six", "y"}, []string{"div"}),
+				onnxwire.NodeAttrs("Loop", "loop", []string{"three", "true", "div"}, []string{"final"}, onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.Node("Identity", "id", []string{"cond"}, []string{"cond_out"}),
+					scalarConst("eight", onnxwire.Int32, 8),
+					onnxwire.Node("Add", "add", []string{"c", "eight"}, []string{"s"}),
+					onnxwire.Node("Div", "inner_div", []string{"s", "c"}, []string{"d"}),
+				}, nil, [][]byte{onnxwire.ValueInfo("iter", onnxwire.Int64), onnxwire.ValueInfo("cond", onnxwire.Bool), onnxwire.ValueInfo("c", onnxwire.Int32)},
+					[][]byte{onnxwire.ValueInfo("cond_out", onnxwire.Bool), onnxwire.ValueInfo("d", onnxwire.Int32)}))),
+			}, inputs: [][]byte{onnxwire.ValueDims("y", onnxwire.Int32, []onnxwire.Dim{})}, outputs: [][]byte{onnxwire.ValueDims("final", onnxwire.Int32, nil)}},
+			was: vError, wants: []string{vPossible, vAgree},
+		},
+		{
 			// Two Wheres of the same branches picked by different
 			// conditions were one atom, Select(x, y), so their difference
 			// was 0 and (w1 - w2) / 2 "proven": x = -3, y = 0 gives -3 / 2.
@@ -389,4 +427,19 @@ func TestProofAtTheInputsTheModelRuns(t *testing.T) {
 	if len(runs) != 1 || !strings.Contains(runs[0], "x.shape[2] in [3, ") || !strings.Contains(runs[0], `"pool"`) {
 		t.Errorf("runs_only_where %q, want x.shape[2] from 3, needed by the pool", runs)
 	}
+}
+
+// i32Const is a Constant node of a scalar of type dt (Int32, Int64 or
+// Bool).
+func scalarConst(name string, dt int32, v int64) []byte {
+	var raw []byte
+	switch dt {
+	case onnxwire.Int64:
+		raw = binary.LittleEndian.AppendUint64(nil, uint64(v))
+	case onnxwire.Int32:
+		raw = binary.LittleEndian.AppendUint32(nil, uint32(v))
+	default:
+		raw = []byte{byte(v)}
+	}
+	return onnxwire.NodeAttrs("Constant", name, nil, []string{name}, onnxwire.TensorAttr("value", onnxwire.Tensor("", dt, []int64{}, raw)))
 }
