@@ -29,7 +29,10 @@ integer Div that validate does not prove safe becomes
 
 which ONNX's truncation and OpenVINO's floor (m_pythondiv) compute alike,
 for every input (a - r never overflows), wherever the Div is: in the main
-graph or inside an If, Loop or Scan body. The Div keeps its name and
+graph or inside an If, Loop or Scan body. A model of opset 9, which has
+no Mod, gets the division of a and b made non-positive (a positive value
+negated, MIN kept), whose quotient is never negative, with the sign put
+back after it (Where, Neg). The Div keeps its name and
 output; nothing else in the model changes. Before writing, fix checks that
 validate proves every rewritten Div, and that the fixed and the original
 model give identical outputs, in ONNX Runtime where it is installed
@@ -87,40 +90,67 @@ func fixCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	report := validate.Model(imported, path, validate.Options{Imported: true})
 	var rewrite []string
-	kept := 0
+	types := make(map[string]ir.ElementType)
+	kept := make(map[string]bool)
 	for _, l := range imported.AllLayers() {
 		if !strings.EqualFold(l.Type, "Divide") || len(l.Outputs) == 0 || !l.Outputs[0].Type.IsInteger() || len(l.Outputs[0].Names) == 0 {
 			continue
 		}
+		name := l.Outputs[0].Names[0]
+		types[name] = l.Outputs[0].Type
 		if *keepProven && proven(report, l) {
-			kept++
+			kept[name] = true
 			continue
 		}
-		rewrite = append(rewrite, l.Outputs[0].Names[0])
+		rewrite = append(rewrite, name)
 	}
 	if len(rewrite) == 0 {
-		fmt.Fprintf(stdout, "%s: nothing to fix: validate proves all %s safe; no file written\n", path, plural(kept, "integer Div"))
+		fmt.Fprintf(stdout, "%s: nothing to fix: validate proves all %s safe; no file written\n", path, plural(len(kept), "integer Div"))
 		return nil
 	}
-	fixed, done, err := onnx.TruncatingDivs(data, rewrite)
-	if err != nil {
-		return err
-	}
-	// The fixed model must be proven before anything is written.
-	fm, err := onnx.Read(fixed, readOpts)
-	if err != nil {
-		return fmt.Errorf("the fixed model does not read back: %w", err)
-	}
-	fixedImport, err := onnx.Import(fm, onnx.ImportOptions{})
-	if err != nil {
-		return fmt.Errorf("the fixed model does not import: %w", err)
-	}
-	after := validate.Model(fixedImport, *out, validate.Options{Imported: true})
-	for _, name := range done {
-		l := layerOfOutput(fixedImport, name)
-		if l == nil || !proven(after, l) {
-			return fmt.Errorf("the rewritten Div of %q is not proven safe in the fixed model: nothing written (please report this)", name)
+	var (
+		fixed       []byte
+		done        []onnx.Rewrite
+		fm          *onnx.Model
+		fixedImport *ir.Model
+		after       *validate.Report
+	)
+	for {
+		if fixed, done, err = onnx.TruncatingDivs(data, rewrite, types); err != nil {
+			return err
 		}
+		// The fixed model must be proven before anything is written.
+		if fm, err = onnx.Read(fixed, readOpts); err != nil {
+			return fmt.Errorf("the fixed model does not read back: %w", err)
+		}
+		if fixedImport, err = onnx.Import(fm, onnx.ImportOptions{}); err != nil {
+			return fmt.Errorf("the fixed model does not import: %w", err)
+		}
+		after = validate.Model(fixedImport, *out, validate.Options{Imported: true})
+		for _, d := range done {
+			l := layerOfOutput(fixedImport, d.Divide)
+			if l == nil || !proven(after, l) {
+				return fmt.Errorf("the rewritten Div of %q is not proven safe in the fixed model: nothing written (please report this)", d.Output)
+			}
+		}
+		// A Div kept may lose its proof once a Div it reads is rewritten:
+		// PyTorch's opset-9 floor fix-up of a Div, which the analysis
+		// knows by its pattern, reads the form that replaced the Div. It
+		// is rewritten too, until every Div is proven.
+		var lost []string
+		for name := range kept {
+			if l := layerOfOutput(fixedImport, name); l != nil && !proven(after, l) {
+				lost = append(lost, name)
+			}
+		}
+		if len(lost) == 0 {
+			break
+		}
+		slices.Sort(lost)
+		for _, name := range lost {
+			delete(kept, name)
+		}
+		rewrite = append(rewrite, lost...)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(*out), ".irdiv-fix-*.onnx")
 	if err != nil {
@@ -145,9 +175,9 @@ func fixCmd(args []string, stdout, stderr io.Writer) error {
 	if err := os.Rename(tmp.Name(), *out); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s -> %s: rewrote %s (kept %s that validate proves safe)\n", path, *out, plural(len(done), "integer Div"), plural(kept, "other"))
-	for _, name := range done {
-		fmt.Fprintf(stdout, "  Div of %s: Mod(fmod=1), Sub, Div: now proven: every division is exact\n", quote(name))
+	fmt.Fprintf(stdout, "%s -> %s: rewrote %s (kept %s that validate proves safe)\n", path, *out, plural(len(done), "integer Div"), plural(len(kept), "other"))
+	for _, d := range done {
+		fmt.Fprintf(stdout, "  Div of %s: %s: now proven: %s\n", quote(d.Output), d.Form, proofOf(after, layerOfOutput(fixedImport, d.Divide)))
 	}
 	fmt.Fprintf(stdout, "checked: validate proves every rewritten Div; %s\n", checkedText(checked, how))
 	return nil
@@ -170,6 +200,18 @@ func proven(r *validate.Report, l *ir.Layer) bool {
 		}
 	}
 	return agree
+}
+
+// proofOf is why validate proves a Divide: the reason of its proof.
+func proofOf(r *validate.Report, l *ir.Layer) string {
+	for _, f := range r.Findings {
+		if cmp.Or(f.Inner, f.Layer) == l && f.Code == validate.FloorTruncAgree {
+			if why, ok := f.Evidence.Get("reason").(string); ok {
+				return why
+			}
+		}
+	}
+	return "floor and truncation agree"
 }
 
 // layerOfOutput finds the layer whose first output carries the ONNX

@@ -239,6 +239,10 @@ type Analysis struct {
 	// hold the body's layers too, Order only the model's.
 	Holders map[*ir.Layer]*ir.Layer
 	Issues  []Issue
+	// conditions are the comparisons the walk could not decide, by the
+	// symbol it made for each (compare.go): a Where picked by one knows
+	// more of its branches.
+	conditions map[sym.Sym]condition
 	// decide proves comparisons while the values are worked out: what
 	// holds for any input shape holds for the declared ones.
 	decide *sym.Prover

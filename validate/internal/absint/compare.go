@@ -53,11 +53,104 @@ func (a *Analysis) compare(l *ir.Layer, op ops.Op, x, y sym.Expr) sym.Expr {
 	}
 	switch {
 	case !known:
-		return a.fresh(l, sym.R(0, 1), "a comparison")
+		c := a.fresh(l, sym.R(0, 1), "a comparison")
+		if bounds, ok := differenceBounds(op); ok {
+			if a.conditions == nil {
+				a.conditions = make(map[sym.Sym]condition)
+			}
+			a.conditions[a.B.Syms(c)[0]] = condition{d: a.B.Sub(x, y), holds: bounds[0], fails: bounds[1]}
+		}
+		return c
 	case r:
 		return sym.Const(1)
 	}
 	return sym.Const(0)
+}
+
+// A condition is what a comparison irdiv could not decide says where it
+// holds and where it fails: x - y (d) within holds, or within fails.
+type condition struct {
+	d            sym.Expr
+	holds, fails sym.Range
+}
+
+// differenceBounds gives, for a comparison of x and y, the range of x - y
+// where it holds and where it fails (NotEqual says nothing where it
+// holds).
+func differenceBounds(op ops.Op) ([2]sym.Range, bool) {
+	below, atMost, atLeast, above := sym.Range{Lo: sym.NegInf, Hi: sym.Finite(-1)}, sym.Range{Lo: sym.NegInf, Hi: sym.Finite(0)},
+		sym.Range{Lo: sym.Finite(0), Hi: sym.PosInf}, sym.Range{Lo: sym.Finite(1), Hi: sym.PosInf}
+	any, zero := sym.Range{Lo: sym.NegInf, Hi: sym.PosInf}, sym.R(0, 0)
+	switch op.(type) {
+	case *ops.Less:
+		return [2]sym.Range{below, atLeast}, true
+	case *ops.LessEqual:
+		return [2]sym.Range{atMost, above}, true
+	case *ops.Greater:
+		return [2]sym.Range{above, atMost}, true
+	case *ops.GreaterEqual:
+		return [2]sym.Range{atLeast, below}, true
+	case *ops.Equal:
+		return [2]sym.Range{zero, any}, true
+	case *ops.NotEqual:
+		return [2]sym.Range{any, zero}, true
+	}
+	return [2]sym.Range{}, false
+}
+
+// assume is e where the comparison that made c holds (or fails): where
+// x - y is one atom A (coefficient +-1) and a constant, A clamped to what
+// the comparison leaves it. where(x > 0, -x, x) is then never positive,
+// and (x < 0 ? x + 8 : x) / 8 has a dividend never negative. e itself
+// where c is no such comparison.
+func (a *Analysis) assume(e, c sym.Expr, holds bool) sym.Expr {
+	syms := a.B.Syms(c)
+	if len(syms) != 1 || !c.Equal(a.B.Var(syms[0])) {
+		return e
+	}
+	cond, ok := a.conditions[syms[0]]
+	if !ok {
+		return e
+	}
+	r := cond.holds
+	if !holds {
+		r = cond.fails
+	}
+	atom, k, c0, ok := a.B.OneAtom(cond.d)
+	if !ok || k != 1 && k != -1 {
+		return e
+	}
+	// k*A + c0 in [lo, hi]: A in [lo - c0, hi - c0] (k = 1), or
+	// [c0 - hi, c0 - lo] (k = -1). An end that overflows bounds nothing.
+	var ends [2]sym.Bound
+	for i, pair := range [2][2]sym.Bound{{r.Lo, r.Hi}, {r.Hi, r.Lo}} {
+		b := pair[0]
+		if k == -1 {
+			b = pair[1]
+		}
+		ends[i] = sym.Bound{Inf: 1}
+		if !b.IsFinite() {
+			continue
+		}
+		x, y := b.V, c0
+		if k == -1 {
+			x, y = c0, b.V
+		}
+		if d := x - y; (y >= 0) == (d <= x) {
+			ends[i] = sym.Finite(d)
+		}
+	}
+	clamped := atom
+	if ends[0].IsFinite() {
+		clamped = a.B.Max(clamped, sym.Const(ends[0].V))
+	}
+	if ends[1].IsFinite() {
+		clamped = a.B.Min(clamped, sym.Const(ends[1].V))
+	}
+	if clamped.Equal(atom) {
+		return e
+	}
+	return a.B.Replace(e, atom, clamped)
 }
 
 // selectOp picks between then and else element-wise; a condition that
@@ -71,8 +164,21 @@ func (a *Analysis) selectOp(l *ir.Layer, ins []*Value, bc shapeinfer.Broadcast, 
 	// where(x < 0, x, y) - where(y < 0, x, y) is not 0 (it is -3 at x = -3,
 	// y = 0).
 	pick := func(p, q sym.Expr) sym.Expr { return a.B.Where(a.fresh(l, sym.R(0, 1), "a condition"), p, q) }
-	if cond.Int && cond.Elems != nil && len(cond.Elems) == 1 {
-		pick = func(p, q sym.Expr) sym.Expr { return a.B.Where(cond.Elems[0], p, q) }
+	var c sym.Expr
+	known := true
+	switch {
+	case cond.Int && cond.Elems != nil && len(cond.Elems) == 1:
+		c = cond.Elems[0]
+	case cond.Int && cond.Elems == nil && x.Elems == nil && y.Elems == nil:
+		// Three tensors followed as one expression each, at the same
+		// positions: the condition's is that of the branches' (as
+		// Subtract(x, x) is 0 there).
+		c = cond.all
+	default:
+		known = false
+	}
+	if known {
+		pick = func(p, q sym.Expr) sym.Expr { return a.B.Where(c, a.assume(p, c, true), a.assume(q, c, false)) }
 	}
 	if cs, ok := constInts(cond); ok && len(cs) > 0 {
 		allTrue, allFalse := true, true
@@ -91,7 +197,7 @@ func (a *Analysis) selectOp(l *ir.Layer, ins []*Value, bc shapeinfer.Broadcast, 
 	if v.Elems != nil && cond.Int && cond.Elems != nil && len(cond.Elems) == len(v.Elems) && sameDims(cond.Dims, v.Dims) &&
 		x.Elems != nil && y.Elems != nil && len(x.Elems) == len(v.Elems) && len(y.Elems) == len(v.Elems) {
 		for i, c := range cond.Elems {
-			v.Elems[i] = a.B.Where(c, x.Elems[i], y.Elems[i])
+			v.Elems[i] = a.B.Where(c, a.assume(x.Elems[i], c, true), a.assume(y.Elems[i], c, false))
 		}
 	}
 	if dims, ok := a.broadcastDims(cond, &Value{Rank: v.Rank, Dims: v.Dims}, bc); ok && v.Rank >= 0 {

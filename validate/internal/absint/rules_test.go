@@ -437,6 +437,33 @@ var propertyCases = []propertyCase{
 		})
 		return []ir.Output{o[0], o[1]}
 	}},
+	{"Select", "branches under their condition", func(b *propModel) []ir.Output {
+		// Each branch knows its condition: where(x > 0, -x, x) is never
+		// positive; element by element, and with the compared value
+		// shifted or negated.
+		x, v := b.param(ir.I64, ""), b.param(ir.I32, "3")
+		neg := b.one("Negative", nil, x)
+		return []ir.Output{
+			b.one("Select", nil, b.one("Greater", nil, x, b.scalar(0)), neg, x),
+			b.one("Select", nil, b.one("Less", nil, x, b.scalar(-3)), b.one("Add", nil, x, b.scalar(8)), b.one("Multiply", nil, x, b.scalar(2))),
+			b.one("Select", nil, b.one("Equal", nil, x, b.scalar(5)), b.one("Subtract", nil, x, b.scalar(5)), x),
+			b.one("Select", nil, b.one("LessEqual", nil, b.one("Subtract", nil, b.scalar(3), x), b.scalar(7)), neg, b.one("Add", nil, x, b.scalar(1))),
+			b.one("Select", nil, b.one("GreaterEqual", nil, v, b.ints(ir.I32, []int64{3}, 1, -2, 7)), b.one("Subtract", nil, v, b.ints(ir.I32, nil, 1)), b.one("Negative", nil, v)),
+			b.one("Select", nil, b.one("NotEqual", nil, x, b.scalar(math.MinInt64)), neg, x),
+		}
+	}},
+	{"Select", "summarized branches under their condition", func(b *propModel) []ir.Output {
+		// Tensors of free dims, followed as one expression each; the
+		// condition of a column broadcast over rows.
+		v, col := b.param(ir.I32, "1..3,2"), b.param(ir.I32, "1..3,1")
+		zero := b.one("Subtract", nil, v, v)
+		wide := b.one("Add", nil, col, b.one("Subtract", nil, v, v))
+		return []ir.Output{
+			b.one("Select", nil, b.one("Greater", nil, v, zero), b.one("Negative", nil, v), v),
+			b.one("Select", nil, b.one("Less", nil, col, b.ints(ir.I32, nil, 2)), b.one("Negative", nil, wide), b.one("Subtract", nil, wide, b.ints(ir.I32, nil, 2))),
+			b.one("Select", nil, b.one("Less", nil, v, col), b.one("Subtract", nil, v, col), b.one("Subtract", nil, col, v)),
+		}
+	}},
 	{"Select", "conditions of their own", func(b *propModel) []ir.Output {
 		// The same branches picked by two conditions, and by two elements
 		// of one condition broadcast over scalars, are different values.

@@ -842,12 +842,70 @@ func (b *Builder) substituteAtom(a *Atom, repl func(Sym) (Expr, bool), memo map[
 	for i, arg := range a.args {
 		args[i] = b.substitute(arg, repl, memo)
 	}
-	switch a.kind {
-	case kSym:
+	if a.kind == kSym {
 		var ok bool
 		if r, ok = repl(a.symbol()); !ok {
 			r = b.of(a)
 		}
+	} else {
+		r = b.rebuild(a, args)
+	}
+	memo[a] = r
+	return r
+}
+
+// OneAtom splits e = k*A + c, an expression of one atom A, into A (as an
+// expression), k and c.
+func (b *Builder) OneAtom(e Expr) (Expr, int64, int64, bool) {
+	if len(e.terms) != 1 {
+		return Expr{}, 0, 0, false
+	}
+	return b.of(e.terms[0].a), e.terms[0].k, e.c, true
+}
+
+// Replace rebuilds e with the atom x stands for (x is one atom, of
+// coefficient 1 and no constant; anything else changes nothing) replaced
+// by with wherever it occurs: what e is where x equals with.
+func (b *Builder) Replace(e, x, with Expr) Expr {
+	if len(x.terms) != 1 || x.terms[0].k != 1 || x.c != 0 {
+		return e
+	}
+	target := x.terms[0].a
+	memo := make(map[*Atom]Expr)
+	var expr func(e Expr) Expr
+	var atom func(a *Atom) Expr
+	expr = func(e Expr) Expr {
+		out := Const(e.c)
+		for _, t := range e.terms {
+			out = b.Add(out, b.Scale(atom(t.a), t.k))
+		}
+		return out
+	}
+	atom = func(a *Atom) Expr {
+		switch {
+		case a == target:
+			return with
+		case a.depth <= target.depth || len(a.args) == 0:
+			return b.of(a) // too shallow to hold it
+		}
+		if r, ok := memo[a]; ok {
+			return r
+		}
+		args := make([]Expr, len(a.args))
+		for i, arg := range a.args {
+			args[i] = expr(arg)
+		}
+		r := b.rebuild(a, args)
+		memo[a] = r
+		return r
+	}
+	return expr(e)
+}
+
+// rebuild makes an atom of a's kind and parameters over other arguments.
+func (b *Builder) rebuild(a *Atom, args []Expr) Expr {
+	var r Expr
+	switch a.kind {
 	case kFloorDiv:
 		r = b.FloorDivK(args[0], a.divisor())
 	case kTruncDiv:
@@ -871,6 +929,5 @@ func (b *Builder) substituteAtom(a *Atom, repl func(Sym) (Expr, bool), memo map[
 	default:
 		r = b.of(a)
 	}
-	memo[a] = r
 	return r
 }

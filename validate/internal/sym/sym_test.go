@@ -381,3 +381,55 @@ func TestEvaluationsNest(t *testing.T) {
 		t.Errorf("floor(7/2) + (floor(10/2) + 1) = %d (%v), want %d", got, ok, want)
 	}
 }
+
+// TestReplaceKeepsTheValueWhereTheAssumptionHolds: e with an atom x
+// replaced by min(x, k) has e's value wherever x <= k.
+func TestReplaceKeepsTheValueWhereTheAssumptionHolds(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	replaced := 0
+	for round := range 1500 {
+		b := NewBuilder()
+		syms := []Sym{b.NewSym("a", true), b.NewSym("b", false), b.NewSym("c", true)}
+		e := randomExpr(r, b, syms, 4)
+		// x: one atom of e, or a symbol.
+		x := b.Var(syms[r.IntN(len(syms))])
+		var atoms []*Atom
+		var walk func(e Expr)
+		walk = func(e Expr) {
+			for _, t := range e.terms {
+				atoms = append(atoms, t.a)
+				for _, arg := range t.a.args {
+					walk(arg)
+				}
+			}
+		}
+		walk(e)
+		if len(atoms) > 0 && r.IntN(2) == 0 {
+			x = b.of(atoms[r.IntN(len(atoms))])
+		}
+		k := int64(r.IntN(9) - 4)
+		got := b.Replace(e, x, b.Min(x, Const(k)))
+		if !got.Equal(e) {
+			replaced++
+		}
+		vals := [3]int64{}
+		val := func(s Sym) int64 { return vals[s] }
+		for range 50 {
+			for i := range vals {
+				vals[i] = int64(r.IntN(13) - 6)
+			}
+			xv, ok := b.Eval(x, val)
+			if !ok || xv > k {
+				continue
+			}
+			want, ok1 := b.Eval(e, val)
+			have, ok2 := b.Eval(got, val)
+			if ok1 && (!ok2 || have != want) {
+				t.Fatalf("round %d: %s with %s <= %d replaced is %s: %d (%v), want %d at %v", round, b.String(e), b.String(x), k, b.String(got), have, ok2, want, vals)
+			}
+		}
+	}
+	if replaced < 500 {
+		t.Errorf("only %d of 1500 expressions changed: the test tests little", replaced)
+	}
+}
