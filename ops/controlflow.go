@@ -818,8 +818,10 @@ type Body struct {
 	// iteration.
 	Feeds []int
 	// Carried marks a Loop's loop-carried Parameters: their input feeds
-	// the first iteration only, a body Result each one after.
+	// the first iteration only, a body Result each one after; Back gives
+	// that Result (by position in Model.Results()), -1 for the others.
 	Carried []bool
+	Back    []int
 	// Params are the type and shape of each Parameter at the layer's
 	// input infos: what feeds it, or for a loop-carried value, what every
 	// iteration may give it (its rank, when every iteration keeps it, and
@@ -852,7 +854,7 @@ func (f *If) Bodies(in []ValueInfo) []Body {
 // may be anything of their type, at any shape of their rank where the
 // body keeps it.
 func (lp *Loop) Bodies(in []ValueInfo) []Body {
-	body := Body{Tag: "body", Model: lp.Body.model, Feeds: slices.Clone(lp.in), Carried: make([]bool, len(lp.in))}
+	body := Body{Tag: "body", Model: lp.Body.model, Feeds: slices.Clone(lp.in), Carried: make([]bool, len(lp.in)), Back: slices.Repeat([]int{-1}, len(lp.in))}
 	params := make([]ValueInfo, len(lp.in))
 	for p, ext := range lp.in {
 		switch {
@@ -861,7 +863,7 @@ func (lp *Loop) Bodies(in []ValueInfo) []Body {
 		case ext < len(in):
 			params[p] = in[ext]
 			if lp.back[p] >= 0 {
-				body.Carried[p] = true
+				body.Carried[p], body.Back[p] = true, lp.back[p]
 				params[p] = anyOfRank(in[ext])
 			}
 		}

@@ -89,6 +89,28 @@ var bodyModels = []struct {
 		want: map[string]Code{"third": FloorTrunc, "iter_half": FloorTruncAgree},
 		onnx: func(in map[string]int64) map[string]int64 { return map[string]int64{"v": 3 * (in["x"] / 3)} },
 	},
+	{
+		// c = max(min(x, 5), 0), then c / 2 + 1 three times: every
+		// iteration keeps c within [0, 5], so c / 2 never floors a
+		// negative (the body alone, its c any i64, could not tell).
+		name: "loop-carried range",
+		g: new(graph).input("x", onnxwire.Int64).
+			i64("trip", []int64{}, 3).i64("zero", []int64{}, 0).i64("five", []int64{}, 5).
+			node("Min", []string{"x", "five"}, "low").node("Max", []string{"low", "zero"}, "c0").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"trip", "go", "c0"}, []string{"c"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
+					onnxwire.NodeAttrs("Constant", "one", nil, []string{"one"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(1)))),
+					onnxwire.Node("Div", "c_half", []string{"c_in", "two"}, []string{"c_half"}),
+					onnxwire.Node("Add", "c_out", []string{"c_half", "one"}, []string{"c_out"}),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_out", onnxwire.Int64)}))).
+			output("c", onnxwire.Int64),
+		want: map[string]Code{"c_half": FloorTruncAgree},
+	},
 }
 
 // TestDivideInABodyGetsOuterValues: the Divs of If and Loop bodies are

@@ -238,7 +238,9 @@ type Analysis struct {
 	// layer of the model that holds it; Ops, Infos, Sources and Values
 	// hold the body's layers too, Order only the model's.
 	Holders map[*ir.Layer]*ir.Layer
-	Issues  []Issue
+	// bodyWalks counts the walks of Loop bodies (controlflow.go).
+	bodyWalks int
+	Issues    []Issue
 	// conditions are the comparisons the walk could not decide, by the
 	// symbol it made for each (compare.go): a Where picked by one knows
 	// more of its branches.

@@ -2,6 +2,7 @@ package absint
 
 import (
 	"maps"
+	"math"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
@@ -18,9 +19,9 @@ import (
 //
 // A Loop's body gets its invariant inputs as they are (every iteration
 // reads the same tensor), and stands for every iteration at once: its
-// loop-carried values are new symbols of any value of their type and any
-// dims of their rank (the widening that covers every iteration, however
-// many), the current iteration any number from 0. Its outputs, of many
+// loop-carried values are new symbols of a range that every iteration
+// keeps (loopValues), of any dims of their rank, the current iteration
+// any number from 0 to the trip count less one. Its outputs, of many
 // iterations, stay opaque.
 
 // ifValues walks both branches of an If and joins their outputs.
@@ -99,20 +100,103 @@ func (a *Analysis) join(cond sym.Expr, then, els *Value, info ops.ValueInfo) *Va
 	return v
 }
 
-// loopValues walks a Loop's body once for every iteration; its outputs
-// stay opaque.
+// loopIterations bounds how many times a Loop's body is walked in search
+// of ranges its loop-carried integers keep; maxBodyWalks bounds the walks
+// of Loop bodies of one analysis that search for them.
+const (
+	loopIterations = 4
+	maxBodyWalks   = 1024
+)
+
+// loopValues walks a Loop's body for every iteration at once. Each
+// loop-carried integer gets a range that holds at every iteration: its
+// initial value's, widened by what the body gives back, until the body
+// gives back nothing outside it (then, by induction, no iteration does);
+// after loopIterations walks, any value of its type. The current
+// iteration is at most the trip count less one, where that is known. The
+// Loop's outputs stay opaque.
 func loopValues(a *Analysis, c *call) []*Value {
 	lp := c.op.(*ops.Loop)
-	for _, b := range lp.Bodies(a.inputInfos(c.l)) {
+	bodies := lp.Bodies(a.inputInfos(c.l))
+	if len(bodies) != 1 {
+		return nil
+	}
+	b := bodies[0]
+	// A negative trip count bounds nothing.
+	iterations := sym.R(0, math.MaxInt64)
+	if trip := a.decide.Range(a.All(c.ins[0])); c.ins[0].Int && trip.Lo.AtLeast(0) && trip.Hi.IsFinite() && trip.Hi.AtLeast(1) {
+		iterations = sym.R(0, trip.Hi.V-1)
+	}
+	ranges := make([]sym.Range, len(b.Feeds))
+	known := make([]bool, len(b.Feeds))
+	for p, ext := range b.Feeds {
+		if b.Carried[p] && ext < len(c.ins) && c.ins[ext].Int {
+			ranges[p], known[p] = a.decide.Range(a.All(c.ins[ext])), true
+		}
+	}
+	// Nested Loops multiply their walks: past a budget, one walk, the
+	// carried values any of their types.
+	first := 1
+	if a.bodyWalks > maxBodyWalks {
+		first = loopIterations
+	}
+	for walk := first; ; walk++ {
+		a.bodyWalks++
+		last := walk >= loopIterations
 		params := make([]*Value, len(b.Feeds))
 		for p, ext := range b.Feeds {
-			if ext >= 0 && ext < len(c.ins) && !b.Carried[p] {
+			switch {
+			case ext < 0:
+				params[p] = a.loopValue(b, p, iterations, "the current iteration")
+			case b.Carried[p] && !last && known[p]:
+				params[p] = a.loopValue(b, p, ranges[p], "a loop-carried value")
+			case ext < len(c.ins) && !b.Carried[p]:
 				params[p] = c.ins[ext]
 			}
 		}
-		a.walkBody(c.l, b, params)
+		res := a.walkBody(c.l, b, params)
+		if last {
+			return nil
+		}
+		stable := true
+		for p, r := range b.Back {
+			if r < 0 || !known[p] {
+				continue
+			}
+			if r >= len(res) || res[r] == nil || !res[r].Int {
+				stable, known[p] = false, false
+				continue
+			}
+			got := a.decide.Range(a.All(res[r]))
+			if !got.Within(ranges[p]) {
+				stable, ranges[p] = false, hullRange(ranges[p], got)
+			}
+		}
+		if stable {
+			return nil
+		}
 	}
-	return nil
+}
+
+// loopValue is a value of a Loop body's Parameter p of elements within r:
+// its dims any of their rank, its elements followed as one.
+func (a *Analysis) loopValue(b ops.Body, p int, r sym.Range, what string) *Value {
+	l := b.Model.Parameters()[p]
+	v := a.opaque(l, 0, b.Params[p])
+	if v.Int {
+		v.all = a.fresh(l, intersect(r, typeRange(v.Type)), what)
+	}
+	return v
+}
+
+func hullRange(x, y sym.Range) sym.Range {
+	if y.Lo.Less(x.Lo) {
+		x.Lo = y.Lo
+	}
+	if x.Hi.Less(y.Hi) {
+		x.Hi = y.Hi
+	}
+	return x
 }
 
 // inputInfos are the infos at the declared shapes of what feeds l.
@@ -147,13 +231,7 @@ func (a *Analysis) walkBody(holder *ir.Layer, b ops.Body, params []*Value) []*Va
 			break
 		}
 		v := params[i]
-		switch {
-		case v == nil && i < len(b.Feeds) && b.Feeds[i] < 0:
-			v = a.opaque(l, 0, b.Params[i])
-			if v.Int {
-				v.all = a.fresh(l, sym.R(0, typeRange(v.Type).Hi.V), "the current iteration")
-			}
-		case v == nil:
+		if v == nil {
 			v = a.opaque(l, 0, b.Params[i])
 		}
 		bound[l] = v

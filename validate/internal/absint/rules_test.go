@@ -464,6 +464,21 @@ var propertyCases = []propertyCase{
 			b.one("Select", nil, b.one("Less", nil, v, col), b.one("Subtract", nil, v, col), b.one("Subtract", nil, col, v)),
 		}
 	}},
+	{"Loop", "ranges every iteration keeps", func(b *propModel) []ir.Output {
+		// From [0, 5], +1 leaves any range, / 2 + 1 keeps [0, 5].
+		t, acc := b.param(ir.I64, ""), b.param(ir.I64, "1")
+		trip := b.one("Minimum", nil, b.one("Maximum", nil, t, b.scalar(0)), b.scalar(4))
+		init := b.one("Minimum", nil, b.one("Maximum", nil, acc, b.scalar(0)), b.scalar(5))
+		grows := b.loopOp(trip, t, init, ir.I64, ir.I64, "", "1", 1, func(bb *propModel, p []ir.Output) []ir.Output {
+			next := bb.one("Add", nil, p[2], bb.scalar(1))
+			return []ir.Output{next, bb.one("Subtract", nil, next, bb.one("Unsqueeze", nil, p[0], bb.scalar(0)))}
+		})
+		keeps := b.loopOp(trip, t, init, ir.I64, ir.I64, "", "1", 1, func(bb *propModel, p []ir.Output) []ir.Output {
+			next := bb.one("Add", nil, bb.one("Divide", []string{"m_pythondiv", "true"}, p[2], bb.scalar(2)), bb.scalar(1))
+			return []ir.Output{next, bb.one("Multiply", nil, next, bb.scalar(3))}
+		})
+		return []ir.Output{grows[1], keeps[1]}
+	}},
 	{"Select", "conditions of their own", func(b *propModel) []ir.Output {
 		// The same branches picked by two conditions, and by two elements
 		// of one condition broadcast over scalars, are different values.
