@@ -202,11 +202,14 @@ func proven(r *validate.Report, l *ir.Layer) bool {
 	return agree
 }
 
-// proofOf is why validate proves a Divide: the reason of its proof.
+// proofOf is why validate proves a Divide: the reason of its proof, its
+// first clause.
 func proofOf(r *validate.Report, l *ir.Layer) string {
 	for _, f := range r.Findings {
 		if cmp.Or(f.Inner, f.Layer) == l && f.Code == validate.FloorTruncAgree {
 			if why, ok := f.Evidence.Get("reason").(string); ok {
+				why, _, _ = strings.Cut(why, ":")
+				why, _, _ = strings.Cut(why, " whatever")
 				return why
 			}
 		}
