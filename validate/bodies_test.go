@@ -223,14 +223,7 @@ func TestDivideInAScanBodyIsCounted(t *testing.T) {
 			}, nil, [][]byte{onnxwire.ValueDims("s_in", onnxwire.Int64, []onnxwire.Dim{fixed(2)}), onnxwire.ValueDims("e", onnxwire.Int64, []onnxwire.Dim{fixed(2)})},
 				[][]byte{onnxwire.Rankless("s_out", onnxwire.Int64), onnxwire.Rankless("y", onnxwire.Int64)}))).
 		output("s", onnxwire.Int64).output("ys", onnxwire.Int64)
-	om, err := onnx.Read(onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), onnx.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := onnx.Import(om, onnx.ImportOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := g.imported(t)
 	r := Model(m, "scan.onnx", Options{})
 	if c := r.Coverage; c.IntegerDivides != 1 || len(c.NotAnalysed) != 1 {
 		t.Fatalf("coverage %s", c)

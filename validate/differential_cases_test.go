@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/irdiv/irdiv/internal/onnxwire"
+	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx"
 )
 
@@ -46,6 +47,21 @@ func (g *graph) input(name string, dataType int32, dims ...onnxwire.Dim) *graph 
 func (g *graph) output(name string, dataType int32) *graph {
 	g.outputs = append(g.outputs, onnxwire.ValueDims(name, dataType, nil))
 	return g
+}
+
+// imported is the graph as a model of opset 13, imported as OpenVINO
+// does.
+func (g *graph) imported(t *testing.T) *ir.Model {
+	t.Helper()
+	om, err := onnx.Read(onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), onnx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := onnx.Import(om, onnx.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 func param(name string) onnxwire.Dim { return onnxwire.Dim{Param: name} }
@@ -370,14 +386,7 @@ func TestDifferentialCases(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			om, err := onnx.Read(onnxwire.Model(13, onnxwire.Graph("g", tc.g.nodes, tc.g.inits, tc.g.inputs, tc.g.outputs)), onnx.ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := onnx.Import(om, onnx.ImportOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := tc.g.imported(t)
 			got := vNone
 			var msg string
 			for _, f := range Model(m, tc.name, Options{}).Findings {
@@ -403,14 +412,7 @@ func TestProofAtTheInputsTheModelRuns(t *testing.T) {
 		node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "last"}, "l", onnxwire.IntAttr("axis", 0)).
 		node("Sub", []string{"l", "three"}, "d").node("Div", []string{"d", "two"}, "div").
 		output("pool", onnxwire.Float).output("div", onnxwire.Int64)
-	om, err := onnx.Read(onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), onnx.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := onnx.Import(om, onnx.ImportOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := g.imported(t)
 	var proof *Finding
 	for _, f := range Model(m, "pool", Options{}).Findings {
 		if f.Layer != nil && f.Layer.Name == "div" && verdicts[f.Code] != "" {
