@@ -44,8 +44,11 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 		return
 	}
 	out := v.an.Values[ir.Output{Layer: l}]
-	if n, ok := out.NumElems(); ok && n == 0 {
-		return // an empty output divides nothing
+	if emptyAtEveryShape(out) {
+		// Said, so that no Divide goes without a word.
+		v.r.add(Note, FloorTruncAgree, l, Evidence{{"reason", "the output is empty whatever the input shapes: nothing is divided"}},
+			"floor and truncation agree here: the output is empty whatever the input shapes (a dim is 0), so nothing is divided")
+		return
 	}
 	pairs := v.an.Pairs(l, d.Broadcast)
 	if len(pairs) == 0 {
@@ -76,6 +79,21 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 		v.pytorch(l, pairs, agree, evidence)
 	}
 	v.cpu(l, info.Type, d, pairs, agree, evidence)
+}
+
+// emptyAtEveryShape reports whether a value has a dim that is 0 whatever
+// the input shapes: one empty at the declared shapes only may hold
+// elements at others.
+func emptyAtEveryShape(v *absint.Value) bool {
+	if v == nil {
+		return false
+	}
+	for _, d := range v.Dims {
+		if c, ok := d.IsConst(); ok && c == 0 && !v.DeclaredDims {
+			return true
+		}
+	}
+	return false
 }
 
 // operandText shows an operand of l: its value, or the range of its
