@@ -1,6 +1,7 @@
 package onnx
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -433,19 +434,30 @@ func importInstanceNorm(im *importer, n *Node) ([]tensor, error) {
 }
 
 // importResize maps Resize (and Upsample) to Interpolate-11 as OpenVINO's
-// frontend does: sizes when given (and not empty), else scales, over every
-// axis; mode linear is linear_onnx, cubic_coeff_a cube_coeff, antialias
-// antialias. What Interpolate cannot say keeps the node (which convert
-// then refuses): a coordinate_transformation_mode of no Interpolate
-// (tf_crop_and_resize, half_pixel_symmetric), exclude_outside, and
-// Resize-18's axes and keep_aspect_ratio_policy other than stretch. The
-// faithful conversion also keeps a Resize by scales whose coordinates
-// Interpolate maps otherwise (scaledLengthsAgree); OpenVINO's import maps
-// it all the same.
+// frontend does (src/frontends/onnx/frontend/src/op/resize.cpp and
+// upsample.cpp): sizes when given (and not empty), else scales, over the
+// axes of Resize-18's attribute or every axis; mode linear is linear_onnx,
+// cubic_coeff_a cube_coeff, antialias antialias. Resize before opset 11
+// maps coordinates asymmetric, nearest rounding simple; Upsample's nearest
+// keeps Interpolate's defaults there (half_pixel, round_prefer_floor),
+// which is not ONNX's floor for scales such as 1.2, so the faithful
+// conversion writes Resize-10's. What Interpolate cannot say keeps the
+// node (which convert then refuses): a coordinate_transformation_mode of
+// no Interpolate (tf_crop_and_resize, half_pixel_symmetric),
+// exclude_outside, a keep_aspect_ratio_policy other than stretch, and
+// repeated axes. The faithful conversion also keeps a Resize with
+// antialias, which OpenVINO's Interpolate ignores in modes linear_onnx and
+// cubic, and one by scales whose coordinates Interpolate maps otherwise
+// (scaledLengthsAgree); OpenVINO's import maps them all the same.
 func importResize(im *importer, n *Node) ([]tensor, error) {
 	x, err := first(im, n)
 	if err != nil || !im.known("Interpolate", "opset11") {
 		return nil, err
+	}
+	if len(n.Outputs) > 1 {
+		// Refused here rather than where the outputs are named, so that
+		// both imports refuse it, the faithful one keeping no node.
+		return nil, im.ruleErr("%s has one output, not %d", n.OpType, len(n.Outputs))
 	}
 	mode := map[string]string{"nearest": "nearest", "linear": "linear_onnx", "bilinear": "linear_onnx", "cubic": "cubic"}[strings.ToLower(attrString(n, "mode", "nearest"))]
 	if mode == "" {
@@ -453,15 +465,19 @@ func importResize(im *importer, n *Node) ([]tensor, error) {
 	}
 	coord := attrString(n, "coordinate_transformation_mode", "half_pixel")
 	nearest := attrString(n, "nearest_mode", "round_prefer_floor")
-	if n.OpType == "Upsample" || im.opset < 11 {
+	antialias := attrInt(n, "antialias", 0) != 0
+	switch {
+	case n.OpType == "Upsample" && mode == "nearest" && !im.opts.Faithful:
+		coord, nearest = "half_pixel", "round_prefer_floor"
+	case n.OpType == "Upsample" || im.opset < 11:
 		coord, nearest = "asymmetric", "simple"
-	} else {
+	default:
 		switch coord {
 		case "half_pixel", "pytorch_half_pixel", "asymmetric", "tf_half_pixel_for_nn", "align_corners":
 		default:
 			return nil, nil
 		}
-		if attrInt(n, "exclude_outside", 0) != 0 || n.Attrs["axes"] != nil || attrString(n, "keep_aspect_ratio_policy", "stretch") != "stretch" {
+		if attrInt(n, "exclude_outside", 0) != 0 || attrString(n, "keep_aspect_ratio_policy", "stretch") != "stretch" || antialias && im.opts.Faithful {
 			return nil, nil
 		}
 	}
@@ -487,40 +503,62 @@ func importResize(im *importer, n *Node) ([]tensor, error) {
 	if r < 0 {
 		return nil, nil
 	}
-	axes := make([]int64, r)
-	for i := range axes {
-		axes[i] = int64(i)
+	axes, listed := attrInts(n, "axes")
+	axes = slices.Clone(axes)
+	if !listed || n.OpType != "Resize" {
+		axes = make([]int64, r)
+		for i := range axes {
+			axes[i] = int64(i)
+		}
+	}
+	seen := make([]bool, r)
+	for i, a := range axes {
+		if a < -int64(r) || a >= int64(r) {
+			return nil, im.ruleErr("Resize axis %d is out of range for rank %d", a, r)
+		}
+		if a < 0 {
+			axes[i] = a + int64(r)
+		}
+		if seen[axes[i]] {
+			return nil, nil // repeated axes: keep the node
+		}
+		seen[axes[i]] = true
 	}
 	attrs := data("mode", mode, "shape_calculation_mode", calc, "coordinate_transformation_mode", coord,
-		"nearest_mode", nearest, "antialias", strconv.FormatBool(attrInt(n, "antialias", 0) != 0), "pads_begin", joinInts(make([]int64, r)), "pads_end", joinInts(make([]int64, r)),
+		"nearest_mode", nearest, "antialias", strconv.FormatBool(antialias), "pads_begin", joinInts(make([]int64, r)), "pads_end", joinInts(make([]int64, r)),
 		"cube_coeff", formatFloat32(attrFloat(n, "cubic_coeff_a", -0.75)))
 	out, err := im.one("Interpolate", "opset11", "", attrs, x, target, im.ints("axes", false, axes...))
-	if err == nil && im.opts.Faithful && calc == "scales" && !scaledLengthsAgree(x, target, out, coord) {
+	if err == nil && im.opts.Faithful && calc == "scales" && !scaledLengthsAgree(x, target, out, axes, coord) {
 		return nil, nil
 	}
 	return []tensor{out}, err
 }
 
 // scaledLengthsAgree reports whether Interpolate computes what ONNX's
-// Resize by scales does under coordinate_transformation_mode coord.
-// ONNX maps coordinates with the scaled length, input length times scale,
-// where Interpolate takes the output's, that length truncated: for
-// align_corners they must be equal on every axis, and for
-// pytorch_half_pixel both above 1 or neither. Unknown dims or scales
-// disagree.
-func scaledLengthsAgree(x, scales, y tensor, coord string) bool {
-	if coord != "align_corners" && coord != "pytorch_half_pixel" {
-		return true
-	}
+// Resize by scales does under coordinate_transformation_mode coord on the
+// given axes. ONNX maps coordinates with the scale and the scaled length,
+// input length times scale, where Interpolate takes the output's length,
+// that length truncated, and maps an axis whose length the scale leaves
+// unchanged to itself (GetOriginalCoordinate in OpenVINO's reference): an
+// axis of unchanged length must have scale 1; for align_corners the
+// lengths must be equal on every axis, and for pytorch_half_pixel both
+// above 1 or neither. Unknown dims or scales disagree under align_corners
+// and pytorch_half_pixel; under the other modes they are taken to agree,
+// as a scale that leaves a length unchanged is rare and cannot be seen
+// before the model runs.
+func scaledLengthsAgree(x, scales, y tensor, axes []int64, coord string) bool {
 	in, ok1 := x.info.Shape.ToStatic()
 	out, ok2 := y.info.Shape.ToStatic()
 	v := scales.info.Value
-	if !ok1 || !ok2 || v == nil || v.Len() != len(in) || len(out) != len(in) {
-		return false
+	if !ok1 || !ok2 || v == nil || v.Len() != len(axes) || len(out) != len(in) {
+		return coord != "align_corners" && coord != "pytorch_half_pixel"
 	}
-	for a := range in {
-		scaled := float64(float32(v.Float64At(a))) * float64(in[a])
+	for k, a := range axes {
+		scale := float64(float32(v.Float64At(k)))
+		scaled := scale * float64(in[a])
 		switch {
+		case out[a] == in[a] && scale != 1:
+			return false
 		case coord == "align_corners" && scaled != float64(out[a]):
 			return false
 		case coord == "pytorch_half_pixel" && (scaled > 1) != (out[a] > 1):

@@ -8,8 +8,8 @@ import (
 	"github.com/irdiv/irdiv/shapeinfer"
 )
 
-// irdiv infers Interpolate and evaluates its modes nearest and
-// linear_onnx without pads or antialias (ONNX's Resize as OpenVINO's
+// irdiv infers Interpolate and evaluates its modes nearest, linear_onnx
+// and cubic without pads or antialias (ONNX's Resize as OpenVINO's
 // frontend writes it); the others give ErrUnsupportedOp.
 
 // Interpolate is Interpolate-4 (inputs data, sizes, scales, optional
@@ -159,17 +159,20 @@ func scaleDim(d shapeinfer.Dim, scale float32) shapeinfer.Dim {
 	return shapeinfer.Interval(f(d.Min), f(d.Max))
 }
 
-// evaluate computes the modes nearest and linear_onnx as OpenVINO's
-// reference does: each resized axis maps an output coordinate to the input
-// by coordinate_transformation_mode, with the axis' scale (the given one,
-// or output over input length for sizes), then nearest rounds it by
-// nearest_mode, or linear_onnx clamps it into the input and weighs the two
-// neighbours (the same neighbour twice at an edge). Coordinates and sums
-// are float64, each output rounded once to the type.
+// evaluate computes the modes nearest, linear_onnx and cubic as OpenVINO's
+// reference does (src/core/reference/include/openvino/reference/
+// interpolate.hpp, InterpolateEval, with the helpers of
+// src/core/reference/src/op/interpolate.cpp): in float32 arithmetic, the
+// reference's, for every element type, so that coordinates round where
+// OpenVINO's do. Each resized axis maps an output coordinate to the input
+// by coordinate_transformation_mode with the axis' scale (the given one,
+// or output over input length for sizes); nearest rounds it by
+// nearest_mode, linear_onnx weighs the two neighbours, cubic the four of
+// Keys' kernel with cube_coeff, taking edge values beyond the input. The
+// weighted sums run in the reference's order, so results are bit-exact.
 func (i *Interpolate) evaluate(in, out []*ir.Tensor, _ Options) error {
-	if !i.evaluates() {
-		return errorf("%w: irdiv evaluates Interpolate of mode nearest and linear_onnx without antialias or pads, not mode %s (antialias %v, pads %v and %v)",
-			ErrUnsupportedOp, i.Mode, i.Antialias, i.PadsBegin, i.PadsEnd)
+	if err := i.refusal(); err != nil {
+		return err
 	}
 	src, dst := in[0], out[0]
 	rank := len(src.Shape)
@@ -189,134 +192,305 @@ func (i *Interpolate) evaluate(in, out []*ir.Tensor, _ Options) error {
 			axes = append(axes, int64(a))
 		}
 	}
-	scale := make([]float64, rank)
-	resized := make([]bool, rank)
-	for k, a := range axes {
-		resized[a] = true
-		if scalesMode {
-			scale[a] = float64(float32(in[valuesPort].Float64At(k)))
-		} else {
-			scale[a] = float64(float32(dst.Shape[a]) / float32(src.Shape[a]))
-		}
-	}
-	// Per axis and output index: the two input indices and their weights
-	// (nearest: one index, weight 1).
-	type tap struct {
-		i      [2]int
-		w      [2]float64
-		single bool
-	}
-	taps := make([][]tap, rank)
 	for a := range rank {
-		inLen, outLen := int(src.Shape[a]), int(dst.Shape[a])
-		taps[a] = make([]tap, outLen)
-		if inLen == 0 && outLen > 0 {
-			return errorf("%w: Interpolate cannot resize axis %d of no elements to %d", ErrShape, a, outLen)
-		}
-		for x := range outLen {
-			if !resized[a] {
-				taps[a][x] = tap{i: [2]int{x, x}, w: [2]float64{1, 0}, single: true}
-				continue
-			}
-			c := i.inCoord(float64(x), scale[a], inLen, outLen)
-			if i.Mode == "nearest" {
-				n := i.nearest(c, scale[a] < 1)
-				n = max(0, min(n, inLen-1))
-				taps[a][x] = tap{i: [2]int{n, n}, w: [2]float64{1, 0}, single: true}
-				continue
-			}
-			c = max(0, min(c, float64(inLen-1)))
-			i1 := max(0, min(int(c), inLen-1))
-			i2 := min(int(c)+1, inLen-1)
-			d1, d2 := math.Abs(c-float64(i1)), math.Abs(c-float64(i2))
-			if i1 == i2 {
-				d1, d2 = 0.5, 0.5
-			}
-			taps[a][x] = tap{i: [2]int{i1, i2}, w: [2]float64{d2, d1}}
+		if src.Shape[a] == 0 && dst.Shape[a] > 0 {
+			return errorf("%w: Interpolate cannot resize axis %d of no elements to %d", ErrShape, a, dst.Shape[a])
 		}
 	}
-	strides := rowMajor(src.Shape)
-	coord := make([]int, rank)
-	for o := range dst.Len() {
-		unflatten(o, dst.Shape, coord)
-		var sum float64
-		// Every corner: bit a of k picks the second neighbour on axis a.
-		for k := 0; k < 1<<rank; k++ {
-			w, at := 1.0, 0
-			for a := range rank {
-				t := taps[a][coord[a]]
-				j := k >> a & 1
-				if t.single && j == 1 {
-					w = 0
-					break
-				}
-				w *= t.w[j]
-				at += t.i[j] * strides[a]
-			}
-			if w != 0 {
-				sum += w * src.Float64At(at)
-			}
+	if dst.Len() == 0 {
+		return nil
+	}
+	// scale is each axis' scale, 1 where an axis is not resized, as
+	// InterpolateEvalHelper's m_all_scales.
+	scale := make([]float32, rank)
+	for a := range scale {
+		scale[a] = 1
+	}
+	for k, a := range axes {
+		if scalesMode {
+			scale[a] = float32(in[valuesPort].Float64At(k))
+		} else {
+			scale[a] = float32(dst.Shape[a]) / float32(src.Shape[a])
 		}
-		dst.SetFloat64(o, sum)
+	}
+	coord := func(a, x int) float32 {
+		return i.inCoord(float32(x), scale[a], float32(dst.Shape[a]), float32(src.Shape[a]))
+	}
+	if i.Mode == "nearest" {
+		i.evaluateNearest(src, dst, scale, coord)
+		return nil
+	}
+	var taps []axisTaps
+	if i.Mode == "cubic" {
+		for _, a := range axes {
+			taps = append(taps, cubicTaps(int(a), int(src.Shape[a]), int(dst.Shape[a]), float32(i.CubeCoeff), coord))
+		}
+	} else {
+		for _, a := range linearONNXAxes(axes, src.Shape, dst.Shape) {
+			taps = append(taps, linearTaps(a, int(src.Shape[a]), int(dst.Shape[a]), coord))
+		}
+	}
+	sumTaps(src, dst, taps)
+	return nil
+}
+
+// evaluates reports whether evaluate computes this Interpolate (Evaluable
+// asks).
+func (i *Interpolate) evaluates() bool { return i.refusal() == nil }
+
+// refusal says why evaluate cannot compute this Interpolate: modes
+// other than nearest, linear_onnx and cubic, pads, or antialias. OpenVINO's
+// reference honours antialias only in mode linear (InterpolateEval::
+// linear_func) and ignores it in the others, where ONNX's Resize filters;
+// irdiv refuses it rather than pick one of the two answers.
+func (i *Interpolate) refusal() error {
+	if i.Mode != "nearest" && i.Mode != "linear_onnx" && i.Mode != "cubic" {
+		return errorf("%w: irdiv evaluates Interpolate of mode nearest, linear_onnx and cubic, not mode %s", ErrUnsupportedOp, i.Mode)
+	}
+	if i.Antialias {
+		return errorf("%w: irdiv does not evaluate Interpolate with antialias: OpenVINO's reference ignores it in mode %s, where ONNX's Resize filters", ErrUnsupportedOp, i.Mode)
+	}
+	for _, p := range append(slices.Clone(i.PadsBegin), i.PadsEnd...) {
+		if p != 0 {
+			return errorf("%w: irdiv does not evaluate Interpolate with pads (pads_begin %v, pads_end %v)", ErrUnsupportedOp, i.PadsBegin, i.PadsEnd)
+		}
 	}
 	return nil
 }
 
-// evaluates reports whether evaluate computes this Interpolate: modes
-// nearest and linear_onnx, without antialias or pads.
-func (i *Interpolate) evaluates() bool {
-	if i.Mode != "nearest" && i.Mode != "linear_onnx" || i.Antialias {
-		return false
-	}
-	for _, p := range append(slices.Clone(i.PadsBegin), i.PadsEnd...) {
-		if p != 0 {
-			return false
+// evaluateNearest copies, for every output element, the input element at
+// the rounded coordinates (InterpolateEvalHelper::
+// get_input_coords_for_nearest_mode): every axis, each rounded with
+// "downsample" when its scale is below 1 and clamped into the input.
+// Elements are copied as bytes, so that no type loses bits.
+func (i *Interpolate) evaluateNearest(src, dst *ir.Tensor, scale []float32, coord func(a, x int) float32) {
+	rank := len(src.Shape)
+	pick := make([][]int, rank)
+	for a := range rank {
+		pick[a] = make([]int, dst.Shape[a])
+		for x := range pick[a] {
+			n := i.nearest(coord(a, x), scale[a] < 1)
+			pick[a][x] = int(max(0, min(n, src.Shape[a]-1)))
 		}
 	}
-	return true
+	size := src.Type.Size()
+	strides := rowMajor(src.Shape)
+	at := make([]int, rank)
+	for o := range dst.Len() {
+		unflatten(o, dst.Shape, at)
+		from := 0
+		for a, x := range at {
+			from += pick[a][x] * strides[a]
+		}
+		copy(dst.Data[o*size:(o+1)*size], src.Data[from*size:(from+1)*size])
+	}
 }
 
-// inCoord maps output coordinate x of an axis to the input, as
-// coordinate_transformation_mode says.
-func (i *Interpolate) inCoord(x, scale float64, inLen, outLen int) float64 {
+// inCoord maps output coordinate x of an axis to the input as
+// GetOriginalCoordinate does (interpolate.hpp, with the functions of
+// interpolate.cpp chosen by coordinate_transformation_mode), in float32:
+// an axis of scale 1 or of unchanged length maps to itself, whatever the
+// mode.
+func (i *Interpolate) inCoord(x, scale, outLen, inLen float32) float32 {
+	if scale == 1 || outLen == inLen {
+		return x
+	}
 	switch i.CoordinateTransform {
 	case "pytorch_half_pixel":
 		if outLen > 1 {
-			return (x+0.5)/scale - 0.5
+			return float32(float32(x+0.5)/scale) - 0.5
 		}
 		return 0
 	case "asymmetric":
 		return x / scale
 	case "tf_half_pixel_for_nn":
-		return (x + 0.5) / scale
+		return float32(x+0.5) / scale
 	case "align_corners":
 		if outLen == 1 {
 			return 0
 		}
-		return x * float64(inLen-1) / float64(outLen-1)
+		return float32(x*(inLen-1)) / (outLen - 1)
 	default: // half_pixel
-		return (x+0.5)/scale - 0.5
+		return float32(float32(x+0.5)/scale) - 0.5
 	}
 }
 
-// nearest rounds an input coordinate as nearest_mode says.
-func (i *Interpolate) nearest(c float64, downsample bool) int {
+// nearest rounds an input coordinate as nearest_mode says, as the
+// functions GetNearestPixel picks (interpolate.cpp): round_prefer_floor
+// takes the floor of a coordinate whose truncation plus 0.5 (in float32)
+// equals it, else rounds half away from zero as std::round.
+func (i *Interpolate) nearest(c float32, downsample bool) int64 {
 	switch i.NearestMode {
 	case "round_prefer_ceil":
-		return int(math.Round(c))
+		return int64(math.Round(float64(c)))
 	case "floor":
-		return int(math.Floor(c))
+		return int64(math.Floor(float64(c)))
 	case "ceil":
-		return int(math.Ceil(c))
+		return int64(math.Ceil(float64(c)))
 	case "simple":
 		if downsample {
-			return int(math.Ceil(c))
+			return int64(math.Ceil(float64(c)))
 		}
-		return int(c)
+		return int64(c)
 	default: // round_prefer_floor
-		if c == math.Floor(c)+0.5 {
-			return int(math.Floor(c))
+		if c == float32(int64(c))+0.5 {
+			return int64(math.Floor(float64(c)))
 		}
-		return int(math.Round(c))
+		return int64(math.Round(float64(c)))
+	}
+}
+
+// axisTaps are, for one axis and each of its output indices, the input
+// indices a weighted sum reads and their weights: Index and Weight hold n
+// entries per output index.
+type axisTaps struct {
+	axis   int
+	n      int
+	index  []int
+	weight []float32
+}
+
+// linearTaps are the two neighbours of InterpolateEval::linear_onnx_func:
+// the coordinate clamped into the input, its truncation and the next index
+// (the same at the last), weighed by the distance to the other (0.5 each
+// when they coincide). The first tap is the lower index, as the
+// reference's sum starts with it.
+func linearTaps(a, inLen, outLen int, coord func(a, x int) float32) axisTaps {
+	t := axisTaps{axis: a, n: 2, index: make([]int, 2*outLen), weight: make([]float32, 2*outLen)}
+	last := float32(inLen - 1)
+	for x := range outLen {
+		c := max(0, min(coord(a, x), last))
+		i1 := min(int(c), inLen-1)
+		i2 := min(i1+1, inLen-1)
+		d1 := float32(math.Abs(float64(c - float32(i1))))
+		d2 := float32(math.Abs(float64(c - float32(i2))))
+		if i1 == i2 {
+			d1, d2 = 0.5, 0.5
+		}
+		t.index[2*x], t.index[2*x+1] = i1, i2
+		t.weight[2*x], t.weight[2*x+1] = d2, d1
+	}
+	return t
+}
+
+// cubicTaps are the four neighbours of InterpolateEval::cubic_func: from
+// one below the coordinate's floor to two above, each clamped into the
+// input, weighed by get_cubic_coeff of the coordinate's fraction.
+func cubicTaps(a, inLen, outLen int, cubeCoeff float32, coord func(a, x int) float32) axisTaps {
+	t := axisTaps{axis: a, n: 4, index: make([]int, 4*outLen), weight: make([]float32, 4*outLen)}
+	for x := range outLen {
+		c := coord(a, x)
+		base := int64(math.Floor(float64(c)))
+		w := cubicCoeffs(c-float32(base), cubeCoeff)
+		for k := range 4 {
+			t.index[4*x+k] = int(max(0, min(base+int64(k)-1, int64(inLen-1))))
+			t.weight[4*x+k] = w[k]
+		}
+	}
+	return t
+}
+
+// cubicCoeffs are the weights of Keys' cubic convolution kernel with
+// parameter a for the four neighbours of a point at fraction s past the
+// second, as InterpolateEvalHelper::get_cubic_coeff evaluates them, each
+// operation rounded to float32 in its order.
+func cubicCoeffs(s, a float32) [4]float32 {
+	s = float32(math.Abs(float64(s)))
+	// outer is the kernel for 1 <= |d| < 2, inner for |d| < 1.
+	outer := func(d float32) float32 {
+		v := float32(a*d) - float32(5*a)
+		v = float32(v*d) + float32(8*a)
+		return float32(v*d) - float32(4*a)
+	}
+	inner := func(d float32) float32 {
+		v := float32((a+2)*d) - (a + 3)
+		return float32(float32(v*d)*d) + 1
+	}
+	return [4]float32{outer(s + 1), inner(s), inner(1 - s), outer(2 - s)}
+}
+
+// linearONNXAxes are the axes linear_onnx weighs neighbours on, outermost
+// first. OpenVINO's reference (linear_onnx_func with
+// get_info_for_generic_linear_onnx) takes a rank-3 to rank-5 input with
+// every axis listed as batch, channels and two or three spatial axes: it
+// pads the shape to five dims and takes two spatial axes when the padded
+// dims 1 and 2 equal the output's dims 1 and 2, else three; the spatial
+// axes of unchanged length still weigh their neighbours, which changes how
+// the sum rounds. Elsewhere that reference fails or reads out of bounds,
+// and irdiv weighs the listed axes, which is Interpolate's specification;
+// a listed axis that the reference takes for batch or channels but whose
+// length changes is weighed too.
+func linearONNXAxes(axes, in, out []int64) []int {
+	rank := len(in)
+	var spatial []int
+	if len(axes) == rank && rank >= 3 && rank <= 5 && slices.IsSorted(axes) && axes[0] == 0 && axes[rank-1] == int64(rank-1) {
+		padded := append(make([]int64, 5-rank), in...)
+		for a := range 5 - rank {
+			padded[a] = 1
+		}
+		first := rank - 3
+		if padded[1] == out[1] && padded[2] == out[2] {
+			first = rank - 2
+		}
+		for a := range rank {
+			if a >= first || in[a] != out[a] {
+				spatial = append(spatial, a)
+			}
+		}
+		return spatial
+	}
+	for _, a := range axes {
+		spatial = append(spatial, int(a))
+	}
+	slices.Sort(spatial)
+	return slices.Compact(spatial)
+}
+
+// sumTaps writes each output element as the float32 sum of the input
+// elements its axes' taps pick, each weighed by the product of their
+// weights, in the order OpenVINO's reference adds them: the taps of the
+// first axis outermost, the product starting at 1 and taken in axis
+// order. Axes without taps read the output's own index. A tap whose
+// weight product is zero adds a zero, which changes nothing unless the
+// input holds an infinity or a NaN; only then are such taps read.
+func sumTaps(src, dst *ir.Tensor, taps []axisTaps) {
+	values := make([]float32, src.Len())
+	finite := true
+	for k := range values {
+		values[k] = float32(src.Float64At(k))
+		finite = finite && !math.IsInf(float64(values[k]), 0) && !math.IsNaN(float64(values[k]))
+	}
+	strides := rowMajor(src.Shape)
+	at := make([]int, len(dst.Shape))
+	var add func(level, offset int, weight float32, sum *float32)
+	add = func(level, offset int, weight float32, sum *float32) {
+		if weight == 0 && finite {
+			return
+		}
+		if level == len(taps) {
+			*sum += float32(weight * values[offset])
+			return
+		}
+		t := taps[level]
+		x := at[t.axis]
+		for k := range t.n {
+			add(level+1, offset+t.index[t.n*x+k]*strides[t.axis], float32(weight*t.weight[t.n*x+k]), sum)
+		}
+	}
+	tapped := make([]bool, len(dst.Shape))
+	for _, t := range taps {
+		tapped[t.axis] = true
+	}
+	for o := range dst.Len() {
+		unflatten(o, dst.Shape, at)
+		base := 0
+		for a, x := range at {
+			if !tapped[a] {
+				base += x * strides[a]
+			}
+		}
+		var sum float32
+		add(0, base, 1, &sum)
+		dst.SetFloat64(o, float64(sum))
 	}
 }

@@ -452,7 +452,8 @@ func TestConvertInstanceNormResize(t *testing.T) {
 		"tf_crop_and_resize":   {onnxwire.StringAttr("coordinate_transformation_mode", "tf_crop_and_resize"), onnxwire.StringAttr("mode", "linear")},
 		"exclude_outside":      {onnxwire.StringAttr("mode", "linear"), onnxwire.IntAttr("exclude_outside", 1)},
 		"not_larger":           {onnxwire.StringAttr("mode", "linear"), onnxwire.StringAttr("keep_aspect_ratio_policy", "not_larger")},
-		"axes":                 {onnxwire.StringAttr("mode", "linear"), onnxwire.IntsAttr("axes", 2, 3)},
+		"antialias":            {onnxwire.StringAttr("mode", "cubic"), onnxwire.IntAttr("antialias", 1)},
+		"repeated axes":        {onnxwire.StringAttr("mode", "linear"), onnxwire.IntsAttr("axes", 2, -2, 3, 1)},
 		"half_pixel_symmetric": {onnxwire.StringAttr("coordinate_transformation_mode", "half_pixel_symmetric")},
 	} {
 		g := onnxwire.Graph("g", [][]byte{onnxwire.NodeAttrs("Resize", "resize", []string{"x", "", "", "sizes"}, []string{"y"}, attrs...)},
