@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
@@ -135,7 +136,8 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 }
 
 // reused is an evaluation of the same inputs that another takes the
-// values of layers from: those of same, which compute alike in both.
+// values of layers from: those of same, which compute alike in both
+// from the same inputs, where their inputs are the same.
 type reused struct {
 	run  *Run
 	same map[*ir.Layer]bool
@@ -208,7 +210,7 @@ func (s *Searcher) evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions, from 
 		case *ops.Result:
 			continue
 		}
-		if from != nil && from.same[l] {
+		if from != nil && from.same[l] && from.sameInputs(run, s.an.Sources[l]) {
 			if left, ok := from.copyLayer(run, l, n, budget); ok {
 				budget = left
 				continue
@@ -306,6 +308,27 @@ func (s *Searcher) evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions, from 
 		run.Err = planned.clash()
 	}
 	return run
+}
+
+// sameInputs tells whether run holds what from's evaluation does at
+// each of srcs: type, shape and values, or no values in both.
+func (from *reused) sameInputs(run *Run, srcs []ir.Output) bool {
+	for _, src := range srcs {
+		x, y := run.Infos[src], from.run.Infos[src]
+		if x.Type != y.Type || !x.Shape.Equal(y.Shape) || !sameTensor(x.Value, y.Value) || !sameTensor(run.Values[src], from.run.Values[src]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameTensor tells whether x and y are both nil, or hold the same
+// elements.
+func sameTensor(x, y *ir.Tensor) bool {
+	if x == y {
+		return true
+	}
+	return x != nil && y != nil && x.Type == y.Type && slices.Equal(x.Shape, y.Shape) && string(x.Data) == string(y.Data)
 }
 
 // copyLayer sets in run the n outputs of l as from's evaluation has them,

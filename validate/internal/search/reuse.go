@@ -60,12 +60,16 @@ func (s *Searcher) opOf(l *ir.Layer) ops.Op {
 	return s.failedOp(l)
 }
 
-// alike are the layers whose values an evaluation under test computes
-// as one under ref does: those no Divide rounded otherwise reaches. The
-// test evaluation of a confirmation takes them from the reference one,
-// which halves its cost where the Divides are a model's shape arithmetic.
-// nil where the options differ in more than rounding, or test refuses
-// what ONNX refuses (of every layer, evaluated or not).
+// alike are the layers that compute under test as under ref from the
+// same inputs: all but the Divides rounded otherwise, and the layers
+// with bodies (If, Loop), whose Divides an evaluation rounds as it is
+// told. The test evaluation of a confirmation takes from the
+// reference one each such layer whose inputs are the reference's
+// (evaluate): the layers no Divide rounded otherwise reaches, and those
+// past where the difference vanished (a floor fix-up, a clip), which is
+// where a confirmation that shows nothing spends its time. nil where the
+// options differ in more than rounding, or test refuses what ONNX
+// refuses (of every layer, evaluated or not).
 func (s *Searcher) alike(ref, test RunOptions) map[*ir.Layer]bool {
 	if test.ONNX || ref.MaxTensorBytes != test.MaxTensorBytes || ref.MaxBytes != test.MaxBytes ||
 		ref.IntegersOnly != test.IntegersOnly || ref.DoubleReductions != test.DoubleReductions {
@@ -78,16 +82,10 @@ func (s *Searcher) alike(ref, test RunOptions) map[*ir.Layer]bool {
 	same := make(map[*ir.Layer]bool, len(s.an.Order))
 	for _, l := range s.an.Order {
 		op := s.opOf(l)
-		alike := !holdsBodies(op) // their Divides round as an evaluation says
+		same[l] = !holdsBodies(op) // their Divides round as an evaluation says
 		if d, ok := op.(*ops.Divide); ok {
-			alike = floors(ref, l, d) == floors(test, l, d)
+			same[l] = floors(ref, l, d) == floors(test, l, d)
 		}
-		for _, src := range s.an.Sources[l] {
-			if src.Layer != nil && !same[src.Layer] {
-				alike = false
-			}
-		}
-		same[l] = alike
 	}
 	if s.alikes == nil {
 		s.alikes = make(map[string]map[*ir.Layer]bool)

@@ -11,9 +11,9 @@ import (
 	"github.com/irdiv/irdiv/validate/internal/absint"
 )
 
-// reuseModel is x / 2 + 1 (flooring in the IR) beside x * 3, both
-// Results, for x: i32[?].
-func reuseModel(t *testing.T) (an *absint.Analysis, x, divide, sum, product *ir.Layer) {
+// reuseModel is x / 2 + 1 (flooring in the IR), x * 3 and (x / 2) * 0 +
+// x, all Results, for x: i32[?].
+func reuseModel(t *testing.T) (an *absint.Analysis, x, divide, sum, product, past *ir.Layer) {
 	t.Helper()
 	m := &ir.Model{}
 	xl := m.AddParameter("x", ir.I32, shapeinfer.MustParseShape("[?]"))
@@ -31,13 +31,16 @@ func reuseModel(t *testing.T) (an *absint.Analysis, x, divide, sum, product *ir.
 	divide = layer("Divide", "q", []ir.Attr{{Name: "m_pythondiv", Value: "true"}}, ir.Output{Layer: xl}, constant("two", 2))
 	sum = layer("Add", "sum", nil, ir.Output{Layer: divide}, constant("one", 1))
 	product = layer("Multiply", "product", nil, ir.Output{Layer: xl}, constant("three", 3))
+	vanished := layer("Multiply", "vanished", nil, ir.Output{Layer: divide}, constant("zero", 0))
+	past = layer("Add", "past", nil, ir.Output{Layer: vanished}, ir.Output{Layer: xl})
 	m.AddResult("sum_out", ir.Output{Layer: sum})
 	m.AddResult("product_out", ir.Output{Layer: product})
+	m.AddResult("past_out", ir.Output{Layer: past})
 	inf, err := ops.InferModel(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return absint.Analyze(m, inf, absint.Options{}), xl, divide, sum, product
+	return absint.Analyze(m, inf, absint.Options{}), xl, divide, sum, product, past
 }
 
 func truncatingDivides(*ir.Layer, *ops.Divide) bool { return false }
@@ -65,13 +68,13 @@ func sameRuns(t *testing.T, what string, got, want *Run, need map[*ir.Layer]bool
 }
 
 // TestReusedEvaluationsAgree: the test evaluation of a confirmation,
-// taking from the reference one the values of the layers no Divide
-// rounded otherwise reaches, computes what an evaluation of its own
-// does; it takes x * 3 from the reference, and computes x / 2 + 1 anew,
-// which floors there and truncates in the reference (-7 / 2 + 1 is -3,
-// not -2).
+// taking from the reference one the values of the layers whose inputs
+// are the reference's, computes what an evaluation of its own does; it
+// takes x * 3 from the reference, and (x / 2) * 0 + x, past where the
+// difference vanished, and computes x / 2 + 1 anew, which floors there
+// and truncates in the reference (-7 / 2 + 1 is -3, not -2).
 func TestReusedEvaluationsAgree(t *testing.T) {
-	an, x, divide, sum, product := reuseModel(t)
+	an, x, divide, sum, product, past := reuseModel(t)
 	in, err := ir.NewTensor(ir.I32, []int64{3})
 	if err != nil {
 		t.Fatal(err)
@@ -88,8 +91,10 @@ func TestReusedEvaluationsAgree(t *testing.T) {
 	want := s.Evaluate(inputs, testOpts)
 	got := s.evaluationAfter(inputs, s.evaluation(inputs), ref, refOpts, testOpts)
 	sameRuns(t, "reusing", got, want, s.reachingResults())
-	if p := (ir.Output{Layer: product}); got.Values[p] != ref.Values[p] {
-		t.Errorf("x * 3 was computed again, not taken from the reference")
+	for _, l := range []*ir.Layer{product, past} {
+		if out := (ir.Output{Layer: l}); got.Values[out] != ref.Values[out] {
+			t.Errorf("%s was computed again, not taken from the reference", l.Name)
+		}
 	}
 	if sumOut := (ir.Output{Layer: sum}); bytes.Equal(got.Values[sumOut].Data, ref.Values[sumOut].Data) {
 		t.Errorf("x / 2 + 1 is the reference's %v, which truncates", ref.Values[sumOut])
