@@ -265,6 +265,8 @@ type Analysis struct {
 	narrowings map[inputKey]Narrowing
 	current    map[inputKey]Narrowing
 	reaching   map[*ir.Layer]bool
+	// solver evaluates the requirements' bisections (solve).
+	solver *sym.Evaluator
 }
 
 // Options bound an analysis.

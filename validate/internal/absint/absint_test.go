@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/validate/internal/sym"
 )
 
@@ -65,6 +66,50 @@ func TestSummariesAreDistinct(t *testing.T) {
 		}
 		if d := a.B.Sub(a.All(x), a.All(x)); sym.NewProver(a.B, &a.Declared).Range(d) != sym.R(0, 0) {
 			t.Errorf("%s: a tensor's summary is not itself: %s", name, a.B.String(d))
+		}
+	}
+}
+
+// TestUnreadWeightsKeepTheirShape: a Const whose values were not read (a
+// model's weights, beyond validate's read limit) has the shape it
+// declares at every input shape, not dims that vary with the inputs. Its
+// dims were free symbols at other shapes, so a computed Reshape pattern
+// built from them could be 0 there, and the Reshape rule took the
+// output's dim to be that dim or the input dim a 0 copies: the channels
+// of swin_t's converted IR, 384 at the declared shapes, became [1,
+// 1.6e11] and six of its Divides got cpu/i64-narrowed notes its ONNX
+// model does not.
+func TestUnreadWeightsKeepTheirShape(t *testing.T) {
+	b := &propModel{m: &ir.Model{}}
+	x := b.param(ir.F32, "1..8,3,4")
+	w, err := ir.NewTensor(ir.F32, []int64{4, 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	weights := b.m.AddConst("weights", w)
+	// Unread, as ir.ReadOptions.MaxConstBytes leaves it.
+	weights.Constant = nil
+	y := b.one("MatMul", nil, x, ir.Output{Layer: weights}) // [B, 3, 6]
+	dim := func(axis int64) ir.Output {
+		return b.one("Unsqueeze", nil, b.one("Gather/opset8", nil, b.one("ShapeOf/opset3", nil, y), b.scalar(axis), b.scalar(0)), b.scalar(0))
+	}
+	// [B, 6, 3]: the 6 is read from y's shape, and a 0 there would copy
+	// y's dim 1, which is 3.
+	pattern := b.one("Concat", []string{"axis", "0"}, dim(0), dim(2), dim(1))
+	z := b.one("Reshape", []string{"special_zero", "true"}, y, pattern)
+	b.m.AddResult("z", z)
+	inf, err := ops.InferModel(b.m)
+	if err != nil {
+		t.Fatalf("the model does not infer: %v", err)
+	}
+	a := Analyze(b.m, inf, Options{})
+	v := a.Values[z]
+	if v == nil || v.Rank != 3 {
+		t.Fatalf("z has no dims: %+v", v)
+	}
+	for _, anyShape := range []bool{false, true} {
+		if got := a.Prover(anyShape).Range(v.Dims[1]); got != sym.R(6, 6) {
+			t.Errorf("z's dim 1 (any shape: %v) ranges %s, want 6 (%s)", anyShape, got, a.B.String(v.Dims[1]))
 		}
 	}
 }

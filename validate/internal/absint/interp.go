@@ -43,7 +43,15 @@ func (a *Analysis) transfer(l *ir.Layer) []*Value {
 		return []*Value{a.input(l, infos[0])}
 	case *ops.Const:
 		if o.Tensor == nil {
-			return fallback()
+			// Its values are not read (a model's weights), but its shape
+			// is the one it declares, whatever the inputs.
+			out := fallback()
+			if static, ok := infos[0].Shape.ToStatic(); ok && out[0].Rank == len(static) {
+				for i, d := range static {
+					out[0].Dims[i] = sym.Const(d)
+				}
+			}
+			return out
 		}
 		return []*Value{a.constant(o.Tensor)}
 	case *ops.Result:

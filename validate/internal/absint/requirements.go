@@ -120,7 +120,9 @@ func (a *Analysis) narrowing(q requirement, have map[inputKey]Narrowing) (inputK
 	if !ok {
 		return inputKey{}, 0, Narrowing{}, false
 	}
-	dir, ok := sym.NewProver(a.B, &a.Any).Monotone(q.e, s)
+	// a.decide ranges as a.Any does: require makes another where a
+	// narrowing changes a.Any.
+	dir, ok := a.decide.Monotone(q.e, s)
 	if !ok || dir == 0 {
 		return inputKey{}, 0, Narrowing{}, false
 	}
@@ -220,7 +222,12 @@ func (a *Analysis) solve(e sym.Expr, s sym.Sym, dir int, cur, r sym.Range) (lo, 
 	if !cur.Lo.IsFinite() || !cur.Hi.IsFinite() {
 		return 0, 0, false
 	}
-	ev := a.B.NewEvaluator()
+	// One evaluator for every bisection of the walk: each makes memory
+	// for the atoms it reaches, and a model has hundreds of requirements.
+	if a.solver == nil {
+		a.solver = a.B.NewEvaluator()
+	}
+	ev := a.solver
 	failed := false
 	at := func(v int64) int64 {
 		x, ok := ev.Eval(e, func(sym.Sym) int64 { return v }, nil)

@@ -94,7 +94,7 @@ func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref
 		modelRuns := func() bool {
 			if whole == 0 {
 				whole = 1
-				if s.runLayers >= len(s.an.Order) && !s.runs(inputs, opts) {
+				if s.runLayers >= len(s.an.Order) && !s.runs(s.evaluation(inputs), opts) {
 					whole = -1
 				}
 			}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
@@ -21,6 +23,13 @@ type Run struct {
 	// inference or evaluation fails); nil when it does, as far as irdiv
 	// can tell.
 	Err error
+	// overBudget is set where RunOptions.MaxBytes, the bound of all
+	// tensors together, left a tensor uncomputed: an evaluation of fewer
+	// layers might have computed it.
+	overBudget bool
+	// spent is what the layers computed beyond inference's folding took
+	// of RunOptions.MaxBytes, for an evaluation reusing this one.
+	spent map[*ir.Layer]int64
 }
 
 // RunOptions bound a concrete evaluation.
@@ -123,7 +132,28 @@ func infosOf(ts []*ir.Tensor) []ops.ValueInfo {
 
 // Evaluate runs the model on the inputs given for its Parameters.
 func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run {
-	run := &Run{Infos: make(map[ir.Output]ops.ValueInfo, len(s.an.Order)), Values: make(map[ir.Output]*ir.Tensor)}
+	return s.evaluate(inputs, o, nil)
+}
+
+// reused is an evaluation of the same inputs that another takes the
+// values of layers from: those of same, which compute alike in both
+// from the same inputs, where their inputs are the same.
+type reused struct {
+	run  *Run
+	same map[*ir.Layer]bool
+}
+
+// evaluate is Evaluate, taking from from the values of the layers it
+// says compute alike.
+func (s *Searcher) evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions, from *reused) *Run {
+	// Sized for the layers evaluated: a confirmation needs a model's
+	// branch around one Divide, and this map was a tenth of the memory
+	// validation allocated.
+	size := len(s.an.Order)
+	if o.Need != nil {
+		size = min(size, len(o.Need)+len(s.an.Inputs))
+	}
+	run := &Run{Infos: make(map[ir.Output]ops.ValueInfo, size), Values: make(map[ir.Output]*ir.Tensor, size)}
 	perTensor := cmp.Or(o.MaxTensorBytes, 16<<20)
 	budget := cmp.Or(o.MaxBytes, 256<<20)
 	dynamic := ops.ValueInfo{Type: ir.Dynamic, Shape: shapeinfer.DynamicRankShape()}
@@ -180,6 +210,12 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 		case *ops.Result:
 			continue
 		}
+		if from != nil && from.same[l] && from.sameInputs(run, s.an.Sources[l]) {
+			if left, ok := from.copyLayer(run, l, n, budget); ok {
+				budget = left
+				continue
+			}
+		}
 		if d, ok := op.(*ops.Divide); ok && o.Floor != nil {
 			copied := *d
 			copied.PythonDiv = o.Floor(l, d)
@@ -228,6 +264,8 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 			for _, o := range outs {
 				values = append(values, o.Value)
 			}
+		} else if known && ops.Evaluable(op) && !bodies && !fitsBudget(outs, perTensor, budget) && fitsBudget(outs, perTensor, math.MaxInt64) {
+			run.overBudget = true
 		} else if known && ops.Evaluable(op) && (bodies || fitsBudget(outs, perTensor, budget)) && (!o.IntegersOnly || integerOutputs(outs) || bodies) {
 			eo := ops.Options{MaxTensorBytes: perTensor, Threads: 1}
 			if bodies {
@@ -241,8 +279,16 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 				run.Err = &ops.LayerError{Layer: l, Err: err}
 				return run
 			}
+			spent := int64(0)
 			for _, t := range values {
-				budget -= int64(len(t.Data))
+				spent += int64(len(t.Data))
+			}
+			budget -= spent
+			if spent > 0 {
+				if run.spent == nil {
+					run.spent = make(map[*ir.Layer]int64)
+				}
+				run.spent[l] = spent
 			}
 		}
 		for i, info := range outs {
@@ -262,6 +308,52 @@ func (s *Searcher) Evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions) *Run 
 		run.Err = planned.clash()
 	}
 	return run
+}
+
+// sameInputs tells whether run holds what from's evaluation does at
+// each of srcs: type, shape and values, or no values in both.
+func (from *reused) sameInputs(run *Run, srcs []ir.Output) bool {
+	for _, src := range srcs {
+		x, y := run.Infos[src], from.run.Infos[src]
+		if x.Type != y.Type || !x.Shape.Equal(y.Shape) || !sameTensor(x.Value, y.Value) || !sameTensor(run.Values[src], from.run.Values[src]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameTensor tells whether x and y are both nil, or hold the same
+// elements.
+func sameTensor(x, y *ir.Tensor) bool {
+	if x == y {
+		return true
+	}
+	return x != nil && y != nil && x.Type == y.Type && slices.Equal(x.Shape, y.Shape) && string(x.Data) == string(y.Data)
+}
+
+// copyLayer sets in run the n outputs of l as from's evaluation has them,
+// and charges budget what they took there; ok is false, and run
+// unchanged, where from did not evaluate l.
+func (from *reused) copyLayer(run *Run, l *ir.Layer, n int, budget int64) (left int64, ok bool) {
+	if _, more := from.run.Infos[ir.Output{Layer: l, Index: n}]; more || from.run.spent[l] > budget {
+		// Outputs beyond those the analysis knows; or tensors that fit
+		// what was left there and not here, which this evaluation leaves
+		// uncomputed.
+		return budget, false
+	}
+	for i := range n {
+		if _, ok := from.run.Infos[ir.Output{Layer: l, Index: i}]; !ok {
+			return budget, false
+		}
+	}
+	for i := range n {
+		out := ir.Output{Layer: l, Index: i}
+		run.Infos[out] = from.run.Infos[out]
+		if t := from.run.Values[out]; t != nil {
+			run.Values[out] = t
+		}
+	}
+	return budget - from.run.spent[l], true
 }
 
 // failedOp is the op of a layer ops knows whose inference failed at the

@@ -67,6 +67,15 @@ type Searcher struct {
 	// masked is the first input of the last search where the Divide's
 	// operands were bad and every output the same both ways.
 	masked *Witness
+	// edgeRuns are the evaluations of the edge inputs that end every
+	// search, kept for the model's other searches (edgeEvaluation).
+	edgeRuns map[edgeRunKey]*Run
+	// needs are what a counter-example at each Divide evaluates (need),
+	// for the searches' many candidates.
+	needs map[*ir.Layer]map[*ir.Layer]bool
+	// alikes are the layers that compute alike under two roundings of
+	// the Divides (alike), by the roundings.
+	alikes map[string]map[*ir.Layer]bool
 }
 
 // LastMasked returns the first input of the last search under which the
@@ -340,7 +349,7 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 		if !ok {
 			continue
 		}
-		if w, ok := s.confirm(l, inputs, o); ok {
+		if w, ok := s.confirm(l, inputs, s.evaluation(inputs), o); ok {
 			return w, true
 		}
 	}
@@ -349,7 +358,9 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 	// dynamic shape) with one value, so x[-1] - x[0] is 0 in every
 	// assignment it makes. The edge inputs cycle through the small
 	// edgeInts. Each costs an evaluation of the model: in a large model,
-	// only where such a tensor reaches the Divide.
+	// only where such a tensor reaches the Divide. Every search of the
+	// model offers the same ones, whose evaluations are kept
+	// (edgeEvaluation).
 	summarized := slices.ContainsFunc(keys, func(k key) bool { return !k.dim && k.index < 0 })
 	for k := range crossChecks {
 		if !summarized && len(s.an.Order) > edgeModelLayers {
@@ -363,7 +374,7 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 		if !ok {
 			break
 		}
-		if w, ok := s.confirm(l, inputs, o); ok {
+		if w, ok := s.confirm(l, inputs, s.edgeEvaluation(k, inputs), o); ok {
 			return w, true
 		}
 	}
@@ -529,11 +540,11 @@ func (s *Searcher) build(as map[key]int64, fill float64, env *absint.Ranges) (ma
 	return out, true
 }
 
-// confirm evaluates the model both ways on inputs: the Divide's operands
-// must be bad somewhere in the reference evaluation, and the model's
-// outputs must differ (or the difference must flow into a layer irdiv
-// does not evaluate).
-func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query) (*Witness, bool) {
+// confirm evaluates the model both ways on inputs (through eval, which
+// evaluates them): the Divide's operands must be bad somewhere in the
+// reference evaluation, and the model's outputs must differ (or the
+// difference must flow into a layer irdiv does not evaluate).
+func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, eval func(RunOptions) *Run, o Query) (*Witness, bool) {
 	refOpts := o.Reference
 	var w *Witness
 	var ref *Run
@@ -554,7 +565,7 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query
 		if o.AtDivide {
 			refOpts.Stop = l
 		}
-		ref = s.Evaluate(inputs, refOpts)
+		ref = eval(refOpts)
 		if ref.Err != nil {
 			return nil, false
 		}
@@ -584,12 +595,12 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query
 		return w, true
 	}
 	refOpts.watch = nil
-	if !s.runs(inputs, refOpts) {
+	if !s.runs(eval, refOpts) {
 		return nil, false
 	}
 	testOpts := o.Test
 	testOpts.Need = refOpts.Need
-	test := s.Evaluate(inputs, testOpts)
+	test := s.evaluationAfter(inputs, eval, ref, refOpts, testOpts)
 	if test.Err != nil {
 		w.Fails = test.Err
 		return w, true
@@ -601,7 +612,8 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o Query
 		// differ there too, or a replay shows nothing (seeds 8079, 8445:
 		// a quotient off by one near 2^62, summed).
 		refOpts.DoubleReductions, testOpts.DoubleReductions = true, true
-		ref2, test2 := s.Evaluate(inputs, refOpts), s.Evaluate(inputs, testOpts)
+		ref2 := eval(refOpts)
+		test2 := s.evaluationAfter(inputs, eval, ref2, refOpts, testOpts)
 		if ref2.Err != nil || test2.Err != nil {
 			return nil, false
 		}
@@ -686,7 +698,21 @@ func (s *Searcher) reducesInDouble(need map[*ir.Layer]bool) bool {
 // The reference evaluation already covered the whole model where it
 // needed every layer (a chain of Divides), and costs nothing more; a
 // check the run budget cannot pay for finds no counter-example.
-func (s *Searcher) runs(inputs map[*ir.Layer]*ir.Tensor, ref RunOptions) bool {
+func (s *Searcher) runs(eval func(RunOptions) *Run, ref RunOptions) bool {
+	reaching := s.reachingResults()
+	if len(ref.Need) >= len(reaching) {
+		return true
+	}
+	if s.runLayers < len(s.an.Order) {
+		s.exhausted = true
+		return false
+	}
+	ref.Need, ref.Stop = reaching, nil
+	return eval(ref).Err == nil
+}
+
+// reachingResults are the layers some Result depends on.
+func (s *Searcher) reachingResults() map[*ir.Layer]bool {
 	if s.reaching == nil {
 		s.reaching = make(map[*ir.Layer]bool)
 		var stack []*ir.Layer
@@ -694,15 +720,7 @@ func (s *Searcher) runs(inputs map[*ir.Layer]*ir.Tensor, ref RunOptions) bool {
 			stack = s.markUpstream(s.reaching, r, stack)
 		}
 	}
-	if len(ref.Need) >= len(s.reaching) {
-		return true
-	}
-	if s.runLayers < len(s.an.Order) {
-		s.exhausted = true
-		return false
-	}
-	ref.Need, ref.Stop = s.reaching, nil
-	return s.Evaluate(inputs, ref).Err == nil
+	return s.reaching
 }
 
 // firstReached is the first layer, in order, that irdiv does not compute
@@ -763,6 +781,9 @@ func firstBad(x, y *ir.Tensor, out []int64, bad func(x, y int64) bool) (int, int
 // on l, and everything they depend on (l's own inputs among it). Other
 // branches of the model, which may fail on their own, are left out.
 func (s *Searcher) need(l *ir.Layer) map[*ir.Layer]bool {
+	if need, ok := s.needs[l]; ok {
+		return need
+	}
 	after := map[*ir.Layer]bool{l: true}
 	for _, m := range s.an.Order {
 		for _, src := range s.an.Sources[m] {
@@ -778,6 +799,10 @@ func (s *Searcher) need(l *ir.Layer) map[*ir.Layer]bool {
 			stack = s.markUpstream(need, m, stack) // a Result
 		}
 	}
+	if s.needs == nil {
+		s.needs = make(map[*ir.Layer]map[*ir.Layer]bool)
+	}
+	s.needs[l] = need
 	return need
 }
 
