@@ -21,40 +21,42 @@ func FuzzReadIR(f *testing.F) {
 		f.Add(seed.Data, seed.Sibling(".bin"))
 	}
 	f.Fuzz(func(t *testing.T, xml, weights []byte) {
-		dir := t.TempDir()
-		path := filepath.Join(dir, "m.xml")
-		if err := os.WriteFile(path, xml, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		// No weights is no .bin file, which ReadBytes takes as nil.
-		if len(weights) == 0 {
-			weights = nil
-		} else if err := os.WriteFile(filepath.Join(dir, "m.bin"), weights, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		fromFile, fileErr := ReadFile(path, ReadOptions{})
-		m, err := ReadBytes(xml, weights, ReadOptions{})
-		if (err == nil) != (fileErr == nil) {
-			t.Fatalf("ReadBytes: %v; ReadFile: %v", err, fileErr)
-		}
-		if err == nil && len(fromFile.Layers) != len(m.Layers) {
-			t.Fatalf("ReadFile read %d layers, ReadBytes %d", len(fromFile.Layers), len(m.Layers))
-		}
-		if err != nil || m.WeightsMissing {
-			return
-		}
-		x, b, err := Encode(m)
-		if err != nil {
-			// The one model that reads but cannot be written back has a
-			// Const whose type the reader does not decode.
-			if !undecodedConst(m) {
-				t.Fatalf("encoding a model that reads: %v", err)
+		testutil.Bounded(t, "FuzzReadIR", func() {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "m.xml")
+			if err := os.WriteFile(path, xml, 0o644); err != nil {
+				t.Fatal(err)
 			}
-			return
-		}
-		if _, err := ReadBytes(x, b, ReadOptions{}); err != nil {
-			t.Fatalf("re-reading an encoded model: %v\n%s", err, x)
-		}
+			// No weights is no .bin file, which ReadBytes takes as nil.
+			if len(weights) == 0 {
+				weights = nil
+			} else if err := os.WriteFile(filepath.Join(dir, "m.bin"), weights, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fromFile, fileErr := ReadFile(path, ReadOptions{})
+			m, err := ReadBytes(xml, weights, ReadOptions{})
+			if (err == nil) != (fileErr == nil) {
+				t.Fatalf("ReadBytes: %v; ReadFile: %v", err, fileErr)
+			}
+			if err == nil && len(fromFile.Layers) != len(m.Layers) {
+				t.Fatalf("ReadFile read %d layers, ReadBytes %d", len(fromFile.Layers), len(m.Layers))
+			}
+			if err != nil || m.WeightsMissing {
+				return
+			}
+			x, b, err := Encode(m)
+			if err != nil {
+				// The one model that reads but cannot be written back has a
+				// Const whose type the reader does not decode.
+				if !undecodedConst(m) {
+					t.Fatalf("encoding a model that reads: %v", err)
+				}
+				return
+			}
+			if _, err := ReadBytes(x, b, ReadOptions{}); err != nil {
+				t.Fatalf("re-reading an encoded model: %v\n%s", err, x)
+			}
+		})
 	})
 }
 

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/irdiv/irdiv/internal/testutil"
+
 	"github.com/irdiv/irdiv/internal/onnxwire"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
@@ -51,38 +53,40 @@ func FuzzImportNodes(f *testing.F) {
 		f.Add(uint8(op), uint8(0), plain, []byte(nil))
 	}
 	f.Fuzz(func(t *testing.T, op, opset uint8, ins, attrs []byte) {
-		data, desc := onnxwire.HostileModel(opTypes[int(op)%len(opTypes)], opset, ins, attrs)
-		defer func() {
-			if p := recover(); p != nil {
-				t.Fatalf("%s: panic: %v\n%s", desc, p, debug.Stack())
-			}
-		}()
-		m, err := Read(data, ReadOptions{MaxTensorBytes: 1 << 20})
-		if err != nil {
-			return
-		}
-		model, err := Import(m, ImportOptions{})
-		faithful, ferr := Convert(m)
-		if (err == nil) != (ferr == nil) {
-			t.Fatalf("%s: imports as OpenVINO does (%v) but not faithfully (%v), or the other way", desc, err, ferr)
-		}
-		if err != nil {
-			return
-		}
-		for _, mm := range []*ir.Model{model, faithful} {
-			x, bin, err := ir.Encode(mm)
+		testutil.Bounded(t, "FuzzImportNodes", func() {
+			data, desc := onnxwire.HostileModel(opTypes[int(op)%len(opTypes)], opset, ins, attrs)
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("%s: panic: %v\n%s", desc, p, debug.Stack())
+				}
+			}()
+			m, err := Read(data, ReadOptions{MaxTensorBytes: 1 << 20})
 			if err != nil {
-				t.Fatalf("%s: encoding: %v", desc, err)
+				return
 			}
-			back, err := ir.ReadBytes(x, bin, ir.ReadOptions{})
+			model, err := Import(m, ImportOptions{})
+			faithful, ferr := Convert(m)
+			if (err == nil) != (ferr == nil) {
+				t.Fatalf("%s: imports as OpenVINO does (%v) but not faithfully (%v), or the other way", desc, err, ferr)
+			}
 			if err != nil {
-				t.Fatalf("%s: reading the IR back: %v\n%s", desc, err, x)
+				return
 			}
-			_, inMemory := ops.InferModel(mm)
-			if _, err := ops.InferModel(back); (err == nil) != (inMemory == nil) {
-				t.Fatalf("%s: inferring the IR read back: %v; the model imported: %v\n%s", desc, err, inMemory, x)
+			for _, mm := range []*ir.Model{model, faithful} {
+				x, bin, err := ir.Encode(mm)
+				if err != nil {
+					t.Fatalf("%s: encoding: %v", desc, err)
+				}
+				back, err := ir.ReadBytes(x, bin, ir.ReadOptions{})
+				if err != nil {
+					t.Fatalf("%s: reading the IR back: %v\n%s", desc, err, x)
+				}
+				_, inMemory := ops.InferModel(mm)
+				if _, err := ops.InferModel(back); (err == nil) != (inMemory == nil) {
+					t.Fatalf("%s: inferring the IR read back: %v; the model imported: %v\n%s", desc, err, inMemory, x)
+				}
 			}
-		}
+		})
 	})
 }
 

@@ -61,37 +61,39 @@ func FuzzReadONNX(f *testing.F) {
 		f.Add(seed.Data, y)
 	}
 	f.Fuzz(func(t *testing.T, data, external []byte) {
-		dir := t.TempDir()
-		path := filepath.Join(dir, "model.onnx")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "y.bin"), external, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		m, err := ReadFile(path, ReadOptions{MaxTensorBytes: 1 << 20})
-		if err != nil {
-			return
-		}
-		if _, err := Import(m, ImportOptions{}); err != nil {
-			return
-		}
-		model, err := Convert(m)
-		if err != nil {
-			t.Fatalf("imported as OpenVINO does but not faithfully: %v", err)
-		}
-		x, bin, err := ir.Encode(model)
-		if err != nil {
-			t.Fatalf("encoding a converted model: %v", err)
-		}
-		back, err := ir.ReadBytes(x, bin, ir.ReadOptions{})
-		if err != nil {
-			t.Fatalf("reading a converted model back: %v\n%s", err, x)
-		}
-		_, inMemory := ops.InferModel(model)
-		if _, err := ops.InferModel(back); (err == nil) != (inMemory == nil) {
-			t.Fatalf("inferring a converted model read back: %v; the model converted: %v\n%s", err, inMemory, x)
-		}
+		testutil.Bounded(t, "FuzzReadONNX", func() {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "model.onnx")
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "y.bin"), external, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			m, err := ReadFile(path, ReadOptions{MaxTensorBytes: 1 << 20})
+			if err != nil {
+				return
+			}
+			if _, err := Import(m, ImportOptions{}); err != nil {
+				return
+			}
+			model, err := Convert(m)
+			if err != nil {
+				t.Fatalf("imported as OpenVINO does but not faithfully: %v", err)
+			}
+			x, bin, err := ir.Encode(model)
+			if err != nil {
+				t.Fatalf("encoding a converted model: %v", err)
+			}
+			back, err := ir.ReadBytes(x, bin, ir.ReadOptions{})
+			if err != nil {
+				t.Fatalf("reading a converted model back: %v\n%s", err, x)
+			}
+			_, inMemory := ops.InferModel(model)
+			if _, err := ops.InferModel(back); (err == nil) != (inMemory == nil) {
+				t.Fatalf("inferring a converted model read back: %v; the model converted: %v\n%s", err, inMemory, x)
+			}
+		})
 	})
 }
 

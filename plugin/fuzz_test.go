@@ -35,60 +35,62 @@ func FuzzInferModel(f *testing.F) {
 		f.Add(seed.Data, seed.Sibling(".bin"))
 	}
 	f.Fuzz(func(t *testing.T, xml, bin []byte) {
-		dir := t.TempDir()
-		path := filepath.Join(dir, "m.xml")
-		if err := os.WriteFile(path, xml, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if len(bin) > 0 {
-			if err := os.WriteFile(filepath.Join(dir, "m.bin"), bin, 0o644); err != nil {
+		testutil.Bounded(t, "FuzzInferModel", func() {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "m.xml")
+			if err := os.WriteFile(path, xml, 0o644); err != nil {
 				t.Fatal(err)
 			}
-		}
-		m, err := ir.ReadFile(path, ir.ReadOptions{MaxNodes: 1 << 14})
-		if err != nil {
-			return
-		}
-		if _, err := ops.InferModel(m); err != nil {
-			return
-		}
-		cm, err := NewCore().CompileModel(m, Config{Options: ops.Options{MaxTensorBytes: 1 << 20, Threads: 1, MaxBodyRuns: 1 << 12}})
-		if err != nil {
-			return
-		}
-		req := cm.NewInferRequest()
-		for _, p := range cm.Inputs() {
-			dims := make([]int64, len(p.Shape.Dims))
-			for i, d := range p.Shape.Dims {
-				dims[i] = max(d.Min, min(d.Max, 1))
+			if len(bin) > 0 {
+				if err := os.WriteFile(filepath.Join(dir, "m.bin"), bin, 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
-			n, err := ir.NumElements(dims)
-			if err != nil || n > 1<<12 || !p.Type.IsNumeric() {
-				return
-			}
-			in, err := ir.NewTensor(p.Type, dims)
+			m, err := ir.ReadFile(path, ir.ReadOptions{MaxNodes: 1 << 14})
 			if err != nil {
 				return
 			}
-			for i := range in.Data {
-				in.Data[i] = byte(i*37 + 1) // never an all-zero element
-			}
-			if err := req.SetInputTensor(p.Index, in); err != nil {
+			if _, err := ops.InferModel(m); err != nil {
 				return
 			}
-		}
-		if err := req.Infer(); err != nil {
-			return
-		}
-		for i := range cm.Outputs() {
-			out, err := req.OutputTensor(i)
+			cm, err := NewCore().CompileModel(m, Config{Options: ops.Options{MaxTensorBytes: 1 << 20, Threads: 1, MaxBodyRuns: 1 << 12}})
 			if err != nil {
-				t.Fatalf("output %d after a successful Infer: %v", i, err)
+				return
 			}
-			n, err := ir.NumElements(out.Shape)
-			if size, _ := ir.ByteSize(out.Type, n); err != nil || size != int64(len(out.Data)) {
-				t.Fatalf("output %d: %s%v with %d bytes", i, out.Type, out.Shape, len(out.Data))
+			req := cm.NewInferRequest()
+			for _, p := range cm.Inputs() {
+				dims := make([]int64, len(p.Shape.Dims))
+				for i, d := range p.Shape.Dims {
+					dims[i] = max(d.Min, min(d.Max, 1))
+				}
+				n, err := ir.NumElements(dims)
+				if err != nil || n > 1<<12 || !p.Type.IsNumeric() {
+					return
+				}
+				in, err := ir.NewTensor(p.Type, dims)
+				if err != nil {
+					return
+				}
+				for i := range in.Data {
+					in.Data[i] = byte(i*37 + 1) // never an all-zero element
+				}
+				if err := req.SetInputTensor(p.Index, in); err != nil {
+					return
+				}
 			}
-		}
+			if err := req.Infer(); err != nil {
+				return
+			}
+			for i := range cm.Outputs() {
+				out, err := req.OutputTensor(i)
+				if err != nil {
+					t.Fatalf("output %d after a successful Infer: %v", i, err)
+				}
+				n, err := ir.NumElements(out.Shape)
+				if size, _ := ir.ByteSize(out.Type, n); err != nil || size != int64(len(out.Data)) {
+					t.Fatalf("output %d: %s%v with %d bytes", i, out.Type, out.Shape, len(out.Data))
+				}
+			}
+		})
 	})
 }

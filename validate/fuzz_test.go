@@ -70,37 +70,39 @@ func FuzzValidate(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, xml, bin []byte, withONNX bool) {
-		dir := t.TempDir()
-		path := filepath.Join(dir, "m.xml")
-		if err := os.WriteFile(path, xml, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if len(bin) > 0 {
-			if err := os.WriteFile(filepath.Join(dir, "m.bin"), bin, 0o644); err != nil {
+		testutil.Bounded(t, "FuzzValidate", func() {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "m.xml")
+			if err := os.WriteFile(path, xml, 0o644); err != nil {
 				t.Fatal(err)
 			}
-		}
-		m, err := ir.ReadFile(path, ir.ReadOptions{MaxNodes: 1 << 14, MaxConstBytes: 1 << 16})
-		if err != nil {
-			return
-		}
-		opts := Options{}
-		if withONNX {
-			opts.ONNX = divONNX
-		}
-		r := Model(m, "fuzz.xml", opts)
-		layers := make(map[*ir.Layer]bool)
-		for _, l := range m.Layers {
-			layers[l] = true
-		}
-		for _, f := range r.Findings {
-			if f.Severity > Error || f.Code == "" || f.Message == "" || f.Layer != nil && !layers[f.Layer] {
-				t.Fatalf("finding %+v", f)
+			if len(bin) > 0 {
+				if err := os.WriteFile(filepath.Join(dir, "m.bin"), bin, 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
-		}
-		if _, err := json.Marshal(r); err != nil {
-			t.Fatalf("report to JSON: %v", err)
-		}
+			m, err := ir.ReadFile(path, ir.ReadOptions{MaxNodes: 1 << 14, MaxConstBytes: 1 << 16})
+			if err != nil {
+				return
+			}
+			opts := Options{}
+			if withONNX {
+				opts.ONNX = divONNX
+			}
+			r := Model(m, "fuzz.xml", opts)
+			layers := make(map[*ir.Layer]bool)
+			for _, l := range m.Layers {
+				layers[l] = true
+			}
+			for _, f := range r.Findings {
+				if f.Severity > Error || f.Code == "" || f.Message == "" || f.Layer != nil && !layers[f.Layer] {
+					t.Fatalf("finding %+v", f)
+				}
+			}
+			if _, err := json.Marshal(r); err != nil {
+				t.Fatalf("report to JSON: %v", err)
+			}
+		})
 	})
 }
 
@@ -122,23 +124,25 @@ func FuzzValidateONNX(f *testing.F) {
 		f.Add(seed.Data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		om, err := onnx.Read(data, onnx.ReadOptions{MaxTensorBytes: 1 << 20})
-		if err != nil {
-			return
-		}
-		m, err := onnx.Import(om, onnx.ImportOptions{})
-		if err != nil {
-			return
-		}
-		r := Model(m, "fuzz.onnx", Options{MaxTensorBytes: 1 << 20})
-		for _, f := range r.Findings {
-			if f.Severity > Error {
-				t.Fatalf("severity %d", f.Severity)
+		testutil.Bounded(t, "FuzzValidateONNX", func() {
+			om, err := onnx.Read(data, onnx.ReadOptions{MaxTensorBytes: 1 << 20})
+			if err != nil {
+				return
 			}
-		}
-		if _, err := json.Marshal(r); err != nil {
-			t.Fatal(err)
-		}
+			m, err := onnx.Import(om, onnx.ImportOptions{})
+			if err != nil {
+				return
+			}
+			r := Model(m, "fuzz.onnx", Options{MaxTensorBytes: 1 << 20})
+			for _, f := range r.Findings {
+				if f.Severity > Error {
+					t.Fatalf("severity %d", f.Severity)
+				}
+			}
+			if _, err := json.Marshal(r); err != nil {
+				t.Fatal(err)
+			}
+		})
 	})
 }
 
@@ -161,27 +165,29 @@ func FuzzValidateNodes(f *testing.F) {
 		f.Add(uint8(op), uint8(0), plain, []byte(nil), false)
 	}
 	f.Fuzz(func(t *testing.T, op, opset uint8, ins, attrs []byte, compare bool) {
-		data, desc := onnxwire.HostileModel(onnxwire.OpTypes[int(op)%len(onnxwire.OpTypes)], opset, ins, attrs)
-		om, err := onnx.Read(data, onnx.ReadOptions{MaxTensorBytes: 1 << 20})
-		if err != nil {
-			return
-		}
-		m, err := onnx.Import(om, onnx.ImportOptions{})
-		if err != nil {
-			return
-		}
-		opts := Options{MaxTensorBytes: 1 << 20, Imported: true}
-		if compare {
-			opts.ONNX = om
-		}
-		r := Model(m, "fuzz.onnx", opts)
-		for _, f := range r.Findings {
-			if f.Severity > Error || f.Code == "" || f.Message == "" {
-				t.Fatalf("%s: finding %+v", desc, f)
+		testutil.Bounded(t, "FuzzValidateNodes", func() {
+			data, desc := onnxwire.HostileModel(onnxwire.OpTypes[int(op)%len(onnxwire.OpTypes)], opset, ins, attrs)
+			om, err := onnx.Read(data, onnx.ReadOptions{MaxTensorBytes: 1 << 20})
+			if err != nil {
+				return
 			}
-		}
-		if _, err := json.Marshal(r); err != nil {
-			t.Fatalf("%s: report to JSON: %v", desc, err)
-		}
+			m, err := onnx.Import(om, onnx.ImportOptions{})
+			if err != nil {
+				return
+			}
+			opts := Options{MaxTensorBytes: 1 << 20, Imported: true}
+			if compare {
+				opts.ONNX = om
+			}
+			r := Model(m, "fuzz.onnx", opts)
+			for _, f := range r.Findings {
+				if f.Severity > Error || f.Code == "" || f.Message == "" {
+					t.Fatalf("%s: finding %+v", desc, f)
+				}
+			}
+			if _, err := json.Marshal(r); err != nil {
+				t.Fatalf("%s: report to JSON: %v", desc, err)
+			}
+		})
 	})
 }
