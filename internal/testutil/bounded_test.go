@@ -8,6 +8,9 @@ import (
 	"time"
 )
 
+// held is the heap the child of TestBoundedStopsWhatRunsTooLong grows.
+var held [][]byte
+
 // TestBoundedStopsWhatRunsTooLong: a body that never ends, or that holds
 // more heap than allowed, brings the process down naming the input; one
 // within the bounds runs as it is. The first two run in a child process,
@@ -19,9 +22,8 @@ func TestBoundedStopsWhatRunsTooLong(t *testing.T) {
 			if mode == "hang" {
 				select {}
 			}
-			var keep [][]byte
 			for {
-				keep = append(keep, make([]byte, 1<<20))
+				held = append(held, make([]byte, 1<<20))
 				time.Sleep(time.Millisecond)
 			}
 		})

@@ -8,9 +8,11 @@
 // the rules live one file per op family, named as ops' file of that
 // family (binary.go, compare.go, unary.go, convert.go, divide.go,
 // shapeof.go, reshape.go, gather_slice.go, concat_split.go, broadcast.go,
-// range.go, pad.go, reduce.go, matmul.go, conv_pool.go, interpolate.go),
-// registered in one table keyed by op type (table.go); an op without a
-// rule is opaque on purpose (opaqueOps), its outputs new symbols. The
+// range.go, pad.go, reduce.go, matmul.go, conv_pool.go, interpolate.go,
+// controlflow.go: If and Loop, whose bodies are walked with the values
+// that reach them), registered in one table keyed by op type (table.go);
+// an op without a rule is opaque on purpose (opaqueOps), its outputs new
+// symbols. The
 // walk (interp.go), the values (absint.go), what moving ops share
 // (move.go) and float ranges (floats.go) are the interpreter's own. A rule must be sound: the property tests of
 // rules_test.go evaluate each op concretely (package ops) on random and
