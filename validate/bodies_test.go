@@ -66,6 +66,24 @@ var bodyModels = []struct {
 		want: map[string]Code{"half": FloorTruncAgree},
 	},
 	{
+		// if x >= 0: x / 2 else: 0 - x: the branch runs where x is not
+		// negative, which it knows.
+		name: "if-guard",
+		g: new(graph).input("x", onnxwire.Int64).
+			i64("zero", []int64{}, 0).
+			node("GreaterOrEqual", []string{"x", "zero"}, "cond").
+			node("If", []string{"cond"}, "out",
+				onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+					onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
+					onnxwire.Node("Div", "guarded", []string{"x", "two"}, []string{"guarded"}),
+				}, nil, nil, [][]byte{onnxwire.Rankless("guarded", onnxwire.Int64)})),
+				onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+					onnxwire.Node("Sub", "negated", []string{"zero", "x"}, []string{"negated"}),
+				}, nil, nil, [][]byte{onnxwire.Rankless("negated", onnxwire.Int64)}))).
+			output("out", onnxwire.Int64),
+		want: map[string]Code{"guarded": FloorTruncAgree},
+	},
+	{
 		// Three iterations of v += x / 3 (x invariant: -1 gives -1 / 3)
 		// and of w += i / 2 (the iteration is never negative).
 		name: "loop",

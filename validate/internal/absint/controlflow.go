@@ -3,6 +3,7 @@ package absint
 import (
 	"maps"
 	"math"
+	"slices"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
@@ -27,12 +28,24 @@ import (
 // ifValues walks both branches of an If and joins their outputs.
 func ifValues(a *Analysis, c *call) []*Value {
 	f := c.op.(*ops.If)
+	cond := c.ins[0]
+	var pick sym.Expr
+	switch {
+	case cond.Int && cond.Elems != nil && len(cond.Elems) == 1:
+		pick = cond.Elems[0]
+	case cond.Int && cond.Elems == nil && cond.Rank == 0:
+		pick = a.All(cond)
+	default:
+		pick = a.fresh(c.l, sym.R(0, 1), "the condition")
+	}
 	var branches [][]*Value
-	for _, b := range f.Bodies(a.inputInfos(c.l)) {
+	for k, b := range f.Bodies(a.inputInfos(c.l)) {
+		// then_body runs where the condition holds, else_body where it
+		// fails: each knows it of what it reads (where(x >= 0, x / 2, 0)).
 		params := make([]*Value, len(b.Feeds))
 		for p, ext := range b.Feeds {
 			if ext >= 0 && ext < len(c.ins) {
-				params[p] = c.ins[ext]
+				params[p] = a.assumed(c.ins[ext], pick, k == 0)
 			}
 		}
 		res := a.walkBody(c.l, b, params)
@@ -47,22 +60,52 @@ func ifValues(a *Analysis, c *call) []*Value {
 	if len(branches) != 2 || len(branches[0]) != len(branches[1]) {
 		return nil
 	}
-	cond := c.ins[0]
-	var pick sym.Expr
-	switch {
-	case cond.Int && cond.Elems != nil && len(cond.Elems) == 1:
-		pick = cond.Elems[0]
-	case cond.Int && cond.Elems == nil && cond.Rank == 0:
-		pick = a.All(cond)
-	default:
-		pick = a.fresh(c.l, sym.R(0, 1), "the condition")
-	}
 	out := make([]*Value, len(branches[0]))
 	for i := range out {
 		out[i] = a.join(pick, branches[0][i], branches[1][i], c.out(i))
 		if out[i] == nil {
 			out[i] = a.opaque(c.l, i, c.out(i))
 		}
+	}
+	return out
+}
+
+// assumed is v where the comparison that made c holds (or fails): its
+// dims and elements narrowed as assume narrows them; v itself where that
+// changes nothing.
+func (a *Analysis) assumed(v *Value, c sym.Expr, holds bool) *Value {
+	var out *Value
+	change := func(e sym.Expr) sym.Expr {
+		n := a.assume(e, c, holds)
+		if out == nil && !n.Equal(e) {
+			copied := *v
+			copied.Dims, copied.Elems = slices.Clone(v.Dims), slices.Clone(v.Elems)
+			copied.summary = nil
+			out = &copied
+		}
+		return n
+	}
+	dims := make([]sym.Expr, len(v.Dims))
+	for i, d := range v.Dims {
+		dims[i] = change(d)
+	}
+	elems := make([]sym.Expr, len(v.Elems))
+	for i, e := range v.Elems {
+		elems[i] = change(e)
+	}
+	all := v.all
+	if v.Int && v.Elems == nil {
+		all = change(v.all)
+	}
+	if out == nil {
+		return v
+	}
+	out.Dims, out.Elems, out.all = dims, elems, all
+	if v.Elems == nil {
+		out.Elems = nil
+	}
+	if v.Dims == nil {
+		out.Dims = nil
 	}
 	return out
 }
@@ -124,8 +167,10 @@ func loopValues(a *Analysis, c *call) []*Value {
 	b := bodies[0]
 	// A negative trip count bounds nothing.
 	iterations := sym.R(0, math.MaxInt64)
-	if trip := a.decide.Range(a.All(c.ins[0])); c.ins[0].Int && trip.Lo.AtLeast(0) && trip.Hi.IsFinite() && trip.Hi.AtLeast(1) {
-		iterations = sym.R(0, trip.Hi.V-1)
+	if c.ins[0].Int {
+		if trip := a.decide.Range(a.All(c.ins[0])); trip.Lo.AtLeast(0) && trip.Hi.IsFinite() && trip.Hi.AtLeast(1) {
+			iterations = sym.R(0, trip.Hi.V-1)
+		}
 	}
 	ranges := make([]sym.Range, len(b.Feeds))
 	known := make([]bool, len(b.Feeds))
