@@ -828,9 +828,12 @@ type Body struct {
 	// dims of any size).
 	Params []ValueInfo
 	// Outputs gives, per output of the layer, the body Result (by
-	// position in Model.Results()) that is its value: an If's outputs
-	// only, a Loop's being of many iterations (nil).
+	// position in Model.Results()) that gives it: an If's output is that
+	// Result's value; a Loop's, its value after the last iteration (for
+	// a loop-carried value, its initial one where no iteration runs), or
+	// where Concat marks it, its values of every iteration concatenated.
 	Outputs []int
+	Concat  []bool
 }
 
 // Bodies returns the two branches of an If, fed by in.
@@ -878,6 +881,10 @@ func (lp *Loop) Bodies(in []ValueInfo) []Body {
 		}
 	}
 	body.Params = params
+	for _, o := range lp.out {
+		body.Outputs = append(body.Outputs, o.result)
+		body.Concat = append(body.Concat, o.concat)
+	}
 	return []Body{body}
 }
 

@@ -128,6 +128,17 @@ func TestDifferentialCases(t *testing.T) {
 			was: vError, wants: []string{vPossible, vAgree},
 		},
 		{
+			// 5 / -3 of constants was computed (folded) with the IR's
+			// floor, -2, and -2 / 2 "exact", where ONNX divides -1 by 2;
+			// the cross-check passes over a Divide of constants (found
+			// reading the analysis, with the Loop case above).
+			name: "a Divide of constants divides as ONNX does",
+			g: new(graph).input("y", onnxwire.Int64).i64("five", []int64{}, 5).i64("m3", []int64{}, -3).i64("two", []int64{}, 2).
+				node("Div", []string{"five", "m3"}, "q").node("Div", []string{"q", "two"}, "div").node("Add", []string{"div", "y"}, "out").
+				output("out", onnxwire.Int64),
+			was: vAgree, wants: []string{vError},
+		},
+		{
 			// Two Wheres of the same branches picked by different
 			// conditions were one atom, Select(x, y), so their difference
 			// was 0 and (w1 - w2) / 2 "proven": x = -3, y = 0 gives -3 / 2.

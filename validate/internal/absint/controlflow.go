@@ -22,8 +22,8 @@ import (
 // reads the same tensor), and stands for every iteration at once: its
 // loop-carried values are new symbols of a range that every iteration
 // keeps (loopValues), of any dims of their rank, the current iteration
-// any number from 0 to the trip count less one. Its outputs, of many
-// iterations, stay opaque.
+// any number from 0 to the trip count less one. Its outputs are within
+// the ranges of what the body gives.
 
 // ifValues walks both branches of an If and joins their outputs.
 func ifValues(a *Analysis, c *call) []*Value {
@@ -157,7 +157,7 @@ const (
 // gives back nothing outside it (then, by induction, no iteration does);
 // after loopIterations walks, any value of its type. The current
 // iteration is at most the trip count less one, where that is known. The
-// Loop's outputs stay opaque.
+// Loop's outputs are within what the walk that holds gives (loopOutputs).
 func loopValues(a *Analysis, c *call) []*Value {
 	lp := c.op.(*ops.Loop)
 	bodies := lp.Bodies(a.inputInfos(c.l))
@@ -201,7 +201,7 @@ func loopValues(a *Analysis, c *call) []*Value {
 		}
 		res := a.walkBody(c.l, b, params)
 		if last {
-			return nil
+			return a.loopOutputs(c, b, res, ranges, known)
 		}
 		stable := true
 		for p, r := range b.Back {
@@ -218,9 +218,36 @@ func loopValues(a *Analysis, c *call) []*Value {
 			}
 		}
 		if stable {
-			return nil
+			return a.loopOutputs(c, b, res, ranges, known)
 		}
 	}
+}
+
+// loopOutputs are the values of a Loop's outputs, from the walk of its
+// body that holds for every iteration (res, its Results): each element of
+// a scan output is one of some iteration's Result, a last value is one of
+// the last iteration's, or for a loop-carried value its initial one
+// (ranges, where known). Their elements are followed as one, within
+// those ranges; their dims are as inference gives them.
+func (a *Analysis) loopOutputs(c *call, b ops.Body, res []*Value, ranges []sym.Range, known []bool) []*Value {
+	out := make([]*Value, len(b.Outputs))
+	for i, r := range b.Outputs {
+		v := a.opaque(c.l, i, c.out(i))
+		out[i] = v
+		if !v.Int || r >= len(res) || res[r] == nil || !res[r].Int {
+			continue
+		}
+		got := a.decide.Range(a.All(res[r]))
+		if !b.Concat[i] {
+			p := slices.Index(b.Back, r)
+			if p < 0 || !known[p] {
+				continue // no iteration: a value the body does not give
+			}
+			got = hullRange(got, ranges[p])
+		}
+		v.all = a.fresh(c.l, intersect(got, typeRange(v.Type)), "an output of the Loop")
+	}
+	return out
 }
 
 // loopValue is a value of a Loop body's Parameter p of elements within r:

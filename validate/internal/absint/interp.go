@@ -218,6 +218,14 @@ func (a *Analysis) fold(l *ir.Layer, op ops.Op, ins []*Value) []*Value {
 		}
 		tensors[i] = v.Tensor
 	}
+	if d, ok := op.(*ops.Divide); ok && a.opts.ONNX && d.PythonDiv {
+		// A model from ONNX divides as ONNX does (divide.go): 5 / -3 is
+		// -1 there, and the floor's -2 would make -2 / 2 "exact" where
+		// ONNX divides -1 by 2.
+		copied := *d
+		copied.PythonDiv = false
+		op = &copied
+	}
 	res, err := ops.Evaluate(op, tensors, ops.Options{MaxTensorBytes: foldBytes})
 	if err != nil {
 		if !errors.Is(err, ir.ErrTooLarge) && !errors.Is(err, ops.ErrUnsupportedOp) && !errors.Is(err, ops.ErrType) &&

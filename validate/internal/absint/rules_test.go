@@ -477,7 +477,7 @@ var propertyCases = []propertyCase{
 			next := bb.one("Add", nil, bb.one("Divide", []string{"m_pythondiv", "true"}, p[2], bb.scalar(2)), bb.scalar(1))
 			return []ir.Output{next, bb.one("Multiply", nil, next, bb.scalar(3))}
 		})
-		return []ir.Output{grows[1], keeps[1]}
+		return []ir.Output{grows[0], grows[1], keeps[0], keeps[1]}
 	}},
 	{"Select", "conditions of their own", func(b *propModel) []ir.Output {
 		// The same branches picked by two conditions, and by two elements
