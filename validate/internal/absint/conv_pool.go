@@ -1,6 +1,8 @@
 package absint
 
 import (
+	"fmt"
+
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/validate/internal/sym"
@@ -69,15 +71,18 @@ func (a *Analysis) spatial(l *ir.Layer, s ops.Spatial, ins []*Value, infos []ops
 		if r.MinIn > 0 && r.Axis >= 2 {
 			a.requireDim(l, x, r.Axis, sym.Range{Lo: sym.Finite(r.MinIn), Hi: sym.PosInf}, "needs its input to hold its window")
 		}
-		if r.CeilTorch {
-			dims[r.Axis] = a.opaque(l, 0, infos[0]).Dims[r.Axis]
-			continue
-		}
 		in := dims[r.Axis]
 		if r.Axis >= 2 {
 			in = x.Dims[r.Axis]
 		}
 		dims[r.Axis] = a.B.Add(a.B.FloorDivK(a.B.Add(a.B.Scale(in, r.Mul), sym.Const(r.Add)), r.Div), sym.Const(r.Off))
+		if r.CeilTorch {
+			// ceil_torch drops a last window that would start in the end
+			// padding: the ceil formula, less one or not, a choice kept as
+			// a dim of its own in [0, 1] (the dim was free before).
+			dropped := a.newSym(fmt.Sprintf("%s.dropped[%d]", l.Name, r.Axis), false, sym.R(0, 1), sym.R(0, 1), Origin{Kind: Derived, Layer: l, Index: r.Axis})
+			dims[r.Axis] = a.B.Sub(dims[r.Axis], a.B.Var(dropped))
+		}
 	}
 	out := make([]*Value, len(infos))
 	for i, info := range infos {
