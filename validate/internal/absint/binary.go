@@ -306,7 +306,7 @@ func (a *Analysis) floorFixup(c *call) *Value {
 	}
 	q := a.peel(src[0])
 	div, ok := a.Ops[q.Layer].(*ops.Divide)
-	if !ok || q.Index != 0 || div.PythonDiv && !a.opts.ONNX || div.Broadcast.Mode == shapeinfer.PDPD || len(a.Sources[q.Layer]) != 2 {
+	if !ok || q.Index != 0 || a.floors(div) || div.Broadcast.Mode == shapeinfer.PDPD || len(a.Sources[q.Layer]) != 2 {
 		return nil
 	}
 	X, K := a.In(q.Layer, 0), a.In(q.Layer, 1)

@@ -19,9 +19,13 @@ import (
 // makes the upstream Divide truncate, the values are ONNX's. Also the
 // pairs of operands that validate checks.
 
+// floors reports whether the analysis divides as d floors: by the op
+// (m_pythondiv), but never in a model from ONNX, whose Div truncates.
+func (a *Analysis) floors(d *ops.Divide) bool { return d.PythonDiv && !a.opts.ONNX }
+
 func divide(a *Analysis, c *call) []*Value {
 	o, t := c.op.(*ops.Divide), c.t()
-	floor := o.PythonDiv && !a.opts.ONNX || !t.IsSigned()
+	floor := a.floors(o) || !t.IsSigned()
 	return one(a.binary(c.l, c.ins[0], c.ins[1], o.Broadcast, t, func(x, y sym.Expr) sym.Expr {
 		q := a.B.Div(x, y, floor)
 		if k, ok := y.IsConst(); ok && k != 0 && k != -1 {

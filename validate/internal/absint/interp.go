@@ -218,12 +218,12 @@ func (a *Analysis) fold(l *ir.Layer, op ops.Op, ins []*Value) []*Value {
 		}
 		tensors[i] = v.Tensor
 	}
-	if d, ok := op.(*ops.Divide); ok && a.opts.ONNX && d.PythonDiv {
-		// A model from ONNX divides as ONNX does (divide.go): 5 / -3 is
-		// -1 there, and the floor's -2 would make -2 / 2 "exact" where
-		// ONNX divides -1 by 2.
+	if d, ok := op.(*ops.Divide); ok && d.PythonDiv != a.floors(d) {
+		// Constants divide as the analysis divides (divide.go): 5 / -3
+		// is -1 in a model from ONNX, and the floor's -2 would make
+		// -2 / 2 "exact" where ONNX divides -1 by 2.
 		copied := *d
-		copied.PythonDiv = false
+		copied.PythonDiv = a.floors(d)
 		op = &copied
 	}
 	res, err := ops.Evaluate(op, tensors, ops.Options{MaxTensorBytes: foldBytes})

@@ -97,11 +97,7 @@ func bodyLayer(o RunOptions) func(l *ir.Layer, op ops.Op, in []*ir.Tensor) (ops.
 					}
 				}
 			}
-			if o.Floor != nil {
-				copied := *d
-				copied.PythonDiv = o.Floor(l, d)
-				op = &copied
-			}
+			op = o.rounded(l, d)
 		}
 		if o.ONNX {
 			if infos == nil {
@@ -117,6 +113,17 @@ func bodyLayer(o RunOptions) func(l *ir.Layer, op ops.Op, in []*ir.Tensor) (ops.
 		}
 		return op, nil
 	}
+}
+
+// rounded is Divide d of layer l rounding as the evaluation says (Floor),
+// or as it is.
+func (o RunOptions) rounded(l *ir.Layer, d *ops.Divide) ops.Op {
+	if o.Floor == nil {
+		return d
+	}
+	copied := *d
+	copied.PythonDiv = o.Floor(l, d)
+	return &copied
 }
 
 // infosOf are the infos of tensors.
@@ -216,10 +223,8 @@ func (s *Searcher) evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions, from 
 				continue
 			}
 		}
-		if d, ok := op.(*ops.Divide); ok && o.Floor != nil {
-			copied := *d
-			copied.PythonDiv = o.Floor(l, d)
-			op = &copied
+		if d, ok := op.(*ops.Divide); ok {
+			op = o.rounded(l, d)
 		}
 		// The walk that made the analysis (ops.Walk) left opaque every
 		// layer with an input not connected, and failedOp does too.
