@@ -131,6 +131,31 @@ var bodyModels = []struct {
 		// The Loop's last c is one of the range too: c / 3 after it.
 		want: map[string]Code{"c_half": FloorTruncAgree, "after": FloorTruncAgree},
 	},
+	{
+		// c = max(x, 5), then c = (c - 1) / 2 twice: c is at least 5, then
+		// at least 2, so c - 1 is positive at both iterations. A range
+		// kept by every iteration cannot tell: [2, MAX] gives back [0,
+		// MAX/2], and c - 1 reaches -1; the two iterations walked one at
+		// a time can.
+		name: "loop-unrolled",
+		g: new(graph).input("x", onnxwire.Int64).
+			i64("trip", []int64{}, 2).i64("five", []int64{}, 5).
+			node("Max", []string{"x", "five"}, "c0").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"trip", "go", "c0"}, []string{"c"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
+					onnxwire.NodeAttrs("Constant", "one", nil, []string{"one"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(1)))),
+					onnxwire.Node("Sub", "less", []string{"c_in", "one"}, []string{"less"}),
+					onnxwire.Node("Div", "less_half", []string{"less", "two"}, []string{"less_half"}),
+					onnxwire.Node("Identity", "c_out", []string{"less_half"}, []string{"c_out"}),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_out", onnxwire.Int64)}))).
+			output("c", onnxwire.Int64),
+		want: map[string]Code{"less_half": FloorTruncAgree},
+	},
 }
 
 // TestDivideInABodyGetsOuterValues: the Divs of If and Loop bodies are

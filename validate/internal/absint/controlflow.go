@@ -145,19 +145,47 @@ func (a *Analysis) join(cond sym.Expr, then, els *Value, info ops.ValueInfo) *Va
 
 // loopIterations bounds how many times a Loop's body is walked in search
 // of ranges its loop-carried integers keep; maxBodyWalks bounds the walks
-// of Loop bodies of one analysis that search for them.
+// of Loop bodies of one analysis that search for them; unrolledIterations
+// is the most iterations walked one at a time.
 const (
-	loopIterations = 4
-	maxBodyWalks   = 1024
+	loopIterations     = 4
+	maxBodyWalks       = 1024
+	unrolledIterations = 8
 )
 
+// bounds are the ranges of a value under the declared input shapes and under
+// any: a Loop's carried values and current iteration have one of each,
+// as the inputs they come from do.
+type bounds struct{ declared, any sym.Range }
+
+func (a *Analysis) boundsOf(e sym.Expr) bounds {
+	if a.declared == nil {
+		a.declared = sym.NewProver(a.B, &a.Declared)
+	}
+	// The declared shapes are some of all shapes: what holds at every
+	// shape holds at them too (the declared prover may not know it).
+	anyShape := a.decide.Range(e)
+	return bounds{intersect(a.declared.Range(e), anyShape), anyShape}
+}
+
+func (s bounds) within(t bounds) bool { return s.declared.Within(t.declared) && s.any.Within(t.any) }
+
+func hullBounds(s, t bounds) bounds {
+	return bounds{hullRange(s.declared, t.declared), hullRange(s.any, t.any)}
+}
+
 // loopValues walks a Loop's body for every iteration at once. Each
-// loop-carried integer gets a range that holds at every iteration: its
-// initial value's, widened by what the body gives back, until the body
-// gives back nothing outside it (then, by induction, no iteration does);
-// after loopIterations walks, any value of its type. The current
-// iteration is at most the trip count less one, where that is known. The
-// Loop's outputs are within what the walk that holds gives (loopOutputs).
+// loop-carried integer gets a range that holds at every iteration, under
+// the declared shapes and under any: where the trip count is at most
+// unrolledIterations, the hull of its values at each iteration, the
+// body walked once per iteration with the values the last one gave back
+// (a carried 5 halved twice is 5 or 2, where widening made it [0, 5]);
+// otherwise its initial value's range, widened by what the body gives
+// back until the body gives back nothing outside it (then, by induction,
+// no iteration does); after loopIterations walks, any value of its
+// type. The current iteration is at most the trip count less one, where
+// that is known. The Loop's outputs are within what the walk that holds
+// gives (loopOutputs).
 func loopValues(a *Analysis, c *call) []*Value {
 	lp := c.op.(*ops.Loop)
 	bodies := lp.Bodies(a.inputInfos(c.l))
@@ -166,18 +194,48 @@ func loopValues(a *Analysis, c *call) []*Value {
 	}
 	b := bodies[0]
 	// A negative trip count bounds nothing.
-	iterations := sym.R(0, math.MaxInt64)
+	everyIteration := sym.R(0, math.MaxInt64)
+	iterations := bounds{everyIteration, everyIteration}
 	if c.ins[0].Int {
-		if trip := a.decide.Range(a.All(c.ins[0])); trip.Lo.AtLeast(0) && trip.Hi.IsFinite() && trip.Hi.AtLeast(1) {
-			iterations = sym.R(0, trip.Hi.V-1)
+		trip := a.boundsOf(a.All(c.ins[0]))
+		for _, r := range []struct{ trip, iterations *sym.Range }{{&trip.declared, &iterations.declared}, {&trip.any, &iterations.any}} {
+			if r.trip.Lo.AtLeast(0) && r.trip.Hi.IsFinite() && r.trip.Hi.AtLeast(1) {
+				*r.iterations = sym.R(0, r.trip.Hi.V-1)
+			}
 		}
 	}
-	ranges := make([]sym.Range, len(b.Feeds))
+	ranges := make([]bounds, len(b.Feeds))
 	known := make([]bool, len(b.Feeds))
 	for p, ext := range b.Feeds {
 		if b.Carried[p] && ext < len(c.ins) && c.ins[ext].Int {
-			ranges[p], known[p] = a.decide.Range(a.All(c.ins[ext])), true
+			ranges[p], known[p] = a.boundsOf(a.All(c.ins[ext])), true
 		}
+	}
+	params := func(iteration bounds, carried func(p int) *Value) []*Value {
+		params := make([]*Value, len(b.Feeds))
+		for p, ext := range b.Feeds {
+			switch {
+			case ext < 0:
+				params[p] = a.loopValue(b, p, iteration, "the current iteration")
+			case b.Carried[p]:
+				params[p] = carried(p)
+			case ext < len(c.ins):
+				params[p] = c.ins[ext]
+			}
+		}
+		return params
+	}
+	ranged := func(p int) *Value {
+		if !known[p] {
+			return nil
+		}
+		return a.loopValue(b, p, ranges[p], "a loop-carried value")
+	}
+	var unrolled []bounds
+	var unrolledKnown []bool
+	if n := iterations.any.Hi.V + 1; iterations.any.Hi.IsFinite() && n <= unrolledIterations && a.bodyWalks+int(n) <= maxBodyWalks {
+		unrolled, unrolledKnown = slices.Clone(ranges), slices.Clone(known)
+		a.unroll(c, b, n, unrolled, unrolledKnown, params)
 	}
 	// Nested Loops multiply their walks: past a budget, one walk, the
 	// carried values any of their types.
@@ -188,38 +246,77 @@ func loopValues(a *Analysis, c *call) []*Value {
 	for walk := first; ; walk++ {
 		a.bodyWalks++
 		last := walk >= loopIterations
-		params := make([]*Value, len(b.Feeds))
-		for p, ext := range b.Feeds {
-			switch {
-			case ext < 0:
-				params[p] = a.loopValue(b, p, iterations, "the current iteration")
-			case b.Carried[p] && !last && known[p]:
-				params[p] = a.loopValue(b, p, ranges[p], "a loop-carried value")
-			case ext < len(c.ins) && !b.Carried[p]:
-				params[p] = c.ins[ext]
-			}
-		}
-		res := a.walkBody(c.l, b, params)
+		carried := ranged
 		if last {
-			return a.loopOutputs(c, b, res, ranges, known)
+			carried = func(int) *Value { return nil } // any of its type
 		}
-		stable := true
+		res := a.walkBody(c.l, b, params(iterations, carried))
+		stable := !last
 		for p, r := range b.Back {
-			if r < 0 || !known[p] {
+			if last || r < 0 || !known[p] {
 				continue
 			}
 			if r >= len(res) || res[r] == nil || !res[r].Int {
 				stable, known[p] = false, false
 				continue
 			}
-			got := a.decide.Range(a.All(res[r]))
-			if !got.Within(ranges[p]) {
-				stable, ranges[p] = false, hullRange(ranges[p], got)
+			got := a.boundsOf(a.All(res[r]))
+			if !got.within(ranges[p]) {
+				stable, ranges[p] = false, hullBounds(ranges[p], got)
 			}
 		}
-		if stable {
+		if !stable && !last {
+			continue
+		}
+		if unrolled == nil {
 			return a.loopOutputs(c, b, res, ranges, known)
 		}
+		// Both the invariant (where one was found) and the hull of the
+		// unrolled iterations hold at every iteration: so does what they
+		// share. (Unrolled, a Div by 0 at the first iteration leaves any
+		// value to the next; the invariant assumes it does not run.)
+		for p := range ranges {
+			switch {
+			case stable && known[p] && unrolledKnown[p]:
+				ranges[p] = bounds{intersect(ranges[p].declared, unrolled[p].declared), intersect(ranges[p].any, unrolled[p].any)}
+			case unrolledKnown[p]:
+				ranges[p], known[p] = unrolled[p], true
+			case !stable:
+				known[p] = false
+			}
+		}
+		res = a.walkBody(c.l, b, params(iterations, ranged))
+		return a.loopOutputs(c, b, res, ranges, known)
+	}
+}
+
+// unroll walks a Loop's body once for each of its first n iterations,
+// each walk given the carried values the one before gave back, and
+// widens ranges to the values each iteration starts with. A carried
+// value the body does not give back as an integer becomes unknown.
+func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known []bool, params func(bounds, func(int) *Value) []*Value) {
+	current := make([]*Value, len(b.Feeds))
+	for p, ext := range b.Feeds {
+		if known[p] {
+			current[p] = c.ins[ext]
+		}
+	}
+	for k := range n {
+		a.bodyWalks++
+		res := a.walkBody(c.l, b, params(bounds{sym.R(k, k), sym.R(k, k)}, func(p int) *Value { return current[p] }))
+		next := make([]*Value, len(b.Feeds))
+		for p, r := range b.Back {
+			if !known[p] {
+				continue
+			}
+			ranges[p] = hullBounds(ranges[p], a.boundsOf(a.All(current[p])))
+			if r < 0 || r >= len(res) || res[r] == nil || !res[r].Int {
+				known[p] = false
+				continue
+			}
+			next[p] = res[r]
+		}
+		current = next
 	}
 }
 
@@ -229,7 +326,7 @@ func loopValues(a *Analysis, c *call) []*Value {
 // the last iteration's, or for a loop-carried value its initial one
 // (ranges, where known). Their elements are followed as one, within
 // those ranges; their dims are as inference gives them.
-func (a *Analysis) loopOutputs(c *call, b ops.Body, res []*Value, ranges []sym.Range, known []bool) []*Value {
+func (a *Analysis) loopOutputs(c *call, b ops.Body, res []*Value, ranges []bounds, known []bool) []*Value {
 	out := make([]*Value, len(b.Outputs))
 	for i, r := range b.Outputs {
 		v := a.opaque(c.l, i, c.out(i))
@@ -237,26 +334,28 @@ func (a *Analysis) loopOutputs(c *call, b ops.Body, res []*Value, ranges []sym.R
 		if !v.Int || r >= len(res) || res[r] == nil || !res[r].Int {
 			continue
 		}
-		got := a.decide.Range(a.All(res[r]))
+		got := a.boundsOf(a.All(res[r]))
 		if !b.Concat[i] {
 			p := slices.Index(b.Back, r)
 			if p < 0 || !known[p] {
 				continue // no iteration: a value the body does not give
 			}
-			got = hullRange(got, ranges[p])
+			got = hullBounds(got, ranges[p])
 		}
-		v.all = a.fresh(c.l, intersect(got, typeRange(v.Type)), "an output of the Loop")
+		t := typeRange(v.Type)
+		v.all = a.B.Var(a.newSym("an output of the Loop of "+describe(c.l), true, intersect(got.declared, t), intersect(got.any, t), Origin{Kind: Derived, Layer: c.l, Index: -1}))
 	}
 	return out
 }
 
 // loopValue is a value of a Loop body's Parameter p of elements within r:
 // its dims any of their rank, its elements followed as one.
-func (a *Analysis) loopValue(b ops.Body, p int, r sym.Range, what string) *Value {
+func (a *Analysis) loopValue(b ops.Body, p int, r bounds, what string) *Value {
 	l := b.Model.Parameters()[p]
 	v := a.opaque(l, 0, b.Params[p])
 	if v.Int {
-		v.all = a.fresh(l, intersect(r, typeRange(v.Type)), what)
+		t := typeRange(v.Type)
+		v.all = a.B.Var(a.newSym(what+" of "+describe(l), true, intersect(r.declared, t), intersect(r.any, t), Origin{Kind: Derived, Layer: l, Index: -1}))
 	}
 	return v
 }
