@@ -77,11 +77,7 @@ func (a *Analysis) spatial(l *ir.Layer, s ops.Spatial, ins []*Value, infos []ops
 		}
 		dims[r.Axis] = a.B.Add(a.B.FloorDivK(a.B.Add(a.B.Scale(in, r.Mul), sym.Const(r.Add)), r.Div), sym.Const(r.Off))
 		if r.CeilTorch {
-			// ceil_torch drops a last window that would start in the end
-			// padding: the ceil formula, less one or not, a choice kept as
-			// a dim of its own in [0, 1] (the dim was free before).
-			dropped := a.newSym(fmt.Sprintf("%s.dropped[%d]", l.Name, r.Axis), false, sym.R(0, 1), sym.R(0, 1), Origin{Kind: Derived, Layer: l, Index: r.Axis})
-			dims[r.Axis] = a.B.Sub(dims[r.Axis], a.B.Var(dropped))
+			dims[r.Axis] = a.ceilTorch(l, dims[r.Axis], in, r)
 		}
 	}
 	out := make([]*Value, len(infos))
@@ -92,4 +88,34 @@ func (a *Analysis) spatial(l *ir.Layer, s ops.Spatial, ins []*Value, infos []ops
 		}
 	}
 	return out
+}
+
+// ceilTorch is the dim of a pooling of rounding_type ceil_torch (ONNX's
+// ceil_mode, as ONNX Runtime and PyTorch compute it): the ceil formula
+// c, less one where its last window would start in the end padding,
+// (c-1)*s >= in + pad_begin, which holds exactly where c - b >= 1, b the
+// window starts below in + pad_begin, ceil((in + pad_begin) / s). The
+// one dropped is a dim of its own, 0 or 1 where the prover decides c - b
+// (under the declared shapes and under any), in [0, 1] otherwise: a dim
+// c - d keeps its relation to in, which max(min(c, b), c - 1), as exact,
+// loses in the prover's linear bounds.
+func (a *Analysis) ceilTorch(l *ir.Layer, c, in sym.Expr, r ops.SpatialRule) sym.Expr {
+	b := a.B.FloorDivK(a.B.Add(in, sym.Const(r.PadBegin+r.Div-1)), r.Div)
+	excess := a.boundsOf(a.B.Sub(c, b))
+	dropped := func(e sym.Range) sym.Range {
+		lo, hi := int64(0), int64(1)
+		if e.Lo.AtLeast(1) {
+			lo = 1
+		}
+		if e.Hi.AtMost(0) {
+			hi = 0
+		}
+		return sym.R(lo, hi)
+	}
+	declared, anyShape := dropped(excess.declared), dropped(excess.any)
+	if declared == anyShape && declared.Lo == declared.Hi {
+		return a.B.Sub(c, sym.Const(declared.Lo.V))
+	}
+	d := a.newSym(fmt.Sprintf("%s.dropped[%d]", l.Name, r.Axis), false, declared, anyShape, Origin{Kind: Derived, Layer: l, Index: r.Axis})
+	return a.B.Sub(c, a.B.Var(d))
 }
