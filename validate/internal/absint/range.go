@@ -26,6 +26,16 @@ func (a *Analysis) rangeOp(l *ir.Layer, ins []*Value, t ir.ElementType) *Value {
 	} else {
 		n = a.B.Max(sym.Const(0), a.B.FloorDivK(a.B.Add(a.B.Sub(start, stop), sym.Const(-k-1)), -k))
 	}
-	i := a.B.Var(a.newSym("a Range index of "+describe(l), true, anyDim, anyDim, Origin{Kind: Derived, Layer: l, Index: -1}))
+	// The index is below the length: bounded so, start + step*i stays
+	// between start and stop, where it would otherwise reach past the
+	// type and wrap (an i32 Range's elements were any i32).
+	index := func(p *sym.Prover) sym.Range {
+		hi := p.Range(n).Hi
+		if !hi.IsFinite() || hi.V > MaxDim {
+			return anyDim
+		}
+		return sym.R(0, max(hi.V-1, 0))
+	}
+	i := a.B.Var(a.newSym("a Range index of "+describe(l), true, index(a.Prover(false)), index(a.Prover(true)), Origin{Kind: Derived, Layer: l, Index: -1}))
 	return &Value{Type: t, Rank: 1, Dims: []sym.Expr{n}, Int: true, all: a.wrap(a.B.Add(start, a.B.Scale(i, k)), t)}
 }
