@@ -20,7 +20,7 @@ func (p *Prover) ExactByRemainder(e, f Expr) bool {
 			e, wrap = inner, &r
 		}
 	}
-	if c, ok := f.IsConst(); ok && wrap == nil && e.MultipleOf(c) {
+	if c, ok := f.IsConst(); ok && wrap == nil && multipleOf(e, c, maxChoiceDepth) {
 		return true
 	}
 	for _, t := range e.terms {
@@ -37,4 +37,39 @@ func (p *Prover) ExactByRemainder(e, f Expr) bool {
 		}
 	}
 	return false
+}
+
+// maxChoiceDepth bounds how deep multipleOf looks into choices.
+const maxChoiceDepth = 8
+
+// multipleOf reports whether e is a multiple of k at every value of its
+// symbols: each term's coefficient is, or its atom is a choice among
+// values that all are (Where(c, 6, 2) over -2; a Min, Max or Select
+// alike), and so is the constant.
+func multipleOf(e Expr, k int64, depth int) bool {
+	if k == 0 || e.c%k != 0 {
+		return false
+	}
+	for _, t := range e.terms {
+		if t.k%k == 0 {
+			continue
+		}
+		a := t.a
+		var choices []Expr
+		switch a.kind {
+		case kMin, kMax, kSelect:
+			choices = a.args
+		case kWhere:
+			choices = a.args[1:]
+		}
+		if len(choices) == 0 || depth == 0 {
+			return false
+		}
+		for _, x := range choices {
+			if !multipleOf(x, k, depth-1) {
+				return false
+			}
+		}
+	}
+	return true
 }

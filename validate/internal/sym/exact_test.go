@@ -64,3 +64,87 @@ func TestExactByRemainder(t *testing.T) {
 		}
 	}
 }
+
+// TestMultipleThroughChoices: a choice among multiples of k (Where, Min,
+// Max, Select) is a multiple of k; one branch that is not makes it not.
+// And on random expressions, whatever ExactByRemainder claims of a
+// constant divisor holds at every value of the symbols.
+func TestMultipleThroughChoices(t *testing.T) {
+	b := NewBuilder()
+	xs := b.NewSym("x", true)
+	p := NewProver(b, env{xs: R(-9, 9)})
+	x := b.Var(xs)
+	cond := b.Add(x, Const(-3))
+	for _, c := range []struct {
+		name string
+		e    Expr
+		k    int64
+		want bool
+	}{
+		{"where(x - 3, 6, 2) over -2", b.Where(cond, Const(6), Const(2)), -2, true},
+		{"where(x - 3, 6, 3) over 2", b.Where(cond, Const(6), Const(3)), 2, false},
+		{"min(2x, 4) over 2", b.Min(b.Scale(x, 2), Const(4)), 2, true},
+		{"max(2x, 3) over 2", b.Max(b.Scale(x, 2), Const(3)), 2, false},
+		{"3*where(x, 2, 4) + 6 over 2", b.Add(b.Scale(b.Where(x, Const(2), Const(4)), 3), Const(6)), 2, true},
+		{"where(2x, x, 4) over 2: the condition is no value", b.Where(b.Scale(x, 2), x, Const(4)), 2, false},
+	} {
+		if got := p.ExactByRemainder(c.e, Const(c.k)); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	claimed := 0
+	for round := range 20000 {
+		b := NewBuilder()
+		syms := []Sym{b.NewSym("a", true), b.NewSym("b", false)}
+		ranges := env{syms[0]: R(-6, 6), syms[1]: R(-3, 5)}
+		e := randomExpr(r, b, syms, 3)
+		k := []int64{2, 3, -2, 4}[r.IntN(4)]
+		if r.IntN(2) == 0 {
+			e = b.Where(randomExpr(r, b, syms, 1), b.Scale(e, k), randomExpr(r, b, syms, 2))
+		}
+		if !NewProver(b, ranges).ExactByRemainder(e, Const(k)) {
+			continue
+		}
+		claimed++
+		for va := int64(-6); va <= 6; va++ {
+			for vb := int64(-3); vb <= 5; vb++ {
+				v, ok := b.Eval(e, func(s Sym) int64 { return []int64{va, vb}[s] })
+				if ok && v%k != 0 {
+					t.Fatalf("round %d: %s = %d at a=%d b=%d, claimed a multiple of %d", round, b.String(e), v, va, vb, k)
+				}
+			}
+		}
+	}
+	if claimed < 100 {
+		t.Errorf("only %d random expressions claimed multiples: the test checks little", claimed)
+	}
+}
+
+// TestDivisionByItself: e / e is 1 and e % e is 0 wherever e is not 0
+// (where it is, the model divides by zero and has no value), for both
+// roundings; a Divide of a dim by itself was any value in [0, 2^40].
+func TestDivisionByItself(t *testing.T) {
+	b := NewBuilder()
+	xs := b.NewSym("x", true)
+	e := b.Add(b.Scale(b.Var(xs), 3), Const(-7))
+	for _, floor := range []bool{false, true} {
+		q, r := b.Div(e, e, floor), b.Mod(e, e, floor)
+		for _, x := range []int64{math.MinInt32, -5, -1, 1, 2, 5, math.MaxInt32} {
+			val := func(Sym) int64 { return x }
+			ev, _ := b.Eval(e, val)
+			if ev == 0 {
+				continue
+			}
+			if v, ok := b.Eval(q, val); !ok || v != 1 {
+				t.Errorf("floor %v: (%s) / itself at x = %d is %d (%v), want 1", floor, b.String(e), x, v, ok)
+			}
+			if v, ok := b.Eval(r, val); !ok || v != 0 {
+				t.Errorf("floor %v: (%s) %% itself at x = %d is %d (%v), want 0", floor, b.String(e), x, v, ok)
+			}
+		}
+		if c, ok := q.IsConst(); !ok || c != 1 {
+			t.Errorf("floor %v: e / e is %s, not the constant 1", floor, b.String(q))
+		}
+	}
+}

@@ -632,6 +632,11 @@ func (b *Builder) Div(e, f Expr, floor bool) Expr {
 		}
 		return b.TruncDivK(e, k)
 	}
+	if e.Equal(f) {
+		// e / e is 1 wherever it is defined (a division by 0 is not: a
+		// Divide's range leaves a zero divisor out too).
+		return Const(1)
+	}
 	return b.of(b.atom(Atom{kind: kDiv, flag: floor, args: []Expr{e, f}}))
 }
 
@@ -640,6 +645,9 @@ func (b *Builder) Div(e, f Expr, floor bool) Expr {
 func (b *Builder) Mod(e, f Expr, floor bool) Expr {
 	if k, ok := f.IsConst(); ok && k != 0 && k != math.MinInt64 {
 		return b.Sub(e, b.Scale(b.Div(e, f, floor), k))
+	}
+	if e.Equal(f) {
+		return Const(0) // as e / e is 1
 	}
 	return b.of(b.atom(Atom{kind: kMod, flag: floor, args: []Expr{e, f}}))
 }
