@@ -94,14 +94,24 @@ func (a *Analysis) spatial(l *ir.Layer, s ops.Spatial, ins []*Value, infos []ops
 // ceil_mode, as ONNX Runtime and PyTorch compute it): the ceil formula
 // c, less one where its last window would start in the end padding,
 // (c-1)*s >= in + pad_begin, which holds exactly where c - b >= 1, b the
-// window starts below in + pad_begin, ceil((in + pad_begin) / s). The
-// one dropped is a dim of its own, 0 or 1 where the prover decides c - b
-// (under the declared shapes and under any), in [0, 1] otherwise: a dim
+// window starts below in + pad_begin, ceil((in + pad_begin) / s). Where
+// the prover bounds c - b at every shape, one formula: c where it is
+// never positive, c - 1 where it always is, b where it is 0 or 1 (then
+// c - 1 = b, or c = b). Otherwise c less a dim of its own, 0 or 1 as the
+// prover decides c - b under the declared shapes, in [0, 1] otherwise:
 // c - d keeps its relation to in, which max(min(c, b), c - 1), as exact,
 // loses in the prover's linear bounds.
 func (a *Analysis) ceilTorch(l *ir.Layer, c, in sym.Expr, r ops.SpatialRule) sym.Expr {
 	b := a.B.FloorDivK(a.B.Add(in, sym.Const(r.PadBegin+r.Div-1)), r.Div)
 	excess := a.boundsOf(a.B.Sub(c, b))
+	switch e := excess.any; {
+	case e.Hi.AtMost(0):
+		return c
+	case e.Lo.AtLeast(1):
+		return a.B.Sub(c, sym.Const(1))
+	case e.Within(sym.R(0, 1)):
+		return b
+	}
 	dropped := func(e sym.Range) sym.Range {
 		lo, hi := int64(0), int64(1)
 		if e.Lo.AtLeast(1) {
@@ -112,10 +122,6 @@ func (a *Analysis) ceilTorch(l *ir.Layer, c, in sym.Expr, r ops.SpatialRule) sym
 		}
 		return sym.R(lo, hi)
 	}
-	declared, anyShape := dropped(excess.declared), dropped(excess.any)
-	if declared == anyShape && declared.Lo == declared.Hi {
-		return a.B.Sub(c, sym.Const(declared.Lo.V))
-	}
-	d := a.newSym(fmt.Sprintf("%s.dropped[%d]", l.Name, r.Axis), false, declared, anyShape, Origin{Kind: Derived, Layer: l, Index: r.Axis})
+	d := a.newSym(fmt.Sprintf("%s.dropped[%d]", l.Name, r.Axis), false, dropped(excess.declared), dropped(excess.any), Origin{Kind: Derived, Layer: l, Index: r.Axis})
 	return a.B.Sub(c, a.B.Var(d))
 }
