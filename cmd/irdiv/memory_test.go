@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/irdiv/irdiv/internal/onnxwire"
+	"github.com/irdiv/irdiv/validate"
 )
 
 // mainArgs is the variable that makes TestMaxMemoryWholeRun's child run
@@ -77,7 +78,7 @@ func TestMaxMemoryWholeRun(t *testing.T) {
 	}
 	for _, budget := range [][]string{{"--max-memory", "64MiB"}, nil} {
 		stdout, stderr, code := child(append([]string{"validate", small}, budget...)...)
-		if code != 1 || stderr != "irdiv: 1 error in 1 model\n" || !strings.Contains(stdout, "divide/floor-trunc") {
+		if code != 1 || stderr != "irdiv: 1 error in 1 model\n" || !strings.Contains(stdout, string(validate.FloorTrunc)) {
 			t.Errorf("validate %s %q: exit %d, stderr %q, stdout %.300q", small, budget, code, stderr, stdout)
 		}
 	}
