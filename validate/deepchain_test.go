@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,37 +16,8 @@ import (
 	"github.com/irdiv/irdiv/onnx"
 )
 
-// deepChain is an ONNX model x: int64[4] -> op -> op -> ... (n nodes) ->
-// Div by 3 -> y, op one of "Abs", "Neg" or "Add" (v + 1): the crafted
-// model of issue 28, whose depth is its size; "DivAdd" makes each step
-// (v + x) / 3 and "Mul" v * x.
-func deepChain(op string, n int) []byte {
-	i64 := func(name string, v int64) []byte {
-		return onnxwire.Tensor(name, onnxwire.Int64, nil, binary.LittleEndian.AppendUint64(nil, uint64(v)))
-	}
-	inits := [][]byte{i64("three", 3), i64("one", 1)}
-	nodes := make([][]byte, 0, n+1)
-	prev := "x"
-	for i := range n {
-		out := "v" + strconv.Itoa(i)
-		switch op {
-		case "Add":
-			nodes = append(nodes, onnxwire.Node(op, out, []string{prev, "one"}, []string{out}))
-		case "DivAdd": // (v + x) / 3: truncations whose bounds relate to x
-			nodes = append(nodes, onnxwire.Node("Add", out+"s", []string{prev, "x"}, []string{out + "s"}),
-				onnxwire.Node("Div", out, []string{out + "s", "three"}, []string{out}))
-		case "Mul": // v * x: products
-			nodes = append(nodes, onnxwire.Node(op, out, []string{prev, "x"}, []string{out}))
-		default:
-			nodes = append(nodes, onnxwire.Node(op, out, []string{prev}, []string{out}))
-		}
-		prev = out
-	}
-	nodes = append(nodes, onnxwire.Node("Div", "div", []string{prev, "three"}, []string{"y"}))
-	g := onnxwire.Graph("chain", nodes, inits,
-		[][]byte{onnxwire.Value("x", onnxwire.Int64, 4)}, [][]byte{onnxwire.Value("y", onnxwire.Int64, 4)})
-	return onnxwire.Model(13, g)
-}
+// deepChain is the chain model of issue 28 (onnxwire.DeepChain).
+func deepChain(op string, n int) []byte { return onnxwire.DeepChain(op, n) }
 
 func importChain(tb testing.TB, op string, n int) *ir.Model {
 	tb.Helper()

@@ -476,6 +476,7 @@ func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []absint.Pair, e
 			return true
 		}
 	}
+	v.reachableZero(l, ZeroDivisor, "/", pairs, evidence())
 	if !t.IsSigned() {
 		return false
 	}
@@ -517,13 +518,59 @@ func (v *validator) remainder(l *ir.Layer, bc shapeinfer.Broadcast) {
 		return
 	}
 	pairs := v.an.Pairs(l, bc)
+	operands := Evidence{{"a", v.operandText(l, 0, pairs)}, {"b", v.operandText(l, 1, pairs)}}
 	for _, p := range pairs {
 		if c, ok := p.B.IsConst(); ok && c == 0 {
-			v.r.add(Error, ModZeroDivisor, l, Evidence{{"index", max(p.Index, 0)}, {"a", v.operandText(l, 0, pairs)}, {"b", v.operandText(l, 1, pairs)}},
+			v.r.add(Error, ModZeroDivisor, l, Evidence{{"index", max(p.Index, 0)}}.With(operands...),
 				"the divisor is 0 at flat output index %d: integer division by zero (%s is the remainder of a division)", max(p.Index, 0), l.Type)
 			return
 		}
 	}
+	v.reachableZero(l, ModZeroDivisor, "%", pairs, operands)
+}
+
+// reachableZero looks for inputs of the model under which l, an integer
+// Divide, Mod or FloorMod, divides by zero: the model runs up to l, and
+// an element l computes (not one of an empty output, which divides
+// nothing) has a divisor of 0. Found, it is a warning of code with the
+// counter-example; where the divisor's range holds 0 but no input is
+// found, nothing is said. A divisor that is 0 only where an input is
+// empty (Shape(x)[0] of an empty x) divides the elements of other,
+// non-empty tensors by zero for real: ONNX Runtime fails there ("Integer
+// division by zero"), OpenVINO's reference throws, its CPU plugin gives
+// what the hardware gives. It is a warning too, whose message says which
+// inputs are empty, for a user who never feeds them to judge.
+func (v *validator) reachableZero(l *ir.Layer, code Code, op string, pairs []absint.Pair, e Evidence) {
+	if !slices.ContainsFunc(pairs, func(p absint.Pair) bool { return v.declared.Range(p.B).Contains(0) }) {
+		return
+	}
+	zero := func(_, y int64) bool { return y == 0 }
+	ref := search.RunOptions{MaxTensorBytes: v.opts.MaxTensorBytes, ONNX: v.origin == fromONNX}
+	w, ok := v.search.Search(l, pairs, search.Query{Bad: zero, AtDivide: true, Reference: ref})
+	if !ok {
+		return
+	}
+	example := fmt.Sprintf("%d %s 0", w.A, op)
+	e = e.With(Fact{"example", example}, Fact{"index", w.Index}, Fact{"inputs", inputsEvidence(w.Inputs)})
+	var empty []string
+	for in, t := range w.Inputs {
+		if t.Len() == 0 {
+			empty = append(empty, in.Name)
+		}
+	}
+	slices.Sort(empty)
+	what := ""
+	if op == "%" {
+		what = fmt.Sprintf(" (%s is the remainder of a division)", l.Type)
+	}
+	where := ""
+	if len(empty) > 0 {
+		e = e.With(Fact{"empty_inputs", empty})
+		where = fmt.Sprintf(", with %s empty (a dim of 0 read as the divisor of elements that exist)", strings.Join(empty, ", "))
+	}
+	v.r.add(Warning, code, l, e,
+		"the model admits inputs where the divisor is 0 at flat output index %d%s: integer division by zero (%s)%s", w.Index, where, example, what)
+	v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 }
 
 // cpu notes what OpenVINO's CPU plugin computes differently: it ignores

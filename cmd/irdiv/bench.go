@@ -90,6 +90,8 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if err := o.readLimits.check(); err != nil {
 		return err
 	}
+	defer watchMemory("bench", o.maxMemory.whole(int64(o.maxTensor)))()
+	defer processing(o.model)()
 	m, inputs, err := readModelFiles(o.model, o.readLimits.apply(ir.ReadOptions{WeightsPath: o.weights}), int64(o.maxTensor))
 	if err != nil {
 		return err

@@ -72,8 +72,9 @@ func TestCounterExampleFolders(t *testing.T) {
 		}
 		folders[d] = append(folders[d], f.Layer.Name)
 	}
-	if len(found) != 4 || len(folders) != 2 {
-		t.Errorf("%d findings with counter-examples in %d folders, want 4 in 2: %v", len(found), len(folders), folders)
+	// Each Div has three: -3 / 2, MIN / -1 and a divisor of 0.
+	if len(found) != 6 || len(folders) != 3 {
+		t.Errorf("%d findings with counter-examples in %d folders, want 6 in 3: %v", len(found), len(folders), folders)
 	}
 	for d, layers := range folders {
 		if len(layers) != 2 || layers[0] == layers[1] {
@@ -86,8 +87,8 @@ func TestCounterExampleFolders(t *testing.T) {
 		}
 	}
 	entries, _ := os.ReadDir(filepath.Join(cex, "twice"))
-	if len(entries) != 3 {
-		t.Errorf("%d entries written, want 2 folders and openvino.onnx", len(entries))
+	if len(entries) != 4 {
+		t.Errorf("%d entries written, want 3 folders and openvino.onnx", len(entries))
 	}
 
 	// The same folder again: the model's folder holds files.
@@ -114,7 +115,7 @@ func TestCounterExampleFolders(t *testing.T) {
 	}
 	n := 0
 	filepath.WalkDir(budget, func(string, os.DirEntry, error) error { n++; return nil })
-	if written != 2 || skipped != 2 || n-1 != 6 {
+	if written != 2 || skipped != 4 || n-1 != 6 {
 		t.Errorf("--max-files 6: %d written, %d skipped, %d files and folders", written, skipped, n-1)
 	}
 	if stdout, _, _ := irdiv(t, "validate", "--counter-examples", filepath.Join(dir, "b2"), "--max-files", "5", model); !strings.Contains(stdout, "(not written: --max-files 5: ") {

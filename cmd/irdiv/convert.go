@@ -32,6 +32,8 @@ func convertCmd(args []string, stdout, stderr io.Writer) error {
 	outPath := fs.String("o", "", "the IR to write, `OUT.xml` and OUT.bin (default: MODEL.xml beside MODEL.onnx)")
 	maxTensor := byteSize(defaultMaxTensor)
 	fs.Var(&maxTensor, "max-tensor", "largest `SIZE` of a tensor read from the model or its external data")
+	var maxMemory memorySize
+	maxMemory.register(fs, false, true)
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -42,6 +44,8 @@ func convertCmd(args []string, stdout, stderr io.Writer) error {
 	if !isONNX(pos[0]) {
 		return usageErr("%s: want an .onnx model", pos[0])
 	}
+	defer watchMemory("convert", maxMemory.whole(int64(maxTensor)))()
+	defer processing(pos[0])()
 	m, err := onnx.ReadFile(pos[0], onnx.ReadOptions{MaxTensorBytes: int64(maxTensor)})
 	if err != nil {
 		return err

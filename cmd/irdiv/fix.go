@@ -52,6 +52,8 @@ func fixCmd(args []string, stdout, stderr io.Writer) error {
 	keepProven := fs.Bool("keep-proven", true, "leave the Divs validate proves safe as they are")
 	maxTensor := byteSize(defaultMaxTensor)
 	fs.Var(&maxTensor, "max-tensor", "largest `SIZE` of a tensor read from the model, its external data or its test data")
+	var maxMemory memorySize
+	maxMemory.register(fs, false, true)
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -63,6 +65,8 @@ func fixCmd(args []string, stdout, stderr io.Writer) error {
 		return usageErr("-o FIXED: say where to write the fixed model")
 	}
 	path := pos[0]
+	defer watchMemory("fix", maxMemory.whole(int64(maxTensor)))()
+	defer processing(path)()
 	if !isONNX(path) {
 		return fixIR(path, *out, *keepProven, stdout)
 	}
@@ -157,6 +161,7 @@ func fixCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	defer atExit(func() { os.Remove(tmp.Name()) })()
 	if _, err := tmp.Write(fixed); err != nil {
 		tmp.Close()
 		return err

@@ -77,7 +77,7 @@ func (m *modelFlags) register(fs *flagSet) {
 	fs.Var(&m.inputs, "i", "input as `NAME=FILE.npy` (Parameter name, tensor name or index; with run --layer, the input port index); repeatable")
 	fs.Uint64Var(&m.seed, "seed", 1, "seed of generated inputs")
 	m.kernelFlags.register(fs)
-	fs.Var(&m.maxMemory, "max-memory", "most `SIZE` of tensors an inference holds at once, each kept until the last layer that reads it has run")
+	m.maxMemory.register(fs, true, true)
 	m.readLimits.register(fs)
 }
 

@@ -114,6 +114,8 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 	weights := fs.String("weights", "", "weights `FILE.bin` (default: MODEL.bin; info works without it)")
 	var limits readLimits
 	limits.register(fs)
+	var maxMemory memorySize
+	maxMemory.register(fs, false, false)
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -133,6 +135,8 @@ func infoCmd(args []string, stdout, stderr io.Writer) error {
 	if err := limits.check(); err != nil {
 		return err
 	}
+	defer watchMemory("info", maxMemory.whole(defaultMaxTensor))()
+	defer processing(pos[0])()
 	m, err := readModel(pos[0], limits.apply(ir.ReadOptions{WeightsPath: *weights, MaxConstBytes: infoConstBytes}), 0)
 	if err != nil {
 		return err

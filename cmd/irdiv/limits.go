@@ -30,14 +30,40 @@ func (b *byteSize) Set(s string) error {
 }
 
 // memorySize is --max-memory: a size as byteSize reads it, up to four
-// times the largest tensor cap, or 0 for its default (4 × --max-tensor).
+// times the largest tensor cap, or 0 for its defaults (whole and
+// inference say which).
 type memorySize int64
 
 func (m *memorySize) String() string {
 	if *m == 0 {
-		return "4 × --max-tensor"
+		return "the default"
 	}
 	return formatBytes(int64(*m))
+}
+
+// register adds --max-memory to a command; inference says that the
+// command runs a model, whose tensors the flag bounds too, and
+// maxTensor that it has --max-tensor, which the default follows.
+func (m *memorySize) register(fs *flagSet, inference, maxTensor bool) {
+	usage := "most `SIZE` of memory the whole run may hold (the models read, their analysis, the tensors computed): the live heap is sampled every few milliseconds, and past it irdiv stops with an error naming the file"
+	def := formatBytes(defaultRunMemory + 4*defaultMaxTensor)
+	if maxTensor {
+		def = formatBytes(defaultRunMemory) + " more than 4 × --max-tensor"
+	}
+	if inference {
+		usage += "; an inference is also refused before it runs where the tensors it holds at once, each kept until the last layer that reads it has run, would take more"
+		def += " for the run, 4 × --max-tensor for an inference's tensors"
+	}
+	fs.Var(m, "max-memory", usage+" (default "+def+")")
+}
+
+// whole is the bound of the whole run: the flag's size, or by default
+// defaultRunMemory more than the tensors of an inference, 4 × maxTensor.
+func (m memorySize) whole(maxTensor int64) int64 {
+	if m != 0 {
+		return int64(m)
+	}
+	return defaultRunMemory + 4*maxTensor
 }
 
 func (m *memorySize) Set(s string) error {

@@ -41,6 +41,7 @@ Run "irdiv help COMMAND" or "irdiv COMMAND -h" for the flags of a command.
 `
 
 func main() {
+	guard = &memoryGuard{stderr: os.Stderr, exit: os.Exit}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -81,6 +81,8 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if err := o.readLimits.check(); err != nil {
 		return err
 	}
+	defer watchMemory("run", o.maxMemory.whole(int64(o.maxTensor)))()
+	defer processing(pos[0])()
 	m, inputs, err := readModelFiles(pos[0], o.readLimits.apply(ir.ReadOptions{WeightsPath: o.weights}), int64(o.maxTensor))
 	if err != nil {
 		return err

@@ -69,6 +69,8 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	target := fs.String("target", "", "report only the findings that concern `DEVICE`: reference (OpenVINO's reference and constant folding, which honour m_pythondiv), cpu or gpu (whose plugins truncate whatever it says); default: every device, each finding naming those it concerns")
 	var limits readLimits
 	limits.register(fs)
+	var maxMemory memorySize
+	maxMemory.register(fs, false, false)
 	quiet := fs.Bool("quiet", false, "show no progress on a terminal (progress is shown only on a terminal, for runs past a second)")
 	severity := fs.String("severity", "note", "show findings of this `SEVERITY` and worse: note, warning or error")
 	seed := fs.Uint64("seed", 1, "seed of the random operands of --onnx")
@@ -124,12 +126,16 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer watchMemory("validate", maxMemory.whole(defaultMaxTensor))()
 	opts := validate.Options{Seed: *seed, SearchSteps: *searchSteps, SearchLayers: *searchLayers}
 	if *onnxPath != "" {
 		if len(paths) != 1 {
 			return usageErr("--onnx compares one IR with its ONNX model; %d models given", len(paths))
 		}
-		if opts.ONNX, err = onnx.ReadFile(*onnxPath, onnx.ReadOptions{}); err != nil {
+		done := processing(*onnxPath)
+		opts.ONNX, err = onnx.ReadFile(*onnxPath, onnx.ReadOptions{})
+		done()
+		if err != nil {
 			return err
 		}
 		if opts.ONNXTestData, err = onnxTestData(opts.ONNX, *onnxPath); err != nil {
@@ -145,7 +151,9 @@ func validateCmd(args []string, stdout, stderr io.Writer) error {
 		wg.Go(func() {
 			for i := range work {
 				bar.start(paths[i])
+				done := processing(paths[i])
 				reports[i], errs[i] = validateOne(paths[i], opts, limits)
+				done()
 				bar.finish()
 			}
 		})

@@ -527,9 +527,9 @@ func (b *corpusBuilder) written(i32Value func(string) []byte) {
 		inputs := append([][]byte{i32Value(x), i32Value(y)}, extra...)
 		return onnxwire.Model(13, onnxwire.Graph("g", [][]byte{onnxwire.Node("Div", "div", []string{x, y}, []string{"z"})}, nil, inputs, [][]byte{i32Value("z")}))
 	}
-	// Each model gives two counter-examples (-3 / 2 and MIN / -1): a
-	// folder for the model with its openvino.onnx, one for each, and a
-	// file per input in each.
+	// Each model gives three counter-examples (-3 / 2, MIN / -1 and a
+	// divisor of 0): a folder for the model with its openvino.onnx, one
+	// for each, and a file per input in each.
 	validate := []string{"validate", "--counter-examples", "{dir}/cex"}
 	// Outputs an IR cannot name apart.
 	twoOutputs := func(second string) []byte {
@@ -552,14 +552,14 @@ func (b *corpusBuilder) written(i32Value func(string) []byte) {
 		[][]byte{onnxwire.Tensor("c", onnxwire.Int32, []int64{2}, i32Bytes(1, 2))}, [][]byte{onnxwire.Value("x", onnxwire.Int32, 1)}, [][]byte{onnxwire.Value("z", onnxwire.Int32)}))}, 1,
 		`folding the constants of layer "d16" (id 18): its output is larger than the 16 bytes the constants folded before it leave of the 1048576 allowed in all (MaxTensorBytes); --max-tensor raises the limit`, false, "run", "{dir}/model.onnx", "--max-tensor", "1MiB")
 	b.raw("cex-inputs-collide", map[string][]byte{"model.onnx": div("a/b", "a_b")}, 1, "1 error in 1 model", false, append(validate, "{dir}/model.onnx")...)
-	b.last().Writes = &Writes{Under: "cex", Count: 2 + 2*3}
+	b.last().Writes = &Writes{Under: "cex", Count: 2 + 3*3}
 	b.raw("cex-models-of-one-name", map[string][]byte{"m1/model.onnx": div("x", "y"), "m2/model.onnx": div("p", "q")}, 1, "2 errors in 2 models", false, append(validate, "{dir}/m1/model.onnx", "{dir}/m2/model.onnx")...)
-	b.last().Writes = &Writes{Under: "cex", Count: 2 * (2 + 2*3)}
+	b.last().Writes = &Writes{Under: "cex", Count: 2 * (2 + 3*3)}
 	b.raw("cex-model-named-dots", map[string][]byte{"...onnx": div("x", "y")}, 1, "1 error in 1 model", false, append(validate, "{dir}/...onnx")...)
-	b.last().Writes = &Writes{Under: "cex", Count: 2 + 2*3}
+	b.last().Writes = &Writes{Under: "cex", Count: 2 + 3*3}
 	long := strings.Repeat("n", 300)
 	b.raw("cex-names-too-long", map[string][]byte{strings.Repeat("m", 250) + ".onnx": div(long, long+"2")}, 1, "1 error in 1 model", false, append(validate, "{dir}/"+strings.Repeat("m", 250)+".onnx")...)
-	b.last().Writes = &Writes{Under: "cex", Count: 2 + 2*3}
+	b.last().Writes = &Writes{Under: "cex", Count: 2 + 3*3}
 	// 3,000 inputs no Divide reads: each counter-example needs all of
 	// them (a runtime asks for every input), so the budget stops it.
 	var unused [][]byte

@@ -161,7 +161,8 @@ func (r Runner) run(models []string, inputs map[string]*ir.Tensor) ([]result, er
 	}
 	stdout, err := r.node(req)
 	if err != nil {
-		// SIGFPE here is ORT's integer Div dividing by zero or MIN by -1.
+		// SIGFPE here is ORT's integer Div or Mod dividing MIN by -1
+		// (a division by zero is a run's error in 1.30).
 		return nil, fmt.Errorf("ortreplay: node running %s: %v", strings.Join(models, ", "), err)
 	}
 	var resp response
@@ -254,9 +255,13 @@ type Outcome struct {
 // costs one start of node and ONNX Runtime instead of one per model. A
 // model that ONNX Runtime cannot load fails each of its runs with that
 // message. The error is for the batch as a whole: an input ONNX
-// Runtime's JavaScript API cannot hold, or node dying (integer division
-// by zero, or MIN / -1, kills it with SIGFPE inside ORT's kernel: guard
-// the divisors of models that may meet them).
+// Runtime's JavaScript API cannot hold, or node dying (MIN / -1 in an
+// integer Div or Mod kills it with SIGFPE inside ORT's kernel: guard the
+// divisors of models that may meet it). An integer division by zero is
+// not such a death: ONNX Runtime 1.30 checks the divisor first and fails
+// the run ("Integer division by zero", "Integer modulo by zero"; even
+// where the output is empty), so a zero-divisor counter-example replays
+// as that run's Err.
 func (r Runner) RunJobs(jobs []Job) ([][]Outcome, error) {
 	if r.Node == "" {
 		return nil, errors.New("ortreplay: Runner has no node; use Find")

@@ -408,3 +408,62 @@ func TestRunJobs(t *testing.T) {
 		t.Errorf("unloadable model: %v", res[1][0].Err)
 	}
 }
+
+// TestRunJobsDivisionByZero: ONNX Runtime fails a run whose integer Div
+// or Mod divides by zero with an error, and the batch goes on (a
+// zero-divisor counter-example replays as that run's Err), even where
+// the output is empty; MIN / -1 kills node (SIGFPE), the batch's error.
+func TestRunJobsDivisionByZero(t *testing.T) {
+	r := runner(t)
+	dir := t.TempDir()
+	model := func(name, op string, attrs ...[]byte) string {
+		g := onnxwire.Graph("g",
+			[][]byte{onnxwire.NodeAttrs(op, "op", []string{"x", "y"}, []string{"z"}, attrs...)}, nil,
+			[][]byte{onnxwire.ValueDims("x", onnxwire.Int64, []onnxwire.Dim{{Param: "n"}}), onnxwire.ValueDims("y", onnxwire.Int64, []onnxwire.Dim{{Param: "m"}})},
+			[][]byte{onnxwire.ValueDims("z", onnxwire.Int64, nil)})
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, onnxwire.Model(13, g), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	div, mod, fmod := model("div.onnx", "Div"), model("mod.onnx", "Mod"), model("fmod.onnx", "Mod", onnxwire.IntAttr("fmod", 1))
+	in := func(x, y []int64) map[string]*ir.Tensor {
+		xt, _ := ir.TensorOf(ir.I64, []int64{int64(len(x))}, x)
+		yt, _ := ir.TensorOf(ir.I64, []int64{int64(len(y))}, y)
+		return map[string]*ir.Tensor{"x": xt, "y": yt}
+	}
+	res, err := r.RunJobs([]Job{
+		{Model: div, Runs: []map[string]*ir.Tensor{in([]int64{6, 7}, []int64{2, 0}), in([]int64{}, []int64{0}), in([]int64{6, 7}, []int64{2, 7})}},
+		{Model: mod, Runs: []map[string]*ir.Tensor{in([]int64{6, 7}, []int64{0, 1})}},
+		{Model: fmod, Runs: []map[string]*ir.Tensor{in([]int64{6, 7}, []int64{0, 1})}},
+	})
+	if err != nil {
+		t.Fatalf("a batch with divisions by zero: %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		got  Outcome
+		want string // the error's text; "" for outputs
+	}{
+		{"Div by 0", res[0][0], "Integer division by zero"},
+		{"Div by 0 of an empty x", res[0][1], "Integer division by zero"},
+		{"Div after", res[0][2], ""},
+		{"Mod by 0", res[1][0], "Integer modulo by zero"},
+		{"fmod by 0", res[2][0], "Integer modulo by zero"},
+	} {
+		if tc.want == "" {
+			if z := tc.got.Outputs["z"]; tc.got.Err != nil || z == nil || !slices.Equal(ir.View[int64](z), []int64{3, 1}) {
+				t.Errorf("%s: %v %v, want z = [3 1]", tc.name, tc.got.Outputs, tc.got.Err)
+			}
+			continue
+		}
+		if tc.got.Err == nil || !strings.Contains(tc.got.Err.Error(), tc.want) {
+			t.Errorf("%s: %v %v, want the error %q", tc.name, tc.got.Outputs, tc.got.Err, tc.want)
+		}
+	}
+	_, err = r.RunJobs([]Job{{Model: div, Runs: []map[string]*ir.Tensor{in([]int64{math.MinInt64}, []int64{-1})}}})
+	if err == nil || !strings.Contains(err.Error(), "floating point exception") {
+		t.Errorf("MIN / -1: %v, want node killed by SIGFPE", err)
+	}
+}

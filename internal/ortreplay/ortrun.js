@@ -31,8 +31,9 @@
 //
 // The session is driven through the package's native binding, as
 // bench/ort_bench.js does: synchronously, without the Promise layer of the
-// public API. Integer division by zero, or MIN / -1, in a model kills this
-// process with SIGFPE inside ORT's kernel; the caller reports the signal.
+// public API. MIN / -1 in an integer Div or Mod kills this process with
+// SIGFPE inside ORT's kernel; the caller reports the signal. An integer
+// division by zero fails only its run: ORT 1.30 checks the divisor first.
 "use strict";
 const fs = require("fs");
 const { binding, initOrt } = require("onnxruntime-node/dist/binding");

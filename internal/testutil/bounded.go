@@ -2,9 +2,10 @@ package testutil
 
 import (
 	"fmt"
-	"runtime/metrics"
 	"testing"
 	"time"
+
+	"github.com/irdiv/irdiv/internal/heapwatch"
 )
 
 // The bounds of one fuzz input (Bounded): real models of a few MiB
@@ -21,30 +22,17 @@ var (
 // goroutine of its own, so that the fuzzer keeps the input as a crasher
 // even where the body never returns. Go's fuzzer has no bound per input of
 // its own: a hang or an allocation of gigabytes would go unseen, or kill
-// the machine instead of failing the target.
+// the machine instead of failing the target. The heap is sampled every
+// 20 ms (heapwatch.Objects, which needs no collection to be read).
 func Bounded(t testing.TB, desc string, body func()) {
 	t.Helper()
-	done := make(chan struct{})
-	defer close(done)
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	go func() {
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		deadline := time.Now().Add(FuzzTime)
-		for {
-			select {
-			case <-done:
-				return
-			case now := <-tick.C:
-				metrics.Read(sample)
-				if held := sample[0].Value.Uint64(); held > FuzzBytes {
-					panic(fmt.Sprintf("%s: the heap holds %d MiB, more than the %d MiB one input may take", desc, held>>20, FuzzBytes>>20))
-				}
-				if now.After(deadline) {
-					panic(fmt.Sprintf("%s: still running after %v", desc, FuzzTime))
-				}
-			}
-		}
-	}()
+	stop := heapwatch.Watch(heapwatch.Objects, FuzzBytes, 20*time.Millisecond, func(held uint64) {
+		panic(fmt.Sprintf("%s: the heap holds %d MiB, more than the %d MiB one input may take", desc, held>>20, FuzzBytes>>20))
+	})
+	defer stop()
+	timer := time.AfterFunc(FuzzTime, func() {
+		panic(fmt.Sprintf("%s: still running after %v", desc, FuzzTime))
+	})
+	defer timer.Stop()
 	body()
 }

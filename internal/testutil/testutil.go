@@ -1,8 +1,9 @@
 // Package testutil holds what the tests of several irdiv packages share:
 // finding the real-data corpus in ../shared, the files of the hostile
 // corpus testdata/bad as fuzz seeds, measuring what a call allocates, the
-// exact floor-division oracle and a loop over SIMD levels. It imports no
-// other package of the project, so that any package's own tests may use
+// exact floor-division oracle, a loop over SIMD levels and the bounds of
+// a fuzz input (Bounded). It imports no other package of the project but
+// the leaf internal/heapwatch, so that any package's own tests may use
 // it.
 package testutil
 

@@ -1,0 +1,185 @@
+package validate
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/irdiv/irdiv/internal/onnxwire"
+	"github.com/irdiv/irdiv/internal/ortreplay"
+	"github.com/irdiv/irdiv/ir"
+)
+
+// TestReachableZeroDivisor: an integer Div, Mod or FloorMod whose divisor
+// the model's inputs can make 0 at an element it computes is a warning
+// with a counter-example (divide/zero-divisor, mod/zero-divisor); a
+// constant 0 stays an error; a divisor that can be 0 only where nothing
+// is divided, or whose values irdiv does not follow, gets nothing. Where
+// ONNX Runtime is installed, each counter-example is replayed on the ONNX
+// model, which must fail with ONNX Runtime's division-by-zero error (it
+// does not crash: 1.30 checks the divisor before dividing).
+func TestReachableZeroDivisor(t *testing.T) {
+	runner, ortErr := ortreplay.Find()
+	if ortErr != nil {
+		t.Logf("ONNX Runtime is not available (%v): the counter-examples are not replayed", ortErr)
+	}
+	four := []onnxwire.Dim{fixed(4)}
+	for _, tc := range []struct {
+		name string
+		g    *graph
+		// code and severity of the one finding wanted; "" for none of
+		// either zero-divisor code.
+		code     Code
+		severity Severity
+		// check looks at the counter-example of a warning.
+		check func(t *testing.T, f Finding)
+		// ort is what ONNX Runtime's error says at the counter-example.
+		ort string
+	}{
+		{
+			name: "x / (y - 3)",
+			g: new(graph).input("x", onnxwire.Int64, four...).input("y", onnxwire.Int64, four...).i64("three", []int64{}, 3).
+				node("Sub", []string{"y", "three"}, "d").node("Div", []string{"x", "d"}, "z").output("z", onnxwire.Int64),
+			code: ZeroDivisor, severity: Warning,
+			check: func(t *testing.T, f Finding) {
+				y, i := f.CounterExample.Inputs["y"], f.Evidence.Get("index").(int)
+				if y == nil || ir.View[int64](y)[i] != 3 {
+					t.Errorf("y = %v at index %d, want 3 there", y, i)
+				}
+				if ex, _ := f.Evidence.Get("example").(string); !strings.HasSuffix(ex, " / 0") {
+					t.Errorf("example %q", ex)
+				}
+			},
+			ort: "Integer division by zero",
+		},
+		{
+			name: "x mod (y - 3)", // ONNX's Mod of integers, fmod 0: OpenVINO's FloorMod
+			g: new(graph).input("x", onnxwire.Int64, four...).input("y", onnxwire.Int64, four...).i64("three", []int64{}, 3).
+				node("Sub", []string{"y", "three"}, "d").node("Mod", []string{"x", "d"}, "z").output("z", onnxwire.Int64),
+			code: ModZeroDivisor, severity: Warning,
+			check: func(t *testing.T, f Finding) {
+				y, i := f.CounterExample.Inputs["y"], f.Evidence.Get("index").(int)
+				if y == nil || ir.View[int64](y)[i] != 3 {
+					t.Errorf("y = %v at index %d, want 3 there", y, i)
+				}
+				if ex, _ := f.Evidence.Get("example").(string); !strings.HasSuffix(ex, " % 0") {
+					t.Errorf("example %q", ex)
+				}
+			},
+			ort: "Integer modulo by zero",
+		},
+		{
+			name: "x fmod (y - 3)", // fmod 1: OpenVINO's Mod
+			g: new(graph).input("x", onnxwire.Int64, four...).input("y", onnxwire.Int64, four...).i64("three", []int64{}, 3).
+				node("Sub", []string{"y", "three"}, "d").node("Mod", []string{"x", "d"}, "z", onnxwire.IntAttr("fmod", 1)).output("z", onnxwire.Int64),
+			code: ModZeroDivisor, severity: Warning,
+			ort: "Integer modulo by zero",
+		},
+		{
+			// Shape(x)[0] is 0 where x is empty, and y, which has 4
+			// elements whatever x is, is divided by it: a division by
+			// zero for real (ONNX Runtime fails, OpenVINO's reference
+			// throws), reachable only with an empty x, which the warning
+			// names.
+			name: "y / Shape(x)[0], y not empty",
+			g: new(graph).input("x", onnxwire.Float, param("n"), fixed(3)).input("y", onnxwire.Int64, four...).i64("zero", []int64{}, 0).
+				node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "zero"}, "n").node("Div", []string{"y", "n"}, "z").output("z", onnxwire.Int64),
+			code: ZeroDivisor, severity: Warning,
+			check: func(t *testing.T, f Finding) {
+				if x := f.CounterExample.Inputs["x"]; x == nil || x.Len() != 0 {
+					t.Errorf("x = %v, want it empty", x)
+				}
+				if e := f.Evidence.Get("empty_inputs"); !slices.Equal(e.([]string), []string{"x"}) {
+					t.Errorf("empty_inputs %v", e)
+				}
+				if !strings.Contains(f.Message, "with x empty") {
+					t.Errorf("the message does not say x is empty: %s", f.Message)
+				}
+			},
+			ort: "Integer division by zero",
+		},
+		{
+			// x / Shape(x)[0]: the divisor is 0 only where x, and so
+			// the output, is empty: nothing is divided.
+			name: "x / Shape(x)[0]",
+			g: new(graph).input("x", onnxwire.Int64, param("n"), fixed(3)).i64("zero", []int64{}, 0).
+				node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "zero"}, "n").node("Div", []string{"x", "n"}, "z").output("z", onnxwire.Int64),
+		},
+		{
+			// |y| + 1 is never 0 (but at MAX, where it wraps to MIN).
+			name: "x / (|y| + 1)",
+			g: new(graph).input("x", onnxwire.Int64, four...).input("y", onnxwire.Int64, four...).i64("one", []int64{}, 1).
+				node("Abs", []string{"y"}, "a").node("Add", []string{"a", "one"}, "d").node("Div", []string{"x", "d"}, "z").output("z", onnxwire.Int64),
+		},
+		{
+			name: "x / 0",
+			g: new(graph).input("x", onnxwire.Int64, four...).i64("zero", []int64{}, 0).
+				node("Div", []string{"x", "zero"}, "z").output("z", onnxwire.Int64),
+			code: ZeroDivisor, severity: Error,
+		},
+		{
+			name: "x mod 0",
+			g: new(graph).input("x", onnxwire.Int64, four...).i64("zero", []int64{}, 0).
+				node("Mod", []string{"x", "zero"}, "z").output("z", onnxwire.Int64),
+			code: ModZeroDivisor, severity: Error,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Model(tc.g.imported(t), "m.onnx", Options{})
+			fs := findings(r)
+			got := append(fs[ZeroDivisor], fs[ModZeroDivisor]...)
+			if tc.code == "" {
+				if len(got) != 0 {
+					t.Fatalf("%s: %s", got[0].Code, got[0].Message)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Code != tc.code || got[0].Severity != tc.severity {
+				t.Fatalf("got %+v, want one %s %s", got, tc.severity, tc.code)
+			}
+			f := got[0]
+			t.Logf("%s: %s", f.Code, f.Message)
+			if tc.severity == Error {
+				if f.CounterExample != nil {
+					t.Errorf("a certain fault with a counter-example")
+				}
+				return
+			}
+			if f.CounterExample == nil || f.Evidence.Get("inputs") == nil || f.Evidence.Get("index") == nil {
+				t.Fatalf("no counter-example: %+v", f.Evidence)
+			}
+			if tc.check != nil {
+				tc.check(t, f)
+			}
+			if ortErr != nil {
+				return
+			}
+			dir := t.TempDir()
+			path := filepath.Join(dir, "m.onnx")
+			if err := os.WriteFile(path, onnxwire.Model(13, onnxwire.Graph("g", tc.g.nodes, tc.g.inits, tc.g.inputs, tc.g.outputs)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: []map[string]*ir.Tensor{f.CounterExample.Inputs}}})
+			if err != nil {
+				t.Fatalf("ONNX Runtime: %v", err)
+			}
+			if e := res[0][0].Err; e == nil || !strings.Contains(e.Error(), tc.ort) {
+				t.Errorf("ONNX Runtime at the counter-example: %v %v, want %q", res[0][0].Outputs, e, tc.ort)
+			}
+		})
+	}
+}
+
+// TestReachableZeroDivisorOpaque: a divisor irdiv does not follow (an op
+// it does not know) may be 0, but no input is found: nothing is said.
+func TestReachableZeroDivisorOpaque(t *testing.T) {
+	b := newBuilder(t, "")
+	x := b.param("x", ir.I32, "3")
+	unknown := b.op("TopK", "opset11", nil, ir.I32, []int64{}, x)
+	b.divide("d", x, unknown, false)
+	if f := findings(Model(b.m, "t", Options{}))[ZeroDivisor]; len(f) != 0 {
+		t.Errorf("%+v", f)
+	}
+}
