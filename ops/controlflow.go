@@ -834,13 +834,17 @@ type Body struct {
 	// where Concat marks it, its values of every iteration concatenated.
 	Outputs []int
 	Concat  []bool
+	// Cond is, for a Loop, the body Result that decides whether another
+	// iteration runs (by position in Model.Results()); -1 where the body
+	// gives none (the condition stays true), and for an If.
+	Cond int
 }
 
 // Bodies returns the two branches of an If, fed by in.
 func (f *If) Bodies(in []ValueInfo) []Body {
 	var out []Body
 	for _, b := range []*ifBranch{f.Then, f.Else} {
-		body := Body{Tag: b.name, Model: b.prog.model, Feeds: slices.Clone(b.in), Carried: make([]bool, len(b.in)), Outputs: slices.Clone(b.out)}
+		body := Body{Tag: b.name, Model: b.prog.model, Feeds: slices.Clone(b.in), Carried: make([]bool, len(b.in)), Outputs: slices.Clone(b.out), Cond: -1}
 		for _, ext := range b.in {
 			var info ValueInfo
 			if ext < len(in) {
@@ -857,7 +861,7 @@ func (f *If) Bodies(in []ValueInfo) []Body {
 // may be anything of their type, at any shape of their rank where the
 // body keeps it.
 func (lp *Loop) Bodies(in []ValueInfo) []Body {
-	body := Body{Tag: "body", Model: lp.Body.model, Feeds: slices.Clone(lp.in), Carried: make([]bool, len(lp.in)), Back: slices.Repeat([]int{-1}, len(lp.in))}
+	body := Body{Tag: "body", Model: lp.Body.model, Feeds: slices.Clone(lp.in), Carried: make([]bool, len(lp.in)), Back: slices.Repeat([]int{-1}, len(lp.in)), Cond: lp.condResult}
 	params := make([]ValueInfo, len(lp.in))
 	for p, ext := range lp.in {
 		switch {

@@ -156,6 +156,47 @@ var bodyModels = []struct {
 			output("c", onnxwire.Int64),
 		want: map[string]Code{"less_half": FloorTruncAgree},
 	},
+	{
+		// c = 4 - c twice from c = clip(x, 5, 5): 5, -1, 5. Every value c
+		// takes lies in [-1, 5], but a Loop of two iterations, whose
+		// condition stays true, ends at the second: c / 2 after it
+		// divides 5.
+		name: "loop-last-value",
+		g: new(graph).input("x", onnxwire.Int64).
+			i64("trip", []int64{}, 2).i64("five", []int64{}, 5).i64("four", []int64{}, 4).i64("two", []int64{}, 2).
+			node("Clip", []string{"x", "five", "five"}, "c0").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"trip", "go", "c0"}, []string{"c"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.Node("Sub", "c_out", []string{"four", "c_in"}, []string{"c_out"}),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_out", onnxwire.Int64)}))).
+			node("Div", []string{"c", "two"}, "after").
+			output("after", onnxwire.Int64),
+		want: map[string]Code{"after": FloorTruncAgree},
+	},
+	{
+		// As loop-last-value, but the body goes on only while c > 0: the
+		// Loop stops after one iteration, at c = -1, which c / 2 floors.
+		name: "loop-stops-early",
+		g: new(graph).input("x", onnxwire.Int64).
+			i64("trip", []int64{}, 2).i64("five", []int64{}, 5).i64("four", []int64{}, 4).i64("two", []int64{}, 2).i64("zero", []int64{}, 0).
+			node("Clip", []string{"x", "five", "five"}, "c0").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"trip", "go", "c0"}, []string{"c"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.Node("Sub", "c_out", []string{"four", "c_in"}, []string{"c_out"}),
+					onnxwire.Node("Greater", "cond_out", []string{"c_out", "zero"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_out", onnxwire.Int64)}))).
+			node("Div", []string{"c", "two"}, "after").
+			output("after", onnxwire.Int64),
+		want: map[string]Code{"after": FloorTrunc},
+		onnx: func(map[string]int64) map[string]int64 { return map[string]int64{"after": 0} },
+	},
 }
 
 // TestDivideInABodyGetsOuterValues: the Divs of If and Loop bodies are

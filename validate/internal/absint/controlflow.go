@@ -233,9 +233,17 @@ func loopValues(a *Analysis, c *call) []*Value {
 	}
 	var unrolled []bounds
 	var unrolledKnown []bool
+	// lastResults are the body's Results at the last iteration where every
+	// run of the Loop makes the same number of them: its outputs of last
+	// values are those.
+	var lastResults []*Value
 	if n := iterations.any.Hi.V + 1; iterations.any.Hi.IsFinite() && n <= unrolledIterations && a.bodyWalks+int(n) <= maxBodyWalks {
 		unrolled, unrolledKnown = slices.Clone(ranges), slices.Clone(known)
-		a.unroll(c, b, n, unrolled, unrolledKnown, params)
+		var always bool
+		lastResults, always = a.unroll(c, b, n, unrolled, unrolledKnown, params)
+		if !always || !a.iterationsExactly(c, n) {
+			lastResults = nil
+		}
 	}
 	// Nested Loops multiply their walks: past a budget, one walk, the
 	// carried values any of their types.
@@ -286,15 +294,42 @@ func loopValues(a *Analysis, c *call) []*Value {
 			}
 		}
 		res = a.walkBody(c.l, b, params(iterations, ranged))
-		return a.loopOutputs(c, b, res, ranges, known)
+		out := a.loopOutputs(c, b, res, ranges, known)
+		for i, r := range b.Outputs {
+			if !b.Concat[i] && r < len(lastResults) && lastResults[r] != nil && lastResults[r].Type == out[i].Type {
+				out[i] = lastResults[r]
+			}
+		}
+		return out
 	}
+}
+
+// iterationsExactly reports whether a Loop runs exactly n iterations at
+// every input: its trip count n under the declared shapes and under any,
+// its first condition true (or absent). (Its body's condition is the
+// caller's to check.)
+func (a *Analysis) iterationsExactly(c *call, n int64) bool {
+	exactly := sym.R(n, n)
+	if trip := a.boundsOf(a.All(c.ins[0])); trip.declared != exactly || trip.any != exactly {
+		return false
+	}
+	return len(c.ins) < 2 || c.ins[1] == nil || a.provablyTrue(c.ins[1])
+}
+
+// provablyTrue reports whether every element of v is 1 (true) at every
+// input.
+func (a *Analysis) provablyTrue(v *Value) bool {
+	return v.Int && a.boundsOf(a.All(v)).any == sym.R(1, 1)
 }
 
 // unroll walks a Loop's body once for each of its first n iterations,
 // each walk given the carried values the one before gave back, and
 // widens ranges to the values each iteration starts with. A carried
-// value the body does not give back as an integer becomes unknown.
-func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known []bool, params func(bounds, func(int) *Value) []*Value) {
+// value the body does not give back as an integer becomes unknown. It
+// returns the Results of the last walk, and whether the body's
+// condition was true at every one.
+func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known []bool, params func(bounds, func(int) *Value) []*Value) (last []*Value, always bool) {
+	always = true
 	current := make([]*Value, len(b.Feeds))
 	for p, ext := range b.Feeds {
 		if known[p] {
@@ -304,6 +339,10 @@ func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known [
 	for k := range n {
 		a.bodyWalks++
 		res := a.walkBody(c.l, b, params(bounds{sym.R(k, k), sym.R(k, k)}, func(p int) *Value { return current[p] }))
+		last = res
+		if b.Cond >= 0 && (b.Cond >= len(res) || res[b.Cond] == nil || !a.provablyTrue(res[b.Cond])) {
+			always = false
+		}
 		next := make([]*Value, len(b.Feeds))
 		for p, r := range b.Back {
 			if !known[p] {
@@ -318,6 +357,7 @@ func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known [
 		}
 		current = next
 	}
+	return last, always
 }
 
 // loopOutputs are the values of a Loop's outputs, from the walk of its

@@ -479,6 +479,17 @@ var propertyCases = []propertyCase{
 		})
 		return []ir.Output{grows[0], grows[1], keeps[0], keeps[1]}
 	}},
+	{"Loop", "a fixed trip count's last values", func(b *propModel) []ir.Output {
+		// Three iterations of c = 2c - i, always: the last value is
+		// exactly 8c - 4, each iteration walked in turn.
+		t, acc := b.param(ir.I64, ""), b.param(ir.I64, "1")
+		init := b.one("Minimum", nil, b.one("Maximum", nil, acc, b.scalar(-9)), b.scalar(9))
+		out := b.loopOp(b.scalar(3), t, init, ir.I64, ir.I64, "", "1", 1, func(bb *propModel, p []ir.Output) []ir.Output {
+			next := bb.one("Subtract", nil, bb.one("Multiply", nil, p[2], bb.scalar(2)), bb.one("Unsqueeze", nil, p[0], bb.scalar(0)))
+			return []ir.Output{next, next}
+		})
+		return []ir.Output{out[0], out[1], b.one("Subtract", nil, out[0], b.one("Multiply", nil, init, b.scalar(8)))}
+	}},
 	{"Select", "conditions of their own", func(b *propModel) []ir.Output {
 		// The same branches picked by two conditions, and by two elements
 		// of one condition broadcast over scalars, are different values.
