@@ -349,3 +349,32 @@ func TestInterpolateGolden(t *testing.T) {
 		t.Logf("%s: max abs difference %g", k, worst[k])
 	}
 }
+
+// TestInterpolateHostile evaluates every mode with scales and pads at the
+// edges (0, tiny, huge, negative, NaN, infinite; pads past any size): each
+// gives an output or an error, never a panic, within MaxTensorBytes.
+func TestInterpolateHostile(t *testing.T) {
+	in := mustTensor(t, ir.F32, []int64{1, 3, 5}, []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
+	evaluated := 0
+	hostile := []float32{0, 1e-30, 1e-7, 0.3, 1, 2.5, 1e6, 1e30, -1, -0.5, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}
+	for _, mode := range []string{"nearest", "linear", "linear_onnx", "cubic", "bilinear_pillow", "bicubic_pillow"} {
+		for _, antialias := range []string{"true", "false"} {
+			for _, pads := range []string{"0", "1,0,2", "9223372036854775807", "0,4611686018427387904,4611686018427387904"} {
+				for _, s1 := range hostile {
+					for _, s2 := range hostile {
+						o := op("Interpolate", "opset11", "mode", mode, "shape_calculation_mode", "scales", "antialias", antialias,
+							"pads_begin", pads, "pads_end", pads, "coordinate_transformation_mode", "asymmetric")
+						if _, err := Evaluate(o, []*ir.Tensor{in, mustTensor(t, ir.F32, []int64{2}, []float32{s1, s2}),
+							mustTensor(t, ir.I64, []int64{2}, []int64{1, 2})}, Options{MaxTensorBytes: 1 << 20}); err == nil {
+							evaluated++
+						}
+					}
+				}
+			}
+		}
+	}
+	if evaluated < 500 {
+		t.Errorf("%d hostile Interpolates evaluated; the cases should reach the modes' code", evaluated)
+	}
+	t.Logf("%d evaluated", evaluated)
+}
