@@ -446,8 +446,11 @@ func importInstanceNorm(im *importer, n *Node) ([]tensor, error) {
 // no Interpolate (tf_crop_and_resize, half_pixel_symmetric),
 // exclude_outside, a keep_aspect_ratio_policy other than stretch, and
 // repeated axes. The faithful conversion also keeps a Resize with
-// antialias, which OpenVINO's Interpolate ignores in modes linear_onnx and
-// cubic, and one by scales whose coordinates Interpolate maps otherwise
+// antialias (which convert then refuses, saying why): OpenVINO's
+// reference ignores antialias in modes linear_onnx and cubic, and its
+// own mode linear with antialias divides by the weights inside the input
+// where ONNX repeats the edge element (TestInterpolateAgainstORT), so no
+// Interpolate computes it; and one by scales whose coordinates Interpolate maps otherwise
 // (scaledLengthsAgree); OpenVINO's import maps them all the same.
 func importResize(im *importer, n *Node) ([]tensor, error) {
 	x, err := first(im, n)
@@ -465,7 +468,7 @@ func importResize(im *importer, n *Node) ([]tensor, error) {
 	}
 	coord := attrString(n, "coordinate_transformation_mode", "half_pixel")
 	nearest := attrString(n, "nearest_mode", "round_prefer_floor")
-	antialias := attrInt(n, "antialias", 0) != 0
+	antialias := attrInt(n, "antialias", 0) == 1 // OpenVINO's frontend reads 1 alone
 	switch {
 	case n.OpType == "Upsample" && mode == "nearest" && !im.opts.Faithful:
 		coord, nearest = "half_pixel", "round_prefer_floor"

@@ -1,16 +1,17 @@
 package ops
 
 import (
+	"cmp"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/shapeinfer"
 )
 
-// irdiv infers Interpolate and evaluates its modes nearest, linear_onnx
-// and cubic without pads or antialias (ONNX's Resize as OpenVINO's
-// frontend writes it); the others give ErrUnsupportedOp.
+// irdiv infers Interpolate and evaluates all its modes of versions 4 and
+// 11, with pads and antialias, as OpenVINO's reference does.
 
 // Interpolate is Interpolate-4 (inputs data, sizes, scales, optional
 // axes) or Interpolate-11 (data, sizes or scales, optional axes); the
@@ -58,6 +59,12 @@ func (i *Interpolate) Attrs() []ir.Attr {
 }
 
 func (i *Interpolate) Infer(in []ValueInfo) ([]ValueInfo, error) {
+	if i.Version == 4 && strings.HasSuffix(i.Mode, "_pillow") {
+		return nil, errorf("%w: Unsupported interpolation mode used with version 4 of the Interpolate op: %s", ErrAttribute, i.Mode)
+	}
+	if err := i.checkPads(); err != nil {
+		return nil, err
+	}
 	scales := i.ShapeCalculationMode == "scales"
 	valuesPort, axesPort := 1, 2
 	if i.Version == 4 {
@@ -159,18 +166,25 @@ func scaleDim(d shapeinfer.Dim, scale float32) shapeinfer.Dim {
 	return shapeinfer.Interval(f(d.Min), f(d.Max))
 }
 
-// evaluate computes the modes nearest, linear_onnx and cubic as OpenVINO's
-// reference does (src/core/reference/include/openvino/reference/
-// interpolate.hpp, InterpolateEval, with the helpers of
-// src/core/reference/src/op/interpolate.cpp): in float32 arithmetic, the
-// reference's, for every element type, so that coordinates round where
-// OpenVINO's do. Each resized axis maps an output coordinate to the input
-// by coordinate_transformation_mode with the axis' scale (the given one,
-// or output over input length for sizes); nearest rounds it by
+// evaluate computes Interpolate as OpenVINO's reference does
+// (src/core/reference/include/openvino/reference/interpolate.hpp,
+// InterpolateEval, with the helpers of src/core/reference/src/op/
+// interpolate.cpp and, for the pillow modes, interpolate_pil.hpp), after
+// padding the input with zeros by pads_begin and pads_end as
+// Interpolate::evaluate does (pad_input_data). The modes nearest,
+// linear_onnx, cubic and linear compute in float32, the reference's
+// arithmetic, for every element type, so that coordinates round where
+// OpenVINO's do; bilinear_pillow and bicubic_pillow in float64 as Pillow's
+// code does. Each resized axis maps an output coordinate to the input by
+// coordinate_transformation_mode with the axis' scale (the given one, or
+// output over padded input length for sizes); nearest rounds it by
 // nearest_mode, linear_onnx weighs the two neighbours, cubic the four of
-// Keys' kernel with cube_coeff, taking edge values beyond the input. The
-// weighted sums run in the reference's order, so results are bit-exact.
-func (i *Interpolate) evaluate(in, out []*ir.Tensor, _ Options) error {
+// Keys' kernel with cube_coeff, taking edge values beyond the input;
+// linear weighs the neighbours inside the input with a triangle filter,
+// widened by antialias; the pillow modes resample height then width with
+// Pillow's filters. The weighted sums run in the reference's order, so
+// results are bit-exact.
+func (i *Interpolate) evaluate(in, out []*ir.Tensor, o Options) error {
 	if err := i.refusal(); err != nil {
 		return err
 	}
@@ -192,6 +206,14 @@ func (i *Interpolate) evaluate(in, out []*ir.Tensor, _ Options) error {
 			axes = append(axes, int64(a))
 		}
 	}
+	if err := i.checkPads(); err != nil {
+		return err
+	}
+	padded, err := i.pad(src, cmp.Or(o.MaxTensorBytes, ir.MaxTensorBytes))
+	if err != nil {
+		return err
+	}
+	src = padded
 	for a := range rank {
 		if src.Shape[a] == 0 && dst.Shape[a] > 0 {
 			return errorf("%w: Interpolate cannot resize axis %d of no elements to %d", ErrShape, a, dst.Shape[a])
@@ -200,25 +222,33 @@ func (i *Interpolate) evaluate(in, out []*ir.Tensor, _ Options) error {
 	if dst.Len() == 0 {
 		return nil
 	}
-	// scale is each axis' scale, 1 where an axis is not resized, as
+	// listed is each listed axis' scale, as the reference's m_scales;
+	// scale each axis', 1 where an axis is not resized, as
 	// InterpolateEvalHelper's m_all_scales.
+	listed := make([]float32, len(axes))
 	scale := make([]float32, rank)
 	for a := range scale {
 		scale[a] = 1
 	}
 	for k, a := range axes {
 		if scalesMode {
-			scale[a] = float32(in[valuesPort].Float64At(k))
+			listed[k] = float32(in[valuesPort].Float64At(k))
 		} else {
-			scale[a] = float32(dst.Shape[a]) / float32(src.Shape[a])
+			listed[k] = float32(dst.Shape[a]) / float32(src.Shape[a])
 		}
+		scale[a] = listed[k]
 	}
 	coord := func(a, x int) float32 {
 		return i.inCoord(float32(x), scale[a], float32(dst.Shape[a]), float32(src.Shape[a]))
 	}
-	if i.Mode == "nearest" {
+	switch i.Mode {
+	case "nearest":
 		i.evaluateNearest(src, dst, scale, coord)
 		return nil
+	case "linear":
+		return i.evaluateLinear(src, dst, axes, listed, coord)
+	case "bilinear_pillow", "bicubic_pillow":
+		return i.evaluatePillow(src, dst, axes)
 	}
 	var taps []axisTaps
 	if i.Mode == "cubic" {
@@ -234,26 +264,64 @@ func (i *Interpolate) evaluate(in, out []*ir.Tensor, _ Options) error {
 	return nil
 }
 
+// pad returns src with pads_begin and pads_end zeros around it (src
+// itself without pads), as the reference's pad_input_data: pads past the
+// rank are ignored, missing ones are 0. The padded tensor is refused
+// before it is allocated when it holds more than maxBytes.
+func (i *Interpolate) pad(src *ir.Tensor, maxBytes int64) (*ir.Tensor, error) {
+	rank := len(src.Shape)
+	begin, end := make([]int64, rank), make([]int64, rank)
+	copy(begin, i.PadsBegin)
+	copy(end, i.PadsEnd)
+	if !slices.ContainsFunc(append(slices.Clone(begin), end...), func(p int64) bool { return p != 0 }) {
+		return src, nil
+	}
+	dims := make([]int64, rank)
+	for a := range dims {
+		dims[a] = satAdd(satAdd(src.Shape[a], begin[a]), end[a])
+	}
+	if err := checkSize(src.Type, dims, maxBytes); err != nil {
+		return nil, errorf("%w (the input padded by pads_begin %v and pads_end %v)", err, i.PadsBegin, i.PadsEnd)
+	}
+	padded, err := ir.NewTensor(src.Type, dims)
+	if err != nil {
+		return nil, errorf("%w", err)
+	}
+	size := src.Type.Size()
+	strides := rowMajor(dims)
+	at := make([]int, rank)
+	for k := range src.Len() {
+		unflatten(k, src.Shape, at)
+		to := 0
+		for a, x := range at {
+			to += (x + int(begin[a])) * strides[a]
+		}
+		copy(padded.Data[to*size:(to+1)*size], src.Data[k*size:(k+1)*size])
+	}
+	return padded, nil
+}
+
 // evaluates reports whether evaluate computes this Interpolate (Evaluable
 // asks).
 func (i *Interpolate) evaluates() bool { return i.refusal() == nil }
 
-// refusal says why evaluate cannot compute this Interpolate: modes
-// other than nearest, linear_onnx and cubic, pads, or antialias. OpenVINO's
-// reference honours antialias only in mode linear (InterpolateEval::
-// linear_func) and ignores it in the others, where ONNX's Resize filters;
-// irdiv refuses it rather than pick one of the two answers.
+// refusal says why evaluate cannot compute this Interpolate: a mode
+// OpenVINO does not define. antialias is read in mode linear only, as the reference
+// does (InterpolateEval::linear_func; linear_onnx_func, cubic_func and
+// nearest_func ignore it, where ONNX's Resize filters: validate says so).
 func (i *Interpolate) refusal() error {
-	if i.Mode != "nearest" && i.Mode != "linear_onnx" && i.Mode != "cubic" {
-		return errorf("%w: irdiv evaluates Interpolate of mode nearest, linear_onnx and cubic, not mode %s", ErrUnsupportedOp, i.Mode)
+	switch i.Mode {
+	case "nearest", "linear", "linear_onnx", "cubic", "bilinear_pillow", "bicubic_pillow":
+	default:
+		return errorf("%w: irdiv evaluates Interpolate of mode nearest, linear, linear_onnx, cubic, bilinear_pillow and bicubic_pillow, not mode %s", ErrUnsupportedOp, i.Mode)
 	}
-	if i.Antialias {
-		return errorf("%w: irdiv does not evaluate Interpolate with antialias: OpenVINO's reference ignores it in mode %s, where ONNX's Resize filters", ErrUnsupportedOp, i.Mode)
-	}
-	for _, p := range append(slices.Clone(i.PadsBegin), i.PadsEnd...) {
-		if p != 0 {
-			return errorf("%w: irdiv does not evaluate Interpolate with pads (pads_begin %v, pads_end %v)", ErrUnsupportedOp, i.PadsBegin, i.PadsEnd)
-		}
+	return nil
+}
+
+// checkPads refuses negative pads (OpenVINO reads pads as unsigned).
+func (i *Interpolate) checkPads() error {
+	if slices.ContainsFunc(append(slices.Clone(i.PadsBegin), i.PadsEnd...), func(p int64) bool { return p < 0 }) {
+		return errorf("%w: Interpolate's pads_begin %v and pads_end %v must not be negative", ErrAttribute, i.PadsBegin, i.PadsEnd)
 	}
 	return nil
 }
@@ -493,4 +561,304 @@ func sumTaps(src, dst *ir.Tensor, taps []axisTaps) {
 		add(0, base, 1, &sum)
 		dst.SetFloat64(o, float64(sum))
 	}
+}
+
+// maxInterpolateTaps bounds the input elements the modes linear and
+// *_pillow read in all, so that a tiny scale (whose window spans the
+// input) on a large output fails rather than running for hours.
+const maxInterpolateTaps = 1 << 32
+
+// evaluateLinear is InterpolateEval::linear_func: for every output
+// element, the input elements within 2r+1 of its rounded coordinates on
+// each listed axis (r = 2 where the axis' scale is above 1, else
+// ceil(2/a)), those inside the input only, each weighed by prod_a times
+// the triangle max(0, 1 - |a*dz|) of each axis in turn, a being the
+// axis' scale where antialias is set and some scale is below 1, else 1;
+// the output is the weighted sum over the sum of weights (0 where that is
+// 0), rounded half away from zero for integer types. Every step is
+// float32, in the reference's order: the first listed axis outermost.
+func (i *Interpolate) evaluateLinear(src, dst *ir.Tensor, axes []int64, scales []float32, coord func(a, x int) float32) error {
+	if hasDuplicates(intsOf(axes)) {
+		return errorf("%w: irdiv does not evaluate Interpolate of mode linear over repeated axes %v", ErrUnsupportedOp, axes)
+	}
+	downsample := slices.ContainsFunc(scales, func(s float32) bool { return s < 1 })
+	antialias := downsample && i.Antialias
+	n := len(axes)
+	a, r := make([]float32, n), make([]int64, n)
+	prodA := float32(1)
+	taps := float64(dst.Len())
+	for k, s := range scales {
+		a[k] = 1
+		if antialias {
+			a[k] = s
+		}
+		prodA *= a[k]
+		if s > 1 {
+			r[k] = 2
+		} else {
+			w := math.Ceil(float64(float32(2) / a[k]))
+			if !(w >= 0 && w < 1<<53) {
+				return errorf("%w: Interpolate of mode linear with antialias and scale %v: the reference's window 2/scale is unbounded", ErrUnsupportedOp, s)
+			}
+			r[k] = int64(w)
+		}
+		taps *= float64(min(2*r[k]+1, src.Shape[axes[k]]))
+	}
+	if taps > maxInterpolateTaps {
+		return errorf("%w: Interpolate of mode linear would read %.3g input elements (at most %d)", ErrUnsupportedOp, taps, int64(maxInterpolateTaps))
+	}
+	values := make([]float32, src.Len())
+	for k := range values {
+		values[k] = float32(src.Float64At(k))
+	}
+	strides := rowMajor(src.Shape)
+	at := make([]int, len(dst.Shape))
+	icoord := make([]float32, n)
+	lo, hi := make([]int64, n), make([]int64, n)
+	var sum, wsum float32
+	var visit func(k, offset int, w float32)
+	visit = func(k, offset int, w float32) {
+		if k == n {
+			wsum += w
+			sum += float32(w * values[offset])
+			return
+		}
+		for x := lo[k]; x <= hi[k]; x++ {
+			dz := icoord[k] - float32(x)
+			t := float32(1) - float32(math.Abs(float64(float32(a[k]*dz))))
+			visit(k+1, offset+int(x)*strides[axes[k]], float32(w*max(0, t)))
+		}
+	}
+	for o := range dst.Len() {
+		unflatten(o, dst.Shape, at)
+		base := 0
+		for d, x := range at {
+			base += x * strides[d]
+		}
+		for k, ax := range axes {
+			c := coord(int(ax), at[ax])
+			if !(math.Abs(float64(c)) < 1<<53) {
+				return errorf("%w: Interpolate of mode linear maps output %d of axis %d to %v, which the reference cannot round to an index", ErrUnsupportedOp, at[ax], ax, c)
+			}
+			icoord[k] = c
+			centre := int64(math.Round(float64(c)))
+			// The reference visits centre-r..centre+r and skips the
+			// indices outside the input (as size_t, the negative ones
+			// wrap past it).
+			lo[k], hi[k] = max(centre-r[k], 0), min(centre+r[k], src.Shape[ax]-1)
+			base -= at[ax] * strides[ax]
+		}
+		sum, wsum = 0, 0
+		visit(0, base, prodA)
+		switch {
+		case wsum == 0:
+			dst.SetFloat64(o, 0)
+		case dst.Type.IsFloat():
+			dst.SetFloat64(o, float64(sum/wsum))
+		default:
+			dst.SetInt64(o, int64(math.Round(float64(sum/wsum))))
+		}
+	}
+	return nil
+}
+
+func intsOf(v []int64) []int {
+	out := make([]int, len(v))
+	for k, x := range v {
+		out[k] = int(x)
+	}
+	return out
+}
+
+// pillowFilter is interpolate_pil's filter: a kernel of support 1 or 2
+// with Keys' parameter (cube_coeff) for the bicubic one.
+type pillowFilter struct {
+	kernel  func(x, a float64) float64
+	support float64
+}
+
+var pillowFilters = map[string]pillowFilter{
+	"bilinear_pillow": {func(x, _ float64) float64 {
+		x = math.Abs(x)
+		if x < 1 {
+			return 1 - x
+		}
+		return 0
+	}, 1},
+	"bicubic_pillow": {func(x, a float64) float64 {
+		x = math.Abs(x)
+		if x < 1 {
+			return ((a+2)*x-(a+3))*x*x + 1
+		}
+		if x < 2 {
+			return (((x-5)*x+8)*x - 4) * a
+		}
+		return 0
+	}, 2},
+}
+
+// pillowCoeffs is interpolate_pil's precompute_coeffs for one axis
+// resized from inLen to outLen over the whole input: for each output
+// index, the first input index and the count it reads (bounds) and their
+// weights (ksize per output index), normalised to sum 1, in float64.
+func pillowCoeffs(inLen, outLen int, f pillowFilter, a float64) (bounds []int, kk []float64, ksize int) {
+	scale := float64(float32(inLen)) / float64(outLen)
+	filterscale := max(scale, 1)
+	support := f.support * filterscale
+	ksize = int(math.Ceil(support))*2 + 1
+	kk = make([]float64, outLen*ksize)
+	bounds = make([]int, outLen*2)
+	for xx := range outLen {
+		centre := (float64(xx) + 0.5) * scale
+		ss := 1 / filterscale
+		xmin := max(int(centre-support+0.5), 0)
+		xmax := min(int(centre+support+0.5), inLen) - xmin
+		k := kk[xx*ksize : (xx+1)*ksize]
+		ww := 0.0
+		for x := range xmax {
+			w := f.kernel((float64(x+xmin)-centre+0.5)*ss, a)
+			k[x] = w
+			ww += w
+		}
+		if ww != 0 {
+			for x := range xmax {
+				k[x] /= ww
+			}
+		}
+		bounds[2*xx], bounds[2*xx+1] = xmin, xmax
+	}
+	return bounds, kk, ksize
+}
+
+// evaluatePillow is InterpolateEval::multidim_pil_func with
+// interpolate_pil's imaging_resample_inner: the first listed axis is the
+// height, the second the width, and each matrix of them (every index of
+// the other axes) is resampled as Pillow's ImagingResample does, over the
+// whole matrix: rows first (only those the columns pass will read) into a
+// matrix of the element type, then columns, each output a float64 sum of
+// the inputs its window reads times their weights, stored in the element
+// type (float32 for the float types, the reference's float arithmetic;
+// for the integer types rounded half away from zero and clamped to the
+// type). An axis whose length does not change is not resampled.
+func (i *Interpolate) evaluatePillow(src, dst *ir.Tensor, axes []int64) error {
+	if len(axes) != 2 {
+		return errorf("%w: For Pillow based modes exactly two (HW) axes need to be provided (axes %v)", ErrAttribute, axes)
+	}
+	if axes[0] >= axes[1] {
+		// The reference then treats the data as if the axes were in
+		// order where the other dims are 1, and inserts past the end of
+		// its transposition order otherwise.
+		return errorf("%w: irdiv evaluates Interpolate of mode %s over ascending axes (height then width), not %v, which OpenVINO's reference misreads", ErrUnsupportedOp, i.Mode, axes)
+	}
+	f := pillowFilters[i.Mode]
+	h, w := int(axes[0]), int(axes[1])
+	hIn, wIn, hOut, wOut := int(src.Shape[h]), int(src.Shape[w]), int(dst.Shape[h]), int(dst.Shape[w])
+	boundsH, kkH, ksizeH := pillowCoeffs(wIn, wOut, f, i.CubeCoeff)
+	boundsV, kkV, ksizeV := pillowCoeffs(hIn, hOut, f, i.CubeCoeff)
+	if work := float64(dst.Len()) / float64(hOut*wOut) * (float64(hIn*wOut*ksizeH) + float64(hOut*wOut*ksizeV)); work > maxInterpolateTaps {
+		return errorf("%w: Interpolate of mode %s would read %.3g input elements (at most %d)", ErrUnsupportedOp, i.Mode, work, int64(maxInterpolateTaps))
+	}
+	needH, needV := wOut != wIn, hOut != hIn
+	// The rows the vertical pass reads.
+	first, last := boundsV[0], boundsV[2*hOut-2]+boundsV[2*hOut-1]
+	for y := range hOut {
+		if needH {
+			boundsV[2*y] -= first
+		}
+	}
+	store := func(ss float64) float64 {
+		if src.Type.IsFloat() {
+			return float64(float32(ss))
+		}
+		var v int64
+		switch {
+		case math.IsNaN(ss):
+			v = 0
+		case ss >= 0:
+			v = int64(min(ss+0.5, 1<<63-1024))
+		default:
+			v = int64(max(ss-0.5, -1<<63))
+		}
+		return float64(max(minInt(src.Type), min(v, maxIntOf(src.Type))))
+	}
+	in := make([]float64, hIn*wIn)
+	temp := make([]float64, (last-first)*wOut)
+	res := make([]float64, hOut*wOut)
+	srcStrides, dstStrides := rowMajor(src.Shape), rowMajor(dst.Shape)
+	outer := slices.Clone(dst.Shape)
+	outer[h], outer[w] = 1, 1
+	at := make([]int, len(outer))
+	for m := range int(shapeLen(outer)) {
+		unflatten(m, outer, at)
+		sBase, dBase := 0, 0
+		for d, x := range at {
+			sBase += x * srcStrides[d]
+			dBase += x * dstStrides[d]
+		}
+		for y := range hIn {
+			for x := range wIn {
+				in[y*wIn+x] = store(src.Float64At(sBase + y*srcStrides[h] + x*srcStrides[w]))
+			}
+		}
+		rows, rowLen := in, wIn
+		if needH {
+			for y := range last - first {
+				for x := range wOut {
+					xmin, n := boundsH[2*x], boundsH[2*x+1]
+					k := kkH[x*ksizeH:]
+					ss := 0.0
+					for j := range n {
+						ss += in[(y+first)*wIn+j+xmin] * k[j]
+					}
+					temp[y*wOut+x] = store(ss)
+				}
+			}
+			rows, rowLen = temp, wOut
+		}
+		switch {
+		case needV:
+			for y := range hOut {
+				ymin, n := boundsV[2*y], boundsV[2*y+1]
+				k := kkV[y*ksizeV:]
+				for x := range wOut {
+					ss := 0.0
+					for j := range n {
+						ss += rows[(j+ymin)*rowLen+x] * k[j]
+					}
+					res[y*wOut+x] = store(ss)
+				}
+			}
+		default:
+			copy(res, rows)
+		}
+		for y := range hOut {
+			for x := range wOut {
+				o := dBase + y*dstStrides[h] + x*dstStrides[w]
+				if v := res[y*wOut+x]; dst.Type.IsFloat() {
+					dst.SetFloat64(o, v)
+				} else {
+					dst.SetInt64(o, int64(v))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// maxIntOf is an integer type's largest value within int64 (a u64's is
+// 2^63-1 here).
+func maxIntOf(t ir.ElementType) int64 {
+	if t == ir.U64 {
+		return math.MaxInt64
+	}
+	return maxInt(t)
+}
+
+// shapeLen is the number of elements of static dims.
+func shapeLen(dims []int64) int64 {
+	n := int64(1)
+	for _, d := range dims {
+		n *= d
+	}
+	return n
 }

@@ -1,8 +1,13 @@
 package ops
 
 import (
+	"encoding/json"
 	"errors"
+	"maps"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -166,26 +171,210 @@ func TestInterpolateNaN(t *testing.T) {
 }
 
 // TestInterpolateRefusals: what irdiv does not evaluate is refused by
-// name.
+// name, and attributes OpenVINO rejects are errors.
 func TestInterpolateRefusals(t *testing.T) {
 	in := mustTensor(t, ir.F32, []int64{1, 1, 2, 2}, []float32{1, 2, 3, 4})
 	sizes := mustTensor(t, ir.I64, []int64{4}, []int64{1, 1, 4, 4})
 	for _, tc := range []struct {
-		attrs []string
-		want  string
+		version string
+		attrs   []string
+		axes    []int64
+		want    error
+		text    string
 	}{
-		{[]string{"mode", "linear_onnx", "antialias", "true"}, "antialias: OpenVINO's reference ignores it in mode linear_onnx"},
-		{[]string{"mode", "cubic", "antialias", "true"}, "antialias"},
-		{[]string{"mode", "linear"}, "not mode linear"},
-		{[]string{"mode", "nearest", "pads_begin", "0,0,1,1"}, "pads"},
+		{"opset11", []string{"mode", "area"}, nil, ErrUnsupportedOp, "cannot evaluate"},
+		{"opset4", []string{"mode", "bilinear_pillow"}, nil, ErrAttribute, "Unsupported interpolation mode used with version 4 of the Interpolate op: bilinear_pillow"},
+		{"opset11", []string{"mode", "nearest", "pads_begin", "0,0,-1,1"}, nil, ErrAttribute, "must not be negative"},
+		{"opset11", []string{"mode", "bicubic_pillow"}, nil, ErrAttribute, "exactly two (HW) axes"},
+		{"opset11", []string{"mode", "bicubic_pillow"}, []int64{3, 2}, ErrUnsupportedOp, "ascending axes"},
+		{"opset11", []string{"mode", "linear"}, []int64{2, 2}, ErrUnsupportedOp, "repeated axes"},
+		{"opset11", []string{"mode", "nearest", "pads_begin", "0,0,4000000000,4000000000"}, nil, ir.ErrTooLarge, "padded"},
 	} {
-		o := op("Interpolate", "opset11", append([]string{"shape_calculation_mode", "sizes"}, tc.attrs...)...).(*Interpolate)
-		if Evaluable(o) {
-			t.Errorf("%v: Evaluable", tc.attrs)
+		ins := []*ir.Tensor{in, sizes}
+		if tc.axes != nil {
+			ins = []*ir.Tensor{in, mustTensor(t, ir.I64, []int64{int64(len(tc.axes))}, []int64{4, 4}[:len(tc.axes)]), mustTensor(t, ir.I64, []int64{int64(len(tc.axes))}, tc.axes)}
 		}
-		err := o.evaluate([]*ir.Tensor{in, sizes}, nil, Options{})
-		if !errors.Is(err, ErrUnsupportedOp) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: %v, want ErrUnsupportedOp and %q", tc.attrs, err, tc.want)
+		attrs := append([]string{"shape_calculation_mode", "sizes"}, tc.attrs...)
+		if tc.version == "opset4" {
+			ins = []*ir.Tensor{in, sizes, mustTensor(t, ir.F32, []int64{4}, []float32{1, 1, 2, 2})}
+		}
+		_, err := Evaluate(op("Interpolate", tc.version, attrs...), ins, Options{MaxTensorBytes: 1 << 20})
+		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.text) {
+			t.Errorf("%s %v axes %v: %v, want %v and %q", tc.version, tc.attrs, tc.axes, err, tc.want, tc.text)
 		}
 	}
+}
+
+// TestInterpolateNewModes checks the modes linear (with antialias),
+// bilinear_pillow and pads against values worked out by hand from
+// OpenVINO's reference (InterpolateEval::linear_func with
+// InterpolateEvalHelper::get_info_for_linear_mode, inner_calculation and
+// triangle_coeff; interpolate_pil's precompute_coeffs; pad_input_data).
+func TestInterpolateNewModes(t *testing.T) {
+	cases := []interpolateCase{
+		// Half-pixel coordinates -0.25, 0.25, 0.75, 1.25; the window of
+		// 2 around the rounded coordinate keeps the indices inside the
+		// input, weighed 1 - |dz| and divided by their sum: at -0.25 only
+		// index 0 weighs (0.75), at 1.25 only index 1.
+		{"linear upsample", []string{"mode", "linear"}, []int64{2}, []float64{0, 8}, []int64{4}, nil, []float64{0, 2, 6, 8}},
+		// Antialias, scale 0.5: a = 0.5, prod_a = 0.5, r = 4. Output 0 at
+		// 0.5 (rounded to 1) reads indices 0..3 at dz 0.5, -0.5, -1.5,
+		// -2.5: weights 0.5*(0.75, 0.75, 0.25, 0), sum 1.5 over 0.875.
+		{"linear antialias", []string{"mode", "linear", "antialias", "true"}, []int64{4}, []float64{1, 2, 3, 4}, []int64{2}, nil, []float64{1.5 / 0.875, 2.875 / 0.875}},
+		// Without antialias the same coordinates weigh the two nearest:
+		// 0.5*1 + 0.5*2 and 0.5*3 + 0.5*4.
+		{"linear downsample", []string{"mode", "linear"}, []int64{4}, []float64{1, 2, 3, 4}, []int64{2}, nil, []float64{1.5, 3.5}},
+		// Pillow's bilinear over width 4 to 2: centres 1 and 3, support
+		// 2, the taps 0..2 and 1..3 weigh 0.75, 0.75, 0.25 (and the
+		// reverse) over 1.75.
+		{"bilinear_pillow", []string{"mode", "bilinear_pillow"}, []int64{1, 4}, []float64{1, 2, 3, 4}, []int64{1, 2}, nil, []float64{3 / 1.75, 5.75 / 1.75}},
+		// Pads: [0, 5, 6, 0] to 4 is the padded input itself.
+		{"nearest pads", []string{"mode", "nearest", "pads_begin", "1", "pads_end", "1"}, []int64{2}, []float64{5, 6}, []int64{4}, nil, []float64{0, 5, 6, 0}},
+		// [0, 4] scaled by 2: half-pixel coordinates clamped to 0, 0.25,
+		// 0.75, 1.
+		{"linear_onnx pads scales", []string{"mode", "linear_onnx", "pads_begin", "1"}, []int64{1}, []float64{4}, nil, []float32{2}, []float64{0, 1, 3, 4}},
+		// The scale of sizes is over the padded length (4 to 2, 0.5).
+		{"linear pads sizes", []string{"mode", "linear", "pads_end", "2"}, []int64{2}, []float64{2, 4}, []int64{2}, nil, []float64{3, 0}},
+	}
+	for _, tc := range cases {
+		for _, et := range []ir.ElementType{ir.F32, ir.F16, ir.BF16, ir.F64} {
+			got, err := evaluateInterpolate(t, et, tc)
+			if err != nil {
+				t.Errorf("%s (%s): %v", tc.name, et, err)
+				continue
+			}
+			want, _ := ir.NewTensor(et, []int64{int64(len(tc.want))})
+			for k, w := range tc.want {
+				want.SetFloat64(k, float64(float32(w)))
+				if g, w := got.Float64At(k), want.Float64At(k); g != w {
+					t.Errorf("%s (%s): output %d = %v, want %v (all: %v)", tc.name, et, k, g, w, floatsOf(got))
+					break
+				}
+			}
+		}
+	}
+}
+
+// TestInterpolateIntegers: linear rounds its weighted mean half away from
+// zero for integer types, the pillow modes round each pass and clamp to
+// the type, as the reference does for i8 and u8.
+func TestInterpolateIntegers(t *testing.T) {
+	for _, tc := range []struct {
+		et    ir.ElementType
+		mode  string
+		in    []int64
+		sizes []int64
+		want  []int64
+	}{
+		// 0.75*0 + 0.25*3 = 0.75 rounds to 1, 0.25*0 + 0.75*3 = 2.25 to 2.
+		{ir.I32, "linear", []int64{0, 3}, []int64{4}, []int64{0, 1, 2, 3}},
+		{ir.U8, "linear", []int64{0, 255}, []int64{4}, []int64{0, 64, 191, 255}},
+		// Bicubic (a = -0.5) overshoots: Pillow's float image gives -128,
+		// -133.58, -145.52, -76.20, 75.20, 144.52, 132.58, 127, which
+		// round and clamp to i8.
+		{ir.I8, "bicubic_pillow", []int64{-128, -128, 127, 127}, []int64{8}, []int64{-128, -128, -128, -76, 75, 127, 127, 127}},
+	} {
+		data, err := ir.NewTensor(tc.et, []int64{1, int64(len(tc.in))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range tc.in {
+			data.SetInt64(k, v)
+		}
+		out, err := Evaluate(op("Interpolate", "opset11", "mode", tc.mode, "shape_calculation_mode", "sizes", "cube_coeff", "-0.5"),
+			[]*ir.Tensor{data, mustTensor(t, ir.I64, []int64{2}, append([]int64{1}, tc.sizes...))}, Options{})
+		if err != nil {
+			t.Errorf("%s %s: %v", tc.et, tc.mode, err)
+			continue
+		}
+		for k, w := range tc.want {
+			if g := intAt(out[0], k); g != w {
+				t.Errorf("%s %s: output %d = %d, want %d (all %v)", tc.et, tc.mode, k, g, w, floatsOf(out[0]))
+				break
+			}
+		}
+	}
+}
+
+// TestInterpolateGolden checks the modes linear with antialias,
+// bilinear_pillow and bicubic_pillow against Pillow and PyTorch
+// (testdata/interpolate/gen.py): Pillow's float32 images exactly, PyTorch
+// to within 2e-6 of the largest output.
+func TestInterpolateGolden(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "interpolate", "golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name, Source string
+		Attrs        []string
+		Shape        []int64
+		In           []float32
+		Axes, Sizes  []int64
+		Want         []float32
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	worst := map[string]float64{}
+	for _, tc := range cases {
+		out, err := Evaluate(op("Interpolate", "opset11", tc.Attrs...), []*ir.Tensor{mustTensor(t, ir.F32, tc.Shape, tc.In),
+			mustTensor(t, ir.I64, []int64{2}, tc.Sizes), mustTensor(t, ir.I64, []int64{2}, tc.Axes)}, Options{})
+		if err != nil {
+			t.Errorf("%s: %v", tc.Name, err)
+			continue
+		}
+		got := ir.View[float32](out[0])
+		if len(got) != len(tc.Want) {
+			t.Errorf("%s: %d outputs, want %d", tc.Name, len(got), len(tc.Want))
+			continue
+		}
+		exact := strings.HasPrefix(tc.Source, "Pillow")
+		var diff, scale float64
+		for k, w := range tc.Want {
+			diff = max(diff, math.Abs(float64(got[k])-float64(w)))
+			scale = max(scale, math.Abs(float64(w)))
+			if exact && got[k] != w {
+				t.Errorf("%s: output %d = %v, %s gives %v", tc.Name, k, got[k], tc.Source, w)
+				break
+			}
+		}
+		kind := strings.Fields(tc.Name)[0] + " " + tc.Attrs[1]
+		worst[kind] = max(worst[kind], diff)
+		if diff > 2e-6*scale {
+			t.Errorf("%s: differs from %s by %g (outputs up to %g)", tc.Name, tc.Source, diff, scale)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(worst)) {
+		t.Logf("%s: max abs difference %g", k, worst[k])
+	}
+}
+
+// TestInterpolateHostile evaluates every mode with scales and pads at the
+// edges (0, tiny, huge, negative, NaN, infinite; pads past any size): each
+// gives an output or an error, never a panic, within MaxTensorBytes.
+func TestInterpolateHostile(t *testing.T) {
+	in := mustTensor(t, ir.F32, []int64{1, 3, 5}, []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
+	evaluated := 0
+	hostile := []float32{0, 1e-30, 1e-7, 0.3, 1, 2.5, 1e6, 1e30, -1, -0.5, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}
+	for _, mode := range []string{"nearest", "linear", "linear_onnx", "cubic", "bilinear_pillow", "bicubic_pillow"} {
+		for _, antialias := range []string{"true", "false"} {
+			for _, pads := range []string{"0", "1,0,2", "9223372036854775807", "0,4611686018427387904,4611686018427387904"} {
+				for _, s1 := range hostile {
+					for _, s2 := range hostile {
+						o := op("Interpolate", "opset11", "mode", mode, "shape_calculation_mode", "scales", "antialias", antialias,
+							"pads_begin", pads, "pads_end", pads, "coordinate_transformation_mode", "asymmetric")
+						if _, err := Evaluate(o, []*ir.Tensor{in, mustTensor(t, ir.F32, []int64{2}, []float32{s1, s2}),
+							mustTensor(t, ir.I64, []int64{2}, []int64{1, 2})}, Options{MaxTensorBytes: 1 << 20}); err == nil {
+							evaluated++
+						}
+					}
+				}
+			}
+		}
+	}
+	if evaluated < 500 {
+		t.Errorf("%d hostile Interpolates evaluated; the cases should reach the modes' code", evaluated)
+	}
+	t.Logf("%d evaluated", evaluated)
 }

@@ -145,8 +145,12 @@ func openvinoOpsOnly(m *ir.Model) error {
 	for _, t := range slices.Sorted(maps.Keys(count)) {
 		types = append(types, fmt.Sprintf("%s x%d", t, count[t]))
 	}
-	return fmt.Errorf("layer %q (id %d) is ONNX's %s, which irdiv does not write as an OpenVINO op; OpenVINO's reader accepts only the ops of its opsets, so irdiv writes no IR (layers of no opset: %s)",
-		first.Name, first.ID, first.Type, strings.Join(types, ", "))
+	why := ""
+	if v, _ := first.DataAttr("antialias"); first.Type == "Resize" && v == "1" {
+		why = " (antialias=1: OpenVINO's Interpolate ignores antialias in modes linear_onnx and cubic, and its mode linear filters otherwise at the borders, so no Interpolate computes ONNX's Resize)"
+	}
+	return fmt.Errorf("layer %q (id %d) is ONNX's %s, which irdiv does not write as an OpenVINO op%s; OpenVINO's reader accepts only the ops of its opsets, so irdiv writes no IR (layers of no opset: %s)",
+		first.Name, first.ID, first.Type, why, strings.Join(types, ", "))
 }
 
 // checkOutputNames refuses graph outputs that the IR cannot name apart:

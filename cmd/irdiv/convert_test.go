@@ -464,8 +464,12 @@ func TestConvertInstanceNormResize(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := filepath.Join(dir, "refused.xml")
-		if _, stderr, code := irdiv(t, "convert", model, "-o", out); code != 1 || !strings.Contains(stderr, `is ONNX's Resize, which irdiv does not write as an OpenVINO op`) {
+		_, stderr, code := irdiv(t, "convert", model, "-o", out)
+		if code != 1 || !strings.Contains(stderr, `is ONNX's Resize, which irdiv does not write as an OpenVINO op`) {
 			t.Errorf("convert of Resize with %s: exit %d, %q; want a refusal naming Resize", what, code, stderr)
+		}
+		if what == "antialias" && !strings.Contains(stderr, "antialias=1: OpenVINO's Interpolate ignores antialias") {
+			t.Errorf("convert of Resize with antialias: %q does not say why", stderr)
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("a refused convert wrote %s", out)

@@ -1,0 +1,181 @@
+package onnx
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/irdiv/irdiv/internal/onnxwire"
+	"github.com/irdiv/irdiv/internal/ortreplay"
+	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
+)
+
+// resizeModel is an opset-18 model of one Resize (linear, half_pixel)
+// by sizes of x, optionally after a Pad of zeros (pads of 2*rank values),
+// with its attributes.
+func resizeModel(shape, sizes, pads []int64, attrs ...[]byte) []byte {
+	raw := func(v []int64) []byte {
+		b := make([]byte, 0, 8*len(v))
+		for _, x := range v {
+			b = binary.LittleEndian.AppendUint64(b, uint64(x))
+		}
+		return b
+	}
+	in := "x"
+	var nodes, inits [][]byte
+	if pads != nil {
+		nodes = append(nodes, onnxwire.Node("Pad", "pad", []string{"x", "pads"}, []string{"xp"}))
+		inits = append(inits, onnxwire.Tensor("pads", onnxwire.Int64, []int64{int64(len(pads))}, raw(pads)))
+		in = "xp"
+	}
+	nodes = append(nodes, onnxwire.NodeAttrs("Resize", "resize", []string{in, "", "", "sizes"}, []string{"y"},
+		append([][]byte{onnxwire.StringAttr("mode", "linear")}, attrs...)...))
+	inits = append(inits, onnxwire.Tensor("sizes", onnxwire.Int64, []int64{int64(len(sizes))}, raw(sizes)))
+	return onnxwire.Model(18, onnxwire.Graph("g", nodes, inits, [][]byte{onnxwire.Value("x", onnxwire.Float, shape...)},
+		[][]byte{onnxwire.Rankless("y", onnxwire.Float)}))
+}
+
+// runIrdiv imports model as OpenVINO does, lets edit change its
+// Interpolate, and evaluates it on x.
+func runIrdiv(t *testing.T, model []byte, x *ir.Tensor, edit func(l *ir.Layer)) *ir.Tensor {
+	t.Helper()
+	m, err := Read(model, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := Import(m, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range im.Layers {
+		if l.Type == "Interpolate" && edit != nil {
+			edit(l)
+		}
+	}
+	p, err := ops.NewProgram(im)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Run([]*ir.Tensor{x}, ops.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out[0]
+}
+
+func setData(l *ir.Layer, name, value string) {
+	for k := range l.Data {
+		if l.Data[k].Name == name {
+			l.Data[k].Value = value
+			return
+		}
+	}
+	l.Data = append(l.Data, ir.Attr{Name: name, Value: value})
+}
+
+func maxAbsDiff(t *testing.T, a, b *ir.Tensor) float64 {
+	t.Helper()
+	if a.Len() != b.Len() {
+		t.Fatalf("%v and %v elements", a.Shape, b.Shape)
+	}
+	d := 0.0
+	for k := range a.Len() {
+		d = max(d, math.Abs(a.Float64At(k)-b.Float64At(k)))
+	}
+	return d
+}
+
+// TestInterpolateAgainstORT compares irdiv's Interpolate with ONNX
+// Runtime's Resize on random inputs: OpenVINO's mode linear (triangle
+// filter clipped at the borders) computes ONNX's linear without
+// antialias, and pads_begin/pads_end compute a Pad of zeros then the
+// Resize, in every mode; ONNX's antialias, which OpenVINO's import keeps
+// on an Interpolate of mode linear_onnx whose reference ignores it, gives
+// other values than ONNX Runtime, equal to those without antialias.
+func TestInterpolateAgainstORT(t *testing.T) {
+	runner, err := ortreplay.Find()
+	if err != nil {
+		t.Skipf("ONNX Runtime is not installed (%v): nothing to compare with", err)
+	}
+	r := rand.New(rand.NewPCG(29, 4))
+	dir := t.TempDir()
+	ort := func(model []byte, x *ir.Tensor) *ir.Tensor {
+		t.Helper()
+		path := filepath.Join(dir, "m.onnx")
+		if err := os.WriteFile(path, model, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := runner.Run(path, map[string]*ir.Tensor{"x": x})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out["y"]
+	}
+	worst := map[string]float64{}
+	for trial := range 24 {
+		shape := []int64{1 + r.Int64N(2), 1 + r.Int64N(3), 1 + r.Int64N(9), 1 + r.Int64N(9)}
+		sizes := []int64{shape[0], shape[1], 1 + r.Int64N(14), 1 + r.Int64N(14)}
+		x, _ := ir.NewTensor(ir.F32, shape)
+		for k := range x.Len() {
+			x.SetFloat64(k, float64(float32(r.NormFloat64()*10)))
+		}
+		coord := []string{"half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel"}[trial%4]
+		attr := onnxwire.StringAttr("coordinate_transformation_mode", coord)
+		plain := resizeModel(shape, sizes, nil, attr)
+		want := ort(plain, x)
+		got := runIrdiv(t, plain, x, func(l *ir.Layer) { setData(l, "mode", "linear") })
+		d := maxAbsDiff(t, got, want)
+		worst["linear vs Resize linear"] = max(worst["linear vs Resize linear"], d)
+		if d > 1e-4 {
+			t.Errorf("trial %d (%v to %v, %s): mode linear differs from ONNX Runtime's Resize by %g", trial, shape, sizes, coord, d)
+		}
+
+		pb, pe := []int64{0, 0, r.Int64N(3), r.Int64N(3)}, []int64{0, 0, r.Int64N(3), r.Int64N(3)}
+		padded := resizeModel(shape, sizes, append(append([]int64{}, pb...), pe...), attr)
+		want = ort(padded, x)
+		for _, mode := range []string{"linear_onnx", "linear"} {
+			got = runIrdiv(t, plain, x, func(l *ir.Layer) {
+				setData(l, "mode", mode)
+				setData(l, "pads_begin", joinInts(pb))
+				setData(l, "pads_end", joinInts(pe))
+			})
+			d = maxAbsDiff(t, got, want)
+			worst[mode+" pads vs Pad+Resize"] = max(worst[mode+" pads vs Pad+Resize"], d)
+			if d > 1e-4 {
+				t.Errorf("trial %d (%v pads %v %v to %v, %s): %s with pads differs from ONNX Runtime's Pad and Resize by %g", trial, shape, pb, pe, sizes, coord, mode, d)
+			}
+		}
+	}
+	// Antialias: shrinking only, where ONNX filters.
+	aaDiffers := 0
+	for trial := range 8 {
+		shape := []int64{1, 2, 4 + r.Int64N(9), 4 + r.Int64N(9)}
+		sizes := []int64{1, 2, 1 + r.Int64N(shape[2]-1), 1 + r.Int64N(shape[3]-1)}
+		x, _ := ir.NewTensor(ir.F32, shape)
+		for k := range x.Len() {
+			x.SetFloat64(k, float64(float32(r.NormFloat64()*10)))
+		}
+		model := resizeModel(shape, sizes, nil, onnxwire.IntAttr("antialias", 1))
+		onnxSide := ort(model, x)
+		openvino := runIrdiv(t, model, x, nil)
+		without := runIrdiv(t, resizeModel(shape, sizes, nil), x, nil)
+		if d := maxAbsDiff(t, openvino, without); d != 0 {
+			t.Errorf("trial %d: OpenVINO's import with antialias differs by %g from the Resize without it; its reference ignores antialias in mode linear_onnx", trial, d)
+		}
+		d := maxAbsDiff(t, openvino, onnxSide)
+		worst["antialias: OpenVINO's import vs ONNX Runtime"] = max(worst["antialias: OpenVINO's import vs ONNX Runtime"], d)
+		if d > 1e-3 {
+			aaDiffers++
+		}
+	}
+	if aaDiffers == 0 {
+		t.Errorf("OpenVINO's import of Resize with antialias computed ONNX Runtime's values on every input: the deviation the import and convert report would be wrong")
+	}
+	for k, v := range worst {
+		t.Logf("%s: max abs difference %g", k, v)
+	}
+}
