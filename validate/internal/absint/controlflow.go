@@ -10,7 +10,8 @@ import (
 	"github.com/irdiv/irdiv/validate/internal/sym"
 )
 
-// The rules of If and Loop (ops' controlflow.go): each walks the bodies
+// The rules of If, Loop and TensorIterator (ops' controlflow.go and
+// tensoriterator.go): each walks the bodies
 // of its layer with the values that reach them from the outer graph, so
 // that the Divides inside have values as precise as those outside.
 //
@@ -151,13 +152,11 @@ const (
 	maxBodyWalks   = 1024
 )
 
-// loopValues walks a Loop's body for every iteration at once. Each
-// loop-carried integer gets a range that holds at every iteration: its
-// initial value's, widened by what the body gives back, until the body
-// gives back nothing outside it (then, by induction, no iteration does);
-// after loopIterations walks, any value of its type. The current
-// iteration is at most the trip count less one, where that is known. The
-// Loop's outputs are within what the walk that holds gives (loopOutputs).
+// loopValues walks a Loop's body for every iteration at once (iterate):
+// its invariant inputs as they are, the current iteration at most the
+// trip count less one, where that is known. The Loop's outputs are within
+// what the walk that holds gives (loopOutputs), for a last value joined
+// with the initial one, since a Loop may run no iteration.
 func loopValues(a *Analysis, c *call) []*Value {
 	lp := c.op.(*ops.Loop)
 	bodies := lp.Bodies(a.inputInfos(c.l))
@@ -172,10 +171,29 @@ func loopValues(a *Analysis, c *call) []*Value {
 			iterations = sym.R(0, trip.Hi.V-1)
 		}
 	}
-	ranges := make([]sym.Range, len(b.Feeds))
-	known := make([]bool, len(b.Feeds))
+	res, ranges, known := a.iterate(c, b, func(p, ext int) *Value {
+		if ext < 0 {
+			return a.loopValue(b, p, iterations, "the current iteration")
+		}
+		return c.ins[ext]
+	})
+	return a.loopOutputs(c, b, res, ranges, known)
+}
+
+// iterate walks the body of a Loop or TensorIterator for every iteration
+// at once. Each loop-carried integer gets a range that holds at every
+// iteration: its initial value's, widened by what the body gives back,
+// until the body gives back nothing outside it (then, by induction, no
+// iteration does); after loopIterations walks, any value of its type.
+// given gives the value of every other Parameter p (fed by input ext, -1
+// for a Loop's current iteration) at each walk. It returns the Results of
+// the walk that holds for every iteration, and the carried ranges (known:
+// those of integers).
+func (a *Analysis) iterate(c *call, b ops.Body, given func(p, ext int) *Value) (res []*Value, ranges []sym.Range, known []bool) {
+	ranges = make([]sym.Range, len(b.Feeds))
+	known = make([]bool, len(b.Feeds))
 	for p, ext := range b.Feeds {
-		if b.Carried[p] && ext < len(c.ins) && c.ins[ext].Int {
+		if b.Carried[p] && ext >= 0 && ext < len(c.ins) && c.ins[ext].Int {
 			ranges[p], known[p] = a.decide.Range(a.All(c.ins[ext])), true
 		}
 	}
@@ -191,17 +209,19 @@ func loopValues(a *Analysis, c *call) []*Value {
 		params := make([]*Value, len(b.Feeds))
 		for p, ext := range b.Feeds {
 			switch {
-			case ext < 0:
-				params[p] = a.loopValue(b, p, iterations, "the current iteration")
 			case b.Carried[p] && !last && known[p]:
 				params[p] = a.loopValue(b, p, ranges[p], "a loop-carried value")
-			case ext < len(c.ins) && !b.Carried[p]:
-				params[p] = c.ins[ext]
+			case b.Carried[p]:
+				// any value of its type
+			case ext < len(c.ins):
+				params[p] = given(p, ext)
 			}
 		}
-		res := a.walkBody(c.l, b, params)
+		res = a.walkBody(c.l, b, params)
 		if last {
-			return a.loopOutputs(c, b, res, ranges, known)
+			// ranges still hold the initial values, which a last value
+			// joins where no iteration may run.
+			return res, ranges, known
 		}
 		stable := true
 		for p, r := range b.Back {
@@ -218,17 +238,19 @@ func loopValues(a *Analysis, c *call) []*Value {
 			}
 		}
 		if stable {
-			return a.loopOutputs(c, b, res, ranges, known)
+			return res, ranges, known
 		}
 	}
 }
 
-// loopOutputs are the values of a Loop's outputs, from the walk of its
-// body that holds for every iteration (res, its Results): each element of
-// a scan output is one of some iteration's Result, a last value is one of
-// the last iteration's, or for a loop-carried value its initial one
-// (ranges, where known). Their elements are followed as one, within
-// those ranges; their dims are as inference gives them.
+// loopOutputs are the values of a Loop's or TensorIterator's outputs,
+// from the walk of its body that holds for every iteration (res, its
+// Results): each element of a concatenated output is one of some
+// iteration's Result, a last value is one of the last iteration's, or
+// where no iteration may run (not b.AtLeastOnce), for a loop-carried
+// value its initial one (ranges, where known). Their elements are
+// followed as one, within those ranges; their dims are as inference gives
+// them.
 func (a *Analysis) loopOutputs(c *call, b ops.Body, res []*Value, ranges []sym.Range, known []bool) []*Value {
 	out := make([]*Value, len(b.Outputs))
 	for i, r := range b.Outputs {
@@ -238,14 +260,14 @@ func (a *Analysis) loopOutputs(c *call, b ops.Body, res []*Value, ranges []sym.R
 			continue
 		}
 		got := a.decide.Range(a.All(res[r]))
-		if !b.Concat[i] {
+		if !b.Concat[i] && !b.AtLeastOnce {
 			p := slices.Index(b.Back, r)
 			if p < 0 || !known[p] {
 				continue // no iteration: a value the body does not give
 			}
 			got = hullRange(got, ranges[p])
 		}
-		v.all = a.fresh(c.l, intersect(got, typeRange(v.Type)), "an output of the Loop")
+		v.all = a.fresh(c.l, intersect(got, typeRange(v.Type)), "an output of the "+c.l.Type)
 	}
 	return out
 }

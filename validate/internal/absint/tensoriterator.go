@@ -1,0 +1,34 @@
+package absint
+
+import "github.com/irdiv/irdiv/ops"
+
+// The rule of TensorIterator (ops' tensoriterator.go), a Loop's (in
+// controlflow.go) but for what it feeds its body: its body stands for
+// every iteration at once (iterate), its invariant inputs as they are,
+// its loop-carried integers of a range every iteration keeps, and each
+// sliced Parameter a new symbol within the range of the whole input it
+// is cut from: every part's elements are among the input's, whichever
+// iteration reads it. Its outputs are within what the body gives; a last
+// value joins the initial one only where no iteration may run (an empty
+// sliced axis).
+
+// tensorIteratorValues walks a TensorIterator's body for every iteration.
+func tensorIteratorValues(a *Analysis, c *call) []*Value {
+	ti := c.op.(*ops.TensorIterator)
+	bodies := ti.Bodies(a.inputInfos(c.l))
+	if len(bodies) != 1 {
+		return nil
+	}
+	b := bodies[0]
+	res, ranges, known := a.iterate(c, b, func(p, ext int) *Value {
+		in := c.ins[ext]
+		if !b.Sliced[p] {
+			return in
+		}
+		if !in.Int {
+			return nil // any value of its type
+		}
+		return a.loopValue(b, p, a.decide.Range(a.All(in)), "a part of a sliced input")
+	})
+	return a.loopOutputs(c, b, res, ranges, known)
+}
