@@ -863,11 +863,15 @@ type Body struct {
 	Carried []bool
 	Back    []int
 	// Sliced marks a TensorIterator's sliced Parameters: each iteration
-	// reads one part of its input, cut along an axis. AtLeastOnce tells
-	// that, at the layer's input infos, every run of the layer runs the
-	// body at least once (a TensorIterator whose sliced axis is not
-	// empty); a Loop may always run it no time.
+	// reads one part of its input, cut along SliceAxis (as the port map
+	// writes it: a negative axis counts from the end). The body runs
+	// once per part: no time where the axis is empty. AtLeastOnce tells
+	// that every run of the layer runs the body at least once whatever
+	// its inputs (a TensorIterator without sliced inputs whose
+	// concatenated output counts one iteration or more); a Loop may
+	// always run it no time.
 	Sliced      []bool
+	SliceAxis   []int64
 	AtLeastOnce bool
 	// Params are the type and shape of each Parameter at the layer's
 	// input infos: what feeds it, or for a loop-carried value, what every

@@ -449,10 +449,13 @@ func (ti *TensorIterator) emptyConcat(in []ValueInfo, o tiOutput, i int) (*ir.Te
 // anything of their type, at any shape of their rank where the body keeps
 // it.
 func (ti *TensorIterator) Bodies(in []ValueInfo) []Body {
-	body := Body{Tag: "body", Model: ti.Body.model, Feeds: slices.Clone(ti.in), Carried: make([]bool, len(ti.in)), Back: slices.Repeat([]int{-1}, len(ti.in)), Sliced: make([]bool, len(ti.in))}
+	body := Body{Tag: "body", Model: ti.Body.model, Feeds: slices.Clone(ti.in), Carried: make([]bool, len(ti.in)), Back: slices.Repeat([]int{-1}, len(ti.in)),
+		Sliced: make([]bool, len(ti.in)), SliceAxis: make([]int64, len(ti.in))}
 	params := ti.params(in)
 	for p, ext := range ti.in {
-		body.Sliced[p] = ti.slice[p] != nil
+		if s := ti.slice[p]; s != nil {
+			body.Sliced[p], body.SliceAxis[p] = true, s.axis
+		}
 		if ti.back[p] >= 0 && ext < len(in) {
 			body.Carried[p], body.Back[p] = true, ti.back[p]
 			params[p] = anyOfRank(in[ext])
@@ -460,9 +463,11 @@ func (ti *TensorIterator) Bodies(in []ValueInfo) []Body {
 	}
 	keepRanks(ti.Body, params, body.Carried, ti.back)
 	body.Params = params
-	if len(in) == ti.inputs {
-		_, _, least, err := ti.iterations(in)
-		body.AtLeastOnce = err == nil && least > 0
+	if !slices.Contains(body.Sliced, true) && len(in) == ti.inputs {
+		// The first concatenated output counts the iterations, whatever
+		// the inputs.
+		n, _, _, err := ti.iterations(in)
+		body.AtLeastOnce = err == nil && n > 0
 	}
 	for _, o := range ti.out {
 		body.Outputs = append(body.Outputs, o.result)

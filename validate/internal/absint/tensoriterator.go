@@ -30,5 +30,30 @@ func tensorIteratorValues(a *Analysis, c *call) []*Value {
 		}
 		return a.loopValue(b, p, a.decide.Range(a.All(in)), "a part of a sliced input")
 	})
+	b.AtLeastOnce = b.AtLeastOnce || a.slicedAxisNotEmpty(c, b)
 	return a.loopOutputs(c, b, res, ranges, known)
+}
+
+// slicedAxisNotEmpty tells whether some sliced input of a TensorIterator
+// has an axis of at least one element at every input shape (dims that
+// hold at the declared shapes only do not tell): then the body runs at
+// least once.
+func (a *Analysis) slicedAxisNotEmpty(c *call, b ops.Body) bool {
+	for p, ext := range b.Feeds {
+		if !b.Sliced[p] || ext < 0 || ext >= len(c.ins) {
+			continue
+		}
+		v := c.ins[ext]
+		if v.Rank <= 0 || len(v.Dims) != v.Rank || v.DeclaredDims {
+			continue
+		}
+		axis := b.SliceAxis[p]
+		if axis < 0 {
+			axis += int64(v.Rank)
+		}
+		if axis >= 0 && axis < int64(v.Rank) && a.decide.Range(v.Dims[axis]).Lo.AtLeast(1) {
+			return true
+		}
+	}
+	return false
 }
