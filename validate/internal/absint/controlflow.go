@@ -268,6 +268,9 @@ func (a *Analysis) loopOutputs(c *call, b ops.Body, res []*Value, ranges []sym.R
 			got = hullRange(got, ranges[p])
 		}
 		v.all = a.fresh(c.l, intersect(got, typeRange(v.Type)), "an output of the "+c.l.Type)
+		// A range that holds at the declared shapes only (the body's, or
+		// an initial value's) stays so.
+		v.DeclaredLayout = res[r].DeclaredLayout || slices.ContainsFunc(c.ins, func(x *Value) bool { return x != nil && x.DeclaredLayout })
 	}
 	return out
 }

@@ -28,7 +28,11 @@ func tensorIteratorValues(a *Analysis, c *call) []*Value {
 		if !in.Int {
 			return nil // any value of its type
 		}
-		return a.loopValue(b, p, a.decide.Range(a.All(in)), "a part of a sliced input")
+		part := a.loopValue(b, p, a.decide.Range(a.All(in)), "a part of a sliced input")
+		// A range of elements laid out at the declared shapes holds
+		// there only, and so does the part's.
+		part.DeclaredLayout = in.DeclaredLayout
+		return part
 	})
 	b.AtLeastOnce = b.AtLeastOnce || a.slicedAxisNotEmpty(c, b)
 	return a.loopOutputs(c, b, res, ranges, known)
