@@ -375,6 +375,17 @@ func TestControlFlowRefused(t *testing.T) {
 			[]*onnxpb.ValueInfoProto{tensorInfo("v", i64T, 1)}, []*onnxpb.ValueInfoProto{anyShape("v_final", i64T)}, inits...))
 	}
 	keep := nd("Identity", []string{"cond_in"}, []string{"cond_out"})
+	// scan is a Scan of opset, state v and scanned v (inputs, sequence_lens
+	// first in opset 8), whose body adds each element to the state.
+	scan := func(opset int64, inputs []string, body *onnxpb.GraphProto, attrs ...*onnxpb.AttributeProto) *onnxpb.ModelProto {
+		attrs = append(attrs, graphAttr("body", body), intAttr("num_scan_inputs", 1))
+		return onnxModel(opset, graph("g", []*onnxpb.NodeProto{nd("Scan", inputs, []string{"s_final", "ys"}, attrs...)},
+			[]*onnxpb.ValueInfoProto{tensorInfo("v", i64T, 1)}, []*onnxpb.ValueInfoProto{anyShape("s_final", i64T), anyShape("ys", i64T)}))
+	}
+	scanBody := func(reads string) *onnxpb.GraphProto {
+		return graph("body", []*onnxpb.NodeProto{nd("Add", []string{"s_in", reads}, []string{"s_out"}), nd("Identity", []string{"s_out"}, []string{"y"})},
+			[]*onnxpb.ValueInfoProto{untyped("s_in"), untyped("x_in")}, []*onnxpb.ValueInfoProto{untyped("s_out"), untyped("y")})
+	}
 	seqOut := &onnxpb.ValueInfoProto{Name: proto.String("y"), Type: &onnxpb.TypeProto{Value: &onnxpb.TypeProto_SequenceType{SequenceType: &onnxpb.TypeProto_Sequence{ElemType: &onnxpb.TypeProto{}}}}}
 	cases := []struct {
 		name  string
@@ -422,6 +433,29 @@ func TestControlFlowRefused(t *testing.T) {
 			[]*onnxpb.ValueInfoProto{tensorInfo("v", i64T, 1)}, []*onnxpb.ValueInfoProto{anyShape("v_final", i64T), anyShape("scan", i64T)})),
 			plugin.Config{Options: ops.Options{MaxTensorBytes: 4096}}, "scan output 1 grows past the 4096 bytes allowed", ir.ErrTooLarge},
 	}
+	cases = append(cases, []struct {
+		name  string
+		model *onnxpb.ModelProto
+		cfg   plugin.Config
+		want  string
+		is    error
+	}{
+		{"Scan-8 with sequence_lens", scan(8, []string{"v", "v", "v"}, scanBody("x_in")), plugin.Config{}, "opset 8: ONNX Scan-8 `sequence_lens` input is not supported.", ErrRule},
+		{"a scan axis out of range", scan(13, []string{"v", "v"}, scanBody("x_in"), intsAttr("scan_input_axes", 3)), plugin.Config{}, "Parameter axis 3 out of the tensor rank range [-1, 0].", ErrRule},
+		{"scan axes of another count", scan(13, []string{"v", "v"}, scanBody("x_in"), intsAttr("scan_output_axes", 0, 0)), plugin.Config{}, "scan_output_axes has 2 values, want 1", ErrRule},
+		{"a Scan", scan(13, []string{"v", "v"}, scanBody("x_in")), plugin.Config{}, "", nil},
+		// Scan-8's batch axis: scanned along axis 1 by default.
+		{"a Scan-8 of a vector", scan(8, []string{"", "v", "v"}, scanBody("x_in"), intsAttr("directions", 1)), plugin.Config{}, "opset 8: Parameter axis 1 out of the tensor rank range [-1, 0].", ErrRule},
+		// A Scan the import cannot turn into a TensorIterator (scan
+		// inputs of 1 and 2 elements) stays opaque, as before.
+		{"scan inputs of different lengths", func() *onnxpb.ModelProto {
+			m := scan(13, []string{"v", "v", "two"}, graph("body", []*onnxpb.NodeProto{nd("Add", []string{"s_in", "x_in"}, []string{"s_out"}), nd("Identity", []string{"z_in"}, []string{"y"})},
+				[]*onnxpb.ValueInfoProto{untyped("s_in"), untyped("x_in"), untyped("z_in")}, []*onnxpb.ValueInfoProto{untyped("s_out"), untyped("y")}))
+			m.Graph.Node[0].Attribute[1] = intAttr("num_scan_inputs", 2)
+			m.Graph.Initializer = append(m.Graph.Initializer, i64Init("two", []int64{2}, 1, 2))
+			return m
+		}(), plugin.Config{}, "irdiv cannot execute 1 layer (Scan ai.onnx x1)", plugin.ErrUnsupportedOp},
+	}...)
 	for _, c := range cases {
 		data, err := proto.Marshal(c.model)
 		if err != nil {
@@ -449,10 +483,10 @@ func TestControlFlowRefused(t *testing.T) {
 }
 
 // TestONNXControlFlowNodeTests runs ONNX's own node tests of If, Loop (the
-// expanded Range tests are Loops) and Scan, in testdata/node: those of
-// tensors match their expected outputs exactly, both ways of importing;
-// those of sequences and optionals are refused as unsupported ONNX, and
-// Scan as an op irdiv cannot execute.
+// expanded Range tests are Loops) and Scan (opset 8 and 9, TensorIterators),
+// in testdata/node: those of tensors match their expected outputs exactly,
+// both ways of importing; those of sequences and optionals are refused as
+// unsupported ONNX.
 func TestONNXControlFlowNodeTests(t *testing.T) {
 	dirs, _ := filepath.Glob("testdata/node/test_*")
 	if len(dirs) == 0 {
@@ -486,12 +520,6 @@ func TestONNXControlFlowNodeTests(t *testing.T) {
 					t.Fatal(err)
 				}
 				got, err := runAll(model, plugin.Config{}, inputs...)
-				if strings.Contains(name, "scan") {
-					if !errors.Is(err, plugin.ErrUnsupportedOp) {
-						t.Fatalf("want plugin.ErrUnsupportedOp, got %v", err)
-					}
-					return
-				}
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -85,6 +85,8 @@ type importer struct {
 	// subgraph reads, each through a Parameter of its own.
 	parent *importer
 	outer  []outerRef
+	// scanWhy says why a Scan node stays opaque (keepScan).
+	scanWhy map[*Node]string
 }
 
 func importModel(m *Model, opts ImportOptions) (*ir.Model, error) {

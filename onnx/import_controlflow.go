@@ -3,6 +3,7 @@ package onnx
 import (
 	"cmp"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/irdiv/irdiv/internal/pkgerr"
@@ -12,16 +13,15 @@ import (
 )
 
 // controlFlow imports the ops that hold subgraphs as OpenVINO's ONNX
-// frontend does (src/frontends/onnx/frontend/src/op/if.cpp, loop.cpp):
-// If into If-8 and Loop into Loop-5, each subgraph an IR body. Scan stays
-// an opaque layer (its body is read and checked, not imported): OpenVINO
-// turns it into a TensorIterator, which irdiv does not evaluate.
+// frontend does (src/frontends/onnx/frontend/src/op/if.cpp, loop.cpp,
+// scan.cpp): If into If-8, Loop into Loop-5 and Scan into
+// TensorIterator-1, each subgraph an IR body.
 // (Assigned in init: the converters import subgraphs, whose nodes they
 // look up here.)
 var controlFlow map[string]converter
 
 func init() {
-	controlFlow = map[string]converter{"If": importIf, "Loop": importLoop}
+	controlFlow = map[string]converter{"If": importIf, "Loop": importLoop, "Scan": importScan}
 }
 
 // outerRef is a name of an enclosing graph that a subgraph reads: the
@@ -75,9 +75,12 @@ type body struct {
 
 // subgraph imports the GRAPH attribute attr of node n, its inputs typed
 // and shaped by inputs (the subgraph's own declarations give way, as in
-// the frontend). Outputs from scanFrom on are unsqueezed at axis 0, the
-// way the frontend prepares a Loop's scan outputs for concatenation.
-func (im *importer) subgraph(n *Node, attr string, g *Graph, inputs []ops.ValueInfo, scanFrom int) (*body, error) {
+// the frontend). The inputs squeeze names are read through a Squeeze at
+// that axis (a Scan's element, one slice of a TensorIterator's sliced
+// input); the outputs unsqueeze names are unsqueezed at that axis, the
+// way the frontend prepares a Loop's or Scan's scan outputs for
+// concatenation.
+func (im *importer) subgraph(n *Node, attr string, g *Graph, inputs []ops.ValueInfo, squeeze, unsqueeze map[int]int64) (*body, error) {
 	bi := &importer{
 		src: im.src, m: &ir.Model{Name: cmp.Or(g.Name, attr), Version: 11}, opts: im.opts, opset: im.opset,
 		tensors: make(map[string]tensor), declared: make(map[string]ValueInfo), names: make(map[string]int), outputs: make(map[string]bool), parent: im,
@@ -92,18 +95,26 @@ func (im *importer) subgraph(n *Node, attr string, g *Graph, inputs []ops.ValueI
 		}
 	}
 	b := &body{m: bi.m}
+	wrap := func(err error) error {
+		d, _ := pkgerr.Detail("onnx", err)
+		return errorf("%s attribute %q: %w", n, attr, d)
+	}
+	bi.node = n
 	for i, in := range g.Inputs {
 		info := inputs[i]
 		l := bi.parameter(in.Name, info)
-		bi.tensors[in.Name] = tensor{ir.Output{Layer: l}, info}
+		t := tensor{ir.Output{Layer: l}, info}
+		if axis, ok := squeeze[i]; ok {
+			var err error
+			if t, err = bi.one("Squeeze", "opset1", in.Name+"/squeeze", nil, t, bi.ints(in.Name+"/squeeze_axis", false, axis)); err != nil {
+				return nil, wrap(err)
+			}
+		}
+		bi.tensors[in.Name] = t
 		b.params = append(b.params, l)
 	}
 	for _, init := range g.Initializers {
 		bi.constant(init.Name, init.Name, init.Tensor)
-	}
-	wrap := func(err error) error {
-		d, _ := pkgerr.Detail("onnx", err)
-		return errorf("%s attribute %q: %w", n, attr, d)
 	}
 	for _, sub := range g.Nodes {
 		bi.node = sub
@@ -117,9 +128,9 @@ func (im *importer) subgraph(n *Node, attr string, g *Graph, inputs []ops.ValueI
 		if !ok {
 			return nil, wrap(errorf("%w: output %q is produced by no node", ErrFormat, o.Name))
 		}
-		if i >= scanFrom {
+		if axis, ok := unsqueeze[i]; ok {
 			var err error
-			if t, err = bi.one("Unsqueeze", "opset1", o.Name+"/scan", nil, t, bi.ints(o.Name+"/scan_axis", false, 0)); err != nil {
+			if t, err = bi.one("Unsqueeze", "opset1", o.Name+"/scan", nil, t, bi.ints(o.Name+"/scan_axis", false, axis)); err != nil {
 				return nil, wrap(err)
 			}
 		}
@@ -180,10 +191,11 @@ func (im *importer) graphAttr(n *Node, name string) (*Graph, error) {
 	return a.Graph, nil
 }
 
-// scanBody keeps the body of a Scan, which stays an opaque layer l, as
-// l's body, its inputs as the body declares them: irdiv does not run it,
-// but validate counts and examines the integer Divides in it, which
-// would otherwise go unseen. A body that cannot be imported is left out.
+// scanBody keeps the body of a Scan the import could not turn into a
+// TensorIterator (keepScan), which stays an opaque layer l, as l's body,
+// its inputs as the body declares them: irdiv does not run it, but
+// validate counts and examines the integer Divides in it, which would
+// otherwise go unseen. A body that cannot be imported is left out.
 func (im *importer) scanBody(n *Node, l *ir.Layer) {
 	a := n.Attrs["body"]
 	if a == nil || a.Graph == nil {
@@ -195,12 +207,16 @@ func (im *importer) scanBody(n *Node, l *ir.Layer) {
 		inputs[i] = ops.ValueInfo{Type: in.Type, Shape: in.Shape}
 	}
 	k := im.mark()
-	b, err := im.subgraph(n, "body", g, inputs, len(g.Outputs))
+	b, err := im.subgraph(n, "body", g, inputs, nil, nil)
 	if err != nil {
 		im.rollback(k)
 		return
 	}
 	l.Extra = append(l.Extra, ir.Extra{Node: &ir.Node{Tag: "body"}, Body: b.m})
+	if why, ok := im.scanWhy[n]; ok {
+		l.RTInfo = &ir.Node{Tag: "rt_info", Children: []*ir.Node{{Tag: "attribute", Attrs: []ir.Attr{
+			{Name: "name", Value: ScanKeptReason}, {Name: "version", Value: "0"}, {Name: "value", Value: why}}}}}
+	}
 }
 
 // importIf turns an If into If-8: input 0 is the condition, then come the
@@ -223,7 +239,7 @@ func importIf(im *importer, n *Node) ([]tensor, error) {
 		if len(g.Inputs) != 0 {
 			return nil, im.ruleErr("Number of inputs to '%s' is invalid: a branch takes no inputs, it has %d", name, len(g.Inputs))
 		}
-		if branches[i], err = im.subgraph(n, name, g, nil, math.MaxInt); err != nil {
+		if branches[i], err = im.subgraph(n, name, g, nil, nil, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -325,7 +341,11 @@ func importLoop(im *importer, n *Node) ([]tensor, error) {
 		}
 		inputs = append(inputs, ops.ValueInfo{Type: d.info.Type, Shape: shape})
 	}
-	b, err := im.subgraph(n, "body", g, inputs, 1+nDeps)
+	scans := make(map[int]int64)
+	for i := 1 + nDeps; i < len(g.Outputs); i++ {
+		scans[i] = 0
+	}
+	b, err := im.subgraph(n, "body", g, inputs, nil, scans)
 	if err != nil {
 		return nil, err
 	}
@@ -380,4 +400,195 @@ func importLoop(im *importer, n *Node) ([]tensor, error) {
 	return im.addBodies("Loop", "opset5", ins, []ir.Extra{
 		{Node: portMap}, {Node: backEdges}, {Node: &ir.Node{Tag: "body"}, Body: b.m},
 	}, fallback)
+}
+
+// importScan turns a Scan into TensorIterator-1 as the frontend does
+// (scan.cpp): the loop state values are loop-carried (each body Result
+// fed back to its Parameter, and an output after the last iteration);
+// each scan input is sliced along its axis, one element per iteration (a
+// Parameter of dim 1 there, squeezed in the body), the last first where
+// its direction is 1; each scan output is unsqueezed at its axis and
+// concatenated along it, in reverse where its direction is 1. Scan-8
+// (opset 8) has a sequence_lens input first, which the frontend refuses
+// when present, and a batch axis: its axes default to 1. Outer tensors
+// the body reads are invariant inputs.
+func importScan(im *importer, n *Node) ([]tensor, error) {
+	g, err := im.graphAttr(n, "body")
+	if err != nil {
+		return nil, err
+	}
+	a := n.Attrs["num_scan_inputs"]
+	if a == nil || a.Kind != "INT" {
+		return nil, im.ruleErr("Missing 'num_scan_inputs' attribute")
+	}
+	numScanInputs := a.Int
+	defaultAxis, offset, directionsAttr := int64(0), 0, "scan_input_directions"
+	if im.opset < 9 {
+		if _, ok := im.input(0); ok {
+			return nil, im.ruleErr("ONNX Scan-8 `sequence_lens` input is not supported.")
+		}
+		defaultAxis, offset, directionsAttr = 1, 1, "directions"
+	}
+	numStates := int64(len(g.Inputs)) - numScanInputs
+	switch {
+	case numScanInputs < 1 || numStates < 0:
+		return nil, im.ruleErr("num_scan_inputs is %d, and the body has %d inputs", numScanInputs, len(g.Inputs))
+	case int64(len(n.Inputs)-offset) != int64(len(g.Inputs)):
+		return nil, im.ruleErr("the Scan has %d state and scan inputs, its body %d", len(n.Inputs)-offset, len(g.Inputs))
+	case int64(len(g.Outputs)) < numStates:
+		return nil, im.ruleErr("the body has %d outputs, fewer than its %d state variables", len(g.Outputs), numStates)
+	}
+	numScanOutputs := int64(len(g.Outputs)) - numStates
+	list := func(name string, n2 int64, def int64) ([]int64, error) {
+		v, ok := attrInts(n, name)
+		if !ok {
+			return slices.Repeat([]int64{def}, int(n2)), nil
+		}
+		if int64(len(v)) != n2 {
+			return nil, im.ruleErr("%s has %d values, want %d", name, len(v), n2)
+		}
+		return v, nil
+	}
+	inAxes, err1 := list("scan_input_axes", numScanInputs, defaultAxis)
+	inDirs, err2 := list(directionsAttr, numScanInputs, 0)
+	outAxes, err3 := list("scan_output_axes", numScanOutputs, defaultAxis)
+	outDirs, err4 := list("scan_output_directions", numScanOutputs, 0)
+	if err := cmp.Or(err1, err2, err3, err4); err != nil {
+		return nil, err
+	}
+	ins := make([]tensor, len(g.Inputs))
+	for i := range ins {
+		t, ok := im.input(offset + i)
+		if !ok {
+			return nil, im.ruleErr("input %d is absent", offset+i)
+		}
+		ins[i] = t
+	}
+	// The body's Parameters: each state with its initial type and rank,
+	// its dims dynamic since they may change from one iteration to the
+	// next (the import must not fold them, as for a Loop); each scan
+	// input as its input with 1 along the axis.
+	inputs := make([]ops.ValueInfo, len(ins))
+	squeeze := make(map[int]int64)
+	for i, t := range ins {
+		if int64(i) < numStates {
+			inputs[i] = anyDims(t.info)
+			continue
+		}
+		axis := inAxes[int64(i)-numStates]
+		squeeze[i] = axis
+		shape := t.info.Shape
+		if shape.DynamicRank {
+			if axis < 0 {
+				return nil, im.ruleErr("Rank must be static in order to normalize negative axis=%d", axis)
+			}
+		} else {
+			r := int64(len(shape.Dims))
+			if axis < -r || axis >= r {
+				return nil, im.ruleErr("Parameter axis %d out of the tensor rank range [%d, %d].", axis, -r, r-1)
+			}
+			shape = shapeinfer.Shape{Dims: slices.Clone(shape.Dims)}
+			shape.Dims[(axis+r)%r] = shapeinfer.Static(1)
+		}
+		inputs[i] = ops.ValueInfo{Type: t.info.Type, Shape: shape}
+	}
+	unsqueeze := make(map[int]int64)
+	for i, axis := range outAxes {
+		unsqueeze[int(numStates)+i] = axis
+	}
+	b, err := im.subgraph(n, "body", g, inputs, squeeze, unsqueeze)
+	if err != nil {
+		return im.keepScan(n, err)
+	}
+	portMap := &ir.Node{Tag: "port_map"}
+	add := func(e *ir.Node) { portMap.Children = append(portMap.Children, e) }
+	cut := func(axis, direction int64) []ir.Attr {
+		start, end, stride := "0", "-1", "1"
+		if direction != 0 {
+			start, end, stride = "-1", "0", "-1"
+		}
+		return []ir.Attr{{Name: "axis", Value: strconv.FormatInt(axis, 10)}, {Name: "start", Value: start}, {Name: "end", Value: end},
+			{Name: "stride", Value: stride}, {Name: "part_size", Value: "1"}}
+	}
+	for i := range ins {
+		if int64(i) < numStates {
+			add(portEntry("input", int64(i), b.params[i]))
+			continue
+		}
+		k := int64(i) - numStates
+		axis := inAxes[k]
+		if r := ins[i].info.Shape; !r.DynamicRank && axis < 0 {
+			axis += int64(len(r.Dims))
+		}
+		add(portEntry("input", int64(i), b.params[i], cut(axis, inDirs[k])...))
+	}
+	for _, r := range b.outer {
+		add(portEntry("input", int64(len(ins)), r.param))
+		ins = append(ins, r.outer)
+	}
+	fallback := make([]ops.ValueInfo, len(b.results))
+	backEdges := &ir.Node{Tag: "back_edges"}
+	for i, r := range b.results {
+		if int64(i) < numStates {
+			add(portEntry("output", int64(len(ins)+i), r))
+			backEdges.Children = append(backEdges.Children, &ir.Node{Tag: "edge", Attrs: []ir.Attr{
+				{Name: "from-layer", Value: strconv.FormatUint(r.ID, 10)}, {Name: "from-port", Value: "0"},
+				{Name: "to-layer", Value: strconv.FormatUint(b.params[i].ID, 10)}, {Name: "to-port", Value: "0"}}})
+			fallback[i], _ = mergeInfos(b.infos[i], ins[i].info)
+			continue
+		}
+		k := int64(i) - numStates
+		v := b.infos[i]
+		axis := outAxes[k]
+		if v.Shape.DynamicRank {
+			if axis < 0 {
+				return nil, im.ruleErr("Rank must be static in order to normalize negative axis=%d", axis)
+			}
+		} else {
+			r := int64(len(v.Shape.Dims))
+			if axis < -r || axis >= r {
+				return nil, im.ruleErr("Parameter axis %d out of the tensor rank range [%d, %d].", axis, -r, r-1)
+			}
+			axis = (axis + r) % r
+			v.Shape = shapeinfer.Shape{Dims: slices.Clone(v.Shape.Dims)}
+			v.Shape.Dims[axis] = shapeinfer.Dynamic()
+		}
+		add(portEntry("output", int64(len(ins)+i), r, cut(axis, outDirs[k])...))
+		fallback[i] = v
+	}
+	out, err := im.addBodies("TensorIterator", "opset1", ins, []ir.Extra{
+		{Node: portMap}, {Node: backEdges}, {Node: &ir.Node{Tag: "body"}, Body: b.m},
+	}, fallback)
+	if err != nil {
+		return im.keepScan(n, err)
+	}
+	return out, nil
+}
+
+// keepScan gives up turning Scan n into a TensorIterator: it stays an
+// opaque layer with its body kept for validate (scanBody), and why
+// (err) in the layer's rt_info, for the reports.
+func (im *importer) keepScan(n *Node, err error) ([]tensor, error) {
+	if im.scanWhy == nil {
+		im.scanWhy = make(map[*Node]string)
+	}
+	d, _ := pkgerr.Detail("onnx", err)
+	im.scanWhy[n] = d.Error()
+	return nil, nil
+}
+
+// ScanKeptReason is the rt_info attribute of a Scan the import kept
+// opaque: why it could not turn it into a TensorIterator.
+const ScanKeptReason = "irdiv_scan_kept"
+
+// anyDims is v's type and rank, its dims dynamic.
+func anyDims(v ops.ValueInfo) ops.ValueInfo {
+	shape := v.Shape
+	if !shape.DynamicRank {
+		shape = shapeinfer.Shape{Dims: make([]shapeinfer.Dim, len(shape.Dims))}
+		for i := range shape.Dims {
+			shape.Dims[i] = shapeinfer.Dynamic()
+		}
+	}
+	return ops.ValueInfo{Type: v.Type, Shape: shape}
 }

@@ -14,9 +14,10 @@
 //
 // Subgraphs are read too (the branches of If, the bodies of Loop and
 // Scan), nested within ReadOptions' caps, their nodes reading the names of
-// the graphs around them as ONNX scopes them. If and Loop import as
-// OpenVINO's If-8 and Loop-5 with their bodies, whose Divs follow the
-// import's mode; Scan stays opaque.
+// the graphs around them as ONNX scopes them. If, Loop and Scan import as
+// OpenVINO's If-8, Loop-5 and TensorIterator-1 with their bodies, whose
+// Divs follow the import's mode (a Scan the import cannot map stays
+// opaque).
 //
 // Tensors of the twelve numeric types and BOOL read from raw_data, from
 // the typed fields or from external data inside the model's folder; every

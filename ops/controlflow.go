@@ -10,7 +10,8 @@ import (
 	"github.com/irdiv/irdiv/shapeinfer"
 )
 
-// The control-flow ops, If-8 and Loop-5, whose bodies are models of their
+// The control-flow ops, If-8, Loop-5 and TensorIterator-1
+// (tensoriterator.go), whose bodies are models of their
 // own (ir.Layer.Extra, with the port maps and back edges as ir.Nodes), read
 // as OpenVINO's IR deserializer reads them
 // (src/frontends/ir/src/ir_deserializer.cpp) and computed as its reference
@@ -31,6 +32,7 @@ const maxBodyDepth = 12
 func registerControlFlow() {
 	registry["if"] = &opInfo{name: "If", versions: []int{8}, nested: func(l *ir.Layer, _, depth int) (Op, error) { return newIf(l, depth) }}
 	registry["loop"] = &opInfo{name: "Loop", versions: []int{5}, nested: func(l *ir.Layer, _, depth int) (Op, error) { return newLoop(l, depth) }}
+	registry["tensoriterator"] = &opInfo{name: "TensorIterator", versions: []int{1}, nested: func(l *ir.Layer, _, depth int) (Op, error) { return newTensorIterator(l, depth) }}
 }
 
 // bodyHolder is implemented by the ops that run bodies: they evaluate when
@@ -469,30 +471,43 @@ func newLoop(l *ir.Layer, depth int) (Op, error) {
 		}
 		lp.out = append(lp.out, o)
 	}
-	if x, ok := extra(l, "back_edges"); ok && x.Node != nil {
-		for _, n := range x.Node.Children {
-			if n.Tag != "edge" {
-				continue
-			}
-			from, err1 := layerIDAttr(n, "from-layer")
-			to, err2 := layerIDAttr(n, "to-layer")
-			if err := cmp.Or(err1, err2); err != nil {
-				return nil, err
-			}
-			r, okR := prog.resultIndex(from)
-			p, okP := prog.paramIndex(to)
-			switch {
-			case !okR || !okP:
-				return nil, errorf("%w: <back_edges> goes from layer %d to layer %d, not from a Result to a Parameter of the body", ErrAttribute, from, to)
-			case p == lp.iterParam:
-				return nil, errorf("%w: <back_edges> feeds the current iteration %s", ErrAttribute, prog.params[p])
-			case lp.back[p] >= 0:
-				return nil, errorf("%w: <back_edges> feeds %s twice", ErrAttribute, prog.params[p])
-			}
-			lp.back[p] = r
-		}
+	if err := readBackEdges(l, prog, lp.back, lp.iterParam); err != nil {
+		return nil, err
 	}
 	return lp, nil
+}
+
+// readBackEdges reads the <back_edges> of a Loop or TensorIterator into
+// back (per body Parameter, the Result that feeds it after each
+// iteration): each from a Result to a Parameter, none to Parameter
+// notCarried (a Loop's current iteration; -1: none), none twice.
+func readBackEdges(l *ir.Layer, prog *Program, back []int, notCarried int) error {
+	x, ok := extra(l, "back_edges")
+	if !ok || x.Node == nil {
+		return nil
+	}
+	for _, n := range x.Node.Children {
+		if n.Tag != "edge" {
+			continue
+		}
+		from, err1 := layerIDAttr(n, "from-layer")
+		to, err2 := layerIDAttr(n, "to-layer")
+		if err := cmp.Or(err1, err2); err != nil {
+			return err
+		}
+		r, okR := prog.resultIndex(from)
+		p, okP := prog.paramIndex(to)
+		switch {
+		case !okR || !okP:
+			return errorf("%w: <back_edges> goes from layer %d to layer %d, not from a Result to a Parameter of the body", ErrAttribute, from, to)
+		case p == notCarried:
+			return errorf("%w: <back_edges> feeds the current iteration %s", ErrAttribute, prog.params[p])
+		case back[p] >= 0:
+			return errorf("%w: <back_edges> feeds %s twice", ErrAttribute, prog.params[p])
+		}
+		back[p] = r
+	}
+	return nil
 }
 
 func layerIDAttr(n *ir.Node, name string) (uint64, error) {
@@ -567,29 +582,9 @@ func (lp *Loop) Infer(in []ValueInfo) ([]ValueInfo, error) {
 			params[p].Value = nil // it changes from one iteration to the next
 		}
 	}
-	var res []ValueInfo
-	for round := 0; ; round++ {
-		var err error
-		if res, err = lp.Body.infer(params); err != nil {
-			return nil, bodyErr("body", err)
-		}
-		changed := false
-		for p, r := range lp.back {
-			if r < 0 {
-				continue
-			}
-			merged, ok := mergeInfo(params[p], res[r])
-			if !ok {
-				return nil, errorf("%w: the body gives %s back to %s, which is %s", ErrType, res[r].Type, lp.Body.params[p], params[p].Type)
-			}
-			merged.Value = nil
-			if !merged.Shape.Equal(params[p].Shape) || merged.Type != params[p].Type {
-				params[p], changed = merged, true
-			}
-		}
-		if !changed || round == 1 {
-			break
-		}
+	res, err := inferCarried(lp.Body, params, lp.back)
+	if err != nil {
+		return nil, err
 	}
 	iterations, known := lp.knownIterations(in, res)
 	out := make([]ValueInfo, len(lp.out))
@@ -621,6 +616,36 @@ func (lp *Loop) Infer(in []ValueInfo) ([]ValueInfo, error) {
 		out[i] = ValueInfo{Type: v.Type, Shape: shape}
 	}
 	return out, nil
+}
+
+// inferCarried infers the body of a Loop or TensorIterator from params;
+// a loop-carried Parameter (back: the Result that feeds it, per
+// Parameter) whose Result comes back with another shape is widened to
+// admit both, and the body inferred again, once.
+func inferCarried(body *Program, params []ValueInfo, back []int) ([]ValueInfo, error) {
+	for round := 0; ; round++ {
+		res, err := body.infer(params)
+		if err != nil {
+			return nil, bodyErr("body", err)
+		}
+		changed := false
+		for p, r := range back {
+			if r < 0 {
+				continue
+			}
+			merged, ok := mergeInfo(params[p], res[r])
+			if !ok {
+				return nil, errorf("%w: the body gives %s back to %s, which is %s", ErrType, res[r].Type, body.params[p], params[p].Type)
+			}
+			merged.Value = nil
+			if !merged.Shape.Equal(params[p].Shape) || merged.Type != params[p].Type {
+				params[p], changed = merged, true
+			}
+		}
+		if !changed || round == 1 {
+			return res, nil
+		}
+	}
 }
 
 // knownIterations tells how many iterations run when inference knows it:
@@ -754,12 +779,20 @@ func (lp *Loop) evaluateDynamic(in []*ir.Tensor, o Options) ([]*ir.Tensor, error
 // initialValue is the output of a Result when no iteration ran: the
 // initial value of the loop-carried Parameter it feeds back to.
 func (lp *Loop) initialValue(in []*ir.Tensor, r int) (*ir.Tensor, error) {
-	for p, back := range lp.back {
-		if back == r && lp.in[p] >= 0 {
-			return in[lp.in[p]], nil
+	return initialValue(lp.Body, lp.in, lp.back, in, r)
+}
+
+// initialValue is the output of Result r of the body of a Loop or
+// TensorIterator when no iteration ran: the initial value of the
+// loop-carried Parameter it feeds back to (feeds: the input of each
+// Parameter; back: the Result fed back to it).
+func initialValue(body *Program, feeds, back []int, in []*ir.Tensor, r int) (*ir.Tensor, error) {
+	for p, b := range back {
+		if b == r && feeds[p] >= 0 {
+			return in[feeds[p]], nil
 		}
 	}
-	return nil, errorf("no iteration ran, and %s of the body feeds no loop-carried Parameter whose initial value it could give", lp.Body.results[r])
+	return nil, errorf("no iteration ran, and %s of the body feeds no loop-carried Parameter whose initial value it could give", body.results[r])
 }
 
 // emptyScan is a scan output when no iteration ran: the shape the body
@@ -777,17 +810,22 @@ func (lp *Loop) emptyScan(in []*ir.Tensor, o loopOutput) (*ir.Tensor, error) {
 	if err != nil {
 		return nil, bodyErr("body", err)
 	}
-	v := res[o.result]
+	return emptyAlong(res[o.result], o.axis)
+}
+
+// emptyAlong is a concatenation of no values of v: v's shape, which must
+// be known, with 0 along axis.
+func emptyAlong(v ValueInfo, axis int64) (*ir.Tensor, error) {
 	if v.Shape.DynamicRank {
 		return nil, errorf("no iteration ran, and the rank of the scan output is not known")
 	}
-	axis, err := normalizeAxis(o.axis, len(v.Shape.Dims))
+	a, err := normalizeAxis(axis, len(v.Shape.Dims))
 	if err != nil {
 		return nil, err
 	}
 	dims := make([]int64, len(v.Shape.Dims))
 	for i, d := range v.Shape.Dims {
-		if i == axis {
+		if i == a {
 			continue
 		}
 		if !d.IsStatic() {
@@ -801,13 +839,15 @@ func (lp *Loop) emptyScan(in []*ir.Tensor, o loopOutput) (*ir.Tensor, error) {
 	return ir.NewTensor(v.Type, dims)
 }
 
-// BodyHolder is implemented by the ops that run bodies, If and Loop: it
+// BodyHolder is implemented by the ops that run bodies, If, Loop and
+// TensorIterator: it
 // gives their bodies as the layer's inputs feed them.
 type BodyHolder interface {
 	Bodies(in []ValueInfo) []Body
 }
 
-// Body is a body of an If or a Loop as the layer that holds it feeds it,
+// Body is a body of an If, a Loop or a TensorIterator as the layer that
+// holds it feeds it,
 // for an analysis that follows values into bodies.
 type Body struct {
 	// Tag is the body's element: then_body, else_body or body.
@@ -822,16 +862,28 @@ type Body struct {
 	// that Result (by position in Model.Results()), -1 for the others.
 	Carried []bool
 	Back    []int
+	// Sliced marks a TensorIterator's sliced Parameters: each iteration
+	// reads one part of its input, cut along SliceAxis (as the port map
+	// writes it: a negative axis counts from the end). The body runs
+	// once per part: no time where the axis is empty. AtLeastOnce tells
+	// that every run of the layer runs the body at least once whatever
+	// its inputs (a TensorIterator without sliced inputs whose
+	// concatenated output counts one iteration or more); a Loop may
+	// always run it no time.
+	Sliced      []bool
+	SliceAxis   []int64
+	AtLeastOnce bool
 	// Params are the type and shape of each Parameter at the layer's
 	// input infos: what feeds it, or for a loop-carried value, what every
 	// iteration may give it (its rank, when every iteration keeps it, and
-	// dims of any size).
+	// dims of any size), or for a sliced one, one part of its input.
 	Params []ValueInfo
 	// Outputs gives, per output of the layer, the body Result (by
 	// position in Model.Results()) that gives it: an If's output is that
-	// Result's value; a Loop's, its value after the last iteration (for
-	// a loop-carried value, its initial one where no iteration runs), or
-	// where Concat marks it, its values of every iteration concatenated.
+	// Result's value; a Loop's or TensorIterator's, its value after the
+	// last iteration (for a loop-carried value, its initial one where no
+	// iteration runs), or where Concat marks it, its values of every
+	// iteration concatenated.
 	Outputs []int
 	Concat  []bool
 	// Cond is, for a Loop, the body Result that decides whether another
@@ -844,7 +896,7 @@ type Body struct {
 func (f *If) Bodies(in []ValueInfo) []Body {
 	var out []Body
 	for _, b := range []*ifBranch{f.Then, f.Else} {
-		body := Body{Tag: b.name, Model: b.prog.model, Feeds: slices.Clone(b.in), Carried: make([]bool, len(b.in)), Outputs: slices.Clone(b.out), Cond: -1}
+		body := Body{Tag: b.name, Model: b.prog.model, Feeds: slices.Clone(b.in), Carried: make([]bool, len(b.in)), Sliced: make([]bool, len(b.in)), Outputs: slices.Clone(b.out), Cond: -1}
 		for _, ext := range b.in {
 			var info ValueInfo
 			if ext < len(in) {
@@ -861,7 +913,7 @@ func (f *If) Bodies(in []ValueInfo) []Body {
 // may be anything of their type, at any shape of their rank where the
 // body keeps it.
 func (lp *Loop) Bodies(in []ValueInfo) []Body {
-	body := Body{Tag: "body", Model: lp.Body.model, Feeds: slices.Clone(lp.in), Carried: make([]bool, len(lp.in)), Back: slices.Repeat([]int{-1}, len(lp.in)), Cond: lp.condResult}
+	body := Body{Tag: "body", Model: lp.Body.model, Feeds: slices.Clone(lp.in), Carried: make([]bool, len(lp.in)), Sliced: make([]bool, len(lp.in)), Back: slices.Repeat([]int{-1}, len(lp.in)), Cond: lp.condResult}
 	params := make([]ValueInfo, len(lp.in))
 	for p, ext := range lp.in {
 		switch {
@@ -875,21 +927,28 @@ func (lp *Loop) Bodies(in []ValueInfo) []Body {
 			}
 		}
 	}
-	// A rank the body changes is not kept: once more with those
-	// Parameters of dynamic rank, which no body can narrow.
-	if res, err := lp.Body.infer(params); err == nil {
-		for p, r := range lp.back {
-			if r >= 0 && body.Carried[p] && !sameRank(params[p].Shape, res[r].Shape) {
-				params[p] = ValueInfo{Type: params[p].Type, Shape: shapeinfer.DynamicRankShape()}
-			}
-		}
-	}
+	keepRanks(lp.Body, params, body.Carried, lp.back)
 	body.Params = params
 	for _, o := range lp.out {
 		body.Outputs = append(body.Outputs, o.result)
 		body.Concat = append(body.Concat, o.concat)
 	}
 	return []Body{body}
+}
+
+// keepRanks gives the loop-carried Parameters (carried; back: the Result
+// fed back to each) whose rank the body changes a dynamic rank, which no
+// body can narrow.
+func keepRanks(body *Program, params []ValueInfo, carried []bool, back []int) {
+	res, err := body.infer(params)
+	if err != nil {
+		return
+	}
+	for p, r := range back {
+		if r >= 0 && carried[p] && !sameRank(params[p].Shape, res[r].Shape) {
+			params[p] = ValueInfo{Type: params[p].Type, Shape: shapeinfer.DynamicRankShape()}
+		}
+	}
 }
 
 // anyOfRank is a value of v's type and rank, of dims of any size.

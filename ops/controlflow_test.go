@@ -254,3 +254,181 @@ func TestControlFlowRefused(t *testing.T) {
 		t.Errorf("5 nested Ifs in 4 runs: %v", err)
 	}
 }
+
+// sumTI is a model of one TensorIterator: acc += part (parts of x along
+// axis 1, the last first where reverse) with x, acc and k as inputs; outputs:
+// acc's last value, part * k and acc's values concatenated along axis 1.
+func sumTI(t *testing.T, reverse bool) (*ir.Model, *ir.Layer) {
+	t.Helper()
+	b := &ir.Model{}
+	part := param(b, "part", ir.I64, "2,1")
+	acc := param(b, "acc", ir.I64, "2,1")
+	k := param(b, "k", ir.I64, "")
+	sum := node(b, "Add", nil, acc, part)
+	accOut := b.AddResult("acc_out", sum)
+	scaled := b.AddResult("scaled", node(b, "Multiply", nil, part, k))
+	sums := b.AddResult("sums", sum)
+
+	m := &ir.Model{}
+	ins := []ir.Output{param(m, "x", ir.I64, "2,?"), param(m, "acc0", ir.I64, "2,1"), param(m, "k", ir.I64, "")}
+	ti := m.AddLayer("TensorIterator", "opset1", "ti", nil, ins, []*ir.Port{{Type: ir.I64}, {Type: ir.I64}, {Type: ir.I64}})
+	cut := []string{"axis", "1", "start", "0", "end", "-1", "stride", "1", "part_size", "1"}
+	if reverse {
+		cut = []string{"axis", "1", "start", "-1", "end", "0", "stride", "-1", "part_size", "1"}
+	}
+	ti.Extra = []ir.Extra{
+		{Node: &ir.Node{Tag: "port_map", Children: []*ir.Node{
+			entry("input", 0, int(part.Layer.ID), cut...), entry("input", 1, int(acc.Layer.ID)), entry("input", 2, int(k.Layer.ID)),
+			entry("output", 3, int(accOut.ID)), entry("output", 4, int(scaled.ID), cut...), entry("output", 5, int(sums.ID), cut...),
+		}}},
+		{Node: &ir.Node{Tag: "back_edges", Children: []*ir.Node{{Tag: "edge", Attrs: []ir.Attr{{Name: "from-layer", Value: itoa(int(accOut.ID))}, {Name: "to-layer", Value: itoa(int(acc.Layer.ID))}}}}}},
+		{Node: &ir.Node{Tag: "body"}, Body: b},
+	}
+	m.AddResult("final", ir.Output{Layer: ti})
+	m.AddResult("values", ir.Output{Layer: ti, Index: 1})
+	m.AddResult("sums", ir.Output{Layer: ti, Index: 2})
+	return m, ti
+}
+
+// TestTensorIterator: the body runs once per part of the sliced input,
+// first to last or last to first; the concatenated output follows the
+// same order; an empty axis runs no iteration (the last value is the
+// initial one, the concatenation empty).
+func TestTensorIterator(t *testing.T) {
+	for _, reverse := range []bool{false, true} {
+		_, l := sumTI(t, reverse)
+		op, err := New(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			cols        int64
+			x           []int64
+			final       []int64
+			values      []int64
+			sums, rsums []int64
+		}{
+			{3, []int64{1, 2, 3, 10, 20, 30}, []int64{6, 60}, []int64{2, 4, 6, 20, 40, 60}, []int64{1, 3, 6, 10, 30, 60}, []int64{6, 5, 3, 60, 50, 30}},
+			{1, []int64{5, 7}, []int64{5, 7}, []int64{10, 14}, []int64{5, 7}, []int64{5, 7}},
+			{0, []int64{}, []int64{0, 0}, []int64{}, []int64{}, []int64{}},
+		} {
+			x, err := ir.TensorOf(ir.I64, []int64{2, tc.cols}, tc.x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := []*ir.Tensor{x, i64Tensor(t, []int64{2, 1}, 0, 0), i64Tensor(t, nil, 2)}
+			out, err := Evaluate(op, in, Options{})
+			if err != nil {
+				t.Errorf("reverse=%v %+v: %v", reverse, tc, err)
+				continue
+			}
+			if got := ir.View[int64](out[0]); !slices.Equal(got, tc.final) {
+				t.Errorf("reverse=%v %+v: final %v, want %v", reverse, tc, got, tc.final)
+			}
+			// Concatenated in iteration order, reversed again where the
+			// parts were taken last to first: the same tensor.
+			if got := ir.View[int64](out[1]); !slices.Equal(got, tc.values) || !slices.Equal(out[1].Shape, []int64{2, tc.cols}) {
+				t.Errorf("reverse=%v %+v: values %v%v, want %v", reverse, tc, out[1].Shape, got, tc.values)
+			}
+			// The running sums show the order of the iterations.
+			want := tc.sums
+			if reverse {
+				want = tc.rsums
+			}
+			if got := ir.View[int64](out[2]); !slices.Equal(got, want) {
+				t.Errorf("reverse=%v %+v: sums %v, want %v", reverse, tc, got, want)
+			}
+		}
+		outs, err := op.Infer([]ValueInfo{{Type: ir.I64, Shape: shapeinfer.StaticShape(2, 4)}, {Type: ir.I64, Shape: shapeinfer.StaticShape(2, 1)}, {Type: ir.I64, Shape: shapeinfer.StaticShape()}})
+		if err != nil || outs[0].String() != "i64[2,1]" || outs[1].String() != "i64[2,4]" || outs[2].String() != "i64[2,4]" {
+			t.Errorf("inferred %v, %v", outs, err)
+		}
+	}
+}
+
+// TestTensorIteratorRefused: malformed port maps and back edges are
+// errors naming the layer, at build time, or at inference where the
+// input's shape decides.
+func TestTensorIteratorRefused(t *testing.T) {
+	set := func(n *ir.Node, name, v string) {
+		for i := range n.Attrs {
+			if n.Attrs[i].Name == name {
+				n.Attrs[i].Value = v
+				return
+			}
+		}
+		n.Attrs = append(n.Attrs, ir.Attr{Name: name, Value: v})
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(l *ir.Layer)
+		is   error
+		want string
+	}{
+		{"no body", func(l *ir.Layer) { l.Extra = l.Extra[:2] }, ErrAttribute, "TensorIterator has no <body>"},
+		{"an input without entry", func(l *ir.Layer) { l.Extra[0].Node.Children = l.Extra[0].Node.Children[1:] }, ErrAttribute, "Number of inputs must be the same as number of input descriptions"},
+		{"part_size 0", func(l *ir.Layer) { set(l.Extra[0].Node.Children[0], "part_size", "0") }, ErrAttribute, "part_size 0"},
+		{"stride 0", func(l *ir.Layer) { set(l.Extra[0].Node.Children[0], "stride", "0") }, ErrAttribute, "stride 0"},
+		{"start not an integer", func(l *ir.Layer) { set(l.Extra[0].Node.Children[0], "start", "first") }, ErrAttribute, `start "first"`},
+		{"stride past part_size", func(l *ir.Layer) { set(l.Extra[0].Node.Children[0], "stride", "2") }, ErrUnsupportedOp, "stride 2 and part_size 1"},
+		{"back edge to a sliced input", func(l *ir.Layer) {
+			set(l.Extra[1].Node.Children[0], "to-layer", l.Extra[0].Node.Children[0].Attrs[1].Value)
+		}, ErrAttribute, "which a sliced input feeds"},
+		{"back edge from a Parameter", func(l *ir.Layer) { set(l.Extra[1].Node.Children[0], "from-layer", "0") }, ErrAttribute, "not from a Result to a Parameter"},
+		{"back edge twice", func(l *ir.Layer) {
+			e := l.Extra[1].Node.Children[0]
+			l.Extra[1].Node.Children = append(l.Extra[1].Node.Children, e)
+		}, ErrAttribute, `feeds layer "acc" (id 1) twice`},
+		{"nothing counts the iterations", func(l *ir.Layer) {
+			for _, n := range l.Extra[0].Node.Children {
+				n.Attrs = slices.DeleteFunc(n.Attrs, func(a ir.Attr) bool { return a.Name == "axis" })
+			}
+		}, ErrAttribute, "no sliced input and no concatenated output"},
+	} {
+		_, l := sumTI(t, false)
+		tc.edit(l)
+		_, err := New(l)
+		if !errors.Is(err, tc.is) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `layer "ti"`) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	x := func(shape ...int64) ValueInfo {
+		return ValueInfo{Type: ir.I64, Shape: shapeinfer.StaticShape(shape...)}
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(l *ir.Layer)
+		x    ValueInfo
+		is   error
+		want string
+	}{
+		{"axis out of range", func(l *ir.Layer) { set(l.Extra[0].Node.Children[0], "axis", "2") }, x(2, 3), ErrAttribute, "axis 2 out of the tensor rank range [-2, 1]"},
+		{"part_size not dividing", func(l *ir.Layer) {
+			set(l.Extra[0].Node.Children[0], "part_size", "2")
+			set(l.Extra[0].Node.Children[0], "stride", "2")
+		}, x(2, 3), ErrShape, "3 elements, which part_size 2 does not divide"},
+		{"part of an axis", func(l *ir.Layer) { set(l.Extra[0].Node.Children[0], "end", "-2") }, x(2, 3), ErrUnsupportedOp, "start 0 and end -2 do not span an axis of 3"},
+		{"scalar slices along axis 1", func(l *ir.Layer) {
+			set(l.Extra[0].Node.Children[4], "axis", "1")
+			b := l.Extra[2].Body
+			r := b.Results()[1]
+			// The scaled output becomes a scalar: k itself.
+			k := b.Parameters()[2]
+			for i, e := range b.Edges {
+				if e.ToLayer == r.ID {
+					b.Edges[i].FromLayer, b.Edges[i].FromPort = k.ID, k.Outputs[0].ID
+				}
+			}
+		}, x(2, 3), ErrAttribute, "Axis must be equal to 0 if concatenated output tensor slices are scalars"},
+	} {
+		_, l := sumTI(t, false)
+		tc.edit(l)
+		op, err := New(l)
+		if err == nil {
+			_, err = op.Infer([]ValueInfo{tc.x, x(2, 1), x()})
+		}
+		if !errors.Is(err, tc.is) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

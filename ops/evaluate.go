@@ -18,7 +18,7 @@ type evaluator interface {
 }
 
 // dynamicEvaluator is implemented by the ops whose output shapes only
-// running them tells (If, Loop: the branch taken, the iterations run):
+// running them tells (If, Loop, TensorIterator: the branch taken, the iterations run):
 // they check their inputs and allocate their outputs themselves, and
 // Evaluate then bounds each output by the tensor cap.
 type dynamicEvaluator interface {

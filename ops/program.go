@@ -8,7 +8,7 @@ import (
 
 // Program is a model prepared for evaluation: its ops built once, its
 // layers in topological order and its tensors in numbered slots. It is how
-// If and Loop run their bodies, iteration after iteration, without
+// If, Loop and TensorIterator run their bodies, iteration after iteration, without
 // building their ops again. ops cannot call the plugin's execution plan
 // (ops must not import plugin), so this small evaluator lives here, below
 // the plugin, which could run whole models with it too.

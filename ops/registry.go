@@ -18,7 +18,7 @@ type opInfo struct {
 	name     string
 	versions []int
 	build    func(l *ir.Layer, version int) (Op, error)
-	// nested builds the ops that hold bodies (If, Loop), given how deep
+	// nested builds the ops that hold bodies (If, Loop, TensorIterator), given how deep
 	// in bodies the layer is, so that nesting is bounded.
 	nested func(l *ir.Layer, version, depth int) (Op, error)
 }

@@ -3,6 +3,7 @@ package validate
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,16 +13,16 @@ import (
 	"github.com/irdiv/irdiv/onnx"
 )
 
-// bodyModels are ONNX models whose integer Divs sit inside If and Loop
-// bodies, fed by the outer graph; for each Div, the verdict it must get
+// bodyModels are ONNX models whose integer Divs sit inside If, Loop and
+// Scan bodies, fed by the outer graph; for each Div, the verdict it must get
 // now that the values of the outer graph reach it.
 var bodyModels = []struct {
 	name string
 	g    *graph
 	want map[string]Code // by the Div's output
 	// onnx computes the outputs checked as ONNX does (truncating), from
-	// the scalar inputs.
-	onnx func(in map[string]int64) map[string]int64
+	// the i64 inputs (their elements).
+	onnx func(in map[string][]int64) map[string][]int64
 }{
 	{
 		// x / 2 where y > 0: x = -3 gives -3 / 2.
@@ -39,11 +40,11 @@ var bodyModels = []struct {
 				}, nil, nil, [][]byte{onnxwire.Rankless("less", onnxwire.Int64)}))).
 			output("out", onnxwire.Int64),
 		want: map[string]Code{"half": FloorTrunc},
-		onnx: func(in map[string]int64) map[string]int64 {
-			if in["y"] > 0 {
-				return map[string]int64{"out": in["x"] / 2}
+		onnx: func(in map[string][]int64) map[string][]int64 {
+			if in["y"][0] > 0 {
+				return map[string][]int64{"out": {in["x"][0] / 2}}
 			}
-			return map[string]int64{"out": in["x"] - 1}
+			return map[string][]int64{"out": {in["x"][0] - 1}}
 		},
 	},
 	{
@@ -105,7 +106,7 @@ var bodyModels = []struct {
 					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("v_out", onnxwire.Int64), onnxwire.Rankless("w_out", onnxwire.Int64)}))).
 			output("v", onnxwire.Int64).output("w", onnxwire.Int64),
 		want: map[string]Code{"third": FloorTrunc, "iter_half": FloorTruncAgree},
-		onnx: func(in map[string]int64) map[string]int64 { return map[string]int64{"v": 3 * (in["x"] / 3)} },
+		onnx: func(in map[string][]int64) map[string][]int64 { return map[string][]int64{"v": {3 * (in["x"][0] / 3)}} },
 	},
 	{
 		// c = max(min(x, 5), 0), then c / 2 + 1 three times: every
@@ -195,11 +196,57 @@ var bodyModels = []struct {
 			node("Div", []string{"c", "two"}, "after").
 			output("after", onnxwire.Int64),
 		want: map[string]Code{"after": FloorTrunc},
-		onnx: func(map[string]int64) map[string]int64 { return map[string]int64{"after": 0} },
+		onnx: func(map[string][]int64) map[string][]int64 { return map[string][]int64{"after": {0}} },
+	},
+	{
+		// A Scan (a TensorIterator) summing x's elements halved, last to
+		// first: each element of x reaches the body, -1 gives -1 / 2.
+		name: "scan",
+		g: new(graph).input("x", onnxwire.Int64, fixed(3)).i64("s0", []int64{}, 0).
+			nodeN("Scan", []string{"s0", "x"}, []string{"s", "ys"}, onnxwire.IntAttr("num_scan_inputs", 1), onnxwire.IntsAttr("scan_input_directions", 1),
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
+					onnxwire.Node("Div", "elem_half", []string{"e", "two"}, []string{"elem_half"}),
+					onnxwire.Node("Add", "s_out", []string{"s_in", "elem_half"}, []string{"s_out"}),
+					onnxwire.Node("Identity", "y", []string{"elem_half"}, []string{"y"}),
+				}, nil, [][]byte{onnxwire.ValueDims("s_in", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("e", onnxwire.Int64, []onnxwire.Dim{})},
+					[][]byte{onnxwire.Rankless("s_out", onnxwire.Int64), onnxwire.Rankless("y", onnxwire.Int64)}))).
+			output("s", onnxwire.Int64).output("ys", onnxwire.Int64),
+		want: map[string]Code{"elem_half": FloorTrunc},
+		onnx: func(in map[string][]int64) map[string][]int64 {
+			var s int64
+			ys := make([]int64, len(in["x"]))
+			for i := len(in["x"]) - 1; i >= 0; i-- {
+				ys[len(ys)-1-i] = in["x"][i] / 2
+				s += in["x"][i] / 2
+			}
+			return map[string][]int64{"s": {s}, "ys": ys}
+		},
+	},
+	{
+		// A Scan of x's shape: dims are never negative, so each halved
+		// element floors as it truncates, which the body alone (its
+		// element any i64) could not tell.
+		name: "scan of a shape",
+		g: new(graph).input("x", onnxwire.Float, param("N"), param("M")).i64("s0", []int64{}, 0).
+			node("Shape", []string{"x"}, "dims").
+			nodeN("Scan", []string{"s0", "dims"}, []string{"s", "ys"}, onnxwire.IntAttr("num_scan_inputs", 1),
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
+					onnxwire.Node("Div", "dim_half", []string{"d", "two"}, []string{"dim_half"}),
+					onnxwire.Node("Max", "s_out", []string{"s_in", "dim_half"}, []string{"s_out"}),
+					onnxwire.Node("Identity", "y", []string{"dim_half"}, []string{"y"}),
+				}, nil, [][]byte{onnxwire.ValueDims("s_in", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("d", onnxwire.Int64, []onnxwire.Dim{})},
+					[][]byte{onnxwire.Rankless("s_out", onnxwire.Int64), onnxwire.Rankless("y", onnxwire.Int64)}))).
+			i64("three", []int64{}, 3).node("Div", []string{"s", "three"}, "after").
+			output("after", onnxwire.Int64).output("ys", onnxwire.Int64),
+		// s = max(0, halved dims): at least 0 at every iteration, and
+		// after the Scan too.
+		want: map[string]Code{"dim_half": FloorTruncAgree, "after": FloorTruncAgree},
 	},
 }
 
-// TestDivideInABodyGetsOuterValues: the Divs of If and Loop bodies are
+// TestDivideInABodyGetsOuterValues: the Divs of If, Loop and Scan bodies are
 // analysed with the values that reach them from the outer graph: proofs
 // where those values make floor and truncation agree (the bodies alone
 // could not tell), errors whose counter-example at the model's inputs is
@@ -257,15 +304,15 @@ func TestDivideInABodyGetsOuterValues(t *testing.T) {
 				if err != nil || res[0][0].Err != nil {
 					t.Fatalf("%s: ONNX Runtime: %v %v", div, err, res[0][0].Err)
 				}
-				scalars := map[string]int64{}
+				elems := map[string][]int64{}
 				for name, x := range f.CounterExample.Inputs {
-					if x.Len() == 1 && x.Type == ir.I64 {
-						scalars[name] = ir.View[int64](x)[0]
+					if x.Type == ir.I64 {
+						elems[name] = ir.View[int64](x)
 					}
 				}
-				for name, want := range tc.onnx(scalars) {
-					if o := res[0][0].Outputs[name]; o == nil || o.Len() != 1 || ir.View[int64](o)[0] != want {
-						t.Errorf("%s: ONNX Runtime gives %s = %v at %v, ONNX's truncation %d", div, name, o, scalars, want)
+				for name, want := range tc.onnx(elems) {
+					if o := res[0][0].Outputs[name]; o == nil || o.Type != ir.I64 || !slices.Equal(ir.View[int64](o), want) {
+						t.Errorf("%s: ONNX Runtime gives %s = %v at %v, ONNX's truncation %d", div, name, o, elems, want)
 					}
 				}
 				a, b := f.Evidence.Get("a_value").(int64), f.Evidence.Get("b_value").(int64)
@@ -295,27 +342,213 @@ func (g *graph) nodeN(op string, ins, outs []string, attrs ...[]byte) *graph {
 	return g
 }
 
-// TestDivideInAScanBodyIsCounted: a Scan stays an opaque layer, but the
-// integer Div of its body is counted and reported, not skipped in
-// silence (it was: 0 integer Divides, no finding).
+// TestDivideInAScanBodyIsCounted: a Scan becomes a TensorIterator whose
+// body's integer Div is analysed with the scanned values (an error: x's
+// elements may be odd negatives); a Scan the import keeps opaque (scan
+// inputs of different lengths) still has its Div counted and reported as
+// not analysed, saying why, not skipped in silence.
 func TestDivideInAScanBodyIsCounted(t *testing.T) {
+	body := func(scanned ...string) []byte {
+		var inputs [][]byte
+		inputs = append(inputs, onnxwire.ValueDims("s_in", onnxwire.Int64, []onnxwire.Dim{fixed(2)}))
+		for _, name := range scanned {
+			inputs = append(inputs, onnxwire.ValueDims(name, onnxwire.Int64, []onnxwire.Dim{fixed(2)}))
+		}
+		return onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+			onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
+			onnxwire.Node("Div", "half", []string{"e", "two"}, []string{"half"}),
+			onnxwire.Node("Add", "s_out", []string{"s_in", "half"}, []string{"s_out"}),
+			onnxwire.Node("Identity", "y", []string{"half"}, []string{"y"}),
+		}, nil, inputs, [][]byte{onnxwire.Rankless("s_out", onnxwire.Int64), onnxwire.Rankless("y", onnxwire.Int64)}))
+	}
 	g := new(graph).input("x", onnxwire.Int64, fixed(3), fixed(2)).i64("s0", []int64{2}, 0, 0).
-		nodeN("Scan", []string{"s0", "x"}, []string{"s", "ys"}, onnxwire.IntAttr("num_scan_inputs", 1),
-			onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
-				onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
-				onnxwire.Node("Div", "half", []string{"e", "two"}, []string{"half"}),
-				onnxwire.Node("Add", "s_out", []string{"s_in", "half"}, []string{"s_out"}),
-				onnxwire.Node("Identity", "y", []string{"half"}, []string{"y"}),
-			}, nil, [][]byte{onnxwire.ValueDims("s_in", onnxwire.Int64, []onnxwire.Dim{fixed(2)}), onnxwire.ValueDims("e", onnxwire.Int64, []onnxwire.Dim{fixed(2)})},
-				[][]byte{onnxwire.Rankless("s_out", onnxwire.Int64), onnxwire.Rankless("y", onnxwire.Int64)}))).
+		nodeN("Scan", []string{"s0", "x"}, []string{"s", "ys"}, onnxwire.IntAttr("num_scan_inputs", 1), body("e")).
 		output("s", onnxwire.Int64).output("ys", onnxwire.Int64)
-	m := g.imported(t)
-	r := Model(m, "scan.onnx", Options{})
+	r := Model(g.imported(t), "scan.onnx", Options{})
+	if c := r.Coverage; c.IntegerDivides != 1 || c.Errors != 1 || len(c.NotAnalysed) != 0 {
+		t.Fatalf("coverage %s", c)
+	}
+	errs := findings(r)[FloorTrunc]
+	if len(errs) != 1 || errs[0].Inner == nil || errs[0].Inner.Name != "half" || errs[0].Layer.Type != "TensorIterator" {
+		t.Errorf("%+v", errs)
+	}
+
+	kept := new(graph).input("x", onnxwire.Int64, fixed(3), fixed(2)).input("z", onnxwire.Int64, fixed(4), fixed(2)).i64("s0", []int64{2}, 0, 0).
+		nodeN("Scan", []string{"s0", "x", "z"}, []string{"s", "ys"}, onnxwire.IntAttr("num_scan_inputs", 2), body("e", "unused")).
+		output("s", onnxwire.Int64).output("ys", onnxwire.Int64)
+	r = Model(kept.imported(t), "kept.onnx", Options{})
 	if c := r.Coverage; c.IntegerDivides != 1 || len(c.NotAnalysed) != 1 {
 		t.Fatalf("coverage %s", c)
 	}
 	warned := findings(r)[NotAnalysed]
-	if len(warned) != 1 || warned[0].Inner == nil || warned[0].Inner.Name != "half" || warned[0].Layer.Type != "Scan" {
+	if len(warned) != 1 || warned[0].Inner == nil || warned[0].Inner.Name != "half" || warned[0].Layer.Type != "Scan" ||
+		!strings.Contains(warned[0].Message, "the ONNX import kept this Scan as it is: ") || !strings.Contains(warned[0].Message, "give 3 and 4 iterations") {
 		t.Errorf("%+v", warned)
 	}
+}
+
+// tensorIteratorIR is an IR (from ONNX, its framework says) of one
+// TensorIterator: it cuts x (i64[2]) and the shape of y into elements,
+// sums x's halved ones (s, loop-carried) and gives both halves
+// concatenated. Its body's weights: the i64 2 at offset 0.
+const tensorIteratorIR = `<?xml version="1.0"?>
+<net name="ti" version="11">
+	<layers>
+		<layer id="0" name="x" type="Parameter" version="opset1">
+			<data shape="2" element_type="i64"/>
+			<output><port id="0" precision="I64" names="x"><dim>2</dim></port></output>
+		</layer>
+		<layer id="1" name="s0" type="Parameter" version="opset1">
+			<data shape="1" element_type="i64"/>
+			<output><port id="0" precision="I64" names="s0"><dim>1</dim></port></output>
+		</layer>
+		<layer id="2" name="y" type="Parameter" version="opset1">
+			<data shape="?,?" element_type="f32"/>
+			<output><port id="0" precision="FP32" names="y"><dim>-1</dim><dim>-1</dim></port></output>
+		</layer>
+		<layer id="3" name="dims" type="ShapeOf" version="opset3">
+			<data output_type="i64"/>
+			<input><port id="0" precision="FP32"><dim>-1</dim><dim>-1</dim></port></input>
+			<output><port id="1" precision="I64"><dim>2</dim></port></output>
+		</layer>
+		<layer id="4" name="ti" type="TensorIterator" version="opset1">
+			<input>
+				<port id="0" precision="I64"><dim>2</dim></port>
+				<port id="1" precision="I64"><dim>1</dim></port>
+				<port id="2" precision="I64"><dim>2</dim></port>
+			</input>
+			<output>
+				<port id="3" precision="I64" names="s"><dim>1</dim></port>
+				<port id="4" precision="I64" names="halves"><dim>2</dim></port>
+				<port id="5" precision="I64" names="dim_halves"><dim>2</dim></port>
+			</output>
+			<port_map>
+				<input external_port_id="0" internal_layer_id="0" axis="0" start="0" end="-1" stride="1" part_size="1"/>
+				<input external_port_id="1" internal_layer_id="1"/>
+				<input external_port_id="2" internal_layer_id="2" axis="0" start="-1" end="0" stride="-1" part_size="1"/>
+				<output external_port_id="3" internal_layer_id="7"/>
+				<output external_port_id="4" internal_layer_id="8" axis="0"/>
+				<output external_port_id="5" internal_layer_id="9" axis="0" start="-1" end="0" stride="-1"/>
+			</port_map>
+			<back_edges>
+				<edge from-layer="7" from-port="0" to-layer="1" to-port="0"/>
+			</back_edges>
+			<body>
+				<layers>
+					<layer id="0" name="e" type="Parameter" version="opset1">
+						<data shape="1" element_type="i64"/>
+						<output><port id="0" precision="I64"><dim>1</dim></port></output>
+					</layer>
+					<layer id="1" name="s_in" type="Parameter" version="opset1">
+						<data shape="1" element_type="i64"/>
+						<output><port id="0" precision="I64"><dim>1</dim></port></output>
+					</layer>
+					<layer id="2" name="d" type="Parameter" version="opset1">
+						<data shape="1" element_type="i64"/>
+						<output><port id="0" precision="I64"><dim>1</dim></port></output>
+					</layer>
+					<layer id="3" name="two" type="Const" version="opset1">
+						<data element_type="i64" shape="" offset="0" size="8"/>
+						<output><port id="0" precision="I64"/></output>
+					</layer>
+					<layer id="4" name="half" type="Divide" version="opset1">
+						<data auto_broadcast="numpy" m_pythondiv="true"/>
+						<input><port id="0" precision="I64"><dim>1</dim></port><port id="1" precision="I64"/></input>
+						<output><port id="2" precision="I64"><dim>1</dim></port></output>
+					</layer>
+					<layer id="5" name="s_out" type="Add" version="opset1">
+						<data auto_broadcast="numpy"/>
+						<input><port id="0" precision="I64"><dim>1</dim></port><port id="1" precision="I64"><dim>1</dim></port></input>
+						<output><port id="2" precision="I64"><dim>1</dim></port></output>
+					</layer>
+					<layer id="6" name="dim_half" type="Divide" version="opset1">
+						<data auto_broadcast="numpy" m_pythondiv="true"/>
+						<input><port id="0" precision="I64"><dim>1</dim></port><port id="1" precision="I64"/></input>
+						<output><port id="2" precision="I64"><dim>1</dim></port></output>
+					</layer>
+					<layer id="7" name="s_result" type="Result" version="opset1">
+						<input><port id="0" precision="I64"><dim>1</dim></port></input>
+					</layer>
+					<layer id="8" name="half_result" type="Result" version="opset1">
+						<input><port id="0" precision="I64"><dim>1</dim></port></input>
+					</layer>
+					<layer id="9" name="dim_half_result" type="Result" version="opset1">
+						<input><port id="0" precision="I64"><dim>1</dim></port></input>
+					</layer>
+				</layers>
+				<edges>
+					<edge from-layer="0" from-port="0" to-layer="4" to-port="0"/>
+					<edge from-layer="3" from-port="0" to-layer="4" to-port="1"/>
+					<edge from-layer="1" from-port="0" to-layer="5" to-port="0"/>
+					<edge from-layer="4" from-port="2" to-layer="5" to-port="1"/>
+					<edge from-layer="2" from-port="0" to-layer="6" to-port="0"/>
+					<edge from-layer="3" from-port="0" to-layer="6" to-port="1"/>
+					<edge from-layer="5" from-port="2" to-layer="7" to-port="0"/>
+					<edge from-layer="4" from-port="2" to-layer="8" to-port="0"/>
+					<edge from-layer="6" from-port="2" to-layer="9" to-port="0"/>
+				</edges>
+			</body>
+		</layer>
+		<layer id="5" name="s_out" type="Result" version="opset1">
+			<input><port id="0" precision="I64"><dim>1</dim></port></input>
+		</layer>
+		<layer id="6" name="halves_out" type="Result" version="opset1">
+			<input><port id="0" precision="I64"><dim>2</dim></port></input>
+		</layer>
+		<layer id="7" name="dim_halves_out" type="Result" version="opset1">
+			<input><port id="0" precision="I64"><dim>2</dim></port></input>
+		</layer>
+	</layers>
+	<edges>
+		<edge from-layer="2" from-port="0" to-layer="3" to-port="0"/>
+		<edge from-layer="0" from-port="0" to-layer="4" to-port="0"/>
+		<edge from-layer="1" from-port="0" to-layer="4" to-port="1"/>
+		<edge from-layer="3" from-port="1" to-layer="4" to-port="2"/>
+		<edge from-layer="4" from-port="3" to-layer="5" to-port="0"/>
+		<edge from-layer="4" from-port="4" to-layer="6" to-port="0"/>
+		<edge from-layer="4" from-port="5" to-layer="7" to-port="0"/>
+	</edges>
+	<rt_info>
+		<conversion_parameters>
+			<framework value="onnx"/>
+		</conversion_parameters>
+	</rt_info>
+</net>
+`
+
+// TestDivideInATensorIteratorBody: an IR's TensorIterator is read, run
+// and validated as an imported Scan is: the Divide of x's elements gets an
+// error confirmed at the outputs, that of the shape's elements a proof;
+// and the model written again reads back the same.
+func TestDivideInATensorIteratorBody(t *testing.T) {
+	m, err := ir.ReadBytes([]byte(tensorIteratorIR), le64(2), ir.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, m *ir.Model) {
+		r := Model(m, "ti.xml", Options{})
+		if c := r.Coverage; c.IntegerDivides != 2 || c.Errors != 1 || c.Proven != 1 || len(c.NotAnalysed) != 0 {
+			t.Fatalf("%s: coverage %s", what, c)
+		}
+		for code, inner := range map[Code]string{FloorTrunc: "half", FloorTruncAgree: "dim_half"} {
+			fs := findings(r)[code]
+			if len(fs) != 1 || fs[0].Inner == nil || fs[0].Inner.Name != inner || fs[0].Layer.Name != "ti" {
+				t.Errorf("%s: %s: %+v", what, code, fs)
+				continue
+			}
+			if code == FloorTrunc && fs[0].Evidence.Get("confirmed") != "outputs" {
+				t.Errorf("%s: confirmed %v, want at the outputs", what, fs[0].Evidence.Get("confirmed"))
+			}
+		}
+	}
+	check("read", m)
+	path := filepath.Join(t.TempDir(), "ti.xml")
+	if err := ir.Write(m, path, ""); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ir.ReadFile(path, ir.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("written and read back", back)
 }

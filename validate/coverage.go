@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/validate/internal/absint"
 )
@@ -153,7 +154,7 @@ func (v *validator) bodies(l *ir.Layer) {
 				continue
 			}
 			v.notAnalysed(l, inner, path, "the integer Divide "+inner.String()+" inside "+b.where,
-				"irdiv does not run this body (its layer is not an If or a Loop irdiv can build), so it examines the body on its own, any value for its inputs, and searches no counter-example through it")
+				"irdiv does not run this body (its layer is not an If, a Loop or a TensorIterator irdiv can build"+keptBecause(l)+"), so it examines the body on its own, any value for its inputs, and searches no counter-example through it")
 		}
 	}
 }
@@ -188,6 +189,22 @@ func (v *validator) bodyDivide(l, inner *ir.Layer, d *ops.Divide, path, where st
 	default:
 		v.r.Coverage.Clean++
 	}
+}
+
+// keptBecause says why the ONNX import kept l, a Scan, opaque rather than
+// a TensorIterator, as it noted in l's rt_info: ": " and the reason, or
+// "".
+func keptBecause(l *ir.Layer) string {
+	if l.RTInfo == nil {
+		return ""
+	}
+	for _, a := range l.RTInfo.Children {
+		if name, _ := a.Attr("name"); name == onnx.ScanKeptReason {
+			why, _ := a.Attr("value")
+			return "; the ONNX import kept this Scan as it is: " + why
+		}
+	}
+	return ""
 }
 
 // bodyTag names a body by its tag: then_body, else_body, body.

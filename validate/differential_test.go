@@ -155,7 +155,7 @@ type divCase struct {
 // and a nonzero remainder; an error (divide/floor-trunc) is false if its
 // counter-example does not change the model's outputs when every Div
 // floors, or if the model cannot run on it. Both must never happen; the
-// other verdicts are counted. Divs inside If and Loop bodies are checked
+// other verdicts are counted. Divs inside If, Loop and Scan bodies are checked
 // alike (the variants floor, guard and probe them too), and counted
 // apart as well.
 func TestDifferential(t *testing.T) {
@@ -551,9 +551,9 @@ func compareRuns(m *randmodel.Model, trunc, floor ortreplay.Outcome) (bool, stri
 // prints the summary.
 func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases string, took time.Duration) {
 	type tally struct{ all, hazardous int }
-	counts, inBodies := map[string]*tally{}, map[string]*tally{}
+	counts, inBodies, inScans := map[string]*tally{}, map[string]*tally{}, map[string]*tally{}
 	for _, v := range verdictOrder {
-		counts[v], inBodies[v] = &tally{}, &tally{}
+		counts[v], inBodies[v], inScans[v] = &tally{}, &tally{}, &tally{}
 	}
 	var falseProofs, falseErrors, refused, unloadable, panicked, noTruth, divs, bodyDivs, bodyModels, bodyRuns, bodyRan, confirmed, unreplayed, leftAsWarnings, runtimeFails int
 	// masked: hazards left as warnings where irdiv found inputs under
@@ -631,6 +631,12 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 					inBodies[d.verdict].hazardous++
 				}
 			}
+			if strings.Contains(d.div.Body, "_Scan body") {
+				inScans[d.verdict].all++
+				if hazard {
+					inScans[d.verdict].hazardous++
+				}
+			}
 			switch d.verdict {
 			case vAgree:
 				if hazard {
@@ -677,14 +683,20 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 			t.Error(err)
 		}
 	}
-	var lines, bodyLines []string
+	var lines, bodyLines, scanLines []string
+	scanDivs := 0
 	for _, v := range verdictOrder {
 		lines = append(lines, fmt.Sprintf("%s %d (%d hazardous)", strings.TrimPrefix(v, "divide/"), counts[v].all, counts[v].hazardous))
 		if inBodies[v].all > 0 {
 			bodyLines = append(bodyLines, fmt.Sprintf("%s %d (%d hazardous)", strings.TrimPrefix(v, "divide/"), inBodies[v].all, inBodies[v].hazardous))
 		}
+		if inScans[v].all > 0 {
+			scanLines = append(scanLines, fmt.Sprintf("%s %d (%d hazardous)", strings.TrimPrefix(v, "divide/"), inScans[v].all, inScans[v].hazardous))
+			scanDivs += inScans[v].all
+		}
 	}
-	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d in If and Loop bodies (of %d models, whose runs ran %d times in %d): %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d where ONNX Runtime fails the model at every input, %d real hazards left as warnings (%d with inputs where irdiv saw the difference vanish before the outputs); %d models irdiv refuses, %d ONNX Runtime refuses, %d without ground truth, %d panics; validation %v in all, slowest %v (seed %d); %s; %v in all",
+	bodyLines = append(bodyLines, fmt.Sprintf("of which %d in Scan bodies: %s", scanDivs, strings.Join(scanLines, ", ")))
+	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d in If, Loop and Scan bodies (of %d models, whose runs ran %d times in %d): %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d where ONNX Runtime fails the model at every input, %d real hazards left as warnings (%d with inputs where irdiv saw the difference vanish before the outputs); %d models irdiv refuses, %d ONNX Runtime refuses, %d without ground truth, %d panics; validation %v in all, slowest %v (seed %d); %s; %v in all",
 		len(cases), cfg.start, cfg.start+cfg.models-1, diffSamples, truthName, divs, strings.Join(lines, ", "), bodyDivs, bodyModels, bodyRan, bodyRuns, strings.Join(bodyLines, ", "),
 		falseProofs, falseErrors, confirmed, unreplayed, runtimeFails, leftAsWarnings, masked, refused, unloadable, noTruth, panicked,
 		validating.Round(time.Millisecond), slowest.elapsed.Round(time.Millisecond), slowest.m.Seed, phases, took.Round(time.Second))

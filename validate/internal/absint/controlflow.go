@@ -10,7 +10,8 @@ import (
 	"github.com/irdiv/irdiv/validate/internal/sym"
 )
 
-// The rules of If and Loop (ops' controlflow.go): each walks the bodies
+// The rules of If, Loop and TensorIterator (ops' controlflow.go and
+// tensoriterator.go): each walks the bodies
 // of its layer with the values that reach them from the outer graph, so
 // that the Divides inside have values as precise as those outside.
 //
@@ -153,9 +154,9 @@ const (
 	unrolledIterations = 8
 )
 
-// bounds are the ranges of a value under the declared input shapes and under
-// any: a Loop's carried values and current iteration have one of each,
-// as the inputs they come from do.
+// bounds are the ranges of a value under the declared input shapes and
+// under any: a Loop's carried values and current iteration have one of
+// each, as the inputs they come from do.
 type bounds struct{ declared, any sym.Range }
 
 func (a *Analysis) boundsOf(e sym.Expr) bounds {
@@ -174,18 +175,17 @@ func hullBounds(s, t bounds) bounds {
 	return bounds{hullRange(s.declared, t.declared), hullRange(s.any, t.any)}
 }
 
-// loopValues walks a Loop's body for every iteration at once. Each
-// loop-carried integer gets a range that holds at every iteration, under
-// the declared shapes and under any: where the trip count is at most
-// unrolledIterations, the hull of its values at each iteration, the
-// body walked once per iteration with the values the last one gave back
-// (a carried 5 halved twice is 5 or 2, where widening made it [0, 5]);
-// otherwise its initial value's range, widened by what the body gives
-// back until the body gives back nothing outside it (then, by induction,
-// no iteration does); after loopIterations walks, any value of its
-// type. The current iteration is at most the trip count less one, where
-// that is known. The Loop's outputs are within what the walk that holds
-// gives (loopOutputs).
+// loopValues walks a Loop's body for every iteration at once (iterate):
+// its invariant inputs as they are, the current iteration at most the
+// trip count less one, where that is known. Where the trip count is at
+// most unrolledIterations, the body is also walked once per iteration
+// (unroll), each walk given the carried values the last one gave back (a
+// carried 5 halved twice is 5 or 2, where the invariant made it [0, 5]),
+// and each carried value keeps what that hull and the invariant share;
+// where the Loop runs exactly that many iterations, its last values are
+// those of the last walk. The Loop's outputs are within what the walk
+// that holds gives (loopOutputs), for a last value joined with the
+// initial one, since a Loop may run no iteration.
 func loopValues(a *Analysis, c *call) []*Value {
 	lp := c.op.(*ops.Loop)
 	bodies := lp.Bodies(a.inputInfos(c.l))
@@ -204,32 +204,13 @@ func loopValues(a *Analysis, c *call) []*Value {
 			}
 		}
 	}
-	ranges := make([]bounds, len(b.Feeds))
-	known := make([]bool, len(b.Feeds))
-	for p, ext := range b.Feeds {
-		if b.Carried[p] && ext < len(c.ins) && c.ins[ext].Int {
-			ranges[p], known[p] = a.boundsOf(a.All(c.ins[ext])), true
-		}
-	}
-	params := func(iteration bounds, carried func(p int) *Value) []*Value {
-		params := make([]*Value, len(b.Feeds))
-		for p, ext := range b.Feeds {
-			switch {
-			case ext < 0:
-				params[p] = a.loopValue(b, p, iteration, "the current iteration")
-			case b.Carried[p]:
-				params[p] = carried(p)
-			case ext < len(c.ins):
-				params[p] = c.ins[ext]
+	given := func(iteration bounds) func(p, ext int) *Value {
+		return func(p, ext int) *Value {
+			if ext < 0 {
+				return a.loopValue(b, p, iteration, "the current iteration")
 			}
+			return c.ins[ext]
 		}
-		return params
-	}
-	ranged := func(p int) *Value {
-		if !known[p] {
-			return nil
-		}
-		return a.loopValue(b, p, ranges[p], "a loop-carried value")
 	}
 	var unrolled []bounds
 	var unrolledKnown []bool
@@ -238,13 +219,87 @@ func loopValues(a *Analysis, c *call) []*Value {
 	// values are those.
 	var lastResults []*Value
 	if n := iterations.any.Hi.V + 1; iterations.any.Hi.IsFinite() && n <= unrolledIterations && a.bodyWalks+int(n) <= maxBodyWalks {
-		unrolled, unrolledKnown = slices.Clone(ranges), slices.Clone(known)
+		unrolled, unrolledKnown = a.initialRanges(c, b)
 		var always bool
-		lastResults, always = a.unroll(c, b, n, unrolled, unrolledKnown, params)
+		lastResults, always = a.unroll(c, b, n, unrolled, unrolledKnown, given)
 		if !always || !a.iterationsExactly(c, n) {
 			lastResults = nil
 		}
 	}
+	res, ranges, known, stable := a.iterate(c, b, given(iterations))
+	if unrolled == nil {
+		return a.loopOutputs(c, b, res, ranges, known)
+	}
+	// Both the invariant (where one was found) and the hull of the
+	// unrolled iterations hold at every iteration: so does what they
+	// share. (Unrolled, a Div by 0 at the first iteration leaves any
+	// value to the next; the invariant assumes it does not run.)
+	for p := range ranges {
+		switch {
+		case stable && known[p] && unrolledKnown[p]:
+			ranges[p] = bounds{intersect(ranges[p].declared, unrolled[p].declared), intersect(ranges[p].any, unrolled[p].any)}
+		case unrolledKnown[p]:
+			ranges[p], known[p] = unrolled[p], true
+		case !stable:
+			known[p] = false
+		}
+	}
+	res = a.walkBody(c.l, b, a.bodyParams(c, b, given(iterations), func(p int) *Value {
+		if !known[p] {
+			return nil
+		}
+		return a.loopValue(b, p, ranges[p], "a loop-carried value")
+	}))
+	out := a.loopOutputs(c, b, res, ranges, known)
+	for i, r := range b.Outputs {
+		if !b.Concat[i] && r < len(lastResults) && lastResults[r] != nil && lastResults[r].Type == out[i].Type {
+			out[i] = lastResults[r]
+		}
+	}
+	return out
+}
+
+// initialRanges are the ranges of the values that feed a Loop's or
+// TensorIterator's loop-carried Parameters (known: those of integers).
+func (a *Analysis) initialRanges(c *call, b ops.Body) (ranges []bounds, known []bool) {
+	ranges = make([]bounds, len(b.Feeds))
+	known = make([]bool, len(b.Feeds))
+	for p, ext := range b.Feeds {
+		if b.Carried[p] && ext >= 0 && ext < len(c.ins) && c.ins[ext].Int {
+			ranges[p], known[p] = a.boundsOf(a.All(c.ins[ext])), true
+		}
+	}
+	return ranges, known
+}
+
+// bodyParams are the values of a body's Parameters for a walk: carried
+// gives the loop-carried ones (nil: any of its type), given every other
+// (p, fed by input ext, -1 for a Loop's current iteration).
+func (a *Analysis) bodyParams(c *call, b ops.Body, given func(p, ext int) *Value, carried func(p int) *Value) []*Value {
+	params := make([]*Value, len(b.Feeds))
+	for p, ext := range b.Feeds {
+		switch {
+		case b.Carried[p]:
+			params[p] = carried(p)
+		case ext < len(c.ins):
+			params[p] = given(p, ext)
+		}
+	}
+	return params
+}
+
+// iterate walks the body of a Loop or TensorIterator for every iteration
+// at once. Each loop-carried integer gets a range that holds at every
+// iteration, under the declared shapes and under any: its initial
+// value's, widened by what the body gives back, until the body gives
+// back nothing outside it (then, by induction, no iteration does; stable
+// says so); after loopIterations walks, any value of its type. given
+// gives the value of every other Parameter p (fed by input ext, -1 for a
+// Loop's current iteration) at each walk. It returns the Results of the
+// walk that holds for every iteration, and the carried ranges (known:
+// those of integers), which hold the initial values still.
+func (a *Analysis) iterate(c *call, b ops.Body, given func(p, ext int) *Value) (res []*Value, ranges []bounds, known []bool, stable bool) {
+	ranges, known = a.initialRanges(c, b)
 	// Nested Loops multiply their walks: past a budget, one walk, the
 	// carried values any of their types.
 	first := 1
@@ -254,14 +309,18 @@ func loopValues(a *Analysis, c *call) []*Value {
 	for walk := first; ; walk++ {
 		a.bodyWalks++
 		last := walk >= loopIterations
-		carried := ranged
+		res = a.walkBody(c.l, b, a.bodyParams(c, b, given, func(p int) *Value {
+			if last || !known[p] {
+				return nil // any value of its type
+			}
+			return a.loopValue(b, p, ranges[p], "a loop-carried value")
+		}))
 		if last {
-			carried = func(int) *Value { return nil } // any of its type
+			return res, ranges, known, false
 		}
-		res := a.walkBody(c.l, b, params(iterations, carried))
-		stable := !last
+		stable = true
 		for p, r := range b.Back {
-			if last || r < 0 || !known[p] {
+			if r < 0 || !known[p] {
 				continue
 			}
 			if r >= len(res) || res[r] == nil || !res[r].Int {
@@ -273,34 +332,9 @@ func loopValues(a *Analysis, c *call) []*Value {
 				stable, ranges[p] = false, hullBounds(ranges[p], got)
 			}
 		}
-		if !stable && !last {
-			continue
+		if stable {
+			return res, ranges, known, true
 		}
-		if unrolled == nil {
-			return a.loopOutputs(c, b, res, ranges, known)
-		}
-		// Both the invariant (where one was found) and the hull of the
-		// unrolled iterations hold at every iteration: so does what they
-		// share. (Unrolled, a Div by 0 at the first iteration leaves any
-		// value to the next; the invariant assumes it does not run.)
-		for p := range ranges {
-			switch {
-			case stable && known[p] && unrolledKnown[p]:
-				ranges[p] = bounds{intersect(ranges[p].declared, unrolled[p].declared), intersect(ranges[p].any, unrolled[p].any)}
-			case unrolledKnown[p]:
-				ranges[p], known[p] = unrolled[p], true
-			case !stable:
-				known[p] = false
-			}
-		}
-		res = a.walkBody(c.l, b, params(iterations, ranged))
-		out := a.loopOutputs(c, b, res, ranges, known)
-		for i, r := range b.Outputs {
-			if !b.Concat[i] && r < len(lastResults) && lastResults[r] != nil && lastResults[r].Type == out[i].Type {
-				out[i] = lastResults[r]
-			}
-		}
-		return out
 	}
 }
 
@@ -328,7 +362,7 @@ func (a *Analysis) provablyTrue(v *Value) bool {
 // value the body does not give back as an integer becomes unknown. It
 // returns the Results of the last walk, and whether the body's
 // condition was true at every one.
-func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known []bool, params func(bounds, func(int) *Value) []*Value) (last []*Value, always bool) {
+func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known []bool, given func(iteration bounds) func(p, ext int) *Value) (last []*Value, always bool) {
 	always = true
 	current := make([]*Value, len(b.Feeds))
 	for p, ext := range b.Feeds {
@@ -338,7 +372,7 @@ func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known [
 	}
 	for k := range n {
 		a.bodyWalks++
-		res := a.walkBody(c.l, b, params(bounds{sym.R(k, k), sym.R(k, k)}, func(p int) *Value { return current[p] }))
+		res := a.walkBody(c.l, b, a.bodyParams(c, b, given(bounds{sym.R(k, k), sym.R(k, k)}), func(p int) *Value { return current[p] }))
 		last = res
 		if b.Cond >= 0 && (b.Cond >= len(res) || res[b.Cond] == nil || !a.provablyTrue(res[b.Cond])) {
 			always = false
@@ -360,12 +394,14 @@ func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known [
 	return last, always
 }
 
-// loopOutputs are the values of a Loop's outputs, from the walk of its
-// body that holds for every iteration (res, its Results): each element of
-// a scan output is one of some iteration's Result, a last value is one of
-// the last iteration's, or for a loop-carried value its initial one
-// (ranges, where known). Their elements are followed as one, within
-// those ranges; their dims are as inference gives them.
+// loopOutputs are the values of a Loop's or TensorIterator's outputs,
+// from the walk of its body that holds for every iteration (res, its
+// Results): each element of a concatenated output is one of some
+// iteration's Result, a last value is one of the last iteration's, or
+// where no iteration may run (not b.AtLeastOnce), for a loop-carried
+// value its initial one (ranges, where known). Their elements are
+// followed as one, within those ranges; their dims are as inference gives
+// them.
 func (a *Analysis) loopOutputs(c *call, b ops.Body, res []*Value, ranges []bounds, known []bool) []*Value {
 	out := make([]*Value, len(b.Outputs))
 	for i, r := range b.Outputs {
@@ -375,7 +411,7 @@ func (a *Analysis) loopOutputs(c *call, b ops.Body, res []*Value, ranges []bound
 			continue
 		}
 		got := a.boundsOf(a.All(res[r]))
-		if !b.Concat[i] {
+		if !b.Concat[i] && !b.AtLeastOnce {
 			p := slices.Index(b.Back, r)
 			if p < 0 || !known[p] {
 				continue // no iteration: a value the body does not give
@@ -383,7 +419,10 @@ func (a *Analysis) loopOutputs(c *call, b ops.Body, res []*Value, ranges []bound
 			got = hullBounds(got, ranges[p])
 		}
 		t := typeRange(v.Type)
-		v.all = a.B.Var(a.newSym("an output of the Loop of "+describe(c.l), true, intersect(got.declared, t), intersect(got.any, t), Origin{Kind: Derived, Layer: c.l, Index: -1}))
+		v.all = a.B.Var(a.newSym("an output of the "+c.l.Type+" "+describe(c.l), true, intersect(got.declared, t), intersect(got.any, t), Origin{Kind: Derived, Layer: c.l, Index: -1}))
+		// A range that holds at the declared shapes only (the body's, or
+		// an initial value's) stays so.
+		v.DeclaredLayout = res[r].DeclaredLayout || slices.ContainsFunc(c.ins, func(x *Value) bool { return x != nil && x.DeclaredLayout })
 	}
 	return out
 }

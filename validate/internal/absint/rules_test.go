@@ -218,6 +218,40 @@ func (b *propModel) loopOp(trip, inv, acc ir.Output, invType, accType ir.Element
 	return out
 }
 
+// tiOp adds a TensorIterator that cuts x along axis 0 into parts of one
+// (last to first where reverse) and reads the invariant inv and the
+// loop-carried acc (body Parameters declared as shapes says: x's part,
+// inv, acc); its body gives acc's next value first, then outputs
+// concatenated along axis 0 (in reverse order where reverse). The
+// TensorIterator's outputs: acc's last value and the concatenations.
+func (b *propModel) tiOp(x, inv, acc ir.Output, types []ir.ElementType, shapes []string, reverse bool, concats int, build bodyBuild) []ir.Output {
+	ports := make([]*ir.Port, 1+concats)
+	for i := range ports {
+		ports[i] = &ir.Port{Type: ir.Dynamic}
+	}
+	l := b.m.AddLayer("TensorIterator", "opset1", b.name("TensorIterator"), nil, []ir.Output{x, inv, acc}, ports)
+	m, params, results := b.body(types, shapes, build)
+	cut := []string{"axis", "0", "start", "0", "end", "-1", "stride", "1", "part_size", "1"}
+	if reverse {
+		cut = []string{"axis", "0", "start", "-1", "end", "0", "stride", "-1", "part_size", "1"}
+	}
+	entries := []*ir.Node{
+		portEntry("input", 0, params[0].Layer.ID, cut...),
+		portEntry("input", 1, params[1].Layer.ID), portEntry("input", 2, params[2].Layer.ID),
+		portEntry("output", 3, results[0].ID),
+	}
+	for i := range concats {
+		entries = append(entries, portEntry("output", 4+i, results[1+i].ID, cut...))
+	}
+	back := &ir.Node{Tag: "edge", Attrs: []ir.Attr{{Name: "from-layer", Value: fmt.Sprint(results[0].ID)}, {Name: "to-layer", Value: fmt.Sprint(params[2].Layer.ID)}}}
+	l.Extra = []ir.Extra{{Node: &ir.Node{Tag: "port_map", Children: entries}}, {Node: &ir.Node{Tag: "back_edges", Children: []*ir.Node{back}}}, {Node: &ir.Node{Tag: "body"}, Body: m}}
+	out := make([]ir.Output, 1+concats)
+	for i := range out {
+		out[i] = ir.Output{Layer: l, Index: i}
+	}
+	return out
+}
+
 func binaryCase(rule string, t ir.ElementType, attrs ...string) propertyCase {
 	return propertyCase{rule, t.String(), func(b *propModel) []ir.Output {
 		x, y := b.param(t, "2,3"), b.param(t, "3")
@@ -490,6 +524,29 @@ var propertyCases = []propertyCase{
 		})
 		return []ir.Output{out[0], out[1], b.one("Subtract", nil, out[0], b.one("Multiply", nil, init, b.scalar(8)))}
 	}},
+	{"TensorIterator", "sliced, carried and invariant values", func(b *propModel) []ir.Output {
+		x, inv, acc := b.param(ir.I64, "3,2"), b.param(ir.I64, "2"), b.param(ir.I64, "1,2")
+		types := []ir.ElementType{ir.I64, ir.I64, ir.I64}
+		o := b.tiOp(x, inv, acc, types, []string{"1,2", "2", "1,2"}, false, 2, func(bb *propModel, p []ir.Output) []ir.Output {
+			part, inv, carried := p[0], p[1], p[2]
+			next := bb.one("Add", nil, carried, bb.one("Divide", []string{"m_pythondiv", "true"}, part, bb.scalar(2)))
+			return []ir.Output{next, bb.one("Subtract", nil, part, inv), bb.one("Multiply", nil, part, bb.one("Divide", []string{"m_pythondiv", "false"}, inv, bb.scalar(3)))}
+		})
+		return []ir.Output{o[0], o[1], o[2]}
+	}},
+	{"TensorIterator", "parts within their input, the initial value where no iteration runs", func(b *propModel) []ir.Output {
+		// Parts of [-20, 20] read last to first; from [-5, -1], |part| +
+		// 10 leaves it, then keeps [-5, 30]; an empty axis runs no
+		// iteration and gives the initial value.
+		x := b.one("Minimum", nil, b.one("Maximum", nil, b.param(ir.I64, "0..3,2"), b.scalar(-20)), b.scalar(20))
+		init := b.one("Minimum", nil, b.one("Maximum", nil, b.param(ir.I64, "1,2"), b.scalar(-5)), b.scalar(-1))
+		types := []ir.ElementType{ir.I64, ir.I64, ir.I64}
+		o := b.tiOp(x, b.scalar(3), init, types, []string{"1,2", "", "1,2"}, true, 1, func(bb *propModel, p []ir.Output) []ir.Output {
+			next := bb.one("Add", nil, bb.one("Abs", nil, p[0]), bb.scalar(10))
+			return []ir.Output{next, bb.one("Divide", []string{"m_pythondiv", "true"}, bb.one("Multiply", nil, p[0], p[1]), bb.scalar(4))}
+		})
+		return []ir.Output{o[0], o[1], b.one("Subtract", nil, o[0], b.scalar(31)), b.one("Add", nil, o[1], b.scalar(61))}
+	}},
 	{"Select", "conditions of their own", func(b *propModel) []ir.Output {
 		// The same branches picked by two conditions, and by two elements
 		// of one condition broadcast over scalars, are different values.
@@ -747,7 +804,7 @@ func checkProperty(t *testing.T, pc propertyCase, opts ...Options) {
 			bodyValues++
 		}
 	}
-	hasBodies := slices.ContainsFunc(b.m.Layers, func(l *ir.Layer) bool { return l.Type == "If" || l.Type == "Loop" })
+	hasBodies := slices.ContainsFunc(b.m.Layers, func(l *ir.Layer) bool { return l.Type == "If" || l.Type == "Loop" || l.Type == "TensorIterator" })
 	if hasBodies && bodyValues == 0 {
 		t.Errorf("no value inside a body was checked")
 	}

@@ -163,6 +163,7 @@ var rules = map[string]rule{
 func init() {
 	rules["If"] = rule{inputs: 1, values: ifValues}
 	rules["Loop"] = rule{inputs: 2, values: loopValues}
+	rules["TensorIterator"] = rule{values: tensorIteratorValues}
 }
 
 // opaqueOps are the op types that have no rule, on purpose, and why:

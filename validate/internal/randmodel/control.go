@@ -252,3 +252,102 @@ func (g *gen) loopOp() *val {
 	}
 	return g.control("Loop", name, ins, []*graph{body}, outs)[0]
 }
+
+// scanStream seeds the stream of the Scan choices (the fractional digits
+// of e), apart from the others.
+const scanStream = 0xb7e151628aed2a6a
+
+// scanFlow adds a Scan (scanOp) in about one model in twenty-five, after
+// every other step: its choices come from a stream of its own, so that
+// the other models stay what they were before Scans came.
+func (g *gen) scanFlow(seed uint64) {
+	r := rand.New(rand.NewPCG(seed, scanStream))
+	if r.IntN(25) != 0 {
+		return
+	}
+	main := g.r
+	g.r = r
+	defer func() { g.r = main }()
+	out := g.scanOp()
+	if out.t.IsInteger() && g.chance(0.3) {
+		// What the body computed, divided again outside it.
+		g.binary("Div", out, g.konst(out.t, nil, pick[int64](g, 2, -3, 4)))
+	}
+}
+
+// scanOp adds a Scan over an integer value of rank 1 or more (along axis
+// 0, now and then another, either direction), whose body divides the
+// scanned element (a scan output, concatenated along axis 0 or the last,
+// either direction), or a loop-carried scalar it combines with the
+// element, or both. It returns the loop-carried value's final value, or
+// the scan output.
+func (g *gen) scanOp() *val {
+	src := g.anyInt(func(o *val) bool { return o.rank >= 1 })
+	if src == nil {
+		src = g.add("Shape", []*val{g.x}, nil, &val{t: ir.I64, rank: 1, n: -1, class: g.fresh("shape")})
+	}
+	axis := int64(0)
+	if src.rank >= 2 && g.chance(0.3) {
+		axis = pick[int64](g, 1, -1)
+	}
+	elemRank := src.rank - 1
+	var init *val
+	mode := g.r.IntN(3) // carried, scan, both
+	if mode != 1 {
+		if init = g.anyInt(scalar); init == nil || g.chance(0.4) {
+			init = g.konst(g.intType(), nil, g.smallInt(ir.I32))
+		}
+	}
+	name := g.nodeName("Scan")
+	s := g.enter(name + " body")
+	var inputs, outputs []port
+	var carried *val
+	if init != nil {
+		carried = g.param("carried", init)
+		inputs = append(inputs, portOf(carried))
+	}
+	elem := g.param("elem", g.unique(src.t, elemRank))
+	inputs = append(inputs, portOf(elem))
+	if carried != nil {
+		next := carried
+		if elemRank == 0 && g.chance(0.7) {
+			next = g.binary(pick(g, "Add", "Sub", "Max", "Min"), carried, g.as(elem, carried.t))
+		}
+		next = g.chain(next, 1+g.r.IntN(2), true)
+		outputs = append(outputs, portOf(next))
+	}
+	var scanned *val
+	if mode != 0 {
+		scanned = g.chain(elem, 1+g.r.IntN(2), true)
+		outputs = append(outputs, portOf(scanned))
+	}
+	body := &graph{attr: "body", inputs: inputs, outputs: outputs, nodes: g.leave(s)}
+	attrs := []attr{intAttr("num_scan_inputs", 1)}
+	if axis != 0 {
+		attrs = append(attrs, intsAttr("scan_input_axes", axis))
+	}
+	if g.chance(0.3) {
+		attrs = append(attrs, intsAttr("scan_input_directions", 1))
+	}
+	if scanned != nil {
+		if g.chance(0.2) {
+			attrs = append(attrs, intsAttr("scan_output_axes", -1))
+		}
+		if g.chance(0.3) {
+			attrs = append(attrs, intsAttr("scan_output_directions", 1))
+		}
+	}
+	var ins, outs []*val
+	if carried != nil {
+		ins = append(ins, init)
+		outs = append(outs, derived(init, init.t))
+	}
+	ins = append(ins, src)
+	if scanned != nil {
+		outs = append(outs, g.unique(scanned.t, scanned.rank+1))
+	}
+	n := len(g.m.nodes)
+	res := g.control("Scan", name, ins, []*graph{body}, outs)[0]
+	g.m.nodes[n].attrs = attrs
+	return res
+}

@@ -76,6 +76,7 @@ func Generate(seed uint64) *Model {
 		g.step()
 	}
 	g.controlFlow(seed)
+	g.scanFlow(seed)
 	g.finish()
 	return g.m
 }

@@ -456,11 +456,11 @@ func (w *writer) rewrite(nodes []node) {
 	}
 }
 
-// control rewrites an If or a Loop: its bodies as the variant asks, and
-// the probes of the nodes inside them passed out as outputs of the node:
-// an If's branch without a probe the other has gives 0, and a Loop sums
-// each probe over its iterations in a loop-carried value, 0 before the
-// first.
+// control rewrites an If, a Loop or a Scan: its bodies as the variant
+// asks, and the probes of the nodes inside them passed out as outputs of
+// the node: an If's branch without a probe the other has gives 0, and a
+// Loop or a Scan sums each probe over its iterations in a loop-carried
+// value (a Scan's state variable), 0 before the first.
 func (w *writer) control(n node) {
 	n.inputs, n.outputs = slices.Clone(n.inputs), slices.Clone(n.outputs)
 	subs := make([]*writer, len(n.bodies))
@@ -495,16 +495,24 @@ func (w *writer) control(n node) {
 				}
 				g.outputs = append(g.outputs, port{t, ir.I64, 0})
 			}
-		case "Loop":
-			carried := len(b.inputs) - 2
+		case "Loop", "Scan":
 			var ins, outs []port
 			for _, p := range probes {
 				before := sub.scope + p + "/before"
 				after := sub.add("Add", sub.scope+p+"/after", []string{before, have[p]}, nil)
 				ins, outs = append(ins, port{before, ir.I64, 0}), append(outs, port{after, ir.I64, 0})
 			}
-			g.inputs = append(g.inputs, ins...)
-			g.outputs = slices.Concat(g.outputs[:1+carried], outs, g.outputs[1+carried:])
+			if n.op == "Loop" {
+				carried := len(b.inputs) - 2
+				g.inputs = append(g.inputs, ins...)
+				g.outputs = slices.Concat(g.outputs[:1+carried], outs, g.outputs[1+carried:])
+				break
+			}
+			// A Scan's state variables come first, its one scanned
+			// element last.
+			states := len(b.inputs) - 1
+			g.inputs = slices.Concat(g.inputs[:states], ins, g.inputs[states:])
+			g.outputs = slices.Concat(g.outputs[:states], outs, g.outputs[states:])
 		default:
 			panic("randmodel: no probes through the bodies of " + n.op)
 		}
@@ -517,13 +525,22 @@ func (w *writer) control(n node) {
 		outer[i] = w.scope + p
 		w.probes = append(w.probes, probe{p, outer[i]})
 	}
-	if n.op == "Loop" {
+	switch n.op {
+	case "Loop":
 		carried := len(n.inputs) - 2
 		for _, p := range probes {
 			n.inputs = append(n.inputs, w.konst(w.scope+p+"/initial", ir.I64, 0))
 		}
 		n.outputs = slices.Concat(n.outputs[:carried], outer, n.outputs[carried:])
-	} else {
+	case "Scan":
+		states := len(n.inputs) - 1
+		var initial []string
+		for _, p := range probes {
+			initial = append(initial, w.konst(w.scope+p+"/initial", ir.I64, 0))
+		}
+		n.inputs = slices.Concat(n.inputs[:states], initial, n.inputs[states:])
+		n.outputs = slices.Concat(n.outputs[:states], outer, n.outputs[states:])
+	default:
 		n.outputs = append(n.outputs, outer...)
 	}
 	w.nodes = append(w.nodes, n)

@@ -95,7 +95,7 @@ func TestGenerate(t *testing.T) {
 }
 
 // TestBodies: about one model in four holds Divs inside If or Loop
-// bodies; irdiv reads and imports those models, every integer Div of a
+// bodies, one in twenty-five a Scan (imported as a TensorIterator); irdiv reads and imports those models, every integer Div of a
 // file, inside bodies too, is one of Model.Divs with the body it is in
 // (and the other way round), and the probing variant has the probes of
 // every Div as graph outputs. ONNX Runtime loading them is TestGenerate's.
@@ -104,7 +104,7 @@ func TestBodies(t *testing.T) {
 	if testing.Short() {
 		n = 200
 	}
-	withBodies, refused := 0, 0
+	withBodies, refused, scans := 0, 0, 0
 	for seed := range n {
 		m := Generate(seed)
 		want := map[string]string{}
@@ -125,9 +125,17 @@ func TestBodies(t *testing.T) {
 		if !maps.Equal(got, want) {
 			t.Errorf("%v: integer Divs of the file (output: body) %v, Model.Divs %v\n%s", m, got, want, m.Listing())
 		}
-		if _, err := onnx.Import(om, onnx.ImportOptions{}); err != nil {
+		imported, err := onnx.Import(om, onnx.ImportOptions{})
+		if err != nil {
 			t.Logf("irdiv refuses %v: %v", m, err)
 			refused++
+		}
+		if slices.ContainsFunc(om.Graph.Nodes, func(n *onnx.Node) bool { return n.OpType == "Scan" }) {
+			scans++
+			// Imported as a TensorIterator irdiv runs, not kept opaque.
+			if imported != nil && slices.ContainsFunc(imported.Layers, func(l *ir.Layer) bool { return l.Type == "Scan" }) {
+				t.Errorf("%v: a Scan stays opaque\n%s", m, m.Listing())
+			}
 		}
 		probe, err := onnx.Read(m.Variant(Variant{Guard: true, Hazards: true, SizesOnly: true, Relaxed: true}), onnx.ReadOptions{})
 		if err != nil {
@@ -145,6 +153,9 @@ func TestBodies(t *testing.T) {
 	}
 	if withBodies < int(n)/6 || withBodies > int(n)/3 {
 		t.Errorf("%d of %d models hold Divs in bodies, want about a quarter", withBodies, n)
+	}
+	if scans < int(n)/50 || scans > int(n)/12 {
+		t.Errorf("%d of %d models hold a Scan, want about one in twenty-five", scans, n)
 	}
 	if refused > max(1, withBodies/50) {
 		t.Errorf("irdiv refuses %d of %d models with bodies", refused, withBodies)

@@ -62,7 +62,7 @@ type RunOptions struct {
 	// 3037000499 * 3037000501 is MAX): a difference of one far beyond 2^53
 	// vanishes in such a reduction.
 	DoubleReductions bool
-	// watch reads the operands of Divides inside bodies (If, Loop),
+	// watch reads the operands of Divides inside bodies (If, Loop, TensorIterator),
 	// which the Run does not hold: the first bad ones of each.
 	watch map[*ir.Layer]*watched
 }
@@ -76,7 +76,7 @@ type watched struct {
 	x, y  int64
 }
 
-// holdsBodies tells the ops that run bodies: If and Loop.
+// holdsBodies tells the ops that run bodies: If, Loop and TensorIterator.
 func holdsBodies(op ops.Op) bool {
 	_, ok := op.(ops.BodyHolder)
 	return ok
@@ -445,8 +445,9 @@ func beyondMaxDim(outs []ops.ValueInfo) error {
 // Squeeze of a dim that is not 1 (OpenVINO skips it), a Reshape to
 // another number of elements, or whose -1 stands beside a zero dim
 // (OpenVINO resolves it), a Resize to a size below 1, a pooling or
-// convolution of a zero dim other than the batch. nil where it runs, or
-// where the inputs are not known.
+// convolution of a zero dim other than the batch, a Scan (a
+// TensorIterator) over an empty sequence. nil where it runs, or where the
+// inputs are not known.
 func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
 	static := func(v ops.ValueInfo) ([]int64, bool) { return v.Shape.ToStatic() }
 	values := func(v ops.ValueInfo) ([]int64, bool) {
@@ -549,6 +550,22 @@ func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
 				if d != 0 && i < len(dims) && dims[i] == 0 {
 					return fmt.Errorf("ONNX Runtime's Resize fails: axis %d of 0 resized to %d (no scale makes something of nothing)", i, d)
 				}
+			}
+		}
+	case *ops.TensorIterator:
+		// A Scan: ONNX Runtime 1.30 fails one over an empty sequence
+		// ("Invalid dim0_offset of 0. Dimension 0 is 0").
+		b := o.Bodies(in)[0]
+		for p, ext := range b.Feeds {
+			if !b.Sliced[p] || ext < 0 || ext >= len(in) {
+				continue
+			}
+			dims, ok := static(in[ext])
+			if !ok {
+				continue
+			}
+			if axis, ok := absint.NormAxis(b.SliceAxis[p], len(dims)); ok && dims[axis] == 0 {
+				return fmt.Errorf("ONNX Runtime's Scan fails on an empty sequence: axis %d of input %d is 0", axis, ext)
 			}
 		}
 	case *ops.MaxPool, *ops.AvgPool, *ops.Convolution:

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/irdiv/irdiv/ir"
@@ -55,6 +56,35 @@ func TestONNXRefuses(t *testing.T) {
 		err := onnxRefuses(tc.op, tc.in, tc.outs)
 		if (err != nil) != tc.refuses {
 			t.Errorf("%s: %v, want refused %v", tc.name, err, tc.refuses)
+		}
+	}
+}
+
+// TestONNXRefusesAnEmptyScan: ONNX Runtime fails a Scan (a
+// TensorIterator) over an empty sequence, which OpenVINO's runs.
+func TestONNXRefusesAnEmptyScan(t *testing.T) {
+	b := &ir.Model{}
+	e := b.AddParameter("e", ir.I32, shapeinfer.MustParseShape("[1]"))
+	r := b.AddResult("r", ir.Output{Layer: e})
+	m := &ir.Model{}
+	x := m.AddParameter("x", ir.I32, shapeinfer.MustParseShape("[?]"))
+	l := m.AddLayer("TensorIterator", "opset1", "ti", nil, []ir.Output{{Layer: x}}, []*ir.Port{{Type: ir.Dynamic}})
+	entry := func(tag, ext string, id uint64) *ir.Node {
+		return &ir.Node{Tag: tag, Attrs: []ir.Attr{{Name: "external_port_id", Value: ext}, {Name: "internal_layer_id", Value: strconv.FormatUint(id, 10)}, {Name: "axis", Value: "0"}}}
+	}
+	l.Extra = []ir.Extra{{Node: &ir.Node{Tag: "port_map", Children: []*ir.Node{entry("input", "0", e.ID), entry("output", "1", r.ID)}}}, {Node: &ir.Node{Tag: "body"}, Body: b}}
+	op, err := ops.New(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, refuses := range map[int64]bool{0: true, 3: false} {
+		in := []ops.ValueInfo{{Type: ir.I32, Shape: shapeinfer.StaticShape(n)}}
+		outs, err := op.Infer(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := onnxRefuses(op, in, outs); (err != nil) != refuses {
+			t.Errorf("a Scan over %d elements: %v, want refused %v", n, err, refuses)
 		}
 	}
 }

@@ -62,7 +62,7 @@ func (s *Searcher) opOf(l *ir.Layer) ops.Op {
 
 // alike are the layers that compute under test as under ref from the
 // same inputs: all but the Divides rounded otherwise, and the layers
-// with bodies (If, Loop), whose Divides an evaluation rounds as it is
+// with bodies (If, Loop, TensorIterator), whose Divides an evaluation rounds as it is
 // told. The test evaluation of a confirmation takes from the
 // reference one each such layer whose inputs are the reference's
 // (evaluate): the layers no Divide rounded otherwise reaches, and those

@@ -1,0 +1,63 @@
+package absint
+
+import "github.com/irdiv/irdiv/ops"
+
+// The rule of TensorIterator (ops' tensoriterator.go), a Loop's (in
+// controlflow.go) but for what it feeds its body: its body stands for
+// every iteration at once (iterate), its invariant inputs as they are,
+// its loop-carried integers of a range every iteration keeps, and each
+// sliced Parameter a new symbol within the range of the whole input it
+// is cut from: every part's elements are among the input's, whichever
+// iteration reads it. Its outputs are within what the body gives; a last
+// value joins the initial one only where no iteration may run (an empty
+// sliced axis).
+
+// tensorIteratorValues walks a TensorIterator's body for every iteration.
+func tensorIteratorValues(a *Analysis, c *call) []*Value {
+	ti := c.op.(*ops.TensorIterator)
+	bodies := ti.Bodies(a.inputInfos(c.l))
+	if len(bodies) != 1 {
+		return nil
+	}
+	b := bodies[0]
+	res, ranges, known, _ := a.iterate(c, b, func(p, ext int) *Value {
+		in := c.ins[ext]
+		if !b.Sliced[p] {
+			return in
+		}
+		if !in.Int {
+			return nil // any value of its type
+		}
+		part := a.loopValue(b, p, a.boundsOf(a.All(in)), "a part of a sliced input")
+		// A range of elements laid out at the declared shapes holds
+		// there only, and so does the part's.
+		part.DeclaredLayout = in.DeclaredLayout
+		return part
+	})
+	b.AtLeastOnce = b.AtLeastOnce || a.slicedAxisNotEmpty(c, b)
+	return a.loopOutputs(c, b, res, ranges, known)
+}
+
+// slicedAxisNotEmpty tells whether some sliced input of a TensorIterator
+// has an axis of at least one element at every input shape (dims that
+// hold at the declared shapes only do not tell): then the body runs at
+// least once.
+func (a *Analysis) slicedAxisNotEmpty(c *call, b ops.Body) bool {
+	for p, ext := range b.Feeds {
+		if !b.Sliced[p] || ext < 0 || ext >= len(c.ins) {
+			continue
+		}
+		v := c.ins[ext]
+		if v.Rank <= 0 || len(v.Dims) != v.Rank || v.DeclaredDims {
+			continue
+		}
+		axis := b.SliceAxis[p]
+		if axis < 0 {
+			axis += int64(v.Rank)
+		}
+		if axis >= 0 && axis < int64(v.Rank) && a.decide.Range(v.Dims[axis]).Lo.AtLeast(1) {
+			return true
+		}
+	}
+	return false
+}
