@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/irdiv/irdiv/internal/onnxwire"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/validate/internal/search"
 )
@@ -108,4 +109,53 @@ func BenchmarkSearch(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestSearchGrowsTheBatch: a model that runs only where a batch exceeds a
+// dim it indexes (Gather(y, W) of y: [S, L] needs S > W) and a Div whose
+// dividend 1 - W is negative from W = 2: with the batch left free at 1,
+// every W the search tries either fails the Gather or divides 1 or 0;
+// with a batch as large as other dims, W = 2 runs (seed 1024 of the
+// differential, 0-2999, where ONNX Runtime found -1 / 3 at the declared
+// shapes and irdiv a warning).
+func TestSearchGrowsTheBatch(t *testing.T) {
+	m := new(graph).input("x", onnxwire.Float, param("W")).input("y", onnxwire.Int64, param("S"), param("L")).
+		i64("zero", []int64{}, 0).i64("one", []int64{}, 1).i64("two", []int64{}, 2).
+		node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "zero"}, "w", onnxwire.IntAttr("axis", 0)).
+		node("Gather", []string{"y", "w"}, "row", onnxwire.IntAttr("axis", 0)).
+		node("Sub", []string{"one", "w"}, "a").node("Div", []string{"a", "two"}, "div").
+		output("div", onnxwire.Int64).output("row", onnxwire.Int64).imported(t)
+	r := Model(m, "t", Options{})
+	f := findings(r)[FloorTrunc]
+	if len(f) != 1 {
+		t.Fatalf("want one %s finding, got %v", FloorTrunc, r.Findings)
+	}
+	if ex, _ := f[0].Evidence.Get("counter_example").(string); !strings.HasPrefix(ex, "-") {
+		t.Errorf("counter-example %q", ex)
+	}
+}
+
+// TestSearchKeepsInputsWhereTheModelRuns: the Div's operands read only x's
+// dim, but the model runs only where y = -1 (a Squeeze of Range(-2, c, 1)
+// with c = clip(y, -8, 8) needs one element). y, which the Div does not
+// read (another does, so that the analysis narrows y to where the model
+// runs), was left at its default, 1, where the analysis had narrowed it
+// (seed 594 of the differential, 0-2999, where ONNX Runtime found -1 / 2).
+func TestSearchKeepsInputsWhereTheModelRuns(t *testing.T) {
+	m := new(graph).input("x", onnxwire.Float, param("T")).input("y", onnxwire.Int64).
+		i64("zero", []int64{}, 0).i64("minus1", []int64{}, -1).i64("minus2", []int64{}, -2).
+		i64("one", []int64{}, 1).i64("two", []int64{}, 2).i64("axes", []int64{1}, 0).
+		i64("minus8", []int64{}, -8).i64("eight", []int64{}, 8).node("Clip", []string{"y", "minus8", "eight"}, "c").
+		node("Range", []string{"minus2", "c", "one"}, "r").node("Squeeze", []string{"r", "axes"}, "sq").
+		node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "zero"}, "n", onnxwire.IntAttr("axis", 0)).
+		node("Mul", []string{"n", "two"}, "n2").node("Sub", []string{"minus1", "n2"}, "a").
+		node("Div", []string{"a", "two"}, "div").node("Div", []string{"y", "two"}, "half").
+		output("div", onnxwire.Int64).output("sq", onnxwire.Int64).output("half", onnxwire.Int64).imported(t)
+	r := Model(m, "t", Options{})
+	for _, f := range findings(r)[FloorTrunc] {
+		if f.Layer.Name == "div" {
+			return
+		}
+	}
+	t.Fatalf("want a %s finding on div, got %v", FloorTrunc, r.Findings)
 }

@@ -67,6 +67,9 @@ type Searcher struct {
 	// masked is the first input of the last search where the Divide's
 	// operands were bad and every output the same both ways.
 	masked *Witness
+	// batch is the size of a first input dim the search leaves free (1
+	// unless a search sets another).
+	batch int64
 	// edgeRuns are the evaluations of the edge inputs that end every
 	// search, kept for the model's other searches (edgeEvaluation).
 	edgeRuns map[edgeRunKey]*Run
@@ -340,19 +343,31 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 			try(as, fl)
 		}
 	}
-	for _, g := range append(good, mixed...)[:min(len(good)+len(mixed), maxRuns)] {
-		if s.runLayers < 2*len(s.an.Order) {
-			s.exhausted = true
-			break
-		}
-		inputs, ok := s.build(g.values, g.float, env)
-		if !ok {
-			continue
-		}
-		if w, ok := s.confirm(l, inputs, s.evaluation(inputs), o); ok {
-			return w, true
+	// The dims an assignment leaves free get their defaults, a batch of
+	// 1 first; then, where that gives other shapes, a batch of
+	// retriedBatch: a model may run only where a batch exceeds a dim it
+	// indexes (Gather(y, W) of y: [S, L] needs S > W, seed 1024).
+	assignments := append(good, mixed...)[:min(len(good)+len(mixed), maxRuns)]
+	built := make([]map[*ir.Layer]*ir.Tensor, len(assignments))
+	for pass, batch := range []int64{1, retriedBatch} {
+		s.batch = batch
+		for i, g := range assignments {
+			if s.runLayers < 2*len(s.an.Order) {
+				s.exhausted = true
+				break
+			}
+			inputs, ok := s.build(g.values, g.float, env)
+			if !ok || pass > 0 && sameShapes(inputs, built[i]) {
+				continue
+			}
+			built[i] = inputs
+			if w, ok := s.confirm(l, inputs, s.evaluation(inputs), o); ok {
+				s.batch = 1
+				return w, true
+			}
 		}
 	}
+	s.batch = 1
 	// Last, inputs whose elements differ from one another: the symbolic
 	// search fills a tensor whose elements it follows as one (an input of
 	// dynamic shape) with one value, so x[-1] - x[0] is 0 in every
@@ -464,23 +479,44 @@ func (s *Searcher) valuer(as map[key]int64) func(sym.Sym) int64 {
 			return v
 		}
 		if org.Kind == absint.InputDim {
-			return defaultDim(org.Input, org.Index, &s.an.Declared)
+			return defaultDim(org.Input, org.Index, &s.an.Declared, s.batch)
 		}
 		if v, ok := as[key{org.Input, false, -1}]; ok {
 			return v
 		}
-		return 1
+		// 1, or the value nearest it where the model runs only on others
+		// (a Squeeze of Range(-2, y, 1) needs y = -1).
+		return clamp(1, s.an.Declared.Range(sy))
 	}
 }
 
+// clamp is the value of r nearest v.
+func clamp(v int64, r sym.Range) int64 {
+	if r.Lo.IsFinite() && v < r.Lo.V {
+		return r.Lo.V
+	}
+	if r.Hi.IsFinite() && v > r.Hi.V {
+		return r.Hi.V
+	}
+	return v
+}
+
+// otherDim is the size defaultDim gives a dim other than a batch;
+// retriedBatch the batch of a search's second try, small enough that its
+// counter-examples stay small.
+const (
+	otherDim     = 32
+	retriedBatch = 8
+)
+
 // defaultDim is the size an input dim gets when the search does not
-// choose it: the declared one when static, else 1 for the first axis
-// (a batch) and 32 for the others, within the declared interval.
-func defaultDim(in *absint.Input, axis int, r *absint.Ranges) int64 {
+// choose it: the declared one when static, else batch for the first
+// axis and otherDim for the others, within the declared interval.
+func defaultDim(in *absint.Input, axis int, r *absint.Ranges, batch int64) int64 {
 	d := r.Range(in.Dims[axis])
-	want := int64(32)
+	want := int64(otherDim)
 	if axis == 0 {
-		want = 1
+		want = max(batch, 1)
 	}
 	if d.Lo == d.Hi {
 		return d.Lo.V
@@ -894,4 +930,18 @@ func (s *Searcher) keysOf(e sym.Expr) []key {
 		}
 	}
 	return out
+}
+
+// sameShapes reports whether two sets of inputs have the same shapes.
+func sameShapes(x, y map[*ir.Layer]*ir.Tensor) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for l, t := range x {
+		u, ok := y[l]
+		if !ok || !slices.Equal(t.Shape, u.Shape) {
+			return false
+		}
+	}
+	return true
 }
