@@ -179,6 +179,37 @@ var bodyModels = []struct {
 		want: map[string]Code{"after": FloorTruncAgree},
 	},
 	{
+		// A Loop of min(max(x, 0), 0) = 0 iterations: its body never runs,
+		// and its c / -3 divides nothing; nor does the else branch of an
+		// If whose condition |clip(x, -5, 5)| + 1 > 0 always holds.
+		name: "never-runs",
+		g: new(graph).input("x", onnxwire.Int64).
+			i64("zero", []int64{}, 0).i64("one", []int64{}, 1).i64("two", []int64{}, 2).i64("five", []int64{}, 5).i64("minus5", []int64{}, -5).
+			node("Max", []string{"x", "zero"}, "pos").node("Min", []string{"pos", "zero"}, "trip").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"trip", "go", "x"}, []string{"c"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.NodeAttrs("Constant", "minus3", nil, []string{"minus3"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(-3)))),
+					onnxwire.Node("Div", "dead_div", []string{"c_in", "minus3"}, []string{"dead_div"}),
+					onnxwire.Node("Identity", "c_out", []string{"dead_div"}, []string{"c_out"}),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_out", onnxwire.Int64)}))).
+			node("Clip", []string{"x", "minus5", "five"}, "clipped").node("Abs", []string{"clipped"}, "size").
+			node("Add", []string{"size", "one"}, "size1").node("Greater", []string{"size1", "zero"}, "always").
+			node("If", []string{"always"}, "out",
+				onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+					onnxwire.Node("Add", "then_out", []string{"x", "one"}, []string{"then_out"}),
+				}, nil, nil, [][]byte{onnxwire.Rankless("then_out", onnxwire.Int64)})),
+				onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+					onnxwire.Node("Neg", "neg", []string{"x"}, []string{"neg"}),
+					onnxwire.Node("Div", "dead_else", []string{"neg", "two"}, []string{"dead_else"}),
+				}, nil, nil, [][]byte{onnxwire.Rankless("dead_else", onnxwire.Int64)}))).
+			output("c", onnxwire.Int64).output("out", onnxwire.Int64),
+		want: map[string]Code{"dead_div": FloorTruncAgree, "dead_else": FloorTruncAgree},
+	},
+	{
 		// As loop-last-value, but the body goes on only while c > 0: the
 		// Loop stops after one iteration, at c = -1, which c / 2 floors.
 		name: "loop-stops-early",

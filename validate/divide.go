@@ -43,6 +43,11 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 	if !info.Type.IsInteger() {
 		return
 	}
+	if why := v.an.NeverRuns(l); why != "" {
+		v.r.add(Note, FloorTruncAgree, l, Evidence{{"reason", "the Divide never runs: " + why}},
+			"floor and truncation agree here: the Divide never runs (%s), so nothing is divided", why)
+		return
+	}
 	out := v.an.Values[ir.Output{Layer: l}]
 	if emptyAtEveryShape(out) {
 		// Said, so that no Divide goes without a word.

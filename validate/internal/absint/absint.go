@@ -242,6 +242,13 @@ type Analysis struct {
 	Holders map[*ir.Layer]*ir.Layer
 	// bodyWalks counts the walks of Loop bodies (controlflow.go).
 	bodyWalks int
+	// dead says why the body being walked never runs ("" where it may):
+	// a Loop's trip count of 0, a branch of an If whose condition always
+	// picks the other. unreached keeps it for each body layer every walk
+	// found so, reached the body layers some walk found reachable.
+	dead      string
+	unreached map[*ir.Layer]string
+	reached   map[*ir.Layer]bool
 	Issues    []Issue
 	// conditions are the comparisons the walk could not decide, by the
 	// symbol it made for each (compare.go): a Where picked by one knows
@@ -749,4 +756,25 @@ func NormAxis(axis int64, rank int) (int, bool) {
 		axis += int64(rank)
 	}
 	return int(axis), axis >= 0 && axis < int64(rank)
+}
+
+// NeverRuns says why a layer of a body never runs at any input the model
+// runs on ("" where it may run): its Loop's trip count is 0, or its If's
+// condition always picks the other branch.
+func (a *Analysis) NeverRuns(l *ir.Layer) string {
+	if a.reached[l] {
+		return ""
+	}
+	return a.unreached[l]
+}
+
+// walkingDead walks what run does as a body that never runs, for why
+// (nothing where why is "" and no enclosing body is dead).
+func (a *Analysis) walkingDead(why string, run func()) {
+	saved := a.dead
+	if a.dead == "" {
+		a.dead = why
+	}
+	run()
+	a.dead = saved
 }

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
@@ -49,7 +50,8 @@ func ifValues(a *Analysis, c *call) []*Value {
 				params[p] = a.assumed(c.ins[ext], pick, k == 0)
 			}
 		}
-		res := a.walkBody(c.l, b, params)
+		var res []*Value
+		a.walkingDead(a.deadBranch(pick, k == 0), func() { res = a.walkBody(c.l, b, params) })
 		outs := make([]*Value, len(b.Outputs))
 		for i, r := range b.Outputs {
 			if r < len(res) {
@@ -69,6 +71,29 @@ func ifValues(a *Analysis, c *call) []*Value {
 		}
 	}
 	return out
+}
+
+// deadBranch says why an If's branch never runs (then: then_body): its
+// condition is the other branch's at every input; "" where it may run.
+func (a *Analysis) deadBranch(cond sym.Expr, then bool) string {
+	r := a.decide.Range(cond)
+	switch {
+	case then && r == sym.R(0, 0):
+		return "the If's condition is false" + a.whereItRuns(cond)
+	case !then && r.Lo.AtLeast(1):
+		return "the If's condition is true" + a.whereItRuns(cond)
+	}
+	return ""
+}
+
+// whereItRuns says where a claim about e holds: at every input, or where
+// the model runs, as the layers that narrow e's inputs require.
+func (a *Analysis) whereItRuns(e sym.Expr) string {
+	runs := a.Narrowings(e)
+	if len(runs) == 0 {
+		return " at every input"
+	}
+	return " wherever the model runs (" + strings.Join(runs, "; ") + ")"
 }
 
 // assumed is v where the comparison that made c holds (or fails): its
@@ -204,6 +229,18 @@ func loopValues(a *Analysis, c *call) []*Value {
 			}
 		}
 	}
+	dead := ""
+	if c.ins[0].Int && a.boundsOf(a.All(c.ins[0])).any == sym.R(0, 0) {
+		dead = "the Loop's trip count is 0" + a.whereItRuns(a.All(c.ins[0]))
+	}
+	var out []*Value
+	a.walkingDead(dead, func() { out = a.loopBody(c, b, iterations) })
+	return out
+}
+
+// loopBody walks a Loop's body as loopValues says, given the range of
+// its current iteration, and returns the Loop's outputs.
+func (a *Analysis) loopBody(c *call, b ops.Body, iterations bounds) []*Value {
 	given := func(iteration bounds) func(p, ext int) *Value {
 		return func(p, ext int) *Value {
 			if ext < 0 {
@@ -487,6 +524,17 @@ func (a *Analysis) walkBody(holder *ir.Layer, b ops.Body, params []*Value) []*Va
 		bound[l] = v
 	}
 	for _, l := range inf.Order {
+		if a.dead != "" {
+			if a.unreached == nil {
+				a.unreached = make(map[*ir.Layer]string)
+			}
+			a.unreached[l] = a.dead
+		} else {
+			if a.reached == nil {
+				a.reached = make(map[*ir.Layer]bool)
+			}
+			a.reached[l] = true
+		}
 		if v, ok := bound[l]; ok {
 			a.Values[ir.Output{Layer: l}] = v
 			continue

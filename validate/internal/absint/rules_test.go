@@ -524,6 +524,27 @@ var propertyCases = []propertyCase{
 		})
 		return []ir.Output{out[0], out[1], b.one("Subtract", nil, out[0], b.one("Multiply", nil, init, b.scalar(8)))}
 	}},
+	{"Loop", "bodies that never run", func(b *propModel) []ir.Output {
+		// A Loop of min(max(t, 0), 0) = 0 iterations, an If whose
+		// condition |clip(t, -5, 5)| + 1 > 0 always holds: the body and
+		// the else branch never run; a Loop of min(max(t, 0), 1) may.
+		t, acc := b.param(ir.I64, ""), b.param(ir.I64, "1")
+		none := b.one("Minimum", nil, b.one("Maximum", nil, t, b.scalar(0)), b.scalar(0))
+		some := b.one("Minimum", nil, b.one("Maximum", nil, t, b.scalar(0)), b.scalar(1))
+		body := func(bb *propModel, p []ir.Output) []ir.Output {
+			next := bb.one("Divide", []string{"m_pythondiv", "true"}, p[2], bb.scalar(-3))
+			return []ir.Output{next, next}
+		}
+		dead := b.loopOp(none, t, acc, ir.I64, ir.I64, "", "1", 1, body)
+		live := b.loopOp(some, t, acc, ir.I64, ir.I64, "", "1", 1, body)
+		always := b.one("Greater", nil, b.one("Add", nil, b.one("Abs", nil, b.one("Minimum", nil, b.one("Maximum", nil, t, b.scalar(-5)), b.scalar(5))), b.scalar(1)), b.scalar(0))
+		branch := b.ifOp(always, []ir.Output{t}, []ir.ElementType{ir.I64}, []string{""}, 1,
+			func(bb *propModel, p []ir.Output) []ir.Output {
+				return []ir.Output{bb.one("Add", nil, p[0], bb.scalar(1))}
+			},
+			func(bb *propModel, p []ir.Output) []ir.Output { return []ir.Output{bb.one("Negative", nil, p[0])} })
+		return []ir.Output{dead[0], live[0], live[1], branch[0]}
+	}},
 	{"TensorIterator", "sliced, carried and invariant values", func(b *propModel) []ir.Output {
 		x, inv, acc := b.param(ir.I64, "3,2"), b.param(ir.I64, "2"), b.param(ir.I64, "1,2")
 		types := []ir.ElementType{ir.I64, ir.I64, ir.I64}
@@ -768,6 +789,9 @@ func checkProperty(t *testing.T, pc propertyCase, opts ...Options) {
 		}
 		inBodies := make(map[ir.Output][]*ir.Tensor)
 		got, err := concrete(b.m, inf.Order, inf.Ops, inputs, func(l *ir.Layer, in []*ir.Tensor) {
+			if why := a.NeverRuns(l); why != "" {
+				t.Fatalf("layer %s of a body runs on inputs %v, claimed never to run: %s", l, inputs, why)
+			}
 			for i, src := range a.Sources[l] {
 				if i < len(in) && in[i] != nil {
 					inBodies[src] = append(inBodies[src], in[i])
