@@ -395,6 +395,29 @@ func TestDifferentialCases(t *testing.T) {
 				output("div", onnxwire.Int64),
 			was: vAgree, wants: []string{vReshape, vPossible},
 		},
+		{
+			// A Loop of trip count y (any i64) adds 1 to c from 0: c = y
+			// after it (0 where y <= 0). Its iterations, [0, MaxInt64]
+			// where the trip count bounds nothing, made the unrolled walk's
+			// count MaxInt64 + 1, which wrapped below 8: no walk, and c
+			// kept its initial range, so c was in [0, 1] and (1 - c) / 2
+			// "proven"; y = 2 gives -1 / 2 (found attacking the unrolled
+			// walk).
+			name: "a Loop whose trip count bounds nothing is not unrolled",
+			g: &graph{nodes: [][]byte{
+				scalarConst("zero", onnxwire.Int64, 0), scalarConst("true", onnxwire.Bool, 1),
+				scalarConst("one", onnxwire.Int64, 1), scalarConst("two", onnxwire.Int64, 2),
+				onnxwire.NodeAttrs("Loop", "loop", []string{"y", "true", "zero"}, []string{"final"}, onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.Node("Identity", "id", []string{"cond"}, []string{"cond_out"}),
+					scalarConst("step", onnxwire.Int64, 1),
+					onnxwire.Node("Add", "add", []string{"c", "step"}, []string{"next"}),
+				}, nil, [][]byte{onnxwire.ValueInfo("iter", onnxwire.Int64), onnxwire.ValueInfo("cond", onnxwire.Bool), onnxwire.ValueInfo("c", onnxwire.Int64)},
+					[][]byte{onnxwire.ValueInfo("cond_out", onnxwire.Bool), onnxwire.ValueInfo("next", onnxwire.Int64)}))),
+				onnxwire.Node("Sub", "sub", []string{"one", "final"}, []string{"d"}),
+				onnxwire.Node("Div", "div", []string{"d", "two"}, []string{"div"}),
+			}, inputs: [][]byte{onnxwire.ValueDims("y", onnxwire.Int64, []onnxwire.Dim{})}, outputs: [][]byte{onnxwire.ValueDims("div", onnxwire.Int64, nil)}},
+			was: vAgree, wants: []string{vError, vPossible},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := tc.g.imported(t)
