@@ -589,6 +589,23 @@ func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
 			}
 		}
 	case *ops.MaxPool, *ops.AvgPool, *ops.Convolution:
+		// ONNX Runtime 1.30 refuses to load a pooling whose explicit pads
+		// reach its kernel (PoolAttributes: "Pad should be smaller than
+		// kernel"), which OpenVINO's import takes.
+		var pool *ops.PoolAttrs
+		switch p := op.(type) {
+		case *ops.MaxPool:
+			pool = &p.PoolAttrs
+		case *ops.AvgPool:
+			pool = &p.PoolAttrs
+		}
+		if pool != nil && pool.AutoPad == ops.PadExplicit {
+			for i, k := range pool.Kernel {
+				if i < len(pool.PadsBegin) && pool.PadsBegin[i] >= k || i < len(pool.PadsEnd) && pool.PadsEnd[i] >= k {
+					return fmt.Errorf("ONNX Runtime refuses a pooling whose pads are not smaller than its kernel (%d on axis %d)", k, i)
+				}
+			}
+		}
 		dims, ok := static(in[0])
 		if !ok {
 			return nil
