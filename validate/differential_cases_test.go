@@ -395,6 +395,69 @@ func TestDifferentialCases(t *testing.T) {
 				output("div", onnxwire.Int64),
 			was: vAgree, wants: []string{vReshape, vPossible},
 		},
+		{
+			// A Loop of trip count y (any i64) adds 1 to c from 0: c = y
+			// after it (0 where y <= 0). Its iterations, [0, MaxInt64]
+			// where the trip count bounds nothing, made the unrolled walk's
+			// count MaxInt64 + 1, which wrapped below 8: no walk, and c
+			// kept its initial range, so c was in [0, 1] and (1 - c) / 2
+			// "proven"; y = 2 gives -1 / 2 (found attacking the unrolled
+			// walk).
+			name: "a Loop whose trip count bounds nothing is not unrolled",
+			g: &graph{nodes: [][]byte{
+				scalarConst("zero", onnxwire.Int64, 0), scalarConst("true", onnxwire.Bool, 1),
+				scalarConst("one", onnxwire.Int64, 1), scalarConst("two", onnxwire.Int64, 2),
+				onnxwire.NodeAttrs("Loop", "loop", []string{"y", "true", "zero"}, []string{"final"}, onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.Node("Identity", "id", []string{"cond"}, []string{"cond_out"}),
+					scalarConst("step", onnxwire.Int64, 1),
+					onnxwire.Node("Add", "add", []string{"c", "step"}, []string{"next"}),
+				}, nil, [][]byte{onnxwire.ValueInfo("iter", onnxwire.Int64), onnxwire.ValueInfo("cond", onnxwire.Bool), onnxwire.ValueInfo("c", onnxwire.Int64)},
+					[][]byte{onnxwire.ValueInfo("cond_out", onnxwire.Bool), onnxwire.ValueInfo("next", onnxwire.Int64)}))),
+				onnxwire.Node("Sub", "sub", []string{"one", "final"}, []string{"d"}),
+				onnxwire.Node("Div", "div", []string{"d", "two"}, []string{"div"}),
+			}, inputs: [][]byte{onnxwire.ValueDims("y", onnxwire.Int64, []onnxwire.Dim{})}, outputs: [][]byte{onnxwire.ValueDims("div", onnxwire.Int64, nil)}},
+			was: vAgree, wants: []string{vError, vPossible},
+		},
+		{
+			// A Loop of trip count min(y, 1) adds 1 to c from 0 while c + 1
+			// < 5. ONNX Runtime 1.30 runs no iteration where the trip count
+			// is negative (its loop is i < M && cond), so c is 0 or 1 and
+			// -c * (c - 1) is 0; irdiv evaluated the Loop as OpenVINO's,
+			// -1 or less running until the condition ends it (c = 5), and
+			// gave y = -3 as a counter-example (-20 / 8) that ONNX Runtime
+			// computes as 0 / 8 in both models (found attacking the Loop).
+			name: "ONNX Runtime's Loop runs no iteration at a negative trip count",
+			g: &graph{nodes: [][]byte{
+				scalarConst("zero", onnxwire.Int64, 0), scalarConst("true", onnxwire.Bool, 1),
+				scalarConst("one", onnxwire.Int64, 1), scalarConst("eight", onnxwire.Int64, 8),
+				onnxwire.Node("Min", "min", []string{"y", "one"}, []string{"trip"}),
+				onnxwire.NodeAttrs("Loop", "loop", []string{"trip", "true", "zero"}, []string{"final"}, onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					scalarConst("step", onnxwire.Int64, 1), scalarConst("five", onnxwire.Int64, 5),
+					onnxwire.Node("Add", "add", []string{"c", "step"}, []string{"next"}),
+					onnxwire.Node("Less", "less", []string{"next", "five"}, []string{"cond_out"}),
+				}, nil, [][]byte{onnxwire.ValueInfo("iter", onnxwire.Int64), onnxwire.ValueInfo("cond", onnxwire.Bool), onnxwire.ValueInfo("c", onnxwire.Int64)},
+					[][]byte{onnxwire.ValueInfo("cond_out", onnxwire.Bool), onnxwire.ValueInfo("next", onnxwire.Int64)}))),
+				onnxwire.Node("Sub", "sub", []string{"final", "one"}, []string{"f1"}),
+				onnxwire.Node("Mul", "mul", []string{"final", "f1"}, []string{"p"}),
+				onnxwire.Node("Neg", "neg", []string{"p"}, []string{"np"}),
+				onnxwire.Node("Div", "div", []string{"np", "eight"}, []string{"div"}),
+			}, inputs: [][]byte{onnxwire.ValueDims("y", onnxwire.Int64, []onnxwire.Dim{})}, outputs: [][]byte{onnxwire.ValueDims("div", onnxwire.Int64, nil)}},
+			was: vError, wants: []string{vPossible, vAgree},
+		},
+		{
+			// ONNX Runtime 1.30 refuses to load a MaxPool whose pads are
+			// not smaller than its kernel ("Pad should be smaller than
+			// kernel"), which OpenVINO's import takes: y = -3 was a
+			// counter-example of a model that runs at no input (found
+			// attacking ceil_mode's poolings).
+			name: "ONNX Runtime refuses a pooling padded by its kernel or more",
+			g: new(graph).input("x", onnxwire.Float, fixed(1), fixed(1), fixed(4)).input("y", onnxwire.Int64).
+				i64("two", []int64{}, 2).
+				node("MaxPool", []string{"x"}, "p", onnxwire.IntsAttr("kernel_shape", 2), onnxwire.IntsAttr("pads", 2, 0)).
+				node("Div", []string{"y", "two"}, "div").
+				output("p", onnxwire.Float).output("div", onnxwire.Int64),
+			was: vError, wants: []string{vPossible, vAgree},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := tc.g.imported(t)

@@ -255,7 +255,10 @@ func (a *Analysis) loopBody(c *call, b ops.Body, iterations bounds) []*Value {
 	// run of the Loop makes the same number of them: its outputs of last
 	// values are those.
 	var lastResults []*Value
-	if n := iterations.any.Hi.V + 1; iterations.any.Hi.IsFinite() && n <= unrolledIterations && a.bodyWalks+int(n) <= maxBodyWalks {
+	// (Hi is MaxInt64 where the trip count bounds nothing: compared before
+	// adding one, which would wrap below unrolledIterations.)
+	if hi := iterations.any.Hi; hi.IsFinite() && hi.V < unrolledIterations && a.bodyWalks+int(hi.V+1) <= maxBodyWalks {
+		n := hi.V + 1
 		unrolled, unrolledKnown = a.initialRanges(c, b)
 		var always bool
 		lastResults, always = a.unroll(c, b, n, unrolled, unrolledKnown, given)

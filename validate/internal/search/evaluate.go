@@ -251,6 +251,17 @@ func (s *Searcher) evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions, from 
 		if err == nil && o.ONNX {
 			err = onnxRefuses(op, in, outs)
 		}
+		if _, loop := op.(*ops.Loop); err == nil && o.ONNX && loop && len(in) > 0 {
+			// A trip count of -1 is the import's for ONNX's MaxInt64 (no
+			// bound) where it is a Const; computed, it is ONNX's -1, where
+			// ONNX Runtime runs no iteration (onnxRefuses refuses the
+			// others).
+			if trip, ok := oneInt(in[0]); ok && trip == -1 && len(s.an.Sources[l]) > 0 {
+				if src := s.an.Sources[l][0].Layer; src == nil || src.Type != "Const" {
+					err = errors.New("ONNX's Loop runs no iteration at a trip count of -1, OpenVINO's runs until its condition ends it")
+				}
+			}
+		}
 		if err != nil {
 			run.Err = &ops.LayerError{Layer: l, Err: err}
 			return run
@@ -552,6 +563,15 @@ func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
 				}
 			}
 		}
+	case *ops.Loop:
+		// ONNX's Loop runs while the iteration is below the trip count
+		// (ONNX Runtime 1.30: no iteration where it is negative);
+		// OpenVINO's runs a negative one until its condition ends it. The
+		// import writes -1 for ONNX's MaxInt64, so -1 is left to the
+		// caller, which knows where it comes from.
+		if trip, ok := oneInt(in[0]); ok && trip < -1 {
+			return fmt.Errorf("ONNX's Loop runs no iteration at a trip count of %d, OpenVINO's runs until its condition ends it", trip)
+		}
 	case *ops.TensorIterator:
 		// A Scan: ONNX Runtime 1.30 fails one over an empty sequence
 		// ("Invalid dim0_offset of 0. Dimension 0 is 0").
@@ -569,6 +589,23 @@ func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
 			}
 		}
 	case *ops.MaxPool, *ops.AvgPool, *ops.Convolution:
+		// ONNX Runtime 1.30 refuses to load a pooling whose explicit pads
+		// reach its kernel (PoolAttributes: "Pad should be smaller than
+		// kernel"), which OpenVINO's import takes.
+		var pool *ops.PoolAttrs
+		switch p := op.(type) {
+		case *ops.MaxPool:
+			pool = &p.PoolAttrs
+		case *ops.AvgPool:
+			pool = &p.PoolAttrs
+		}
+		if pool != nil && pool.AutoPad == ops.PadExplicit {
+			for i, k := range pool.Kernel {
+				if i < len(pool.PadsBegin) && pool.PadsBegin[i] >= k || i < len(pool.PadsEnd) && pool.PadsEnd[i] >= k {
+					return fmt.Errorf("ONNX Runtime refuses a pooling whose pads are not smaller than its kernel (%d on axis %d)", k, i)
+				}
+			}
+		}
 		dims, ok := static(in[0])
 		if !ok {
 			return nil
@@ -630,4 +667,12 @@ func reduceInDouble(r *ops.Reduce, ins []*ir.Tensor, o ops.Options) ([]*ir.Tenso
 		}
 	}
 	return []*ir.Tensor{back}, nil
+}
+
+// oneInt is the one integer v holds, where its value is known.
+func oneInt(v ops.ValueInfo) (int64, bool) {
+	if v.Value == nil || !v.Value.Type.IsInteger() || v.Value.Len() != 1 {
+		return 0, false
+	}
+	return absint.IntAt(v.Value, 0)
 }
