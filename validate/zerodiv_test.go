@@ -3,7 +3,6 @@ package validate
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -79,26 +78,14 @@ func TestReachableZeroDivisor(t *testing.T) {
 		},
 		{
 			// Shape(x)[0] is 0 where x is empty, and y, which has 4
-			// elements whatever x is, is divided by it: a division by
-			// zero for real (ONNX Runtime fails, OpenVINO's reference
-			// throws), reachable only with an empty x, which the warning
-			// names.
+			// elements whatever x is, is divided by it: a division by zero
+			// for real, but only with an empty x. A divisor computed from
+			// dims alone is not searched: a large model has many (every
+			// window Divide of swin_t), and their searches made validate
+			// of torchvision's exports four times slower.
 			name: "y / Shape(x)[0], y not empty",
 			g: new(graph).input("x", onnxwire.Float, param("n"), fixed(3)).input("y", onnxwire.Int64, four...).i64("zero", []int64{}, 0).
 				node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "zero"}, "n").node("Div", []string{"y", "n"}, "z").output("z", onnxwire.Int64),
-			code: ZeroDivisor, severity: Warning,
-			check: func(t *testing.T, f Finding) {
-				if x := f.CounterExample.Inputs["x"]; x == nil || x.Len() != 0 {
-					t.Errorf("x = %v, want it empty", x)
-				}
-				if e := f.Evidence.Get("empty_inputs"); !slices.Equal(e.([]string), []string{"x"}) {
-					t.Errorf("empty_inputs %v", e)
-				}
-				if !strings.Contains(f.Message, "with x empty") {
-					t.Errorf("the message does not say x is empty: %s", f.Message)
-				}
-			},
-			ort: "Integer division by zero",
 		},
 		{
 			// x / Shape(x)[0]: the divisor is 0 only where x, and so
