@@ -69,7 +69,14 @@ func (a *Analysis) spatial(l *ir.Layer, s ops.Spatial, ins []*Value, infos []ops
 			return nil
 		}
 		if r.MinIn > 0 && r.Axis >= 2 {
-			a.requireDim(l, x, r.Axis, sym.Range{Lo: sym.Finite(r.MinIn), Hi: sym.PosInf}, "needs its input to hold its window")
+			why := "needs its input to hold its window"
+			if a.opts.ONNX && (maxPool || avgPool) {
+				// ONNX Runtime computes a dim there too (0 or more, its
+				// division truncating), where OpenVINO refuses the model:
+				// a proof is about what OpenVINO runs, and says so.
+				why += " (in OpenVINO; ONNX Runtime also runs some smaller inputs, where OpenVINO fails)"
+			}
+			a.requireDim(l, x, r.Axis, sym.Range{Lo: sym.Finite(r.MinIn), Hi: sym.PosInf}, why)
 		}
 		in := dims[r.Axis]
 		if r.Axis >= 2 {
