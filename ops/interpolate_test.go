@@ -83,6 +83,15 @@ func TestInterpolateReference(t *testing.T) {
 		{"cubic 2-D cube_coeff", []string{"mode", "cubic", "coordinate_transformation_mode", "asymmetric", "cube_coeff", "-0.5"}, []int64{2, 2}, []float64{1, 2, 3, 4}, nil, []float32{2, 2},
 			[]float64{1, 1.5, 2, 2.0625, 2, 2.5, 3, 3.0625, 3, 3.5, 4, 4.0625, 3.125, 3.625, 4.125, 4.1875}},
 	}
+	// Each output is the float32 sum rounded once to the type.
+	checkInterpolateCases(t, cases, func(w float64) float64 { return w })
+}
+
+// checkInterpolateCases evaluates each case in every float type and
+// compares its outputs with the case's, made exact by exact (each is
+// rounded once to the type after it).
+func checkInterpolateCases(t *testing.T, cases []interpolateCase, exact func(float64) float64) {
+	t.Helper()
 	for _, tc := range cases {
 		for _, et := range []ir.ElementType{ir.F32, ir.F16, ir.BF16, ir.F64} {
 			got, err := evaluateInterpolate(t, et, tc)
@@ -90,10 +99,9 @@ func TestInterpolateReference(t *testing.T) {
 				t.Errorf("%s (%s): %v", tc.name, et, err)
 				continue
 			}
-			// Each output is the float32 sum rounded once to the type.
 			want, _ := ir.NewTensor(et, []int64{int64(len(tc.want))})
 			for k, w := range tc.want {
-				want.SetFloat64(k, w)
+				want.SetFloat64(k, exact(w))
 				if g, w := got.Float64At(k), want.Float64At(k); g != w {
 					t.Errorf("%s (%s): output %d = %v, want %v (all: %v)", tc.name, et, k, g, w, floatsOf(got))
 					break
@@ -236,23 +244,8 @@ func TestInterpolateNewModes(t *testing.T) {
 		// The scale of sizes is over the padded length (4 to 2, 0.5).
 		{"linear pads sizes", []string{"mode", "linear", "pads_end", "2"}, []int64{2}, []float64{2, 4}, []int64{2}, nil, []float64{3, 0}},
 	}
-	for _, tc := range cases {
-		for _, et := range []ir.ElementType{ir.F32, ir.F16, ir.BF16, ir.F64} {
-			got, err := evaluateInterpolate(t, et, tc)
-			if err != nil {
-				t.Errorf("%s (%s): %v", tc.name, et, err)
-				continue
-			}
-			want, _ := ir.NewTensor(et, []int64{int64(len(tc.want))})
-			for k, w := range tc.want {
-				want.SetFloat64(k, float64(float32(w)))
-				if g, w := got.Float64At(k), want.Float64At(k); g != w {
-					t.Errorf("%s (%s): output %d = %v, want %v (all: %v)", tc.name, et, k, g, w, floatsOf(got))
-					break
-				}
-			}
-		}
-	}
+	// The hand-worked fractions are what float32 arithmetic gives.
+	checkInterpolateCases(t, cases, func(w float64) float64 { return float64(float32(w)) })
 }
 
 // TestInterpolateIntegers: linear rounds its weighted mean half away from

@@ -33,6 +33,14 @@ func TestCrossCheck(t *testing.T) {
 	values := divide("values", x, two(ir.I32))
 	shape := m.AddLayer("ShapeOf", "opset3", "shape", []ir.Attr{{Name: "output_type", Value: "i64"}}, []ir.Output{x}, []*ir.Port{{Type: ir.Dynamic}})
 	dims := divide("dims", ir.Output{Layer: shape}, two(ir.I64))
+	crossCheckFinds(t, m, values, dims, "")
+}
+
+// crossCheckFinds checks that the cross-check of m contradicts a claim on
+// values, x / 2, at the edge inputs, and none on dims, shape(x) / 2
+// (where says where they are, for the messages).
+func crossCheckFinds(t *testing.T, m *ir.Model, values, dims *ir.Layer, where string) {
+	t.Helper()
 	inf, err := ops.InferModel(m)
 	if err != nil {
 		t.Fatal(err)
@@ -41,10 +49,10 @@ func TestCrossCheck(t *testing.T) {
 	bad := func(a, b int64) bool { return b != 0 && a%b != 0 && (a < 0) != (b < 0) }
 	found := New(an, Options{}).CrossCheck([]*ir.Layer{values, dims}, bad, RunOptions{Floor: func(*ir.Layer, *ops.Divide) bool { return false }, ONNX: true})
 	if c := found[values]; c == nil || !bad(c.A, c.B) {
-		t.Errorf("x / 2: no contradiction found at the edge inputs (%+v)", c)
+		t.Errorf("x / 2%s: no contradiction found at the edge inputs (%+v)", where, c)
 	}
 	if c := found[dims]; c != nil {
-		t.Errorf("shape(x) / 2: a contradiction %+v, but dims are never negative", c)
+		t.Errorf("shape(x) / 2%s: a contradiction %+v, but dims are never negative", where, c)
 	}
 }
 
@@ -77,17 +85,5 @@ func TestCrossCheckInABody(t *testing.T) {
 		return div
 	}
 	values, dims := iterate("values", x), iterate("dims", shape)
-	inf, err := ops.InferModel(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	an := absint.Analyze(m, inf, absint.Options{})
-	bad := func(a, b int64) bool { return b != 0 && a%b != 0 && (a < 0) != (b < 0) }
-	found := New(an, Options{}).CrossCheck([]*ir.Layer{values, dims}, bad, RunOptions{Floor: func(*ir.Layer, *ops.Divide) bool { return false }, ONNX: true})
-	if c := found[values]; c == nil || !bad(c.A, c.B) {
-		t.Errorf("x / 2 in a body: no contradiction found at the edge inputs (%+v)", c)
-	}
-	if c := found[dims]; c != nil {
-		t.Errorf("shape(x) / 2 in a body: a contradiction %+v, but dims are never negative", c)
-	}
+	crossCheckFinds(t, m, values, dims, " in a body")
 }
