@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,9 +50,10 @@ func loopModel(nodes ...[]byte) *graph {
 }
 
 // TestFaultsInBodies: a zero divisor or a MIN / -1 that the model's
-// inputs can make at a Div or Mod inside an If or Loop body is a warning
-// with a counter-example at the model's inputs, on the layer that holds
-// the body (Finding.Inner the Div or Mod), as one of the outer graph is;
+// inputs can make at a Div or Mod inside an If, Loop or Scan
+// (TensorIterator) body is a warning with a counter-example at the
+// model's inputs, on the layer that holds the body (Finding.Inner the Div
+// or Mod), as one of the outer graph is;
 // a constant 0 divisor in a body stays an error; a divisor that cannot be
 // 0 (or -1) gets nothing. Where ONNX Runtime is installed, each
 // counter-example is replayed on the ONNX model: a zero divisor fails the
@@ -122,6 +124,29 @@ func TestFaultsInBodies(t *testing.T) {
 				x, y := f.CounterExample.Inputs["x"], f.CounterExample.Inputs["y"]
 				if x == nil || y == nil || ir.View[int64](x)[0] != math.MinInt64 || ir.View[int64](y)[0] != 1 {
 					t.Errorf("x = %v, y = %v, want MIN and 1", x, y)
+				}
+			},
+		},
+		{
+			// A Scan (a TensorIterator) of x's elements e: e / (e - 3) is
+			// a division by zero where an element of x is 3, never MIN / -1.
+			name: "scan e / (e - 3)",
+			g: new(graph).input("x", onnxwire.Int64, fixed(3)).i64("s0", []int64{}, 0).
+				nodeN("Scan", []string{"s0", "x"}, []string{"s", "ys"}, onnxwire.IntAttr("num_scan_inputs", 1),
+					onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+						bodyConst("three", 3),
+						onnxwire.Node("Sub", "d", []string{"e", "three"}, []string{"d"}),
+						onnxwire.Node("Div", "q", []string{"e", "d"}, []string{"q"}),
+						onnxwire.Node("Add", "s_out", []string{"s_in", "q"}, []string{"s_out"}),
+						onnxwire.Node("Identity", "y", []string{"q"}, []string{"y"}),
+					}, nil, [][]byte{onnxwire.ValueDims("s_in", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("e", onnxwire.Int64, []onnxwire.Dim{})},
+						[][]byte{onnxwire.Rankless("s_out", onnxwire.Int64), onnxwire.Rankless("y", onnxwire.Int64)}))).
+				output("s", onnxwire.Int64).output("ys", onnxwire.Int64),
+			holder: "TensorIterator", inner: "q",
+			want: []want{{ZeroDivisor, Warning}},
+			check: func(t *testing.T, f Finding) {
+				if x := f.CounterExample.Inputs["x"]; x == nil || !slices.Contains(ir.View[int64](x), 3) {
+					t.Errorf("x = %v, want a 3", x)
 				}
 			},
 		},
