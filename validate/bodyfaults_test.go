@@ -128,6 +128,28 @@ func TestFaultsInBodies(t *testing.T) {
 			},
 		},
 		{
+			// An If nested in the Loop's body, dividing x by i - 1: 0 at
+			// the second iteration (the nested If's inference, run with
+			// the iteration's values, fails there first), -1 at the first.
+			name: "loop > if x / (i - 1)",
+			g: loopModel(onnxwire.NodeAttrs("If", "branch", []string{"cond_in"}, []string{"r"},
+				onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+					bodyConst("one", 1),
+					onnxwire.Node("Sub", "d", []string{"i", "one"}, []string{"d"}),
+					onnxwire.Node("Div", "q", []string{"x", "d"}, []string{"q"}),
+				}, nil, nil, [][]byte{onnxwire.Rankless("q", onnxwire.Int64)})),
+				onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+					onnxwire.Node("Identity", "same", []string{"x"}, []string{"same"}),
+				}, nil, nil, [][]byte{onnxwire.Rankless("same", onnxwire.Int64)})))),
+			holder: "Loop", inner: "q",
+			want: []want{{ZeroDivisor, Warning}, {Overflow, Warning}},
+			check: func(t *testing.T, f Finding) {
+				if p, _ := f.Evidence.Get("divide").(string); !strings.Contains(p, "body > layer \"branch\"") {
+					t.Errorf("path %q", p)
+				}
+			},
+		},
+		{
 			// A Scan (a TensorIterator) of x's elements e: e / (e - 3) is
 			// a division by zero where an element of x is 3, never MIN / -1.
 			name: "scan e / (e - 3)",

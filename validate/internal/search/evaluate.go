@@ -106,6 +106,12 @@ func bodyLayer(o RunOptions) func(l *ir.Layer, op ops.Op, in []*ir.Tensor) (ops.
 				infos = infosOf(in)
 			}
 			outs, err := op.Infer(infos)
+			if err != nil && holdsBodies(op) && o.watch != nil && faults(err) {
+				// A nested If or Loop whose inference, folding the values
+				// it is given, fails at a fault: its shapes alone, as
+				// evaluate does for the outermost one.
+				outs, err = op.Infer(withoutValues(infos))
+			}
 			if err == nil {
 				err = onnxRefuses(op, infos, outs)
 			}
@@ -126,6 +132,11 @@ func (o RunOptions) rounded(l *ir.Layer, d *ops.Divide) ops.Op {
 	copied := *d
 	copied.PythonDiv = o.Floor(l, d)
 	return &copied
+}
+
+// faults tells the errors of a Divide or Mod by zero and of MIN / -1.
+func faults(err error) bool {
+	return errors.Is(err, ops.ErrDivideByZero) || errors.Is(err, ops.ErrOverflow)
 }
 
 // withoutValues are infos with their types and shapes, not their values.
@@ -256,7 +267,7 @@ func (s *Searcher) evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions, from 
 			infer = ops.Op.Infer
 		}
 		outs, err := infer(op, in)
-		if err != nil && bodies && o.watch != nil && (errors.Is(err, ops.ErrDivideByZero) || errors.Is(err, ops.ErrOverflow)) {
+		if err != nil && bodies && o.watch != nil && faults(err) {
 			// The inference of a body folds the values it is given, and
 			// fails at a Divide or Mod by zero (or MIN / -1) before the
 			// body runs: the shapes alone, so that the run below reads
