@@ -7,6 +7,7 @@ import (
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/shapeinfer"
 	"github.com/irdiv/irdiv/validate/internal/absint"
 )
 
@@ -136,6 +137,14 @@ func (v *validator) bodies(l *ir.Layer) {
 						fmt.Sprintf("the %s of %s %s in %s", bodyTag(e.Node), inner.Type, inner, b.where)})
 				}
 			}
+			if _, walked := v.an.Values[ir.Output{Layer: inner}]; walked {
+				switch o := v.an.Ops[inner].(type) {
+				case *ops.Mod:
+					v.bodyRemainder(l, inner, o.Broadcast, b.path+" > "+inner.String(), b.where)
+				case *ops.FloorMod:
+					v.bodyRemainder(l, inner, o.Broadcast, b.path+" > "+inner.String(), b.where)
+				}
+			}
 			if !isIntegerDivide(inner) {
 				continue
 			}
@@ -149,7 +158,7 @@ func (v *validator) bodies(l *ir.Layer) {
 			if why, ok := v.bodyAgrees(b.m, inner); ok {
 				v.r.Coverage.Proven++
 				v.r.add(Note, FloorTruncAgree, l, Evidence{{"reason", why}, {"divide", path}},
-					"the integer Divide %s inside %s floors where ONNX truncates, but they agree there for every value the body may receive: %s (the body's inputs taken as any value of their types and any shape, so that what the outer graph passes, at every iteration, is covered; zero divisors and MIN / -1 inside bodies are not searched)", inner, b.where, why)
+					"the integer Divide %s inside %s floors where ONNX truncates, but they agree there for every value the body may receive: %s (the body's inputs taken as any value of their types and any shape, so that what the outer graph passes, at every iteration, is covered; zero divisors and MIN / -1 are not searched in a body examined on its own)", inner, b.where, why)
 				v.r.Findings[len(v.r.Findings)-1].Inner = inner
 				continue
 			}
@@ -164,18 +173,8 @@ func (v *validator) bodies(l *ir.Layer) {
 // divide examines one of the outer graph; its findings are l's, naming
 // the Divide (Finding.Inner, and the path to it as evidence).
 func (v *validator) bodyDivide(l, inner *ir.Layer, d *ops.Divide, path, where string) {
-	v.infos[inner], v.sources[inner] = v.an.Infos[inner], v.an.Sources[inner]
-	first := len(v.r.Findings)
-	v.divide(inner, d)
 	worst, proven := Note, false
-	for i := first; i < len(v.r.Findings); i++ {
-		f := &v.r.Findings[i]
-		if f.Layer != inner {
-			continue
-		}
-		f.Layer, f.Inner = l, inner
-		f.Evidence = f.Evidence.With(Fact{"divide", path})
-		f.Message = fmt.Sprintf("the integer Divide %s inside %s: %s", inner, where, f.Message)
+	for _, f := range v.inBody(l, inner, path, "the integer Divide "+inner.String()+" inside "+where, func() { v.divide(inner, d) }) {
 		worst = max(worst, f.Severity)
 		proven = proven || f.Code == FloorTruncAgree
 	}
@@ -189,6 +188,35 @@ func (v *validator) bodyDivide(l, inner *ir.Layer, d *ops.Divide, path, where st
 	default:
 		v.r.Coverage.Clean++
 	}
+}
+
+// bodyRemainder examines a Mod or FloorMod inside a body of l (at any
+// depth), as remainder examines one of the outer graph: a zero divisor,
+// certain or reachable from the model's inputs.
+func (v *validator) bodyRemainder(l, inner *ir.Layer, bc shapeinfer.Broadcast, path, where string) {
+	v.inBody(l, inner, path, fmt.Sprintf("the %s %s inside %s", inner.Type, inner, where), func() { v.remainder(inner, bc) })
+}
+
+// inBody runs check, which examines inner, a layer inside a body of l,
+// and makes the findings it adds about inner l's: Finding.Inner names
+// inner, the evidence "divide" the path to it, and the message starts
+// with what. It returns those findings.
+func (v *validator) inBody(l, inner *ir.Layer, path, what string, check func()) []Finding {
+	v.infos[inner], v.sources[inner] = v.an.Infos[inner], v.an.Sources[inner]
+	first := len(v.r.Findings)
+	check()
+	var out []Finding
+	for i := first; i < len(v.r.Findings); i++ {
+		f := &v.r.Findings[i]
+		if f.Layer != inner {
+			continue
+		}
+		f.Layer, f.Inner = l, inner
+		f.Evidence = f.Evidence.With(Fact{"divide", path})
+		f.Message = fmt.Sprintf("%s: %s", what, f.Message)
+		out = append(out, *f)
+	}
+	return out
 }
 
 // keptBecause says why the ONNX import kept l, a Scan, opaque rather than

@@ -546,11 +546,10 @@ func (v *validator) remainder(l *ir.Layer, bc shapeinfer.Broadcast) {
 // hardware gives; the message names the empty inputs, for a user who
 // never feeds them to judge.
 func (v *validator) reachableZero(l *ir.Layer, code Code, op string, pairs []absint.Pair, e Evidence) {
-	// A divisor computed from input dims alone is 0 only where an input
-	// is empty; a large model has many (swin_t's every window Divide),
-	// and searching them all made validate of torchvision's exports four
-	// times slower: only divisors that read an input's elements are
-	// searched.
+	// A divisor computed from dims alone is 0 only where an input is
+	// empty; a large model has many (swin_t's every window Divide), and
+	// searching them all made validate of torchvision's exports four
+	// times slower: only divisors that read elements are searched.
 	if !slices.ContainsFunc(pairs, func(p absint.Pair) bool { return v.declared.Range(p.B).Contains(0) && v.readsElements(p.B) }) {
 		return
 	}
@@ -822,7 +821,17 @@ func (v *validator) remainderForm(l *ir.Layer) bool {
 	return len(modSrc) == 2 && modSrc[0] == a && modSrc[1] == b
 }
 
-// readsElements reports whether e depends on an element of a model input.
+// readsElements reports whether e depends on the elements of an input,
+// or of a body's Parameter (a Loop's current iteration or carried value,
+// a part a TensorIterator slices), not on dims alone. (Values irdiv does
+// not follow are left out too: large models hold many, each a search.)
 func (v *validator) readsElements(e sym.Expr) bool {
-	return slices.ContainsFunc(v.an.B.Syms(e), func(s sym.Sym) bool { return v.an.OriginOf(s).Kind == absint.InputElem })
+	return slices.ContainsFunc(v.an.B.Syms(e), func(s sym.Sym) bool {
+		o := v.an.OriginOf(s)
+		if o.Kind == absint.InputElem {
+			return true
+		}
+		_, inBody := v.an.Holders[o.Layer]
+		return o.Kind == absint.Derived && o.Layer != nil && o.Layer.Type == "Parameter" && inBody
+	})
 }

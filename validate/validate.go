@@ -172,6 +172,7 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 		}
 	}
 	v.crossCheck()
+	v.interpolates()
 	if spentAt != nil {
 		o := v.search.Options()
 		v.r.add(Note, AnalysisBudget, spentAt, Evidence{{"search_steps", o.Steps}, {"search_layers", o.RunLayers}},

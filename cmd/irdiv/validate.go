@@ -25,8 +25,10 @@ Divide the values that can reach it (expressions over the model's input
 dims and values, through the shape and element-wise ops around it),
 floor versus truncation in models from ONNX (with a counter-example at
 the model's inputs, confirmed by evaluating the model, or a proof that
-holds for every input shape), zero divisors, MIN / -1, structure, and
-what OpenVINO's CPU plugin computes differently.
+holds for every input shape), zero divisors and MIN / -1 (inside If,
+Loop and TensorIterator bodies too), structure, what OpenVINO's CPU
+plugin computes differently, and an ONNX Resize with antialias=1, which
+OpenVINO's import computes without antialiasing.
 
 An ONNX model is imported as OpenVINO's ONNX frontend imports it (every
 Div a flooring Divide), so the report says what OpenVINO does to it. An

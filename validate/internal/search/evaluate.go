@@ -88,15 +88,17 @@ func holdsBodies(op ops.Op) bool {
 func bodyLayer(o RunOptions) func(l *ir.Layer, op ops.Op, in []*ir.Tensor) (ops.Op, error) {
 	return func(l *ir.Layer, op ops.Op, in []*ir.Tensor) (ops.Op, error) {
 		var infos []ops.ValueInfo
-		if d, ok := op.(*ops.Divide); ok {
-			if w := o.watch[l]; w != nil && !w.found && len(in) == 2 && in[0] != nil && in[1] != nil {
-				infos = infosOf(in)
-				if outs, err := d.Infer(infos); err == nil && len(outs) == 1 {
-					if dims, ok := outs[0].Shape.ToStatic(); ok {
-						w.index, w.x, w.y, w.found = firstBad(in[0], in[1], dims, w.bad)
-					}
+		// A watched layer is a Divide, a Mod or a FloorMod: its operands
+		// are read before it runs (a zero divisor fails it).
+		if w := o.watch[l]; w != nil && !w.found && len(in) == 2 && in[0] != nil && in[1] != nil {
+			infos = infosOf(in)
+			if outs, err := op.Infer(infos); err == nil && len(outs) == 1 {
+				if dims, ok := outs[0].Shape.ToStatic(); ok {
+					w.index, w.x, w.y, w.found = firstBad(in[0], in[1], dims, w.bad)
 				}
 			}
+		}
+		if d, ok := op.(*ops.Divide); ok {
 			op = o.rounded(l, d)
 		}
 		if o.ONNX {
@@ -104,6 +106,12 @@ func bodyLayer(o RunOptions) func(l *ir.Layer, op ops.Op, in []*ir.Tensor) (ops.
 				infos = infosOf(in)
 			}
 			outs, err := op.Infer(infos)
+			if err != nil && holdsBodies(op) && o.watch != nil && faults(err) {
+				// A nested If or Loop whose inference, folding the values
+				// it is given, fails at a fault: its shapes alone, as
+				// evaluate does for the outermost one.
+				outs, err = op.Infer(withoutValues(infos))
+			}
 			if err == nil {
 				err = onnxRefuses(op, infos, outs)
 			}
@@ -124,6 +132,20 @@ func (o RunOptions) rounded(l *ir.Layer, d *ops.Divide) ops.Op {
 	copied := *d
 	copied.PythonDiv = o.Floor(l, d)
 	return &copied
+}
+
+// faults tells the errors of a Divide or Mod by zero and of MIN / -1.
+func faults(err error) bool {
+	return errors.Is(err, ops.ErrDivideByZero) || errors.Is(err, ops.ErrOverflow)
+}
+
+// withoutValues are infos with their types and shapes, not their values.
+func withoutValues(infos []ops.ValueInfo) []ops.ValueInfo {
+	out := slices.Clone(infos)
+	for i := range out {
+		out[i].Value = nil
+	}
+	return out
 }
 
 // infosOf are the infos of tensors.
@@ -245,6 +267,13 @@ func (s *Searcher) evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions, from 
 			infer = ops.Op.Infer
 		}
 		outs, err := infer(op, in)
+		if err != nil && bodies && o.watch != nil && faults(err) {
+			// The inference of a body folds the values it is given, and
+			// fails at a Divide or Mod by zero (or MIN / -1) before the
+			// body runs: the shapes alone, so that the run below reads
+			// the watched layer's operands as it fails.
+			outs, err = op.Infer(withoutValues(in))
+		}
 		if err == nil {
 			err = beyondMaxDim(outs)
 		}
