@@ -210,6 +210,29 @@ var bodyModels = []struct {
 		want: map[string]Code{"dead_div": FloorTruncAgree, "dead_else": FloorTruncAgree},
 	},
 	{
+		// A Loop of clip(y[-1] - y[2], 0, 3) iterations, y: i64[3]: 0 at
+		// the declared shape, where y[-1] is y[2], not at others (y of 6
+		// elements runs it); its c / -3 was taken never to run at any
+		// shape (seed 36473 of the differential, 36000-38999).
+		name: "never-runs-at-the-declared-shape-only",
+		g: new(graph).input("x", onnxwire.Int64).input("y", onnxwire.Int64, fixed(3)).
+			i64("zero", []int64{}, 0).i64("two", []int64{}, 2).i64("three", []int64{}, 3).i64("last", []int64{}, -1).
+			node("Gather", []string{"y", "last"}, "ylast", onnxwire.IntAttr("axis", 0)).node("Gather", []string{"y", "two"}, "y2", onnxwire.IntAttr("axis", 0)).
+			node("Sub", []string{"ylast", "y2"}, "gap").node("Clip", []string{"gap", "zero", "three"}, "trip").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"trip", "go", "x"}, []string{"c"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.NodeAttrs("Constant", "minus3", nil, []string{"minus3"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(-3)))),
+					onnxwire.Node("Div", "maybe_dead", []string{"c_in", "minus3"}, []string{"maybe_dead"}),
+					onnxwire.Node("Identity", "c_out", []string{"maybe_dead"}, []string{"c_out"}),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_out", onnxwire.Int64)}))).
+			output("c", onnxwire.Int64),
+		want: map[string]Code{"maybe_dead": FloorTruncPossible},
+	},
+	{
 		// As loop-last-value, but the body goes on only while c > 0: the
 		// Loop stops after one iteration, at c = -1, which c / 2 floors.
 		name: "loop-stops-early",

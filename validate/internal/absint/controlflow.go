@@ -51,7 +51,11 @@ func ifValues(a *Analysis, c *call) []*Value {
 			}
 		}
 		var res []*Value
-		a.walkingDead(a.deadBranch(pick, k == 0), func() { res = a.walkBody(c.l, b, params) })
+		dead := ""
+		if !cond.DeclaredLayout && !cond.DeclaredDims {
+			dead = a.deadBranch(pick, k == 0)
+		}
+		a.walkingDead(dead, func() { res = a.walkBody(c.l, b, params) })
 		outs := make([]*Value, len(b.Outputs))
 		for i, r := range b.Outputs {
 			if r < len(res) {
@@ -222,7 +226,7 @@ func loopValues(a *Analysis, c *call) []*Value {
 	everyIteration := sym.R(0, math.MaxInt64)
 	iterations := bounds{everyIteration, everyIteration}
 	if c.ins[0].Int {
-		trip := a.boundsOf(a.All(c.ins[0]))
+		trip := a.valueBounds(c.ins[0])
 		for _, r := range []struct{ trip, iterations *sym.Range }{{&trip.declared, &iterations.declared}, {&trip.any, &iterations.any}} {
 			if r.trip.Lo.AtLeast(0) && r.trip.Hi.IsFinite() && r.trip.Hi.AtLeast(1) {
 				*r.iterations = sym.R(0, r.trip.Hi.V-1)
@@ -230,7 +234,7 @@ func loopValues(a *Analysis, c *call) []*Value {
 		}
 	}
 	dead := ""
-	if c.ins[0].Int && a.boundsOf(a.All(c.ins[0])).any == sym.R(0, 0) {
+	if c.ins[0].Int && a.valueBounds(c.ins[0]).any == sym.R(0, 0) {
 		dead = "the Loop's trip count is 0" + a.whereItRuns(a.All(c.ins[0]))
 	}
 	var out []*Value
@@ -306,7 +310,7 @@ func (a *Analysis) initialRanges(c *call, b ops.Body) (ranges []bounds, known []
 	known = make([]bool, len(b.Feeds))
 	for p, ext := range b.Feeds {
 		if b.Carried[p] && ext >= 0 && ext < len(c.ins) && c.ins[ext].Int {
-			ranges[p], known[p] = a.boundsOf(a.All(c.ins[ext])), true
+			ranges[p], known[p] = a.valueBounds(c.ins[ext]), true
 		}
 	}
 	return ranges, known
@@ -367,7 +371,7 @@ func (a *Analysis) iterate(c *call, b ops.Body, given func(p, ext int) *Value) (
 				stable, known[p] = false, false
 				continue
 			}
-			got := a.boundsOf(a.All(res[r]))
+			got := a.valueBounds(res[r])
 			if !got.within(ranges[p]) {
 				stable, ranges[p] = false, hullBounds(ranges[p], got)
 			}
@@ -384,7 +388,7 @@ func (a *Analysis) iterate(c *call, b ops.Body, given func(p, ext int) *Value) (
 // caller's to check.)
 func (a *Analysis) iterationsExactly(c *call, n int64) bool {
 	exactly := sym.R(n, n)
-	if trip := a.boundsOf(a.All(c.ins[0])); trip.declared != exactly || trip.any != exactly {
+	if trip := a.valueBounds(c.ins[0]); trip.declared != exactly || trip.any != exactly {
 		return false
 	}
 	return len(c.ins) < 2 || c.ins[1] == nil || a.provablyTrue(c.ins[1])
@@ -393,7 +397,20 @@ func (a *Analysis) iterationsExactly(c *call, n int64) bool {
 // provablyTrue reports whether every element of v is 1 (true) at every
 // input.
 func (a *Analysis) provablyTrue(v *Value) bool {
-	return v.Int && a.boundsOf(a.All(v)).any == sym.R(1, 1)
+	return v.Int && a.valueBounds(v).any == sym.R(1, 1)
+}
+
+// valueBounds are the bounds of v's elements. Elements laid out as at
+// the declared shapes only (y[2] - y[-1] is 0 while y has 3 elements)
+// bound nothing at other shapes: there, any value of the type (seed
+// 36473 of the differential: a Loop of clip(y[-1] - y[2], 0, 3)
+// iterations was taken never to run at any shape).
+func (a *Analysis) valueBounds(v *Value) bounds {
+	b := a.boundsOf(a.All(v))
+	if v.DeclaredLayout || v.DeclaredDims {
+		b.any = typeRange(v.Type)
+	}
+	return b
 }
 
 // unroll walks a Loop's body once for each of its first n iterations,
@@ -422,7 +439,7 @@ func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known [
 			if !known[p] {
 				continue
 			}
-			ranges[p] = hullBounds(ranges[p], a.boundsOf(a.All(current[p])))
+			ranges[p] = hullBounds(ranges[p], a.valueBounds(current[p]))
 			if r < 0 || r >= len(res) || res[r] == nil || !res[r].Int {
 				known[p] = false
 				continue
@@ -450,7 +467,7 @@ func (a *Analysis) loopOutputs(c *call, b ops.Body, res []*Value, ranges []bound
 		if !v.Int || r >= len(res) || res[r] == nil || !res[r].Int {
 			continue
 		}
-		got := a.boundsOf(a.All(res[r]))
+		got := a.valueBounds(res[r])
 		if !b.Concat[i] && !b.AtLeastOnce {
 			p := slices.Index(b.Back, r)
 			if p < 0 || !known[p] {

@@ -28,7 +28,7 @@ func tensorIteratorValues(a *Analysis, c *call) []*Value {
 		if !in.Int {
 			return nil // any value of its type
 		}
-		part := a.loopValue(b, p, a.boundsOf(a.All(in)), "a part of a sliced input")
+		part := a.loopValue(b, p, a.valueBounds(in), "a part of a sliced input")
 		// A range of elements laid out at the declared shapes holds
 		// there only, and so does the part's.
 		part.DeclaredLayout = in.DeclaredLayout
