@@ -688,14 +688,20 @@ var pillowFilters = map[string]pillowFilter{
 	"bicubic_pillow": {func(x, a float64) float64 {
 		x = math.Abs(x)
 		if x < 1 {
-			return ((a+2)*x-(a+3))*x*x + 1
+			return float64(float64(float64((a+2)*x)-(a+3))*x*x) + 1
 		}
 		if x < 2 {
-			return (((x-5)*x+8)*x - 4) * a
+			return float64(float64(float64(float64((x-5)*x)+8)*x)-4) * a
 		}
 		return 0
 	}, 2},
 }
+
+// The pillow modes round each product before it is added, as Pillow's C
+// compiled without fused multiply-adds does: Go fuses x*y + z on arm64
+// (and wherever GOAMD64 allows it) unless a conversion rounds the
+// product, which is why each one here is converted (Pillow's bilinear
+// outputs were an ulp off under arm64).
 
 // pillowCoeffs is interpolate_pil's precompute_coeffs for one axis
 // resized from inLen to outLen over the whole input: for each output
@@ -704,12 +710,12 @@ var pillowFilters = map[string]pillowFilter{
 func pillowCoeffs(inLen, outLen int, f pillowFilter, a float64) (bounds []int, kk []float64, ksize int) {
 	scale := float64(float32(inLen)) / float64(outLen)
 	filterscale := max(scale, 1)
-	support := f.support * filterscale
+	support := float64(f.support * filterscale)
 	ksize = int(math.Ceil(support))*2 + 1
 	kk = make([]float64, outLen*ksize)
 	bounds = make([]int, outLen*2)
 	for xx := range outLen {
-		centre := (float64(xx) + 0.5) * scale
+		centre := float64((float64(xx) + 0.5) * scale)
 		ss := 1 / filterscale
 		xmin := max(int(centre-support+0.5), 0)
 		xmax := min(int(centre+support+0.5), inLen) - xmin
@@ -808,7 +814,7 @@ func (i *Interpolate) evaluatePillow(src, dst *ir.Tensor, axes []int64) error {
 					k := kkH[x*ksizeH:]
 					ss := 0.0
 					for j := range n {
-						ss += in[(y+first)*wIn+j+xmin] * k[j]
+						ss += float64(in[(y+first)*wIn+j+xmin] * k[j])
 					}
 					temp[y*wOut+x] = store(ss)
 				}
@@ -823,7 +829,7 @@ func (i *Interpolate) evaluatePillow(src, dst *ir.Tensor, axes []int64) error {
 				for x := range wOut {
 					ss := 0.0
 					for j := range n {
-						ss += rows[(j+ymin)*rowLen+x] * k[j]
+						ss += float64(rows[(j+ymin)*rowLen+x] * k[j])
 					}
 					res[y*wOut+x] = store(ss)
 				}
