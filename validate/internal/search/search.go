@@ -68,8 +68,10 @@ type Searcher struct {
 	// operands were bad and every output the same both ways.
 	masked *Witness
 	// batch is the size of a first input dim the search leaves free (1
-	// unless a search sets another).
-	batch int64
+	// unless a search sets another); failedRuns counts the confirmations
+	// the model did not run for.
+	batch      int64
+	failedRuns int
 	// edgeRuns are the evaluations of the edge inputs that end every
 	// search, kept for the model's other searches (edgeEvaluation).
 	edgeRuns map[edgeRunKey]*Run
@@ -344,12 +346,18 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 		}
 	}
 	// The dims an assignment leaves free get their defaults, a batch of
-	// 1 first; then, where that gives other shapes, a batch of
-	// retriedBatch: a model may run only where a batch exceeds a dim it
-	// indexes (Gather(y, W) of y: [S, L] needs S > W, seed 1024).
+	// 1 first; then, where the model did not run at some assignment and
+	// that gives other shapes, a batch of retriedBatch: a model may run
+	// only where a batch exceeds a dim it indexes (Gather(y, W) of y:
+	// [S, L] needs S > W, seed 1024). (Retried always, it cost a third
+	// more of validate's time on testdata/pytorch.)
 	assignments := append(good, mixed...)[:min(len(good)+len(mixed), maxRuns)]
 	built := make([]map[*ir.Layer]*ir.Tensor, len(assignments))
+	failedBefore := s.failedRuns
 	for pass, batch := range []int64{1, retriedBatch} {
+		if pass > 0 && s.failedRuns == failedBefore {
+			break // the model ran at every assignment: no batch helps
+		}
 		s.batch = batch
 		for i, g := range assignments {
 			if s.runLayers < 2*len(s.an.Order) {
@@ -591,6 +599,9 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, eval fu
 		watch := &watched{bad: o.Bad}
 		refOpts.watch = map[*ir.Layer]*watched{l: watch}
 		ref = s.Evaluate(inputs, refOpts)
+		if ref.Err != nil && !o.AtDivide {
+			s.failedRuns++
+		}
 		if !watch.found || ref.Err != nil && !o.AtDivide {
 			// (With AtDivide, the Divide's fault fails the model.)
 			return nil, false
@@ -603,6 +614,7 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, eval fu
 		}
 		ref = eval(refOpts)
 		if ref.Err != nil {
+			s.failedRuns++
 			return nil, false
 		}
 		src := s.an.Sources[l]
@@ -632,6 +644,7 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, eval fu
 	}
 	refOpts.watch = nil
 	if !s.runs(eval, refOpts) {
+		s.failedRuns++
 		return nil, false
 	}
 	testOpts := o.Test
