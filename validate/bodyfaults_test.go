@@ -2,8 +2,6 @@ package validate
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -218,37 +216,8 @@ func TestFaultsInBodies(t *testing.T) {
 				if f.Layer.Type != tc.holder || f.Inner == nil || f.Inner.Name != tc.inner || f.Evidence.Get("divide") == nil {
 					t.Errorf("on %s, inner %v, path %v: want on the %s, naming %s", f.Layer, f.Inner, f.Evidence.Get("divide"), tc.holder, tc.inner)
 				}
-				if w.severity == Error {
-					if f.CounterExample != nil {
-						t.Errorf("a certain fault with a counter-example")
-					}
-					continue
-				}
-				if f.CounterExample == nil || f.Evidence.Get("inputs") == nil || f.Evidence.Get("index") == nil {
-					t.Fatalf("no counter-example: %+v", f.Evidence)
-				}
-				if tc.check != nil {
-					tc.check(t, f)
-				}
-				if ortErr != nil {
-					continue
-				}
-				path := filepath.Join(t.TempDir(), "m.onnx")
-				if err := os.WriteFile(path, onnxwire.Model(13, onnxwire.Graph("g", tc.g.nodes, tc.g.inits, tc.g.inputs, tc.g.outputs)), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				// node, not this process, runs ONNX Runtime: MIN / -1
-				// kills node alone.
 				ort := map[Code]string{ZeroDivisor: "Integer division by zero", ModZeroDivisor: "Integer modulo by zero", Overflow: "floating point exception"}[f.Code]
-				res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: []map[string]*ir.Tensor{f.CounterExample.Inputs}}})
-				switch {
-				case err != nil:
-					if !strings.Contains(err.Error(), ort) {
-						t.Errorf("ONNX Runtime at the counter-example: %v, want %q", err, ort)
-					}
-				case res[0][0].Err == nil || !strings.Contains(res[0][0].Err.Error(), ort):
-					t.Errorf("ONNX Runtime at the counter-example: %v %v, want %q", res[0][0].Outputs, res[0][0].Err, ort)
-				}
+				checkFault(t, f, tc.g, tc.check, runner, ortErr, ort)
 			}
 		})
 	}

@@ -10,19 +10,30 @@ import (
 // fractional digits of pi), apart from the stream of the other steps.
 const controlStream = 0x243f6a8885a308d3
 
+// ownStream makes g draw from a stream of its own, seeded by seed and
+// stream, in one model in n (ok; g unchanged in the others): restore
+// gives g its main stream back.
+func (g *gen) ownStream(seed, stream uint64, n int) (restore func(), ok bool) {
+	r := rand.New(rand.NewPCG(seed, stream))
+	if r.IntN(n) != 0 {
+		return nil, false
+	}
+	main := g.r
+	g.r = r
+	return func() { g.r = main }, true
+}
+
 // controlFlow puts integer Divs inside the bodies of an If or a Loop (an
 // If inside a Loop's body now and then), in about one model in four,
 // after every other step: its choices come from a stream of their own,
 // so that the other models stay what they were before bodies came, with
 // the verdicts learnt of them.
 func (g *gen) controlFlow(seed uint64) {
-	r := rand.New(rand.NewPCG(seed, controlStream))
-	if r.IntN(4) != 0 {
+	restore, ok := g.ownStream(seed, controlStream, 4)
+	if !ok {
 		return
 	}
-	main := g.r
-	g.r = r
-	defer func() { g.r = main }()
+	defer restore()
 	var out *val
 	if g.chance(0.5) {
 		out = g.ifOp(nil)
@@ -261,13 +272,11 @@ const scanStream = 0xb7e151628aed2a6a
 // every other step: its choices come from a stream of its own, so that
 // the other models stay what they were before Scans came.
 func (g *gen) scanFlow(seed uint64) {
-	r := rand.New(rand.NewPCG(seed, scanStream))
-	if r.IntN(25) != 0 {
+	restore, ok := g.ownStream(seed, scanStream, 25)
+	if !ok {
 		return
 	}
-	main := g.r
-	g.r = r
-	defer func() { g.r = main }()
+	defer restore()
 	out := g.scanOp()
 	if out.t.IsInteger() && g.chance(0.3) {
 		// What the body computed, divided again outside it.
