@@ -298,6 +298,41 @@ var bodyModels = []struct {
 		// after the Scan too.
 		want: map[string]Code{"dim_half": FloorTruncAgree, "after": FloorTruncAgree},
 	},
+	{
+		// A Scan over x[:0], empty at every shape: its body never runs
+		// (OpenVINO runs no iteration, ONNX Runtime 1.30 fails the model),
+		// so its e / -3 divides nothing (seed 29 of the differential).
+		name: "scan-of-nothing",
+		g: new(graph).input("x", onnxwire.Int64, param("N")).i64("s0", []int64{}, 0).
+			i64("zero", []int64{1}, 0).node("Slice", []string{"x", "zero", "zero"}, "none").
+			nodeN("Scan", []string{"s0", "none"}, []string{"s"}, onnxwire.IntAttr("num_scan_inputs", 1), scanThirds()).
+			output("s", onnxwire.Int64),
+		want: map[string]Code{"elem_third": FloorTruncAgree},
+	},
+	{
+		// As scan-of-nothing, but over x: i64[0], empty at the declared
+		// shape only: x of one element 1 (a reshape) runs the body, and
+		// 1 / -3. Its elements were tracked as none, so that x / -3 was
+		// "proven": A = 0 (x_third); the body's is a warning only, as
+		// irdiv does not tell a body that never runs at the declared
+		// shapes from one that runs.
+		name: "nothing-at-the-declared-shape-only",
+		g: new(graph).input("x", onnxwire.Int64, fixed(0)).i64("s0", []int64{}, 0).i64("minus3", []int64{}, -3).
+			nodeN("Scan", []string{"s0", "x"}, []string{"s"}, onnxwire.IntAttr("num_scan_inputs", 1), scanThirds()).
+			node("Div", []string{"x", "minus3"}, "x_third").
+			output("s", onnxwire.Int64).output("x_third", onnxwire.Int64),
+		want: map[string]Code{"elem_third": FloorTruncPossible, "x_third": FloorTruncReshape},
+	},
+}
+
+// scanThirds is a Scan body adding e / -3 of each element e.
+func scanThirds() []byte {
+	return onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+		onnxwire.NodeAttrs("Constant", "minus3", nil, []string{"minus3"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(-3)))),
+		onnxwire.Node("Div", "elem_third", []string{"e", "minus3"}, []string{"elem_third"}),
+		onnxwire.Node("Add", "s_out", []string{"s_in", "elem_third"}, []string{"s_out"}),
+	}, nil, [][]byte{onnxwire.ValueDims("s_in", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("e", onnxwire.Int64, []onnxwire.Dim{})},
+		[][]byte{onnxwire.Rankless("s_out", onnxwire.Int64)}))
 }
 
 // TestDivideInABodyGetsOuterValues: the Divs of If, Loop and Scan bodies are

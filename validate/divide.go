@@ -101,6 +101,12 @@ func emptyAtEveryShape(v *absint.Value) bool {
 	return false
 }
 
+// emptyUnder reports whether a value has a dim that is 0 wherever p's
+// ranges hold.
+func emptyUnder(p *sym.Prover, v *absint.Value) bool {
+	return v != nil && slices.ContainsFunc(v.Dims, func(d sym.Expr) bool { return p.Range(d) == sym.R(0, 0) })
+}
+
 // operandText shows an operand of l: its value, or the range of its
 // elements, at the declared shapes.
 func (v *validator) operandText(l *ir.Layer, i int, pairs []absint.Pair) string {
@@ -190,6 +196,11 @@ func boundText(b sym.Bound) string {
 func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs []absint.Pair) (bool, string) {
 	if an == v.an && v.remainderForm(l) {
 		return true, "every division is exact: the dividend is a - a % b (Mod, the remainder of truncation), a multiple of b"
+	}
+	if p == v.declared && emptyUnder(p, an.Values[ir.Output{Layer: l}]) {
+		// x: i64[0] / -3 divides nothing at its declared shape, and
+		// anything at others: agreement there, a question for any shape.
+		return true, "the output is empty at the declared input shapes: nothing is divided there"
 	}
 	nonNegative, exactDivision := true, true
 	for _, pr := range pairs {

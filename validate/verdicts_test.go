@@ -165,3 +165,25 @@ func TestONNXPairing(t *testing.T) {
 		}
 	})
 }
+
+// TestEmptyAtTheDeclaredShapes: x: i64[0] / -3 divides nothing at its
+// declared shape, and 1 / -3 where a reshape gives x an element: a
+// warning whose counter-example has that element (its elements were
+// tracked as none, and the proof read A = 0; the search kept the
+// declared 0 and found nothing).
+func TestEmptyAtTheDeclaredShapes(t *testing.T) {
+	m := new(graph).input("x", onnxwire.Int64, fixed(0)).i64("minus3", []int64{}, -3).
+		node("Div", []string{"x", "minus3"}, "x_third").output("x_third", onnxwire.Int64).imported(t)
+	var got []string
+	for _, f := range Model(m, "m.onnx", Options{}).Findings {
+		if strings.HasPrefix(string(f.Code), "divide/") {
+			got = append(got, string(f.Code)+": "+f.Message)
+			if f.Code != FloorTruncReshape || !strings.Contains(f.Message, "nothing is divided there") || !strings.HasSuffix(f.Message, "with other input shapes: 1 / -3: ONNX gives 0, this IR gives -1") {
+				t.Errorf("%s: %s", f.Code, f.Message)
+			}
+		}
+	}
+	if len(got) != 1 {
+		t.Errorf("want one divide/ finding, got %q", got)
+	}
+}

@@ -504,7 +504,10 @@ func (a *Analysis) input(l *ir.Layer, info ops.ValueInfo) *Value {
 	r := typeRange(info.Type)
 	dims, static := info.Shape.ToStatic()
 	n, err := ir.NumElements(dims)
-	if static && err == nil && n <= MaxElems {
+	// A tensor empty at the declared shapes gets the summary symbol: it
+	// holds elements at other shapes (x: i64[0] reshaped to [2]), of any
+	// value, where tracking its none would make them nothing (A = 0).
+	if static && err == nil && n > 0 && n <= MaxElems {
 		for i := range int(n) {
 			declared, anyShape := a.narrowed(in, false, i, r, r)
 			s := a.newSym(fmt.Sprintf("%s[%d]", l.Name, i), false, declared, anyShape, Origin{Kind: InputElem, Input: in, Index: i})

@@ -1,6 +1,9 @@
 package absint
 
-import "github.com/irdiv/irdiv/ops"
+import (
+	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/validate/internal/sym"
+)
 
 // The rule of TensorIterator (ops' tensoriterator.go), a Loop's (in
 // controlflow.go) but for what it feeds its body: its body stands for
@@ -20,6 +23,14 @@ func tensorIteratorValues(a *Analysis, c *call) []*Value {
 		return nil
 	}
 	b := bodies[0]
+	var out []*Value
+	a.walkingDead(a.slicedAxisEmpty(c, b), func() { out = a.tensorIteratorBody(c, b) })
+	return out
+}
+
+// tensorIteratorBody walks a TensorIterator's body as
+// tensorIteratorValues says and returns its outputs.
+func (a *Analysis) tensorIteratorBody(c *call, b ops.Body) []*Value {
 	res, ranges, known, _ := a.iterate(c, b, func(p, ext int) *Value {
 		in := c.ins[ext]
 		if !b.Sliced[p] {
@@ -43,6 +54,33 @@ func tensorIteratorValues(a *Analysis, c *call) []*Value {
 // hold at the declared shapes only do not tell): then the body runs at
 // least once.
 func (a *Analysis) slicedAxisNotEmpty(c *call, b ops.Body) bool {
+	for _, axis := range a.slicedAxes(c, b) {
+		if a.decide.Range(axis).Lo.AtLeast(1) {
+			return true
+		}
+	}
+	return false
+}
+
+// slicedAxisEmpty says why a TensorIterator's body never runs ("" where
+// it may): a sliced input's axis is empty at every input shape, so there
+// is no iteration (a Scan over nothing: ONNX Runtime 1.30 fails the
+// model, OpenVINO runs no iteration; either way no Divide of the body
+// divides).
+func (a *Analysis) slicedAxisEmpty(c *call, b ops.Body) string {
+	for _, axis := range a.slicedAxes(c, b) {
+		if r := a.decide.Range(axis); r.Hi.IsFinite() && !r.Hi.AtLeast(1) {
+			return "the TensorIterator's sliced axis is empty" + a.whereItRuns(axis)
+		}
+	}
+	return ""
+}
+
+// slicedAxes are the dims of a TensorIterator's sliced inputs along
+// their axes of slicing, where known at every input shape (dims that
+// hold at the declared shapes only are left out).
+func (a *Analysis) slicedAxes(c *call, b ops.Body) []sym.Expr {
+	var axes []sym.Expr
 	for p, ext := range b.Feeds {
 		if !b.Sliced[p] || ext < 0 || ext >= len(c.ins) {
 			continue
@@ -55,9 +93,9 @@ func (a *Analysis) slicedAxisNotEmpty(c *call, b ops.Body) bool {
 		if axis < 0 {
 			axis += int64(v.Rank)
 		}
-		if axis >= 0 && axis < int64(v.Rank) && a.decide.Range(v.Dims[axis]).Lo.AtLeast(1) {
-			return true
+		if axis >= 0 && axis < int64(v.Rank) {
+			axes = append(axes, v.Dims[axis])
 		}
 	}
-	return false
+	return axes
 }

@@ -72,6 +72,8 @@ type Searcher struct {
 	// the model did not run for.
 	batch      int64
 	failedRuns int
+	// anyShape is set while a search looks at every input shape.
+	anyShape bool
 	// edgeRuns are the evaluations of the edge inputs that end every
 	// search, kept for the model's other searches (edgeEvaluation).
 	edgeRuns map[edgeRunKey]*Run
@@ -187,6 +189,8 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 	if o.AnyShape {
 		env = &s.an.Any
 	}
+	s.anyShape = o.AnyShape
+	defer func() { s.anyShape = false }()
 	maxRuns := cmp.Or(o.MaxRuns, defaultMaxRuns)
 	if len(pairs) > maxPairs {
 		pairs = pairs[:maxPairs]
@@ -487,7 +491,13 @@ func (s *Searcher) valuer(as map[key]int64) func(sym.Sym) int64 {
 			return v
 		}
 		if org.Kind == absint.InputDim {
-			return defaultDim(org.Input, org.Index, &s.an.Declared, s.batch)
+			d := defaultDim(org.Input, org.Index, &s.an.Declared, s.batch)
+			if d == 0 && s.anyShape && s.an.Any.Range(sy).Contains(1) {
+				// A dim empty at the declared shapes holds nothing to
+				// divide: a search of other shapes gives it an element.
+				d = 1
+			}
+			return d
 		}
 		if v, ok := as[key{org.Input, false, -1}]; ok {
 			return v
