@@ -299,6 +299,24 @@ var bodyModels = []struct {
 		want: map[string]Code{"dim_half": FloorTruncAgree, "after": FloorTruncAgree},
 	},
 	{
+		// Not a body: a MaxPool with ceil_mode that drops its last window
+		// ([N, 1, 2, 1] gives [N, 1, 1, 1]; ONNX Runtime's shape inference
+		// keeps it), fed by a Relu of the size it keeps. ONNX Runtime's
+		// planner can hand the pooling's buffer only to a tensor made
+		// after it, so the model runs; the search refused every input
+		// (seed 379), and (2*1 - 3) / 2 was a warning.
+		name: "a dropped pooling window beside a tensor made before it",
+		g: new(graph).input("x", onnxwire.Float, param("N"), fixed(1), fixed(2), fixed(1)).
+			i64("i2", []int64{}, 2).i64("two", []int64{}, 2).i64("three", []int64{}, 3).
+			node("Relu", []string{"x"}, "r").
+			node("MaxPool", []string{"r"}, "p", onnxwire.IntsAttr("kernel_shape", 1, 1), onnxwire.IntsAttr("strides", 2, 1), onnxwire.IntAttr("ceil_mode", 1)).
+			node("Shape", []string{"p"}, "ps").node("Gather", []string{"ps", "i2"}, "h", onnxwire.IntAttr("axis", 0)).
+			node("Mul", []string{"h", "two"}, "h2").node("Sub", []string{"h2", "three"}, "d").node("Div", []string{"d", "two"}, "pool_div").
+			output("pool_div", onnxwire.Int64),
+		want: map[string]Code{"pool_div": FloorTrunc},
+		onnx: func(map[string][]int64) map[string][]int64 { return map[string][]int64{"pool_div": {0}} },
+	},
+	{
 		// A Scan over x[:0], empty at every shape: its body never runs
 		// (OpenVINO runs no iteration, ONNX Runtime 1.30 fails the model),
 		// so its e / -3 divides nothing (seed 29 of the differential).

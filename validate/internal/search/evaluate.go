@@ -350,7 +350,7 @@ func (s *Searcher) evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions, from 
 		}
 	}
 	if o.ONNX && run.Err == nil {
-		run.Err = planned.clash()
+		run.Err = planned.clash(s)
 	}
 	return run
 }

@@ -25,6 +25,7 @@ type ortBuffers struct {
 type sized struct {
 	t    ir.ElementType
 	dims []int64
+	l    *ir.Layer // the layer that makes it
 }
 
 type droppedPool struct {
@@ -34,22 +35,33 @@ type droppedPool struct {
 
 func (b *ortBuffers) add(s *Searcher, l *ir.Layer, op ops.Op, in, outs []ops.ValueInfo) {
 	if kept := ceilDropKept(op, in, outs); kept != nil {
-		b.dropped = append(b.dropped, droppedPool{l, sized{outs[0].Type, kept}})
+		b.dropped = append(b.dropped, droppedPool{l, sized{outs[0].Type, kept, l}})
 	}
 	for i, info := range outs {
 		// Graph outputs get buffers of their own.
 		if dims, ok := info.Shape.ToStatic(); ok && !s.feedsResult(ir.Output{Layer: l, Index: i}) {
-			b.sizes = append(b.sizes, sized{info.Type, dims})
+			b.sizes = append(b.sizes, sized{info.Type, dims, l})
 		}
 	}
 }
 
 // clash is the error of a pooling whose planned buffer another tensor
-// of its inferred size may reuse.
-func (b *ortBuffers) clash() error {
+// of its inferred size may reuse. Only a tensor made once the pooling's
+// output is freed can: never one the pooling depends on, which every
+// order of execution makes before it (seed 379: a MaxPool of [2, 1] that
+// drops its last window, fed by a tensor of that size, runs).
+func (b *ortBuffers) clash(s *Searcher) error {
 	for _, d := range b.dropped {
+		var before map[*ir.Layer]bool
 		for _, o := range b.sizes {
-			if o.t == d.kept.t && slices.Equal(o.dims, d.kept.dims) {
+			if o.t != d.kept.t || !slices.Equal(o.dims, d.kept.dims) {
+				continue
+			}
+			if before == nil {
+				before = make(map[*ir.Layer]bool)
+				s.markUpstream(before, d.l, nil)
+			}
+			if !before[o.l] {
 				return &ops.LayerError{Layer: d.l, Err: fmt.Errorf("ONNX Runtime may fail: ceil_mode drops a last window that starts in the padding, which its shape inference keeps (%v), and another tensor has that size, which may be given this output's buffer", d.kept.dims)}
 			}
 		}
