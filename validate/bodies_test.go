@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -315,6 +316,23 @@ var bodyModels = []struct {
 			output("pool_div", onnxwire.Int64),
 		want: map[string]Code{"pool_div": FloorTrunc},
 		onnx: func(map[string][]int64) map[string][]int64 { return map[string][]int64{"pool_div": {0}} },
+	},
+	{
+		// Not a body: shape[h:] of a pooling's shape, h = ceil(L / 3) its
+		// last dim, never negative; the Slice rule took the start as
+		// either end, and the search evaluated the wrong one, where the
+		// length 3 - h is 0 (seed 1454). L = 4 gives 1 / -2.
+		name: "a slice start that is never negative",
+		g: new(graph).input("x", onnxwire.Float, fixed(1), fixed(1), param("L")).
+			i64("i2", []int64{}, 2).i64("zero", []int64{}, 0).i64("axis0", []int64{1}, 0).i64("max", []int64{1}, math.MaxInt64).i64("minus2", []int64{}, -2).
+			node("AveragePool", []string{"x"}, "p", onnxwire.IntsAttr("kernel_shape", 1), onnxwire.IntsAttr("strides", 3), onnxwire.IntAttr("ceil_mode", 1)).
+			node("Shape", []string{"p"}, "ps").node("Gather", []string{"ps", "i2"}, "h", onnxwire.IntAttr("axis", 0)).
+			node("Unsqueeze", []string{"h", "axis0"}, "hv").node("Slice", []string{"ps", "hv", "max"}, "tail").
+			node("Shape", []string{"tail"}, "ts").node("Gather", []string{"ts", "zero"}, "n", onnxwire.IntAttr("axis", 0)).
+			node("Div", []string{"n", "minus2"}, "slice_div").
+			output("slice_div", onnxwire.Int64),
+		want: map[string]Code{"slice_div": FloorTrunc},
+		onnx: func(map[string][]int64) map[string][]int64 { return map[string][]int64{"slice_div": {0}} },
 	},
 	{
 		// A Scan over x[:0], empty at every shape: its body never runs

@@ -92,12 +92,16 @@ func (a *Analysis) gatherRequires(l *ir.Layer, ins []*Value, o *ops.Gather) {
 }
 
 // clampIndex is where an index lands on an axis of dim d: counted from the
-// end when negative, clipped to [0, d] (or to [-1, d-1] for a negative
-// step, which walks down).
-func (a *Analysis) clampIndex(v, d sym.Expr, down bool) sym.Expr {
+// end when negative, clipped to [0, d]; for a negative step, which walks
+// down, a start to [0, d-1] and a stop to [-1, d-1] (ONNX's Slice, and
+// OpenVINO's slice::get_sliced_value: [3, 2, 1][-6::-1] is [3]).
+func (a *Analysis) clampIndex(v, d sym.Expr, down, start bool) sym.Expr {
 	lo, hi := sym.Const(0), d
 	if down {
 		lo, hi = sym.Const(-1), a.B.Add(d, sym.Const(-1))
+		if start {
+			lo = sym.Const(0)
+		}
 	}
 	clip := func(e sym.Expr) sym.Expr { return a.B.Min(a.B.Max(e, lo), hi) }
 	if c, ok := v.IsConst(); ok {
@@ -111,16 +115,26 @@ func (a *Analysis) clampIndex(v, d sym.Expr, down bool) sym.Expr {
 		}
 		return clip(a.B.Add(d, v))
 	}
+	// An index the prover places on one side of 0 at every input counts
+	// from that end alone: a start of floor((L + 2) / 3) is never
+	// negative, and a choice of both ends would let the search take the
+	// other (seed 1454).
+	switch r := a.decide.Range(v); {
+	case r.Lo.AtLeast(0):
+		return clip(v)
+	case r.Hi.AtMost(-1):
+		return clip(a.B.Add(d, v))
+	}
 	return a.B.Select(clip(v), clip(a.B.Add(d, v)))
 }
 
 // sliceLen is the length of start:stop:step on an axis of dim d.
 func (a *Analysis) sliceLen(d, start, stop sym.Expr, step int64) sym.Expr {
 	if step > 0 {
-		s, e := a.clampIndex(start, d, false), a.clampIndex(stop, d, false)
+		s, e := a.clampIndex(start, d, false, true), a.clampIndex(stop, d, false, false)
 		return a.B.Max(sym.Const(0), a.B.FloorDivK(a.B.Add(a.B.Sub(e, s), sym.Const(step-1)), step))
 	}
-	s, e := a.clampIndex(start, d, true), a.clampIndex(stop, d, true)
+	s, e := a.clampIndex(start, d, true, true), a.clampIndex(stop, d, true, false)
 	return a.B.Max(sym.Const(0), a.B.FloorDivK(a.B.Add(a.B.Sub(s, e), sym.Const(-step-1)), -step))
 }
 

@@ -684,6 +684,20 @@ var propertyCases = []propertyCase{
 			b.one("Slice/opset8", nil, b.param(ir.I8, "1..9"), b.vec(1), b.vec(-1), b.vec(1)),
 		}
 	}},
+	{"Slice", "computed starts", func(b *propModel) []ir.Output {
+		// A start of a dim is never negative, its negation always is:
+		// each counts from one end only (seed 1454).
+		x := b.param(ir.I64, "2..6")
+		d := b.one("Slice/opset8", nil, b.one("ShapeOf", nil, b.param(ir.F32, "0..7,2")), b.vec(0), b.vec(1), b.vec(1))
+		return []ir.Output{
+			b.one("Slice/opset8", nil, x, d, b.vec(math.MaxInt64), b.vec(1)),
+			b.one("Slice/opset8", nil, x, b.one("Negative", nil, d), b.vec(math.MaxInt64), b.vec(1)),
+			b.one("Slice/opset8", nil, x, b.one("Negative", nil, d), b.vec(math.MinInt64), b.vec(-1)),
+			// A start before the first element walking down starts at it
+			// (x[-7::-1] is [x[0]]), where numpy's would be empty.
+			b.one("StridedSlice", []string{"begin_mask", "0", "end_mask", "1", "new_axis_mask", "", "shrink_axis_mask", "", "ellipsis_mask", ""}, x, b.vec(-7), b.vec(0), b.vec(-1)),
+		}
+	}},
 	{"StridedSlice", "", func(b *propModel) []ir.Output {
 		x := b.param(ir.I64, "4,3")
 		m := []string{"begin_mask", "0,1", "end_mask", "0,1", "new_axis_mask", "", "shrink_axis_mask", "", "ellipsis_mask", ""}
