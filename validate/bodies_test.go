@@ -300,6 +300,27 @@ var bodyModels = []struct {
 		want: map[string]Code{"dim_half": FloorTruncAgree, "after": FloorTruncAgree},
 	},
 	{
+		// The then branch runs only where y > 20, and divides 3 - 4 by T:
+		// the search left y at 1 and tried the operands' candidates and
+		// its edge inputs only, none of which runs the branch (seed 85).
+		name: "a branch the search must pick",
+		g: new(graph).input("x", onnxwire.Float, fixed(4), param("T")).input("y", onnxwire.Int64).
+			i64("zero", []int64{}, 0).i64("one", []int64{}, 1).i64("three", []int64{}, 3).i64("twenty", []int64{}, 20).
+			node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "zero"}, "n", onnxwire.IntAttr("axis", 0)).
+			node("Gather", []string{"s", "one"}, "t", onnxwire.IntAttr("axis", 0)).
+			node("Sub", []string{"three", "n"}, "minus1").node("Less", []string{"twenty", "y"}, "picked").
+			node("If", []string{"picked"}, "out",
+				onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+					onnxwire.Node("Div", "branch_div", []string{"minus1", "t"}, []string{"branch_div"}),
+				}, nil, nil, [][]byte{onnxwire.Rankless("branch_div", onnxwire.Int64)})),
+				onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+					onnxwire.Node("Identity", "other", []string{"n"}, []string{"other"}),
+				}, nil, nil, [][]byte{onnxwire.Rankless("other", onnxwire.Int64)}))).
+			output("out", onnxwire.Int64),
+		want: map[string]Code{"branch_div": FloorTrunc},
+		onnx: func(map[string][]int64) map[string][]int64 { return map[string][]int64{"out": {0}} },
+	},
+	{
 		// Not a body: a MaxPool with ceil_mode that drops its last window
 		// ([N, 1, 2, 1] gives [N, 1, 1, 1]; ONNX Runtime's shape inference
 		// keeps it), fed by a Relu of the size it keeps. ONNX Runtime's

@@ -214,3 +214,34 @@ func (a *Analysis) selectOp(l *ir.Layer, ins []*Value, bc shapeinfer.Broadcast, 
 	}
 	return v
 }
+
+// BranchCondition is, for an If l whose condition is one comparison irdiv
+// could not decide, x - y of that comparison and the range it lies in
+// where the then branch runs (then) or the else branch: a search for
+// inputs under which a branch's Divide divides needs them.
+func (a *Analysis) BranchCondition(l *ir.Layer, then bool) (sym.Expr, sym.Range, bool) {
+	v := a.In(l, 0)
+	var e sym.Expr
+	switch {
+	case !v.Int:
+		return sym.Expr{}, sym.Range{}, false
+	case v.Elems == nil:
+		e = v.all
+	case len(v.Elems) == 1:
+		e = v.Elems[0]
+	default:
+		return sym.Expr{}, sym.Range{}, false
+	}
+	syms := a.B.Syms(e)
+	if len(syms) != 1 || !e.Equal(a.B.Var(syms[0])) {
+		return sym.Expr{}, sym.Range{}, false
+	}
+	c, ok := a.conditions[syms[0]]
+	if !ok {
+		return sym.Expr{}, sym.Range{}, false
+	}
+	if then {
+		return c.d, c.holds, true
+	}
+	return c.d, c.fails, true
+}

@@ -219,6 +219,27 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 			}
 		}
 	}
+	// A Divide in a branch of an If divides only where the If's condition
+	// picks the branch: its keys are searched too, and an assignment
+	// that picks the other branch is no candidate (seed 85: if
+	// x.shape[0] < y, (3 - 4) / T, which needs y >= 5; seed 908: a
+	// branch taken where y has no element).
+	branch, branchRange, inBranch := s.branchCondition(l)
+	if inBranch {
+		consts = append(consts, s.an.B.Consts(branch)...)
+		for _, k := range s.keysOf(branch) {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	picked := func(as map[key]int64) bool {
+		if !inBranch {
+			return true
+		}
+		v, ok := s.eval.Eval(branch, s.valuer(as), &s.steps)
+		return !ok || branchRange.Contains(v)
+	}
 	cands := make(map[key][]int64)
 	for _, k := range keys {
 		cands[k] = s.candidates(k, env, consts)
@@ -261,6 +282,9 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 		}
 		seen[id] = true
 		tried = append(tried, as)
+		if !picked(as) {
+			return
+		}
 		if derived || floatPath {
 			good = append(good, assignment{as, fl})
 			return
@@ -406,6 +430,49 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 		}
 	}
 	return nil, false
+}
+
+// branchCondition is, for a Divide in a branch of an If of the model
+// (at any depth in it), the expression of the If's condition and the
+// range it lies in where that branch runs; ok is false elsewhere, and
+// where the condition is not one comparison of the inputs' values and
+// dims.
+func (s *Searcher) branchCondition(l *ir.Layer) (e sym.Expr, r sym.Range, ok bool) {
+	h, inBody := s.an.Holders[l]
+	if !inBody || !strings.EqualFold(h.Type, "If") {
+		return e, r, false
+	}
+	for _, x := range h.Extra {
+		if x.Body == nil || x.Node == nil || !holds(x.Body, l) {
+			continue
+		}
+		e, r, ok = s.an.BranchCondition(h, x.Node.Tag == "then_body")
+		break
+	}
+	if !ok {
+		return e, r, false
+	}
+	for _, sy := range s.an.B.Syms(e) {
+		if s.an.OriginOf(sy).Input == nil {
+			return e, r, false // a value the search cannot choose
+		}
+	}
+	return e, r, true
+}
+
+// holds tells whether body m holds l, at any depth.
+func holds(m *ir.Model, l *ir.Layer) bool {
+	for _, inner := range m.Layers {
+		if inner == l {
+			return true
+		}
+		for _, x := range inner.Extra {
+			if x.Body != nil && holds(x.Body, l) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type assignment struct {
