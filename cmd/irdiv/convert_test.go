@@ -256,7 +256,9 @@ func detectionOps() []byte {
 
 // TestConvertInstanceNormResize: InstanceNormalization (opsets 1 and 6,
 // ranks 3 and 4, an epsilon) and Resize as raft_small exports it (linear,
-// align_corners, sizes; and linear half_pixel by scales, nearest
+// align_corners, sizes; linear align_corners by scales whose products
+// 4.5 and 5.2 are not integers, mapped from the output's lengths 4 and 5
+// as ONNX Runtime does; and linear half_pixel by scales, nearest
 // asymmetric) convert to OpenVINO ops (MVN-6, Multiply, Add, Interpolate-11:
 // no layer of no opset), read back with info and validate saying what
 // they say of the .onnx, and run of the .onnx and of the IR both compute
@@ -387,6 +389,7 @@ func TestConvertInstanceNormResize(t *testing.T) {
 		scales            []float64
 	}{
 		{"resize-raft", "align_corners", "linear", []int64{1, 2, 7, 9}, nil},
+		{"resize-align-corners-scales", "align_corners", "linear", []int64{1, 2, 4, 5}, []float64{1, 1, 1.5, 1.3}},
 		{"resize-half-pixel", "half_pixel", "linear", []int64{1, 2, 6, 10}, []float64{1, 1, 2, 2.5}},
 		{"resize-nearest", "asymmetric", "nearest", []int64{1, 2, 6, 10}, []float64{1, 1, 2, 2.5}},
 	} {
