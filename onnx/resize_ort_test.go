@@ -313,3 +313,97 @@ func fractionalAlignCorners(x *ir.Tensor, scales []float32, out []int64) *ir.Ten
 	}
 	return y
 }
+
+// TestResizeScaledLengthAgainstORT: ONNX's output length for a Resize by
+// scales is floor(in * scale), ONNX Runtime's product in float32, where
+// OpenVINO's Interpolate multiplies by scale + 1e-6: for 25 x 2.12
+// (52.999996 in float32) and 50 x 1.06 ONNX Runtime gives 52 and
+// OpenVINO's import an Interpolate of 53, so convert keeps the Resize
+// (and refuses it); where the lengths agree (25 x 2.1, 52.5), it maps it
+// and computes ONNX Runtime's values.
+func TestResizeScaledLengthAgainstORT(t *testing.T) {
+	runner, err := ortreplay.Find()
+	if err != nil {
+		t.Skipf("ONNX Runtime is not installed (%v): nothing to compare with", err)
+	}
+	dir := t.TempDir()
+	type trial struct {
+		width          int64
+		scale          float32
+		onnx, openvino int64 // the output widths
+	}
+	trials := []trial{{25, 2.12, 52, 53}, {50, 1.06, 52, 53}, {25, 2.1, 52, 52}}
+	var jobs []ortreplay.Job
+	var models [][]byte
+	var xs []*ir.Tensor
+	for i, tc := range trials {
+		scales := make([]byte, 0, 16)
+		for _, s := range []float32{1, 1, 1, tc.scale} {
+			scales = binary.LittleEndian.AppendUint32(scales, math.Float32bits(s))
+		}
+		node := onnxwire.NodeAttrs("Resize", "resize", []string{"x", "", "scales"}, []string{"y"}, onnxwire.StringAttr("mode", "linear"))
+		model := onnxwire.Model(13, onnxwire.Graph("g", [][]byte{node}, [][]byte{onnxwire.Tensor("scales", onnxwire.Float, []int64{4}, scales)},
+			[][]byte{onnxwire.Value("x", onnxwire.Float, 1, 1, 1, tc.width)}, [][]byte{onnxwire.Rankless("y", onnxwire.Float)}))
+		x, _ := ir.NewTensor(ir.F32, []int64{1, 1, 1, tc.width})
+		for k := range x.Len() {
+			x.SetFloat64(k, float64(k%7))
+		}
+		path := filepath.Join(dir, fmt.Sprintf("m%d.onnx", i))
+		if err := os.WriteFile(path, model, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, ortreplay.Job{Model: path, Runs: []map[string]*ir.Tensor{{"x": x}}})
+		models, xs = append(models, model), append(xs, x)
+	}
+	outcomes, err := runner.RunJobs(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range trials {
+		name := fmt.Sprintf("%d x %v", tc.width, tc.scale)
+		if err := outcomes[i][0].Err; err != nil {
+			t.Fatalf("%s: ONNX Runtime: %v", name, err)
+		}
+		want := outcomes[i][0].Outputs["y"]
+		if got := want.Shape[3]; got != tc.onnx {
+			t.Fatalf("%s: ONNX Runtime's width is %d, not %d: the test's premise is wrong", name, got, tc.onnx)
+		}
+		m, err := Read(models[i], ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, faithful := range []bool{false, true} {
+			im, err := Import(m, ImportOptions{Faithful: faithful})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			var interp *ir.Layer
+			for _, l := range im.Layers {
+				if l.Type == "Interpolate" {
+					interp = l
+				}
+			}
+			switch {
+			case !faithful && (interp == nil || !slices.Equal(interp.Outputs[0].Dims, []int64{1, 1, 1, tc.openvino})):
+				t.Errorf("%s: OpenVINO's import: Interpolate %v, want one of width %d", name, interp, tc.openvino)
+			case faithful && tc.onnx != tc.openvino && interp != nil:
+				t.Errorf("%s: convert maps the Resize to an Interpolate of width %d where ONNX's is %d", name, tc.openvino, tc.onnx)
+			case faithful && tc.onnx == tc.openvino:
+				if interp == nil {
+					t.Fatalf("%s: convert kept a Resize whose lengths agree", name)
+				}
+				p, err := ops.NewProgram(im)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := p.Run([]*ir.Tensor{xs[i]}, ops.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got[0].Shape, want.Shape) || maxAbsDiff(t, got[0], want) > 1e-5 {
+					t.Errorf("%s: convert computes %v, ONNX Runtime %v", name, got[0], want)
+				}
+			}
+		}
+	}
+}
