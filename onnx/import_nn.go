@@ -571,7 +571,7 @@ func scaledLengthsAgree(x, scales, y tensor, axes []int64, coord string) bool {
 	for k, a := range axes {
 		scale := float32(v.Float64At(k))
 		switch {
-		case onnxScaledLength(in[a], scale) != out[a]:
+		case ResizeLength(in[a], scale) != out[a]:
 			return false
 		case out[a] == in[a] && scale != 1 && coord != "align_corners":
 			return false
@@ -580,10 +580,12 @@ func scaledLengthsAgree(x, scales, y tensor, axes []int64, coord string) bool {
 	return true
 }
 
-// onnxScaledLength is the length ONNX's Resize gives an axis of length n
-// by scale: floor(n * scale), the product in float32 as ONNX Runtime
-// computes it (UpsampleBase::ComputeOutputShape).
-func onnxScaledLength(n int64, scale float32) int64 {
+// ResizeLength is the length ONNX's Resize (and Upsample) gives an axis
+// of length n by scale: floor(n * scale), the product in float32 as ONNX
+// Runtime computes it (UpsampleBase::ComputeOutputShape). OpenVINO's
+// Interpolate by scales multiplies by scale + 1e-6, so that a product
+// just below an integer (25 x 2.12) gives one more.
+func ResizeLength(n int64, scale float32) int64 {
 	return int64(float32(float32(n) * scale))
 }
 
