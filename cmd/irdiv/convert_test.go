@@ -263,7 +263,8 @@ func detectionOps() []byte {
 // no layer of no opset), read back with info and validate saying what
 // they say of the .onnx, and run of the .onnx and of the IR both compute
 // what ONNX specifies, checked against a float64 reference written here.
-// Resize modes that Interpolate cannot say are refused, naming Resize.
+// Resize modes that Interpolate cannot say are refused, naming Resize, and
+// saying why where the scales are the reason.
 func TestConvertInstanceNormResize(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 5))
 	f32s := func(n int) []float32 {
@@ -476,6 +477,32 @@ func TestConvertInstanceNormResize(t *testing.T) {
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("a refused convert wrote %s", out)
+		}
+	}
+
+	// A Resize by constant scales that an Interpolate computes otherwise
+	// is refused saying why: OpenVINO's length floor(25 x (2.12 + 1e-6))
+	// is 53, ONNX's 52; scale 1.1 keeps a length of 4, and Interpolate
+	// maps that axis to itself.
+	for _, r := range []struct {
+		width int64
+		scale float32
+		why   string
+	}{
+		{25, 2.12, "(by scales: axis 3, 25 x 2.12, is 52 long in ONNX and 53 in the Interpolate OpenVINO's import writes, whose length is floor(n x (scale + 1e-6)))"},
+		{4, 1.1, "(by scales: 1.1 keeps axis 3 4 long, and an Interpolate then maps it to itself, where ONNX divides its coordinates by the scale)"},
+	} {
+		s := raw([]float32{1, 1, 1, r.scale})
+		g := onnxwire.Graph("g", [][]byte{onnxwire.NodeAttrs("Resize", "resize", []string{"x", "", "scales"}, []string{"y"}, onnxwire.StringAttr("mode", "linear"))},
+			[][]byte{onnxwire.Tensor("scales", onnxwire.Float, []int64{4}, s)},
+			[][]byte{onnxwire.Value("x", onnxwire.Float, 1, 1, 1, r.width)}, [][]byte{onnxwire.Rankless("y", onnxwire.Float)})
+		model := filepath.Join(dir, "refused-scales.onnx")
+		if err := os.WriteFile(model, onnxwire.Model(13, g), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := irdiv(t, "convert", model, "-o", filepath.Join(dir, "refused-scales.xml"))
+		if code != 1 || !strings.Contains(stderr, `is ONNX's Resize, which irdiv does not write as an OpenVINO op `+r.why) {
+			t.Errorf("convert of Resize by %d x %v: exit %d, %q; want a refusal saying %s", r.width, r.scale, code, stderr, r.why)
 		}
 	}
 }
