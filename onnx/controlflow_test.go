@@ -406,7 +406,7 @@ func TestControlFlowRefused(t *testing.T) {
 		}, []*onnxpb.ValueInfoProto{tensorInfo("c", boolT), tensorInfo("x", i64T, 2)}, []*onnxpb.ValueInfoProto{anyShape("r", i64T)})),
 			plugin.Config{}, `reads "later"`, ErrFormat},
 		{"sequence output of a branch", ifModel(graphAttr("then_branch", graph("b", []*onnxpb.NodeProto{nd("Identity", []string{"x"}, []string{"y"})}, nil, []*onnxpb.ValueInfoProto{seqOut})), graphAttr("else_branch", idBranch)),
-			plugin.Config{}, `output "y" is not a tensor`, ErrUnsupported},
+			plugin.Config{}, `output "y" is a sequence, not a tensor: an OpenVINO model's inputs and outputs are tensors`, ErrUnsupported},
 		{"subgraphs nested too deep", ifModel(graphAttr("then_branch", nested(9)), graphAttr("else_branch", idBranch)),
 			plugin.Config{}, "subgraphs nest more than 8 deep", ir.ErrLimit},
 		{"a branch holding an op irdiv does not know", ifModel(graphAttr("then_branch", branch("y", nd("Sin", []string{"x"}, []string{"y"}))), graphAttr("else_branch", idBranch)),
@@ -534,5 +534,43 @@ func TestONNXControlFlowNodeTests(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNonTensorEdges: a graph input or output that is not a tensor (ONNX's
+// test_if_seq, test_loop13_seq, test_if_opt, test_loop16_seq_none) is
+// refused, naming it, its type and why OpenVINO has no model of it: its
+// inputs and outputs are tensors, its ONNX frontend keeps sequences only
+// between nodes and converts no optional value.
+func TestNonTensorEdges(t *testing.T) {
+	f32 := dataType(ir.F32)
+	elem := &onnxpb.TypeProto{Value: &onnxpb.TypeProto_TensorType{TensorType: &onnxpb.TypeProto_Tensor{ElemType: proto.Int32(f32)}}}
+	for _, tc := range []struct {
+		name string
+		typ  *onnxpb.TypeProto
+		want string
+	}{
+		{"sequence", &onnxpb.TypeProto{Value: &onnxpb.TypeProto_SequenceType{SequenceType: &onnxpb.TypeProto_Sequence{ElemType: elem}}},
+			"is a sequence, not a tensor: an OpenVINO model's inputs and outputs are tensors, and OpenVINO's ONNX frontend keeps a sequence only between nodes (a SequenceMark"},
+		{"optional", &onnxpb.TypeProto{Value: &onnxpb.TypeProto_OptionalType{OptionalType: &onnxpb.TypeProto_Optional{ElemType: elem}}},
+			"is an optional, not a tensor: an OpenVINO model's inputs and outputs are tensors, and OpenVINO's ONNX frontend converts no optional value"},
+		{"map", &onnxpb.TypeProto{Value: &onnxpb.TypeProto_MapType{MapType: &onnxpb.TypeProto_Map{KeyType: proto.Int32(dataType(ir.I64)), ValueType: elem}}},
+			"is a map, not a tensor: an OpenVINO model's inputs and outputs are tensors, and OpenVINO has no map type"},
+		{"sparse", &onnxpb.TypeProto{Value: &onnxpb.TypeProto_SparseTensorType{SparseTensorType: &onnxpb.TypeProto_SparseTensor{ElemType: proto.Int32(f32)}}},
+			"is a sparse tensor, not a tensor: an OpenVINO model's inputs and outputs are tensors, and OpenVINO has no sparse tensor type"},
+		{"no type", nil, "is not a tensor: it has no type"},
+	} {
+		for _, edge := range []string{"input", "output"} {
+			odd := &onnxpb.ValueInfoProto{Name: proto.String("s"), Type: tc.typ}
+			in, out := []*onnxpb.ValueInfoProto{odd}, []*onnxpb.ValueInfoProto{tensorInfo("y", f32, 1)}
+			if edge == "output" {
+				in, out = []*onnxpb.ValueInfoProto{tensorInfo("y", f32, 1)}, []*onnxpb.ValueInfoProto{odd}
+			}
+			_, err := convertProto(t, onnxModel(16, graph("g", []*onnxpb.NodeProto{nd("Identity", []string{in[0].GetName()}, []string{out[0].GetName()})}, in, out)))
+			want := edge + ` "s" ` + tc.want
+			if !errors.Is(err, ErrUnsupported) || err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s %s: %v, want %q", tc.name, edge, err, want)
+			}
+		}
 	}
 }

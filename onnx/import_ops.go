@@ -1137,7 +1137,15 @@ func importSplit(im *importer, n *Node) ([]tensor, error) {
 		chunk := dim.Min/parts + 1
 		last := dim.Min - chunk*(parts-1)
 		if last < 0 {
-			return nil, im.ruleErr("num_outputs %d does not split a dim of %d: parts of %d leave %d for the last", parts, dim.Min, chunk, last)
+			// ONNX has no answer; nor has OpenVINO, whose make_split
+			// (src/frontends/onnx/frontend/src/utils/split.cpp) asks
+			// VariadicSplit for n-1 parts of ceil and a last of d mod
+			// ceil, lengths whose sum passes d, which VariadicSplit's
+			// shape inference refuses.
+			ov := chunk*(parts-1) + dim.Min%chunk
+			return nil, im.ruleErr("num_outputs %d does not split a dim of %d: parts of %d leave %d for the last; OpenVINO's ONNX frontend refuses it too: "+
+				"it makes a VariadicSplit of %d parts of %d and a last of %d (%d mod %d), which fails with \"Total length of splits: %d must match the length of the chosen axis: %d\"",
+				parts, dim.Min, chunk, last, parts-1, chunk, dim.Min%chunk, dim.Min, chunk, ov, dim.Min)
 		}
 		ls := make([]int64, parts)
 		for i := range ls {

@@ -260,10 +260,12 @@ func i64Initializer(name string, v ...int64) *onnxpb.TensorProto {
 // (parts of ceil(d/n), the last smaller), whether the axis is static or
 // not; lengths must be non-negative and add up to the axis without
 // wrapping; num_outputs must match the outputs before anything is sized
-// by it.
+// by it. Where ONNX leaves the last part a negative length, the refusal
+// says what OpenVINO's frontend does with it.
 func TestSplit(t *testing.T) {
 	seven := tensorOf(t, ir.F32, []int64{7}, []float32{1, 2, 3, 4, 5, 6, 7}...)
 	four := tensorOf(t, ir.F32, []int64{4}, []float32{1, 2, 3, 4}...)
+	eleven := tensorOf(t, ir.F32, []int64{11}, make([]float32, 11)...)
 	outs := func(n int) []port {
 		var ps []port
 		for i := range n {
@@ -286,7 +288,12 @@ func TestSplit(t *testing.T) {
 		{"uneven dynamic", 18, []int64{-1}, 4, []*onnxpb.AttributeProto{intAttr("num_outputs", 4)}, nil, false, seven, "[2][1 2] [2][3 4] [2][5 6] [1][7]"},
 		{"even dynamic", 18, []int64{-1}, 2, []*onnxpb.AttributeProto{intAttr("num_outputs", 2)}, nil, false, four, "[2][1 2] [2][3 4]"},
 		{"uneven unknown rank", 18, nil, 3, []*onnxpb.AttributeProto{intAttr("num_outputs", 3)}, nil, false, seven, "[3][1 2 3] [3][4 5 6] [1][7]"},
-		{"no last part", 18, []int64{7}, 6, []*onnxpb.AttributeProto{intAttr("num_outputs", 6)}, nil, false, seven, "num_outputs 6 does not split a dim of 7"},
+		// ONNX leaves no last part, and OpenVINO's make_split asks
+		// VariadicSplit for lengths adding up to more than the axis.
+		{"no last part", 18, []int64{7}, 6, []*onnxpb.AttributeProto{intAttr("num_outputs", 6)}, nil, false, seven, "num_outputs 6 does not split a dim of 7: parts of 2 leave -3 for the last; " +
+			`OpenVINO's ONNX frontend refuses it too: it makes a VariadicSplit of 5 parts of 2 and a last of 1 (7 mod 2), which fails with "Total length of splits: 11 must match the length of the chosen axis: 7"`},
+		{"no last part of 11 in 5", 18, []int64{11}, 5, []*onnxpb.AttributeProto{intAttr("num_outputs", 5)}, nil, false, eleven, "parts of 3 leave -1 for the last; " +
+			`OpenVINO's ONNX frontend refuses it too: it makes a VariadicSplit of 4 parts of 3 and a last of 2 (11 mod 3), which fails with "Total length of splits: 14 must match the length of the chosen axis: 11"`},
 		{"huge num_outputs", 18, []int64{7}, 2, []*onnxpb.AttributeProto{intAttr("num_outputs", 1<<40)}, nil, false, seven, "num_outputs is 1099511627776 and the node has 2 outputs"},
 		{"zero num_outputs", 18, []int64{7}, 2, []*onnxpb.AttributeProto{intAttr("num_outputs", 0)}, nil, false, seven, "Attribute `num_outputs` value cannot be lower than 1"},
 		{"lengths wrap", 13, []int64{4}, 3, nil, []int64{math.MaxInt64, math.MaxInt64, 6}, false, four, "Total length of splits: more than 9223372036854775807 must match the length of the chosen axis: 4"},

@@ -327,6 +327,31 @@ func (gr *graphReader) graph(gp *onnxpb.GraphProto, outer *scope, depth int) (*G
 	return g, nil
 }
 
+// notTensor says what a graph input or output of type t is, t not being
+// a tensor, and why irdiv, as OpenVINO, has no IR for it: an OpenVINO
+// model's Parameters and Results are tensors. OpenVINO's ONNX frontend
+// keeps a sequence only between nodes, as a SequenceMark that
+// ConcatFromSequence or SequenceAt must resolve into tensors
+// (src/frontends/onnx/docs/supported_ops.md: "Supported only in certain
+// patterns"), and converts no optional value (Optional,
+// OptionalHasElement and OptionalGetElement have no supported version
+// there); its own tests of ONNX's test_if_seq, test_loop13_seq, test_if_opt
+// and test_loop16_seq_none are marked failing.
+func notTensor(t *onnxpb.TypeProto) string {
+	const edge = "an OpenVINO model's inputs and outputs are tensors"
+	switch t.GetValue().(type) {
+	case *onnxpb.TypeProto_SequenceType:
+		return "is a sequence, not a tensor: " + edge + ", and OpenVINO's ONNX frontend keeps a sequence only between nodes (a SequenceMark, which ConcatFromSequence or SequenceAt must turn into tensors), so OpenVINO has no model of it"
+	case *onnxpb.TypeProto_OptionalType:
+		return "is an optional, not a tensor: " + edge + ", and OpenVINO's ONNX frontend converts no optional value (it supports no version of Optional, OptionalHasElement or OptionalGetElement), so OpenVINO has no model of it"
+	case *onnxpb.TypeProto_MapType:
+		return "is a map, not a tensor: " + edge + ", and OpenVINO has no map type"
+	case *onnxpb.TypeProto_SparseTensorType:
+		return "is a sparse tensor, not a tensor: " + edge + ", and OpenVINO has no sparse tensor type"
+	}
+	return "is not a tensor: it has no type"
+}
+
 // valueInfo reads a graph input or output. A subgraph's (lenient) may
 // leave its type out, as ONNX allows there: its type is then dynamic and
 // its rank unknown.
@@ -340,7 +365,7 @@ func valueInfo(vi *onnxpb.ValueInfoProto, what string, lenient bool) (ValueInfo,
 			return v, nil
 		}
 	} else if tt == nil {
-		return v, errorf("%w: %s %q is not a tensor", ErrUnsupported, what, v.Name)
+		return v, errorf("%w: %s %q %s", ErrUnsupported, what, v.Name, notTensor(vi.GetType()))
 	}
 	if !untyped {
 		t, err := elementType(tt.GetElemType(), fmt.Sprintf("%s %q", what, v.Name))

@@ -2,10 +2,12 @@ package onnx
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/irdiv/irdiv/internal/onnxwire"
@@ -177,5 +179,231 @@ func TestInterpolateAgainstORT(t *testing.T) {
 	}
 	for k, v := range worst {
 		t.Logf("%s: max abs difference %g", k, v)
+	}
+}
+
+// TestResizeRunTimeScalesAgainstORT: a Resize whose scales arrive at run
+// time, under align_corners and pytorch_half_pixel, in modes linear,
+// nearest and cubic, converts (to an Interpolate by scales, no Resize
+// kept) and computes ONNX Runtime's values, scales whose product with the
+// input length is not an integer included (2 x 0.6, 4 x 1.3...): both map
+// coordinates with the output's integer length. ONNX's own reference
+// divides by in*scale - 1 under align_corners; the test checks that ONNX
+// Runtime differs from that reading on these inputs, so that it tells the
+// two apart.
+func TestResizeRunTimeScalesAgainstORT(t *testing.T) {
+	runner, err := ortreplay.Find()
+	if err != nil {
+		t.Skipf("ONNX Runtime is not installed (%v): nothing to compare with", err)
+	}
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(29, 7))
+	type trial struct {
+		coord, mode string
+		shape       []int64
+		scales      []float32
+	}
+	trials := []trial{
+		{"align_corners", "linear", []int64{1, 2, 2, 4}, []float32{1, 1, 0.6, 0.6}},
+		{"align_corners", "linear", []int64{1, 2, 3, 4}, []float32{1, 1, 1.7, 1.3}},
+		{"align_corners", "linear", []int64{1, 1, 5, 7}, []float32{1, 1, 0.7, 2.5}},
+		{"align_corners", "linear", []int64{1, 1, 4, 6}, []float32{1, 1, 1.2, 1.1}}, // 4.8 -> 4 and 6.6 -> 6: lengths kept
+		{"align_corners", "nearest", []int64{1, 2, 3, 5}, []float32{1, 1, 1.5, 0.7}},
+		{"align_corners", "cubic", []int64{1, 1, 4, 5}, []float32{1, 1, 1.3, 2.3}},
+		{"pytorch_half_pixel", "linear", []int64{1, 2, 2, 5}, []float32{1, 1, 0.6, 0.5}}, // 2 x 0.6: scaled 1.2, output 1
+		{"pytorch_half_pixel", "cubic", []int64{1, 1, 3, 4}, []float32{1, 1, 1.7, 0.3}},
+	}
+	models := make([][]byte, len(trials))
+	inputs := make([][]*ir.Tensor, len(trials))
+	var jobs []ortreplay.Job
+	for i, tc := range trials {
+		node := onnxwire.NodeAttrs("Resize", "resize", []string{"x", "", "scales"}, []string{"y"},
+			onnxwire.StringAttr("mode", tc.mode), onnxwire.StringAttr("coordinate_transformation_mode", tc.coord))
+		models[i] = onnxwire.Model(13, onnxwire.Graph("g", [][]byte{node}, nil,
+			[][]byte{onnxwire.Value("x", onnxwire.Float, tc.shape...), onnxwire.Value("scales", onnxwire.Float, 4)},
+			[][]byte{onnxwire.Rankless("y", onnxwire.Float)}))
+		x, _ := ir.NewTensor(ir.F32, tc.shape)
+		for k := range x.Len() {
+			x.SetFloat64(k, float64(float32(r.NormFloat64()*10)))
+		}
+		scales, _ := ir.TensorOf(ir.F32, []int64{4}, tc.scales)
+		inputs[i] = []*ir.Tensor{x, scales}
+		path := filepath.Join(dir, fmt.Sprintf("m%d.onnx", i))
+		if err := os.WriteFile(path, models[i], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, ortreplay.Job{Model: path, Runs: []map[string]*ir.Tensor{{"x": x, "scales": scales}}})
+	}
+	outcomes, err := runner.RunJobs(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fractionalDiffers := false
+	for i, tc := range trials {
+		name := fmt.Sprintf("%s %s %v x %v", tc.coord, tc.mode, tc.shape, tc.scales)
+		if err := outcomes[i][0].Err; err != nil {
+			t.Fatalf("%s: ONNX Runtime: %v", name, err)
+		}
+		want := outcomes[i][0].Outputs["y"]
+		m, err := Read(models[i], ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		im, err := Convert(m)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, l := range im.Layers {
+			if l.Type == "Resize" {
+				t.Fatalf("%s: convert kept the Resize (which it then refuses) where an Interpolate computes ONNX Runtime's values", name)
+			}
+		}
+		p, err := ops.NewProgram(im)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.Run(inputs[i], ops.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !slices.Equal(got[0].Shape, want.Shape) {
+			t.Errorf("%s: shape %v, ONNX Runtime's %v", name, got[0].Shape, want.Shape)
+			continue
+		}
+		if d := maxAbsDiff(t, got[0], want); d > 1e-4 {
+			t.Errorf("%s: differs from ONNX Runtime by %g", name, d)
+		}
+		if tc.coord == "align_corners" && tc.mode == "linear" && maxAbsDiff(t, fractionalAlignCorners(inputs[i][0], tc.scales, want.Shape), want) > 1e-3 {
+			fractionalDiffers = true
+		}
+	}
+	if !fractionalDiffers {
+		t.Errorf("ONNX Runtime computed ONNX's reference reading (length in*scale) on every input: these inputs do not tell the two readings of align_corners apart")
+	}
+}
+
+// fractionalAlignCorners is ONNX's reference implementation of Resize
+// (linear, align_corners, by scales) in float64 on the last two axes of a
+// 4-D x: coordinates o*(in-1)/(in*scale-1), the output's length being
+// out.
+func fractionalAlignCorners(x *ir.Tensor, scales []float32, out []int64) *ir.Tensor {
+	in := x.Shape
+	src := func(o int64, a int) (int64, int64, float64) {
+		scaled := float64(scales[a]) * float64(in[a])
+		c := 0.0
+		if scaled != 1 {
+			c = float64(o) * float64(in[a]-1) / (scaled - 1)
+		}
+		c = min(max(c, 0), float64(in[a]-1))
+		lo := int64(math.Floor(c))
+		return lo, min(lo+1, in[a]-1), c - float64(lo)
+	}
+	y, _ := ir.NewTensor(ir.F32, out)
+	k := 0
+	for nc := range out[0] * out[1] {
+		for h := range out[2] {
+			h0, h1, wh := src(h, 2)
+			for w := range out[3] {
+				w0, w1, ww := src(w, 3)
+				at := func(i, j int64) float64 { return x.Float64At(int((nc*in[2]+i)*in[3] + j)) }
+				y.SetFloat64(k, (1-wh)*((1-ww)*at(h0, w0)+ww*at(h0, w1))+wh*((1-ww)*at(h1, w0)+ww*at(h1, w1)))
+				k++
+			}
+		}
+	}
+	return y
+}
+
+// TestResizeScaledLengthAgainstORT: ONNX's output length for a Resize by
+// scales is floor(in * scale), ONNX Runtime's product in float32, where
+// OpenVINO's Interpolate multiplies by scale + 1e-6: for 25 x 2.12
+// (52.999996 in float32) and 50 x 1.06 ONNX Runtime gives 52 and
+// OpenVINO's import an Interpolate of 53, so convert keeps the Resize
+// (and refuses it); where the lengths agree (25 x 2.1, 52.5), it maps it
+// and computes ONNX Runtime's values.
+func TestResizeScaledLengthAgainstORT(t *testing.T) {
+	runner, err := ortreplay.Find()
+	if err != nil {
+		t.Skipf("ONNX Runtime is not installed (%v): nothing to compare with", err)
+	}
+	dir := t.TempDir()
+	type trial struct {
+		width          int64
+		scale          float32
+		onnx, openvino int64 // the output widths
+	}
+	trials := []trial{{25, 2.12, 52, 53}, {50, 1.06, 52, 53}, {25, 2.1, 52, 52}}
+	var jobs []ortreplay.Job
+	var models [][]byte
+	var xs []*ir.Tensor
+	for i, tc := range trials {
+		scales := make([]byte, 0, 16)
+		for _, s := range []float32{1, 1, 1, tc.scale} {
+			scales = binary.LittleEndian.AppendUint32(scales, math.Float32bits(s))
+		}
+		node := onnxwire.NodeAttrs("Resize", "resize", []string{"x", "", "scales"}, []string{"y"}, onnxwire.StringAttr("mode", "linear"))
+		model := onnxwire.Model(13, onnxwire.Graph("g", [][]byte{node}, [][]byte{onnxwire.Tensor("scales", onnxwire.Float, []int64{4}, scales)},
+			[][]byte{onnxwire.Value("x", onnxwire.Float, 1, 1, 1, tc.width)}, [][]byte{onnxwire.Rankless("y", onnxwire.Float)}))
+		x, _ := ir.NewTensor(ir.F32, []int64{1, 1, 1, tc.width})
+		for k := range x.Len() {
+			x.SetFloat64(k, float64(k%7))
+		}
+		path := filepath.Join(dir, fmt.Sprintf("m%d.onnx", i))
+		if err := os.WriteFile(path, model, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, ortreplay.Job{Model: path, Runs: []map[string]*ir.Tensor{{"x": x}}})
+		models, xs = append(models, model), append(xs, x)
+	}
+	outcomes, err := runner.RunJobs(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range trials {
+		name := fmt.Sprintf("%d x %v", tc.width, tc.scale)
+		if err := outcomes[i][0].Err; err != nil {
+			t.Fatalf("%s: ONNX Runtime: %v", name, err)
+		}
+		want := outcomes[i][0].Outputs["y"]
+		if got := want.Shape[3]; got != tc.onnx {
+			t.Fatalf("%s: ONNX Runtime's width is %d, not %d: the test's premise is wrong", name, got, tc.onnx)
+		}
+		m, err := Read(models[i], ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, faithful := range []bool{false, true} {
+			im, err := Import(m, ImportOptions{Faithful: faithful})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			var interp *ir.Layer
+			for _, l := range im.Layers {
+				if l.Type == "Interpolate" {
+					interp = l
+				}
+			}
+			switch {
+			case !faithful && (interp == nil || !slices.Equal(interp.Outputs[0].Dims, []int64{1, 1, 1, tc.openvino})):
+				t.Errorf("%s: OpenVINO's import: Interpolate %v, want one of width %d", name, interp, tc.openvino)
+			case faithful && tc.onnx != tc.openvino && interp != nil:
+				t.Errorf("%s: convert maps the Resize to an Interpolate of width %d where ONNX's is %d", name, tc.openvino, tc.onnx)
+			case faithful && tc.onnx == tc.openvino:
+				if interp == nil {
+					t.Fatalf("%s: convert kept a Resize whose lengths agree", name)
+				}
+				p, err := ops.NewProgram(im)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := p.Run([]*ir.Tensor{xs[i]}, ops.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got[0].Shape, want.Shape) || maxAbsDiff(t, got[0], want) > 1e-5 {
+					t.Errorf("%s: convert computes %v, ONNX Runtime %v", name, got[0], want)
+				}
+			}
+		}
 	}
 }

@@ -30,6 +30,7 @@ const (
 	ONNXExtraDivide    Code = "onnx/extra-divide"
 	ONNXNotCompared    Code = "onnx/not-compared"
 	ONNXAntialias      Code = "onnx/antialias-ignored"
+	ONNXResizeLength   Code = "onnx/resize-length"
 	CPUPythonDivIgnore Code = "cpu/pythondiv-ignored"
 	CPUI32Float32      Code = "cpu/i32-float32"
 	CPUI64Narrowed     Code = "cpu/i64-narrowed"
@@ -103,6 +104,8 @@ var Codes = []CodeDoc{
 		"With --onnx, the operands were larger than the bound on computed tensors, so the Div was not compared."},
 	{ONNXAntialias, []Severity{Warning, Note}, "an Interpolate of mode `linear_onnx` or `cubic` with `antialias=true`, which OpenVINO's reference ignores: from ONNX's Resize with `antialias=1`, OpenVINO differs from ONNX where it downscales (warning); a note where no axis is downscaled, or for an IR not from ONNX", "`mode`, `downscales` (the axes made smaller at the declared shapes)",
 		"OpenVINO's ONNX frontend writes a Resize with antialias=1 as an Interpolate with antialias=true in mode linear_onnx (ONNX's linear) or cubic, but OpenVINO's reference reads antialias in mode linear only: it resizes without the antialiasing filter that ONNX's Resize applies where it downscales, so OpenVINO's results differ from ONNX's (against ONNX Runtime 1.30, on inputs of standard deviation 10, by up to 16.4 in irdiv's tests). A warning for a model from ONNX where an axis is, or may be, downscaled; a note where every axis keeps or grows its length at the declared shapes (ONNX's filter does nothing there), and for an IR not from ONNX, where the attribute simply has no effect. irdiv convert refuses such a Resize, no Interpolate computing it. Where the model must match ONNX, downscale without antialias, or before the model."},
+	{ONNXResizeLength, []Severity{Warning}, "an Interpolate by scales from ONNX's Resize whose output is longer than ONNX's on an axis: OpenVINO multiplies the length by scale + 1e-6, ONNX floors length x scale", "`axes` (each axis with its length, scale, ONNX's length and OpenVINO's)",
+		"OpenVINO's ONNX frontend writes a Resize by scales as an Interpolate-11 in shape_calculation_mode scales, whose shape inference computes an axis' length as floor(length x (scale + 1e-6)) in float32, where ONNX's Resize gives floor(length x scale) (ONNX Runtime multiplies in float32, ONNX's reference in float64): where the product falls just below an integer, as 25 x 2.12 (52.999996 in float32), OpenVINO's output is one element longer than ONNX's (53 against ONNX Runtime's 52), and everything after it is computed on other shapes. Reported at the declared input shapes, for a model from ONNX. irdiv convert refuses such a Resize. Where the model must match ONNX, resize by sizes (the output lengths themselves), or pick a scale whose product is not within 1e-6 of an integer."},
 	{CPUPythonDivIgnore, []Severity{Note, Warning}, "OpenVINO's CPU plugin ignores `m_pythondiv` and truncates (a warning for a model from PyTorch, which floors on purpose)", "`example`, `counter_example`",
 		"OpenVINO's CPU plugin truncates whatever m_pythondiv says (#38248): where the operands can have opposite signs, it computes otherwise than the reference. For a model from PyTorch, whose // floors, that is a warning with a counter-example."},
 	{CPUI32Float32, []Severity{Note}, "OpenVINO's CPU plugin divides i32 in float32", "`example`",

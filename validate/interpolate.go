@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
 )
 
@@ -14,12 +15,99 @@ import (
 // cubic, which OpenVINO's reference ignores (InterpolateEval reads it in
 // mode linear only). OpenVINO's ONNX frontend writes a Resize with
 // antialias=1 so (onnx.Import), and ONNX's Resize filters where it
-// downscales: OpenVINO then computes another result than ONNX.
+// downscales: OpenVINO then computes another result than ONNX. And, in a
+// model from ONNX, an output length by scales that is not ONNX's.
 func (v *validator) interpolates() {
 	for _, l := range v.order {
 		v.antialias(l, nil, "", "")
-		v.eachBodyLayer(l, func(inner *ir.Layer, path, where string) { v.antialias(l, inner, path, where) })
+		v.resizeLength(l, nil, "", "")
+		v.eachBodyLayer(l, func(inner *ir.Layer, path, where string) {
+			v.antialias(l, inner, path, where)
+			v.resizeLength(l, inner, path, where)
+		})
 	}
+}
+
+// resizeLength reports layer l (inner, when set, inside a body of l) of a
+// model from ONNX if it is an Interpolate by scales whose output length,
+// at the declared shapes, is not the one ONNX's Resize gives
+// (onnx.ResizeLength): OpenVINO's shape inference multiplies by scale +
+// 1e-6, so a product just below an integer gets one element more. Axes
+// whose input or output length, or whose scale, is not known are not
+// reported.
+func (v *validator) resizeLength(l, inner *ir.Layer, path, where string) {
+	layer := l
+	if inner != nil {
+		layer = inner
+	}
+	op, ok := v.an.Ops[layer].(*ops.Interpolate)
+	if v.origin != fromONNX || !ok || op.ShapeCalculationMode != "scales" {
+		return
+	}
+	scalesPort, axesPort := 1, 2
+	if op.Version == 4 {
+		scalesPort, axesPort = 2, 3
+	}
+	srcs, outs := v.an.Sources[layer], v.an.Infos[layer]
+	info := func(port int) (ops.ValueInfo, bool) {
+		if port >= len(srcs) || srcs[port].Layer == nil || srcs[port].Index >= len(v.an.Infos[srcs[port].Layer]) {
+			return ops.ValueInfo{}, false
+		}
+		return v.an.Infos[srcs[port].Layer][srcs[port].Index], true
+	}
+	x, ok1 := info(0)
+	scales, ok2 := info(scalesPort)
+	if !ok1 || !ok2 || scales.Value == nil || len(outs) != 1 || x.Shape.DynamicRank || outs[0].Shape.DynamicRank || len(x.Shape.Dims) != len(outs[0].Shape.Dims) {
+		return
+	}
+	var axes []int64
+	if a, ok := info(axesPort); ok && a.Value != nil {
+		for k := range a.Value.Len() {
+			axes = append(axes, int64(a.Value.Float64At(k)))
+		}
+	} else if axesPort >= len(srcs) {
+		for a := range x.Shape.Dims {
+			axes = append(axes, int64(a))
+		}
+	}
+	if len(axes) != scales.Value.Len() {
+		return
+	}
+	var differ []string
+	for k, a := range axes {
+		if a < 0 {
+			a += int64(len(x.Shape.Dims))
+		}
+		if a < 0 || a >= int64(len(x.Shape.Dims)) || anyPad(op, int(a)) {
+			continue
+		}
+		in, out, scale := x.Shape.Dims[a], outs[0].Shape.Dims[a], float32(scales.Value.Float64At(k))
+		if !in.IsStatic() || !out.IsStatic() {
+			continue
+		}
+		if want := onnx.ResizeLength(in.Min, scale); want != out.Min {
+			differ = append(differ, fmt.Sprintf("axis %d: %d x %v is %d in ONNX, %d here", a, in.Min, scale, want, out.Min))
+		}
+	}
+	if len(differ) == 0 {
+		return
+	}
+	e := Evidence{{"axes", differ}}
+	if path != "" {
+		e = e.With(Fact{"divide", path})
+	}
+	prefix := ""
+	if inner != nil {
+		prefix = fmt.Sprintf("the Interpolate %s inside %s: ", inner, where)
+	}
+	v.r.add(Warning, ONNXResizeLength, l, e, "%sInterpolate by scales from ONNX's Resize: OpenVINO computes each output length as floor(length x (scale + 1e-6)), ONNX as floor(length x scale), and they differ here (%s), so OpenVINO's output has another shape than ONNX's", prefix, strings.Join(differ, "; "))
+	v.r.Findings[len(v.r.Findings)-1].Inner = inner
+}
+
+// anyPad reports whether op pads axis a, where the length it scales is
+// not the input's (OpenVINO's import of a Resize pads nothing).
+func anyPad(op *ops.Interpolate, a int) bool {
+	return a < len(op.PadsBegin) && op.PadsBegin[a] != 0 || a < len(op.PadsEnd) && op.PadsEnd[a] != 0
 }
 
 // eachBodyLayer calls f with every layer inside the bodies of l, at any

@@ -12,6 +12,7 @@ import (
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
+	"github.com/irdiv/irdiv/shapeinfer"
 )
 
 const convertHelp = `MODEL.onnx [-o OUT.xml]
@@ -148,9 +149,61 @@ func openvinoOpsOnly(m *ir.Model) error {
 	why := ""
 	if v, _ := first.DataAttr("antialias"); first.Type == "Resize" && v == "1" {
 		why = " (antialias=1: OpenVINO's Interpolate ignores antialias in modes linear_onnx and cubic, and its mode linear filters otherwise at the borders, so no Interpolate computes ONNX's Resize)"
+	} else if first.Type == "Resize" || first.Type == "Upsample" {
+		why = resizeScalesWhy(m, first)
 	}
 	return fmt.Errorf("layer %q (id %d) is ONNX's %s, which irdiv does not write as an OpenVINO op%s; OpenVINO's reader accepts only the ops of its opsets, so irdiv writes no IR (layers of no opset: %s)",
 		first.Name, first.ID, first.Type, why, strings.Join(types, ", "))
+}
+
+// resizeScalesWhy says why the faithful import kept Resize (or Upsample)
+// l by constant scales of every axis, on an input of static dims, where
+// OpenVINO's import writes an Interpolate: on some axis Interpolate's
+// length (ops' shape inference, OpenVINO's floor(n x (scale + 1e-6)))
+// is not ONNX's (onnx.ResizeLength), or the scale keeps the length and
+// Interpolate then maps the axis to itself where ONNX divides by the
+// scale. "" where neither is so.
+func resizeScalesWhy(m *ir.Model, l *ir.Layer) string {
+	if len(l.Inputs) == 0 || l.Inputs[0].DynamicRank {
+		return ""
+	}
+	x := l.Inputs[0].Dims
+	if slices.Contains(x, -1) {
+		return ""
+	}
+	// Kept for an attribute no Interpolate says: the scales are not why.
+	coord, _ := l.DataAttr("coordinate_transformation_mode")
+	exclude, _ := l.DataAttr("exclude_outside")
+	policy, _ := l.DataAttr("keep_aspect_ratio_policy")
+	if coord == "tf_crop_and_resize" || coord == "half_pixel_symmetric" || exclude != "" && exclude != "0" || policy != "" && policy != "stretch" {
+		return ""
+	}
+	for k := 1; k < len(l.Inputs); k++ {
+		src, ok := m.Input(l, k)
+		c := src.Layer
+		if !ok || c.Type != "Const" || c.Constant == nil || c.Constant.Type != ir.F32 || c.Constant.Len() != len(x) {
+			continue
+		}
+		interp := &ops.Interpolate{Version: 11, Mode: "nearest", ShapeCalculationMode: "scales"}
+		outs, err := interp.Infer([]ops.ValueInfo{{Type: ir.F32, Shape: shapeinfer.StaticShape(x...)}, {Type: ir.F32, Shape: shapeinfer.StaticShape(int64(len(x))), Value: c.Constant}})
+		if err != nil {
+			return ""
+		}
+		out, ok := outs[0].Shape.ToStatic()
+		if !ok {
+			return ""
+		}
+		for a, n := range x {
+			scale := float32(c.Constant.Float64At(a))
+			switch onnxLen := onnx.ResizeLength(n, scale); {
+			case onnxLen != out[a]:
+				return fmt.Sprintf(" (by scales: axis %d, %d x %v, is %d long in ONNX and %d in the Interpolate OpenVINO's import writes, whose length is floor(n x (scale + 1e-6)))", a, n, scale, onnxLen, out[a])
+			case out[a] == n && scale != 1 && coord != "align_corners":
+				return fmt.Sprintf(" (by scales: %v keeps axis %d %d long, and an Interpolate then maps it to itself, where ONNX divides its coordinates by the scale)", scale, a, n)
+			}
+		}
+	}
+	return ""
 }
 
 // checkOutputNames refuses graph outputs that the IR cannot name apart:

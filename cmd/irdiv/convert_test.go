@@ -256,12 +256,15 @@ func detectionOps() []byte {
 
 // TestConvertInstanceNormResize: InstanceNormalization (opsets 1 and 6,
 // ranks 3 and 4, an epsilon) and Resize as raft_small exports it (linear,
-// align_corners, sizes; and linear half_pixel by scales, nearest
+// align_corners, sizes; linear align_corners by scales whose products
+// 4.5 and 5.2 are not integers, mapped from the output's lengths 4 and 5
+// as ONNX Runtime does; and linear half_pixel by scales, nearest
 // asymmetric) convert to OpenVINO ops (MVN-6, Multiply, Add, Interpolate-11:
 // no layer of no opset), read back with info and validate saying what
 // they say of the .onnx, and run of the .onnx and of the IR both compute
 // what ONNX specifies, checked against a float64 reference written here.
-// Resize modes that Interpolate cannot say are refused, naming Resize.
+// Resize modes that Interpolate cannot say are refused, naming Resize, and
+// saying why where the scales are the reason.
 func TestConvertInstanceNormResize(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 5))
 	f32s := func(n int) []float32 {
@@ -387,6 +390,7 @@ func TestConvertInstanceNormResize(t *testing.T) {
 		scales            []float64
 	}{
 		{"resize-raft", "align_corners", "linear", []int64{1, 2, 7, 9}, nil},
+		{"resize-align-corners-scales", "align_corners", "linear", []int64{1, 2, 4, 5}, []float64{1, 1, 1.5, 1.3}},
 		{"resize-half-pixel", "half_pixel", "linear", []int64{1, 2, 6, 10}, []float64{1, 1, 2, 2.5}},
 		{"resize-nearest", "asymmetric", "nearest", []int64{1, 2, 6, 10}, []float64{1, 1, 2, 2.5}},
 	} {
@@ -473,6 +477,32 @@ func TestConvertInstanceNormResize(t *testing.T) {
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("a refused convert wrote %s", out)
+		}
+	}
+
+	// A Resize by constant scales that an Interpolate computes otherwise
+	// is refused saying why: OpenVINO's length floor(25 x (2.12 + 1e-6))
+	// is 53, ONNX's 52; scale 1.1 keeps a length of 4, and Interpolate
+	// maps that axis to itself.
+	for _, r := range []struct {
+		width int64
+		scale float32
+		why   string
+	}{
+		{25, 2.12, "(by scales: axis 3, 25 x 2.12, is 52 long in ONNX and 53 in the Interpolate OpenVINO's import writes, whose length is floor(n x (scale + 1e-6)))"},
+		{4, 1.1, "(by scales: 1.1 keeps axis 3 4 long, and an Interpolate then maps it to itself, where ONNX divides its coordinates by the scale)"},
+	} {
+		s := raw([]float32{1, 1, 1, r.scale})
+		g := onnxwire.Graph("g", [][]byte{onnxwire.NodeAttrs("Resize", "resize", []string{"x", "", "scales"}, []string{"y"}, onnxwire.StringAttr("mode", "linear"))},
+			[][]byte{onnxwire.Tensor("scales", onnxwire.Float, []int64{4}, s)},
+			[][]byte{onnxwire.Value("x", onnxwire.Float, 1, 1, 1, r.width)}, [][]byte{onnxwire.Rankless("y", onnxwire.Float)})
+		model := filepath.Join(dir, "refused-scales.onnx")
+		if err := os.WriteFile(model, onnxwire.Model(13, g), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := irdiv(t, "convert", model, "-o", filepath.Join(dir, "refused-scales.xml"))
+		if code != 1 || !strings.Contains(stderr, `is ONNX's Resize, which irdiv does not write as an OpenVINO op `+r.why) {
+			t.Errorf("convert of Resize by %d x %v: exit %d, %q; want a refusal saying %s", r.width, r.scale, code, stderr, r.why)
 		}
 	}
 }

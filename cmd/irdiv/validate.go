@@ -28,7 +28,8 @@ the model's inputs, confirmed by evaluating the model, or a proof that
 holds for every input shape), zero divisors and MIN / -1 (inside If,
 Loop and TensorIterator bodies too), structure, what OpenVINO's CPU
 plugin computes differently, and an ONNX Resize with antialias=1, which
-OpenVINO's import computes without antialiasing.
+OpenVINO's import computes without antialiasing, or by scales whose
+output length OpenVINO computes otherwise than ONNX.
 
 An ONNX model is imported as OpenVINO's ONNX frontend imports it (every
 Div a flooring Divide), so the report says what OpenVINO does to it. An
