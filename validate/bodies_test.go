@@ -321,6 +321,22 @@ var bodyModels = []struct {
 		onnx: func(map[string][]int64) map[string][]int64 { return map[string][]int64{"out": {0}} },
 	},
 	{
+		// Not a body: int64(float(K) / 8) / -2, a value irdiv does not
+		// follow (a float converted), is 1 / -2 at K in [8, 15]; the
+		// search tried K = 32 and its small edge dims only, the
+		// expression naming no K (seed 30).
+		name: "a value irdiv does not follow is still searched by its inputs",
+		g: new(graph).input("x", onnxwire.Float, fixed(1), param("K")).
+			i64("one", []int64{}, 1).f32("eighth", 1.0/8).i64("minus2", []int64{}, -2).
+			node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "one"}, "k", onnxwire.IntAttr("axis", 0)).
+			node("Cast", []string{"k"}, "kf", onnxwire.IntAttr("to", onnxwire.Float)).node("Mul", []string{"kf", "eighth"}, "ks").
+			node("Cast", []string{"ks"}, "ki", onnxwire.IntAttr("to", onnxwire.Int64)).
+			node("Div", []string{"ki", "minus2"}, "cast_div").
+			output("cast_div", onnxwire.Int64),
+		want: map[string]Code{"cast_div": FloorTrunc},
+		onnx: func(map[string][]int64) map[string][]int64 { return map[string][]int64{"cast_div": {0}} },
+	},
+	{
 		// Not a body: a MaxPool with ceil_mode that drops its last window
 		// ([N, 1, 2, 1] gives [N, 1, 1, 1]; ONNX Runtime's shape inference
 		// keeps it), fed by a Relu of the size it keeps. ONNX Runtime's

@@ -196,6 +196,7 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 		pairs = pairs[:maxPairs]
 	}
 	var keys []key
+	var opaque []*ir.Layer // the layers of the derived symbols
 	consts := []int64{}
 	derived := false
 	floatPath := false
@@ -210,6 +211,9 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 					if org.Layer != nil && s.fromFloat(org.Layer) {
 						floatPath = true
 					}
+					if org.Layer != nil && !slices.Contains(opaque, org.Layer) {
+						opaque = append(opaque, org.Layer)
+					}
 				case org.Input != nil:
 					k := key{org.Input, org.Kind == absint.InputDim, org.Index}
 					if !slices.Contains(keys, k) {
@@ -217,6 +221,16 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 					}
 				}
 			}
+		}
+	}
+	// A value irdiv does not follow (a float converted to an integer, a
+	// Range's elements) still follows from the inputs it is computed
+	// from: their dims and elements are searched too, where the
+	// expressions name none (seed 30: int64(float(K) * 0.33333334) / -2,
+	// 1 / -2 at K = 3).
+	for _, k := range s.opaqueKeys(opaque) {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
 		}
 	}
 	// A Divide in a branch of an If divides only where the If's condition
@@ -430,6 +444,48 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 		}
 	}
 	return nil, false
+}
+
+// maxOpaqueKeys bounds the keys opaqueKeys gives: an input's elements
+// beyond the first few are the search's fill.
+const maxOpaqueKeys = 8
+
+// opaqueKeys are the keys of the model inputs that layers depend on: the
+// dims that vary and the integer elements (the first few, or the whole
+// fill of an input followed as one). A layer of a body stands for the
+// layer of the model that holds it.
+func (s *Searcher) opaqueKeys(layers []*ir.Layer) []key {
+	if len(layers) == 0 {
+		return nil
+	}
+	up := make(map[*ir.Layer]bool)
+	var stack []*ir.Layer
+	for _, m := range layers {
+		if h, inBody := s.an.Holders[m]; inBody {
+			m = h
+		}
+		stack = s.markUpstream(up, m, stack)
+	}
+	var keys []key
+	for _, in := range s.an.Inputs {
+		if !up[in.Layer] {
+			continue
+		}
+		for axis, d := range in.Dims {
+			if r := s.an.Declared.Range(d); r.Lo != r.Hi && len(keys) < maxOpaqueKeys {
+				keys = append(keys, key{in, true, axis})
+			}
+		}
+		switch {
+		case in.Summary:
+			keys = append(keys, key{in, false, -1})
+		case in.Elems != nil:
+			for i := range min(len(in.Elems), maxOpaqueKeys-min(len(keys), maxOpaqueKeys)) {
+				keys = append(keys, key{in, false, i})
+			}
+		}
+	}
+	return keys
 }
 
 // branchCondition is, for a Divide in a branch of an If of the model
