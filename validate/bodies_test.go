@@ -337,6 +337,24 @@ var bodyModels = []struct {
 		onnx: func(map[string][]int64) map[string][]int64 { return map[string][]int64{"cast_div": {0}} },
 	},
 	{
+		// Not a body: |y| / 3 has a remainder only at y = MIN, whose
+		// absolute value is MIN; the search's evaluation of max(-y, y)
+		// failed there (-MIN leaves int64), so it never offered it (seed
+		// 299).
+		name: "the absolute value of MIN",
+		g: new(graph).input("y", onnxwire.Int64).i64("three", []int64{}, 3).
+			node("Abs", []string{"y"}, "a").node("Div", []string{"a", "three"}, "abs_div").
+			output("abs_div", onnxwire.Int64),
+		want: map[string]Code{"abs_div": FloorTrunc},
+		onnx: func(in map[string][]int64) map[string][]int64 {
+			y := in["y"][0]
+			if y < 0 {
+				y = -y // MIN stays MIN, as in ONNX Runtime
+			}
+			return map[string][]int64{"abs_div": {y / 3}}
+		},
+	},
+	{
 		// Not a body: a MaxPool with ceil_mode that drops its last window
 		// ([N, 1, 2, 1] gives [N, 1, 1, 1]; ONNX Runtime's shape inference
 		// keeps it), fed by a Relu of the size it keeps. ONNX Runtime's

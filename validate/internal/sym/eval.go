@@ -3,6 +3,7 @@ package sym
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -218,6 +219,15 @@ func (ev *Evaluator) computeAtom(a *Atom, val func(Sym) int64) (int64, bool) {
 			v, ok = ev.evalMod(a.args[0], val)
 		}
 		if !ok {
+			// A minimum or maximum of values beyond int64 is not one
+			// modulo 2^64: |MIN| is max(-MIN, MIN), 2^63 exactly, which
+			// wraps to MIN (evalMod would need -MIN in int64).
+			var x *big.Int
+			if x, ok = ev.evalExact(a.args[0], val); ok {
+				v = int64(new(big.Int).And(x, mod64Mask).Uint64())
+			}
+		}
+		if !ok {
 			return 0, false
 		}
 		return wrapInto(v, a.r())
@@ -301,6 +311,67 @@ func (ev *Evaluator) evalMod(e Expr, val func(Sym) int64) (int64, bool) {
 		s += uint64(t.k) * uint64(v)
 	}
 	return int64(s), true
+}
+
+// mod64Mask keeps the low 64 bits of a two's complement big.Int.
+var mod64Mask = new(big.Int).SetUint64(math.MaxUint64)
+
+// evalExact evaluates e exactly, beyond int64 where its sums, products,
+// minima, maxima and choices leave it; any other atom must have a value
+// in int64. It is what a wrap of e needs where evalMod cannot (a maximum
+// of values that leave int64), bounded as evalMod is.
+func (ev *Evaluator) evalExact(e Expr, val func(Sym) int64) (*big.Int, bool) {
+	if ev.modDepth >= maxModDepth || ev.modCalls >= maxModCalls {
+		return nil, false
+	}
+	ev.modDepth++
+	ev.modCalls++
+	defer func() { ev.modDepth-- }()
+	s := big.NewInt(e.c)
+	for _, t := range e.terms {
+		v, ok := ev.atomExact(t.a, val)
+		if !ok {
+			return nil, false
+		}
+		s.Add(s, v.Mul(v, big.NewInt(t.k)))
+	}
+	return s, true
+}
+
+// atomExact is an atom's exact value (evalExact).
+func (ev *Evaluator) atomExact(a *Atom, val func(Sym) int64) (*big.Int, bool) {
+	if v, ok := ev.evalAtom(a, val); ok {
+		return big.NewInt(v), true
+	}
+	switch a.kind {
+	case kMul, kMin, kMax, kWhere:
+	default:
+		return nil, false
+	}
+	args := make([]*big.Int, len(a.args))
+	for i, arg := range a.args {
+		v, ok := ev.evalExact(arg, val)
+		if !ok {
+			return nil, false
+		}
+		args[i] = v
+	}
+	switch a.kind {
+	case kMul:
+		return args[0].Mul(args[0], args[1]), true
+	case kWhere:
+		if args[0].Sign() != 0 {
+			return args[1], true
+		}
+		return args[2], true
+	}
+	m := args[0]
+	for _, v := range args[1:] {
+		if c := v.Cmp(m); a.kind == kMin && c < 0 || a.kind == kMax && c > 0 {
+			m = v
+		}
+	}
+	return m, true
 }
 
 // wrapInto wraps v into a finite range of 2^n values, as two's complement

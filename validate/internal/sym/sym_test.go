@@ -342,9 +342,9 @@ func TestBoundsAcrossInt64(t *testing.T) {
 // it.
 func TestEvalWrapsLikeTheModel(t *testing.T) {
 	b := NewBuilder()
-	x, y := b.NewSym("x", false), b.NewSym("y", false)
+	x, y, m := b.NewSym("x", false), b.NewSym("y", false), b.NewSym("m", false)
 	i64 := R(math.MinInt64, math.MaxInt64)
-	val := func(s Sym) int64 { return map[Sym]int64{x: 5, y: math.MaxInt64}[s] }
+	val := func(s Sym) int64 { return map[Sym]int64{x: 5, y: math.MaxInt64, m: math.MinInt64}[s] }
 	for _, tc := range []struct {
 		e    Expr
 		want int64
@@ -353,6 +353,11 @@ func TestEvalWrapsLikeTheModel(t *testing.T) {
 		{b.Wrap(b.Add(b.Var(y), b.Var(y)), i64), -2},
 		{b.Wrap(b.Mul(b.Var(x), b.Var(y)), i64), math.MaxInt64 - 4},
 		{b.Wrap(b.Scale(b.Var(y), 2), R(math.MinInt32, math.MaxInt32)), -2},
+		// |MIN| in i64 is MIN: max(-MIN, MIN) is 2^63, beyond int64
+		// before it wraps (the search missed abs(MIN) / 3, seed 299).
+		{b.Wrap(b.Max(b.Neg(b.Var(m)), b.Var(m)), i64), math.MinInt64},
+		{b.Wrap(b.Add(b.Max(b.Neg(b.Var(m)), b.Var(x)), b.Var(x)), i64), math.MinInt64 + 5},
+		{b.Wrap(b.Min(b.Scale(b.Var(y), 4), b.Scale(b.Var(y), 3)), i64), math.MaxInt64 - 2},
 	} {
 		if got, ok := b.Eval(tc.e, val); !ok || got != tc.want {
 			t.Errorf("%s = %d (%v), want %d", b.String(tc.e), got, ok, tc.want)
