@@ -17,40 +17,43 @@ import (
 // op the import maps, types or passes through (or of two it does not
 // know) at any opset, its inputs (graph inputs of every type and shape,
 // of unknown rank, of unknown type from a custom-domain op, initializers
-// at the edges of int64 and floats, absent) and its attributes (names the
-// rules read, edge values, empty lists), so that a mutation of a byte
-// changes one choice, where FuzzReadONNX's mutations of protobuf bytes
-// mostly break the encoding. Each model read imports both ways or
-// neither, and what imports encodes as IR that reads back and infers as
-// the model imported does. The seeds are one plain node of each op (x
-// and a graph input like it, no attributes); none holds a known bug.
+// at the edges of int64 and floats, absent) and its attributes (names of
+// the op's schema, or any the rules read; values at int64's ends and
+// their neighbours, relative to the rank and dims of x, empty lists), so
+// that a mutation of a byte changes one choice, where FuzzReadONNX's
+// mutations of protobuf bytes mostly break the encoding. Each model read
+// imports both ways or neither, and what imports encodes as IR that reads
+// back and infers as the model imported does. The seeds are one plain
+// node of each op (x and a graph input like it, no attributes) and the
+// same node with each attribute of its schema alone, at the first value
+// of its list (1, "NOTSET"); none holds a known bug.
 //
-// Measured on a 2-core AMD EPYC Zen 3 (AVX2) with -parallel=2, from
-// these seeds and an empty fuzz cache, the target ported to 4b82e8a (the
-// parent of issue 28's import fixes, 5ac406c), each class alone (panics
-// of the other classes let pass, failures other than panics ignored):
-// Conv or ConvTranspose group = 0, integer divide by zero in
-// groupWeights: 39 s and 42 s; GatherND batch_dims = 2^63-1 or 2^63-2,
-// slice bounds in its shape rule: 58 s in one run, not found in another
-// of 240 s; a tensor of unknown type into Clip or Dropout, "ir: SetInt64
-// on a dynamic tensor": 16 s and 44 s. Unfiltered, an earlier version of
-// the choices first found there a Softmax of unknown rank that did not
-// read back (18 s) and a Conv of no spatial axis (makeslice, 18 s), both
-// fixed in b967338. There, FuzzReadONNX (protobuf bytes, 790 seeds: the
-// PyTorch exports, ONNX's node tests) found none of the three in 600 s
-// (89,473 runs), nor FuzzValidateONNX (752 seeds) in 300 s (709,146
-// runs). On this code it found in 139 s a Range whose delta of rank 4
-// imported faithfully only (its rank hidden by the length guard; now in
-// TestHostileAttributes), then ran 300 s clean (381,942 runs; the host
-// shared, load 3 to 9):
+// Issue 28's three import panic classes, each put back alone into a
+// scratch copy of this code (5ac406c's fix undone), were found from these
+// seeds in every run, each run with an empty fuzz cache, -parallel=2, on
+// a 2-core AMD EPYC shared with other work (load 15 to 22): Conv or
+// ConvTranspose group = 0 (integer divide by zero in groupWeights) in
+// 94, 92, 61, 105 and 8 s; GatherND batch_dims = 2^63-1 (a negative slice
+// bound in its shape rule) in 27, 75, 94, 69, 93 and 132 s; a tensor of
+// unknown type into Clip, Gemm, Pad-2, Slice or Dropout ("ir: SetInt64
+// on a dynamic tensor", each time at Clip) in 38, 24, 40, 54 and 41 s:
+// within 300 s every time, the slowest in 132 s. Before the choices named the op's own
+// attributes and took values relative to x (one list of 56 names for
+// every op, 16 ints), the same target at 4b82e8a found GatherND's in 58 s
+// once and not in 240 s another time, and group = 0 in 39 and 42 s.
+// FuzzReadONNX (protobuf bytes, 790 seeds) found none of the three in
+// 600 s. On this code it ran 300 s clean (612,943 runs):
 //
 //	go test -run '^$' -fuzz '^FuzzImportNodes$' -fuzztime 300s -parallel 2 ./onnx
 func FuzzImportNodes(f *testing.F) {
 	// x f32[2,2,2,2] and in1, a graph input of the same type and shape.
 	plain := []byte{0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0}
 	opTypes := hostileOpTypes()
-	for op := range opTypes {
+	for op, name := range opTypes {
 		f.Add(uint8(op), uint8(0), plain, []byte(nil))
+		for _, attrs := range onnxwire.HostileAttrSeeds(name) {
+			f.Add(uint8(op), uint8(0), plain, attrs)
+		}
 	}
 	f.Fuzz(func(t *testing.T, op, opset uint8, ins, attrs []byte) {
 		testutil.Bounded(t, "FuzzImportNodes", func() {

@@ -47,16 +47,17 @@ func loopModel(nodes ...[]byte) *graph {
 		output("v", onnxwire.Int64)
 }
 
-// TestFaultsInBodies: a zero divisor or a MIN / -1 that the model's
-// inputs can make at a Div or Mod inside an If, Loop or Scan
+// TestFaultsInBodies: a zero divisor or a MIN / -1 (MIN % -1) that the
+// model's inputs can make at a Div or Mod inside an If, Loop or Scan
 // (TensorIterator) body is a warning with a counter-example at the
 // model's inputs, on the layer that holds the body (Finding.Inner the Div
 // or Mod), as one of the outer graph is;
 // a constant 0 divisor in a body stays an error; a divisor that cannot be
 // 0 (or -1) gets nothing. Where ONNX Runtime is installed, each
 // counter-example is replayed on the ONNX model: a zero divisor fails the
-// run with ONNX Runtime's error, MIN / -1 kills node with SIGFPE (node
-// runs ONNX Runtime, not this process).
+// run with ONNX Runtime's error, MIN / -1 and MIN % -1 of fmod 0 kill
+// node with SIGFPE (node runs ONNX Runtime, not this process), MIN % -1
+// of fmod 1 runs.
 func TestFaultsInBodies(t *testing.T) {
 	runner, ortErr := ortreplay.Find()
 	if ortErr != nil {
@@ -95,19 +96,39 @@ func TestFaultsInBodies(t *testing.T) {
 			},
 		},
 		{
-			// The divisor i - 1 is 0 at the second iteration, whatever x.
+			// The divisor i - 1 is 0 at the second iteration, whatever x,
+			// and -1 at the first: MIN % -1 where x is MIN.
 			name: "loop x % (i - 1)",
 			g: loopModel(bodyConst("one", 1),
 				onnxwire.Node("Sub", "d", []string{"i", "one"}, []string{"d"}),
 				onnxwire.Node("Mod", "r", []string{"x", "d"}, []string{"r"})),
 			holder: "Loop", inner: "r",
-			want: []want{{ModZeroDivisor, Warning}},
+			want: []want{{ModZeroDivisor, Warning}, {ModOverflow, Warning}},
 			check: func(t *testing.T, f Finding) {
-				if ex, _ := f.Evidence.Get("example").(string); !strings.HasSuffix(ex, " % 0") {
+				ex, _ := f.Evidence.Get("example").(string)
+				switch {
+				case f.Code == ModZeroDivisor && !strings.HasSuffix(ex, " % 0"):
 					t.Errorf("example %q", ex)
+				case f.Code == ModOverflow && ir.View[int64](f.CounterExample.Inputs["x"])[0] != math.MinInt64:
+					t.Errorf("x = %v, want MIN", f.CounterExample.Inputs["x"])
 				}
 				if !strings.Contains(f.Message, "the FloorMod layer \"r\"") || !strings.Contains(f.Message, "inside the body of Loop") {
 					t.Errorf("the message does not say where the Mod is: %s", f.Message)
+				}
+			},
+		},
+		{
+			// -y is in [-MAX, -1] where y > 0: MIN % -1 at y = 1, which
+			// ONNX Runtime computes (fmod 1) as 0.
+			name: "if x fmod -y",
+			g: ifModel(onnxwire.Node("Neg", "d", []string{"y"}, []string{"d"}),
+				onnxwire.NodeAttrs("Mod", "q", []string{"x", "d"}, []string{"q"}, onnxwire.IntAttr("fmod", 1))),
+			holder: "If", inner: "q",
+			want: []want{{ModOverflow, Warning}},
+			check: func(t *testing.T, f Finding) {
+				x, y := f.CounterExample.Inputs["x"], f.CounterExample.Inputs["y"]
+				if x == nil || y == nil || ir.View[int64](x)[0] != math.MinInt64 || ir.View[int64](y)[0] != 1 {
+					t.Errorf("x = %v, y = %v, want MIN and 1", x, y)
 				}
 			},
 		},
@@ -201,7 +222,7 @@ func TestFaultsInBodies(t *testing.T) {
 			r := Model(tc.g.imported(t), "m.onnx", Options{})
 			fs := findings(r)
 			var got []Finding
-			for _, c := range []Code{ZeroDivisor, ModZeroDivisor, Overflow} {
+			for _, c := range []Code{ZeroDivisor, ModZeroDivisor, Overflow, ModOverflow} {
 				got = append(got, fs[c]...)
 			}
 			if len(got) != len(tc.want) {
@@ -217,6 +238,9 @@ func TestFaultsInBodies(t *testing.T) {
 					t.Errorf("on %s, inner %v, path %v: want on the %s, naming %s", f.Layer, f.Inner, f.Evidence.Get("divide"), tc.holder, tc.inner)
 				}
 				ort := map[Code]string{ZeroDivisor: "Integer division by zero", ModZeroDivisor: "Integer modulo by zero", Overflow: "floating point exception"}[f.Code]
+				if f.Code == ModOverflow && f.Inner.Type == "FloorMod" {
+					ort = "floating point exception" // ONNX's Mod, fmod 0; fmod 1 computes 0 (ort "")
+				}
 				checkFault(t, f, tc.g, tc.check, runner, ortErr, ort)
 			}
 		})

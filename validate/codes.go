@@ -20,6 +20,7 @@ const (
 	Overflow           Code = "divide/overflow"
 	DivideAttribute    Code = "divide/attribute"
 	ModZeroDivisor     Code = "mod/zero-divisor"
+	ModOverflow        Code = "mod/overflow"
 
 	ONNXSemantics      Code = "onnx/semantics"
 	ONNXMismatch       Code = "onnx/mismatch"
@@ -86,6 +87,8 @@ var Codes = []CodeDoc{
 		"A Divide attribute that OpenVINO's reader ignores or reads otherwise than its text suggests."},
 	{ModZeroDivisor, []Severity{Error, Warning}, "an integer Mod or FloorMod whose divisor is 0, certain (error) or reachable from the inputs (warning)", "`index`, `a`, `b`, `example`, `inputs`, `empty_inputs` (a warning's counter-example)",
 		"The remainder of an integer division by a divisor that is 0 (ONNX's Mod, OpenVINO's Mod and FloorMod): integer division by zero, which fails the model there (irdiv's evaluation, ONNX Runtime: \"Integer modulo by zero\") or is undefined (OpenVINO's CPU plugin). An error where the divisor is a constant 0: nothing after it computes, fix the divisor. A warning, with a counter-example, where irdiv found inputs of the model that make it 0 at an element the op computes, as for divide/zero-divisor; inside an If, Loop or TensorIterator body too, on the layer that holds it."},
+	{ModOverflow, []Severity{Error, Warning}, "an i32 or i64 Mod or FloorMod of `MIN % -1`, certain (error) or reachable from the inputs (warning)", "`index`, `a`, `b`, `example`, `inputs` (a warning's counter-example)",
+		"The remainder of the signed minimum divided by -1 is 0, but the quotient it comes from overflows, and C's % of i32 or i64, x86's idiv, traps there. ONNX Runtime 1.30 dies of SIGFPE, the whole process and not the run, on ONNX's Mod with fmod 0 (OpenVINO's FloorMod), and computes 0 with fmod 1; OpenVINO's reference computes 0 for FloorMod (in double) and C++'s x % y for Mod, undefined there; irdiv computes 0. Certain where both operands are constants (an error); a warning with a counter-example where irdiv found inputs of the model that make them MIN and -1 at an element the op computes, inside an If, Loop or TensorIterator body too, on the layer that holds it. i8 and i16 are promoted to int before %, which does not trap. Guard the divisor or the dividend."},
 	{ONNXSemantics, []Severity{Error}, "with `--onnx`: the Divide computes something else than its Div", "",
 		"With --onnx, the Divide and the ONNX Div it comes from give different values on the inputs that reach the Div."},
 	{ONNXMismatch, []Severity{Error}, "with `--onnx`: the Divide cannot be the same Div (types, shapes)", "",

@@ -191,8 +191,8 @@ func (v *validator) bodyDivide(l, inner *ir.Layer, d *ops.Divide, path, where st
 }
 
 // bodyRemainder examines a Mod or FloorMod inside a body of l (at any
-// depth), as remainder examines one of the outer graph: a zero divisor,
-// certain or reachable from the model's inputs.
+// depth), as remainder examines one of the outer graph: a zero divisor
+// or MIN % -1, certain or reachable from the model's inputs.
 func (v *validator) bodyRemainder(l, inner *ir.Layer, bc shapeinfer.Broadcast, path, where string) {
 	v.inBody(l, inner, path, fmt.Sprintf("the %s %s inside %s", inner.Type, inner, where), func() { v.remainder(inner, bc) })
 }

@@ -526,7 +526,7 @@ func (v *validator) faults(l *ir.Layer, t ir.ElementType, pairs []absint.Pair, e
 
 // remainder examines a Mod or FloorMod: of integers, a divisor that is a
 // constant 0 divides by zero as a Divide's does, and the model cannot run
-// past it. (Before this check a Mod by 0 had no finding, and the range
+// past it; one that inputs can make 0, and MIN % -1, are searched. (Before this check a Mod by 0 had no finding, and the range
 // of its remainder, empty, showed as "in [1, -1]" in the findings of the
 // Divides after it.)
 func (v *validator) remainder(l *ir.Layer, bc shapeinfer.Broadcast) {
@@ -543,6 +543,59 @@ func (v *validator) remainder(l *ir.Layer, bc shapeinfer.Broadcast) {
 		}
 	}
 	v.reachableZero(l, ModZeroDivisor, "%", pairs, operands)
+	v.remainderOverflow(l, pairs, operands)
+}
+
+// remainderOverflow reports MIN % -1 of an i32 or i64 Mod or FloorMod:
+// an error where both operands are constants, a warning with a
+// counter-example where the model's inputs can make them so. The
+// remainder, 0, exists, but runtimes that compute it with C's % (x86's
+// idiv, which computes the quotient too) trap: ONNX Runtime 1.30 dies of
+// SIGFPE on Mod with fmod 0. i8 and i16 are promoted to int before %, and
+// do not trap. irdiv's evaluation computes 0 (Go defines MIN % -1), so
+// the search's runs of the model stay in this process safely.
+func (v *validator) remainderOverflow(l *ir.Layer, pairs []absint.Pair, e Evidence) {
+	t := v.infos[l][0].Type
+	if t != ir.I32 && t != ir.I64 {
+		return
+	}
+	minimum := absint.TypeRange(t).Lo.V
+	example := fmt.Sprintf("%d %% -1", minimum)
+	_, floor := v.an.Ops[l].(*ops.FloorMod)
+	what := fmt.Sprintf("%s, whose quotient overflows %s (%s: %s)", example, t, l.Type, remainderOverflowText(floor))
+	possible := false
+	for _, p := range pairs {
+		ca, okA := p.A.IsConst()
+		cb, okB := p.B.IsConst()
+		if okA && okB && ca == minimum && cb == -1 {
+			v.r.add(Error, ModOverflow, l, e.With(Fact{"index", max(p.Index, 0)}, Fact{"example", example}),
+				"the dividend is %d and the divisor -1 at flat output index %d: %s", minimum, max(p.Index, 0), what)
+			return
+		}
+		possible = possible || v.declared.Range(p.A).Contains(minimum) && v.declared.Range(p.B).Contains(-1)
+	}
+	if !possible {
+		return
+	}
+	overflow := func(x, y int64) bool { return x == minimum && y == -1 }
+	ref := search.RunOptions{MaxTensorBytes: v.opts.MaxTensorBytes, ONNX: v.origin == fromONNX}
+	w, ok := v.search.Search(l, pairs, search.Query{Bad: overflow, AtDivide: true, Reference: ref})
+	if !ok {
+		return
+	}
+	e = e.With(Fact{"example", example}, Fact{"index", w.Index}, Fact{"inputs", inputsEvidence(w.Inputs)})
+	v.r.add(Warning, ModOverflow, l, e,
+		"the model admits inputs where the dividend is %d and the divisor -1 at flat output index %d: %s", minimum, w.Index, what)
+	v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
+}
+
+// remainderOverflowText says what runtimes compute for MIN % -1 of an
+// i32 or i64 FloorMod (ONNX's Mod with fmod 0) or Mod (fmod 1).
+func remainderOverflowText(floor bool) string {
+	if floor {
+		return "0 in irdiv and in OpenVINO's reference, which computes it in double; ONNX Runtime 1.30's Mod (fmod 0) dies of SIGFPE there, the whole process and not the run"
+	}
+	return "0 in irdiv and in ONNX Runtime 1.30's Mod (fmod 1); OpenVINO's reference computes C++'s x % y, undefined there (x86's idiv traps: SIGFPE)"
 }
 
 // reachableZero looks for inputs of the model under which l, an integer

@@ -41,11 +41,10 @@ var OpTypes = []string{
 // (a choice past the fuzzer's bytes is the first), the edges after it.
 var (
 	hostileOpsets = []int64{13, 1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21}
-	// hostileInts has 16 values, so that the bytes the fuzzer's mutations
-	// favour (0xff, 0x7f, 0x80, 0) choose int64's ends and the first.
-	hostileInts   = []int64{1, 0, -1, 2, 3, -2, 7, 1 << 31, 1 << 32, 1 << 40, 1 << 62, -1<<63 + 1, 1<<63 - 2, -1 << 62, -1 << 63, 1<<63 - 1}
 	hostileFloats = []float32{1, 0, -1, 0.5, 2, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 1e30, -1e-30}
-	// hostileNames are attribute names the import rules read, sorted.
+	// hostileNames are attribute names the import rules read, sorted:
+	// those of ops of later opsets than opAttrNames knows, and names an op
+	// does not have.
 	hostileNames = []string{"allowzero", "alpha", "auto_pad", "axes", "axis", "batch_dims", "beta", "blocksize",
 		"broadcast", "ceil_mode", "coordinate_transformation_mode", "count_include_pad", "dilations", "direction",
 		"end", "epsilon", "exclusive", "fmod", "group", "keepdims", "kernel_shape", "largest", "max", "min", "mode",
@@ -61,6 +60,24 @@ var (
 	hostileDataTypes = []int32{1, 7, 6, 2, 3, 4, 5, 9, 10, 11, 12, 13, 16, 8}
 	hostileDims      = []int64{2, 1, 3, 0, -1, 4}
 )
+
+// hostileInts are the integers of attributes and integer initializers,
+// 32, so that the bytes the fuzzer's mutations favour (0xff and 0x7f, 0x80
+// and 0) choose int64's maximum and the first, harmless one: small
+// values, values relative to the rank and the largest dim of x (an
+// axis, a count of axes, a dim and one past each, their negatives), int32's
+// and int64's ends and their neighbours, and int64's ends less the rank
+// or a dim, whose sum with an axis, a rank or a dim wraps.
+func hostileInts(x []int64) []int64 {
+	r, d := int64(len(x)), int64(1)
+	for _, dim := range x {
+		d = max(d, dim)
+	}
+	return []int64{1, 0, -1, 2, 3, -2, 7, r, r + 1, r - 1, -r, -r - 1, d, d + 1, -d - 1,
+		1<<31 - 1, 1 << 31, -1 << 31, 1 << 32, 1 << 40, 1 << 62, -1 << 62,
+		math.MinInt64, math.MinInt64 + 1, math.MinInt64 + 2, math.MinInt64 + r, math.MinInt64 + d,
+		math.MaxInt64 - r, math.MaxInt64 - d, math.MaxInt64 - 2, math.MaxInt64 - 1, math.MaxInt64}
+}
 
 // hostileBytes reads a fuzzer's bytes as small choices; past their end
 // every choice is 0, the first of the list.
@@ -90,8 +107,8 @@ func (b *hostileBytes) shape() []int64 {
 }
 
 // tensor is an initializer of a chosen type, a shape of rank 0 to 2 of
-// dims 0 to 3, and elements from the edge lists.
-func (b *hostileBytes) tensor(name string) (data []byte, desc string) {
+// dims 0 to 3, and elements from the edge lists (ints of them).
+func (b *hostileBytes) tensor(name string, ints []int64) (data []byte, desc string) {
 	dt := hostileDataTypes[b.choose(len(hostileDataTypes)-1)] // no strings
 	dims := make([]int64, b.choose(3))
 	n := 1
@@ -116,7 +133,7 @@ func (b *hostileBytes) tensor(name string) (data []byte, desc string) {
 				v = uint64(math.Float32bits(f) >> 16)
 			}
 		} else {
-			i := hostileInts[b.choose(len(hostileInts))]
+			i := ints[b.choose(len(ints))]
 			vals = append(vals, fmt.Sprint(i))
 			v = uint64(i)
 		}
@@ -125,25 +142,54 @@ func (b *hostileBytes) tensor(name string) (data []byte, desc string) {
 	return Tensor(name, dt, dims, raw), fmt.Sprintf("%s=const(type %d, dims %v, %v)", name, dt, dims, vals)
 }
 
+// The kinds of attribute HostileModel writes: the kind byte modulo 5,
+// where kindOwn is the kind the op's schema gives the name (INT where it
+// gives none of these); kindOther is one of the schema's it does not.
+const (
+	kindInt = iota
+	kindOwn
+	kindInts
+	kindFloat
+	kindString
+	kindOther
+)
+
+// opAttr is an attribute of an op's schema (attrnames.go).
+type opAttr struct {
+	name string
+	kind int
+}
+
 // attr is an attribute of a chosen name, kind and value, from three
-// bytes, so that changing one byte changes one choice: the name; the kind
-// (INT, INTS, FLOAT or STRING) and, for INTS, the length (0 to 4) and the
-// step between the elements' places in hostileInts; the value, or the
-// first element's place.
-func attr(name, kind, value byte) (data []byte, desc string) {
-	n := hostileNames[int(name)%len(hostileNames)]
+// bytes, so that changing one byte changes one choice: the name, of the
+// op's own (opAttrs) where the byte is even and the op has any, of
+// hostileNames otherwise; the kind (INT, the schema's, INTS, FLOAT or
+// STRING) and, for INTS, the length (0 to 4) and the step between the
+// elements' places in ints; the value, or the first element's place.
+func attr(op string, ints []int64, name, kind, value byte) (data []byte, desc string) {
+	var n string
+	k := int(kind % 5)
+	if own := opAttrs[op]; len(own) > 0 && name%2 == 0 {
+		a := own[int(name/2)%len(own)]
+		n = a.name
+		if k == kindOwn && a.kind != kindOther {
+			k = a.kind
+		}
+	} else {
+		n = hostileNames[int(name/2)%len(hostileNames)]
+	}
 	v := int(value)
-	switch kind % 5 {
-	case 0, 1:
-		i := hostileInts[v%len(hostileInts)]
+	switch k {
+	case kindInt, kindOwn:
+		i := ints[v%len(ints)]
 		return IntAttr(n, i), fmt.Sprintf("%s=%d", n, i)
-	case 2:
+	case kindInts:
 		vs := make([]int64, int(kind/5)%5)
 		for i := range vs {
-			vs[i] = hostileInts[(v+i*int(kind/25))%len(hostileInts)]
+			vs[i] = ints[(v+i*int(kind/25))%len(ints)]
 		}
 		return IntsAttr(n, vs...), fmt.Sprintf("%s=%v", n, vs)
-	case 3:
+	case kindFloat:
 		f := hostileFloats[v%len(hostileFloats)]
 		return FloatAttr(n, f), fmt.Sprintf("%s=%g", n, f)
 	default:
@@ -152,14 +198,30 @@ func attr(name, kind, value byte) (data []byte, desc string) {
 	}
 }
 
+// HostileAttrSeeds are attrs for HostileModel, one for each attribute of
+// opType's schema of a kind it writes: that attribute alone, of the
+// schema's kind (INTS of one element), at the first value of its list
+// (1, "NOTSET"), from which one byte's change reaches any value.
+func HostileAttrSeeds(opType string) [][]byte {
+	var seeds [][]byte
+	for i, a := range opAttrs[opType] {
+		if a.kind == kindOther || 2*i > 255 {
+			continue
+		}
+		seeds = append(seeds, []byte{byte(2 * i), byte(kindOwn + 5), 0})
+	}
+	return seeds
+}
+
 // HostileModel builds, from a fuzzer's choices, a model of one node of
 // opType at a chosen opset: ins chooses its inputs (each a graph
 // input of a chosen type and shape, possibly of unknown rank; the graph
 // input x; u, the output of an op of another domain, of unknown type and
 // shape; an initializer of chosen type, shape and values at the edges of
 // int64 and floats; or absent) and attrs its attributes, up to 8, three
-// bytes each (chosen names, kinds and values: 0, -1, 2^63-1, -2^63, 2^40,
-// NaN, empty lists...).
+// bytes each (names mostly of the op's own, kinds and values: 0, -1, the
+// rank of x and one past it, 2^63-1 and 2^63-1 less the rank, -2^63,
+// 2^40, NaN, empty lists...).
 // Each of its one to three outputs is read by an Identity, whose output
 // is a graph output of unknown shape, so that the node's types and
 // shapes are the import's. desc says what was chosen.
@@ -168,6 +230,7 @@ func HostileModel(opType string, opset uint8, ins, attrs []byte) (model []byte, 
 	b := hostileBytes(ins)
 	dt := hostileDataTypes[b.choose(len(hostileDataTypes))]
 	xShape := b.shape()
+	ints := hostileInts(xShape)
 	inputs := [][]byte{ValueInfo("x", dt, xShape...)}
 	if xShape == nil {
 		inputs[0] = Rankless("x", dt)
@@ -190,7 +253,7 @@ func HostileModel(opType string, opset uint8, ins, attrs []byte) (model []byte, 
 		case 1:
 			var d string
 			var t []byte
-			t, d = b.tensor(name)
+			t, d = b.tensor(name, ints)
 			inits = append(inits, t)
 			descs = append(descs, d)
 		case 2:
@@ -204,7 +267,7 @@ func HostileModel(opType string, opset uint8, ins, attrs []byte) (model []byte, 
 	}
 	var attrList [][]byte
 	for i := 0; i+3 <= len(attrs) && i < 3*8; i += 3 {
-		data, d := attr(attrs[i], attrs[i+1], attrs[i+2])
+		data, d := attr(opType, ints, attrs[i], attrs[i+1], attrs[i+2])
 		attrList = append(attrList, data)
 		descs = append(descs, d)
 	}

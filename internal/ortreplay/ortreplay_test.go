@@ -412,7 +412,8 @@ func TestRunJobs(t *testing.T) {
 // TestRunJobsDivisionByZero: ONNX Runtime fails a run whose integer Div
 // or Mod divides by zero with an error, and the batch goes on (a
 // zero-divisor counter-example replays as that run's Err), even where
-// the output is empty; MIN / -1 kills node (SIGFPE), the batch's error.
+// the output is empty; MIN / -1 and MIN % -1 of Mod with fmod 0 kill node
+// (SIGFPE), the batch's error; fmod 1 gives 0 there.
 func TestRunJobsDivisionByZero(t *testing.T) {
 	r := runner(t)
 	dir := t.TempDir()
@@ -465,5 +466,15 @@ func TestRunJobsDivisionByZero(t *testing.T) {
 	_, err = r.RunJobs([]Job{{Model: div, Runs: []map[string]*ir.Tensor{in([]int64{math.MinInt64}, []int64{-1})}}})
 	if err == nil || !strings.Contains(err.Error(), "floating point exception") {
 		t.Errorf("MIN / -1: %v, want node killed by SIGFPE", err)
+	}
+	// MIN % -1: Mod (fmod 0) computes C's %, which traps as / does;
+	// fmod 1 computes it in double, 0 (validate's mod/overflow says so).
+	_, err = r.RunJobs([]Job{{Model: mod, Runs: []map[string]*ir.Tensor{in([]int64{math.MinInt64}, []int64{-1})}}})
+	if err == nil || !strings.Contains(err.Error(), "floating point exception") {
+		t.Errorf("MIN %% -1 (fmod 0): %v, want node killed by SIGFPE", err)
+	}
+	res, err = r.RunJobs([]Job{{Model: fmod, Runs: []map[string]*ir.Tensor{in([]int64{math.MinInt64}, []int64{-1})}}})
+	if err != nil || res[0][0].Err != nil || !slices.Equal(ir.View[int64](res[0][0].Outputs["z"]), []int64{0}) {
+		t.Errorf("MIN %% -1 (fmod 1): %v %v, want z = [0]", err, res)
 	}
 }
