@@ -607,7 +607,8 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []ab
 	if within(ra, 1<<24) && within(rb, 1<<24) {
 		return
 	}
-	narrowed := t == ir.I64 && !(within(ra, math.MaxInt32) && within(rb, math.MaxInt32))
+	i32 := func(r sym.Range) bool { return r.Hi.AtMost(math.MaxInt32) && r.Lo.AtLeast(math.MinInt32) }
+	narrowed := t == ir.I64 && !(i32(ra) && i32(rb))
 	formable := within(rb, ops.ExactDivideMaxDivisor)
 	if v.exactForms == nil {
 		v.exactForms = ops.ExactDivides(v.m)

@@ -393,3 +393,62 @@ func TestFixIRCPUExact(t *testing.T) {
 		})
 	}
 }
+
+// TestFixIRCPUExactI64: an i64 Divide whose operands stay i32 values
+// (clamped) but pass 2^24, which the CPU plugin narrows to i32 and divides
+// in float32, gets the exact form too, and the fixed IR has no CPU note;
+// where the dividend may pass the i32 range, the note says no form helps.
+func TestFixIRCPUExactI64(t *testing.T) {
+	dir := t.TempDir()
+	m := &ir.Model{Name: "big64", Version: 11, Meta: []*ir.Node{{Tag: "rt_info", Children: []*ir.Node{{Tag: "conversion_parameters", Children: []*ir.Node{
+		{Tag: "framework", Attrs: []ir.Attr{{Name: "value", Value: "onnx"}}}}}}}}}
+	x := ir.Output{Layer: m.AddParameter("x", ir.I64, shapeinfer.StaticShape(4))}
+	a := ir.Output{Layer: m.AddLayer("Clamp", "opset1", "i32_range", []ir.Attr{{Name: "min", Value: "-2147483648"}, {Name: "max", Value: "2147483647"}},
+		[]ir.Output{x}, []*ir.Port{{Type: ir.I64, Dims: []int64{4}}})}
+	three, _ := ir.TensorOf(ir.I64, []int64{}, []int64{3})
+	for i, in := range []ir.Output{a, x} {
+		d, err := ops.AddDivide(m, "div"+strconv.Itoa(i), in, ir.Output{Layer: m.AddConst("three"+strconv.Itoa(i), three)}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.AddResult("q"+strconv.Itoa(i), ir.Output{Layer: d})
+	}
+	xml := filepath.Join(dir, "big64.xml")
+	if err := ir.Write(m, xml, filepath.Join(dir, "big64.bin")); err != nil {
+		t.Fatal(err)
+	}
+	fixed := filepath.Join(dir, "fixed.xml")
+	stdout, stderr, code := irdiv(t, "fix", xml, "-o", fixed)
+	if code != 0 || strings.Count(stdout, "exact form (a Newton step") != 1 || !strings.Contains(stdout, "no form of ops helps") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	report, _, _ := irdiv(t, "validate", fixed)
+	if strings.Contains(report, string(validate.CPUI64Narrowed)+` [cpu]: layer "div0"`) {
+		t.Errorf("the form's Divide keeps its CPU note:\n%s", report)
+	}
+	fm, err := ir.ReadFile(fixed, ir.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := []int64{math.MinInt32, -1<<24 - 1, 1<<24 + 1, math.MaxInt32}
+	in, _ := ir.TensorOf(ir.I64, []int64{4}, vs)
+	p, err := ops.NewProgram(fm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cpu := range []bool{false, true} {
+		o := ops.Options{}
+		if cpu {
+			o.BodyLayer = func(_ *ir.Layer, op ops.Op, _ []*ir.Tensor) (ops.Op, error) { return ops.CPUPlugin(op), nil }
+		}
+		out, err := p.Run([]*ir.Tensor{in}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vs {
+			if got := ir.View[int64](out[0])[i]; got != v/3 {
+				t.Errorf("CPU plugin %v: %d / 3 = %d, want %d", cpu, v, got, v/3)
+			}
+		}
+	}
+}
