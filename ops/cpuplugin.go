@@ -19,8 +19,14 @@ import (
 //     nodes/kernels/jit_eltwise_common.cpp); Add, Subtract, Multiply,
 //     Maximum, Minimum and SquaredDifference have i32 emitters
 //     (vpaddd, vpsubd, vpmulld, vpmaxsd, vpminsd: exact, wrapping), and
-//     Eltwise::canFuse keeps them apart from the f32 ops, so they are the
-//     reference's;
+//     Eltwise::canFuse fuses Add, Subtract, Multiply, Divide (and MulAdd,
+//     SquaredDifference) of i32 inputs only with each other, so those run
+//     in i32 (Maximum and Minimum do too unless fused after an f32-only op:
+//     CPUPlugin takes them as i32); this holds on the JIT path, x64 with
+//     SSE4.1 and ranks up to MAX_ELTWISE_DIM_RANK, not in the reference
+//     executor, which computes every non-bitwise op in f32;
+//   - the snippets tokenizer leaves i32 element-wise ops to Eltwise
+//     (has_supported_in_out, src/common/snippets/.../collapse_subgraph.cpp);
 //   - Divide's i32 emitter divides in float32 (jit_divide_emitter:
 //     vcvtdq2ps, vdivps, vroundps toward zero, vcvtps2dq), whatever
 //     m_pythondiv says: CPUPluginDivide;
@@ -30,7 +36,8 @@ import (
 //     a - floor(a/b)*b in float32, and the result is stored back with
 //     vcvtps2dq.
 //
-// The rest (the logical ops, Convert of a boolean) agree with the reference.
+// The rest (the logical ops, Convert of a boolean) agree with the
+// reference. Select, f32-only too, is not modelled.
 
 // CPUPlugin returns an op that computes what OpenVINO's x64 CPU plugin
 // computes for op on i32 and i64 elements, where that differs from the

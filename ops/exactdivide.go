@@ -30,10 +30,13 @@ import (
 // float32(B) is B, float32(A) is within 64 of A, and the float32 quotient
 // Q within 2^-24 of float32(A)/B relatively, so |A - Q*B| <= 64 + 128;
 // q is Q truncated, or -2^31 where Q is 2^31 (B = ±1), which is Q modulo
-// 2^32. Add, Subtract, Multiply, Maximum and Minimum are exact i32 ops
-// that wrap (vpaddd, vpsubd, vpmulld, vpmaxsd, vpminsd), so A - q*B is
+// 2^32. Add, Subtract and Multiply are exact i32 ops that wrap (vpaddd,
+// vpsubd, vpmulld; s, from Maximum and Minimum, is the sign of B even
+// where the plugin fuses them into a float32 kernel), so A - q*B is
 // computed modulo 2^32 and, being below 2^31 in magnitude, exactly:
-// |r| < d + 193. Both operands of the two Divides of the form are then
+// |r| < d + 193 (d + 321 on builds whose DecomposeIntegerDivide puts a
+// Floor after the Divide, which sends q through float32 once more:
+// still within the slack of 512). Both operands of the two Divides of the form are then
 // positive and below 2^24, where float32 division truncated is exact,
 // and F is floor(A/B) modulo 2^32, so floor(A/B) wherever that is an i32.
 // The comparisons, which the CPU plugin computes in float32, compare
