@@ -373,6 +373,18 @@ func TestFixIRCPUExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The fixed IR reads back and writes again byte for byte.
+			again := filepath.Join(dir, "again.xml")
+			if err := ir.Write(fm, again, filepath.Join(dir, "again.bin")); err != nil {
+				t.Fatal(err)
+			}
+			for _, ext := range []string{".xml", ".bin"} {
+				x, _ := os.ReadFile(strings.TrimSuffix(fixed, ".xml") + ext)
+				y, _ := os.ReadFile(strings.TrimSuffix(again, ".xml") + ext)
+				if len(x) == 0 || !bytes.Equal(x, y) {
+					t.Errorf("the fixed IR's %s changes when read and written again (%d bytes, then %d)", ext, len(x), len(y))
+				}
+			}
 			ref, err := evaluate(fm, map[string]*ir.Tensor{"a": in[0], "b": in[1]})
 			if err != nil {
 				t.Fatal(err)
