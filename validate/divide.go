@@ -656,10 +656,6 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []ab
 	if t != ir.I32 && t != ir.I64 {
 		return
 	}
-	limit := int64(1 << 24)
-	if t == ir.I64 {
-		limit = 1<<31 - 1
-	}
 	var ra, rb sym.Range
 	for i, p := range pairs {
 		a, b := v.declared.Range(p.A), v.declared.Range(p.B)
@@ -669,18 +665,41 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []ab
 			ra, rb = union(ra, a), union(rb, b)
 		}
 	}
-	big := func(r sym.Range) bool { return !r.Hi.AtMost(limit) || !r.Lo.AtLeast(-limit) }
-	if !big(ra) && !big(rb) {
+	within := func(r sym.Range, limit int64) bool { return r.Hi.AtMost(limit) && r.Lo.AtLeast(-limit) }
+	// The CPU plugin's float32 division is exact below 2^24 (an i64 is
+	// divided as an i32 too); beyond the i32 range an i64 is lost.
+	if within(ra, 1<<24) && within(rb, 1<<24) {
 		return
+	}
+	i32 := func(r sym.Range) bool { return r.Hi.AtMost(math.MaxInt32) && r.Lo.AtLeast(math.MinInt32) }
+	narrowed := t == ir.I64 && !(i32(ra) && i32(rb))
+	formable := within(rb, ops.ExactDivideMaxDivisor)
+	if v.exactForms == nil {
+		v.exactForms = ops.ExactDivides(v.m)
+		if v.exactForms == nil {
+			v.exactForms = map[*ir.Layer]ops.ExactForm{}
+		}
+	}
+	form, inForm := v.exactForms[l]
+	q := form.Divide
+	if inForm && q != l {
+		// One of the form's own Divides: its operands are small wherever
+		// the Divide the form corrects has a divisor the form takes.
+		formable = v.formable(q)
+		if formable {
+			return
+		}
+	} else if inForm && formable && !narrowed {
+		return // corrected
 	}
 	x, y, ok := cpuExample(t, ra, rb)
 	msg := "OpenVINO's CPU plugin divides i32 in float32, exact only below 2^24 (#35830)"
 	code := CPUI32Float32
 	if t == ir.I64 {
-		msg = "OpenVINO's CPU plugin narrows i64 to i32 and divides in float32 (#37766)"
+		msg = "OpenVINO's CPU plugin narrows i64 to i32 and divides in float32, exact only below 2^24 (#37766, #35830)"
 		code = CPUI64Narrowed
 	}
-	e := evidence()
+	e := evidence(Fact{"exact_form", formable && !narrowed})
 	if ok {
 		ex := fmt.Sprintf("%d / %d: exact %d, CPU plugin %d", x, y, divInt(x, y, false), cpuDivide(t, x, y))
 		e = e.With(Fact{"example", ex})
@@ -688,7 +707,37 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []ab
 	} else {
 		msg += fmt.Sprintf("; the operands here can be that large (A %s, B %s)", rangeText(ra), rangeText(rb))
 	}
+	switch {
+	case narrowed:
+		msg += "; no form of ops helps: the plugin holds every i64 as i32 (its low 32 bits) before any op runs, and the operands here can be beyond the i32 range"
+	case formable:
+		msg += "; `irdiv fix` writes a form the CPU plugin computes exactly (|B| <= 2^22 here)"
+	default:
+		msg += fmt.Sprintf("; no exact form: irdiv's (a Newton step whose second Divide has operands up to 3|B| + 1024) needs |B| <= 2^22 to keep every float32 division below 2^24, and B can be %s here", rangeText(rb))
+	}
 	v.r.add(Note, code, l, e, "%s", msg)
+}
+
+// formable reports whether the Divide q, which an exact form corrects,
+// has a divisor the form takes: |B| <= ops.ExactDivideMaxDivisor, and
+// for i64 operands within the i32 range, which the CPU plugin holds.
+func (v *validator) formable(q *ir.Layer) bool {
+	d, ok := v.ops[q].(*ops.Divide)
+	if !ok {
+		return false
+	}
+	pairs := v.an.Pairs(q, d.Broadcast)
+	if len(pairs) == 0 {
+		return false
+	}
+	for _, p := range pairs {
+		ra, rb := v.declared.Range(p.A), v.declared.Range(p.B)
+		if !rb.Hi.AtMost(ops.ExactDivideMaxDivisor) || !rb.Lo.AtLeast(-ops.ExactDivideMaxDivisor) ||
+			!ra.Hi.AtMost(math.MaxInt32) || !ra.Lo.AtLeast(math.MinInt32) {
+			return false
+		}
+	}
+	return true
 }
 
 // divInt is exact integer division, floor or truncation.
@@ -702,16 +751,7 @@ func divInt(a, b int64, floor bool) int64 {
 
 // cpuDivide is the CPU plugin's integer division, as its x64 JIT computes
 // it: i64 narrowed to i32, both converted to float32, divided, truncated.
-func cpuDivide(t ir.ElementType, a, b int64) int64 {
-	if t == ir.I64 {
-		a, b = int64(int32(a)), int64(int32(b))
-	}
-	if b == 0 {
-		return 0
-	}
-	q := float32(a) / float32(b)
-	return int64(int32(math.Trunc(float64(q))))
-}
+func cpuDivide(t ir.ElementType, a, b int64) int64 { return ops.CPUPluginDivide(t, a, b) }
 
 // cpuExample finds operands in the ranges where the CPU plugin's result
 // differs from the exact truncated quotient.
@@ -719,7 +759,7 @@ func cpuExample(t ir.ElementType, a, b sym.Range) (int64, int64, bool) {
 	// The examples of divide-spec.md C.1 first, then the ends of the ranges.
 	as := []int64{0x40000001, 1<<24 + 1, -0x40000001, a.Hi.V, a.Lo.V}
 	if t == ir.I64 {
-		as = []int64{1 << 31, 1<<31 - 1, 1 << 62, a.Hi.V, a.Lo.V}
+		as = []int64{1 << 31, 1<<31 - 1, 1 << 62, 0x40000001, 1<<24 + 1, -0x40000001, a.Hi.V, a.Lo.V}
 	}
 	bs := []int64{5, 11, 3, 7, -3, 2, b.Lo.V, b.Hi.V}
 	for _, x := range as {

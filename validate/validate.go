@@ -114,6 +114,10 @@ type validator struct {
 	// constTexts remembers constText: every finding's expression text
 	// shows the constants of up to six layers above its Divide.
 	constTexts map[*absint.Value]string
+	// exactForms are the model's exact forms of Divides
+	// (ops.ExactDivides), found at the first Divide the CPU plugin
+	// computes inexactly.
+	exactForms map[*ir.Layer]ops.ExactForm
 }
 
 // Model validates m; path names it in the report.

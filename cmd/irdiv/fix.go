@@ -42,9 +42,14 @@ says which ran. --keep-proven=false rewrites every integer Div.
 
 An IR is fixed by what its source meant (its rt_info framework): a
 Divide from ONNX gets m_pythondiv="false"; a flooring Divide from
-PyTorch truncates and a correction (Mod, comparisons, Subtract) floors
+PyTorch truncates and a correction (Multiply, Subtract, comparisons) floors
 it, so that OpenVINO's CPU plugin, which ignores m_pythondiv, floors too.
-The fixed IR is validated before it is written.`
+Where that plugin's float32 division can get an i32 Divide wrong
+(operands beyond 2^24) and the divisor is at most 2^22 in magnitude, the
+Divide gets instead an exact form, a Newton step of integer ops that the
+plugin computes exactly, rounding as the source meant; where the divisor
+may be larger, a note says why no form helps. The fixed IR is validated
+before it is written.`
 
 func fixCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("fix", fixHelp, stdout)

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -274,6 +276,191 @@ func TestFixBodies(t *testing.T) {
 		differ, detail, err := ortreplay.ReplayDir(runner, model, filepath.Join(cex, "bodies", "openvino.onnx"), filepath.Join(cex, "bodies", name))
 		if err != nil || !differ {
 			t.Errorf("%s: the replay shows no difference: %s %v", name, detail, err)
+		}
+	}
+}
+
+// TestFixIRCPUExact: i32 Divides whose dividend reaches 2^24, which
+// OpenVINO's CPU plugin divides in float32, get the exact form where the
+// divisor is at most 2^22 (a constant, negative too, or a value clamped
+// to [1, 4096]) and a note saying why none exists where it may be larger;
+// the fixed IR then has no CPU note on the forms, and computes ONNX's
+// truncation (from ONNX) or Python's floor (from PyTorch) at the edges of
+// i32 under OpenVINO's reference and under its CPU plugin (ops.CPUPlugin),
+// under which the original is wrong.
+func TestFixIRCPUExact(t *testing.T) {
+	as := []int32{math.MinInt32, math.MinInt32 + 1, -1<<24 - 1, -1 << 24, -7, -1, 0, 1, 7, 1<<24 - 1, 1 << 24, 1<<24 + 1, 0x40000001, math.MaxInt32 - 64, math.MaxInt32}
+	bs := []int32{1, 2, 3, 4096, 4095, -5, 1 << 30, -1 << 30, 100}
+	var xs, ys []int32
+	for _, a := range as {
+		for _, b := range bs {
+			xs, ys = append(xs, a), append(ys, b)
+		}
+	}
+	n := int64(len(xs))
+	for _, framework := range []string{"onnx", "pytorch"} {
+		t.Run(framework, func(t *testing.T) {
+			dir := t.TempDir()
+			m := &ir.Model{Name: "big", Version: 11, Meta: []*ir.Node{{Tag: "rt_info", Children: []*ir.Node{{Tag: "conversion_parameters", Children: []*ir.Node{
+				{Tag: "framework", Attrs: []ir.Attr{{Name: "value", Value: framework}}}}}}}}}
+			a := ir.Output{Layer: m.AddParameter("a", ir.I32, shapeinfer.StaticShape(n))}
+			b := ir.Output{Layer: m.AddParameter("b", ir.I32, shapeinfer.StaticShape(n))}
+			clamp := func(name string, lo, hi int64) ir.Output {
+				return ir.Output{Layer: m.AddLayer("Clamp", "opset1", name, []ir.Attr{{Name: "min", Value: strconv.FormatInt(lo, 10)}, {Name: "max", Value: strconv.FormatInt(hi, 10)}},
+					[]ir.Output{b}, []*ir.Port{{Type: ir.I32, Dims: []int64{n}}})}
+			}
+			constant := func(name string, v int32) ir.Output {
+				c, _ := ir.TensorOf(ir.I32, []int64{}, []int32{v})
+				return ir.Output{Layer: m.AddConst(name, c)}
+			}
+			divisors := []ir.Output{constant("three", 3), clamp("small", 1, 4096), constant("minus_seven", -7), clamp("large", -1<<30, -1<<23)}
+			for i, d := range divisors {
+				l, err := ops.AddDivide(m, "div"+strconv.Itoa(i), a, d, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.AddResult("q"+strconv.Itoa(i), ir.Output{Layer: l})
+			}
+			xml := filepath.Join(dir, "big.xml")
+			if err := ir.Write(m, xml, filepath.Join(dir, "big.bin")); err != nil {
+				t.Fatal(err)
+			}
+			fixed := filepath.Join(dir, "fixed.xml")
+			stdout, stderr, code := irdiv(t, "fix", xml, "-o", fixed)
+			if code != 0 || strings.Count(stdout, "exact form (a Newton step") != 3 || !strings.Contains(stdout, "no exact form") || !strings.Contains(stdout, "needs |B| <= 2^22") {
+				t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+			}
+			report, _, _ := irdiv(t, "validate", fixed)
+			for _, line := range strings.Split(report, "\n") {
+				if strings.Contains(line, string(validate.CPUI32Float32)) && !strings.Contains(line, `"div3"`) {
+					t.Errorf("a CPU note besides div3's:\n%s", report)
+				}
+			}
+
+			in := []*ir.Tensor{tensorOf(t, xs), tensorOf(t, ys)}
+			cpuRun := func(m *ir.Model) []*ir.Tensor {
+				p, err := ops.NewProgram(m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err := p.Run(in, ops.Options{BodyLayer: func(_ *ir.Layer, op ops.Op, _ []*ir.Tensor) (ops.Op, error) { return ops.CPUPlugin(op), nil }})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return out
+			}
+			divisor := func(i, y int) int { return []int{3, min(max(y, 1), 4096), -7, min(max(y, -1<<30), -1<<23)}[i] }
+			want := func(i, x, y int) int32 { // the quotient the source means
+				y = divisor(i, y)
+				q := x / y
+				if framework == "pytorch" && x%y != 0 && (x < 0) != (y < 0) {
+					q--
+				}
+				return int32(q)
+			}
+			wrong := 0
+			for i, q := range cpuRun(m)[:3] {
+				for j, got := range ir.View[int32](q) {
+					if got != want(i, int(xs[j]), int(ys[j])) {
+						wrong++
+					}
+				}
+			}
+			if wrong == 0 {
+				t.Fatal("the original IR is right everywhere under the CPU plugin")
+			}
+			fm, err := ir.ReadFile(fixed, ir.ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The fixed IR reads back and writes again byte for byte.
+			again := filepath.Join(dir, "again.xml")
+			if err := ir.Write(fm, again, filepath.Join(dir, "again.bin")); err != nil {
+				t.Fatal(err)
+			}
+			for _, ext := range []string{".xml", ".bin"} {
+				x, _ := os.ReadFile(strings.TrimSuffix(fixed, ".xml") + ext)
+				y, _ := os.ReadFile(strings.TrimSuffix(again, ".xml") + ext)
+				if len(x) == 0 || !bytes.Equal(x, y) {
+					t.Errorf("the fixed IR's %s changes when read and written again (%d bytes, then %d)", ext, len(x), len(y))
+				}
+			}
+			ref, err := evaluate(fm, map[string]*ir.Tensor{"a": in[0], "b": in[1]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cpu := cpuRun(fm)
+			for i := range divisors {
+				name := "q" + strconv.Itoa(i)
+				for j := range xs {
+					w := want(i, int(xs[j]), int(ys[j]))
+					if r := ir.View[int32](ref[name])[j]; r != w {
+						t.Fatalf("%s: %d / %d: reference %d, want %d", name, xs[j], divisor(i, int(ys[j])), r, w)
+					}
+					if c := ir.View[int32](cpu[i])[j]; i < 3 && c != w {
+						t.Fatalf("%s: %d / %d: CPU plugin %d, want %d", name, xs[j], divisor(i, int(ys[j])), c, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFixIRCPUExactI64: an i64 Divide whose operands stay i32 values
+// (clamped) but pass 2^24, which the CPU plugin narrows to i32 and divides
+// in float32, gets the exact form too, and the fixed IR has no CPU note;
+// where the dividend may pass the i32 range, the note says no form helps.
+func TestFixIRCPUExactI64(t *testing.T) {
+	dir := t.TempDir()
+	m := &ir.Model{Name: "big64", Version: 11, Meta: []*ir.Node{{Tag: "rt_info", Children: []*ir.Node{{Tag: "conversion_parameters", Children: []*ir.Node{
+		{Tag: "framework", Attrs: []ir.Attr{{Name: "value", Value: "onnx"}}}}}}}}}
+	x := ir.Output{Layer: m.AddParameter("x", ir.I64, shapeinfer.StaticShape(4))}
+	a := ir.Output{Layer: m.AddLayer("Clamp", "opset1", "i32_range", []ir.Attr{{Name: "min", Value: "-2147483648"}, {Name: "max", Value: "2147483647"}},
+		[]ir.Output{x}, []*ir.Port{{Type: ir.I64, Dims: []int64{4}}})}
+	three, _ := ir.TensorOf(ir.I64, []int64{}, []int64{3})
+	for i, in := range []ir.Output{a, x} {
+		d, err := ops.AddDivide(m, "div"+strconv.Itoa(i), in, ir.Output{Layer: m.AddConst("three"+strconv.Itoa(i), three)}, ops.NewDivide(shapeinfer.Broadcast{Mode: shapeinfer.Numpy}, true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.AddResult("q"+strconv.Itoa(i), ir.Output{Layer: d})
+	}
+	xml := filepath.Join(dir, "big64.xml")
+	if err := ir.Write(m, xml, filepath.Join(dir, "big64.bin")); err != nil {
+		t.Fatal(err)
+	}
+	fixed := filepath.Join(dir, "fixed.xml")
+	stdout, stderr, code := irdiv(t, "fix", xml, "-o", fixed)
+	if code != 0 || strings.Count(stdout, "exact form (a Newton step") != 1 || !strings.Contains(stdout, "no form of ops helps") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	report, _, _ := irdiv(t, "validate", fixed)
+	if strings.Contains(report, string(validate.CPUI64Narrowed)+` [cpu]: layer "div0"`) {
+		t.Errorf("the form's Divide keeps its CPU note:\n%s", report)
+	}
+	fm, err := ir.ReadFile(fixed, ir.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := []int64{math.MinInt32, -1<<24 - 1, 1<<24 + 1, math.MaxInt32}
+	in, _ := ir.TensorOf(ir.I64, []int64{4}, vs)
+	p, err := ops.NewProgram(fm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cpu := range []bool{false, true} {
+		o := ops.Options{}
+		if cpu {
+			o.BodyLayer = func(_ *ir.Layer, op ops.Op, _ []*ir.Tensor) (ops.Op, error) { return ops.CPUPlugin(op), nil }
+		}
+		out, err := p.Run([]*ir.Tensor{in}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vs {
+			if got := ir.View[int64](out[0])[i]; got != v/3 {
+				t.Errorf("CPU plugin %v: %d / 3 = %d, want %d", cpu, v, got, v/3)
+			}
 		}
 	}
 }

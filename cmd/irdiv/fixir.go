@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/validate"
 )
 
@@ -16,9 +17,16 @@ import (
 //     folding and its CPU plugin (which truncates whatever the flag says)
 //     all compute;
 //   - from PyTorch, whose // floors: the Divide truncates and a correction
-//     floors it, q - (r != 0 and (a < 0 xor b < 0)) with r = Mod(a, b), the
+//     floors it, q - (r != 0 and (a < 0 xor b < 0)) with r = a - q*b, the
 //     construction OpenVINO's PyTorch frontend would need (#38260), so
-//     that the CPU plugin, which ignores m_pythondiv, floors too.
+//     that the CPU plugin, which ignores m_pythondiv, floors too;
+//   - either way, where validate finds that the CPU plugin's float32
+//     division can get an i32 (or i64) Divide wrong and that the divisor is
+//     at most 2^22 in magnitude, the Divide gets the exact form instead
+//     (ops.AddExactDivide): a Newton step of integer ops that the plugin
+//     computes exactly, rounding as the source meant. Where the divisor may
+//     be larger, or an i64 beyond the i32 range, validate's note, printed
+//     with the fix, says why no form helps.
 //
 // Nothing else changes: an IR irdiv wrote reads back and writes again byte
 // for byte but for the Divides fixed.
@@ -43,6 +51,7 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 		return fmt.Errorf("%s: its rt_info names no framework irdiv fixes for (framework %q): an IR from ONNX gets m_pythondiv=\"false\" and one from PyTorch a flooring correction; say which by converting again, or validate it with --onnx", path, m.Framework())
 	}
 	var fixed, kept []*ir.Layer
+	how := map[*ir.Layer]string{}
 	for _, l := range slices.Clone(m.Layers) {
 		if !strings.EqualFold(l.Type, "Divide") || len(l.Outputs) == 0 || !l.Outputs[0].Type.IsSigned() || !l.Outputs[0].Type.IsInteger() {
 			continue
@@ -50,6 +59,20 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 		floors := true
 		if v, ok := l.DataAttr("m_pythondiv"); ok && v == "false" {
 			floors = false
+		}
+		// What the source meant: ONNX's Div truncates, PyTorch's // floors
+		// (a truncating Divide from PyTorch truncates on purpose).
+		floor := framework == "pytorch" && floors
+		if exactFormTakes(report, l) {
+			if _, err := ops.AddExactDivide(m, l, floor); err != nil {
+				return err
+			}
+			how[l] = "exact form (a Newton step of integer ops): truncates, as ONNX's Div, and OpenVINO's CPU plugin, which divides i32 in float32, computes it exactly (|B| <= 2^22)"
+			if floor {
+				how[l] = "exact form (a Newton step of integer ops): floors, as PyTorch's //, on every OpenVINO device, and OpenVINO's CPU plugin, which divides i32 in float32, computes it exactly (|B| <= 2^22)"
+			}
+			fixed = append(fixed, l)
+			continue
 		}
 		switch framework {
 		case "onnx":
@@ -61,6 +84,7 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 				continue
 			}
 			l.SetDataAttr("m_pythondiv", "false")
+			how[l] = `m_pythondiv="false": truncates, as ONNX's Div`
 		case "pytorch":
 			if !floors {
 				continue // truncates on purpose
@@ -72,6 +96,7 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 			if err := flooringCorrection(m, l); err != nil {
 				return err
 			}
+			how[l] = "truncates, then floors by a correction every OpenVINO device computes"
 		}
 		fixed = append(fixed, l)
 	}
@@ -90,17 +115,28 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s -> %s: fixed %s from %s (kept %d)\n", path, out, plural(len(fixed), "integer Divide"), m.Framework(), len(kept))
 	for _, l := range fixed {
-		how := `m_pythondiv="false": truncates, as ONNX's Div`
-		if framework == "pytorch" {
-			how = "truncates, then floors by a correction every OpenVINO device computes"
-		}
-		textln(stdout, "  %s: %s", l, how)
-		if hasFinding(after, l, validate.CPUI32Float32) || hasFinding(after, l, validate.CPUI64Narrowed) {
-			textln(stdout, "    note: OpenVINO's CPU plugin still divides it in float32 (#35830, #37766), exact only below 2^24: no form built of Divide avoids that, since the plugin computes every integer Divide so; keep the operands below 2^24 or run the model on the reference or GPU")
+		textln(stdout, "  %s: %s", l, how[l])
+		for _, f := range after.Findings {
+			if f.Layer == l && (f.Code == validate.CPUI32Float32 || f.Code == validate.CPUI64Narrowed) {
+				textln(stdout, "    note: %s", f.Message)
+			}
 		}
 	}
 	fmt.Fprintf(stdout, "checked: validate finds no error in the fixed IR\n")
 	return nil
+}
+
+// exactFormTakes reports whether validate found that OpenVINO's CPU
+// plugin divides l inexactly and that the exact form
+// (ops.AddExactDivide) corrects it there: its divisor is at most 2^22 in
+// magnitude.
+func exactFormTakes(r *validate.Report, l *ir.Layer) bool {
+	if v, ok := l.DataAttr("auto_broadcast"); ok && strings.EqualFold(v, "pdpd") {
+		return false // the form's numpy ops would align B otherwise
+	}
+	return slices.ContainsFunc(r.Findings, func(f validate.Finding) bool {
+		return f.Layer == l && (f.Code == validate.CPUI32Float32 || f.Code == validate.CPUI64Narrowed) && f.Evidence.Get("exact_form") == true
+	})
 }
 
 func fileExt(path string) string {
@@ -118,11 +154,13 @@ func hasFinding(r *validate.Report, l *ir.Layer, code validate.Code) bool {
 // quotient with OpenVINO ops every device computes alike:
 //
 //	q = Divide(a, b, m_pythondiv=false)
-//	r = Mod(a, b)                        the remainder of truncation
+//	r = a - q*b                          the remainder of truncation
 //	z = q - Convert(r != 0 and (a < 0 xor b < 0))
 //
 // with zero made as r - r, so that no constant of the type is needed; the
-// layers that read l read z instead.
+// layers that read l read z instead. r is made of Multiply and Subtract,
+// which OpenVINO's CPU plugin computes in i32, not of Mod, which it
+// computes in float32 (jit_mod_emitter).
 func flooringCorrection(m *ir.Model, l *ir.Layer) error {
 	sources := m.Sources()[l]
 	if len(sources) != 2 {
@@ -155,7 +193,8 @@ func flooringCorrection(m *ir.Model, l *ir.Layer) error {
 		}
 	}
 	l.SetDataAttr("m_pythondiv", "false")
-	r := m.AddLayer("Mod", "opset1", name("remainder"), data("auto_broadcast", bc), []ir.Output{a, b}, []*ir.Port{like()})
+	qb := m.AddLayer("Multiply", "opset1", name("product"), data("auto_broadcast", bc), []ir.Output{q, b}, []*ir.Port{like()})
+	r := m.AddLayer("Subtract", "opset1", name("remainder"), data("auto_broadcast", bc), []ir.Output{a, {Layer: qb}}, []*ir.Port{like()})
 	ro := ir.Output{Layer: r}
 	zero := m.AddLayer("Subtract", "opset1", name("zero"), data("auto_broadcast", "numpy"), []ir.Output{ro, ro}, []*ir.Port{like()})
 	zo := ir.Output{Layer: zero}
