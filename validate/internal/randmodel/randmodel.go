@@ -342,11 +342,22 @@ type Variant struct {
 	// no such Div, so that a misspelt name does not pass for a Div whose
 	// flooring changes nothing.
 	FloorOnly string
+	// FloorExcept, a Div's node name, keeps that one Div truncating
+	// where Floor floors every other: whether flooring that Div changes
+	// the outputs of the model as OpenVINO's import computes it, where a
+	// Div's difference may show only through another Div's flooring
+	// (x / 3 / 4 at x = -2: 0 / 4 and -1 / 4 both truncate to 0). It
+	// must name a Div of the model, and comes with Floor.
+	FloorExcept string
 }
 
-// floors reports whether v makes the integer Div node floor.
+// floors reports whether v makes the integer Div node floor (node names
+// are never empty).
 func (v Variant) floors(node string) bool {
-	return v.Floor || v.FloorOnly != "" && v.FloorOnly == node
+	if v.Floor {
+		return node != v.FloorExcept
+	}
+	return node == v.FloorOnly
 }
 
 // HazardsOutput and FaultsOutput name the probes of a Div node.
@@ -357,8 +368,13 @@ func FaultsOutput(div string) string  { return "probe/" + div + "/faults" }
 // are changed as those outside, and their probes pass out of each body as
 // outputs of its node, up to the graph's outputs.
 func (m *Model) Variant(v Variant) []byte {
-	if v.FloorOnly != "" && !slices.ContainsFunc(m.Divs, func(d Div) bool { return d.Node == v.FloorOnly }) {
-		panic("randmodel: Variant.FloorOnly " + v.FloorOnly + ": no integer Div of that name in seed " + strconv.FormatUint(m.Seed, 10))
+	if v.FloorExcept != "" && !v.Floor {
+		panic("randmodel: Variant.FloorExcept without Floor")
+	}
+	for field, name := range map[string]string{"FloorOnly": v.FloorOnly, "FloorExcept": v.FloorExcept} {
+		if name != "" && !slices.ContainsFunc(m.Divs, func(d Div) bool { return d.Node == name }) {
+			panic("randmodel: Variant." + field + " " + name + ": no integer Div of that name in seed " + strconv.FormatUint(m.Seed, 10))
+		}
 	}
 	w := &writer{m: m, v: v}
 	w.rewrite(m.nodes)

@@ -334,8 +334,9 @@ func twoDivs() *Model {
 }
 
 // TestFloorOnly: Variant.FloorOnly floors the Div it names and no other,
-// in the graph and inside If and Loop bodies, with and without the
-// guards and probes the differential test adds. At y = -5 every Div of
+// Variant.FloorExcept every Div but the one it names, in the graph and
+// inside If and Loop bodies, with and without the guards and probes the
+// differential test adds. At y = -5 every Div of
 // both models is a hazard, and each way of flooring gives other outputs
 // (flooring none, one Div, another, or all): a variant that floored the
 // wrong Div, all of them or none fails. On irdiv's plugin (the faithful
@@ -368,6 +369,14 @@ func TestFloorOnly(t *testing.T) {
 		{bodies, Variant{FloorOnly: "div1"}, map[string][]int64{"q": {-2}, "final": {-1}, "scan": {-2, -1}}},
 		{bodies, Variant{FloorOnly: "div2"}, map[string][]int64{"q": {-2}, "final": {0}, "scan": {-3, -1}}},
 		{bodies, Variant{FloorOnly: "div2", Guard: true}, map[string][]int64{"q": {-2}, "final": {0}, "scan": {-3, -1}, FaultsOutput("div2"): {0}}},
+		// FloorExcept: every Div floors but the one named.
+		{flat, Variant{Floor: true}, map[string][]int64{"a": {-3}, "b": {-2}}},
+		{flat, Variant{Floor: true, FloorExcept: "div0"}, map[string][]int64{"a": {-2}, "b": {-2}}},
+		{flat, Variant{Floor: true, FloorExcept: "div1", Guard: true}, map[string][]int64{"a": {-3}, "b": {-1}}},
+		{bodies, Variant{Floor: true}, map[string][]int64{"q": {-3}, "final": {-1}, "scan": {-3, -1}}},
+		{bodies, Variant{Floor: true, FloorExcept: "div0"}, map[string][]int64{"q": {-2}, "final": {-1}, "scan": {-3, -1}}},
+		{bodies, Variant{Floor: true, FloorExcept: "div1"}, map[string][]int64{"q": {-3}, "final": {0}, "scan": {-3, -1}}},
+		{bodies, Variant{Floor: true, FloorExcept: "div2", Guard: true}, map[string][]int64{"q": {-3}, "final": {-1}, "scan": {-2, -1}}},
 	}
 	r, ortErr := ortreplay.Find()
 	if ortErr != nil {
@@ -404,14 +413,16 @@ func TestFloorOnly(t *testing.T) {
 		}
 		jobs = append(jobs, ortreplay.Job{Model: path, Runs: []map[string]*ir.Tensor{y(-5)}})
 	}
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("FloorOnly naming no Div of the model: no panic")
-			}
+	for _, v := range []Variant{{FloorOnly: "div2"}, {Floor: true, FloorExcept: "div2"}, {FloorExcept: "div0"}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%+v (no div2 in the model, or FloorExcept without Floor): no panic", v)
+				}
+			}()
+			flat.Variant(v)
 		}()
-		flat.Variant(Variant{FloorOnly: "div2"})
-	}()
+	}
 	if ortErr != nil {
 		return
 	}
