@@ -710,6 +710,9 @@ func (x outputContext) replay(t *testing.T, r ortreplay.Runner, ort bool, errorS
 		p.union = slices.Sorted(maps.Keys(inUnion))
 		todo = append(todo, p)
 	}
+	if len(todo) == 0 {
+		return // not even a node process to start
+	}
 	// jobsOf is a model's jobs: the shared model on the union of
 	// samples, then each Div's variant on its own.
 	jobsOf := func(p *pending) []ortreplay.Job {
