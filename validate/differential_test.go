@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -40,11 +41,23 @@ type diffConfig struct {
 	start, models uint64
 	out           string
 	// showWarnings (IRDIV_DIFF_WARNINGS=1) lists every real hazard left
-	// as a warning, with its model: what to work on to decide more.
+	// as a warning, with its model: what to work on to decide more; those
+	// that change the model's outputs first, then those seen only at the
+	// Div.
 	showWarnings bool
 	// dump (IRDIV_DIFF_DUMP=FILE) writes every Div's verdict and ground
 	// truth as a JSON line to FILE, to count and sort what is undecided.
 	dump string
+	// errorSamples bounds the samples on which an error's Div is
+	// replayed to the outputs (outputHazards): maxOutputSamples in the
+	// long mode, 1 (its first hazardous sample) in a default or -short
+	// run, where the errors' replays would otherwise cost CI a sixth
+	// more CPU (seeds 0-299: 154 errors' Divs, 20 warnings'). An error
+	// missed so only shrinks the denominator of the warnings' share,
+	// which can only make that share look worse, never better: 146 of
+	// the 151 Divs of seeds 300-599 that changed the outputs did so at
+	// their first hazardous sample.
+	errorSamples int
 }
 
 func readDiffConfig(t *testing.T) diffConfig {
@@ -64,6 +77,10 @@ func readDiffConfig(t *testing.T) diffConfig {
 	c.start = number("IRDIV_DIFF_START", 0)
 	if testing.Short() {
 		c.models = diffModels / 5
+	}
+	c.errorSamples = 1
+	if c.models > diffModels {
+		c.errorSamples = maxOutputSamples
 	}
 	return c
 }
@@ -144,7 +161,62 @@ type divCase struct {
 	replayDetail        string
 	replayErr           string
 	counterExampleInput map[string]*ir.Tensor
+	// out is the output-level ground truth of a Div with a Div-level
+	// hazard at the declared shapes (outputHazards): whether flooring
+	// this Div changes the model's outputs at some sample.
+	out outputLevel
 }
+
+// outputLevel is a Div's output-level ground truth in both contexts:
+// the other Divs truncating (alone), and, where that changed nothing,
+// the others flooring (others).
+type outputLevel struct{ alone, others outputTruth }
+
+// differs reports whether flooring the Div changed the outputs in
+// either context.
+func (o outputLevel) differs() bool { return o.alone.differs() || o.others.differs() }
+
+// witness is the context that changed the outputs, and its name.
+func (o outputLevel) witness() (string, outputTruth) {
+	if o.alone.differs() {
+		return "flooring it alone", o.alone
+	}
+	return "flooring it among the other Divs flooring", o.others
+}
+
+// floorFaults counts the samples where only the model where the Div
+// floors faulted, in both contexts.
+func (o outputLevel) floorFaults() int { return o.alone.floorFaults + o.others.floorFaults }
+
+// err is why the Div's replays did not run, if they did not.
+func (o outputLevel) err() string { return cmp.Or(o.alone.err, o.others.err) }
+
+// outputTruth is what replaying a Div's hazards to the outputs found in
+// one context (outputContext): the model where this Div truncates
+// against the one where it floors, both guarded, on the samples at the
+// declared shapes where the probe counted hazards at this Div.
+type outputTruth struct {
+	// tried is the samples replayed where the model truncating the Div
+	// ran (0: not replayed, err says why if it was due).
+	tried int
+	// sample is the first of them where some output differs and
+	// neither run faulted (an index of diffCase.samples), -1 for none;
+	// detail says how the outputs differ there.
+	sample int
+	detail string
+	// rank is the sample's place among those replayed (0 the first):
+	// how many a Div needs, to choose maxOutputSamples.
+	rank int
+	// floorFaults counts the samples where the truncating model ran and
+	// the flooring one faulted (a Div or Mod by 0, a window larger than
+	// its input, a negative size) or failed: a change of behaviour, but
+	// not of the outputs, which the measure counts.
+	floorFaults int
+	err         string
+}
+
+// differs reports whether flooring the Div changed the outputs.
+func (o outputTruth) differs() bool { return o.tried > 0 && o.sample >= 0 }
 
 // TestDifferential generates random models of shape arithmetic and
 // integer value paths (validate/internal/randmodel), validates each, and
@@ -158,6 +230,13 @@ type divCase struct {
 // other verdicts are counted. Divs inside If, Loop and Scan bodies are checked
 // alike (the variants floor, guard and probe them too), and counted
 // apart as well.
+//
+// A warning on a Div whose floor and truncation differ at some sample of
+// the declared shapes is a real hazard left as a warning at the Div; the
+// issue's measure (27, item 7) is at the outputs, so each such Div, and
+// each error's, is replayed flooring it, the others truncating or, where
+// that changes nothing, flooring (outputHazards), and the summary gives
+// both shares.
 func TestDifferential(t *testing.T) {
 	cfg := readDiffConfig(t)
 	began := time.Now()
@@ -205,9 +284,20 @@ func TestDifferential(t *testing.T) {
 		c.classify()
 	}
 	replayed := time.Now()
+	// The output-level replays run beside the errors' (another node
+	// process, the second core), so that they cost CI little.
+	var outputsDone sync.WaitGroup
+	var outputsTook time.Duration
+	outputsDone.Go(func() {
+		outputHazards(t, runner, ortErr == nil, cfg.errorSamples, cases)
+		outputsTook = time.Since(replayed)
+	})
 	replayErrors(t, runner, ortErr == nil, cases)
-	phases := fmt.Sprintf("generating %v, validating %v, ground truth %v (beside it), replaying %v",
-		generated.Sub(began).Round(time.Millisecond), validateTook.Round(time.Millisecond), truthTook.Round(time.Millisecond), time.Since(replayed).Round(time.Millisecond))
+	errorsTook := time.Since(replayed)
+	outputsDone.Wait()
+	phases := fmt.Sprintf("generating %v, validating %v, ground truth %v (beside it), replaying %v (errors' counter-examples %v, hazards to the outputs %v, beside it)",
+		generated.Sub(began).Round(time.Millisecond), validateTook.Round(time.Millisecond), truthTook.Round(time.Millisecond), time.Since(replayed).Round(time.Millisecond),
+		errorsTook.Round(time.Millisecond), outputsTook.Round(time.Millisecond))
 	report(t, cfg, cases, truthName, phases, time.Since(began))
 }
 
@@ -412,7 +502,7 @@ func (c *diffCase) classify() {
 		}
 	}
 	for _, d := range c.m.Divs {
-		dc := divCase{div: d, verdict: vNone, declared: -1, anyShape: -1}
+		dc := divCase{div: d, verdict: vNone, declared: -1, anyShape: -1, out: outputLevel{outputTruth{sample: -1}, outputTruth{sample: -1}}}
 		if f := byOutput[d.Output]; f != nil {
 			dc.verdict, dc.finding = string(f.Code), f
 		}
@@ -509,17 +599,251 @@ func replayErrors(t *testing.T, r ortreplay.Runner, ort bool, cases []*diffCase)
 	}
 }
 
+// maxOutputSamples bounds the samples on which a Div's hazards are
+// replayed to the outputs: enough to meet the inputs that carry a
+// difference through (149 of the 156 Divs of seeds 0-299 that change
+// the outputs do so at their first hazardous sample), few enough that the replays cost a default
+// run a fraction of its ground truth's time (a session's load costs
+// more than a run).
+const maxOutputSamples = 16
+
+// outputHazards measures the "real hazard" of every Div with a
+// Div-level hazard at the declared shapes (verdict other than none):
+// whether the model's outputs change when that Div floors instead of
+// truncating. First with the others truncating, as ONNX computes them:
+// the truncating model (replay.onnx) against the variant flooring that
+// Div alone (Variant.FloorOnly). Then, for the Divs where that changed
+// nothing, with the others flooring, as OpenVINO's import computes them:
+// the variant keeping that Div alone truncating (Variant.FloorExcept)
+// against the flooring model (replay.floor.onnx); a Div's difference
+// may reach the outputs only through another Div's flooring (seed 50:
+// x / 3 / 4 at x = -2 gives 0 / 4 and -1 / 4, 0 both truncating). All
+// are guarded alike, and run on the samples at the declared shapes
+// where the probe counted hazards at that Div, at most maxOutputSamples
+// (errorSamples for an error's Div) of them spread over the sample order (the grid of small shapes first,
+// random ones after). The other samples need no run: there this Div's
+// floor and truncation agree at every element, in every iteration of a
+// body, so both models compute alike (in the second context only as
+// far as the probe, run with every Div truncating, tells: a sample where
+// the flooring Divs upstream make this one inexact is not tried). On
+// ONNX Runtime as the ground truth does (batched jobs, one node process
+// per context), else on irdiv's own evaluation of both files (faithful
+// import, Div truncating: only the variants' own ops floor).
+func outputHazards(t *testing.T, r ortreplay.Runner, ort bool, errorSamples int, cases []*diffCase) {
+	if !ort {
+		t.Logf("hazards replayed to the outputs on irdiv's own evaluation (faithful import of the variants), as ONNX Runtime is not available")
+	}
+	alone := outputContext{shared: "replay.onnx", sharedFloors: false, suffix: "floor-only",
+		variant: func(d randmodel.Div) randmodel.Variant { return randmodel.Variant{Guard: true, FloorOnly: d.Node} },
+		truth:   func(d *divCase) *outputTruth { return &d.out.alone }}
+	others := outputContext{shared: "replay.floor.onnx", sharedFloors: true, suffix: "floor-except",
+		variant: func(d randmodel.Div) randmodel.Variant {
+			return randmodel.Variant{Guard: true, Floor: true, FloorExcept: d.Node}
+		},
+		truth: func(d *divCase) *outputTruth { return &d.out.others }}
+	due := func(d *divCase) bool { return d.declared >= 0 && d.verdict != vNone }
+	alone.replay(t, r, ort, errorSamples, cases, due)
+	others.replay(t, r, ort, errorSamples, cases, func(d *divCase) bool {
+		return due(d) && d.out.alone.tried > 0 && !d.out.alone.differs()
+	})
+}
+
+// outputContext is one way of replaying a Div's hazards to the outputs:
+// a model file shared by the Divs of a model, run once on the union of
+// their samples, against each Div's own variant.
+type outputContext struct {
+	shared string
+	// sharedFloors: the shared model is the one where the Div floors
+	// (the Div's own variant keeps it truncating).
+	sharedFloors bool
+	suffix       string // of the Div's variant's file name
+	variant      func(randmodel.Div) randmodel.Variant
+	truth        func(*divCase) *outputTruth
+}
+
+// replay runs the context for the Divs that want it.
+func (x outputContext) replay(t *testing.T, r ortreplay.Runner, ort bool, errorSamples int, cases []*diffCase, want func(*divCase) bool) {
+	type pending struct {
+		c     *diffCase
+		divs  []*divCase
+		picks [][]int // per Div, indices of c.samples
+		union []int   // the samples the shared model runs, ascending
+		err   string  // why none of the model's replays ran
+	}
+	var todo []*pending
+	for _, c := range cases {
+		p := &pending{c: c}
+		inUnion := map[int]bool{}
+		for i := range c.divs {
+			d := &c.divs[i]
+			if !want(d) {
+				continue
+			}
+			var hazardous []int
+			for k, s := range c.truth {
+				if s.ran && c.samples[k].Declared && s.hazards[d.div.Output] > 0 {
+					hazardous = append(hazardous, k)
+				}
+			}
+			most := maxOutputSamples
+			if d.verdict == vError {
+				most = errorSamples
+			}
+			picks := hazardous
+			if len(hazardous) > most {
+				picks = make([]int, most)
+				for j := range picks {
+					picks[j] = hazardous[j*len(hazardous)/most]
+				}
+			}
+			if err := os.WriteFile(x.file(c, d), c.m.Variant(x.variant(d.div)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range picks {
+				inUnion[k] = true
+			}
+			p.divs, p.picks = append(p.divs, d), append(p.picks, picks)
+		}
+		if len(p.divs) == 0 {
+			continue
+		}
+		p.union = slices.Sorted(maps.Keys(inUnion))
+		todo = append(todo, p)
+	}
+	if len(todo) == 0 {
+		return // not even a node process to start
+	}
+	// jobsOf is a model's jobs: the shared model on the union of
+	// samples, then each Div's variant on its own.
+	jobsOf := func(p *pending) []ortreplay.Job {
+		runs := func(ks []int) []map[string]*ir.Tensor {
+			var rs []map[string]*ir.Tensor
+			for _, k := range ks {
+				rs = append(rs, p.c.samples[k].Inputs)
+			}
+			return rs
+		}
+		jobs := []ortreplay.Job{{Model: filepath.Join(p.c.dir, x.shared), Runs: runs(p.union)}}
+		for i, d := range p.divs {
+			jobs = append(jobs, ortreplay.Job{Model: x.file(p.c, d), Runs: runs(p.picks[i])})
+		}
+		return jobs
+	}
+	// results are per model its jobs' outcomes, as jobsOf orders them.
+	results := make([][][]ortreplay.Outcome, len(todo))
+	if ort {
+		var all []ortreplay.Job
+		for _, p := range todo {
+			all = append(all, jobsOf(p)...)
+		}
+		res, err := r.RunJobs(all)
+		if err == nil {
+			for i, p := range todo {
+				results[i], res = res[:1+len(p.divs)], res[1+len(p.divs):]
+			}
+		} else {
+			// A node that died (a fault the guards missed) costs each
+			// model alone only its own replays.
+			for i, p := range todo {
+				if results[i], err = r.RunJobs(jobsOf(p)); err != nil {
+					p.err = err.Error()
+				}
+			}
+		}
+	} else {
+		for i, p := range todo {
+			for _, j := range jobsOf(p) {
+				data, err := os.ReadFile(j.Model)
+				if err != nil {
+					t.Fatal(err)
+				}
+				run, err := compiled(data, true)
+				if err != nil {
+					p.err = "irdiv's plugin cannot run " + filepath.Base(j.Model) + ": " + err.Error()
+					break
+				}
+				outcomes := make([]ortreplay.Outcome, len(j.Runs))
+				for k, in := range j.Runs {
+					outcomes[k].Outputs, outcomes[k].Err = run(in)
+				}
+				results[i] = append(results[i], outcomes)
+			}
+		}
+	}
+	for i, p := range todo {
+		for j, d := range p.divs {
+			o := x.truth(d)
+			*o = outputTruth{sample: -1, err: p.err}
+			if p.err != "" {
+				continue
+			}
+			shared := map[int]ortreplay.Outcome{}
+			for n, k := range p.union {
+				shared[k] = results[i][0][n]
+			}
+			for n, k := range p.picks[j] {
+				trunc, floor := results[i][1+j][n], shared[k]
+				if !x.sharedFloors {
+					trunc, floor = floor, trunc
+				}
+				if !o.measure(p.c.m, k, n, trunc, floor) {
+					break
+				}
+			}
+		}
+	}
+}
+
+// file is where a context writes a Div's variant.
+func (x outputContext) file(c *diffCase, d *divCase) string {
+	return filepath.Join(c.dir, "replay."+x.suffix+"."+d.div.Node+".onnx")
+}
+
+// measure reads one sample's runs of a Div's output-level replay: the
+// model where the Div truncates and the one where it floors. It reports
+// false where neither runs at any input (a model ONNX Runtime cannot
+// load), and the Div's replay ends.
+func (o *outputTruth) measure(m *randmodel.Model, sample, rank int, trunc, floor ortreplay.Outcome) bool {
+	for _, err := range []error{trunc.Err, floor.Err} {
+		if err != nil && strings.Contains(err.Error(), "cannot load") {
+			// Wrong at every input of the declared shapes: the
+			// generator's fault (or the variant's), no measure.
+			*o = outputTruth{sample: -1, err: err.Error()}
+			return false
+		}
+	}
+	if trunc.Err != nil || faulted(trunc) != "" {
+		// The probe ran this sample with every Div truncating: the
+		// first context's truncating model runs it too but for a
+		// runtime's failure (seed 1851's); the second's floors the
+		// other Divs, which may fault. No measure here.
+		return true
+	}
+	o.tried++
+	if floor.Err != nil || faulted(floor) != "" {
+		o.floorFaults++
+		return true
+	}
+	if differ, detail := compareRuns(m, trunc, floor); differ && o.sample < 0 {
+		o.sample, o.detail, o.rank = sample, detail, rank
+	}
+	return true
+}
+
+// faulted names a guarded model's probe that counted a fault in a run
+// ("" for none).
+func faulted(o ortreplay.Outcome) string {
+	for name, t := range o.Outputs {
+		if strings.HasSuffix(name, "/faults") && count(t) != 0 {
+			return name
+		}
+	}
+	return ""
+}
+
 // compareRuns says whether the flooring model's outputs differ from the
 // truncating model's, which must run.
 func compareRuns(m *randmodel.Model, trunc, floor ortreplay.Outcome) (bool, string) {
-	faulted := func(o ortreplay.Outcome) string {
-		for name, t := range o.Outputs {
-			if strings.HasSuffix(name, "/faults") && count(t) != 0 {
-				return name
-			}
-		}
-		return ""
-	}
 	switch {
 	case trunc.Err != nil:
 		return false, "the ONNX model does not run: " + trunc.Err.Error()
@@ -559,6 +883,25 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 	// masked: hazards left as warnings where irdiv found inputs under
 	// which the quotients differ and every output is the same.
 	masked := 0
+	// The measure of a real hazard is at the outputs: an input
+	// where they change when the Div floors instead of truncating
+	// (outputHazards: the others truncating, or failing that flooring).
+	// Its denominator counts every Div found to be such a hazard by that
+	// same measure, whatever its verdict: errors, warnings, and proofs
+	// (false proofs, which fail the test anyway). It does not count an
+	// error merely for its Div-level hazard, nor for a counter-example
+	// replay that changed the outputs with every Div flooring (d.differ:
+	// another Div may have made the change, and irdiv's search aims
+	// where the samples do not), which would inflate it with Divs the
+	// warnings' own measure could not count; those are shown apart
+	// (confirmedUnseen). Divs the replays could not measure (unmeasured)
+	// count in neither place.
+	var outWarnings, outErrors, outProofs, floorFaultsOnly, confirmedUnseen, unmeasured, divHazards int
+	// The same with the other Divs truncating only (Variant.FloorOnly):
+	// the measure that misses a Div whose difference shows only through
+	// another's flooring.
+	var aloneWarnings, aloneErrors, aloneProofs int
+	var outputLevel, divLevelOnly []string
 	var validating time.Duration
 	var slowest *diffCase
 	out := cfg.out
@@ -623,6 +966,14 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 			counts[d.verdict].all++
 			if hazard {
 				counts[d.verdict].hazardous++
+				if d.verdict != vNone {
+					divHazards++
+				}
+			}
+			due := d.declared >= 0 && d.verdict != vNone // outputHazards replays it
+			if due && d.out.alone.tried == 0 {
+				unmeasured++
+				t.Logf("seed %d %s: hazards not replayed to the outputs: %s", c.m.Seed, d.div.Node, cmp.Or(d.out.err(), "no sample ran"))
 			}
 			if d.div.Body != "" {
 				bodyDivs++
@@ -639,6 +990,12 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 			}
 			switch d.verdict {
 			case vAgree:
+				if d.out.differs() {
+					outProofs++
+					if d.out.alone.differs() {
+						aloneProofs++
+					}
+				}
 				if hazard {
 					falseProofs++
 					where := "at the declared input shapes"
@@ -654,6 +1011,9 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 					t.Logf("seed %d %s: counter-example not replayed: %s", c.m.Seed, d.div.Node, cmp.Or(d.replayErr, "no counter-example"))
 				case d.differ:
 					confirmed++
+					if due && !d.out.differs() {
+						confirmedUnseen++
+					}
 				case c.neverRuns() && strings.HasPrefix(d.replayDetail, "the ONNX model does not run"):
 					runtimeFails++
 					t.Logf("seed %d %s: ONNX Runtime fails the model at every sample and at the counter-example (a runtime bug, not a verdict): %s", c.m.Seed, d.div.Node, d.replayDetail)
@@ -671,12 +1031,41 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 					if d.finding.Evidence.Get("masked_at") != nil {
 						masked++
 					}
-					if cfg.showWarnings {
-						t.Logf("seed %d %s (%s)%s: a real hazard left as a warning: %s\n%s", c.m.Seed, d.div.Node, d.div.Output, inBody(d.div), d.finding.Message, indent(c.m.Listing()))
+					switch {
+					case d.out.differs():
+						outWarnings++
+						if d.out.alone.differs() {
+							aloneWarnings++
+						}
+						if cfg.showWarnings {
+							how, w := d.out.witness()
+							outputLevel = append(outputLevel, fmt.Sprintf("seed %d %s (%s)%s: %s\n  %s changes the outputs at %s: %s\n%s",
+								c.m.Seed, d.div.Node, d.div.Output, inBody(d.div), d.finding.Message, how, inputsLine(c.samples[w.sample].Inputs), w.detail, indent(c.m.Listing())))
+						}
+					default:
+						if d.out.floorFaults() > 0 {
+							floorFaultsOnly++
+						}
+						if cfg.showWarnings {
+							divLevelOnly = append(divLevelOnly, fmt.Sprintf("seed %d %s (%s)%s: %s\n  the quotients differ (first at %s), the outputs do not at %d samples flooring it alone, %d flooring it among the others (%d where only the model flooring it faults)%s\n%s",
+								c.m.Seed, d.div.Node, d.div.Output, inBody(d.div), d.finding.Message, inputsLine(c.samples[d.declared].Inputs), d.out.alone.tried, d.out.others.tried, d.out.floorFaults(), notReplayed(d.out.err()), indent(c.m.Listing())))
+						}
 					}
 				}
 			}
+			if d.verdict == vError && d.out.differs() {
+				outErrors++
+				if d.out.alone.differs() {
+					aloneErrors++
+				}
+			}
 		}
+	}
+	for _, w := range outputLevel {
+		t.Logf("an output-level hazard left as a warning: %s", w)
+	}
+	for _, w := range divLevelOnly {
+		t.Logf("a Div-level hazard left as a warning, the outputs unchanged at the samples replayed: %s", w)
 	}
 	if cfg.dump != "" {
 		if err := dumpDivs(cfg.dump, cases); err != nil {
@@ -696,9 +1085,12 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 		}
 	}
 	bodyLines = append(bodyLines, fmt.Sprintf("of which %d in Scan bodies: %s", scanDivs, strings.Join(scanLines, ", ")))
-	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d in If, Loop and Scan bodies (of %d models, whose runs ran %d times in %d): %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d where ONNX Runtime fails the model at every input, %d real hazards left as warnings (%d with inputs where irdiv saw the difference vanish before the outputs); %d models irdiv refuses, %d ONNX Runtime refuses, %d without ground truth, %d panics; validation %v in all, slowest %v (seed %d); %s; %v in all",
+	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d in If, Loop and Scan bodies (of %d models, whose runs ran %d times in %d): %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d where ONNX Runtime fails the model at every input, %d real hazards left as warnings at the Div (%d masked: irdiv found inputs where the quotients differ and no output does), of %d Div-level hazards = %s, %d of them change the model's outputs (the issue's measure): %d of %d output-level hazards = %s (a Div whose flooring changes an output at one of at most %d samples (%d for an error's) of the declared shapes where its quotients differ, the other Divs truncating or, failing that, flooring: %d errors, %d warnings, %d proofs; with the others truncating only, %d errors, %d warnings, %d proofs: %d of %d = %s; not counted: %d more warnings where only the model flooring the Div faults, %d errors whose counter-example changes the outputs with every Div flooring but no such sample was found, %d Divs not measured); %d models irdiv refuses, %d ONNX Runtime refuses, %d without ground truth, %d panics; validation %v in all, slowest %v (seed %d); %s; %v in all",
 		len(cases), cfg.start, cfg.start+cfg.models-1, diffSamples, truthName, divs, strings.Join(lines, ", "), bodyDivs, bodyModels, bodyRan, bodyRuns, strings.Join(bodyLines, ", "),
-		falseProofs, falseErrors, confirmed, unreplayed, runtimeFails, leftAsWarnings, masked, refused, unloadable, noTruth, panicked,
+		falseProofs, falseErrors, confirmed, unreplayed, runtimeFails, leftAsWarnings, masked, divHazards, percent(leftAsWarnings, divHazards),
+		outWarnings, outWarnings, outErrors+outWarnings+outProofs, percent(outWarnings, outErrors+outWarnings+outProofs), maxOutputSamples, cfg.errorSamples, outErrors, outWarnings, outProofs,
+		aloneErrors, aloneWarnings, aloneProofs, aloneWarnings, aloneErrors+aloneWarnings+aloneProofs, percent(aloneWarnings, aloneErrors+aloneWarnings+aloneProofs),
+		floorFaultsOnly, confirmedUnseen, unmeasured, refused, unloadable, noTruth, panicked,
 		validating.Round(time.Millisecond), slowest.elapsed.Round(time.Millisecond), slowest.m.Seed, phases, took.Round(time.Second))
 	if out != "" {
 		t.Logf("offending models are in %s (each folder: model.onnx, model.floor.onnx, listing.txt, and the witness inputs as .npy for ortreplay.ReplayDir)", out)
@@ -716,7 +1108,20 @@ func dumpDivs(path string, cases []*diffCase) error {
 	for _, c := range cases {
 		for _, d := range c.divs {
 			line := map[string]any{"seed": c.m.Seed, "node": d.div.Node, "body": d.div.Body, "verdict": d.verdict, "declared": d.declared, "any_shape": d.anyShape,
-				"replayed": d.replayed, "differ": d.differ, "ops": strings.Join(c.m.Ops, " ")}
+				"replayed": d.replayed, "differ": d.differ, "ops": strings.Join(c.m.Ops, " "),
+				// The output-level result (outputHazards): samples
+				// replayed with this Div flooring alone, the first where
+				// an output changes (-1 none), how, and those where only
+				// the flooring model faults.
+				"out_differ": d.out.differs(), "out_alone": d.out.alone.differs(), "out_others": d.out.others.differs(),
+				"out_tried": d.out.alone.tried, "out_others_tried": d.out.others.tried, "out_floor_faults": d.out.floorFaults()}
+			if d.out.differs() {
+				how, w := d.out.witness()
+				line["out_sample"], line["out_rank"], line["out_detail"] = w.sample, w.rank, how+": "+w.detail
+			}
+			if err := d.out.err(); err != "" {
+				line["out_err"] = err
+			}
 			if d.finding != nil {
 				line["message"] = d.finding.Message
 			}
@@ -727,6 +1132,23 @@ func dumpDivs(path string, cases []*diffCase) error {
 		}
 	}
 	return f.Close()
+}
+
+// notReplayed says why a Div's hazards were not replayed to the outputs
+// ("" if they were).
+func notReplayed(err string) string {
+	if err == "" {
+		return ""
+	}
+	return "; not replayed: " + err
+}
+
+// percent is part of whole as "12.8%" ("-" of nothing).
+func percent(part, whole int) string {
+	if whole == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(part)/float64(whole))
 }
 
 // irdivRuns says whether irdiv's own concrete evaluation of the whole

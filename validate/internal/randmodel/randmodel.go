@@ -334,6 +334,30 @@ type Variant struct {
 	// Relaxed makes every fixed input dim symbolic, so that a runtime
 	// accepts other input shapes.
 	Relaxed bool
+	// FloorOnly, a Div's node name (Div.Node), makes that one integer
+	// Div floor, wherever it is (inside bodies too), every other one
+	// truncating as in the model (Floor, if set, floors them all): which
+	// Div's flooring changes the model's outputs, where the probes only
+	// say which Divs' quotients differ. Variant panics if the model has
+	// no such Div, so that a misspelt name does not pass for a Div whose
+	// flooring changes nothing.
+	FloorOnly string
+	// FloorExcept, a Div's node name, keeps that one Div truncating
+	// where Floor floors every other: whether flooring that Div changes
+	// the outputs of the model as OpenVINO's import computes it, where a
+	// Div's difference may show only through another Div's flooring
+	// (x / 3 / 4 at x = -2: 0 / 4 and -1 / 4 both truncate to 0). It
+	// must name a Div of the model, and comes with Floor.
+	FloorExcept string
+}
+
+// floors reports whether v makes the integer Div node floor (node names
+// are never empty).
+func (v Variant) floors(node string) bool {
+	if v.Floor {
+		return node != v.FloorExcept
+	}
+	return node == v.FloorOnly
 }
 
 // HazardsOutput and FaultsOutput name the probes of a Div node.
@@ -344,6 +368,14 @@ func FaultsOutput(div string) string  { return "probe/" + div + "/faults" }
 // are changed as those outside, and their probes pass out of each body as
 // outputs of its node, up to the graph's outputs.
 func (m *Model) Variant(v Variant) []byte {
+	if v.FloorExcept != "" && !v.Floor {
+		panic("randmodel: Variant.FloorExcept without Floor")
+	}
+	for field, name := range map[string]string{"FloorOnly": v.FloorOnly, "FloorExcept": v.FloorExcept} {
+		if name != "" && !slices.ContainsFunc(m.Divs, func(d Div) bool { return d.Node == name }) {
+			panic("randmodel: Variant." + field + " " + name + ": no integer Div of that name in seed " + strconv.FormatUint(m.Seed, 10))
+		}
+	}
 	w := &writer{m: m, v: v}
 	w.rewrite(m.nodes)
 	var inputs, outputs, inits, nodes [][]byte
@@ -639,7 +671,8 @@ func (w *writer) div(n node) {
 	t := w.m.types[n.outputs[0]]
 	a, b, y := n.inputs[0], n.inputs[1], n.outputs[0]
 	b = w.guard(n, a, b, t)
-	if !w.v.Floor && !w.v.Hazards {
+	floor := w.v.floors(n.name)
+	if !floor && !w.v.Hazards {
 		w.nodes = append(w.nodes, node{op: "Div", name: n.name, inputs: []string{a, b}, outputs: []string{y}})
 		return
 	}
@@ -657,7 +690,7 @@ func (w *writer) div(n node) {
 	if w.v.Hazards {
 		w.count(p+"hazards", adjust, HazardsOutput(n.name))
 	}
-	if !w.v.Floor {
+	if !floor {
 		w.add("Identity", y, []string{q}, nil)
 		return
 	}

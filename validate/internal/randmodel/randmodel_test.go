@@ -316,3 +316,130 @@ func TestVariantBodies(t *testing.T) {
 		}
 	}
 }
+
+// twoDivs is a model made by hand with two Divs of the graph, both
+// inexact with operands of opposite signs at y = -5: a = y / 2, b = y / 3.
+func twoDivs() *Model {
+	m := &Model{Opset: 13, Inputs: []Input{{Name: "y", Type: ir.I64, Dims: []onnxwire.Dim{}}}, Outputs: []string{"a", "b"}, types: map[string]ir.ElementType{}}
+	for _, name := range []string{"y", "two", "three", "a", "b"} {
+		m.types[name] = ir.I64
+	}
+	m.consts = []constant{{name: "two", t: ir.I64, dims: []int64{}, ints: []int64{2}}, {name: "three", t: ir.I64, dims: []int64{}, ints: []int64{3}}}
+	m.nodes = []node{
+		{op: "Div", name: "div0", inputs: []string{"y", "two"}, outputs: []string{"a"}},
+		{op: "Div", name: "div1", inputs: []string{"y", "three"}, outputs: []string{"b"}},
+	}
+	m.Divs = []Div{{"div0", "a", ""}, {"div1", "b", ""}}
+	return m
+}
+
+// TestFloorOnly: Variant.FloorOnly floors the Div it names and no other,
+// Variant.FloorExcept every Div but the one it names, in the graph and
+// inside If and Loop bodies, with and without the guards and probes the
+// differential test adds. At y = -5 every Div of
+// both models is a hazard, and each way of flooring gives other outputs
+// (flooring none, one Div, another, or all): a variant that floored the
+// wrong Div, all of them or none fails. On irdiv's plugin (the faithful
+// import, Div truncating, so that only the variant's own rewriting
+// floors), and on ONNX Runtime where it is installed.
+func TestFloorOnly(t *testing.T) {
+	y := func(v int64) map[string]*ir.Tensor {
+		y, _ := ir.NewTensor(ir.I64, []int64{})
+		setInt(y, 0, v)
+		return map[string]*ir.Tensor{"y": y}
+	}
+	type check struct {
+		m       *Model
+		variant Variant
+		want    map[string][]int64
+	}
+	flat, bodies := twoDivs(), bodyCase()
+	checks := []check{
+		{flat, Variant{}, map[string][]int64{"a": {-2}, "b": {-1}}},
+		{flat, Variant{FloorOnly: "div0"}, map[string][]int64{"a": {-3}, "b": {-1}}},
+		{flat, Variant{FloorOnly: "div1"}, map[string][]int64{"a": {-2}, "b": {-2}}},
+		{flat, Variant{FloorOnly: "div1", Guard: true, Hazards: true}, map[string][]int64{"a": {-2}, "b": {-2},
+			HazardsOutput("div0"): {1}, HazardsOutput("div1"): {1}, FaultsOutput("div0"): {0}}},
+		{flat, Variant{Floor: true, FloorOnly: "div1"}, map[string][]int64{"a": {-3}, "b": {-2}}},
+		// bodyCase at y = -5: q = y / 2 in an If; the Loop's first
+		// iteration v = -5, third = v / 3, w = v / (y + 7); its second
+		// v = third (-1 truncating, -2 flooring div1).
+		{bodies, Variant{}, map[string][]int64{"q": {-2}, "final": {0}, "scan": {-2, 0}}},
+		{bodies, Variant{FloorOnly: "div0"}, map[string][]int64{"q": {-3}, "final": {0}, "scan": {-2, 0}}},
+		{bodies, Variant{FloorOnly: "div1"}, map[string][]int64{"q": {-2}, "final": {-1}, "scan": {-2, -1}}},
+		{bodies, Variant{FloorOnly: "div2"}, map[string][]int64{"q": {-2}, "final": {0}, "scan": {-3, -1}}},
+		{bodies, Variant{FloorOnly: "div2", Guard: true}, map[string][]int64{"q": {-2}, "final": {0}, "scan": {-3, -1}, FaultsOutput("div2"): {0}}},
+		// FloorExcept: every Div floors but the one named.
+		{flat, Variant{Floor: true}, map[string][]int64{"a": {-3}, "b": {-2}}},
+		{flat, Variant{Floor: true, FloorExcept: "div0"}, map[string][]int64{"a": {-2}, "b": {-2}}},
+		{flat, Variant{Floor: true, FloorExcept: "div1", Guard: true}, map[string][]int64{"a": {-3}, "b": {-1}}},
+		{bodies, Variant{Floor: true}, map[string][]int64{"q": {-3}, "final": {-1}, "scan": {-3, -1}}},
+		{bodies, Variant{Floor: true, FloorExcept: "div0"}, map[string][]int64{"q": {-2}, "final": {-1}, "scan": {-3, -1}}},
+		{bodies, Variant{Floor: true, FloorExcept: "div1"}, map[string][]int64{"q": {-3}, "final": {0}, "scan": {-3, -1}}},
+		{bodies, Variant{Floor: true, FloorExcept: "div2", Guard: true}, map[string][]int64{"q": {-3}, "final": {-1}, "scan": {-2, -1}}},
+	}
+	r, ortErr := ortreplay.Find()
+	if ortErr != nil {
+		t.Logf("ONNX Runtime is not available (%v): the variants run on irdiv's plugin only", ortErr)
+	}
+	dir := t.TempDir()
+	var jobs []ortreplay.Job
+	for i, c := range checks {
+		data := c.m.Variant(c.variant)
+		om, err := onnx.Read(data, onnx.ReadOptions{})
+		if err != nil {
+			t.Fatalf("%+v: %v", c.variant, err)
+		}
+		im, err := onnx.Import(om, onnx.ImportOptions{Faithful: true})
+		if err != nil {
+			t.Fatalf("%+v: %v", c.variant, err)
+		}
+		cm, err := plugin.NewCore().CompileModel(im, plugin.Config{})
+		if err != nil {
+			t.Fatalf("%+v: %v", c.variant, err)
+		}
+		out, err := cm.Run(y(-5))
+		if err != nil {
+			t.Fatalf("%+v: %v", c.variant, err)
+		}
+		for name, want := range c.want {
+			if got := out[name]; got == nil || !slices.Equal(ir.View[int64](got), want) {
+				t.Errorf("%+v at y = -5: %s is %v, want %v", c.variant, name, got, want)
+			}
+		}
+		path := filepath.Join(dir, fmt.Sprintf("v%d.onnx", i))
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, ortreplay.Job{Model: path, Runs: []map[string]*ir.Tensor{y(-5)}})
+	}
+	for _, v := range []Variant{{FloorOnly: "div2"}, {Floor: true, FloorExcept: "div2"}, {FloorExcept: "div0"}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%+v (no div2 in the model, or FloorExcept without Floor): no panic", v)
+				}
+			}()
+			flat.Variant(v)
+		}()
+	}
+	if ortErr != nil {
+		return
+	}
+	res, err := r.RunJobs(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range checks {
+		o := res[i][0]
+		if o.Err != nil {
+			t.Errorf("ONNX Runtime, %+v: %v", c.variant, o.Err)
+			continue
+		}
+		for name, want := range c.want {
+			if got := o.Outputs[name]; got == nil || !slices.Equal(ir.View[int64](got), want) {
+				t.Errorf("ONNX Runtime, %+v at y = -5: %s is %v, want %v", c.variant, name, got, want)
+			}
+		}
+	}
+}
