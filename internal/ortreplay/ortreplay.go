@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/x448/float16"
@@ -49,6 +50,14 @@ type Runner struct {
 	Modules string // the node_modules folder holding onnxruntime-node
 	Version string // onnxruntime-node's version, from its package.json
 	Source  string // how Modules was found: "IRDIV_ORT_DIR" or "bench/out"
+	// MaxMemory bounds the address space of each node process, in bytes
+	// (0: no bound), where the system lets a shell set it (ulimit -v):
+	// a model may allocate without end at some input (a Loop whose
+	// scan outputs grow with a trip count of 2^62), and ONNX Runtime
+	// then fails that run with an allocation error instead of taking
+	// the machine's memory (node reached 22 GB in the random models'
+	// differential before the kernel killed it).
+	MaxMemory int64
 }
 
 func (r Runner) String() string {
@@ -352,6 +361,11 @@ func encodeFeeds(inputs map[string]*ir.Tensor) (map[string]wireTensor, error) {
 func (r Runner) node(req []byte) ([]byte, error) {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(r.Node, "-e", script)
+	if r.MaxMemory > 0 {
+		// A shell sets the limit and becomes node; where ulimit -v is not
+		// supported, node runs without it.
+		cmd = exec.Command("/bin/sh", "-c", `ulimit -v "$1" 2>/dev/null; exec "$2" -e "$3"`, "sh", strconv.FormatInt(r.MaxMemory>>10, 10), r.Node, script)
+	}
 	cmd.Env = r.env()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(req), &stdout, &stderr
 	if err := cmd.Run(); err != nil {

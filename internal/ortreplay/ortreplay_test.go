@@ -478,3 +478,37 @@ func TestRunJobsDivisionByZero(t *testing.T) {
 		t.Errorf("MIN %% -1 (fmod 1): %v %v, want z = [0]", err, res)
 	}
 }
+
+// TestMaxMemory: with MaxMemory, a run that would allocate beyond it
+// fails with an error of its own, and the batch goes on (without it,
+// node took 22 GB of a 24 GB host in the random models' differential
+// before the kernel killed it).
+func TestMaxMemory(t *testing.T) {
+	r := runner(t)
+	r.MaxMemory = 2 << 30
+	g := onnxwire.Graph("g",
+		[][]byte{
+			onnxwire.Node("ConstantOfShape", "fill", []string{"shape"}, []string{"big"}),
+			onnxwire.NodeAttrs("ReduceSum", "sum", []string{"big"}, []string{"s"}, onnxwire.IntAttr("keepdims", 0)),
+		}, nil,
+		[][]byte{onnxwire.ValueDims("shape", onnxwire.Int64, []onnxwire.Dim{{Value: 1}})},
+		[][]byte{onnxwire.ValueDims("s", onnxwire.Float, nil)})
+	path := filepath.Join(t.TempDir(), "fill.onnx")
+	if err := os.WriteFile(path, onnxwire.Model(13, g), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shape := func(n int64) map[string]*ir.Tensor {
+		x, _ := ir.TensorOf(ir.I64, []int64{1}, []int64{n})
+		return map[string]*ir.Tensor{"shape": x}
+	}
+	res, err := r.RunJobs([]Job{{Model: path, Runs: []map[string]*ir.Tensor{shape(1 << 30), shape(4)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0][0].Err == nil {
+		t.Errorf("4 GiB of floats under a 2 GiB limit: outputs %v, want an error", res[0][0].Outputs)
+	}
+	if res[0][1].Err != nil || res[0][1].Outputs["s"] == nil {
+		t.Errorf("16 bytes: %v %v, want a sum", res[0][1].Outputs, res[0][1].Err)
+	}
+}
