@@ -263,18 +263,7 @@ func TestVariantBodies(t *testing.T) {
 			FaultsOutput("div0"): {0}, FaultsOutput("div1"): {0}, FaultsOutput("div2"): {2}}},
 	}
 	for _, c := range checks {
-		om, err := onnx.Read(m.Variant(c.variant), onnx.ReadOptions{})
-		if err != nil {
-			t.Fatalf("%+v: %v", c.variant, err)
-		}
-		im, err := onnx.Import(om, onnx.ImportOptions{Faithful: true})
-		if err != nil {
-			t.Fatalf("%+v: %v", c.variant, err)
-		}
-		cm, err := plugin.NewCore().CompileModel(im, plugin.Config{})
-		if err != nil {
-			t.Fatalf("%+v: %v", c.variant, err)
-		}
+		cm := compiledVariant(t, m.Variant(c.variant), c.variant)
 		out, err := cm.Run(scalar(c.y))
 		if err != nil {
 			t.Fatalf("%+v at y = %d: %v", c.variant, c.y, err)
@@ -386,18 +375,7 @@ func TestFloorOnly(t *testing.T) {
 	var jobs []ortreplay.Job
 	for i, c := range checks {
 		data := c.m.Variant(c.variant)
-		om, err := onnx.Read(data, onnx.ReadOptions{})
-		if err != nil {
-			t.Fatalf("%+v: %v", c.variant, err)
-		}
-		im, err := onnx.Import(om, onnx.ImportOptions{Faithful: true})
-		if err != nil {
-			t.Fatalf("%+v: %v", c.variant, err)
-		}
-		cm, err := plugin.NewCore().CompileModel(im, plugin.Config{})
-		if err != nil {
-			t.Fatalf("%+v: %v", c.variant, err)
-		}
+		cm := compiledVariant(t, data, c.variant)
 		out, err := cm.Run(y(-5))
 		if err != nil {
 			t.Fatalf("%+v: %v", c.variant, err)
@@ -442,4 +420,23 @@ func TestFloorOnly(t *testing.T) {
 			}
 		}
 	}
+}
+
+// compiledVariant compiles a variant's bytes on irdiv's plugin, imported
+// faithfully (each op as ONNX defines it).
+func compiledVariant(t *testing.T, data []byte, v Variant) *plugin.CompiledModel {
+	t.Helper()
+	om, err := onnx.Read(data, onnx.ReadOptions{})
+	if err != nil {
+		t.Fatalf("%+v: %v", v, err)
+	}
+	im, err := onnx.Import(om, onnx.ImportOptions{Faithful: true})
+	if err != nil {
+		t.Fatalf("%+v: %v", v, err)
+	}
+	cm, err := plugin.NewCore().CompileModel(im, plugin.Config{})
+	if err != nil {
+		t.Fatalf("%+v: %v", v, err)
+	}
+	return cm
 }
