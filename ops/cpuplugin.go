@@ -36,12 +36,16 @@ import (
 //     a - floor(a/b)*b in float32, and the result is stored back with
 //     vcvtps2dq.
 //
+//   - Select's emitter is f32 only too (jit_select_emitter): its i32 x
+//     and y are converted to float32 as they are loaded, and the one
+//     chosen is stored back with vcvtps2dq.
+//
 // The rest (the logical ops, Convert of a boolean) agree with the
-// reference. Select, f32-only too, is not modelled.
+// reference.
 
 // CPUPlugin returns an op that computes what OpenVINO's x64 CPU plugin
 // computes for op on i32 and i64 elements, where that differs from the
-// reference: Divide, Mod, FloorMod and the comparisons, and the
+// reference: Divide, Mod, FloorMod, the comparisons and Select, and the
 // arithmetic ops on i64, which it computes on i32. Other ops, and these
 // on other element types, are op itself.
 func CPUPlugin(op Op) Op {
@@ -55,6 +59,8 @@ func CPUPlugin(op Op) Op {
 		c.arith = func(a, b int32) int32 { return cpuF32Mod(a, b, true) }
 	case *Equal, *NotEqual, *Less, *LessEqual, *Greater, *GreaterEqual:
 		c.compare = compareOf(op)
+	case *Select:
+		return &cpuSelect{op}
 	case *Add, *Subtract, *Multiply, *Maximum, *Minimum, *SquaredDifference:
 		// Exact on i32: only i64 differs, cut to i32.
 		f := arithOf(op)
@@ -109,6 +115,24 @@ func (c *cpuOp) evaluate(in, out []*ir.Tensor, o Options) error {
 	return nil
 }
 
+// cpuSelect is Select as the CPU plugin computes it on i32 and i64: the
+// value chosen, an i64 cut to i32, through float32.
+type cpuSelect struct{ *Select }
+
+func (c *cpuSelect) evaluate(in, out []*ir.Tensor, o Options) error {
+	if err := c.Select.evaluate(in, out, o); err != nil {
+		return err
+	}
+	dst := out[0]
+	if dst.Type != ir.I32 && dst.Type != ir.I64 {
+		return nil
+	}
+	for i := range dst.Len() {
+		dst.SetInt64(i, int64(cpuToI32(float32(int32(intAt(dst, i))))))
+	}
+	return nil
+}
+
 // CPUPluginDivide is an integer Divide of a by b as OpenVINO's x64 CPU
 // plugin computes it (jit_divide_emitter's i32 execution, its
 // m_pythondiv ignored): an i64 is cut to i32, both are converted to
@@ -123,6 +147,14 @@ func CPUPluginDivide(t ir.ElementType, a, b int64) int64 {
 	}
 	q := float32(a) / float32(b)
 	return int64(cpuToI32(float32(math.Trunc(float64(q)))))
+}
+
+// CPUPluginRemainder is an integer FloorMod (floor) or Mod of a by b as
+// OpenVINO's x64 CPU plugin computes it (cpuF32Mod): an i64 is cut to
+// i32 and the remainder computed in float32. t is I32 or I64; the result
+// is an i32 value.
+func CPUPluginRemainder(t ir.ElementType, a, b int64, floor bool) int64 {
+	return int64(cpuF32Mod(int32(a), int32(b), floor))
 }
 
 // cpuF32Mod is Mod (floor false) or FloorMod of i32 operands as the CPU

@@ -127,6 +127,41 @@ var (
 // returns the layer of the result. The form is exact under the CPU
 // plugin where |B| <= ExactDivideMaxDivisor, which the caller checks.
 func AddExactDivide(m *ir.Model, l *ir.Layer, floor bool) (*ir.Layer, error) {
+	return addExact(m, l, floor, false)
+}
+
+// AddExactRemainder rewrites the i32 or i64 FloorMod or Mod l of m
+// (auto_broadcast none or numpy) into a - F*B (FloorMod) or a - T*B
+// (Mod), with F and T the exact form's floor and truncation, so that the
+// CPU plugin, which computes both in float32 (cpuF32Mod), computes them
+// exactly where |B| <= ExactDivideMaxDivisor. a - F*B is the remainder
+// modulo 2^32 whatever F is modulo 2^32 (Multiply and Subtract wrap), and
+// the remainder, below |B|, is then exact: even MIN % -1, whose quotient
+// wraps, gives 0. l itself becomes the form's truncating Divide q (keeping
+// its name and inputs), as in AddExactDivide, and the layers that read l
+// read the remainder, which takes l's output names.
+func AddExactRemainder(m *ir.Model, l *ir.Layer) (*ir.Layer, error) {
+	var floor bool
+	switch {
+	case strings.EqualFold(l.Type, "FloorMod"):
+		floor = true
+	case strings.EqualFold(l.Type, "Mod"):
+	default:
+		return nil, fmt.Errorf("ops: %s: not a FloorMod or Mod", l)
+	}
+	if s, ok := l.DataAttr("auto_broadcast"); ok {
+		if mode, err := shapeinfer.ParseMode(s); err != nil || mode == shapeinfer.PDPD {
+			return nil, fmt.Errorf("ops: %s: auto_broadcast %s, which the form's numpy ops would align otherwise", l, s)
+		}
+	}
+	if len(l.Outputs) != 1 || l.Outputs[0].Type != ir.I32 && l.Outputs[0].Type != ir.I64 {
+		return nil, fmt.Errorf("ops: %s: the exact form is for i32 and i64", l)
+	}
+	l.Type, l.Version = "Divide", "opset1"
+	return addExact(m, l, floor, true)
+}
+
+func addExact(m *ir.Model, l *ir.Layer, floor, remainder bool) (*ir.Layer, error) {
 	sources := m.Sources()[l]
 	if len(sources) != 2 || len(l.Outputs) != 1 {
 		return nil, fmt.Errorf("ops: %s: not a Divide of two inputs and one output", l)
@@ -159,10 +194,7 @@ func AddExactDivide(m *ir.Model, l *ir.Layer, floor bool) (*ir.Layer, error) {
 		v.SetInt64(0, c.value)
 		values[c.name] = ir.Output{Layer: m.AddConst(l.Name+exactMarker+c.name, v)}
 	}
-	steps := exactFloor
-	if !floor {
-		steps = slices.Concat(exactFloor, exactTrunc)
-	}
+	steps := exactSteps(floor, remainder)
 	var last *ir.Layer
 	for _, s := range steps {
 		op := s.op(t)
@@ -189,11 +221,44 @@ func AddExactDivide(m *ir.Model, l *ir.Layer, floor bool) (*ir.Layer, error) {
 	return last, nil
 }
 
-// ExactForm is an exact form in a model: the Divide it corrects, and
-// whether it floors (else it truncates).
+// exactSteps are the form's steps: the quotient, floored or truncated,
+// or the remainder of that division.
+func exactSteps(floor, remainder bool) []exactStep {
+	steps := exactFloor
+	if !floor {
+		steps = slices.Concat(exactFloor, exactTrunc)
+	}
+	if remainder {
+		steps = slices.Concat(steps, exactRemainder(quotientStep(floor)))
+	}
+	return steps
+}
+
+// quotientStep names the step of the quotient, floored or truncated.
+func quotientStep(floor bool) string {
+	if floor {
+		return exactFloor[len(exactFloor)-1].name
+	}
+	return exactTrunc[len(exactTrunc)-1].name
+}
+
+// exactRemainder computes a - quotient*b, the remainder of the division
+// whose quotient is the step named quotient.
+func exactRemainder(quotient string) []exactStep {
+	return []exactStep{
+		{"mod_product", binary[Multiply], []string{quotient, "b"}},
+		{"mod", binary[Subtract], []string{"a", "mod_product"}},
+	}
+}
+
+// ExactForm is an exact form in a model: the Divide it corrects (a
+// FloorMod or Mod made the form's Divide, for a remainder), whether it
+// floors (else it truncates), and whether it computes the remainder
+// (FloorMod where it floors, Mod where it truncates) and not the quotient.
 type ExactForm struct {
-	Divide *ir.Layer
-	Floor  bool
+	Divide    *ir.Layer
+	Floor     bool
+	Remainder bool
 }
 
 // ExactDivides finds the exact forms of m (AddExactDivide): for each
@@ -285,12 +350,16 @@ func exactForm(byName map[string]*ir.Layer, sources map[*ir.Layer][]ir.Output, r
 	if !floor && !check(exactTrunc) {
 		return ExactForm{}, nil, false
 	}
+	remainder := byName[name+exactMarker+"mod"] != nil
+	if remainder && !check(exactRemainder(quotientStep(floor))) {
+		return ExactForm{}, nil, false
+	}
 	for _, x := range readers[q] {
 		if !form[x] {
 			return ExactForm{}, nil, false // q itself reaches a layer of the model
 		}
 	}
-	return ExactForm{Divide: q, Floor: floor}, form, true
+	return ExactForm{Divide: q, Floor: floor, Remainder: remainder}, form, true
 }
 
 func mapNames(values map[string]ir.Output, names []string) []ir.Output {

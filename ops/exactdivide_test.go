@@ -224,3 +224,91 @@ func TestCPUPluginDivide(t *testing.T) {
 		}
 	}
 }
+
+// TestExactRemainder: the exact form of a FloorMod or Mod of i32 or i64
+// operands (a - F*B, a - T*B) gives the remainder of floor or truncated
+// division under OpenVINO's reference and under its CPU plugin, where
+// the op alone, computed in float32, is wrong beyond 2^24; ExactDivides
+// finds it as a remainder form, and not one whose last step reads the
+// other quotient.
+func TestExactRemainder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 3))
+	as, bs := exactDivideCases(rng)
+	for _, typ := range []ir.ElementType{ir.I32, ir.I64} {
+		for _, opType := range []string{"FloorMod", "Mod"} {
+			floor := opType == "FloorMod"
+			m := &ir.Model{}
+			n := int64(len(as))
+			a := m.AddParameter("a", typ, shapeinfer.StaticShape(n))
+			b := m.AddParameter("b", typ, shapeinfer.StaticShape(n))
+			l := m.AddLayer(opType, "opset1", "rem", []ir.Attr{{Name: "auto_broadcast", Value: "numpy"}},
+				[]ir.Output{{Layer: a}, {Layer: b}}, []*ir.Port{{Type: typ, Dims: []int64{n}}})
+			m.AddResult("r", ir.Output{Layer: l})
+			in := []*ir.Tensor{intTensor(t, typ, as), intTensor(t, typ, bs)}
+			want := func(x, y int64) int64 {
+				r := x % y
+				if floor && r != 0 && (r < 0) != (y < 0) {
+					r += y
+				}
+				return r
+			}
+			plain, err := NewProgram(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := cpuPluginRun(plain, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wrong := 0
+			for i := range as {
+				if intAt(got[0], i) != want(as[i], bs[i]) {
+					wrong++
+				}
+			}
+			if wrong == 0 {
+				t.Fatalf("%s %s: the CPU plugin's op alone is right everywhere", typ, opType)
+			}
+			last, err := AddExactRemainder(m, l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f, ok := ExactDivides(m)[l]; !ok || f.Divide != l || f.Floor != floor || !f.Remainder {
+				t.Fatalf("%s %s: ExactDivides: the form is %+v, %v", typ, opType, f, ok)
+			}
+			if err := m.Check(); err != nil {
+				t.Fatal(err)
+			}
+			fixed, err := NewProgram(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := fixed.Run(in, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cpu, err := cpuPluginRun(fixed, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, x := range as {
+				w := want(x, bs[i])
+				if r, c := intAt(ref[0], i), intAt(cpu[0], i); r != w || c != w {
+					t.Fatalf("%s %s: %d %% %d: reference %d, CPU plugin %d, want %d (form's result %s)", typ, opType, x, bs[i], r, c, w, last)
+				}
+			}
+			// The remainder's product reading the other quotient is not the form.
+			other := "rem" + exactMarker + quotientStep(!floor)
+			if o := slices.IndexFunc(m.Layers, func(x *ir.Layer) bool { return x.Name == other }); o >= 0 {
+				for i, e := range m.Edges {
+					if x := layerByID(m, e.ToLayer); x != nil && x.Name == "rem"+exactMarker+"mod_product" && e.ToPort == 0 {
+						m.Edges[i].FromLayer, m.Edges[i].FromPort = m.Layers[o].ID, m.Layers[o].Outputs[0].ID
+					}
+				}
+				if _, ok := ExactDivides(m)[l]; ok {
+					t.Errorf("%s %s: a remainder of the other quotient is taken for the form", typ, opType)
+				}
+			}
+		}
+	}
+}

@@ -544,6 +544,96 @@ func (v *validator) remainder(l *ir.Layer, bc shapeinfer.Broadcast) {
 	}
 	v.reachableZero(l, ModZeroDivisor, "%", pairs, operands)
 	v.remainderOverflow(l, pairs, operands)
+	v.cpuRemainder(l, pairs, operands)
+}
+
+// cpuRemainder notes an i32 or i64 FloorMod or Mod that OpenVINO's CPU
+// plugin, whose emitters for them are float32 only, can compute wrongly:
+// operands that may pass 2^24. As for a Divide (cpu), exact_form says
+// whether `irdiv fix` writes a - F*B (or a - T*B) with the exact form's
+// quotient (ops.AddExactRemainder) in its place; a fixed model has a
+// Divide there, which cpu examines.
+func (v *validator) cpuRemainder(l *ir.Layer, pairs []absint.Pair, e Evidence) {
+	t := v.infos[l][0].Type
+	if (t != ir.I32 && t != ir.I64) || len(pairs) == 0 {
+		return
+	}
+	_, floor := v.an.Ops[l].(*ops.FloorMod)
+	ra, rb := operandRanges(v.declared, pairs)
+	if within(ra, 1<<24) && within(rb, 1<<24) {
+		return
+	}
+	narrowed := t == ir.I64 && !(i32Range(ra) && i32Range(rb))
+	formable := within(rb, ops.ExactDivideMaxDivisor)
+	// The form divides A by B: MIN / -1 of i32 overflows there (the
+	// reference's Divide fails) where the remainder, 0, does not.
+	overflows := t == ir.I32 && ra.Contains(math.MinInt32) && rb.Contains(-1)
+	code, msg := CPUI32Float32, fmt.Sprintf("OpenVINO's CPU plugin computes i32 %s in float32, exact only below 2^24 (#35830)", l.Type)
+	if t == ir.I64 {
+		code, msg = CPUI64Narrowed, fmt.Sprintf("OpenVINO's CPU plugin narrows i64 to i32 and computes %s in float32, exact only below 2^24 (#37766, #35830)", l.Type)
+	}
+	e = e.With(Fact{"exact_form", formable && !narrowed && !overflows})
+	if x, y, ok := cpuRemainderExample(t, ra, rb, floor); ok {
+		ex := fmt.Sprintf("%d %% %d: exact %d, CPU plugin %d", x, y, remInt(x, y, floor), ops.CPUPluginRemainder(t, x, y, floor))
+		e = e.With(Fact{"example", ex})
+		msg += "; the operands here can be that large: " + ex
+	} else {
+		msg += fmt.Sprintf("; the operands here can be that large (A %s, B %s)", rangeText(ra), rangeText(rb))
+	}
+	switch {
+	case narrowed:
+		msg += "; no form of ops helps: the plugin holds every i64 as i32 (its low 32 bits) before any op runs, and the operands here can be beyond the i32 range"
+	case !formable:
+		msg += fmt.Sprintf("; no exact form: irdiv's (A - q*B with a Newton step's quotient, whose second Divide has operands up to 3|B| + 1024) needs |B| <= 2^22 to keep every float32 division below 2^24, and B can be %s here", rangeText(rb))
+	case overflows:
+		msg += fmt.Sprintf("; no exact form: irdiv's divides A by B, and A can be %d where B can be -1, a quotient beyond i32", int64(math.MinInt32))
+	default:
+		msg += "; `irdiv fix` writes a form the CPU plugin computes exactly (A - q*B with a Newton step's quotient, |B| <= 2^22 here)"
+	}
+	v.r.add(Note, code, l, e, "%s", msg)
+}
+
+// operandRanges are the ranges of a binary op's operands over its pairs.
+func operandRanges(p *sym.Prover, pairs []absint.Pair) (ra, rb sym.Range) {
+	for i, x := range pairs {
+		a, b := p.Range(x.A), p.Range(x.B)
+		if i == 0 {
+			ra, rb = a, b
+		} else {
+			ra, rb = union(ra, a), union(rb, b)
+		}
+	}
+	return ra, rb
+}
+
+// within reports whether r lies in [-limit, limit].
+func within(r sym.Range, limit int64) bool { return r.Hi.AtMost(limit) && r.Lo.AtLeast(-limit) }
+
+// i32Range reports whether r holds i32 values only.
+func i32Range(r sym.Range) bool { return r.Hi.AtMost(math.MaxInt32) && r.Lo.AtLeast(math.MinInt32) }
+
+// remInt is the exact remainder of floor or truncated division.
+func remInt(a, b int64, floor bool) int64 { return a - divInt(a, b, floor)*b }
+
+// cpuRemainderExample finds operands in the ranges where the CPU
+// plugin's FloorMod or Mod differs from the exact remainder.
+func cpuRemainderExample(t ir.ElementType, a, b sym.Range, floor bool) (int64, int64, bool) {
+	as := []int64{0x40000001, 1<<24 + 1, -0x40000001, -1<<24 - 1, a.Hi.V, a.Lo.V}
+	bs := []int64{5, 11, 3, 7, -3, 2, b.Lo.V, b.Hi.V}
+	for _, x := range as {
+		for _, y := range bs {
+			if !a.Contains(x) || !b.Contains(y) || y == 0 || x == math.MinInt64 && y == -1 || t == ir.I32 && x == math.MinInt32 && y == -1 {
+				continue
+			}
+			if t == ir.I64 && (x != int64(int32(x)) || y != int64(int32(y))) {
+				continue // beyond i32, the note says so
+			}
+			if ops.CPUPluginRemainder(t, x, y, floor) != remInt(x, y, floor) {
+				return x, y, true
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 // remainderOverflow reports MIN % -1 of an i32 or i64 Mod or FloorMod:
@@ -656,23 +746,13 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []ab
 	if t != ir.I32 && t != ir.I64 {
 		return
 	}
-	var ra, rb sym.Range
-	for i, p := range pairs {
-		a, b := v.declared.Range(p.A), v.declared.Range(p.B)
-		if i == 0 {
-			ra, rb = a, b
-		} else {
-			ra, rb = union(ra, a), union(rb, b)
-		}
-	}
-	within := func(r sym.Range, limit int64) bool { return r.Hi.AtMost(limit) && r.Lo.AtLeast(-limit) }
+	ra, rb := operandRanges(v.declared, pairs)
 	// The CPU plugin's float32 division is exact below 2^24 (an i64 is
 	// divided as an i32 too); beyond the i32 range an i64 is lost.
 	if within(ra, 1<<24) && within(rb, 1<<24) {
 		return
 	}
-	i32 := func(r sym.Range) bool { return r.Hi.AtMost(math.MaxInt32) && r.Lo.AtLeast(math.MinInt32) }
-	narrowed := t == ir.I64 && !(i32(ra) && i32(rb))
+	narrowed := t == ir.I64 && !(i32Range(ra) && i32Range(rb))
 	formable := within(rb, ops.ExactDivideMaxDivisor)
 	if v.exactForms == nil {
 		v.exactForms = ops.ExactDivides(v.m)

@@ -169,6 +169,8 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 			v.remainder(l, o.Broadcast)
 		case *ops.FloorMod:
 			v.remainder(l, o.Broadcast)
+		case *ops.Select:
+			v.cpuSelect(l)
 		}
 		v.bodies(l)
 		if spentAt == nil && v.search.Exhausted() {

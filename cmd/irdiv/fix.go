@@ -48,8 +48,11 @@ Where that plugin's float32 division can get an i32 Divide wrong
 (operands beyond 2^24) and the divisor is at most 2^22 in magnitude, the
 Divide gets instead an exact form, a Newton step of integer ops that the
 plugin computes exactly, rounding as the source meant; where the divisor
-may be larger, a note says why no form helps. The fixed IR is validated
-before it is written.`
+may be larger, a note says why no form helps. An i32 FloorMod or Mod,
+which the plugin computes in float32 too, becomes A - q*B with that
+form's quotient (|B| <= 2^22), and a Select of i32 values beyond 2^24,
+which the plugin passes through float32, y + Convert(c)*(x - y). The
+fixed IR is validated before it is written.`
 
 func fixCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("fix", fixHelp, stdout)

@@ -464,3 +464,124 @@ func TestFixIRCPUExactI64(t *testing.T) {
 		}
 	}
 }
+
+// TestFixIRCPURemainder: irdiv fix writes the exact forms of an i32
+// FloorMod and Mod whose dividend passes 2^24 (|B| <= 2^22) and of a
+// Select of such values, so that the fixed IR gives the exact remainders
+// and choices under the reference and under OpenVINO's CPU plugin
+// (ops.CPUPlugin), which computes the originals in float32; a FloorMod by
+// a divisor beyond 2^22 keeps validate's note, which says why.
+func TestFixIRCPURemainder(t *testing.T) {
+	as := []int32{math.MinInt32, math.MinInt32 + 1, -1<<24 - 1, -1 << 24, -7, -1, 0, 1, 7, 1<<24 - 1, 1 << 24, 1<<24 + 1, 0x40000001, math.MaxInt32 - 64, math.MaxInt32}
+	bs := []int32{1, 2, 3, 4096, 4095, -5, 1 << 30, -1 << 30, 100}
+	var xs, ys []int32
+	for _, a := range as {
+		for _, b := range bs {
+			xs, ys = append(xs, a), append(ys, b)
+		}
+	}
+	n := int64(len(xs))
+	dir := t.TempDir()
+	m := &ir.Model{Name: "rem", Version: 11, Meta: []*ir.Node{{Tag: "rt_info", Children: []*ir.Node{{Tag: "conversion_parameters", Children: []*ir.Node{
+		{Tag: "framework", Attrs: []ir.Attr{{Name: "value", Value: "onnx"}}}}}}}}}
+	a := ir.Output{Layer: m.AddParameter("a", ir.I32, shapeinfer.StaticShape(n))}
+	b := ir.Output{Layer: m.AddParameter("b", ir.I32, shapeinfer.StaticShape(n))}
+	port := func(typ ir.ElementType) []*ir.Port { return []*ir.Port{{Type: typ, Dims: []int64{n}}} }
+	numpy := []ir.Attr{{Name: "auto_broadcast", Value: "numpy"}}
+	clamp := func(name string, lo, hi int64) ir.Output {
+		return ir.Output{Layer: m.AddLayer("Clamp", "opset1", name, []ir.Attr{{Name: "min", Value: strconv.FormatInt(lo, 10)}, {Name: "max", Value: strconv.FormatInt(hi, 10)}},
+			[]ir.Output{b}, port(ir.I32))}
+	}
+	three, _ := ir.TensorOf(ir.I32, []int64{}, []int32{-3})
+	zero, _ := ir.TensorOf(ir.I32, []int64{}, []int32{0})
+	// FloorMod by -3, Mod by b in [1, 4096], FloorMod by b in [2^23, 2^30]
+	// (no form), and b > 0 ? a : b.
+	ops3 := []struct {
+		op string
+		b  ir.Output
+	}{{"FloorMod", ir.Output{Layer: m.AddConst("minus_three", three)}}, {"Mod", clamp("small", 1, 4096)}, {"FloorMod", clamp("large", 1<<23, 1<<30)}}
+	for i, o := range ops3 {
+		m.AddResult("r"+strconv.Itoa(i), ir.Output{Layer: m.AddLayer(o.op, "opset1", "rem"+strconv.Itoa(i), numpy, []ir.Output{a, o.b}, port(ir.I32))})
+	}
+	positive := m.AddLayer("Greater", "opset1", "positive", numpy, []ir.Output{b, {Layer: m.AddConst("zero", zero)}}, port(ir.Boolean))
+	m.AddResult("s", ir.Output{Layer: m.AddLayer("Select", "opset1", "where", numpy, []ir.Output{{Layer: positive}, a, b}, port(ir.I32))})
+	xml := filepath.Join(dir, "rem.xml")
+	if err := ir.Write(m, xml, filepath.Join(dir, "rem.bin")); err != nil {
+		t.Fatal(err)
+	}
+	fixed := filepath.Join(dir, "fixed.xml")
+	stdout, stderr, code := irdiv(t, "fix", xml, "-o", fixed)
+	if code != 0 || !strings.Contains(stdout, "fixed 0 integer Divides and 3 other integer ops") || strings.Count(stdout, "exact form (A - q*B") != 2 || !strings.Contains(stdout, "Select: y + Convert(c)*(x - y)") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	report, _, _ := irdiv(t, "validate", fixed)
+	notes := 0
+	for _, line := range strings.Split(report, "\n") {
+		if strings.Contains(line, string(validate.CPUI32Float32)) {
+			notes++
+			if !strings.Contains(line, `"rem2"`) || !strings.Contains(line, "no exact form") {
+				t.Errorf("a CPU note besides rem2's:\n%s", report)
+			}
+		}
+	}
+	if notes != 1 {
+		t.Errorf("%d CPU notes, want rem2's:\n%s", notes, report)
+	}
+	want := func(i int, x, y int32) int32 {
+		if i == 3 {
+			if y > 0 {
+				return x
+			}
+			return y
+		}
+		d := []int64{-3, min(max(int64(y), 1), 4096), min(max(int64(y), 1<<23), 1<<30)}[i]
+		r := int64(x) % d
+		if i != 1 && r != 0 && (r < 0) != (d < 0) {
+			r += d
+		}
+		return int32(r)
+	}
+	in := []*ir.Tensor{tensorOf(t, xs), tensorOf(t, ys)}
+	cpuRun := func(m *ir.Model) []*ir.Tensor {
+		p, err := ops.NewProgram(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := p.Run(in, ops.Options{BodyLayer: func(_ *ir.Layer, op ops.Op, _ []*ir.Tensor) (ops.Op, error) { return ops.CPUPlugin(op), nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for i, r := range cpuRun(m) {
+		wrong := 0
+		for j, got := range ir.View[int32](r) {
+			if got != want(i, xs[j], ys[j]) {
+				wrong++
+			}
+		}
+		if wrong == 0 {
+			t.Fatalf("result %d of the original IR is right everywhere under the CPU plugin", i)
+		}
+	}
+	fm, err := ir.ReadFile(fixed, ir.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := evaluate(fm, map[string]*ir.Tensor{"a": in[0], "b": in[1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu := cpuRun(fm)
+	for i, name := range []string{"r0", "r1", "r2", "s"} {
+		for j := range xs {
+			w := want(i, xs[j], ys[j])
+			if r := ir.View[int32](ref[name])[j]; r != w {
+				t.Fatalf("%s: a %d, b %d: reference %d, want %d", name, xs[j], ys[j], r, w)
+			}
+			if c := ir.View[int32](cpu[i])[j]; i != 2 && c != w {
+				t.Fatalf("%s: a %d, b %d: CPU plugin %d, want %d", name, xs[j], ys[j], c, w)
+			}
+		}
+	}
+}

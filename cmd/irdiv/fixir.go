@@ -26,10 +26,18 @@ import (
 //     (ops.AddExactDivide): a Newton step of integer ops that the plugin
 //     computes exactly, rounding as the source meant. Where the divisor may
 //     be larger, or an i64 beyond the i32 range, validate's note, printed
-//     with the fix, says why no form helps.
+//     with the fix, says why no form helps;
+//   - an i32 (or i64) FloorMod or Mod that the CPU plugin, which computes
+//     them in float32, can get wrong by validate's note, and whose divisor
+//     is at most 2^22, becomes a - F*B or a - T*B with the exact form's
+//     floor or truncation (ops.AddExactRemainder); the others are left as
+//     they are (validate's note says why);
+//   - an i32 (or i64 of i32 values) Select whose values may pass 2^24,
+//     which the CPU plugin passes through float32, becomes
+//     y + Convert(c)*(x - y) (ops.AddExactSelect), exact in i32.
 //
 // Nothing else changes: an IR irdiv wrote reads back and writes again byte
-// for byte but for the Divides fixed.
+// for byte but for the layers fixed.
 func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 	if !strings.EqualFold(fileExt(out), ".xml") {
 		return usageErr("-o %s: want an .xml file (and its .bin beside it)", out)
@@ -100,7 +108,28 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 		}
 		fixed = append(fixed, l)
 	}
-	if len(fixed) == 0 {
+	var others []*ir.Layer // FloorMods, Mods and Selects
+	for _, l := range slices.Clone(m.Layers) {
+		op := l.Type
+		switch {
+		case !exactFormTakes(report, l):
+			continue
+		case strings.EqualFold(op, "FloorMod"), strings.EqualFold(op, "Mod"):
+			if _, err := ops.AddExactRemainder(m, l); err != nil {
+				return err
+			}
+			how[l] = fmt.Sprintf("%s: exact form (A - q*B, q a Newton step's quotient): OpenVINO's CPU plugin, which computes %s in float32, computes it exactly (|B| <= 2^22)", op, op)
+		case strings.EqualFold(op, "Select"):
+			if _, err := ops.AddExactSelect(m, l); err != nil {
+				return err
+			}
+			how[l] = "Select: y + Convert(c)*(x - y), which OpenVINO's CPU plugin, whose Select passes values through float32, computes exactly in i32"
+		default:
+			continue
+		}
+		others = append(others, l)
+	}
+	if len(fixed)+len(others) == 0 {
 		fmt.Fprintf(stdout, "%s: nothing to fix (%d integer Divides kept); no file written\n", path, len(kept))
 		return nil
 	}
@@ -113,8 +142,12 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 	if err := ir.Write(m, out, bin); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s -> %s: fixed %s from %s (kept %d)\n", path, out, plural(len(fixed), "integer Divide"), m.Framework(), len(kept))
-	for _, l := range fixed {
+	what := plural(len(fixed), "integer Divide")
+	if len(others) > 0 {
+		what += " and " + plural(len(others), "other integer op") + " (FloorMod, Mod, Select)"
+	}
+	fmt.Fprintf(stdout, "%s -> %s: fixed %s from %s (kept %d)\n", path, out, what, m.Framework(), len(kept))
+	for _, l := range slices.Concat(fixed, others) {
 		textln(stdout, "  %s: %s", l, how[l])
 		for _, f := range after.Findings {
 			if f.Layer == l && (f.Code == validate.CPUI32Float32 || f.Code == validate.CPUI64Narrowed) {
@@ -127,9 +160,10 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 }
 
 // exactFormTakes reports whether validate found that OpenVINO's CPU
-// plugin divides l inexactly and that the exact form
-// (ops.AddExactDivide) corrects it there: its divisor is at most 2^22 in
-// magnitude.
+// plugin computes l, a Divide, FloorMod, Mod or Select, inexactly and
+// that the exact form (ops.AddExactDivide, ops.AddExactRemainder,
+// ops.AddExactSelect) corrects it there: a Divide's, FloorMod's or Mod's
+// divisor is at most 2^22 in magnitude.
 func exactFormTakes(r *validate.Report, l *ir.Layer) bool {
 	if v, ok := l.DataAttr("auto_broadcast"); ok && strings.EqualFold(v, "pdpd") {
 		return false // the form's numpy ops would align B otherwise
