@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/irdiv/irdiv/internal/onnxwire"
 	"github.com/irdiv/irdiv/ir"
 )
 
@@ -62,6 +63,39 @@ func TestCPURemainderSelect(t *testing.T) {
 		}
 		if len(notes) != 1 || notes[0].Code != tc.code || notes[0].Evidence.Get("exact_form") != tc.exact || !strings.Contains(notes[0].Message, tc.phrase) {
 			t.Errorf("%s: want %s, exact_form %v, %q: %+v", tc.name, tc.code, tc.exact, tc.phrase, notes)
+		}
+	}
+}
+
+// TestCPUNoteInABody: a Divide or FloorMod of large i32 values inside an
+// If branch gets the CPU plugin's note without the promise of a form,
+// since irdiv fix rewrites the main graph only; the same Divide outside
+// gets it.
+func TestCPUNoteInABody(t *testing.T) {
+	m := new(graph).input("x", onnxwire.Int32).input("c", onnxwire.Bool).i32("three", []int64{}, 3).
+		node("Div", []string{"x", "three"}, "outer").
+		node("If", []string{"c"}, "branch",
+			onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+				onnxwire.Node("Div", "inner", []string{"x", "three"}, []string{"inner"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("inner", onnxwire.Int32)})),
+			onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+				onnxwire.NodeAttrs("Mod", "inner_mod", []string{"x", "three"}, []string{"inner_mod"}, onnxwire.IntAttr("fmod", 0)),
+			}, nil, nil, [][]byte{onnxwire.Rankless("inner_mod", onnxwire.Int32)}))).
+		output("outer", onnxwire.Int32).output("branch", onnxwire.Int32).imported(t)
+	got := map[string]Finding{}
+	for _, f := range Model(m, "m.onnx", Options{}).Findings {
+		if f.Code == CPUI32Float32 {
+			name := f.Layer.Name
+			if f.Inner != nil {
+				name = f.Inner.Name
+			}
+			got[name] = f
+		}
+	}
+	for name, exact := range map[string]bool{"outer": true, "inner": false, "inner_mod": false} {
+		f, ok := got[name]
+		if !ok || f.Evidence.Get("exact_form") != exact || !exact && !strings.Contains(f.Message, "main graph only") {
+			t.Errorf("%s: want a note, exact_form %v: %+v", name, exact, f)
 		}
 	}
 }

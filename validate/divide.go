@@ -572,7 +572,8 @@ func (v *validator) cpuRemainder(l *ir.Layer, pairs []absint.Pair, e Evidence) {
 	if t == ir.I64 {
 		code, msg = CPUI64Narrowed, fmt.Sprintf("OpenVINO's CPU plugin narrows i64 to i32 and computes %s in float32, exact only below 2^24 (#37766, #35830)", l.Type)
 	}
-	e = e.With(Fact{"exact_form", formable && !narrowed && !overflows})
+	_, inBody := v.an.Holders[l]
+	e = e.With(Fact{"exact_form", formable && !narrowed && !overflows && !inBody})
 	if x, y, ok := cpuRemainderExample(t, ra, rb, floor); ok {
 		ex := fmt.Sprintf("%d %% %d: exact %d, CPU plugin %d", x, y, remInt(x, y, floor), ops.CPUPluginRemainder(t, x, y, floor))
 		e = e.With(Fact{"example", ex})
@@ -587,6 +588,8 @@ func (v *validator) cpuRemainder(l *ir.Layer, pairs []absint.Pair, e Evidence) {
 		msg += fmt.Sprintf("; no exact form: irdiv's (A - q*B with a Newton step's quotient, whose second Divide has operands up to 3|B| + 1024) needs |B| <= 2^22 to keep every float32 division below 2^24, and B can be %s here", rangeText(rb))
 	case overflows:
 		msg += fmt.Sprintf("; no exact form: irdiv's divides A by B, and A can be %d where B can be -1, a quotient beyond i32", int64(math.MinInt32))
+	case inBody:
+		msg += inBodyNoForm
 	default:
 		msg += "; `irdiv fix` writes a form the CPU plugin computes exactly (A - q*B with a Newton step's quotient, |B| <= 2^22 here)"
 	}
@@ -779,7 +782,8 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []ab
 		msg = "OpenVINO's CPU plugin narrows i64 to i32 and divides in float32, exact only below 2^24 (#37766, #35830)"
 		code = CPUI64Narrowed
 	}
-	e := evidence(Fact{"exact_form", formable && !narrowed})
+	_, inBody := v.an.Holders[l]
+	e := evidence(Fact{"exact_form", formable && !narrowed && !inBody})
 	if ok {
 		ex := fmt.Sprintf("%d / %d: exact %d, CPU plugin %d", x, y, divInt(x, y, false), cpuDivide(t, x, y))
 		e = e.With(Fact{"example", ex})
@@ -790,13 +794,19 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []ab
 	switch {
 	case narrowed:
 		msg += "; no form of ops helps: the plugin holds every i64 as i32 (its low 32 bits) before any op runs, and the operands here can be beyond the i32 range"
-	case formable:
-		msg += "; `irdiv fix` writes a form the CPU plugin computes exactly (|B| <= 2^22 here)"
-	default:
+	case !formable:
 		msg += fmt.Sprintf("; no exact form: irdiv's (a Newton step whose second Divide has operands up to 3|B| + 1024) needs |B| <= 2^22 to keep every float32 division below 2^24, and B can be %s here", rangeText(rb))
+	case inBody:
+		msg += inBodyNoForm
+	default:
+		msg += "; `irdiv fix` writes a form the CPU plugin computes exactly (|B| <= 2^22 here)"
 	}
 	v.r.add(Note, code, l, e, "%s", msg)
 }
+
+// inBodyNoForm ends a CPU plugin note on a layer inside a body, whose
+// form irdiv fix does not write (it rewrites the main graph only).
+const inBodyNoForm = "; `irdiv fix` writes its exact forms in the main graph only, and this layer is inside a body: none is written for it"
 
 // formable reports whether the Divide q, which an exact form corrects,
 // has a divisor the form takes: |B| <= ops.ExactDivideMaxDivisor, and
