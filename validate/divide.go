@@ -574,18 +574,16 @@ func (v *validator) cpuRemainder(l *ir.Layer, pairs []absint.Pair, e Evidence) {
 	}
 	_, inBody := v.an.Holders[l]
 	e = e.With(Fact{"exact_form", formable && !narrowed && !overflows && !inBody})
+	ex := ""
 	if x, y, ok := cpuRemainderExample(t, ra, rb, floor); ok {
-		ex := fmt.Sprintf("%d %% %d: exact %d, CPU plugin %d", x, y, remInt(x, y, floor), ops.CPUPluginRemainder(t, x, y, floor))
-		e = e.With(Fact{"example", ex})
-		msg += "; the operands here can be that large: " + ex
-	} else {
-		msg += fmt.Sprintf("; the operands here can be that large (A %s, B %s)", rangeText(ra), rangeText(rb))
+		ex = fmt.Sprintf("%d %% %d: exact %d, CPU plugin %d", x, y, remInt(x, y, floor), ops.CPUPluginRemainder(t, x, y, floor))
 	}
+	e, msg = withCPUExample(e, msg, ex, ra, rb)
 	switch {
 	case narrowed:
-		msg += "; no form of ops helps: the plugin holds every i64 as i32 (its low 32 bits) before any op runs, and the operands here can be beyond the i32 range"
+		msg += narrowedNoForm
 	case !formable:
-		msg += fmt.Sprintf("; no exact form: irdiv's (A - q*B with a Newton step's quotient, whose second Divide has operands up to 3|B| + 1024) needs |B| <= 2^22 to keep every float32 division below 2^24, and B can be %s here", rangeText(rb))
+		msg += divisorNoForm("A - q*B with a Newton step's quotient, whose second Divide has operands up to 3|B| + 1024", rb)
 	case overflows:
 		msg += fmt.Sprintf("; no exact form: irdiv's divides A by B, and A can be %d where B can be -1, a quotient beyond i32", int64(math.MinInt32))
 	case inBody:
@@ -784,24 +782,40 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []ab
 	}
 	_, inBody := v.an.Holders[l]
 	e := evidence(Fact{"exact_form", formable && !narrowed && !inBody})
+	ex := ""
 	if ok {
-		ex := fmt.Sprintf("%d / %d: exact %d, CPU plugin %d", x, y, divInt(x, y, false), cpuDivide(t, x, y))
-		e = e.With(Fact{"example", ex})
-		msg += "; the operands here can be that large: " + ex
-	} else {
-		msg += fmt.Sprintf("; the operands here can be that large (A %s, B %s)", rangeText(ra), rangeText(rb))
+		ex = fmt.Sprintf("%d / %d: exact %d, CPU plugin %d", x, y, divInt(x, y, false), cpuDivide(t, x, y))
 	}
+	e, msg = withCPUExample(e, msg, ex, ra, rb)
 	switch {
 	case narrowed:
-		msg += "; no form of ops helps: the plugin holds every i64 as i32 (its low 32 bits) before any op runs, and the operands here can be beyond the i32 range"
+		msg += narrowedNoForm
 	case !formable:
-		msg += fmt.Sprintf("; no exact form: irdiv's (a Newton step whose second Divide has operands up to 3|B| + 1024) needs |B| <= 2^22 to keep every float32 division below 2^24, and B can be %s here", rangeText(rb))
+		msg += divisorNoForm("a Newton step whose second Divide has operands up to 3|B| + 1024", rb)
 	case inBody:
 		msg += inBodyNoForm
 	default:
 		msg += "; `irdiv fix` writes a form the CPU plugin computes exactly (|B| <= 2^22 here)"
 	}
 	v.r.add(Note, code, l, e, "%s", msg)
+}
+
+// withCPUExample adds to a CPU plugin note the operands that show the
+// plugin wrong (ex, where one was found), else the ranges they reach.
+func withCPUExample(e Evidence, msg, ex string, ra, rb sym.Range) (Evidence, string) {
+	if ex != "" {
+		return e.With(Fact{"example", ex}), msg + "; the operands here can be that large: " + ex
+	}
+	return e, msg + fmt.Sprintf("; the operands here can be that large (A %s, B %s)", rangeText(ra), rangeText(rb))
+}
+
+// narrowedNoForm ends a CPU plugin note on i64 operands beyond i32.
+const narrowedNoForm = "; no form of ops helps: the plugin holds every i64 as i32 (its low 32 bits) before any op runs, and the operands here can be beyond the i32 range"
+
+// divisorNoForm ends a CPU plugin note whose divisor may pass what the
+// exact form (described by form) takes.
+func divisorNoForm(form string, rb sym.Range) string {
+	return fmt.Sprintf("; no exact form: irdiv's (%s) needs |B| <= 2^22 to keep every float32 division below 2^24, and B can be %s here", form, rangeText(rb))
 }
 
 // inBodyNoForm ends a CPU plugin note on a layer inside a body, whose
