@@ -104,11 +104,7 @@ func differenceBounds(op ops.Op) ([2]sym.Range, bool) {
 // and (x < 0 ? x + 8 : x) / 8 has a dividend never negative. e itself
 // where c is no such comparison.
 func (a *Analysis) assume(e, c sym.Expr, holds bool) sym.Expr {
-	syms := a.B.Syms(c)
-	if len(syms) != 1 || !c.Equal(a.B.Var(syms[0])) {
-		return e
-	}
-	cond, ok := a.conditions[syms[0]]
+	cond, ok := a.conditionOf(c)
 	if !ok {
 		return e
 	}
@@ -232,11 +228,7 @@ func (a *Analysis) BranchCondition(l *ir.Layer, then bool) (sym.Expr, sym.Range,
 	default:
 		return sym.Expr{}, sym.Range{}, false
 	}
-	syms := a.B.Syms(e)
-	if len(syms) != 1 || !e.Equal(a.B.Var(syms[0])) {
-		return sym.Expr{}, sym.Range{}, false
-	}
-	c, ok := a.conditions[syms[0]]
+	c, ok := a.conditionOf(e)
 	if !ok {
 		return sym.Expr{}, sym.Range{}, false
 	}
@@ -244,4 +236,15 @@ func (a *Analysis) BranchCondition(l *ir.Layer, then bool) (sym.Expr, sym.Range,
 		return c.d, c.holds, true
 	}
 	return c.d, c.fails, true
+}
+
+// conditionOf is what the comparison that made c says, where c is the
+// boolean of a comparison irdiv could not decide (one symbol).
+func (a *Analysis) conditionOf(c sym.Expr) (condition, bool) {
+	syms := a.B.Syms(c)
+	if len(syms) != 1 || !c.Equal(a.B.Var(syms[0])) {
+		return condition{}, false
+	}
+	cond, ok := a.conditions[syms[0]]
+	return cond, ok
 }
