@@ -1118,7 +1118,10 @@ func dumpDivs(path string, cases []*diffCase) error {
 				// an output changes (-1 none), how, and those where only
 				// the flooring model faults.
 				"out_differ": d.out.differs(), "out_alone": d.out.alone.differs(), "out_others": d.out.others.differs(),
-				"out_tried": d.out.alone.tried, "out_others_tried": d.out.others.tried, "out_floor_faults": d.out.floorFaults()}
+				"out_tried": d.out.alone.tried, "out_others_tried": d.out.others.tried, "out_floor_faults": d.out.floorFaults(),
+				// The model's own fate: ONNX Runtime fails it at every
+				// sample; irdiv refuses it.
+				"never_runs": c.neverRuns(), "refused": c.refused != ""}
 			if d.out.differs() {
 				how, w := d.out.witness()
 				line["out_sample"], line["out_rank"], line["out_detail"] = w.sample, w.rank, how+": "+w.detail
