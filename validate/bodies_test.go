@@ -234,6 +234,68 @@ var bodyModels = []struct {
 		want: map[string]Code{"maybe_dead": FloorTruncPossible},
 	},
 	{
+		// c = -c twice from c = clip(x, 2, 2): 2, -2. The values c takes
+		// lie in [-2, 2], where |c| / -2 may be 1 / -2; but the Loop's two
+		// iterations, walked one at a time, divide 2 and 2 (seed 2603 of
+		// the differential).
+		name: "loop-each-iteration",
+		g: new(graph).input("x", onnxwire.Int64).
+			i64("trip", []int64{}, 2).i64("two", []int64{}, 2).i64("minus2", []int64{}, -2).
+			node("Clip", []string{"x", "two", "two"}, "c0").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"trip", "go", "c0"}, []string{"c", "halves"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.Node("Neg", "c_out", []string{"c_in"}, []string{"c_out"}),
+					onnxwire.Node("Abs", "size", []string{"c_in"}, []string{"size"}),
+					onnxwire.Node("Div", "abs_half", []string{"size", "minus2"}, []string{"abs_half"}),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_out", onnxwire.Int64), onnxwire.Rankless("abs_half", onnxwire.Int64)}))).
+			output("c", onnxwire.Int64).output("halves", onnxwire.Int64),
+		want: map[string]Code{"abs_half": FloorTruncAgree},
+	},
+	{
+		// c = c - 2 from c = clip(x, 3, 3): c / 2 divides 3, 1 and, at a
+		// third iteration, -1. Walked one at a time, two iterations agree
+		// and three do not.
+		name: "loop-each-iteration-two",
+		g: new(graph).input("x", onnxwire.Int64).
+			i64("trip", []int64{}, 2).i64("two", []int64{}, 2).i64("three", []int64{}, 3).
+			node("Clip", []string{"x", "three", "three"}, "c0").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"trip", "go", "c0"}, []string{"c", "halves"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.Node("Sub", "c_out", []string{"c_in", "two"}, []string{"c_out"}),
+					onnxwire.Node("Div", "half2", []string{"c_in", "two"}, []string{"half2"}),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_out", onnxwire.Int64), onnxwire.Rankless("half2", onnxwire.Int64)}))).
+			output("c", onnxwire.Int64).output("halves", onnxwire.Int64),
+		want: map[string]Code{"half2": FloorTruncAgree},
+	},
+	{
+		name: "loop-each-iteration-three",
+		g: new(graph).input("x", onnxwire.Int64).
+			i64("trip", []int64{}, 3).i64("two", []int64{}, 2).i64("three", []int64{}, 3).
+			node("Clip", []string{"x", "three", "three"}, "c0").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"trip", "go", "c0"}, []string{"c", "halves"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.Node("Sub", "c_out", []string{"c_in", "two"}, []string{"c_out"}),
+					onnxwire.Node("Div", "half3", []string{"c_in", "two"}, []string{"half3"}),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_out", onnxwire.Int64), onnxwire.Rankless("half3", onnxwire.Int64)}))).
+			output("c", onnxwire.Int64).output("halves", onnxwire.Int64),
+		want: map[string]Code{"half3": FloorTrunc},
+		onnx: func(map[string][]int64) map[string][]int64 {
+			return map[string][]int64{"c": {-3}, "halves": {1, 0, 0}}
+		},
+	},
+	{
 		// As loop-last-value, but the body goes on only while c > 0: the
 		// Loop stops after one iteration, at c = -1, which c / 2 floors.
 		name: "loop-stops-early",

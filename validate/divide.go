@@ -202,6 +202,153 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 		// anything at others: agreement there, a question for any shape.
 		return true, "the output is empty at the declared input shapes: nothing is divided there"
 	}
+	env := sym.Env(&an.Any)
+	if p == v.declared {
+		env = &an.Declared
+	}
+	if ok, why := agreeSplitting(an, p, env, pairs); ok {
+		return true, why
+	}
+	// A Loop's Divide whose every iteration the analysis walked one at a
+	// time: agreement at each is agreement (pairs laid out as at the
+	// declared shapes at some iteration prove nothing of other shapes).
+	it, ok := an.IterationPairs(l)
+	if !ok || it.DeclaredLayout && p != v.declared {
+		return false, ""
+	}
+	var whys []string
+	for _, ps := range it.Pairs {
+		ok, why := agreeSplitting(an, p, env, ps)
+		if !ok {
+			return false, ""
+		}
+		if !slices.Contains(whys, why) {
+			whys = append(whys, why)
+		}
+	}
+	return true, fmt.Sprintf("at each of the %s %s may run, walked one at a time, %s", plural(len(it.Pairs), "iteration"), it.Loop, strings.Join(whys, "; "))
+}
+
+// agreeSplitting tells whether floor and truncation agree on every pair
+// under p's ranges (those of env), and why: at once, or where the pairs
+// depend on one or two symbols, on each piece of their ranges cut at the
+// constants the operands are made with. m * m / (m - 1) with m =
+// min(d, 6) is never negative, which no range of d in [0, 2^40] shows at
+// once (at d = 0 the divisor is -1 and the dividend 0), and each value of
+// d below 7, and the rest, shows alone. The pieces cover the ranges: what
+// holds on each holds on them.
+func agreeSplitting(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []absint.Pair) (bool, string) {
+	if ok, why := agreeOn(an, p, pairs); ok {
+		return true, why
+	}
+	var syms []sym.Sym
+	var consts []int64
+	for _, pr := range pairs {
+		for _, e := range []sym.Expr{pr.A, pr.B} {
+			for _, s := range an.B.Syms(e) {
+				if !slices.Contains(syms, s) {
+					syms = append(syms, s)
+				}
+			}
+			consts = append(consts, an.B.Consts(e)...)
+		}
+	}
+	if len(syms) == 0 || len(syms) > 2 {
+		return false, ""
+	}
+	pieces := make([][]sym.Range, len(syms))
+	total := 1
+	for i, s := range syms {
+		pieces[i] = splitRange(env.Range(s), consts)
+		total *= len(pieces[i])
+	}
+	if total > maxSplitPieces {
+		return false, ""
+	}
+	at := make(map[sym.Sym]sym.Range, len(syms))
+	var whys []string
+	var each func(i int) bool
+	each = func(i int) bool {
+		if i == len(syms) {
+			ok, why := agreeOn(an, sym.NewProver(an.B, narrowedEnv{env, at}), pairs)
+			if ok && !slices.Contains(whys, why) {
+				whys = append(whys, why)
+			}
+			return ok
+		}
+		for _, r := range pieces[i] {
+			at[syms[i]] = r
+			if !each(i + 1) {
+				return false
+			}
+		}
+		return true
+	}
+	if !each(0) {
+		return false, ""
+	}
+	names := make([]string, len(syms))
+	for i, s := range syms {
+		names[i] = an.B.Info(s).Name
+	}
+	return true, fmt.Sprintf("for each of %d pieces of the range of %s, %s", total, strings.Join(names, " and "), strings.Join(whys, "; "))
+}
+
+// maxSplitPieces bounds the pieces agreeSplitting proves one at a time:
+// each is a prover of its own.
+const maxSplitPieces = 256
+
+// splitRange cuts r at the values near the constants (c - 1, c, c + 1,
+// and -1, 0, 1): each of those in r alone, the gaps between them as
+// ranges.
+func splitRange(r sym.Range, consts []int64) []sym.Range {
+	points := []int64{-1, 0, 1}
+	for _, c := range consts {
+		for _, d := range []int64{-1, 0, 1} {
+			if x := c + d; (d > 0) == (x > c) || d == 0 {
+				points = append(points, x)
+			}
+		}
+	}
+	slices.Sort(points)
+	points = slices.Compact(points)
+	var out []sym.Range
+	lo := r.Lo
+	for _, x := range points {
+		if !r.Contains(x) {
+			continue
+		}
+		if x > math.MinInt64 && lo.Less(sym.Finite(x)) {
+			out = append(out, sym.Range{Lo: lo, Hi: sym.Finite(x - 1)})
+		}
+		out = append(out, sym.R(x, x))
+		lo = sym.Finite(x + 1)
+		if x == math.MaxInt64 {
+			return out
+		}
+	}
+	if !r.Hi.Less(lo) {
+		out = append(out, sym.Range{Lo: lo, Hi: r.Hi})
+	}
+	return out
+}
+
+// narrowedEnv is env with some symbols' ranges replaced.
+type narrowedEnv struct {
+	env sym.Env
+	at  map[sym.Sym]sym.Range
+}
+
+func (n narrowedEnv) Range(s sym.Sym) sym.Range {
+	if r, ok := n.at[s]; ok {
+		return r
+	}
+	return n.env.Range(s)
+}
+
+// agreeOn tells whether floor and truncation agree on every pair under
+// p's ranges, and why.
+func agreeOn(an *absint.Analysis, p *sym.Prover, pairs []absint.Pair) (bool, string) {
 	nonNegative, exactDivision := true, true
 	for _, pr := range pairs {
 		ra, rb := p.Range(pr.A), p.Range(pr.B)

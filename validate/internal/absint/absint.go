@@ -276,6 +276,10 @@ type Analysis struct {
 	reaching   map[*ir.Layer]bool
 	// solver evaluates the requirements' bisections (solve).
 	solver *sym.Evaluator
+	// iterations keeps the operands of the Divides of Loop bodies at each
+	// iteration (IterationPairs); nil for a Divide some walk could not
+	// follow.
+	iterations map[*ir.Layer]*iterationRecord
 }
 
 // Options bound an analysis.

@@ -427,10 +427,18 @@ func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known [
 			current[p] = c.ins[ext]
 		}
 	}
+	// A Loop of the model (not of a body, whose walks may be some of
+	// several) walked at every iteration it may run keeps its Divides'
+	// operands at each one.
+	_, nested := a.Holders[c.l]
+	record := !nested
 	for k := range n {
 		a.bodyWalks++
 		res := a.walkBody(c.l, b, a.bodyParams(c, b, given(bounds{sym.R(k, k), sym.R(k, k)}), func(p int) *Value { return current[p] }))
 		last = res
+		if record {
+			a.recordIteration(c.l, b.Model, n)
+		}
 		if b.Cond >= 0 && (b.Cond >= len(res) || res[b.Cond] == nil || !a.provablyTrue(res[b.Cond])) {
 			always = false
 		}
@@ -591,6 +599,74 @@ func (a *Analysis) adopt(inf *ops.Inference, holder *ir.Layer) {
 		a.Infos[l] = inf.Outputs[l]
 		if src, ok := inf.Sources[l]; ok {
 			a.Sources[l] = src
+		}
+	}
+}
+
+// Iterations are the operands of an integer Divide in the body of a Loop
+// of the model whose every iteration the walk followed one at a time
+// (unroll): Pairs[k] at iteration k, for each iteration the Loop may run
+// at any input. A Divide whose walk at every iteration proves agreement
+// agrees, where the walk that holds for every iteration at once (carried
+// values in a range) may not tell (a carried 2 halved by -1 is 2 or -2,
+// never 1, where the range says [-2, 2]).
+type Iterations struct {
+	Loop  *ir.Layer
+	Pairs [][]Pair
+	// DeclaredLayout: at some iteration an operand was laid out as at the
+	// declared shapes only (Value.DeclaredLayout): what its pairs prove
+	// holds there, not for every input shape.
+	DeclaredLayout bool
+}
+
+// IterationPairs gives the operands of l, an integer Divide in a Loop's
+// body, at each iteration, where the walk followed every one.
+func (a *Analysis) IterationPairs(l *ir.Layer) (Iterations, bool) {
+	it, ok := a.iterations[l]
+	if !ok || it == nil || int64(len(it.Pairs)) != it.want {
+		return Iterations{}, false
+	}
+	return it.Iterations, true
+}
+
+// iterationRecord is what recordIteration keeps of a Divide; want is how
+// many iterations the Loop may run, which the record must cover.
+type iterationRecord struct {
+	Iterations
+	want int64
+}
+
+// recordIteration keeps, after the walk of one iteration of the Loop
+// loop, the operands of every integer Divide of its body and of the If
+// branches within it (a nested Loop's body is walked over and over in
+// search of its ranges: none of those walks is one iteration). A Divide
+// whose operands the walk did not follow gets no record at all.
+func (a *Analysis) recordIteration(loop *ir.Layer, m *ir.Model, n int64) {
+	if a.iterations == nil {
+		a.iterations = make(map[*ir.Layer]*iterationRecord)
+	}
+	for _, l := range m.Layers {
+		switch op := a.Ops[l].(type) {
+		case *ops.Divide:
+			r, seen := a.iterations[l]
+			if seen && r == nil {
+				continue
+			}
+			pairs := a.Pairs(l, op.Broadcast)
+			if len(pairs) == 0 {
+				a.iterations[l] = nil
+				continue
+			}
+			if !seen {
+				r = &iterationRecord{Iterations: Iterations{Loop: loop}, want: n}
+				a.iterations[l] = r
+			}
+			r.Pairs = append(r.Pairs, pairs)
+			r.DeclaredLayout = r.DeclaredLayout || a.DeclaredLayout(l)
+		case *ops.If:
+			for _, b := range op.Bodies(a.inputInfos(l)) {
+				a.recordIteration(loop, b.Model, n)
+			}
 		}
 	}
 }

@@ -1,0 +1,37 @@
+package validate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/irdiv/irdiv/internal/onnxwire"
+)
+
+// TestAgreementPieceByPiece: a Divide whose operands depend on one dim
+// through a form the ranges do not bound at once, (m - 1) * (m - 1) with
+// m = min(d, 8) (m in [0, 8] makes the product range over [-7, 64] taken
+// factor by factor), is proven where each piece of d's range, cut at the
+// constants, proves it; m - 4 over 3 is not proven piece by piece, and
+// the search finds m = 3.
+func TestAgreementPieceByPiece(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Float, param("D")).
+		i64("zero", []int64{}, 0).i64("one", []int64{}, 1).i64("three", []int64{}, 3).i64("four", []int64{}, 4).i64("eight", []int64{}, 8).
+		node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "zero"}, "d", onnxwire.IntAttr("axis", 0)).
+		node("Min", []string{"d", "eight"}, "m").node("Sub", []string{"m", "one"}, "m1").
+		node("Mul", []string{"m1", "m1"}, "square").node("Div", []string{"square", "three"}, "square_third").
+		node("Sub", []string{"m", "four"}, "m4").node("Div", []string{"m4", "three"}, "m4_third").
+		output("square_third", onnxwire.Int64).output("m4_third", onnxwire.Int64)
+	r := Model(g.imported(t), "split.onnx", Options{})
+	got := map[string]Finding{}
+	for _, f := range r.Findings {
+		if d := f.divide(); d != nil && verdicts[f.Code] != "" && len(d.Outputs) > 0 && len(d.Outputs[0].Names) > 0 {
+			got[d.Outputs[0].Names[0]] = f
+		}
+	}
+	if f := got["square_third"]; f.Code != FloorTruncAgree || !strings.Contains(f.Message, "pieces of the range") {
+		t.Errorf("square_third: %s %s, want %s piece by piece", f.Code, f.Message, FloorTruncAgree)
+	}
+	if f := got["m4_third"]; f.Code != FloorTrunc {
+		t.Errorf("m4_third: %s %s, want %s", f.Code, f.Message, FloorTrunc)
+	}
+}
