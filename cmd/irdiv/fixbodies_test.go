@@ -158,9 +158,10 @@ var bodyFixCases = []bodyFixCase{
 	{
 		// A Scan whose body computes, of each element e of x, e mod -3
 		// (FloorMod: ONNX's Mod, fmod 0, as PyTorch's %), the remainder
-		// of e / 5 (Mod: fmod 1) and e > 0 ? e : that remainder (Select),
-		// each a scan output: the CPU plugin computes all three in
-		// float32, and the Select passes large values rounded.
+		// of e / 5 (Mod: fmod 1), e > 0 ? e : that remainder (Select) and
+		// max(e, 0) < 2^24 + 1 (Less, made i32), each a scan output: the
+		// CPU plugin computes all four in float32 (2^24 < 2^24 + 1 is
+		// false there), and the Select passes large values rounded.
 		name: "scan of remainders",
 		graph: func(n int64) []byte {
 			scalar := func(name string) []byte { return onnxwire.ValueDims(name, onnxwire.Int32, []onnxwire.Dim{}) }
@@ -169,18 +170,24 @@ var bodyFixCases = []bodyFixCase{
 				onnxwire.NodeAttrs("Mod", "trunc_mod", []string{"e", "five"}, []string{"trunc_mod"}, onnxwire.IntAttr("fmod", 1)),
 				onnxwire.Node("Greater", "positive", []string{"e", "zero"}, []string{"positive"}),
 				onnxwire.Node("Where", "chosen", []string{"positive", "e", "trunc_mod"}, []string{"chosen"}),
+				onnxwire.Node("Max", "non_negative", []string{"e", "zero"}, []string{"non_negative"}),
+				onnxwire.Node("Less", "below", []string{"non_negative", "limit"}, []string{"below"}),
+				onnxwire.NodeAttrs("Cast", "below_i32", []string{"below"}, []string{"below_i32"}, onnxwire.IntAttr("to", onnxwire.Int32)),
 				onnxwire.Node("Identity", "s_out", []string{"s_in"}, []string{"s_out"}),
 			}, nil, [][]byte{scalar("s_in"), scalar("e")},
-				[][]byte{onnxwire.Rankless("s_out", onnxwire.Int32), onnxwire.Rankless("floor_mod", onnxwire.Int32), onnxwire.Rankless("trunc_mod", onnxwire.Int32), onnxwire.Rankless("chosen", onnxwire.Int32)})
+				[][]byte{onnxwire.Rankless("s_out", onnxwire.Int32), onnxwire.Rankless("floor_mod", onnxwire.Int32), onnxwire.Rankless("trunc_mod", onnxwire.Int32), onnxwire.Rankless("chosen", onnxwire.Int32), onnxwire.Rankless("below_i32", onnxwire.Int32)})
 			return onnxwire.Graph("g", [][]byte{
-				onnxwire.NodeAttrs("Scan", "scan", []string{"s0", "x"}, []string{"s", "fm", "tm", "sel"}, onnxwire.IntAttr("num_scan_inputs", 1), onnxwire.GraphAttr("body", body)),
-			}, [][]byte{i32Scalar("s0", 0), i32Scalar("minus_three", -3), i32Scalar("five", 5), i32Scalar("zero", 0)},
+				onnxwire.NodeAttrs("Scan", "scan", []string{"s0", "x"}, []string{"s", "fm", "tm", "sel", "lt"}, onnxwire.IntAttr("num_scan_inputs", 1), onnxwire.GraphAttr("body", body)),
+			}, [][]byte{i32Scalar("s0", 0), i32Scalar("minus_three", -3), i32Scalar("five", 5), i32Scalar("zero", 0), i32Scalar("limit", 1<<24+1)},
 				[][]byte{onnxwire.Value("x", onnxwire.Int32, n), onnxwire.Value("y", onnxwire.Int32, n), onnxwire.ValueDims("c", onnxwire.Bool, []onnxwire.Dim{})},
-				[][]byte{onnxwire.ValueDims("s", onnxwire.Int32, []onnxwire.Dim{}), onnxwire.Value("fm", onnxwire.Int32, n), onnxwire.Value("tm", onnxwire.Int32, n), onnxwire.Value("sel", onnxwire.Int32, n)})
+				[][]byte{onnxwire.ValueDims("s", onnxwire.Int32, []onnxwire.Dim{}), onnxwire.Value("fm", onnxwire.Int32, n), onnxwire.Value("tm", onnxwire.Int32, n), onnxwire.Value("sel", onnxwire.Int32, n), onnxwire.Value("lt", onnxwire.Int32, n)})
 		},
 		want: func(x, _ []int32, _ bool, _ func(a, b int32) int32) map[string][]int32 {
-			fm, tm, sel := make([]int32, len(x)), make([]int32, len(x)), make([]int32, len(x))
+			fm, tm, sel, lt := make([]int32, len(x)), make([]int32, len(x)), make([]int32, len(x)), make([]int32, len(x))
 			for i, v := range x {
+				if max(v, 0) < 1<<24+1 {
+					lt[i] = 1
+				}
 				fm[i] = v - floorDiv(v, -3)*-3
 				tm[i] = v % 5
 				sel[i] = tm[i]
@@ -188,10 +195,11 @@ var bodyFixCases = []bodyFixCase{
 					sel[i] = v
 				}
 			}
-			return map[string][]int32{"s": {0}, "fm": fm, "tm": tm, "sel": sel}
+			return map[string][]int32{"s": {0}, "fm": fm, "tm": tm, "sel": sel, "lt": lt}
 		},
-		fixes: map[string]string{"floor_mod": "FloorMod: exact form (A - q*B", "trunc_mod": "Mod: exact form (A - q*B", "chosen": "Select: y + Convert(c)*(x - y)"},
-		what:  "0 integer Divides and 3 other integer ops (FloorMod, Mod, Select)",
+		fixes: map[string]string{"floor_mod": "FloorMod: exact form (A - q*B", "trunc_mod": "Mod: exact form (A - q*B", "chosen": "Select: y + Convert(c)*(x - y)",
+			"below": "Less: Subtract(A, B) compared with 0"},
+		what: "0 integer Divides and 4 other integer ops (FloorMod, Mod, Select, Less)",
 	},
 }
 
@@ -425,7 +433,7 @@ func checkRewrittenOnly(t *testing.T, orig, fixed string, fm *ir.Model) {
 	}
 	for _, l := range fm.AllLayers() {
 		var fixedLayers []*ir.Layer
-		for _, marker := range []string{"/irdiv_exact/", "/irdiv_floor/", "/irdiv_select/"} {
+		for _, marker := range []string{"/irdiv_exact/", "/irdiv_floor/", "/irdiv_select/", "/irdiv_compare/"} {
 			if name, _, ok := strings.Cut(l.Name, marker); ok {
 				fixedLayers = append(fixedLayers, byName[name]...)
 			}

@@ -35,7 +35,11 @@ import (
 //     they are (validate's note says why);
 //   - an i32 (or i64 of i32 values) Select whose values may pass 2^24,
 //     which the CPU plugin passes through float32, becomes
-//     y + Convert(c)*(x - y) (ops.AddExactSelect), exact in i32.
+//     y + Convert(c)*(x - y) (ops.AddExactSelect), exact in i32;
+//   - an i32 comparison whose operands may pass 2^24 and be closer than
+//     their float32 rounding, which the CPU plugin compares in float32,
+//     compares Subtract(x, y) with 0 instead (ops.AddExactCompare) where
+//     validate finds that x - y is an i32 (exact_form).
 //
 // Each of these is fixed wherever it is: in the main graph, or inside a
 // body of an If, Loop or TensorIterator at any depth (irSites), where the
@@ -123,7 +127,8 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 		}
 		fixed = append(fixed, s)
 	}
-	var others []irSite // FloorMods, Mods and Selects
+	var others []irSite // FloorMods, Mods, Selects and comparisons
+	var otherTypes []string
 	for _, s := range sites {
 		l := s.l
 		op := l.Type
@@ -140,10 +145,18 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 				return err
 			}
 			how[l] = "Select: y + Convert(c)*(x - y), which OpenVINO's CPU plugin, whose Select passes values through float32, computes exactly in i32"
+		case ops.IsComparison(op):
+			if _, err := ops.AddExactCompare(s.m, l); err != nil {
+				return err
+			}
+			how[l] = fmt.Sprintf("%s: Subtract(A, B) compared with 0, which OpenVINO's CPU plugin, which compares i32 in float32, computes exactly (a nonzero integer keeps its sign in float32; A - B is an i32)", op)
 		default:
 			continue
 		}
 		others = append(others, s)
+		if !slices.Contains(otherTypes, op) {
+			otherTypes = append(otherTypes, op)
+		}
 	}
 	if len(fixed)+len(others) == 0 {
 		fmt.Fprintf(stdout, "%s: nothing to fix (%d integer Divides kept); no file written\n", path, len(kept))
@@ -167,7 +180,8 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 	}
 	what := plural(len(fixed), "integer Divide")
 	if len(others) > 0 {
-		what += " and " + plural(len(others), "other integer op") + " (FloorMod, Mod, Select)"
+		slices.SortStableFunc(otherTypes, func(a, b string) int { return cmp.Compare(otherOrder(a), otherOrder(b)) })
+		what += " and " + plural(len(others), "other integer op") + " (" + strings.Join(otherTypes, ", ") + ")"
 	}
 	inBodies := ""
 	switch n := bodyCount(slices.Concat(fixed, others)); {
@@ -190,10 +204,11 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 }
 
 // exactFormTakes reports whether validate found that OpenVINO's CPU
-// plugin computes l, a Divide, FloorMod, Mod or Select, inexactly and
-// that the exact form (ops.AddExactDivide, ops.AddExactRemainder,
-// ops.AddExactSelect) corrects it there: a Divide's, FloorMod's or Mod's
-// divisor is at most 2^22 in magnitude.
+// plugin computes l, a Divide, FloorMod, Mod, Select or comparison,
+// inexactly and that the exact form (ops.AddExactDivide,
+// ops.AddExactRemainder, ops.AddExactSelect, ops.AddExactCompare)
+// corrects it there: a Divide's, FloorMod's or Mod's divisor is at most
+// 2^22 in magnitude, a comparison's A - B an i32.
 func exactFormTakes(r *validate.Report, l *ir.Layer) bool {
 	if v, ok := l.DataAttr("auto_broadcast"); ok && strings.EqualFold(v, "pdpd") {
 		return false // the form's numpy ops would align B otherwise
@@ -212,6 +227,17 @@ func fileExt(path string) string {
 
 func hasFinding(r *validate.Report, l *ir.Layer, code validate.Code) bool {
 	return slices.ContainsFunc(r.Findings, func(f validate.Finding) bool { return about(f) == l && f.Code == code })
+}
+
+// otherOrder orders the types of the other ops fixed in the summary:
+// FloorMod, Mod, Select, then the comparisons.
+func otherOrder(op string) int {
+	for i, o := range []string{"floormod", "mod", "select"} {
+		if strings.EqualFold(op, o) {
+			return i
+		}
+	}
+	return 3
 }
 
 // about is the layer a finding is about: for a layer inside a body, that
