@@ -113,7 +113,10 @@ func (v *validator) notAnalysed(l, inner *ir.Layer, path, what, reason string) {
 // bodies examines the integer Divides inside the bodies of l (If, Loop,
 // TensorIterator, an ONNX Scan), at any depth: with the values of the
 // outer graph where the analysis walked the body (bodyDivide), else on
-// their own (bodyAgrees), or as not analysed.
+// their own (bodyAgrees), or as not analysed. The Mods, FloorMods,
+// Selects and comparisons of a body the analysis walked are examined as
+// those of the outer graph are (bodyRemainder, cpuSelect, cpuCompare),
+// their findings l's.
 func (v *validator) bodies(l *ir.Layer) {
 	type body struct {
 		m *ir.Model
@@ -143,6 +146,11 @@ func (v *validator) bodies(l *ir.Layer) {
 					v.bodyRemainder(l, inner, o.Broadcast, b.path+" > "+inner.String(), b.where)
 				case *ops.FloorMod:
 					v.bodyRemainder(l, inner, o.Broadcast, b.path+" > "+inner.String(), b.where)
+				case *ops.Select:
+					v.inBody(l, inner, b.path+" > "+inner.String(), fmt.Sprintf("the Select %s inside %s", inner, b.where), func() { v.cpuSelect(inner) })
+				case *ops.Equal, *ops.NotEqual, *ops.Less, *ops.LessEqual, *ops.Greater, *ops.GreaterEqual:
+					bc := o.(ops.Broadcaster).AutoBroadcast()
+					v.inBody(l, inner, b.path+" > "+inner.String(), fmt.Sprintf("the %s %s inside %s", inner.Type, inner, b.where), func() { v.cpuCompare(inner, bc) })
 				}
 			}
 			if !isIntegerDivide(inner) {

@@ -67,35 +67,43 @@ func TestCPURemainderSelect(t *testing.T) {
 	}
 }
 
-// TestCPUNoteInABody: a Divide or FloorMod of large i32 values inside an
-// If branch gets the CPU plugin's note without the promise of a form,
-// since irdiv fix rewrites the main graph only; the same Divide outside
-// gets it.
+// TestCPUNoteInABody: a Divide, FloorMod or Select of large i32 values
+// inside an If branch gets the CPU plugin's note as one of the main graph
+// does, with the promise of a form (exact_form), which irdiv fix writes
+// inside bodies too; the same Divide outside gets it.
 func TestCPUNoteInABody(t *testing.T) {
 	m := new(graph).input("x", onnxwire.Int32).input("c", onnxwire.Bool).i32("three", []int64{}, 3).
 		node("Div", []string{"x", "three"}, "outer").
-		node("If", []string{"c"}, "branch",
+		nodeN("If", []string{"c"}, []string{"branch", "branch2"},
 			onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
 				onnxwire.Node("Div", "inner", []string{"x", "three"}, []string{"inner"}),
-			}, nil, nil, [][]byte{onnxwire.Rankless("inner", onnxwire.Int32)})),
+				onnxwire.Node("Where", "inner_select", []string{"c", "x", "three"}, []string{"inner_select"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("inner", onnxwire.Int32), onnxwire.Rankless("inner_select", onnxwire.Int32)})),
 			onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
 				onnxwire.NodeAttrs("Mod", "inner_mod", []string{"x", "three"}, []string{"inner_mod"}, onnxwire.IntAttr("fmod", 0)),
-			}, nil, nil, [][]byte{onnxwire.Rankless("inner_mod", onnxwire.Int32)}))).
-		output("outer", onnxwire.Int32).output("branch", onnxwire.Int32).imported(t)
+				onnxwire.Node("Sub", "inner_sub", []string{"x", "three"}, []string{"inner_sub"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("inner_mod", onnxwire.Int32), onnxwire.Rankless("inner_sub", onnxwire.Int32)}))).
+		output("outer", onnxwire.Int32).output("branch", onnxwire.Int32).output("branch2", onnxwire.Int32).imported(t)
 	got := map[string]Finding{}
 	for _, f := range Model(m, "m.onnx", Options{}).Findings {
 		if f.Code == CPUI32Float32 {
 			name := f.Layer.Name
 			if f.Inner != nil {
 				name = f.Inner.Name
+				if p, _ := f.Evidence.Get("divide").(string); !strings.HasSuffix(p, f.Inner.String()) || !strings.HasPrefix(f.Message, "the ") {
+					t.Errorf("%s: the finding names the body layer by %q: %s", name, p, f.Message)
+				}
 			}
 			got[name] = f
 		}
 	}
-	for name, exact := range map[string]bool{"outer": true, "inner": false, "inner_mod": false} {
+	for _, name := range []string{"outer", "inner", "inner_mod", "inner_select"} {
 		f, ok := got[name]
-		if !ok || f.Evidence.Get("exact_form") != exact || !exact && !strings.Contains(f.Message, "main graph only") {
-			t.Errorf("%s: want a note, exact_form %v: %+v", name, exact, f)
+		if !ok || f.Evidence.Get("exact_form") != true || !strings.Contains(f.Message, "`irdiv fix` writes") || strings.Contains(f.Message, "main graph only") {
+			t.Errorf("%s: want a note promising the exact form: %+v", name, f)
 		}
+	}
+	if len(got) != 4 {
+		t.Errorf("%d notes, want 4: %v", len(got), got)
 	}
 }

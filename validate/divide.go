@@ -719,8 +719,7 @@ func (v *validator) cpuRemainder(l *ir.Layer, pairs []absint.Pair, e Evidence) {
 	if t == ir.I64 {
 		code, msg = CPUI64Narrowed, fmt.Sprintf("OpenVINO's CPU plugin narrows i64 to i32 and computes %s in float32, exact only below 2^24 (#37766, #35830)", l.Type)
 	}
-	_, inBody := v.an.Holders[l]
-	e = e.With(Fact{"exact_form", formable && !narrowed && !overflows && !inBody})
+	e = e.With(Fact{"exact_form", formable && !narrowed && !overflows})
 	ex := ""
 	if x, y, ok := cpuRemainderExample(t, ra, rb, floor); ok {
 		ex = fmt.Sprintf("%d %% %d: exact %d, CPU plugin %d", x, y, remInt(x, y, floor), ops.CPUPluginRemainder(t, x, y, floor))
@@ -733,8 +732,6 @@ func (v *validator) cpuRemainder(l *ir.Layer, pairs []absint.Pair, e Evidence) {
 		msg += divisorNoForm("A - q*B with a Newton step's quotient, whose second Divide has operands up to 3|B| + 1024", rb)
 	case overflows:
 		msg += fmt.Sprintf("; no exact form: irdiv's divides A by B, and A can be %d where B can be -1, a quotient beyond i32", int64(math.MinInt32))
-	case inBody:
-		msg += inBodyNoForm
 	default:
 		msg += "; `irdiv fix` writes a form the CPU plugin computes exactly (A - q*B with a Newton step's quotient, |B| <= 2^22 here)"
 	}
@@ -903,10 +900,7 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []ab
 	narrowed := t == ir.I64 && !(i32Range(ra) && i32Range(rb))
 	formable := within(rb, ops.ExactDivideMaxDivisor)
 	if v.exactForms == nil {
-		v.exactForms = ops.ExactDivides(v.m)
-		if v.exactForms == nil {
-			v.exactForms = map[*ir.Layer]ops.ExactForm{}
-		}
+		v.exactForms = exactDivides(v.m)
 	}
 	form, inForm := v.exactForms[l]
 	q := form.Divide
@@ -927,8 +921,7 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []ab
 		msg = "OpenVINO's CPU plugin narrows i64 to i32 and divides in float32, exact only below 2^24 (#37766, #35830)"
 		code = CPUI64Narrowed
 	}
-	_, inBody := v.an.Holders[l]
-	e := evidence(Fact{"exact_form", formable && !narrowed && !inBody})
+	e := evidence(Fact{"exact_form", formable && !narrowed})
 	ex := ""
 	if ok {
 		ex = fmt.Sprintf("%d / %d: exact %d, CPU plugin %d", x, y, divInt(x, y, false), cpuDivide(t, x, y))
@@ -939,8 +932,6 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []ab
 		msg += narrowedNoForm
 	case !formable:
 		msg += divisorNoForm("a Newton step whose second Divide has operands up to 3|B| + 1024", rb)
-	case inBody:
-		msg += inBodyNoForm
 	default:
 		msg += "; `irdiv fix` writes a form the CPU plugin computes exactly (|B| <= 2^22 here)"
 	}
@@ -965,15 +956,33 @@ func divisorNoForm(form string, rb sym.Range) string {
 	return fmt.Sprintf("; no exact form: irdiv's (%s) needs |B| <= 2^22 to keep every float32 division below 2^24, and B can be %s here", form, rangeText(rb))
 }
 
-// inBodyNoForm ends a CPU plugin note on a layer inside a body, whose
-// form irdiv fix does not write (it rewrites the main graph only).
-const inBodyNoForm = "; `irdiv fix` writes its exact forms in the main graph only, and this layer is inside a body: none is written for it"
+// exactDivides finds the exact forms (ops.ExactDivides) of m and of the
+// bodies of its If, Loop and TensorIterator layers, at any depth, where
+// irdiv fix writes them too: each form lies in the model or body of the
+// Divide it corrects.
+func exactDivides(m *ir.Model) map[*ir.Layer]ops.ExactForm {
+	found := map[*ir.Layer]ops.ExactForm{}
+	stack := []*ir.Model{m}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		maps.Copy(found, ops.ExactDivides(b))
+		for _, l := range b.Layers {
+			for _, x := range l.Extra {
+				if x.Body != nil {
+					stack = append(stack, x.Body)
+				}
+			}
+		}
+	}
+	return found
+}
 
 // formable reports whether the Divide q, which an exact form corrects,
 // has a divisor the form takes: |B| <= ops.ExactDivideMaxDivisor, and
 // for i64 operands within the i32 range, which the CPU plugin holds.
 func (v *validator) formable(q *ir.Layer) bool {
-	d, ok := v.ops[q].(*ops.Divide)
+	d, ok := v.an.Ops[q].(*ops.Divide) // the body's layers too
 	if !ok {
 		return false
 	}

@@ -171,6 +171,8 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 			v.remainder(l, o.Broadcast)
 		case *ops.Select:
 			v.cpuSelect(l)
+		case *ops.Equal, *ops.NotEqual, *ops.Less, *ops.LessEqual, *ops.Greater, *ops.GreaterEqual:
+			v.cpuCompare(l, o.(ops.Broadcaster).AutoBroadcast())
 		}
 		v.bodies(l)
 		if spentAt == nil && v.search.Exhausted() {

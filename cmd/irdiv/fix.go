@@ -51,8 +51,16 @@ plugin computes exactly, rounding as the source meant; where the divisor
 may be larger, a note says why no form helps. An i32 FloorMod or Mod,
 which the plugin computes in float32 too, becomes A - q*B with that
 form's quotient (|B| <= 2^22), and a Select of i32 values beyond 2^24,
-which the plugin passes through float32, y + Convert(c)*(x - y). The
-fixed IR is validated before it is written.`
+which the plugin passes through float32, y + Convert(c)*(x - y); an i32
+comparison whose operands may pass 2^24 and be closer than their
+float32 rounding, which the plugin compares in float32, compares
+Subtract(A, B) with 0 where A - B is an i32. These ops are fixed
+wherever they are: in the main graph or inside an If, Loop
+or TensorIterator body, at any depth, whose new layers join that body
+(its Parameters, Results and port maps unchanged); the summary names one
+in a body by the main graph's layer and the path to it (layer "loop"
+(id 5) body > layer "div" (id 2)). The fixed IR is validated before it is
+written.`
 
 func fixCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("fix", fixHelp, stdout)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -34,10 +35,23 @@ import (
 //     they are (validate's note says why);
 //   - an i32 (or i64 of i32 values) Select whose values may pass 2^24,
 //     which the CPU plugin passes through float32, becomes
-//     y + Convert(c)*(x - y) (ops.AddExactSelect), exact in i32.
+//     y + Convert(c)*(x - y) (ops.AddExactSelect), exact in i32;
+//   - an i32 comparison whose operands may pass 2^24 and be closer than
+//     their float32 rounding, which the CPU plugin compares in float32,
+//     compares Subtract(x, y) with 0 instead (ops.AddExactCompare) where
+//     validate finds that x - y is an i32 (exact_form).
+//
+// Each of these is fixed wherever it is: in the main graph, or inside a
+// body of an If, Loop or TensorIterator at any depth (irSites), where the
+// layers a fix adds join that body, which is a model of its own: they take
+// ids of its own, and no port map names them (they are no Parameter or
+// Result). What is decided of a layer is decided from validate's findings
+// about that layer (Finding.Inner for one inside a body).
 //
 // Nothing else changes: an IR irdiv wrote reads back and writes again byte
-// for byte but for the layers fixed.
+// for byte but for the layers fixed, and, where a body gains constants,
+// the offsets of the constants the .bin packs after them (in layer order,
+// a body's with its layer, as OpenVINO's serializer does).
 func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 	if !strings.EqualFold(fileExt(out), ".xml") {
 		return usageErr("-o %s: want an .xml file (and its .bin beside it)", out)
@@ -58,9 +72,11 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 	if framework != "onnx" && framework != "pytorch" {
 		return fmt.Errorf("%s: its rt_info names no framework irdiv fixes for (framework %q): an IR from ONNX gets m_pythondiv=\"false\" and one from PyTorch a flooring correction; say which by converting again, or validate it with --onnx", path, m.Framework())
 	}
-	var fixed, kept []*ir.Layer
+	sites := irSites(m)
+	var fixed, kept []irSite
 	how := map[*ir.Layer]string{}
-	for _, l := range slices.Clone(m.Layers) {
+	for _, s := range sites {
+		l := s.l
 		if !strings.EqualFold(l.Type, "Divide") || len(l.Outputs) == 0 || !l.Outputs[0].Type.IsSigned() || !l.Outputs[0].Type.IsInteger() {
 			continue
 		}
@@ -72,14 +88,14 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 		// (a truncating Divide from PyTorch truncates on purpose).
 		floor := framework == "pytorch" && floors
 		if exactFormTakes(report, l) {
-			if _, err := ops.AddExactDivide(m, l, floor); err != nil {
+			if _, err := ops.AddExactDivide(s.m, l, floor); err != nil {
 				return err
 			}
 			how[l] = "exact form (a Newton step of integer ops): truncates, as ONNX's Div, and OpenVINO's CPU plugin, which divides i32 in float32, computes it exactly (|B| <= 2^22)"
 			if floor {
 				how[l] = "exact form (a Newton step of integer ops): floors, as PyTorch's //, on every OpenVINO device, and OpenVINO's CPU plugin, which divides i32 in float32, computes it exactly (|B| <= 2^22)"
 			}
-			fixed = append(fixed, l)
+			fixed = append(fixed, s)
 			continue
 		}
 		switch framework {
@@ -88,7 +104,7 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 				continue // truncates already
 			}
 			if keepProven && proven(report, l) {
-				kept = append(kept, l)
+				kept = append(kept, s)
 				continue
 			}
 			l.SetDataAttr("m_pythondiv", "false")
@@ -97,37 +113,50 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 			if !floors {
 				continue // truncates on purpose
 			}
-			if keepProven && !hasFinding(report, l, validate.CPUPythonDivIgnore) {
-				kept = append(kept, l)
+			// Kept where validate analysed it and found no input where
+			// the CPU plugin's truncation differs; one it did not analyse
+			// is corrected, which costs nothing where they agree.
+			if keepProven && !hasFinding(report, l, validate.CPUPythonDivIgnore) && !hasFinding(report, l, validate.NotAnalysed) {
+				kept = append(kept, s)
 				continue
 			}
-			if err := flooringCorrection(m, l); err != nil {
+			if err := flooringCorrection(s.m, l); err != nil {
 				return err
 			}
 			how[l] = "truncates, then floors by a correction every OpenVINO device computes"
 		}
-		fixed = append(fixed, l)
+		fixed = append(fixed, s)
 	}
-	var others []*ir.Layer // FloorMods, Mods and Selects
-	for _, l := range slices.Clone(m.Layers) {
+	var others []irSite // FloorMods, Mods, Selects and comparisons
+	var otherTypes []string
+	for _, s := range sites {
+		l := s.l
 		op := l.Type
 		switch {
 		case !exactFormTakes(report, l):
 			continue
 		case strings.EqualFold(op, "FloorMod"), strings.EqualFold(op, "Mod"):
-			if _, err := ops.AddExactRemainder(m, l); err != nil {
+			if _, err := ops.AddExactRemainder(s.m, l); err != nil {
 				return err
 			}
 			how[l] = fmt.Sprintf("%s: exact form (A - q*B, q a Newton step's quotient): OpenVINO's CPU plugin, which computes %s in float32, computes it exactly (|B| <= 2^22)", op, op)
 		case strings.EqualFold(op, "Select"):
-			if _, err := ops.AddExactSelect(m, l); err != nil {
+			if _, err := ops.AddExactSelect(s.m, l); err != nil {
 				return err
 			}
 			how[l] = "Select: y + Convert(c)*(x - y), which OpenVINO's CPU plugin, whose Select passes values through float32, computes exactly in i32"
+		case ops.IsComparison(op):
+			if _, err := ops.AddExactCompare(s.m, l); err != nil {
+				return err
+			}
+			how[l] = fmt.Sprintf("%s: Subtract(A, B) compared with 0, which OpenVINO's CPU plugin, which compares i32 in float32, computes exactly (a nonzero integer keeps its sign in float32; A - B is an i32)", op)
 		default:
 			continue
 		}
-		others = append(others, l)
+		others = append(others, s)
+		if !slices.Contains(otherTypes, op) {
+			otherTypes = append(otherTypes, op)
+		}
 	}
 	if len(fixed)+len(others) == 0 {
 		fmt.Fprintf(stdout, "%s: nothing to fix (%d integer Divides kept); no file written\n", path, len(kept))
@@ -136,7 +165,14 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 	after := validate.Model(m, out, validate.Options{})
 	for _, f := range after.Findings {
 		if f.Severity == validate.Error {
-			return fmt.Errorf("the fixed IR still has an error, nothing written: %s %s: %s", f.Code, f.Layer, f.Message)
+			where := "the model"
+			if f.Layer != nil {
+				where = f.Layer.String()
+			}
+			if p, ok := f.Evidence.Get("divide").(string); ok && f.Inner != nil {
+				where += " " + p
+			}
+			return fmt.Errorf("the fixed IR still has an error, nothing written: %s %s: %s", f.Code, where, f.Message)
 		}
 	}
 	if err := ir.Write(m, out, bin); err != nil {
@@ -144,13 +180,21 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 	}
 	what := plural(len(fixed), "integer Divide")
 	if len(others) > 0 {
-		what += " and " + plural(len(others), "other integer op") + " (FloorMod, Mod, Select)"
+		slices.SortStableFunc(otherTypes, func(a, b string) int { return cmp.Compare(otherOrder(a), otherOrder(b)) })
+		what += " and " + plural(len(others), "other integer op") + " (" + strings.Join(otherTypes, ", ") + ")"
 	}
-	fmt.Fprintf(stdout, "%s -> %s: fixed %s from %s (kept %d)\n", path, out, what, m.Framework(), len(kept))
-	for _, l := range slices.Concat(fixed, others) {
-		textln(stdout, "  %s: %s", l, how[l])
+	inBodies := ""
+	switch n := bodyCount(slices.Concat(fixed, others)); {
+	case n == 1 && len(fixed)+len(others) == 1:
+		inBodies = ", inside a body"
+	case n > 0:
+		inBodies = fmt.Sprintf(", %d of them inside bodies", n)
+	}
+	fmt.Fprintf(stdout, "%s -> %s: fixed %s from %s%s (kept %d)\n", path, out, what, m.Framework(), inBodies, len(kept))
+	for _, s := range slices.Concat(fixed, others) {
+		textln(stdout, "  %s: %s", s, how[s.l])
 		for _, f := range after.Findings {
-			if f.Layer == l && (f.Code == validate.CPUI32Float32 || f.Code == validate.CPUI64Narrowed) {
+			if about(f) == s.l && (f.Code == validate.CPUI32Float32 || f.Code == validate.CPUI64Narrowed) {
 				textln(stdout, "    note: %s", f.Message)
 			}
 		}
@@ -160,16 +204,17 @@ func fixIR(path, out string, keepProven bool, stdout io.Writer) error {
 }
 
 // exactFormTakes reports whether validate found that OpenVINO's CPU
-// plugin computes l, a Divide, FloorMod, Mod or Select, inexactly and
-// that the exact form (ops.AddExactDivide, ops.AddExactRemainder,
-// ops.AddExactSelect) corrects it there: a Divide's, FloorMod's or Mod's
-// divisor is at most 2^22 in magnitude.
+// plugin computes l, a Divide, FloorMod, Mod, Select or comparison,
+// inexactly and that the exact form (ops.AddExactDivide,
+// ops.AddExactRemainder, ops.AddExactSelect, ops.AddExactCompare)
+// corrects it there: a Divide's, FloorMod's or Mod's divisor is at most
+// 2^22 in magnitude, a comparison's A - B an i32.
 func exactFormTakes(r *validate.Report, l *ir.Layer) bool {
 	if v, ok := l.DataAttr("auto_broadcast"); ok && strings.EqualFold(v, "pdpd") {
 		return false // the form's numpy ops would align B otherwise
 	}
 	return slices.ContainsFunc(r.Findings, func(f validate.Finding) bool {
-		return f.Layer == l && (f.Code == validate.CPUI32Float32 || f.Code == validate.CPUI64Narrowed) && f.Evidence.Get("exact_form") == true
+		return about(f) == l && (f.Code == validate.CPUI32Float32 || f.Code == validate.CPUI64Narrowed) && f.Evidence.Get("exact_form") == true
 	})
 }
 
@@ -181,7 +226,90 @@ func fileExt(path string) string {
 }
 
 func hasFinding(r *validate.Report, l *ir.Layer, code validate.Code) bool {
-	return slices.ContainsFunc(r.Findings, func(f validate.Finding) bool { return f.Layer == l && f.Code == code })
+	return slices.ContainsFunc(r.Findings, func(f validate.Finding) bool { return about(f) == l && f.Code == code })
+}
+
+// otherOrder orders the types of the other ops fixed in the summary:
+// FloorMod, Mod, Select, then the comparisons.
+func otherOrder(op string) int {
+	for i, o := range []string{"floormod", "mod", "select"} {
+		if strings.EqualFold(op, o) {
+			return i
+		}
+	}
+	return 3
+}
+
+// about is the layer a finding is about: for a layer inside a body, that
+// layer (Finding.Inner), not the layer of the main graph that holds it.
+func about(f validate.Finding) *ir.Layer { return cmp.Or(f.Inner, f.Layer) }
+
+// irSite is a layer fixIR may rewrite: one of the main graph, or one
+// inside a body of an If, Loop or TensorIterator at any depth, which is
+// rewritten in its own body (m), whose new layers stay there.
+type irSite struct {
+	m *ir.Model // the model or body that holds l
+	l *ir.Layer
+	// outer is the layer of the main graph whose body holds l, nil for
+	// a layer of the main graph; path leads to l from it as validate
+	// names it: body > layer "if" (id 3) then_body > layer "div" (id 2).
+	outer *ir.Layer
+	path  string
+}
+
+// String names the layer: layer "div" (id 3), or one inside a body as
+// layer "loop" (id 5) body > layer "div" (id 2).
+func (s irSite) String() string {
+	if s.outer == nil {
+		return s.l.String()
+	}
+	return s.outer.String() + " " + s.path
+}
+
+// irSites lists the layers of m and those of its bodies, at any depth:
+// each model's own layers, then the bodies of each. They are listed
+// before anything changes, so that the layers a fix adds are not in it.
+func irSites(m *ir.Model) []irSite {
+	var out []irSite
+	var walk func(b *ir.Model, outer *ir.Layer, path string)
+	walk = func(b *ir.Model, outer *ir.Layer, path string) {
+		for _, l := range b.Layers {
+			s := irSite{m: b, l: l, outer: outer}
+			if outer != nil {
+				s.path = path + " > " + l.String()
+			}
+			out = append(out, s)
+		}
+		for _, l := range b.Layers {
+			for _, x := range l.Extra {
+				if x.Body == nil {
+					continue
+				}
+				tag := "?"
+				if x.Node != nil {
+					tag = x.Node.Tag
+				}
+				if outer == nil {
+					walk(x.Body, l, tag)
+				} else {
+					walk(x.Body, outer, path+" > "+l.String()+" "+tag)
+				}
+			}
+		}
+	}
+	walk(m, nil, "")
+	return out
+}
+
+// bodyCount counts the sites inside bodies.
+func bodyCount(sites []irSite) int {
+	n := 0
+	for _, s := range sites {
+		if s.outer != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // flooringCorrection makes the flooring Divide l truncate and floors its
