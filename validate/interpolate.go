@@ -57,7 +57,7 @@ func (v *validator) resizeLength(l, inner *ir.Layer, path, where string) {
 	}
 	x, ok1 := info(0)
 	scales, ok2 := info(scalesPort)
-	if !ok1 || !ok2 || scales.Value == nil || len(outs) != 1 || x.Shape.DynamicRank || outs[0].Shape.DynamicRank || len(x.Shape.Dims) != len(outs[0].Shape.Dims) {
+	if !ok1 || !ok2 || len(outs) != 1 || x.Shape.DynamicRank {
 		return
 	}
 	var axes []int64
@@ -70,7 +70,11 @@ func (v *validator) resizeLength(l, inner *ir.Layer, path, where string) {
 			axes = append(axes, int64(a))
 		}
 	}
-	if len(axes) != scales.Value.Len() {
+	if scales.Value == nil {
+		v.runtimeScales(l, inner, layer, path, where, op, scalesPort, axes, len(x.Shape.Dims))
+		return
+	}
+	if outs[0].Shape.DynamicRank || len(x.Shape.Dims) != len(outs[0].Shape.Dims) || len(axes) != scales.Value.Len() {
 		return
 	}
 	var differ []string
