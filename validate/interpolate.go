@@ -33,8 +33,9 @@ func (v *validator) interpolates() {
 // at the declared shapes, is not the one ONNX's Resize gives
 // (onnx.ResizeLength): OpenVINO's shape inference multiplies by scale +
 // 1e-6, so a product just below an integer gets one element more. Axes
-// whose input or output length, or whose scale, is not known are not
-// reported.
+// whose input or output length is not known are not reported. Scales
+// that are not constants, known only when the model runs, are
+// runtimeScales' to decide.
 func (v *validator) resizeLength(l, inner *ir.Layer, path, where string) {
 	layer := l
 	if inner != nil {
