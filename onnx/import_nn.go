@@ -553,7 +553,10 @@ func importResize(im *importer, n *Node) ([]tensor, error) {
 // ONNX divides by the scale, so such an axis must have scale 1, but under
 // align_corners, whose x*(in-1)/(in-1) is x anyway. Unknown dims or
 // scales are taken to agree: both differences need lengths and scales
-// that cannot be seen before the model runs, and are rare. (ONNX's own
+// that cannot be seen before the model runs. Where the scales are not
+// constants, validate's onnx/resize-length says from what it knows of
+// them whether the lengths may differ (validate.ResizeLengths), and irdiv
+// convert prints it. (ONNX's own
 // reference implementation, onnx.reference and the expected data of its
 // node tests test_resize_downsample_scales_linear_align_corners and
 // _cubic_align_corners, divides by in*scale - 1 under align_corners, a

@@ -33,8 +33,9 @@ func (v *validator) interpolates() {
 // at the declared shapes, is not the one ONNX's Resize gives
 // (onnx.ResizeLength): OpenVINO's shape inference multiplies by scale +
 // 1e-6, so a product just below an integer gets one element more. Axes
-// whose input or output length, or whose scale, is not known are not
-// reported.
+// whose input or output length is not known are not reported. Scales
+// that are not constants, known only when the model runs, are
+// runtimeScales' to decide.
 func (v *validator) resizeLength(l, inner *ir.Layer, path, where string) {
 	layer := l
 	if inner != nil {
@@ -57,7 +58,7 @@ func (v *validator) resizeLength(l, inner *ir.Layer, path, where string) {
 	}
 	x, ok1 := info(0)
 	scales, ok2 := info(scalesPort)
-	if !ok1 || !ok2 || scales.Value == nil || len(outs) != 1 || x.Shape.DynamicRank || outs[0].Shape.DynamicRank || len(x.Shape.Dims) != len(outs[0].Shape.Dims) {
+	if !ok1 || !ok2 || len(outs) != 1 || x.Shape.DynamicRank {
 		return
 	}
 	var axes []int64
@@ -70,7 +71,11 @@ func (v *validator) resizeLength(l, inner *ir.Layer, path, where string) {
 			axes = append(axes, int64(a))
 		}
 	}
-	if len(axes) != scales.Value.Len() {
+	if scales.Value == nil {
+		v.runtimeScales(l, inner, layer, path, where, op, scalesPort, axes, len(x.Shape.Dims))
+		return
+	}
+	if outs[0].Shape.DynamicRank || len(x.Shape.Dims) != len(outs[0].Shape.Dims) || len(axes) != scales.Value.Len() {
 		return
 	}
 	var differ []string

@@ -13,6 +13,7 @@ import (
 	"github.com/irdiv/irdiv/onnx"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
+	"github.com/irdiv/irdiv/validate"
 )
 
 const convertHelp = `MODEL.onnx [-o OUT.xml]
@@ -26,7 +27,14 @@ irdiv only types are written as OpenVINO's (HardSigmoid-1, NonZero-3,
 TopK-11, ROIAlign, ScatterElementsUpdate, GatherND-8, NonMaxSuppression-9...).
 A model holding an op of no OpenVINO opset is refused, as OpenVINO's reader
 would refuse the IR. Dynamic dims are written <dim>-1</dim>, and a port of
-dynamic rank without dims, as OpenVINO's serializer writes them.`
+dynamic rank without dims, as OpenVINO's serializer writes them.
+
+A Resize whose scales are constants and give an output length OpenVINO's
+Interpolate computes otherwise than ONNX is refused; one whose scales are
+computed when the model runs is written as an Interpolate, and convert
+says on stderr where OpenVINO's output may then be one element longer
+than ONNX's (validate's onnx/resize-length, a warning; a note where it
+is so on axes of 65536 elements or more only).`
 
 func convertCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("convert", convertHelp, stdout)
@@ -85,6 +93,9 @@ func convertCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "wrote %s and %s: %d layers, %d Divide (opset %d, Div-%d)\n", out, bin, len(model.Layers), divides, m.Opset, onnx.DivVersion(m.Opset))
+	for _, f := range validate.ResizeLengths(model) {
+		fmt.Fprintf(stderr, "irdiv: convert: %s %s: %s: %s\n", f.Severity, f.Code, f.Layer, oneLine(f.Message))
+	}
 	return nil
 }
 

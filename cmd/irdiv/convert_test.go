@@ -506,3 +506,79 @@ func TestConvertInstanceNormResize(t *testing.T) {
 		}
 	}
 }
+
+// TestConvertWarnsOfRunTimeScales: convert writes a Resize by scales
+// computed when the model runs as an Interpolate, and says on stderr,
+// naming the layer, what validate says of it (onnx/resize-length): a
+// warning for scales that are an input of the model, a note for 2
+// computed from the dims (one element longer from a length of 983040
+// on); nothing for constant scales whose lengths agree (25 x 2.1), which
+// it compares itself.
+func TestConvertWarnsOfRunTimeScales(t *testing.T) {
+	dir := t.TempDir()
+	f32 := func(name string, v ...float32) []byte {
+		raw := make([]byte, 0, 4*len(v))
+		for _, f := range v {
+			raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(f))
+		}
+		return onnxwire.Tensor(name, onnxwire.Float, []int64{int64(len(v))}, raw)
+	}
+	i64 := func(name string, v ...int64) []byte {
+		raw := make([]byte, 0, 8*len(v))
+		for _, x := range v {
+			raw = binary.LittleEndian.AppendUint64(raw, uint64(x))
+		}
+		return onnxwire.Tensor(name, onnxwire.Int64, []int64{int64(len(v))}, raw)
+	}
+	x := onnxwire.ValueDims("x", onnxwire.Float, []onnxwire.Dim{{Value: 1}, {Value: 1}, {Param: "H"}, {Param: "W"}})
+	y := [][]byte{onnxwire.Rankless("y", onnxwire.Float)}
+	resize := onnxwire.NodeAttrs("Resize", "up", []string{"x", "", "scales"}, []string{"y"}, onnxwire.StringAttr("mode", "nearest"))
+	for _, tc := range []struct {
+		name  string
+		model []byte
+		want  []string // on stderr; nothing where nil
+	}{
+		{"input", onnxwire.Model(13, onnxwire.Graph("g", [][]byte{resize}, nil, [][]byte{x, onnxwire.Value("scales", onnxwire.Float, 4)}, y)),
+			[]string{"irdiv: convert: warning onnx/resize-length: layer \"up\"", "cannot exclude", "a length of 25 by a scale of 2.12 is 52 in ONNX and 53 in OpenVINO"}},
+		{"twice", onnxwire.Model(13, onnxwire.Graph("g", [][]byte{
+			onnxwire.Node("Shape", "s", []string{"x"}, []string{"s"}),
+			onnxwire.Node("Slice", "hw", []string{"s", "st", "en"}, []string{"hw"}),
+			onnxwire.Node("Mul", "twice", []string{"hw", "two"}, []string{"twice"}),
+			onnxwire.Node("Div", "ratio", []string{"twice", "hw"}, []string{"ratio"}),
+			onnxwire.NodeAttrs("Concat", "cat", []string{"ones", "ratio"}, []string{"cat"}, onnxwire.IntAttr("axis", 0)),
+			onnxwire.NodeAttrs("Cast", "scales", []string{"cat"}, []string{"scales"}, onnxwire.IntAttr("to", 1)),
+			resize,
+		}, [][]byte{i64("st", 2), i64("en", 4), i64("two", 2), i64("ones", 1, 1)}, [][]byte{x}, y)),
+			[]string{"irdiv: convert: note onnx/resize-length: layer \"up\"", "agree on every length below 983040"}},
+		{"constant", onnxwire.Model(13, onnxwire.Graph("g", [][]byte{resize}, [][]byte{f32("scales", 1, 1, 1, 2.1)}, [][]byte{onnxwire.Value("x", onnxwire.Float, 1, 1, 50, 25)}, y)), nil},
+	} {
+		path := filepath.Join(dir, tc.name+".onnx")
+		if err := os.WriteFile(path, tc.model, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, code := irdiv(t, "convert", path)
+		if code != 0 || !strings.HasPrefix(stdout, "wrote ") {
+			t.Errorf("%s: exit %d, %q %q: want it written", tc.name, code, stdout, stderr)
+			continue
+		}
+		if tc.want == nil {
+			if stderr != "" {
+				t.Errorf("%s: stderr %q, want nothing", tc.name, stderr)
+			}
+			continue
+		}
+		if strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%s: stderr %q, want one line", tc.name, stderr)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%s: stderr lacks %q: %s", tc.name, w, stderr)
+			}
+		}
+		// validate of the IR written says the same.
+		out, _, _ := irdiv(t, "validate", strings.TrimSuffix(path, ".onnx")+".xml")
+		if !strings.Contains(out, string(validate.ONNXResizeLength)) || !strings.Contains(out, tc.want[len(tc.want)-1]) {
+			t.Errorf("%s: validate of the IR does not say what convert did:\n%s", tc.name, out)
+		}
+	}
+}
