@@ -141,6 +141,9 @@ type Query struct {
 	// AtDivide confirms at the Divide alone: its operands are bad (a zero
 	// divisor, MIN / -1 fail the model there), the outputs are not compared.
 	AtDivide bool
+	// Random ends the search with inputs of random small dims and
+	// elements (randomChecks of them), where nothing else was found.
+	Random bool
 }
 
 // key identifies what a symbol lets a user choose: a dim or the elements
@@ -426,8 +429,14 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 	// model offers the same ones, whose evaluations are kept
 	// (edgeEvaluation).
 	summarized := slices.ContainsFunc(keys, func(k key) bool { return !k.dim && k.index < 0 })
-	for k := range crossChecks {
+	for k := range crossChecks + randomChecks {
 		if !summarized && len(s.an.Order) > edgeModelLayers {
+			break
+		}
+		if k >= crossChecks && (!o.Random || s.masked != nil) {
+			// The quotients differ at inputs found already, and no output
+			// did there: random inputs seldom do better, and cost an
+			// evaluation each (the .floor exports of testdata/pytorch).
 			break
 		}
 		if s.runLayers < 2*len(s.an.Order) {
