@@ -65,7 +65,7 @@ func (v *validator) cpuCompare(l *ir.Layer, bc shapeinfer.Broadcast) {
 	if wraps {
 		msg += fmt.Sprintf("; no exact form: irdiv's form compares A - B with 0, and A - B can be %s here, beyond i32, where the Subtract wraps", rangeText(rd))
 	} else {
-		msg += "; `irdiv fix` writes Subtract(A, B) compared with 0, which the plugin computes exactly (a nonzero integer keeps its sign in float32; A - B is an i32 here)"
+		msg += v.fixWrites("Subtract(A, B) compared with 0, which the plugin computes exactly (a nonzero integer keeps its sign in float32; A - B is an i32 here)")
 	}
 	v.r.add(Note, CPUI32Float32, l, e, "%s", msg)
 }

@@ -44,7 +44,7 @@ func (v *validator) cpuSelect(l *ir.Layer) {
 	if narrowed {
 		msg += "; no form of ops helps: the plugin holds every i64 as i32 (its low 32 bits) before any op runs, and the values here can be beyond the i32 range"
 	} else {
-		msg += "; `irdiv fix` writes y + Convert(c)*(x - y), which the plugin computes exactly in i32"
+		msg += v.fixWrites("y + Convert(c)*(x - y), which the plugin computes exactly in i32")
 	}
 	v.r.add(Note, code, l, e, "%s", msg)
 }

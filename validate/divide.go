@@ -444,7 +444,7 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []absint.Pair, agree bool
 	onnxRun := search.RunOptions{Floor: truncating, MaxTensorBytes: v.opts.MaxTensorBytes, ONNX: true}
 	irRun := search.RunOptions{Floor: flooring, MaxTensorBytes: v.opts.MaxTensorBytes}
 	find := func(anyShape bool) (*search.Witness, bool) {
-		return v.search.Search(l, pairs, search.Query{Bad: floorDiffers, AnyShape: anyShape, Reference: onnxRun, Test: irRun})
+		return v.search.Search(l, pairs, search.Query{Bad: floorDiffers, AnyShape: anyShape, Reference: onnxRun, Test: irRun, Random: true})
 	}
 	if agree {
 		// Pairs computed from the elements as laid out at the declared
@@ -733,7 +733,7 @@ func (v *validator) cpuRemainder(l *ir.Layer, pairs []absint.Pair, e Evidence) {
 	case overflows:
 		msg += fmt.Sprintf("; no exact form: irdiv's divides A by B, and A can be %d where B can be -1, a quotient beyond i32", int64(math.MinInt32))
 	default:
-		msg += "; `irdiv fix` writes a form the CPU plugin computes exactly (A - q*B with a Newton step's quotient, |B| <= 2^22 here)"
+		msg += v.fixWrites("a form the CPU plugin computes exactly (A - q*B with a Newton step's quotient, |B| <= 2^22 here)")
 	}
 	v.r.add(Note, code, l, e, "%s", msg)
 }
@@ -933,7 +933,7 @@ func (v *validator) cpu(l *ir.Layer, t ir.ElementType, d *ops.Divide, pairs []ab
 	case !formable:
 		msg += divisorNoForm("a Newton step whose second Divide has operands up to 3|B| + 1024", rb)
 	default:
-		msg += "; `irdiv fix` writes a form the CPU plugin computes exactly (|B| <= 2^22 here)"
+		msg += v.fixWrites("a form the CPU plugin computes exactly (|B| <= 2^22 here)")
 	}
 	v.r.add(Note, code, l, e, "%s", msg)
 }
@@ -1143,6 +1143,17 @@ func (v *validator) computeConstText(val *absint.Value) string {
 
 // subject names the model whose Divides floor, as the user knows it: the
 // IR, or for an ONNX model, what OpenVINO's import of it computes.
+// fixWrites ends a CPU plugin note whose exact form irdiv fix writes:
+// into the IR itself, or for an ONNX model into the IR that irdiv convert
+// makes of it (irdiv fix of a .onnx writes ONNX ops, which OpenVINO's
+// import then gives the plugin as they are).
+func (v *validator) fixWrites(form string) string {
+	if v.opts.Imported {
+		return "; `irdiv fix` of the IR `irdiv convert` makes of this model writes " + form
+	}
+	return "; `irdiv fix` writes " + form
+}
+
 func (v *validator) subject() string {
 	if v.opts.Imported {
 		return "OpenVINO's import"
