@@ -15,7 +15,7 @@ func (a *Analysis) reshape(l *ir.Layer, ins []*Value, specialZero bool, t ir.Ele
 		return a.kept(x, t, nil)
 	}
 	for _, e := range p.Elems {
-		a.require(l, p, e, sym.Range{Lo: sym.Finite(-1), Hi: sym.PosInf}, "takes no dim below -1")
+		a.require(l, p, e, sym.Range{Lo: sym.Finite(-1), Hi: sym.PosInf}, "takes no dim below -1", true)
 	}
 	// Each element of the pattern is a dim, asks for the dim to be
 	// inferred (-1) or, with special_zero, copies the input's (0). An
@@ -106,7 +106,7 @@ func (a *Analysis) squeeze(l *ir.Layer, ins []*Value, info ops.ValueInfo, t ir.E
 			if i, ok := NormAxis(ax, x.Rank); ok {
 				drop[i] = true
 				if a.opts.ONNX {
-					a.requireDim(l, x, i, sym.R(1, 1), "squeezes this dim, which ONNX requires to be 1")
+					a.requireDim(l, x, i, sym.R(1, 1), "squeezes this dim, which ONNX requires to be 1", true)
 				}
 			}
 		}
