@@ -88,7 +88,7 @@ func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why s
 	}
 	if c, ok := e.IsConst(); ok {
 		if !r.Contains(c) && stops {
-			a.unrunnable(l, why, fmt.Sprintf("%d at every input, outside %s", c, r))
+			a.unrunnable(l, why, fmt.Sprintf("%d at every input, where it needs %s", c, r))
 		}
 		return
 	}
