@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,6 +133,9 @@ func TestNeverRuns(t *testing.T) {
 				c := r.Coverage
 				if c.RunsOnNoInput != c.IntegerDivides || c.IntegerDivides == 0 || !strings.Contains(c.String(), "in a model that runs on no input") {
 					t.Errorf("coverage %+v: %s", c, c)
+				}
+				if data, err := json.Marshal(r); err != nil || !strings.Contains(string(data), fmt.Sprintf(`"runs_on_no_input":%d}`, c.IntegerDivides)) {
+					t.Errorf("coverage in JSON: %s %v", data, err)
 				}
 			}
 			if ortErr == nil && tc.g != nil {
