@@ -58,7 +58,7 @@ type Unrunnable struct {
 	Layer *ir.Layer
 	// Needs says what the layer needs ("takes indices within its axis,
 	// as ONNX requires"); Detail why no input gives it ("3 at every
-	// input, outside [-3, 2]").
+	// input, where it needs [-3, 2]").
 	Needs, Detail string
 }
 
