@@ -48,6 +48,7 @@ const (
 	StructureGatherIndex  Code = "structure/gather-index"
 	StructureEvaluate     Code = "structure/evaluate"
 	StructureUnreachable  Code = "structure/unreachable"
+	StructureNeverRuns    Code = "structure/never-runs"
 	IRReaderWarning       Code = "ir/reader-warning"
 	IRUnreadable          Code = "ir/unreadable"
 	AnalysisSummarized    Code = "analysis/summarized"
@@ -139,6 +140,8 @@ var Codes = []CodeDoc{
 		"A layer of constant inputs fails when computed (a reshape of the wrong size, an index out of range)."},
 	{StructureUnreachable, []Severity{Note}, "layers that reach no Result", "`count`",
 		"Layers from which no Result can be reached; OpenVINO drops them."},
+	{StructureNeverRuns, []Severity{Error}, "a layer that runs on no input, so neither does the model", "`needs` (what the layer needs of its inputs), `at_every_input` (why no input gives it)",
+		"A layer of the model's graph that some Result depends on, so that every run runs it, fails at every input the model accepts, whatever its shapes: a Gather whose index is outside its axis (ONNX requires it within), a Squeeze of a dim that is never 1 (ONNX), a Reshape given a dim below -1, a pooling whose window never fits its input (OpenVINO), an integer Divide whose divisor is 0 at every input and whose output is never empty (ONNX). Said only where a constant or a proof over every input shows it, of layers outside If, Loop and TensorIterator bodies (which may not run), and in the semantics the model has: ONNX's for a model from ONNX (OpenVINO's Gather gives zeros outside its axis, and runs), OpenVINO's otherwise. The verdicts of the model's Divides stand, but are moot: no input reaches them, and their messages say so. Fix the layer: the model, as it is, computes nothing."},
 	{IRReaderWarning, []Severity{Note}, "what the reader tolerated", "",
 		"An irregularity of the file that the reader tolerated, as OpenVINO's does."},
 	{IRUnreadable, []Severity{Error}, "a model that cannot be read", "",

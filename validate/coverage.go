@@ -26,6 +26,10 @@ type Coverage struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 	Clean    int `json:"clean"`
+	// RunsOnNoInput counts the Divides of models that run on no input
+	// (structure/never-runs): their verdicts stand, but no input reaches
+	// them.
+	RunsOnNoInput int `json:"runs_on_no_input,omitempty"`
 	// NotAnalysed are the Divides whose values irdiv did not follow, each
 	// with the reason; each also has a divide/not-analysed warning.
 	NotAnalysed []Unanalysed `json:"not_analysed"`
@@ -64,6 +68,9 @@ func (c Coverage) String() string {
 		}
 		s += ")"
 	}
+	if c.RunsOnNoInput > 0 {
+		s += fmt.Sprintf("; %d in a model that runs on no input (structure/never-runs), their verdicts moot", c.RunsOnNoInput)
+	}
 	return s
 }
 
@@ -89,6 +96,7 @@ func (c *Coverage) Add(o Coverage) {
 	c.Errors += o.Errors
 	c.Warnings += o.Warnings
 	c.Clean += o.Clean
+	c.RunsOnNoInput += o.RunsOnNoInput
 	c.NotAnalysed = append(c.NotAnalysed, o.NotAnalysed...)
 	c.Divides = append(c.Divides, o.Divides...)
 }

@@ -117,6 +117,9 @@ type diffCase struct {
 	truth    []sampleTruth
 	truthErr string
 	divs     []divCase
+	// neverRunsFinding is irdiv's structure/never-runs finding on the
+	// model (the first), if any: the model runs on no input.
+	neverRunsFinding *Finding
 }
 
 // sampleTruth is one run of the probing variant.
@@ -144,6 +147,33 @@ func (c *diffCase) neverRuns() bool {
 		}
 	}
 	return true
+}
+
+// ranAt is the first sample the model ran on (no runtime failure, no
+// division or window fault), among those at the declared shapes where
+// declaredOnly; -1 for none, or where no ground truth ran.
+func (c *diffCase) ranAt(declaredOnly bool) int {
+	for i, s := range c.truth {
+		if s.ran && (!declaredOnly || c.samples[i].Declared) {
+			return i
+		}
+	}
+	return -1
+}
+
+// ranSamples counts the samples the model ran on; -1 where no ground
+// truth ran.
+func (c *diffCase) ranSamples() int {
+	if len(c.truth) == 0 {
+		return -1
+	}
+	n := 0
+	for _, s := range c.truth {
+		if s.ran {
+			n++
+		}
+	}
+	return n
 }
 
 // divCase is one integer Div: its verdict and the ground truth.
@@ -237,6 +267,13 @@ func (o outputTruth) differs() bool { return o.tried > 0 && o.sample >= 0 }
 // each error's, is replayed flooring it, the others truncating or, where
 // that changes nothing, flooring (outputHazards), and the summary gives
 // both shares.
+//
+// A model irdiv refuses, or finds to run on no input (structure/never-runs),
+// is checked too: a refusal is false where ONNX Runtime runs the model at
+// a sample of its declared shapes, a never-runs finding where it runs it
+// at any sample, and either fails the test; where ONNX Runtime runs it on
+// no sample, its Divs count as decided, and the summary gives the share of
+// undecided Divs with and without them.
 func TestDifferential(t *testing.T) {
 	cfg := readDiffConfig(t)
 	began := time.Now()
@@ -489,6 +526,9 @@ func (c *diffCase) classify() {
 	byOutput := map[string]*Finding{}
 	for i := range c.findings {
 		f := &c.findings[i]
+		if f.Code == StructureNeverRuns && c.neverRunsFinding == nil {
+			c.neverRunsFinding = f
+		}
 		if f.Layer == nil || !strings.HasPrefix(string(f.Code), string(FloorTrunc)) && f.Code != NotAnalysed {
 			continue
 		}
@@ -905,6 +945,14 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 	// the measure that misses a Div whose difference shows only through
 	// another's flooring.
 	var aloneWarnings, aloneErrors, aloneProofs int
+	// A model irdiv refuses, or finds to run on no input
+	// (structure/never-runs), is right where ONNX Runtime runs it on no
+	// sample (of its declared shapes, for a refusal, which is about
+	// them): its Divs, otherwise undecided, count as decided then
+	// (nowDecided); a false refusal or finding where it runs one fails
+	// the test. undecided counts the Divs of every model that are
+	// floor-trunc-possible, not-analysed or none, the measure.
+	var refusedNoRun, refusedNoRunDivs, falseRefusals, refusedRunsElsewhere, neverRunsModels, neverRunsDivs, falseNeverRuns, undecided, nowDecided int
 	var outputLevel, divLevelOnly []string
 	var validating time.Duration
 	var slowest *diffCase
@@ -931,10 +979,60 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 		}
 		flag("%s: model %v\n  Div %s (%s)%s: %s: %s\n  witness: %s\n  replay: %s\n%s", what, c.m, d.div.Node, d.div.Output, inBody(d.div), d.verdict, d.finding.Message, inputsLine(witness), dir, indent(c.m.Listing()))
 	}
+	// offendModel reports a model whose refusal or never-runs finding
+	// ONNX Runtime contradicts at the sample witness.
+	offendModel := func(c *diffCase, what string, witness int) {
+		if out == "" {
+			var err error
+			if out, err = os.MkdirTemp("", "irdiv-differential-"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dir := filepath.Join(out, fmt.Sprintf("seed%d", c.m.Seed))
+		if err := saveOffender(c, dir, c.samples[witness].Inputs); err != nil {
+			t.Fatal(err)
+		}
+		flag := t.Errorf
+		if !strings.HasPrefix(truthName, "ONNX Runtime") {
+			flag = t.Logf
+			what = "suspected, on irdiv's own evaluation (install ONNX Runtime to decide): " + what
+		}
+		flag("%s: model %v\n  witness: %s\n  replay: %s\n%s", what, c.m, inputsLine(c.samples[witness].Inputs), dir, indent(c.m.Listing()))
+	}
 	for _, c := range cases {
 		if c.refused != "" {
 			refused++
 			t.Logf("irdiv refuses %v: %s", c.m, c.refused)
+		}
+		undecidedHere := 0
+		for _, d := range c.divs {
+			if d.verdict == vPossible || d.verdict == vUnanalysed || d.verdict == vNone {
+				undecidedHere++
+			}
+		}
+		undecided += undecidedHere
+		switch {
+		case len(c.truth) == 0:
+		case c.refused != "":
+			if at := c.ranAt(true); at >= 0 {
+				falseRefusals++
+				offendModel(c, "false refusal (irdiv refuses the model: "+c.refused+"; ONNX Runtime runs it at a sample of its declared shapes)", at)
+			} else if c.ranAt(false) >= 0 {
+				refusedRunsElsewhere++
+			} else {
+				refusedNoRun++
+				refusedNoRunDivs += len(c.divs)
+				nowDecided += undecidedHere
+			}
+		case c.neverRunsFinding != nil:
+			if at := c.ranAt(false); at >= 0 {
+				falseNeverRuns++
+				offendModel(c, fmt.Sprintf("false never-runs finding (%s %s: %s; ONNX Runtime runs the model)", c.neverRunsFinding.Code, c.neverRunsFinding.Layer, c.neverRunsFinding.Message), at)
+			} else {
+				neverRunsModels++
+				neverRunsDivs += len(c.divs)
+				nowDecided += undecidedHere
+			}
 		}
 		if c.panicked != "" {
 			panicked++
@@ -1089,12 +1187,13 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 		}
 	}
 	bodyLines = append(bodyLines, fmt.Sprintf("of which %d in Scan bodies: %s", scanDivs, strings.Join(scanLines, ", ")))
-	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d in If, Loop and Scan bodies (of %d models, whose runs ran %d times in %d): %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d where ONNX Runtime fails the model at every input, %d real hazards left as warnings at the Div (%d masked: irdiv found inputs where the quotients differ and no output does), of %d Div-level hazards = %s, %d of them change the model's outputs (the issue's measure): %d of %d output-level hazards = %s (a Div whose flooring changes an output at one of at most %d samples (%d for an error's) of the declared shapes where its quotients differ, the other Divs truncating or, failing that, flooring: %d errors, %d warnings, %d proofs; with the others truncating only, %d errors, %d warnings, %d proofs: %d of %d = %s; not counted: %d more warnings where only the model flooring the Div faults, %d errors whose counter-example changes the outputs with every Div flooring but no such sample was found, %d Divs not measured); %d models irdiv refuses, %d ONNX Runtime refuses, %d without ground truth, %d panics; validation %v in all, slowest %v (seed %d); %s; %v in all",
+	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d in If, Loop and Scan bodies (of %d models, whose runs ran %d times in %d): %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d where ONNX Runtime fails the model at every input, %d real hazards left as warnings at the Div (%d masked: irdiv found inputs where the quotients differ and no output does), of %d Div-level hazards = %s, %d of them change the model's outputs (the issue's measure): %d of %d output-level hazards = %s (a Div whose flooring changes an output at one of at most %d samples (%d for an error's) of the declared shapes where its quotients differ, the other Divs truncating or, failing that, flooring: %d errors, %d warnings, %d proofs; with the others truncating only, %d errors, %d warnings, %d proofs: %d of %d = %s; not counted: %d more warnings where only the model flooring the Div faults, %d errors whose counter-example changes the outputs with every Div flooring but no such sample was found, %d Divs not measured); %d models irdiv refuses (%d where ONNX Runtime runs the model on no sample of its declared shapes, whose %d Divs count as decided; %d false refusals, where it runs one; %d where it runs only at other shapes), %d ONNX Runtime refuses, %d without ground truth, %d panics; %d models irdiv finds to run on no input (structure/never-runs) where ONNX Runtime runs them on no sample, whose %d Divs count as decided, %d false never-runs findings; undecided (floor-trunc-possible, not-analysed, none) %d of %d = %s, %d = %s counting as decided the %d of them in models refused or found to run on no input that ONNX Runtime runs on no sample; validation %v in all, slowest %v (seed %d); %s; %v in all",
 		len(cases), cfg.start, cfg.start+cfg.models-1, diffSamples, truthName, divs, strings.Join(lines, ", "), bodyDivs, bodyModels, bodyRan, bodyRuns, strings.Join(bodyLines, ", "),
 		falseProofs, falseErrors, confirmed, unreplayed, runtimeFails, leftAsWarnings, masked, divHazards, percent(leftAsWarnings, divHazards),
 		outWarnings, outWarnings, outErrors+outWarnings+outProofs, percent(outWarnings, outErrors+outWarnings+outProofs), maxOutputSamples, cfg.errorSamples, outErrors, outWarnings, outProofs,
 		aloneErrors, aloneWarnings, aloneProofs, aloneWarnings, aloneErrors+aloneWarnings+aloneProofs, percent(aloneWarnings, aloneErrors+aloneWarnings+aloneProofs),
-		floorFaultsOnly, confirmedUnseen, unmeasured, refused, unloadable, noTruth, panicked,
+		floorFaultsOnly, confirmedUnseen, unmeasured, refused, refusedNoRun, refusedNoRunDivs, falseRefusals, refusedRunsElsewhere, unloadable, noTruth, panicked,
+		neverRunsModels, neverRunsDivs, falseNeverRuns, undecided, divs, percent(undecided, divs), undecided-nowDecided, percent(undecided-nowDecided, divs), nowDecided,
 		validating.Round(time.Millisecond), slowest.elapsed.Round(time.Millisecond), slowest.m.Seed, phases, took.Round(time.Second))
 	if out != "" {
 		t.Logf("offending models are in %s (each folder: model.onnx, model.floor.onnx, listing.txt, and the witness inputs as .npy for ortreplay.ReplayDir)", out)
@@ -1121,7 +1220,10 @@ func dumpDivs(path string, cases []*diffCase) error {
 				"out_tried": d.out.alone.tried, "out_others_tried": d.out.others.tried, "out_floor_faults": d.out.floorFaults(),
 				// The model's own fate: ONNX Runtime fails it at every
 				// sample; irdiv refuses it.
-				"never_runs": c.neverRuns(), "refused": c.refused != ""}
+				"never_runs": c.neverRuns(), "refused": c.refused != "",
+				// irdiv's structure/never-runs finding on the model, and
+				// the samples ONNX Runtime ran it on (-1: no ground truth).
+				"never_runs_finding": c.neverRunsFinding != nil, "ran_samples": c.ranSamples()}
 			if d.out.differs() {
 				how, w := d.out.witness()
 				line["out_sample"], line["out_rank"], line["out_detail"] = w.sample, w.rank, how+": "+w.detail

@@ -80,6 +80,7 @@ type coverageJSON struct {
 	Warnings       int              `json:"warnings"`
 	Clean          int              `json:"clean"`
 	NotAnalysed    []unanalysedJSON `json:"not_analysed"`
+	RunsOnNoInput  int              `json:"runs_on_no_input,omitempty"`
 }
 
 type unanalysedJSON struct {
@@ -89,7 +90,7 @@ type unanalysedJSON struct {
 }
 
 func (c Coverage) json() coverageJSON {
-	out := coverageJSON{IntegerDivides: c.IntegerDivides, Proven: c.Proven, Errors: c.Errors, Warnings: c.Warnings, Clean: c.Clean, NotAnalysed: []unanalysedJSON{}}
+	out := coverageJSON{IntegerDivides: c.IntegerDivides, Proven: c.Proven, Errors: c.Errors, Warnings: c.Warnings, Clean: c.Clean, NotAnalysed: []unanalysedJSON{}, RunsOnNoInput: c.RunsOnNoInput}
 	for _, u := range c.NotAnalysed {
 		out.NotAnalysed = append(out.NotAnalysed, unanalysedJSON{layerJSON{u.Layer.ID, u.Layer.Name}, u.Path, u.Reason})
 	}

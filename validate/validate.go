@@ -114,6 +114,10 @@ type validator struct {
 	// constTexts remembers constText: every finding's expression text
 	// shows the constants of up to six layers above its Divide.
 	constTexts map[*absint.Value]string
+	// neverRuns are the layers of the model's graph that run on no input
+	// (structure/never-runs): the analysis's, and the Divides that divide
+	// by 0 at every input.
+	neverRuns []absint.Unrunnable
 	// exactForms are the model's exact forms of Divides
 	// (ops.ExactDivides), found at the first Divide the CPU plugin
 	// computes inexactly.
@@ -155,6 +159,7 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 		code := map[absint.IssueKind]Code{absint.GatherIndex: StructureGatherIndex, absint.EvaluateFails: StructureEvaluate}[is.Kind]
 		v.r.add(Error, code, is.Layer, nil, "%s", is.Message)
 	}
+	v.neverRuns = v.an.Unrunnables()
 	if l := v.an.Summarized; l != nil {
 		n := v.an.Options().TrackedElems
 		v.r.add(Note, AnalysisSummarized, l, Evidence{{"tracked_elements", n}},
@@ -190,9 +195,36 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 	if opts.ONNX != nil {
 		v.compareONNX(opts.ONNX)
 	}
+	v.runsOnNoInput()
 	v.countDivides()
+	if len(v.neverRuns) > 0 {
+		v.r.Coverage.RunsOnNoInput = v.r.Coverage.IntegerDivides
+	}
 	v.r.sort(v.position)
 	return v
+}
+
+// runsOnNoInput reports each layer that runs on no input, and says so in
+// the verdict of every integer Divide: it stands (no proof comes of the
+// contradiction), but no input reaches the Divide.
+func (v *validator) runsOnNoInput() {
+	if len(v.neverRuns) == 0 {
+		return
+	}
+	for _, u := range v.neverRuns {
+		v.r.add(Error, StructureNeverRuns, u.Layer, Evidence{{"needs", u.Needs}, {"at_every_input", u.Detail}},
+			"the model runs on no input: this %s %s, but gets %s; nothing after it computes", u.Layer.Type, u.Needs, u.Detail)
+	}
+	first := v.neverRuns[0].Layer
+	moot := fmt.Sprintf("; moot: the model runs on no input (%s %s, structure/never-runs)", first.Type, first)
+	for i := range v.r.Findings {
+		f := &v.r.Findings[i]
+		switch f.Code {
+		case FloorTrunc, FloorTruncReshape, FloorTruncPossible, FloorTruncAgree, NotAnalysed:
+			f.Message += moot
+			f.Evidence = f.Evidence.With(Fact{"model_runs_on_no_input", first.String()})
+		}
+	}
 }
 
 // crossCheck evaluates the model at a few edge inputs and holds every

@@ -250,6 +250,9 @@ type Analysis struct {
 	unreached map[*ir.Layer]string
 	reached   map[*ir.Layer]bool
 	Issues    []Issue
+	// unrunnables are the layers that run on no input (requirements.go):
+	// the model runs on none either.
+	unrunnables []Unrunnable
 	// conditions are the comparisons the walk could not decide, by the
 	// symbol it made for each (compare.go): a Where picked by one knows
 	// more of its branches.
@@ -273,7 +276,10 @@ type Analysis struct {
 	// one; reaching the layers some Result depends on.
 	narrowings map[inputKey]Narrowing
 	current    map[inputKey]Narrowing
-	reaching   map[*ir.Layer]bool
+	// loose: some narrowing came from a requirement that does not stop
+	// the model (requirement.stops), in this walk or the one before.
+	loose    bool
+	reaching map[*ir.Layer]bool
 	// solver evaluates the requirements' bisections (solve).
 	solver *sym.Evaluator
 	// iterations keeps the operands of the Divides of Loop bodies at each

@@ -12,7 +12,10 @@ import (
 func (a *Analysis) broadcast(l *ir.Layer, ins []*Value, o *ops.Broadcast, t ir.ElementType) *Value {
 	x, target := ins[0], ins[1]
 	for _, e := range target.Elems {
-		a.require(l, target, e, sym.Range{Lo: sym.Finite(0), Hi: sym.PosInf}, "makes a tensor of these dims, none negative")
+		// ONNX Runtime refuses a negative dim only where the product
+		// of the dims is negative ([0, -4] runs): it need not stop the
+		// model.
+		a.require(l, target, e, sym.Range{Lo: sym.Finite(0), Hi: sym.PosInf}, "makes a tensor of these dims, none negative", false)
 	}
 	if o.Mode != ops.BroadcastNumpy && o.Mode != ops.BroadcastBidirectional || !target.Int || target.Elems == nil || x.Rank < 0 {
 		return a.moved(x, t, nil)
@@ -47,7 +50,7 @@ func (a *Analysis) tile(l *ir.Layer, ins []*Value, t ir.ElementType) *Value {
 	x := ins[0]
 	if a.opts.ONNX {
 		for _, e := range ins[1].Elems {
-			a.require(l, ins[1], e, sym.Range{Lo: sym.Finite(0), Hi: sym.PosInf}, "repeats its input a number of times that ONNX requires not to be negative")
+			a.require(l, ins[1], e, sym.Range{Lo: sym.Finite(0), Hi: sym.PosInf}, "repeats its input a number of times that ONNX requires not to be negative", false)
 		}
 	}
 	reps, ok := constInts(ins[1])

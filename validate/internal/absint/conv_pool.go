@@ -76,7 +76,7 @@ func (a *Analysis) spatial(l *ir.Layer, s ops.Spatial, ins []*Value, infos []ops
 				// a proof is about what OpenVINO runs, and says so.
 				why += " (in OpenVINO; ONNX Runtime also runs some smaller inputs, where OpenVINO fails)"
 			}
-			a.requireDim(l, x, r.Axis, sym.Range{Lo: sym.Finite(r.MinIn), Hi: sym.PosInf}, why)
+			a.requireDim(l, x, r.Axis, sym.Range{Lo: sym.Finite(r.MinIn), Hi: sym.PosInf}, why, !a.opts.ONNX)
 		}
 		in := dims[r.Axis]
 		if r.Axis >= 2 {

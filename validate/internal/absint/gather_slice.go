@@ -71,12 +71,22 @@ func (a *Analysis) gatherRequires(l *ir.Layer, ins []*Value, o *ops.Gather) {
 	d := data.Dims[axis]
 	if c, ok := d.IsConst(); ok && !data.DeclaredDims {
 		for _, e := range idx.Elems {
-			a.require(l, idx, e, sym.R(-c, c-1), "takes indices within its axis, as ONNX requires")
+			a.require(l, idx, e, sym.R(-c, c-1), "takes indices within its axis, as ONNX requires", true)
 		}
 		return
 	}
 	is, ok := constInts(idx)
 	if !ok {
+		if data.DeclaredDims {
+			return
+		}
+		// Neither a constant: each index i within [-d, d-1] is i - d
+		// below 0 and i + d not below 0 (an index of d itself, seed
+		// 1204, is never within its axis).
+		for _, e := range idx.Elems {
+			a.require(l, idx, a.B.Sub(e, d), sym.Range{Lo: sym.NegInf, Hi: sym.Finite(-1)}, "takes indices within its axis, as ONNX requires", true)
+			a.require(l, idx, a.B.Add(e, d), sym.Range{Lo: sym.Finite(0), Hi: sym.PosInf}, "takes indices within its axis, as ONNX requires", true)
+		}
 		return
 	}
 	least := int64(0)
@@ -88,7 +98,7 @@ func (a *Analysis) gatherRequires(l *ir.Layer, ins []*Value, o *ops.Gather) {
 			least = max(least, -i)
 		}
 	}
-	a.requireDim(l, data, axis, sym.Range{Lo: sym.Finite(least), Hi: sym.PosInf}, "takes indices within its axis, as ONNX requires")
+	a.requireDim(l, data, axis, sym.Range{Lo: sym.Finite(least), Hi: sym.PosInf}, "takes indices within its axis, as ONNX requires", true)
 }
 
 // clampIndex is where an index lands on an axis of dim d: counted from the

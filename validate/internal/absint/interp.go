@@ -67,6 +67,11 @@ func (a *Analysis) transfer(l *ir.Layer) []*Value {
 			a.gatherRequires(l, ins, g)
 		}
 	}
+	if _, ok := op.(*ops.Squeeze); ok && a.opts.ONNX {
+		// Before tracing, which computes OpenVINO's Squeeze: it keeps a
+		// dim that is not 1, where ONNX's fails.
+		a.squeezeRequires(l, ins)
+	}
 	// An If or a Loop is never computed from constants or traced: the
 	// Divides of its bodies need values of their own (controlflow.go).
 	if _, holdsBodies := op.(ops.BodyHolder); !holdsBodies {

@@ -16,6 +16,14 @@ func (a *Analysis) rangeOp(l *ir.Layer, ins []*Value, t ir.ElementType) *Value {
 		return nil
 	}
 	start, stop := a.All(ins[0]), a.All(ins[1])
+	if start.Equal(stop) && !ins[0].DeclaredLayout && !ins[1].DeclaredLayout {
+		// Empty whatever the step, where the Range runs (a step of 0
+		// fails): a Gather of it then reads out of range (seed 48). Its
+		// elements, which do not exist, are left any value rather than
+		// none, so that what reads them proves nothing of the
+		// contradiction.
+		return &Value{Type: t, Rank: 1, Dims: []sym.Expr{sym.Const(0)}, Int: true, all: a.fresh(l, typeRange(t), "an element of an empty Range")}
+	}
 	k, ok := a.All(ins[2]).IsConst()
 	if !ok || k == 0 || k == math.MinInt64 {
 		return nil

@@ -30,11 +30,17 @@ import (
 const maxPasses = 2
 
 // requirement is what a layer needs of a value to run: e within r.
+// stops says that a value outside r stops the model in the semantics
+// the analysis takes (ONNX's with Options.ONNX, else OpenVINO's): a
+// pooling's window is OpenVINO's need, and ONNX Runtime runs some
+// smaller inputs; ONNX Runtime refuses a negative dim of Expand only
+// where the product of the dims is negative.
 type requirement struct {
-	l   *ir.Layer
-	e   sym.Expr
-	r   sym.Range
-	why string
+	l     *ir.Layer
+	e     sym.Expr
+	r     sym.Range
+	why   string
+	stops bool
 }
 
 // inputKey names an input symbol across walks, whose symbol numbers may
@@ -45,6 +51,17 @@ type inputKey struct {
 	index int
 }
 
+// Unrunnable is a layer of the model's graph, which some Result depends
+// on, that runs on no input: what it needs of a value holds at none. The
+// model then runs on no input either.
+type Unrunnable struct {
+	Layer *ir.Layer
+	// Needs says what the layer needs ("takes indices within its axis,
+	// as ONNX requires"); Detail why no input gives it ("3 at every
+	// input, where it needs [-3, 2]").
+	Needs, Detail string
+}
+
 // Narrowing is what the model's layers require of one input symbol: its
 // range at the inputs the model runs on, and the layer that requires the
 // tighter end.
@@ -52,25 +69,43 @@ type Narrowing struct {
 	Layer *ir.Layer
 	Range sym.Range
 	Why   string
+	// Stops: every requirement that narrowed the range stops the model
+	// outside it (requirement.stops).
+	Stops bool
 }
 
 // require records that layer l runs only where e lies within r (why
-// says what l needs, for the evidence of proofs). A requirement of a
+// says what l needs, for the evidence of proofs; stops that a value
+// outside r stops the model, as requirement says). A requirement of a
 // layer no Result depends on is dropped: OpenVINO removes such layers.
 // Values laid out as at the declared shapes only (DeclaredLayout,
 // DeclaredDims) are not what the layer checks at other shapes, and
-// require nothing.
-func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why string) {
+// require nothing. A requirement that stops the model and that no input
+// meets makes the layer Unrunnable.
+func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why string, stops bool) {
 	if l == nil || !a.feedsResult(l) || v.DeclaredLayout || v.DeclaredDims {
 		return
 	}
-	if _, ok := e.IsConst(); ok {
+	if c, ok := e.IsConst(); ok {
+		if !r.Contains(c) && stops {
+			a.unrunnable(l, why, fmt.Sprintf("%d at every input, where it needs %s", c, r))
+		}
 		return
 	}
-	q := requirement{l, e, r, why}
+	q := requirement{l, e, r, why, stops}
+	k, s, n, ok, none := a.narrowing(q, a.current)
+	if none && stops {
+		// n.Range is every value the symbol may have, none of them one
+		// the layer runs at.
+		a.unrunnable(l, why, fmt.Sprintf("%s is within %s at no value of %s in %s", a.B.String(e), r, a.B.Info(s).Name, n.Range))
+		return
+	}
 	// The rest of the walk may use it at once: a Reshape after three
 	// poolings reads its pattern with the dims they need.
-	if k, s, n, ok := a.narrowing(q, a.current); ok {
+	if ok {
+		if !n.Stops {
+			a.loose = true
+		}
 		a.current[k] = n
 		a.Declared.set(s, intersect(a.Declared.Range(s), n.Range))
 		a.Any.set(s, intersect(a.Any.Range(s), n.Range))
@@ -81,11 +116,11 @@ func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why s
 }
 
 // requireDim records that dim axis of x lies within r.
-func (a *Analysis) requireDim(l *ir.Layer, x *Value, axis int, r sym.Range, why string) {
+func (a *Analysis) requireDim(l *ir.Layer, x *Value, axis int, r sym.Range, why string, stops bool) {
 	if axis < 0 || axis >= len(x.Dims) {
 		return
 	}
-	a.require(l, x, x.Dims[axis], r, why)
+	a.require(l, x, x.Dims[axis], r, why, stops)
 }
 
 // feedsResult tells whether some Result depends on l.
@@ -109,34 +144,77 @@ func (a *Analysis) feedsResult(l *ir.Layer) bool {
 }
 
 // narrowing works out what a requirement makes of the range of its
-// input symbol, given the narrowings so far: ok where it narrows it.
-func (a *Analysis) narrowing(q requirement, have map[inputKey]Narrowing) (inputKey, sym.Sym, Narrowing, bool) {
+// input symbol, given the narrowings so far: ok where it narrows it;
+// none where no value of the symbol meets it (n.Range is then the range
+// searched), and the model runs on no input.
+func (a *Analysis) narrowing(q requirement, have map[inputKey]Narrowing) (k inputKey, s sym.Sym, n Narrowing, ok, none bool) {
 	syms := a.B.Syms(q.e)
 	if len(syms) != 1 {
-		return inputKey{}, 0, Narrowing{}, false
+		return inputKey{}, 0, Narrowing{}, false, false
 	}
-	s := syms[0]
-	k, ok := a.inputKeyOf(s)
+	s = syms[0]
+	k, ok = a.inputKeyOf(s)
 	if !ok {
-		return inputKey{}, 0, Narrowing{}, false
+		return inputKey{}, 0, Narrowing{}, false, false
 	}
 	// a.decide ranges as a.Any does: require makes another where a
 	// narrowing changes a.Any.
 	dir, ok := a.decide.Monotone(q.e, s)
 	if !ok || dir == 0 {
-		return inputKey{}, 0, Narrowing{}, false
+		return inputKey{}, 0, Narrowing{}, false, false
 	}
-	cur := a.Any.Range(s)
+	cur, stops := a.Any.Range(s), q.stops
 	if n, had := have[k]; had {
-		cur = intersect(cur, n.Range)
+		cur, stops = intersect(cur, n.Range), stops && n.Stops
 	}
 	lo, hi, ok := a.solve(q.e, s, dir, cur, q.r)
-	if !ok || lo > hi || lo <= cur.Lo.V && hi >= cur.Hi.V {
-		// No narrower range; or no value runs, or the bisection could not
-		// evaluate: a model that never runs is another finding's business.
-		return inputKey{}, 0, Narrowing{}, false
+	switch {
+	case !ok:
+		// The bisection could not evaluate.
+		return inputKey{}, 0, Narrowing{}, false, false
+	case lo > hi:
+		return k, s, Narrowing{Layer: q.l, Range: cur, Why: q.why, Stops: stops}, false, true
+	case lo <= cur.Lo.V && hi >= cur.Hi.V:
+		// No narrower range.
+		return inputKey{}, 0, Narrowing{}, false, false
 	}
-	return k, s, Narrowing{Layer: q.l, Range: sym.R(max(lo, cur.Lo.V), min(hi, cur.Hi.V)), Why: q.why}, true
+	return k, s, Narrowing{Layer: q.l, Range: sym.R(max(lo, cur.Lo.V), min(hi, cur.Hi.V)), Why: q.why, Stops: stops}, true, false
+}
+
+// unrunnable records that layer l runs on no input, where l is a layer
+// of the model's graph (a body's may not run at all) that some Result
+// depends on (require checks that), once per layer.
+func (a *Analysis) unrunnable(l *ir.Layer, needs, detail string) {
+	if _, inBody := a.Holders[l]; inBody || slices.ContainsFunc(a.unrunnables, func(u Unrunnable) bool { return u.Layer == l }) {
+		return
+	}
+	a.unrunnables = append(a.unrunnables, Unrunnable{Layer: l, Needs: needs, Detail: detail})
+}
+
+// Unrunnables are the layers that run on no input (Unrunnable), where the
+// input ranges are narrowed only by requirements that stop the model:
+// one narrowed to what OpenVINO runs (a pooling's window, in an ONNX
+// model) may leave no value an ONNX requirement accepts where ONNX
+// Runtime has some.
+func (a *Analysis) Unrunnables() []Unrunnable {
+	if a.loose {
+		return nil
+	}
+	return a.unrunnables
+}
+
+// NarrowedAsTheModelRuns reports whether the input ranges are narrowed
+// only by requirements that stop the model (requirement.stops): then
+// what holds at every input of the ranges holds at every input the
+// model runs on, in the semantics the analysis takes.
+func (a *Analysis) NarrowedAsTheModelRuns() bool { return !a.loose }
+
+// RunsWheneverTheModelDoes reports whether l is a layer of the model's
+// graph (not of a body, which may not run) that some Result depends on:
+// every run of the model runs it.
+func (a *Analysis) RunsWheneverTheModelDoes(l *ir.Layer) bool {
+	_, inBody := a.Holders[l]
+	return !inBody && a.feedsResult(l)
 }
 
 // narrowed reports whether this walk narrowed an input symbol beyond
@@ -296,6 +374,7 @@ func (a *Analysis) narrowed(in *Input, dim bool, index int, declared, anyShape s
 	n, ok := a.narrowings[inputKey{in.Layer, dim, index}]
 	if ok {
 		a.current[inputKey{in.Layer, dim, index}] = n
+		a.loose = a.loose || !n.Stops
 	}
 	if !ok {
 		return declared, anyShape

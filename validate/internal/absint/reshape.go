@@ -15,7 +15,7 @@ func (a *Analysis) reshape(l *ir.Layer, ins []*Value, specialZero bool, t ir.Ele
 		return a.kept(x, t, nil)
 	}
 	for _, e := range p.Elems {
-		a.require(l, p, e, sym.Range{Lo: sym.Finite(-1), Hi: sym.PosInf}, "takes no dim below -1")
+		a.require(l, p, e, sym.Range{Lo: sym.Finite(-1), Hi: sym.PosInf}, "takes no dim below -1", true)
 	}
 	// Each element of the pattern is a dim, asks for the dim to be
 	// inferred (-1) or, with special_zero, copies the input's (0). An
@@ -91,6 +91,24 @@ func (a *Analysis) reshape(l *ir.Layer, ins []*Value, specialZero bool, t ir.Ele
 	return a.kept(x, t, dims)
 }
 
+// squeezeRequires records what ONNX requires of the dims a Squeeze of
+// constant axes removes: each is 1 (OpenVINO keeps a dim that is not).
+// The walk calls it for every Squeeze, traced or not.
+func (a *Analysis) squeezeRequires(l *ir.Layer, ins []*Value) {
+	if len(ins) < 2 || ins[0].Rank < 0 {
+		return
+	}
+	axes, ok := constInts(ins[1])
+	if !ok {
+		return
+	}
+	for _, ax := range axes {
+		if i, ok := NormAxis(ax, ins[0].Rank); ok {
+			a.requireDim(l, ins[0], i, sym.R(1, 1), "squeezes this dim, which ONNX requires to be 1", true)
+		}
+	}
+}
+
 func (a *Analysis) squeeze(l *ir.Layer, ins []*Value, info ops.ValueInfo, t ir.ElementType) *Value {
 	x := ins[0]
 	if x.Rank < 0 || info.Shape.DynamicRank {
@@ -105,9 +123,6 @@ func (a *Analysis) squeeze(l *ir.Layer, ins []*Value, info ops.ValueInfo, t ir.E
 		for _, ax := range axes {
 			if i, ok := NormAxis(ax, x.Rank); ok {
 				drop[i] = true
-				if a.opts.ONNX {
-					a.requireDim(l, x, i, sym.R(1, 1), "squeezes this dim, which ONNX requires to be 1")
-				}
 			}
 		}
 	} else {
