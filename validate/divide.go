@@ -1178,8 +1178,6 @@ func (v *validator) computeConstText(val *absint.Value) string {
 	return "= [" + strings.Join(parts, ",") + "]"
 }
 
-// subject names the model whose Divides floor, as the user knows it: the
-// IR, or for an ONNX model, what OpenVINO's import of it computes.
 // fixWrites ends a CPU plugin note whose exact form irdiv fix writes:
 // into the IR itself, or for an ONNX model into the IR that irdiv convert
 // makes of it (irdiv fix of a .onnx writes ONNX ops, which OpenVINO's
@@ -1191,6 +1189,8 @@ func (v *validator) fixWrites(form string) string {
 	return "; `irdiv fix` writes " + form
 }
 
+// subject names the model whose Divides floor, as the user knows it: the
+// IR, or for an ONNX model, what OpenVINO's import of it computes.
 func (v *validator) subject() string {
 	if v.opts.Imported {
 		return "OpenVINO's import"
