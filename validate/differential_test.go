@@ -952,7 +952,7 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 	// (nowDecided); a false refusal or finding where it runs one fails
 	// the test. undecided counts the Divs of every model that are
 	// floor-trunc-possible, not-analysed or none, the measure.
-	var refusedNoRun, refusedNoRunDivs, falseRefusals, refusedRunsElsewhere, neverRunsModels, neverRunsDivs, falseNeverRuns, undecided, nowDecided int
+	var refusedNoRun, refusedNoRunDivs, falseRefusals, refusedRunsElsewhere, neverRunsModels, neverRunsDivs, falseNeverRuns, undecided, nowDecided, neverRunsDeclaredModels int
 	var outputLevel, divLevelOnly []string
 	var validating time.Duration
 	var slowest *diffCase
@@ -1023,6 +1023,15 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 				refusedNoRun++
 				refusedNoRunDivs += len(c.divs)
 				nowDecided += undecidedHere
+			}
+		case c.neverRunsFinding != nil && c.neverRunsFinding.Evidence.Get("declared_shapes_only") == true:
+			// Its Divides agree at the declared shapes (nothing is
+			// divided there): their verdicts say so, checked as others.
+			if at := c.ranAt(true); at >= 0 {
+				falseNeverRuns++
+				offendModel(c, fmt.Sprintf("false never-runs finding at the declared shapes (%s %s: %s; ONNX Runtime runs the model at a sample of its declared shapes)", c.neverRunsFinding.Code, c.neverRunsFinding.Layer, c.neverRunsFinding.Message), at)
+			} else {
+				neverRunsDeclaredModels++
 			}
 		case c.neverRunsFinding != nil:
 			if at := c.ranAt(false); at >= 0 {
@@ -1187,13 +1196,13 @@ func report(t *testing.T, cfg diffConfig, cases []*diffCase, truthName, phases s
 		}
 	}
 	bodyLines = append(bodyLines, fmt.Sprintf("of which %d in Scan bodies: %s", scanDivs, strings.Join(scanLines, ", ")))
-	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d in If, Loop and Scan bodies (of %d models, whose runs ran %d times in %d): %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d where ONNX Runtime fails the model at every input, %d real hazards left as warnings at the Div (%d masked: irdiv found inputs where the quotients differ and no output does), of %d Div-level hazards = %s, %d of them change the model's outputs (the issue's measure): %d of %d output-level hazards = %s (a Div whose flooring changes an output at one of at most %d samples (%d for an error's) of the declared shapes where its quotients differ, the other Divs truncating or, failing that, flooring: %d errors, %d warnings, %d proofs; with the others truncating only, %d errors, %d warnings, %d proofs: %d of %d = %s; not counted: %d more warnings where only the model flooring the Div faults, %d errors whose counter-example changes the outputs with every Div flooring but no such sample was found, %d Divs not measured); %d models irdiv refuses (%d where ONNX Runtime runs the model on no sample of its declared shapes, whose %d Divs count as decided; %d false refusals, where it runs one; %d where it runs only at other shapes), %d ONNX Runtime refuses, %d without ground truth, %d panics; %d models irdiv finds to run on no input (structure/never-runs) where ONNX Runtime runs them on no sample, whose %d Divs count as decided, %d false never-runs findings; undecided (floor-trunc-possible, not-analysed, none) %d of %d = %s, %d = %s counting as decided the %d of them in models refused or found to run on no input that ONNX Runtime runs on no sample; validation %v in all, slowest %v (seed %d); %s; %v in all",
+	t.Logf("differential: %d models (seeds %d..%d, %d runs each), ground truth %s: %d integer Divs: %s; %d in If, Loop and Scan bodies (of %d models, whose runs ran %d times in %d): %s; %d false proofs, %d false errors, %d errors confirmed, %d not replayed, %d where ONNX Runtime fails the model at every input, %d real hazards left as warnings at the Div (%d masked: irdiv found inputs where the quotients differ and no output does), of %d Div-level hazards = %s, %d of them change the model's outputs (the issue's measure): %d of %d output-level hazards = %s (a Div whose flooring changes an output at one of at most %d samples (%d for an error's) of the declared shapes where its quotients differ, the other Divs truncating or, failing that, flooring: %d errors, %d warnings, %d proofs; with the others truncating only, %d errors, %d warnings, %d proofs: %d of %d = %s; not counted: %d more warnings where only the model flooring the Div faults, %d errors whose counter-example changes the outputs with every Div flooring but no such sample was found, %d Divs not measured); %d models irdiv refuses (%d where ONNX Runtime runs the model on no sample of its declared shapes, whose %d Divs count as decided; %d false refusals, where it runs one; %d where it runs only at other shapes), %d ONNX Runtime refuses, %d without ground truth, %d panics; %d models irdiv finds to run on no input (structure/never-runs) where ONNX Runtime runs them on no sample, whose %d Divs count as decided, %d at the declared shapes only (whose Divides agree there), %d false never-runs findings; undecided (floor-trunc-possible, not-analysed, none) %d of %d = %s, %d = %s counting as decided the %d of them in models refused or found to run on no input that ONNX Runtime runs on no sample; validation %v in all, slowest %v (seed %d); %s; %v in all",
 		len(cases), cfg.start, cfg.start+cfg.models-1, diffSamples, truthName, divs, strings.Join(lines, ", "), bodyDivs, bodyModels, bodyRan, bodyRuns, strings.Join(bodyLines, ", "),
 		falseProofs, falseErrors, confirmed, unreplayed, runtimeFails, leftAsWarnings, masked, divHazards, percent(leftAsWarnings, divHazards),
 		outWarnings, outWarnings, outErrors+outWarnings+outProofs, percent(outWarnings, outErrors+outWarnings+outProofs), maxOutputSamples, cfg.errorSamples, outErrors, outWarnings, outProofs,
 		aloneErrors, aloneWarnings, aloneProofs, aloneWarnings, aloneErrors+aloneWarnings+aloneProofs, percent(aloneWarnings, aloneErrors+aloneWarnings+aloneProofs),
 		floorFaultsOnly, confirmedUnseen, unmeasured, refused, refusedNoRun, refusedNoRunDivs, falseRefusals, refusedRunsElsewhere, unloadable, noTruth, panicked,
-		neverRunsModels, neverRunsDivs, falseNeverRuns, undecided, divs, percent(undecided, divs), undecided-nowDecided, percent(undecided-nowDecided, divs), nowDecided,
+		neverRunsModels, neverRunsDivs, neverRunsDeclaredModels, falseNeverRuns, undecided, divs, percent(undecided, divs), undecided-nowDecided, percent(undecided-nowDecided, divs), nowDecided,
 		validating.Round(time.Millisecond), slowest.elapsed.Round(time.Millisecond), slowest.m.Seed, phases, took.Round(time.Second))
 	if out != "" {
 		t.Logf("offending models are in %s (each folder: model.onnx, model.floor.onnx, listing.txt, and the witness inputs as .npy for ortreplay.ReplayDir)", out)

@@ -234,6 +234,10 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 	if an == v.an && v.remainderForm(l) {
 		return true, "every division is exact: the dividend is a - a % b (Mod, the remainder of truncation), a multiple of b"
 	}
+	if p == v.declared && an == v.an && len(v.neverRunsDeclared) > 0 {
+		u := v.neverRunsDeclared[0]
+		return true, fmt.Sprintf("the model runs on no input of the declared shapes (%s %s %s, structure/never-runs): nothing is divided there", u.Layer.Type, u.Layer, u.Needs)
+	}
 	if p == v.declared && emptyUnder(p, an.Values[ir.Output{Layer: l}]) {
 		// x: i64[0] / -3 divides nothing at its declared shape, and
 		// anything at others: agreement there, a question for any shape.

@@ -171,3 +171,47 @@ func runsAt(t *testing.T, runner ortreplay.Runner, g *graph, inputs []string, ru
 		t.Errorf("ONNX Runtime at %s: ran %v (%v), want %v", inputsLine(feeds), ran, res[0][0].Err, runs)
 	}
 }
+
+// TestNeverRunsAtTheDeclaredShapes: Shape(x)[x.shape[0] - k] of x
+// declared [2, D] is out of its axis at k = 0 (index 2 of a rank of 2),
+// but runs where x.shape[0] is 1: the model runs on no input of its
+// declared shapes (an error for an ONNX model, whose runtimes take those
+// shapes only), and its Divide of the gathered dim by -3 agrees there,
+// nothing divided, and is a question of other shapes
+// (floor-trunc-reshape); at k = 1 nothing is said, and D / -3 is an error
+// (D = 1).
+func TestNeverRunsAtTheDeclaredShapes(t *testing.T) {
+	for _, tc := range []struct {
+		k       int64
+		finding bool
+		want    Code
+	}{
+		{0, true, FloorTruncReshape},
+		{1, false, FloorTrunc},
+	} {
+		g := new(graph).input("x", onnxwire.Float, fixed(2), param("D")).i64("zero", []int64{}, 0).i64("k", []int64{}, tc.k).i64("minus3", []int64{}, -3).
+			node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "zero"}, "rows", onnxwire.IntAttr("axis", 0)).
+			node("Sub", []string{"rows", "k"}, "i").node("Gather", []string{"s", "i"}, "d", onnxwire.IntAttr("axis", 0)).
+			node("Div", []string{"d", "minus3"}, "div").output("div", onnxwire.Int64)
+		r := Model(g.imported(t), "declared.onnx", Options{Imported: true})
+		var never *Finding
+		var verdict Code
+		for i, f := range r.Findings {
+			if f.Code == StructureNeverRuns {
+				never = &r.Findings[i]
+			}
+			if verdicts[f.Code] != "" && f.Code != StructureNeverRuns {
+				verdict = f.Code
+			}
+		}
+		switch {
+		case tc.finding && (never == nil || never.Severity != Error || never.Evidence.Get("declared_shapes_only") != true):
+			t.Errorf("k = %d: no never-runs error at the declared shapes: %v", tc.k, r.Findings)
+		case !tc.finding && never != nil:
+			t.Errorf("k = %d: %s", tc.k, never.Message)
+		}
+		if verdict != tc.want {
+			t.Errorf("k = %d: the Divide's verdict is %s, want %s: %v", tc.k, verdict, tc.want, r.Findings)
+		}
+	}
+}

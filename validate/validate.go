@@ -118,6 +118,10 @@ type validator struct {
 	// (structure/never-runs): the analysis's, and the Divides that divide
 	// by 0 at every input.
 	neverRuns []absint.Unrunnable
+	// neverRunsDeclared are those that run on no input of the declared
+	// shapes, where none runs on no input at all: at the declared shapes,
+	// the Divides divide nothing.
+	neverRunsDeclared []absint.Unrunnable
 	// exactForms are the model's exact forms of Divides
 	// (ops.ExactDivides), found at the first Divide the CPU plugin
 	// computes inexactly.
@@ -160,6 +164,9 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 		v.r.add(Error, code, is.Layer, nil, "%s", is.Message)
 	}
 	v.neverRuns = v.an.Unrunnables()
+	if len(v.neverRuns) == 0 {
+		v.neverRunsDeclared = v.an.UnrunnablesDeclared()
+	}
 	if l := v.an.Summarized; l != nil {
 		n := v.an.Options().TrackedElems
 		v.r.add(Note, AnalysisSummarized, l, Evidence{{"tracked_elements", n}},
@@ -204,11 +211,27 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 	return v
 }
 
+// runsOnNoDeclaredInput reports each layer that runs on no input of the
+// declared shapes: an error for an ONNX model, which its runtimes run at
+// those shapes only, a warning for an IR, which a reshape may run. The
+// Divides' verdicts took it in (agree).
+func (v *validator) runsOnNoDeclaredInput() {
+	severity := Warning
+	if v.opts.Imported {
+		severity = Error
+	}
+	for _, u := range v.neverRunsDeclared {
+		v.r.add(severity, StructureNeverRuns, u.Layer, Evidence{{"needs", u.Needs}, {"at_every_input", u.Detail}, {"declared_shapes_only", true}},
+			"the model runs on no input of its declared shapes: this %s %s, but gets %s (other input shapes may run it)", u.Layer.Type, u.Needs, u.Detail)
+	}
+}
+
 // runsOnNoInput reports each layer that runs on no input, and says so in
 // the verdict of every integer Divide: it stands (no proof comes of the
 // contradiction), but no input reaches the Divide.
 func (v *validator) runsOnNoInput() {
 	if len(v.neverRuns) == 0 {
+		v.runsOnNoDeclaredInput()
 		return
 	}
 	for _, u := range v.neverRuns {

@@ -253,6 +253,9 @@ type Analysis struct {
 	// unrunnables are the layers that run on no input (requirements.go):
 	// the model runs on none either.
 	unrunnables []Unrunnable
+	// unrunnablesDeclared are those that run on no input of the declared
+	// shapes (requireDeclared).
+	unrunnablesDeclared []Unrunnable
 	// conditions are the comparisons the walk could not decide, by the
 	// symbol it made for each (compare.go): a Where picked by one knows
 	// more of its branches.

@@ -83,7 +83,15 @@ type Narrowing struct {
 // require nothing. A requirement that stops the model and that no input
 // meets makes the layer Unrunnable.
 func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why string, stops bool) {
-	if l == nil || !a.feedsResult(l) || v.DeclaredLayout || v.DeclaredDims {
+	if l == nil || !a.feedsResult(l) {
+		return
+	}
+	if stops {
+		// What is laid out as at the declared shapes is what the layer
+		// checks there.
+		a.requireDeclared(l, e, r, why)
+	}
+	if v.DeclaredLayout || v.DeclaredDims {
 		return
 	}
 	if c, ok := e.IsConst(); ok {
@@ -189,6 +197,32 @@ func (a *Analysis) unrunnable(l *ir.Layer, needs, detail string) {
 		return
 	}
 	a.unrunnables = append(a.unrunnables, Unrunnable{Layer: l, Needs: needs, Detail: detail})
+}
+
+// requireDeclared records l as unrunnable at the declared input shapes
+// where e, at every input of those shapes, lies outside r: x.shape[1]
+// of x: [2, 3] is 3, where a Gather of Shape(x) needs [-2, 1]. A reshape
+// to other shapes may run it (a Gather of Shape(x) at 1 runs at [2, 1]).
+func (a *Analysis) requireDeclared(l *ir.Layer, e sym.Expr, r sym.Range, why string) {
+	if _, inBody := a.Holders[l]; inBody || slices.ContainsFunc(a.unrunnablesDeclared, func(u Unrunnable) bool { return u.Layer == l }) {
+		return
+	}
+	got := a.boundsOf(e).declared
+	if got.Hi.Less(got.Lo) || !got.Hi.Less(r.Lo) && !r.Hi.Less(got.Lo) {
+		return // empty (no declared input), or some value within r
+	}
+	a.unrunnablesDeclared = append(a.unrunnablesDeclared, Unrunnable{Layer: l, Needs: why,
+		Detail: fmt.Sprintf("%s at every input of the declared shapes, where it needs %s", got, r)})
+}
+
+// UnrunnablesDeclared are the layers that run on no input of the declared
+// shapes (requireDeclared), where the input ranges are narrowed only by
+// requirements that stop the model (as Unrunnables).
+func (a *Analysis) UnrunnablesDeclared() []Unrunnable {
+	if a.loose {
+		return nil
+	}
+	return a.unrunnablesDeclared
 }
 
 // Unrunnables are the layers that run on no input (Unrunnable), where the
