@@ -247,7 +247,11 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 	if p == v.declared {
 		env = &an.Declared
 	}
-	if ok, why := agreeSplitting(an, p, env, pairs); ok {
+	g := guard{}
+	if an == v.an {
+		g.e, g.r, g.ok = an.BranchOf(l)
+	}
+	if ok, why := agreeSplitting(an, p, env, pairs, g); ok {
 		return true, why
 	}
 	// A Loop's Divide whose every iteration the analysis walked one at a
@@ -259,7 +263,7 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 	}
 	var whys []string
 	for _, ps := range it.Pairs {
-		ok, why := agreeSplitting(an, p, env, ps)
+		ok, why := agreeSplitting(an, p, env, ps, g)
 		if !ok {
 			return false, ""
 		}
@@ -277,15 +281,23 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 // min(d, 6) is never negative, which no range of d in [0, 2^40] shows at
 // once (at d = 0 the divisor is -1 and the dividend 0), and each value of
 // d below 7, and the rest, shows alone. The pieces cover the ranges: what
-// holds on each holds on them.
-func agreeSplitting(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []absint.Pair) (bool, string) {
+// holds on each holds on them. A Divide inside a branch of an If (g) runs
+// only where the If's condition picks it: a piece where it never does
+// holds nothing to prove (min(L, 8) / max(min(L, 8), 1) where L + 3 <
+// int32(L) clipped to [-8, 8]: below 2^31 that is L < 5, and L of 2^31
+// and more, whose int32 wraps, never gets there; seed 1344).
+func agreeSplitting(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []absint.Pair, g guard) (bool, string) {
 	if ok, why := agreeOn(an, p, pairs); ok {
 		return true, why
 	}
 	var syms []sym.Sym
 	var consts []int64
 	for _, pr := range pairs {
-		for _, e := range []sym.Expr{pr.A, pr.B} {
+		es := []sym.Expr{pr.A, pr.B}
+		if g.ok {
+			es = append(es, g.e)
+		}
+		for _, e := range es {
 			for _, s := range an.B.Syms(e) {
 				if !slices.Contains(syms, s) {
 					syms = append(syms, s)
@@ -308,10 +320,16 @@ func agreeSplitting(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []abs
 	}
 	at := make(map[sym.Sym]sym.Range, len(syms))
 	var whys []string
+	idle := 0
 	var each func(i int) bool
 	each = func(i int) bool {
 		if i == len(syms) {
-			ok, why := agreeOn(an, sym.NewProver(an.B, narrowedEnv{env, at}), pairs)
+			piece := sym.NewProver(an.B, narrowedEnv{env, at})
+			if g.ok && !overlaps(piece.Range(g.e), g.r) {
+				idle++ // the branch does not run here
+				return true
+			}
+			ok, why := agreeOn(an, piece, pairs)
 			if ok && !slices.Contains(whys, why) {
 				whys = append(whys, why)
 			}
@@ -332,8 +350,26 @@ func agreeSplitting(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []abs
 	for i, s := range syms {
 		names[i] = an.B.Info(s).Name
 	}
+	switch {
+	case idle == total:
+		whys = append(whys, "the If's branch that holds the Divide runs on none of them")
+	case idle > 0:
+		whys = append(whys, fmt.Sprintf("the If's branch that holds the Divide runs on %d of them only", total-idle))
+	}
 	return true, fmt.Sprintf("for each of %d pieces of the range of %s, %s", total, strings.Join(names, " and "), strings.Join(whys, "; "))
 }
+
+// guard is where the Divide runs: inside a branch of an If, only where
+// e, x - y of the If's comparison, lies within r (absint's BranchOf);
+// ok is false where no such condition is known.
+type guard struct {
+	e  sym.Expr
+	r  sym.Range
+	ok bool
+}
+
+// overlaps tells whether two ranges share a value.
+func overlaps(x, y sym.Range) bool { return !x.Hi.Less(y.Lo) && !y.Hi.Less(x.Lo) && !x.Hi.Less(x.Lo) }
 
 // maxSplitPieces bounds the pieces agreeSplitting proves one at a time:
 // each is a prover of its own.

@@ -60,3 +60,36 @@ func TestRandomInputsFindWhatCandidatesMiss(t *testing.T) {
 	}
 	t.Fatalf("no verdict for quarter_of: %v", r.Findings)
 }
+
+// TestAgreementWhereTheBranchRuns: c = clip(int32(L), -8, 8) of L =
+// x.shape[0] may be negative (an int32 of L of 2^31 and more wraps), but
+// the then branch of if L < c + 2, which divides c by 3, runs only at L
+// of 0 to 9, where c is L or 8: agreement, piece by piece of L's range,
+// the pieces where the branch does not run left out.
+func TestAgreementWhereTheBranchRuns(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Float, param("L")).
+		i64("zero", []int64{}, 0).i64("two", []int64{}, 2).i64("three", []int64{}, 3).i64("one", []int64{}, 1).
+		i32("lo", []int64{}, -8).i32("hi", []int64{}, 8).
+		node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "zero"}, "n", onnxwire.IntAttr("axis", 0)).
+		node("Cast", []string{"n"}, "n32", onnxwire.IntAttr("to", int64(onnxwire.Int32))).
+		node("Clip", []string{"n32", "lo", "hi"}, "c32").node("Cast", []string{"c32"}, "c", onnxwire.IntAttr("to", int64(onnxwire.Int64))).
+		node("Add", []string{"c", "two"}, "c2").node("Less", []string{"n", "c2"}, "cond").
+		node("If", []string{"cond"}, "out",
+			onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+				onnxwire.Node("Div", "third", []string{"c", "three"}, []string{"third"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("third", onnxwire.Int64)})),
+			onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+				onnxwire.Node("Add", "other", []string{"c", "one"}, []string{"other"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("other", onnxwire.Int64)}))).
+		output("out", onnxwire.Int64)
+	r := Model(g.imported(t), "branch.onnx", Options{})
+	for _, f := range r.Findings {
+		if d := f.divide(); d != nil && len(d.Outputs) > 0 && len(d.Outputs[0].Names) > 0 && d.Outputs[0].Names[0] == "third" && verdicts[f.Code] != "" {
+			if f.Code != FloorTruncAgree || !strings.Contains(f.Message, "runs on") {
+				t.Errorf("third: %s %s, want %s where the branch runs", f.Code, f.Message, FloorTruncAgree)
+			}
+			return
+		}
+	}
+	t.Fatalf("no verdict for third: %v", r.Findings)
+}

@@ -1,6 +1,8 @@
 package absint
 
 import (
+	"strings"
+
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
@@ -236,6 +238,37 @@ func (a *Analysis) BranchCondition(l *ir.Layer, then bool) (sym.Expr, sym.Range,
 		return c.d, c.holds, true
 	}
 	return c.d, c.fails, true
+}
+
+// BranchOf is, for a layer inside a branch of an If of the model (at any
+// depth within it: it runs only where that branch does), the condition
+// under which the branch runs, as BranchCondition gives it.
+func (a *Analysis) BranchOf(l *ir.Layer) (sym.Expr, sym.Range, bool) {
+	h, inBody := a.Holders[l]
+	if !inBody || !strings.EqualFold(h.Type, "If") {
+		return sym.Expr{}, sym.Range{}, false
+	}
+	for _, x := range h.Extra {
+		if x.Body != nil && x.Node != nil && holds(x.Body, l) {
+			return a.BranchCondition(h, x.Node.Tag == "then_body")
+		}
+	}
+	return sym.Expr{}, sym.Range{}, false
+}
+
+// holds tells whether l is a layer of m, or of a body of m at any depth.
+func holds(m *ir.Model, l *ir.Layer) bool {
+	for _, inner := range m.Layers {
+		if inner == l {
+			return true
+		}
+		for _, x := range inner.Extra {
+			if x.Body != nil && holds(x.Body, l) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // conditionOf is what the comparison that made c says, where c is the

@@ -502,17 +502,7 @@ func (s *Searcher) opaqueKeys(layers []*ir.Layer) []key {
 // where the condition is not one comparison of the inputs' values and
 // dims.
 func (s *Searcher) branchCondition(l *ir.Layer) (e sym.Expr, r sym.Range, ok bool) {
-	h, inBody := s.an.Holders[l]
-	if !inBody || !strings.EqualFold(h.Type, "If") {
-		return e, r, false
-	}
-	for _, x := range h.Extra {
-		if x.Body == nil || x.Node == nil || !holds(x.Body, l) {
-			continue
-		}
-		e, r, ok = s.an.BranchCondition(h, x.Node.Tag == "then_body")
-		break
-	}
+	e, r, ok = s.an.BranchOf(l)
 	if !ok {
 		return e, r, false
 	}
@@ -522,21 +512,6 @@ func (s *Searcher) branchCondition(l *ir.Layer) (e sym.Expr, r sym.Range, ok boo
 		}
 	}
 	return e, r, true
-}
-
-// holds tells whether body m holds l, at any depth.
-func holds(m *ir.Model, l *ir.Layer) bool {
-	for _, inner := range m.Layers {
-		if inner == l {
-			return true
-		}
-		for _, x := range inner.Extra {
-			if x.Body != nil && holds(x.Body, l) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 type assignment struct {
