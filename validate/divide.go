@@ -249,7 +249,11 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 	}
 	g := guard{}
 	if an == v.an {
-		g.e, g.r, g.ok = an.BranchOf(l)
+		var declaredOnly bool
+		g.e, g.r, declaredOnly, g.ok = an.BranchOf(l)
+		// A condition laid out as at the declared shapes says nothing
+		// of others.
+		g.ok = g.ok && (!declaredOnly || p == v.declared)
 	}
 	if ok, why := agreeSplitting(an, p, env, pairs, g); ok {
 		return true, why

@@ -242,18 +242,23 @@ func (a *Analysis) BranchCondition(l *ir.Layer, then bool) (sym.Expr, sym.Range,
 
 // BranchOf is, for a layer inside a branch of an If of the model (at any
 // depth within it: it runs only where that branch does), the condition
-// under which the branch runs, as BranchCondition gives it.
-func (a *Analysis) BranchOf(l *ir.Layer) (sym.Expr, sym.Range, bool) {
+// under which the branch runs, as BranchCondition gives it; declaredOnly
+// where the condition is computed from values laid out as at the declared
+// shapes (Value.DeclaredLayout, DeclaredDims), which it describes there
+// only.
+func (a *Analysis) BranchOf(l *ir.Layer) (e sym.Expr, r sym.Range, declaredOnly, ok bool) {
 	h, inBody := a.Holders[l]
 	if !inBody || !strings.EqualFold(h.Type, "If") {
-		return sym.Expr{}, sym.Range{}, false
+		return e, r, false, false
 	}
 	for _, x := range h.Extra {
 		if x.Body != nil && x.Node != nil && holds(x.Body, l) {
-			return a.BranchCondition(h, x.Node.Tag == "then_body")
+			cond := a.In(h, 0)
+			e, r, ok = a.BranchCondition(h, x.Node.Tag == "then_body")
+			return e, r, cond.DeclaredLayout || cond.DeclaredDims, ok
 		}
 	}
-	return sym.Expr{}, sym.Range{}, false
+	return e, r, false, false
 }
 
 // holds tells whether l is a layer of m, or of a body of m at any depth.

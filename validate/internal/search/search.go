@@ -502,7 +502,7 @@ func (s *Searcher) opaqueKeys(layers []*ir.Layer) []key {
 // where the condition is not one comparison of the inputs' values and
 // dims.
 func (s *Searcher) branchCondition(l *ir.Layer) (e sym.Expr, r sym.Range, ok bool) {
-	e, r, ok = s.an.BranchOf(l)
+	e, r, _, ok = s.an.BranchOf(l)
 	if !ok {
 		return e, r, false
 	}
