@@ -93,3 +93,36 @@ func TestAgreementWhereTheBranchRuns(t *testing.T) {
 	}
 	t.Fatalf("no verdict for third: %v", r.Findings)
 }
+
+// TestBranchGuardAtTheDeclaredShapesOnly: the then branch of if y[2] -
+// y[-1] > 0, y: i64[3], never runs at the declared shape, where y[2] is
+// y[-1]; at others (y of four elements) it runs, and x / -2 may be 1 /
+// -2. The condition guards nothing but the declared shapes: no proof for
+// every shape. (A regression test of soundness: here the comparison is
+// decided at the declared shape, so that no piece-by-piece guard is made
+// of it; one laid out as at the declared shapes guards nothing else
+// either, by absint.BranchOf's declaredOnly.)
+func TestBranchGuardAtTheDeclaredShapesOnly(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Int64).input("y", onnxwire.Int64, fixed(3)).
+		i64("two", []int64{}, 2).i64("last", []int64{}, -1).i64("zero", []int64{}, 0).i64("minus2", []int64{}, -2).i64("one", []int64{}, 1).
+		node("Gather", []string{"y", "two"}, "y2", onnxwire.IntAttr("axis", 0)).node("Gather", []string{"y", "last"}, "ylast", onnxwire.IntAttr("axis", 0)).
+		node("Sub", []string{"y2", "ylast"}, "d").node("Greater", []string{"d", "zero"}, "cond").
+		node("If", []string{"cond"}, "out",
+			onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+				onnxwire.Node("Div", "half", []string{"x", "minus2"}, []string{"half"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("half", onnxwire.Int64)})),
+			onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+				onnxwire.Node("Add", "other", []string{"y2", "one"}, []string{"other"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("other", onnxwire.Int64)}))).
+		output("out", onnxwire.Int64)
+	r := Model(g.imported(t), "guard.onnx", Options{})
+	for _, f := range r.Findings {
+		if d := f.divide(); d != nil && len(d.Outputs) > 0 && len(d.Outputs[0].Names) > 0 && d.Outputs[0].Names[0] == "half" && verdicts[f.Code] != "" {
+			if f.Code == FloorTruncAgree {
+				t.Errorf("half: %s %s: proven for every shape by a condition of the declared shape", f.Code, f.Message)
+			}
+			return
+		}
+	}
+	t.Fatalf("no verdict for half: %v", r.Findings)
+}
