@@ -525,9 +525,18 @@ func (c *diffCase) classify() {
 	}
 }
 
-// maxReplayBytes bounds the inputs of a counter-example replayed: a
-// counter-example is a few small tensors.
-const maxReplayBytes = 4 << 20
+// maxReplayBytes bounds the inputs of a counter-example replayed with
+// the others, in one node process: a counter-example is a few small
+// tensors. One at a dim where shape arithmetic wraps (2^23 and more,
+// search.maxWrapInputBytes: 256 MiB in all) is replayed up to
+// maxLargeReplayBytes, one model per node process: base64 in a JSON
+// request, the two models' copies of 200 MiB would pass V8's longest
+// string (2^29 characters), and a process holds a few copies of its
+// inputs within Runner.MaxMemory.
+const (
+	maxReplayBytes      = 4 << 20
+	maxLargeReplayBytes = 256 << 20
+)
 
 // replayErrors replays every error's counter-example on the model that
 // truncates and the one that floors (their divisors guarded, so that a
@@ -539,6 +548,7 @@ func replayErrors(t *testing.T, r ortreplay.Runner, ort bool, cases []*diffCase)
 	}
 	var todo []pending
 	var jobs []ortreplay.Job
+	var large []bool // per job: replayed alone
 	for _, c := range cases {
 		for i := range c.divs {
 			d := &c.divs[i]
@@ -550,27 +560,47 @@ func replayErrors(t *testing.T, r ortreplay.Runner, ort bool, cases []*diffCase)
 			for _, x := range d.counterExampleInput {
 				size += len(x.Data)
 			}
-			if size > maxReplayBytes {
+			if size > maxLargeReplayBytes {
 				d.replayErr = fmt.Sprintf("not replayed: %d bytes of inputs", size)
 				continue
 			}
 			todo = append(todo, pending{c, d})
 			for _, name := range []string{"replay.onnx", "replay.floor.onnx"} {
 				jobs = append(jobs, ortreplay.Job{Model: filepath.Join(c.dir, name), Runs: []map[string]*ir.Tensor{d.counterExampleInput}})
+				large = append(large, size > maxReplayBytes)
 			}
 		}
 	}
 	outcomes := make([]ortreplay.Outcome, len(jobs))
-	cannot := make([]error, len(jobs)) // irdiv's plugin cannot execute the model
+	cannot := make([]error, len(jobs)) // irdiv's plugin cannot execute the model, or node a large one
 	switch {
 	case ort && len(jobs) > 0:
-		res, err := r.RunJobs(jobs)
-		if err != nil {
-			t.Errorf("replaying %d counter-examples: %v", len(todo), err)
-			return
+		var batch []ortreplay.Job
+		var at []int // of each job of batch in jobs
+		for i, j := range jobs {
+			if !large[i] {
+				batch, at = append(batch, j), append(at, i)
+			}
 		}
-		for i := range res {
-			outcomes[i] = res[i][0]
+		if len(batch) > 0 {
+			res, err := r.RunJobs(batch)
+			if err != nil {
+				t.Errorf("replaying %d counter-examples: %v", len(todo), err)
+				return
+			}
+			for k, i := range at {
+				outcomes[i] = res[k][0]
+			}
+		}
+		for i, j := range jobs {
+			if large[i] {
+				res, err := r.RunJobs([]ortreplay.Job{j})
+				if err != nil {
+					cannot[i] = fmt.Errorf("ONNX Runtime cannot replay it: %v", err)
+					continue
+				}
+				outcomes[i] = res[0][0]
+			}
 		}
 	case !ort:
 		for i, j := range jobs {
@@ -580,7 +610,7 @@ func replayErrors(t *testing.T, r ortreplay.Runner, ort bool, cases []*diffCase)
 			}
 			run, err := compiled(data, i%2 == 0)
 			if err != nil {
-				cannot[i] = err
+				cannot[i] = fmt.Errorf("irdiv's plugin cannot run the model: %w", err)
 				continue
 			}
 			outcomes[i].Outputs, outcomes[i].Err = run(j.Runs[0])
@@ -588,7 +618,7 @@ func replayErrors(t *testing.T, r ortreplay.Runner, ort bool, cases []*diffCase)
 	}
 	for i, p := range todo {
 		if err := cmp.Or(cannot[2*i], cannot[2*i+1]); err != nil {
-			p.d.replayErr = "irdiv's plugin cannot run the model: " + err.Error()
+			p.d.replayErr = err.Error()
 			continue
 		}
 		if err := outcomes[2*i].Err; err != nil && strings.Contains(err.Error(), "cannot load") {
