@@ -529,10 +529,9 @@ func (c *diffCase) classify() {
 // the others, in one node process: a counter-example is a few small
 // tensors. One at a dim where shape arithmetic wraps (2^23 and more,
 // search.maxWrapInputBytes: 256 MiB in all) is replayed up to
-// maxLargeReplayBytes, one model per node process: base64 in a JSON
-// request, the two models' copies of 200 MiB would pass V8's longest
-// string (2^29 characters), and a process holds a few copies of its
-// inputs within Runner.MaxMemory.
+// maxLargeReplayBytes, one model per node process: a process holds a
+// few copies of its inputs within Runner.MaxMemory, and one that fails
+// so costs that replay alone.
 const (
 	maxReplayBytes      = 4 << 20
 	maxLargeReplayBytes = 256 << 20
