@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,10 +36,9 @@ func TestWrapAtLargeDims(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		g    *graph
-		// dim is the dim the counter-example sets, in [least, least+8);
-		// "" for a case that must stay a warning.
+		// The counter-example's input's largest dim must be in [least,
+		// least+8); input "" for a case that must stay a warning.
 		input string
-		axis  int
 		least int64
 		says  string
 	}{
@@ -48,7 +48,7 @@ func TestWrapAtLargeDims(t *testing.T) {
 			name: "a dim times 2^40 + 3",
 			g: wrapped(new(graph).input("x", onnxwire.Float, fixed(3), param("W"), param("T"), fixed(1)).
 				input("y", onnxwire.Int64, param("W1"), param("T")), "y", 1, 1<<40+3),
-			input: "y", axis: 1, least: 1 << 23, says: `at y.shape[1] = 83886`,
+			input: "y", least: 1 << 23, says: `at y.shape[1] = 83886`,
 		},
 		{
 			// Seed 68: the last dim of a MaxPool's output, (S - 3) / 2 + 1
@@ -57,7 +57,19 @@ func TestWrapAtLargeDims(t *testing.T) {
 			name: "a pooled dim times 2^40 + 3",
 			g: wrapped(new(graph).input("x", onnxwire.Float, param("H"), param("C"), param("K"), param("S")).
 				node("MaxPool", []string{"x"}, "pool", onnxwire.IntsAttr("kernel_shape", 1, 3), onnxwire.IntsAttr("strides", 1, 2), onnxwire.IntAttr("ceil_mode", 1)), "pool", 3, 1<<40+3),
-			input: "x", axis: 3, least: 1<<24 - 1, says: `at x.shape[3] = 167772`,
+			input: "x", least: 1<<24 - 1, says: `at x.shape[3] = 167772`,
+		},
+		{
+			// M * N * (2^40 + 3): at M = 0 the product is 0 whatever N,
+			// so the other dims are 1 next.
+			name: "a product of dims times 2^40 + 3",
+			g: new(graph).input("x", onnxwire.Float, param("M"), param("N")).
+				i64("zero", []int64{}, 0).i64("one", []int64{}, 1).i64("c", []int64{}, 1<<40+3).i64("five", []int64{}, 5).
+				node("Shape", []string{"x"}, "s").
+				node("Gather", []string{"s", "zero"}, "m", onnxwire.IntAttr("axis", 0)).node("Gather", []string{"s", "one"}, "n", onnxwire.IntAttr("axis", 0)).
+				node("Mul", []string{"m", "n"}, "mn").node("Mul", []string{"mn", "c"}, "w").node("Div", []string{"w", "five"}, "div").
+				output("div", onnxwire.Int64),
+			input: "x", least: 1 << 23, says: `] = 83886`,
 		},
 		{
 			// d * 2^31 wraps at d = 2^32, beyond the dims tried (though
@@ -88,8 +100,8 @@ func TestWrapAtLargeDims(t *testing.T) {
 				t.Fatalf("%s: %s, want %s with a counter-example", div.Code, div.Message, FloorTrunc)
 			}
 			in := div.CounterExample.Inputs[tc.input]
-			if in == nil || len(in.Shape) <= tc.axis || in.Shape[tc.axis] < tc.least || in.Shape[tc.axis] >= tc.least+8 {
-				t.Fatalf("counter-example %v: want %s.shape[%d] in [%d, %d)", div.CounterExample.Inputs, tc.input, tc.axis, tc.least, tc.least+8)
+			if in == nil || len(in.Shape) == 0 || slices.Max(in.Shape) < tc.least || slices.Max(in.Shape) >= tc.least+8 {
+				t.Fatalf("counter-example %v: want a dim of %s in [%d, %d)", div.CounterExample.Inputs, tc.input, tc.least, tc.least+8)
 			}
 			if !strings.Contains(div.Message, tc.says) || !strings.Contains(div.Message, `layer "w" (Multiply) wraps around int64`) {
 				t.Errorf("message %q: want %q and the Multiply named", div.Message, tc.says)

@@ -118,13 +118,16 @@ func (s *Searcher) firstWrap(w sym.Wrapped, k key, env *absint.Ranges) (int64, b
 // inputs stay empty where the model runs so), then 1.
 func (s *Searcher) searchWraps(l *ir.Layer, pairs []absint.Pair, o Query, env *absint.Ranges, picked func(map[key]int64) bool) (*Witness, bool) {
 	defer func() { s.leastDims = false }()
-	failedBefore := s.failedRuns
+	failedBefore, runs := s.failedRuns, 0
 	for pass, least := range []int64{0, 1} {
-		if pass > 0 && s.failedRuns == failedBefore {
-			break // the model ran at every candidate: larger inputs show no more
+		if pass > 0 && runs > 0 && s.failedRuns == failedBefore {
+			// The model ran at every candidate: larger inputs show no
+			// more. (Where none was bad, a dim of 0 may have emptied
+			// the product: 1 is tried.)
+			break
 		}
 		s.leastDims, s.leastDim = true, least
-		runs := 0
+		runs = 0
 		for _, wd := range s.wrapDims(pairs, env) {
 			for v := wd.first; v < wd.first+wrapTries && runs < maxWrapRuns; v++ {
 				if s.steps <= 0 || s.runLayers < 2*len(s.an.Order) {
@@ -251,18 +254,13 @@ type wrapBuffer struct {
 // The memory is an eighth more than the largest candidate's, kept for
 // the model's searches.
 func (s *Searcher) wrapTensor(in *absint.Input, dims []int64, first func(*ir.Tensor, int)) (*ir.Tensor, error) {
-	t, err := ir.NewTensor(in.Type, nil) // a scalar, whose dims are set below
-	if err != nil {
-		return nil, err
-	}
 	n, err := ir.NumElements(dims)
 	if err != nil {
 		return nil, err
 	}
 	size, err := ir.ByteSize(in.Type, n)
 	if err != nil || size == 0 {
-		t.Shape, t.Data = slices.Clone(dims), []byte{}
-		return t, err
+		return ir.NewTensor(in.Type, dims)
 	}
 	block, err := ir.NewTensor(in.Type, []int64{min(n, wrapBlock)})
 	if err != nil {
@@ -283,6 +281,5 @@ func (s *Searcher) wrapTensor(in *absint.Input, dims []int64, first func(*ir.Ten
 		}
 		s.wrapData[in.Layer] = b
 	}
-	t.Shape, t.Data = slices.Clone(dims), b.data[:size:size]
-	return t, nil
+	return &ir.Tensor{Type: in.Type, Shape: slices.Clone(dims), Data: b.data[:size:size]}, nil
 }
