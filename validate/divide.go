@@ -641,6 +641,20 @@ func (v *validator) witness(e Evidence, w *search.Witness, meant, got string) Ev
 		q1, q2 = q2, q1
 	}
 	ex := fmt.Sprintf("%d / %d: %s gives %d, %s gives %d", w.A, w.B, meant, q1, got, q2)
+	var wraps []Fact
+	if n := w.Wrap; n != nil {
+		// The operands are that large because shape arithmetic wrapped
+		// at a large dim: said, as the inputs alone do not show it.
+		where := "shape arithmetic wraps"
+		if n.Layer != nil {
+			where = fmt.Sprintf("layer %q (%s) wraps around int64", n.Layer.Name, n.Layer.Type)
+		}
+		ex += fmt.Sprintf("; at %s = %d, %s", n.Dim, n.Value, where)
+		wraps = []Fact{{"wraps_at", map[string]any{"dim": n.Dim, "value": n.Value}}}
+		if n.Layer != nil {
+			wraps = append(wraps, Fact{"wrapping_layer", n.Layer.Name})
+		}
+	}
 	facts := []Fact{
 		{"counter_example", ex},
 		{"a_value", w.A}, {"b_value", w.B},
@@ -648,6 +662,7 @@ func (v *validator) witness(e Evidence, w *search.Witness, meant, got string) Ev
 		{"index", w.Index},
 		{"inputs", inputsEvidence(w.Inputs)},
 	}
+	facts = append(facts, wraps...)
 	switch {
 	case len(w.Outputs) > 0:
 		var names []string

@@ -128,6 +128,8 @@ type wireTensor struct {
 	Type string  `json:"type"`
 	Dims []int64 `json:"dims"`
 	Data string  `json:"data"`
+	// File holds the data instead, raw, for a large input (fileFeeds).
+	File string `json:"file,omitempty"`
 }
 
 type valueInfo struct {
@@ -157,7 +159,9 @@ type result struct {
 
 // run evaluates every model on the same inputs in one node process.
 func (r Runner) run(models []string, inputs map[string]*ir.Tensor) ([]result, error) {
-	feeds, err := encodeFeeds(inputs)
+	var files fileFeeds
+	defer files.remove()
+	feeds, err := encodeFeeds(inputs, &files)
 	if err != nil {
 		return nil, err
 	}
@@ -280,11 +284,13 @@ func (r Runner) RunJobs(jobs []Job) ([][]Outcome, error) {
 		Runs  []map[string]wireTensor `json:"runs"`
 	}
 	wire := make([]wireJob, len(jobs))
+	var files fileFeeds
+	defer files.remove()
 	for i, j := range jobs {
 		wire[i].Model = j.Model
 		wire[i].Runs = make([]map[string]wireTensor, len(j.Runs))
 		for k, run := range j.Runs {
-			feeds, err := encodeFeeds(run)
+			feeds, err := encodeFeeds(run, &files)
 			if err != nil {
 				return nil, fmt.Errorf("%w (%s)", err, j.Model)
 			}
@@ -344,15 +350,59 @@ func (r Runner) RunJobs(jobs []Job) ([][]Outcome, error) {
 	return res, nil
 }
 
-// encodeFeeds encodes a run's inputs for ortrun.js.
-func encodeFeeds(inputs map[string]*ir.Tensor) (map[string]wireTensor, error) {
+// fileFeedBytes is the size from which an input goes to ortrun.js as a
+// file of its data, not base64 in the JSON request: a counter-example at
+// a dim of 2^23 has inputs of 64 to 256 MiB, whose base64 took node and
+// Go seconds and copies of it (and 200 MiB of it passes V8's longest
+// string, 2^29 characters).
+const fileFeedBytes = 1 << 20
+
+// fileFeeds is the temporary folder of the files of a request's large
+// inputs, made at the first.
+type fileFeeds struct {
+	dir string
+	n   int
+}
+
+// write writes data to a new file of the folder and returns its path.
+func (f *fileFeeds) write(data []byte) (string, error) {
+	if f.dir == "" {
+		dir, err := os.MkdirTemp("", "ortreplay-")
+		if err != nil {
+			return "", err
+		}
+		f.dir = dir
+	}
+	f.n++
+	path := filepath.Join(f.dir, strconv.Itoa(f.n)+".bin")
+	return path, os.WriteFile(path, data, 0o600)
+}
+
+// remove removes the folder, once node has read it.
+func (f *fileFeeds) remove() {
+	if f.dir != "" {
+		os.RemoveAll(f.dir)
+	}
+}
+
+// encodeFeeds encodes a run's inputs for ortrun.js, the large ones
+// written to files.
+func encodeFeeds(inputs map[string]*ir.Tensor, files *fileFeeds) (map[string]wireTensor, error) {
 	feeds := make(map[string]wireTensor, len(inputs))
 	for name, t := range inputs {
 		typ, ok := typeNames[t.Type]
 		if !ok {
 			return nil, fmt.Errorf("ortreplay: input %q: ONNX Runtime's JavaScript API has no %s tensors", name, t.Type)
 		}
-		feeds[name] = wireTensor{typ, t.Shape, base64.StdEncoding.EncodeToString(t.Data)}
+		if len(t.Data) >= fileFeedBytes {
+			path, err := files.write(t.Data)
+			if err != nil {
+				return nil, fmt.Errorf("ortreplay: input %q: %v", name, err)
+			}
+			feeds[name] = wireTensor{Type: typ, Dims: t.Shape, File: path}
+			continue
+		}
+		feeds[name] = wireTensor{Type: typ, Dims: t.Shape, Data: base64.StdEncoding.EncodeToString(t.Data)}
 	}
 	return feeds, nil
 }

@@ -5,6 +5,7 @@
 //   {"models": ["a.onnx", ...],
 //    "runs": [{"x": {"type": "int32", "dims": [2, 3], "data": "<base64>"}, ...}, ...]}
 //
+// (a large input as {"type", "dims", "file": "<path of its raw data>"}),
 // and writes one JSON answer on stdout:
 //
 //   {"models": [{"inputs": [{"name", "type", "shape"}], "outputs": [...]} | {"error": "..."}],
@@ -59,7 +60,8 @@ function metadata(list) {
 function toTensor(name, t) {
 	const Arr = ARRAYS[t.type];
 	if (!Arr) throw new Error(`input ${name}: element type ${t.type} is not supported`);
-	const bytes = Buffer.from(t.data, "base64");
+	// A large input comes as a file of its data (ortreplay's fileFeeds).
+	const bytes = t.file !== undefined ? fs.readFileSync(t.file) : Buffer.from(t.data, "base64");
 	if (bytes.length % Arr.BYTES_PER_ELEMENT !== 0) throw new Error(`input ${name}: ${bytes.length} bytes is not a whole number of ${t.type}`);
 	// A fresh buffer: Buffer.from may return a view at an offset no typed array of wide elements accepts.
 	const copy = new ArrayBuffer(bytes.length);

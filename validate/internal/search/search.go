@@ -74,6 +74,14 @@ type Searcher struct {
 	failedRuns int
 	// anyShape is set while a search looks at every input shape.
 	anyShape bool
+	// leastDims is set while a search tries the dims where a product
+	// wraps (searchWraps): the dims it leaves free are leastDim, or the
+	// nearest value their range allows, so that the inputs stay small.
+	leastDims bool
+	leastDim  int64
+	// wrapData holds the data of each input of searchWraps's candidates
+	// (wrapTensor).
+	wrapData map[*ir.Layer]*wrapBuffer
 	// edgeRuns are the evaluations of the edge inputs that end every
 	// search, kept for the model's other searches (edgeEvaluation).
 	edgeRuns map[edgeRunKey]*Run
@@ -123,6 +131,9 @@ type Witness struct {
 	Outputs []*ir.Layer
 	Fails   error
 	Through *ir.Layer
+	// Wrap says where shape arithmetic wraps, for a counter-example at
+	// a dim where a product leaves its type (nil for the others).
+	Wrap *WrapNote
 }
 
 // Query says what a counter-example must show.
@@ -408,7 +419,7 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 				s.exhausted = true
 				break
 			}
-			inputs, ok := s.build(g.values, g.float, env)
+			inputs, ok := s.build(g.values, g.float, env, 0)
 			if !ok || pass > 0 && sameShapes(inputs, built[i]) {
 				continue
 			}
@@ -420,6 +431,11 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 		}
 	}
 	s.batch = 1
+	if hasLargeConst(consts) {
+		if w, ok := s.searchWraps(l, pairs, o, env, picked); ok {
+			return w, true
+		}
+	}
 	// Last, inputs whose elements differ from one another: the symbolic
 	// search fills a tensor whose elements it follows as one (an input of
 	// dynamic shape) with one value, so x[-1] - x[0] is 0 in every
@@ -596,6 +612,12 @@ func (s *Searcher) valuer(as map[key]int64) func(sym.Sym) int64 {
 		if v, ok := as[k]; ok {
 			return v
 		}
+		if org.Kind == absint.InputDim && s.leastDims {
+			if s.anyShape {
+				return clamp(s.leastDim, s.an.Any.Range(sy))
+			}
+			return clamp(s.leastDim, s.an.Declared.Range(sy))
+		}
 		if org.Kind == absint.InputDim {
 			d := defaultDim(org.Input, org.Index, &s.an.Declared, s.batch)
 			if d == 0 && s.anyShape && s.an.Any.Range(sy).Contains(1) {
@@ -652,13 +674,21 @@ func defaultDim(in *absint.Input, axis int, r *absint.Ranges, batch int64) int64
 	return want
 }
 
+// maxInputBytes bounds each input a candidate builds (but those of
+// searchWraps).
+const maxInputBytes = 64 << 20
+
 // build makes the model's input tensors for an assignment: chosen dims
 // and elements, defaults elsewhere; float inputs hold small values (or
-// the fill the search chose).
-func (s *Searcher) build(as map[key]int64, fill float64, env *absint.Ranges) (map[*ir.Layer]*ir.Tensor, bool) {
+// the fill the search chose). Each input holds at most maxInputBytes,
+// or, where total is not 0, all of them together at most total bytes,
+// checked before any is made.
+func (s *Searcher) build(as map[key]int64, fill float64, env *absint.Ranges, total int64) (map[*ir.Layer]*ir.Tensor, bool) {
 	out := make(map[*ir.Layer]*ir.Tensor, len(s.an.Inputs))
 	val := s.valuer(as)
-	for _, in := range s.an.Inputs {
+	shapes := make([][]int64, len(s.an.Inputs))
+	sum := int64(0)
+	for j, in := range s.an.Inputs {
 		if in.Shape.DynamicRank {
 			return nil, false
 		}
@@ -673,27 +703,47 @@ func (s *Searcher) build(as map[key]int64, fill float64, env *absint.Ranges) (ma
 		if err != nil {
 			return nil, false
 		}
-		if size, err := ir.ByteSize(in.Type, n); err != nil || size > 64<<20 {
+		size, err := ir.ByteSize(in.Type, n)
+		if err != nil || total == 0 && size > maxInputBytes {
 			return nil, false
 		}
-		t, err := ir.NewTensor(in.Type, dims)
+		if sum += size; total != 0 && sum > total {
+			return nil, false
+		}
+		shapes[j] = dims
+	}
+	for j, in := range s.an.Inputs {
+		r := rand.New(rand.NewPCG(uint64(in.Layer.ID), 7))
+		// first sets the first n elements of t.
+		first := func(t *ir.Tensor, n int) {
+			summary := int64(1)
+			if in.Summary && n > 0 {
+				summary = val(in.Elems[0])
+			}
+			for i := range n {
+				switch {
+				case in.Type.IsFloat() && fill != 0:
+					t.SetFloat64(i, fill)
+				case in.Type.IsFloat():
+					t.SetFloat64(i, r.Float64()*2-1)
+				case in.Summary:
+					t.SetInt64(i, summary)
+				case i < len(in.Elems):
+					t.SetInt64(i, val(in.Elems[i]))
+				default:
+					t.SetInt64(i, 1)
+				}
+			}
+		}
+		var t *ir.Tensor
+		var err error
+		if total != 0 && in.Type.Bits()%8 == 0 {
+			t, err = s.wrapTensor(in, shapes[j], first)
+		} else if t, err = ir.NewTensor(in.Type, shapes[j]); err == nil {
+			first(t, t.Len())
+		}
 		if err != nil {
 			return nil, false
-		}
-		r := rand.New(rand.NewPCG(uint64(in.Layer.ID), 7))
-		for i := range t.Len() {
-			switch {
-			case in.Type.IsFloat() && fill != 0:
-				t.SetFloat64(i, fill)
-			case in.Type.IsFloat():
-				t.SetFloat64(i, r.Float64()*2-1)
-			case in.Summary:
-				t.SetInt64(i, val(in.Elems[0]))
-			case i < len(in.Elems):
-				t.SetInt64(i, val(in.Elems[i]))
-			default:
-				t.SetInt64(i, 1)
-			}
 		}
 		out[in.Layer] = t
 	}
