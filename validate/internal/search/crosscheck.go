@@ -160,26 +160,50 @@ func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref
 // from 3, the same for every dim); elements
 // from the first n edgeInts (or edgeFloats, unless floats is false: zeros
 // for an evaluation of integers only), starting k places further each
-// time.
+// time. From k = crossChecks on, randomInputs.
 func (s *Searcher) edgeInputs(k, n int, floats bool) (map[*ir.Layer]*ir.Tensor, bool) {
-	out := make(map[*ir.Layer]*ir.Tensor, len(s.an.Inputs))
 	if k >= crossChecks {
 		return s.randomInputs(k)
 	}
+	return s.makeInputs(func(i int) int64 {
+		// Rotations of 1, 2, 3 first; then every free dim alike, for
+		// models that run only where dims agree (a Reshape of x:
+		// [3, S, H] to [3] needs S = H = 1; seed 1304).
+		if k >= 3 {
+			return int64(1 + (k-3)%3)
+		}
+		return int64(1 + (k+i)%3)
+	}, func(i int) float64 {
+		if !floats {
+			return 0
+		}
+		return edgeFloats[(i+k)%len(edgeFloats)]
+	}, func(i int) int64 { return edgeInts[(i+3*k)%n] })
+}
+
+// randomInputs are inputs of free dims from 1 to 4 and elements from -9
+// to 9 (halves and quarters for floats), drawn with k as the seed: the
+// same for every search of the model.
+func (s *Searcher) randomInputs(k int) (map[*ir.Layer]*ir.Tensor, bool) {
+	r := rand.New(rand.NewPCG(uint64(k), 0x5eed))
+	return s.makeInputs(func(int) int64 { return 1 + r.Int64N(4) },
+		func(int) float64 { return float64(r.IntN(73)-36) / 4 },
+		func(int) int64 { return r.Int64N(19) - 9 })
+}
+
+// makeInputs makes a tensor for every model input: dim(i) gives axis i
+// its size (within the declared interval), float and integer each
+// element (clamped to the type: MIN of i64 is MIN of i8 too). ok is false
+// where an input has a dynamic rank or would pass 16 MiB.
+func (s *Searcher) makeInputs(dim func(i int) int64, float func(i int) float64, integer func(i int) int64) (map[*ir.Layer]*ir.Tensor, bool) {
+	out := make(map[*ir.Layer]*ir.Tensor, len(s.an.Inputs))
 	for _, in := range s.an.Inputs {
 		if in.Shape.DynamicRank {
 			return nil, false
 		}
 		dims := make([]int64, len(in.Dims))
 		for i, d := range in.Shape.Dims {
-			// Rotations of 1, 2, 3 first; then every free dim alike, for
-			// models that run only where dims agree (a Reshape of x:
-			// [3, S, H] to [3] needs S = H = 1; seed 1304).
-			want := int64(1 + (k+i)%3)
-			if k >= 3 {
-				want = int64(1 + (k-3)%3)
-			}
-			dims[i] = min(max(want, d.Min), d.Max)
+			dims[i] = min(max(dim(i), d.Min), d.Max)
 		}
 		elems, err := ir.NumElements(dims)
 		if err != nil {
@@ -195,53 +219,10 @@ func (s *Searcher) edgeInputs(k, n int, floats bool) (map[*ir.Layer]*ir.Tensor, 
 		r := absint.TypeRange(in.Type)
 		for i := range t.Len() {
 			if in.Type.IsFloat() {
-				if !floats {
-					break
-				}
-				t.SetFloat64(i, edgeFloats[(i+k)%len(edgeFloats)])
+				t.SetFloat64(i, float(i))
 				continue
 			}
-			v := edgeInts[(i+3*k)%n]
-			// Clamp to the type: MIN of i64 is MIN of i8 too.
-			t.SetInt64(i, min(max(v, r.Lo.V), r.Hi.V))
-		}
-		out[in.Layer] = t
-	}
-	return out, true
-}
-
-// randomInputs are inputs of free dims from 1 to 4 and elements from -9
-// to 9 (halves and quarters for floats), drawn with k as the seed: the
-// same for every search of the model.
-func (s *Searcher) randomInputs(k int) (map[*ir.Layer]*ir.Tensor, bool) {
-	r := rand.New(rand.NewPCG(uint64(k), 0x5eed))
-	out := make(map[*ir.Layer]*ir.Tensor, len(s.an.Inputs))
-	for _, in := range s.an.Inputs {
-		if in.Shape.DynamicRank {
-			return nil, false
-		}
-		dims := make([]int64, len(in.Dims))
-		for i, d := range in.Shape.Dims {
-			dims[i] = min(max(1+r.Int64N(4), d.Min), d.Max)
-		}
-		elems, err := ir.NumElements(dims)
-		if err != nil {
-			return nil, false
-		}
-		if size, err := ir.ByteSize(in.Type, elems); err != nil || size > 16<<20 {
-			return nil, false
-		}
-		t, err := ir.NewTensor(in.Type, dims)
-		if err != nil {
-			return nil, false
-		}
-		tr := absint.TypeRange(in.Type)
-		for i := range t.Len() {
-			if in.Type.IsFloat() {
-				t.SetFloat64(i, float64(r.IntN(73)-36)/4)
-				continue
-			}
-			t.SetInt64(i, min(max(r.Int64N(19)-9, tr.Lo.V), tr.Hi.V))
+			t.SetInt64(i, min(max(integer(i), r.Lo.V), r.Hi.V))
 		}
 		out[in.Layer] = t
 	}
