@@ -1086,12 +1086,8 @@ func (s *Searcher) upstream(l *ir.Layer, o Query) [][]absint.Pair {
 // round differently in the two evaluations.
 func (s *Searcher) differsUpstream(upstream [][]absint.Pair, as map[key]int64, bad func(x, y int64) bool) bool {
 	for _, pairs := range upstream {
-		for _, p := range pairs {
-			x, ok1 := s.eval.Eval(p.A, s.valuer(as), &s.steps)
-			y, ok2 := s.eval.Eval(p.B, s.valuer(as), &s.steps)
-			if ok1 && ok2 && bad(x, y) {
-				return true
-			}
+		if s.bad(pairs, as, bad) {
+			return true
 		}
 	}
 	return false
