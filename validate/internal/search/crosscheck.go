@@ -165,6 +165,10 @@ func (s *Searcher) edgeInputs(k, n int, floats bool) (map[*ir.Layer]*ir.Tensor, 
 	if k >= crossChecks {
 		return s.randomInputs(k)
 	}
+	var float func(i int) float64
+	if floats {
+		float = func(i int) float64 { return edgeFloats[(i+k)%len(edgeFloats)] }
+	}
 	return s.makeInputs(func(i int) int64 {
 		// Rotations of 1, 2, 3 first; then every free dim alike, for
 		// models that run only where dims agree (a Reshape of x:
@@ -173,12 +177,7 @@ func (s *Searcher) edgeInputs(k, n int, floats bool) (map[*ir.Layer]*ir.Tensor, 
 			return int64(1 + (k-3)%3)
 		}
 		return int64(1 + (k+i)%3)
-	}, func(i int) float64 {
-		if !floats {
-			return 0
-		}
-		return edgeFloats[(i+k)%len(edgeFloats)]
-	}, func(i int) int64 { return edgeInts[(i+3*k)%n] })
+	}, float, func(i int) int64 { return edgeInts[(i+3*k)%n] })
 }
 
 // randomInputs are inputs of free dims from 1 to 4 and elements from -9
@@ -193,8 +192,10 @@ func (s *Searcher) randomInputs(k int) (map[*ir.Layer]*ir.Tensor, bool) {
 
 // makeInputs makes a tensor for every model input: dim(i) gives axis i
 // its size (within the declared interval), float and integer each
-// element (clamped to the type: MIN of i64 is MIN of i8 too). ok is false
-// where an input has a dynamic rank or would pass 16 MiB.
+// element (clamped to the type: MIN of i64 is MIN of i8 too); a nil float
+// leaves float inputs zeros, at no cost (an image's millions of elements,
+// for an evaluation of integers only). ok is false where an input has a
+// dynamic rank or would pass 16 MiB.
 func (s *Searcher) makeInputs(dim func(i int) int64, float func(i int) float64, integer func(i int) int64) (map[*ir.Layer]*ir.Tensor, bool) {
 	out := make(map[*ir.Layer]*ir.Tensor, len(s.an.Inputs))
 	for _, in := range s.an.Inputs {
@@ -219,6 +220,9 @@ func (s *Searcher) makeInputs(dim func(i int) int64, float func(i int) float64, 
 		r := absint.TypeRange(in.Type)
 		for i := range t.Len() {
 			if in.Type.IsFloat() {
+				if float == nil {
+					break
+				}
 				t.SetFloat64(i, float(i))
 				continue
 			}
