@@ -325,10 +325,13 @@ func agreeSplitting(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []abs
 	at := make(map[sym.Sym]sym.Range, len(syms))
 	var whys []string
 	idle := 0
+	// One prover for every piece, Reset to each: its memory of the
+	// atoms' ranges is made once.
+	piece := sym.NewProver(an.B, narrowedEnv{env, at})
 	var each func(i int) bool
 	each = func(i int) bool {
 		if i == len(syms) {
-			piece := sym.NewProver(an.B, narrowedEnv{env, at})
+			piece.Reset(narrowedEnv{env, at})
 			if g.ok && !overlaps(piece.Range(g.e), g.r) {
 				idle++ // the branch does not run here
 				return true

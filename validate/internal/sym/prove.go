@@ -11,9 +11,10 @@ type Env interface {
 // ranges of atoms it has computed, so make one per Env and use it while
 // the Builder makes no new atom that the Env would range differently.
 type Prover struct {
-	b    *Builder
-	env  Env
-	memo byAtom[memoSlot] // the ranges of atoms
+	b     *Builder
+	env   Env
+	memo  byAtom[memoSlot] // the ranges of atoms
+	stamp uint32           // the memo's slots set by this env (memoSlot)
 	// stack is argRanges', kept for the next call (nil while one uses
 	// it: computeRange may ask for another atom's range inside it).
 	stack []rangeFrame
@@ -26,7 +27,20 @@ type Prover struct {
 
 // NewProver returns a prover of b's expressions under env.
 func NewProver(b *Builder, env Env) *Prover {
-	return &Prover{b: b, env: env, fits: make(map[*Atom]bool), lows: make(map[shortKey]Bound)}
+	return &Prover{b: b, env: env, fits: make(map[*Atom]bool), lows: make(map[shortKey]Bound), stamp: 1}
+}
+
+// Reset makes p a prover under env, as NewProver does, keeping the memory
+// it made for the ranges of atoms: a prover per piece of a split range
+// (thousands for a model) would make that memory each time.
+func (p *Prover) Reset(env Env) {
+	p.env, p.stamp = env, p.stamp+1
+	clear(p.fits)
+	clear(p.lows)
+	if p.stamp == 0 { // wrapped: a slot may hold any stamp
+		p.memo = byAtom[memoSlot]{}
+		p.stamp = 1
+	}
 }
 
 // stepBudget bounds the linear substitutions of one query: each compound
@@ -220,9 +234,9 @@ func (p *Prover) atomRange(a *Atom) Range {
 		return Range{NegInf, PosInf}
 	}
 	slot := p.memo.slot(a.id)
-	if !slot.set {
+	if slot.stamp != p.stamp {
 		p.argRanges(a)
-		slot.r, slot.set = p.computeRange(a), true // pages never move
+		slot.r, slot.stamp = p.computeRange(a), p.stamp // pages never move
 	}
 	return slot.r
 }
@@ -245,7 +259,7 @@ func (p *Prover) argRanges(root *Atom) {
 				f.arg, f.term = f.arg+1, 0
 				continue
 			}
-			if c := e.terms[f.term].a; len(c.args) > 0 && !p.memo.slot(c.id).set {
+			if c := e.terms[f.term].a; len(c.args) > 0 && p.memo.slot(c.id).stamp != p.stamp {
 				next = c
 			}
 			f.term++
@@ -259,8 +273,8 @@ func (p *Prover) argRanges(root *Atom) {
 		a := f.a
 		stack = stack[:len(stack)-1]
 		if a != root {
-			if slot := p.memo.slot(a.id); !slot.set {
-				slot.r, slot.set = p.computeRange(a), true
+			if slot := p.memo.slot(a.id); slot.stamp != p.stamp {
+				slot.r, slot.stamp = p.computeRange(a), p.stamp
 			}
 		}
 	}
@@ -272,9 +286,11 @@ type rangeFrame struct {
 	arg, term int // the next argument term to look at
 }
 
+// memoSlot is an atom's range, set where stamp is the prover's (Reset
+// moves the prover's on, so that every slot is unset at once).
 type memoSlot struct {
-	r   Range
-	set bool
+	r     Range
+	stamp uint32
 }
 
 func (p *Prover) exprRange(e Expr) Range { return Range{p.lower(e), p.upper(e)} }
