@@ -438,3 +438,39 @@ func TestReplaceKeepsTheValueWhereTheAssumptionHolds(t *testing.T) {
 		t.Errorf("only %d of 1500 expressions changed: the test tests little", replaced)
 	}
 }
+
+// TestProverReset: a prover Reset to another env ranges every expression
+// as a new prover under that env does, whatever it ranged before (its
+// memory of the atoms' ranges is of the first env).
+func TestProverReset(t *testing.T) {
+	b := NewBuilder()
+	h, y := b.NewSym("H", false), b.NewSym("y", true)
+	H, Y := b.Var(h), b.Var(y)
+	m := b.Min(H, Const(8))
+	es := []Expr{
+		b.Sub(b.Mul(m, m), b.Scale(m, 2)),
+		b.FloorDivK(b.Add(H, Const(-3)), 2),
+		b.Wrap(b.Abs(Y), R(-128, 127)),
+		b.Max(b.Sub(Y, H), Const(-5)),
+		b.Mod(b.Add(Y, m), Const(3), true),
+	}
+	envs := []env{
+		{h: R(0, 1<<40), y: R(-128, 127)},
+		{h: R(3, 3), y: R(-128, -128)},
+		{h: R(9, 20), y: R(0, 5)},
+		{h: R(0, 2), y: R(-3, 3)},
+	}
+	p := NewProver(b, envs[0])
+	for _, e := range es {
+		p.Range(e)
+	}
+	for i, en := range envs[1:] {
+		p.Reset(en)
+		fresh := NewProver(b, en)
+		for _, e := range es {
+			if got, want := p.Range(e), fresh.Range(e); got != want {
+				t.Errorf("env %d: %s: reset %s, new %s", i+1, b.String(e), got, want)
+			}
+		}
+	}
+}
