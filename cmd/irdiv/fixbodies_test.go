@@ -280,15 +280,7 @@ func TestFixIRBodies(t *testing.T) {
 				if framework == "pytorch" {
 					div = floorDiv
 				}
-				om, err := onnx.Read(onnxwire.Model(13, tc.graph(n)), onnx.ReadOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				m, err := onnx.Import(om, onnx.ImportOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				setFramework(t, m, framework)
+				m := importedAs(t, onnxwire.Model(13, tc.graph(n)), framework)
 				dir := t.TempDir()
 				xml, fixed := filepath.Join(dir, "model.xml"), filepath.Join(dir, "fixed.xml")
 				if err := ir.Write(m, xml, filepath.Join(dir, "model.bin")); err != nil {
@@ -561,15 +553,7 @@ func TestFixIRBodyNotAnalysed(t *testing.T) {
 	}, [][]byte{onnxwire.Tensor("s0", onnxwire.Int64, []int64{2}, append(i64(0), i64(0)...))},
 		[][]byte{onnxwire.Value("x", onnxwire.Int64, 3, 2), onnxwire.Value("z", onnxwire.Int64, 4, 2)}, [][]byte{onnxwire.Rankless("s", onnxwire.Int64)})
 	for framework, phrase := range map[string]string{"onnx": `m_pythondiv="false"`, "pytorch": "truncates, then floors by a correction"} {
-		om, err := onnx.Read(onnxwire.Model(13, graph), onnx.ReadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := onnx.Import(om, onnx.ImportOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		setFramework(t, m, framework)
+		m := importedAs(t, onnxwire.Model(13, graph), framework)
 		dir := t.TempDir()
 		xml, fixed := filepath.Join(dir, "kept.xml"), filepath.Join(dir, "fixed.xml")
 		if err := ir.Write(m, xml, ""); err != nil {
@@ -586,4 +570,20 @@ func TestFixIRBodyNotAnalysed(t *testing.T) {
 			t.Errorf("%s: fixing the fixed IR: exit %d\n%s", framework, code, stdout)
 		}
 	}
+}
+
+// importedAs is an ONNX model imported as OpenVINO does, its rt_info
+// naming framework as the source.
+func importedAs(t *testing.T, data []byte, framework string) *ir.Model {
+	t.Helper()
+	om, err := onnx.Read(data, onnx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := onnx.Import(om, onnx.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	setFramework(t, m, framework)
+	return m
 }
