@@ -1301,6 +1301,10 @@ func dumpDivs(path string, cases []*diffCase) error {
 				// irdiv's structure/never-runs finding on the model, and
 				// the samples ONNX Runtime ran it on (-1: no ground truth).
 				"never_runs_finding": c.neverRunsFinding != nil, "ran_samples": c.ranSamples()}
+			if c.ranSamples() == 0 {
+				// Why ONNX Runtime ran not even the first sample.
+				line["never_ran_why"] = c.truth[0].why
+			}
 			if d.out.differs() {
 				how, w := d.out.witness()
 				line["out_sample"], line["out_rank"], line["out_detail"] = w.sample, w.rank, how+": "+w.detail
