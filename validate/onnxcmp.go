@@ -169,7 +169,7 @@ func (v *validator) compareDiv(n *onnx.Node, l *ir.Layer, src *absint.Analysis, 
 		var set [2]*ir.Tensor
 		for i := range set {
 			if run.Err == nil {
-				set[i] = run.Values[src.Sources[div][i]]
+				set[i] = run.Value(src.Sources[div][i])
 			}
 			if set[i] == nil {
 				if set[i] = random(r, ports[i], i == 1); set[i] == nil {

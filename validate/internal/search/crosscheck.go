@@ -135,11 +135,13 @@ func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref
 			if len(src) < 2 {
 				continue
 			}
-			x, y := run.Values[src[0]], run.Values[src[1]]
+			x, y := run.Value(src[0]), run.Value(src[1])
 			if x == nil || y == nil {
 				continue
 			}
-			outs, err := s.an.Ops[l].Infer([]ops.ValueInfo{run.Infos[src[0]], run.Infos[src[1]]})
+			ia, _ := run.Info(src[0])
+			ib, _ := run.Info(src[1])
+			outs, err := s.an.Ops[l].Infer([]ops.ValueInfo{ia, ib})
 			if err != nil || len(outs) != 1 {
 				continue
 			}

@@ -17,8 +17,11 @@ import (
 // every output inference gives, and the tensors of those irdiv computes
 // (opaque layers and what depends on their data stay without one).
 type Run struct {
-	Infos  map[ir.Output]ops.ValueInfo
-	Values map[ir.Output]*ir.Tensor
+	// outs holds each output of the model's layers at the slot its
+	// Searcher gave it (slotOf): a map per evaluation cost a tenth of
+	// validate's time on testdata/pytorch.
+	outs  []evaluated
+	slots *outputSlots
 	// Err is why the model does not run on these inputs (a layer's
 	// inference or evaluation fails); nil when it does, as far as irdiv
 	// can tell.
@@ -30,6 +33,81 @@ type Run struct {
 	// spent is what the layers computed beyond inference's folding took
 	// of RunOptions.MaxBytes, for an evaluation reusing this one.
 	spent map[*ir.Layer]int64
+}
+
+// evaluated is one output of an evaluation: its type and shape (set),
+// and its tensor where irdiv computed it.
+type evaluated struct {
+	info  ops.ValueInfo
+	value *ir.Tensor
+	set   bool
+}
+
+// outputSlots numbers the outputs of the layers of a model's graph, in
+// the order they are evaluated.
+type outputSlots struct {
+	layers map[*ir.Layer]slotRange
+	order  []*ir.Layer
+	n      int
+}
+
+// slotRange are the slots of a layer's outputs: first and the n after.
+type slotRange struct{ first, n int }
+
+func newOutputSlots(an *absint.Analysis) *outputSlots {
+	sl := &outputSlots{layers: make(map[*ir.Layer]slotRange, len(an.Order)), order: an.Order}
+	for _, l := range an.Order {
+		n := max(len(an.Infos[l]), len(l.Outputs))
+		sl.layers[l] = slotRange{sl.n, n}
+		sl.n += n
+	}
+	return sl
+}
+
+// slot is o's slot; ok is false for an output of no layer of the graph.
+func (sl *outputSlots) slot(o ir.Output) (int, bool) {
+	r, ok := sl.layers[o.Layer]
+	if !ok || o.Index < 0 || o.Index >= r.n {
+		return 0, false
+	}
+	return r.first + o.Index, true
+}
+
+// Info is o's type and shape; ok is false where the evaluation did not
+// reach it.
+func (r *Run) Info(o ir.Output) (ops.ValueInfo, bool) {
+	if i, ok := r.slots.slot(o); ok && r.outs[i].set {
+		return r.outs[i].info, true
+	}
+	return ops.ValueInfo{}, false
+}
+
+// Value is o's tensor; nil where irdiv did not compute it.
+func (r *Run) Value(o ir.Output) *ir.Tensor {
+	if i, ok := r.slots.slot(o); ok {
+		return r.outs[i].value
+	}
+	return nil
+}
+
+// set records o's type, shape and tensor (nil for none).
+func (r *Run) set(o ir.Output, info ops.ValueInfo, t *ir.Tensor) {
+	if i, ok := r.slots.slot(o); ok {
+		r.outs[i] = evaluated{info: info, value: t, set: true}
+	}
+}
+
+// All yields each output the evaluation reached, with its type and
+// shape.
+func (r *Run) All(yield func(ir.Output, ops.ValueInfo) bool) {
+	for _, l := range r.slots.order {
+		sr := r.slots.layers[l]
+		for i := range sr.n {
+			if e := r.outs[sr.first+i]; e.set && !yield(ir.Output{Layer: l, Index: i}, e.info) {
+				return
+			}
+		}
+	}
 }
 
 // RunOptions bound a concrete evaluation.
@@ -178,11 +256,10 @@ func (s *Searcher) evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions, from 
 	// Sized for the layers evaluated: a confirmation needs a model's
 	// branch around one Divide, and this map was a tenth of the memory
 	// validation allocated.
-	size := len(s.an.Order)
-	if o.Need != nil {
-		size = min(size, len(o.Need)+len(s.an.Inputs))
+	if s.slots == nil {
+		s.slots = newOutputSlots(s.an)
 	}
-	run := &Run{Infos: make(map[ir.Output]ops.ValueInfo, size), Values: make(map[ir.Output]*ir.Tensor, size)}
+	run := &Run{outs: make([]evaluated, s.slots.n), slots: s.slots}
 	perTensor := cmp.Or(o.MaxTensorBytes, 16<<20)
 	budget := cmp.Or(o.MaxBytes, 256<<20)
 	dynamic := ops.ValueInfo{Type: ir.Dynamic, Shape: shapeinfer.DynamicRankShape()}
@@ -201,11 +278,7 @@ func (s *Searcher) evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions, from 
 		}
 		n := len(s.an.Infos[l])
 		set := func(i int, info ops.ValueInfo, t *ir.Tensor) {
-			out := ir.Output{Layer: l, Index: i}
-			run.Infos[out] = info
-			if t != nil {
-				run.Values[out] = t
-			}
+			run.set(ir.Output{Layer: l, Index: i}, info, t)
 		}
 		switch c := op.(type) {
 		case nil:
@@ -254,8 +327,8 @@ func (s *Searcher) evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions, from 
 		tensors := make([]*ir.Tensor, len(l.Inputs))
 		known := true
 		for i, src := range s.an.Sources[l] {
-			in[i] = run.Infos[src]
-			tensors[i] = run.Values[src]
+			in[i], _ = run.Info(src)
+			tensors[i] = run.Value(src)
 			known = known && tensors[i] != nil
 		}
 		// InferFold computes small outputs, and those known from shapes
@@ -359,8 +432,9 @@ func (s *Searcher) evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions, from 
 // each of srcs: type, shape and values, or no values in both.
 func (from *reused) sameInputs(run *Run, srcs []ir.Output) bool {
 	for _, src := range srcs {
-		x, y := run.Infos[src], from.run.Infos[src]
-		if x.Type != y.Type || !x.Shape.Equal(y.Shape) || !sameTensor(x.Value, y.Value) || !sameTensor(run.Values[src], from.run.Values[src]) {
+		x, _ := run.Info(src)
+		y, _ := from.run.Info(src)
+		if x.Type != y.Type || !x.Shape.Equal(y.Shape) || !sameTensor(x.Value, y.Value) || !sameTensor(run.Value(src), from.run.Value(src)) {
 			return false
 		}
 	}
@@ -380,23 +454,21 @@ func sameTensor(x, y *ir.Tensor) bool {
 // and charges budget what they took there; ok is false, and run
 // unchanged, where from did not evaluate l.
 func (from *reused) copyLayer(run *Run, l *ir.Layer, n int, budget int64) (left int64, ok bool) {
-	if _, more := from.run.Infos[ir.Output{Layer: l, Index: n}]; more || from.run.spent[l] > budget {
+	if _, more := from.run.Info(ir.Output{Layer: l, Index: n}); more || from.run.spent[l] > budget {
 		// Outputs beyond those the analysis knows; or tensors that fit
 		// what was left there and not here, which this evaluation leaves
 		// uncomputed.
 		return budget, false
 	}
 	for i := range n {
-		if _, ok := from.run.Infos[ir.Output{Layer: l, Index: i}]; !ok {
+		if _, ok := from.run.Info(ir.Output{Layer: l, Index: i}); !ok {
 			return budget, false
 		}
 	}
 	for i := range n {
 		out := ir.Output{Layer: l, Index: i}
-		run.Infos[out] = from.run.Infos[out]
-		if t := from.run.Values[out]; t != nil {
-			run.Values[out] = t
-		}
+		info, _ := from.run.Info(out)
+		run.set(out, info, from.run.Value(out))
 	}
 	return budget - from.run.spent[l], true
 }

@@ -52,15 +52,15 @@ func sameRuns(t *testing.T, what string, got, want *Run, need map[*ir.Layer]bool
 	if (got.Err == nil) != (want.Err == nil) {
 		t.Errorf("%s: error %v, want %v", what, got.Err, want.Err)
 	}
-	for out, w := range want.Infos {
+	for out, w := range want.All {
 		if !need[out.Layer] {
 			continue
 		}
-		g, ok := got.Infos[out]
+		g, ok := got.Info(out)
 		if !ok || !g.Shape.Equal(w.Shape) || g.Type != w.Type {
 			t.Errorf("%s: %s is %v, want %v", what, out.Layer.Name, g, w)
 		}
-		gv, wv := got.Values[out], want.Values[out]
+		gv, wv := got.Value(out), want.Value(out)
 		if (gv == nil) != (wv == nil) || gv != nil && !bytes.Equal(gv.Data, wv.Data) {
 			t.Errorf("%s: %s holds %v, want %v", what, out.Layer.Name, gv, wv)
 		}
@@ -92,12 +92,12 @@ func TestReusedEvaluationsAgree(t *testing.T) {
 	got := s.evaluationAfter(inputs, s.evaluation(inputs), ref, refOpts, testOpts)
 	sameRuns(t, "reusing", got, want, s.reachingResults())
 	for _, l := range []*ir.Layer{product, past} {
-		if out := (ir.Output{Layer: l}); got.Values[out] != ref.Values[out] {
+		if out := (ir.Output{Layer: l}); got.Value(out) != ref.Value(out) {
 			t.Errorf("%s was computed again, not taken from the reference", l.Name)
 		}
 	}
-	if sumOut := (ir.Output{Layer: sum}); bytes.Equal(got.Values[sumOut].Data, ref.Values[sumOut].Data) {
-		t.Errorf("x / 2 + 1 is the reference's %v, which truncates", ref.Values[sumOut])
+	if sumOut := (ir.Output{Layer: sum}); bytes.Equal(got.Value(sumOut).Data, ref.Value(sumOut).Data) {
+		t.Errorf("x / 2 + 1 is the reference's %v, which truncates", ref.Value(sumOut))
 	}
 	// The edge inputs' evaluation over every layer a Result needs gives
 	// what an evaluation around the Divide does, and charges as much.

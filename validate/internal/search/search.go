@@ -85,6 +85,8 @@ type Searcher struct {
 	// edgeRuns are the evaluations of the edge inputs that end every
 	// search, kept for the model's other searches (edgeEvaluation).
 	edgeRuns map[edgeRunKey]*Run
+	// slots number the outputs every evaluation holds (Run).
+	slots *outputSlots
 	// needs are what a counter-example at each Divide evaluates (need),
 	// for the searches' many candidates.
 	needs map[*ir.Layer]map[*ir.Layer]bool
@@ -787,11 +789,13 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, eval fu
 		if len(src) < 2 {
 			return nil, false
 		}
-		x, y := ref.Values[src[0]], ref.Values[src[1]]
+		x, y := ref.Value(src[0]), ref.Value(src[1])
 		if x == nil || y == nil {
 			return nil, false
 		}
-		outs, err := s.an.Ops[l].Infer([]ops.ValueInfo{ref.Infos[src[0]], ref.Infos[src[1]]})
+		ia, _ := ref.Info(src[0])
+		ib, _ := ref.Info(src[1])
+		outs, err := s.an.Ops[l].Infer([]ops.ValueInfo{ia, ib})
 		if err != nil || len(outs) != 1 {
 			return nil, false
 		}
@@ -876,12 +880,13 @@ func (s *Searcher) differing(ref, test *Run, need map[*ir.Layer]bool) (outs []*i
 		if len(srcs) == 0 || srcs[0].Layer == nil {
 			continue
 		}
-		ri, ti := ref.Infos[srcs[0]], test.Infos[srcs[0]]
+		ri, _ := ref.Info(srcs[0])
+		ti, _ := test.Info(srcs[0])
 		if !ri.Shape.Equal(ti.Shape) {
 			outs = append(outs, r)
 			continue
 		}
-		rv, tv := ref.Values[srcs[0]], test.Values[srcs[0]]
+		rv, tv := ref.Value(srcs[0]), test.Value(srcs[0])
 		if rv == nil || tv == nil {
 			uncompared = true
 			continue
@@ -944,18 +949,19 @@ func (s *Searcher) reachingResults() map[*ir.Layer]bool {
 // before.
 func (s *Searcher) firstReached(ref, test *Run, need map[*ir.Layer]bool) *ir.Layer {
 	differs := func(o ir.Output) bool {
-		ri, ti := ref.Infos[o], test.Infos[o]
+		ri, _ := ref.Info(o)
+		ti, _ := test.Info(o)
 		if !ri.Shape.Equal(ti.Shape) || ri.Type != ti.Type {
 			return true
 		}
-		rv, tv := ref.Values[o], test.Values[o]
+		rv, tv := ref.Value(o), test.Value(o)
 		return rv != nil && tv != nil && string(rv.Data) != string(tv.Data)
 	}
 	for _, m := range s.an.Order {
 		if !need[m] || len(m.Outputs) == 0 {
 			continue
 		}
-		if _, computed := test.Values[ir.Output{Layer: m}]; computed {
+		if test.Value(ir.Output{Layer: m}) != nil {
 			continue
 		}
 		for _, src := range s.an.Sources[m] {

@@ -193,11 +193,11 @@ func (s *Searcher) wrappingLayer(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, o
 		if m.Type != "Multiply" || !ref.Need[m] || len(src) != 2 {
 			continue
 		}
-		x, y := run.Values[src[0]], run.Values[src[1]]
+		x, y := run.Value(src[0]), run.Value(src[1])
 		if x == nil || y == nil || x.Type != ir.I64 || y.Type != ir.I64 {
 			continue
 		}
-		info, ok := run.Infos[ir.Output{Layer: m}]
+		info, ok := run.Info(ir.Output{Layer: m})
 		if !ok {
 			continue
 		}
