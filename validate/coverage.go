@@ -347,6 +347,6 @@ func (v *validator) bodyAgrees(body *ir.Model, d *ir.Layer) (string, bool) {
 	if len(pairs) == 0 || an.DeclaredLayout(d) {
 		return "", false
 	}
-	ok, why := v.agree(an, an.Prover(true), d, pairs)
+	ok, why := v.agree(an, an.Prover(true), d, pairs, false)
 	return why, ok
 }

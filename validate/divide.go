@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,10 +78,10 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 		v.cpu(l, info.Type, d, pairs, true, evidence)
 		return
 	}
-	agree, reason := v.agree(v.an, v.declared, l, pairs)
+	agree, reason := v.agree(v.an, v.declared, l, pairs, false)
 	switch v.origin {
 	case fromONNX:
-		v.floorTruncation(l, pairs, agree, reason, a, b, evidence)
+		v.floorTruncation(l, pairs, agree, false, reason, a, b, evidence)
 	case fromPyTorch:
 		v.pytorch(l, pairs, agree, evidence)
 	}
@@ -230,7 +231,11 @@ func boundText(b sym.Bound) string {
 // agree tells whether floor and truncation agree on every pair under the
 // prover's ranges, and why: the operands never have opposite signs, or
 // every division is exact.
-func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs []absint.Pair) (bool, string) {
+//
+// deep also takes a value the operands are made of as a symbol of its
+// own (agreeByInnerValue): costlier, it is for Divides that nothing else
+// decides.
+func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs []absint.Pair, deep bool) (bool, string) {
 	if an == v.an && v.remainderForm(l) {
 		return true, "every division is exact: the dividend is a - a % b (Mod, the remainder of truncation), a multiple of b"
 	}
@@ -255,7 +260,7 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 		// of others.
 		g.ok = g.ok && (!declaredOnly || p == v.declared)
 	}
-	if ok, why := agreeSplitting(an, p, env, pairs, g); ok {
+	if ok, why := agreeSplitting(an, p, env, pairs, g, deep); ok {
 		return true, why
 	}
 	// A Loop's Divide whose every iteration the analysis walked one at a
@@ -267,7 +272,7 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 	}
 	var whys []string
 	for _, ps := range it.Pairs {
-		ok, why := agreeSplitting(an, p, env, ps, g)
+		ok, why := agreeSplitting(an, p, env, ps, g, deep)
 		if !ok {
 			return false, ""
 		}
@@ -290,10 +295,79 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 // holds nothing to prove (min(L, 8) / max(min(L, 8), 1) where L + 3 <
 // int32(L) clipped to [-8, 8]: below 2^31 that is L < 5, and L of 2^31
 // and more, whose int32 wraps, never gets there; seed 1344).
-func agreeSplitting(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []absint.Pair, g guard) (bool, string) {
+func agreeSplitting(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []absint.Pair, g guard, deep bool) (bool, string) {
 	if ok, why := agreeOn(an, p, pairs); ok {
 		return true, why
 	}
+	if ok, why := agreePieces(an, env, pairs, g); ok || !deep {
+		return ok, why
+	}
+	return agreeByInnerValue(an, p, env, pairs, g)
+}
+
+// maxInnerValues bounds the values agreeByInnerValue tries, each as
+// many as maxSplitPieces proofs.
+const maxInnerValues = 4
+
+// agreeByInnerValue tells whether floor and truncation agree on every
+// pair, and why, where the operands depend on more symbols than
+// agreePieces splits but on those mostly through one value they are
+// made of: that value taken as a symbol of its own, ranging over all it
+// may be, and its range split as agreePieces does. w = int32(y[2] -
+// y[1]) of two elements: Min(Max(w, -8), 8) / Max(w, 1) is w / w for w
+// in [3, 6], a division by 1 for w in [-6, -2], and so on (seed 677).
+// The pairs with w free hold every pair the model gives, and more: what
+// holds of them holds of the model's.
+func agreeByInnerValue(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []absint.Pair, g guard) (bool, string) {
+	var es []sym.Expr
+	for _, pr := range pairs {
+		es = append(es, pr.A, pr.B)
+	}
+	tried := 0
+	for _, x := range an.B.Inner(es...) {
+		if tried == maxInnerValues {
+			break
+		}
+		r := p.Range(x)
+		if r.Lo == r.Hi {
+			continue
+		}
+		ws := an.B.NewSym("("+an.B.String(x)+")", true)
+		w := an.B.Var(ws)
+		replaced := make([]absint.Pair, len(pairs))
+		syms := map[sym.Sym]bool{}
+		for i, pr := range pairs {
+			replaced[i] = absint.Pair{A: an.B.Replace(pr.A, x, w), B: an.B.Replace(pr.B, x, w)}
+			for _, s := range an.B.Syms(replaced[i].A) {
+				syms[s] = true
+			}
+			for _, s := range an.B.Syms(replaced[i].B) {
+				syms[s] = true
+			}
+		}
+		gw := g
+		if g.ok {
+			gw.e = an.B.Replace(g.e, x, w)
+			for _, s := range an.B.Syms(gw.e) {
+				syms[s] = true
+			}
+		}
+		if len(syms) > 2 {
+			continue
+		}
+		tried++
+		if ok, why := agreePieces(an, narrowedEnv{env, map[sym.Sym]sym.Range{ws: r}}, replaced, gw); ok {
+			return true, fmt.Sprintf("taking %s (in %s) as a value of its own, %s", an.B.String(x), r, why)
+		}
+	}
+	return false, ""
+}
+
+// agreePieces tells whether floor and truncation agree on every pair,
+// and why, where the pairs depend on one or two symbols: on each piece
+// of their ranges (under env) cut at the constants the operands are
+// made with.
+func agreePieces(an *absint.Analysis, env sym.Env, pairs []absint.Pair, g guard) (bool, string) {
 	var syms []sym.Sym
 	var consts []int64
 	for _, pr := range pairs {
@@ -440,6 +514,14 @@ func agreeOn(an *absint.Analysis, p *sym.Prover, pairs []absint.Pair) (bool, str
 		exact := false
 		if c, ok := pr.B.IsConst(); ok && c != 0 {
 			exact = pr.A.MultipleOf(c)
+			m := uint64(c)
+			if c < 0 {
+				m = -m // MIN's magnitude, 2^63, too
+			}
+			if !exact && m&(m-1) == 0 {
+				// A power of two divides what wraps in shape arithmetic.
+				exact = an.B.MultipleOfPow2(pr.A, bits.TrailingZeros64(m))
+			}
 		}
 		if ra.Lo == ra.Hi && rb.Lo == rb.Hi && ra.Lo.IsFinite() && rb.Lo.IsFinite() && rb.Lo.V != 0 {
 			// One value each (a fixed dim, 3, over -3): the division itself
@@ -524,7 +606,11 @@ const assumedDims = "every dim is at most 2^40 (a tensor that large is a terabyt
 // warning when they agree at the declared shapes only; an error with a
 // counter-example at the model's inputs when some input makes the model's
 // outputs differ; a warning naming what stopped the analysis otherwise.
-func (v *validator) floorTruncation(l *ir.Layer, pairs []absint.Pair, agree bool, reason, a, b string, evidence func(...Fact) Evidence) {
+//
+// deep says the proof at the declared shapes took a value the operands
+// are made of as a symbol of its own (agree's deep), which the proof for
+// every shape may take too.
+func (v *validator) floorTruncation(l *ir.Layer, pairs []absint.Pair, agree, deep bool, reason, a, b string, evidence func(...Fact) Evidence) {
 	onnxRun := search.RunOptions{Floor: truncating, MaxTensorBytes: v.opts.MaxTensorBytes, ONNX: true}
 	irRun := search.RunOptions{Floor: flooring, MaxTensorBytes: v.opts.MaxTensorBytes}
 	find := func(anyShape bool) (*search.Witness, bool) {
@@ -533,7 +619,7 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []absint.Pair, agree bool
 	if agree {
 		// Pairs computed from the elements as laid out at the declared
 		// shapes are not those of other shapes: no proof for every shape.
-		if always, why := v.agree(v.an, v.anyShape, l, pairs); always && !v.an.DeclaredLayout(l) {
+		if always, why := v.agree(v.an, v.anyShape, l, pairs, deep); always && !v.an.DeclaredLayout(l) {
 			where, facts := "", []Fact{{"reason", why}}
 			if v.shapeDerived(pairs) {
 				// Shape arithmetic is taken not to wrap: every dim is at
@@ -580,6 +666,13 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []absint.Pair, agree bool
 		v.r.add(Error, FloorTrunc, l, e, "%s", msg)
 		v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 		return
+	}
+	if !deep {
+		// Nothing found: a proof that costs more may still be had.
+		if agree, reason := v.agree(v.an, v.declared, l, pairs, true); agree {
+			v.floorTruncation(l, pairs, true, true, reason, a, b, evidence)
+			return
+		}
 	}
 	e, masked := evidence(), ""
 	if w := v.search.LastMasked(); w != nil {

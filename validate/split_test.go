@@ -126,3 +126,58 @@ func TestBranchGuardAtTheDeclaredShapesOnly(t *testing.T) {
 	}
 	t.Fatalf("no verdict for half: %v", r.Findings)
 }
+
+// TestAgreementByInnerValue: d = a - b of two scalars, clipped to
+// [-8, 8] and divided by max(d, 1), is d / d where d is 1 to 8, 8 / d
+// beyond, and a division by 1 where d is not positive: agreement, which
+// no piece of a's and b's ranges shows, and each piece of d's range,
+// taken as a symbol of its own, does (seed 677 of the differential).
+// Divided by max(d, 2) instead, -3 / 2 differs.
+func TestAgreementByInnerValue(t *testing.T) {
+	g := new(graph).input("a", onnxwire.Int64).input("b", onnxwire.Int64).
+		i64("lo", []int64{}, -8).i64("hi", []int64{}, 8).i64("one", []int64{}, 1).i64("two", []int64{}, 2).
+		node("Sub", []string{"a", "b"}, "d").node("Clip", []string{"d", "lo", "hi"}, "c").
+		node("Max", []string{"d", "one"}, "m1").node("Div", []string{"c", "m1"}, "by_m1").
+		node("Max", []string{"d", "two"}, "m2").node("Div", []string{"c", "m2"}, "by_m2").
+		output("by_m1", onnxwire.Int64).output("by_m2", onnxwire.Int64)
+	r := Model(g.imported(t), "inner.onnx", Options{})
+	got := map[string]Finding{}
+	for _, f := range r.Findings {
+		if d := f.divide(); d != nil && verdicts[f.Code] != "" && len(d.Outputs) > 0 && len(d.Outputs[0].Names) > 0 {
+			got[d.Outputs[0].Names[0]] = f
+		}
+	}
+	if f := got["by_m1"]; f.Code != FloorTruncAgree || !strings.Contains(f.Message, "as a value of its own") {
+		t.Errorf("by_m1: %s %s, want %s taking d as a value of its own", f.Code, f.Message, FloorTruncAgree)
+	}
+	if f := got["by_m2"]; f.Code != FloorTrunc {
+		t.Errorf("by_m2: %s %s, want %s", f.Code, f.Message, FloorTrunc)
+	}
+}
+
+// TestExactThroughWraps: W * 3 * 2^61 wraps in int64, over all of int64's
+// range, but always to a multiple of 2^61, which 2 divides exactly
+// (seed 186 of the differential); W * (2^61 + 1) wraps to odd negative
+// values (W = 5), where floor and truncation differ.
+func TestExactThroughWraps(t *testing.T) {
+	g := new(graph).input("y", onnxwire.Int64, param("W"), fixed(2)).
+		i64("zero", []int64{}, 0).i64("two", []int64{}, 2).
+		i64("even", []int64{}, 3<<61).i64("odd", []int64{}, 1<<61+1).
+		node("Shape", []string{"y"}, "s").node("Gather", []string{"s", "zero"}, "w", onnxwire.IntAttr("axis", 0)).
+		node("Mul", []string{"w", "even"}, "we").node("Div", []string{"we", "two"}, "even_half").
+		node("Mul", []string{"w", "odd"}, "wo").node("Div", []string{"wo", "two"}, "odd_half").
+		output("even_half", onnxwire.Int64).output("odd_half", onnxwire.Int64)
+	r := Model(g.imported(t), "wraps.onnx", Options{})
+	got := map[string]Finding{}
+	for _, f := range r.Findings {
+		if d := f.divide(); d != nil && verdicts[f.Code] != "" && len(d.Outputs) > 0 && len(d.Outputs[0].Names) > 0 {
+			got[d.Outputs[0].Names[0]] = f
+		}
+	}
+	if f := got["even_half"]; f.Code != FloorTruncAgree {
+		t.Errorf("even_half: %s %s, want %s", f.Code, f.Message, FloorTruncAgree)
+	}
+	if f := got["odd_half"]; f.Code != FloorTrunc {
+		t.Errorf("odd_half: %s %s, want %s", f.Code, f.Message, FloorTrunc)
+	}
+}

@@ -148,3 +148,61 @@ func TestDivisionByItself(t *testing.T) {
 		}
 	}
 }
+
+// TestMultipleOfPow2IsSound builds random expressions of scalings by
+// powers of two, wraps into ranges of 2^m values, products and divisions
+// by powers of two, and checks every value the symbols give is a
+// multiple of 2^j wherever MultipleOfPow2 says so.
+func TestMultipleOfPow2IsSound(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var gen func(b *Builder, syms []Sym, depth int) Expr
+	gen = func(b *Builder, syms []Sym, depth int) Expr {
+		if depth == 0 || r.IntN(5) == 0 {
+			if r.IntN(4) == 0 {
+				return Const(int64(r.IntN(33) - 16))
+			}
+			return b.Var(syms[r.IntN(len(syms))])
+		}
+		x := gen(b, syms, depth-1)
+		switch r.IntN(7) {
+		case 0:
+			return b.Scale(x, int64(1)<<r.IntN(5)*int64(1+2*r.IntN(2)))
+		case 1:
+			lo := int64(r.IntN(9) - 8)
+			return b.Wrap(x, R(lo, lo+int64(1)<<(2+r.IntN(4))-1))
+		case 2:
+			return b.Mul(x, gen(b, syms, depth-1))
+		case 3:
+			return b.FloorDivK(x, int64(1)<<r.IntN(3)*int64(1-2*r.IntN(2)))
+		case 4:
+			return b.TruncDivK(x, int64(1)<<r.IntN(3)*int64(1-2*r.IntN(2)))
+		case 5:
+			return b.Add(x, gen(b, syms, depth-1))
+		}
+		return randomExpr(r, b, syms, 2)
+	}
+	positives := 0
+	for round := range 1500 {
+		b := NewBuilder()
+		syms := []Sym{b.NewSym("a", true), b.NewSym("b", true)}
+		e := gen(b, syms, 4)
+		for j := 1; j <= 5; j++ {
+			if !b.MultipleOfPow2(e, j) {
+				continue
+			}
+			positives++
+			for x := int64(-12); x <= 12; x++ {
+				for y := int64(-12); y <= 12; y++ {
+					v, ok := b.Eval(e, func(s Sym) int64 { return []int64{x, y}[s] })
+					if ok && v%(int64(1)<<j) != 0 {
+						t.Fatalf("round %d: %s = %d at a = %d, b = %d, not a multiple of 2^%d", round, b.String(e), v, x, y, j)
+					}
+				}
+			}
+		}
+	}
+	if positives < 300 {
+		t.Fatalf("only %d expressions found multiples: the test checks too little", positives)
+	}
+	t.Logf("%d expressions found multiples of a power of two, each checked at 625 points", positives)
+}

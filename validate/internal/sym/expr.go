@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 )
@@ -562,6 +563,57 @@ func (e Expr) divisibleBy(k int64) bool {
 	return true
 }
 
+// MultipleOfPow2 reports whether e is a multiple of 2^j whatever its
+// symbols, seeing through wraps: a value wrapped into a range of 2^m
+// values (an integer type) moves by multiples of 2^m, and keeps every
+// factor 2^j of j <= m. W * 3 * 2^61 wrapped into int64 is a multiple of
+// 2^61 for every W, which its range, all of int64, does not show (seed
+// 186 of the differential). Products count the factors of either side.
+func (b *Builder) MultipleOfPow2(e Expr, j int) bool {
+	if j <= 0 {
+		return true
+	}
+	if e.c != 0 && bits.TrailingZeros64(uint64(e.c)) < j {
+		return false
+	}
+	for _, t := range e.terms {
+		if need := j - bits.TrailingZeros64(uint64(t.k)); need > 0 && !b.atomMultipleOfPow2(t.a, need) {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *Builder) atomMultipleOfPow2(a *Atom, j int) bool {
+	switch a.kind {
+	case kWrap:
+		r := a.r()
+		if !r.Lo.IsFinite() || !r.Hi.IsFinite() {
+			return false
+		}
+		m := 64 // a width of 2^64 is 0 in uint64
+		if width := uint64(r.Hi.V) - uint64(r.Lo.V) + 1; width != 0 {
+			if width&(width-1) != 0 {
+				return false
+			}
+			m = bits.TrailingZeros64(width)
+		}
+		return j <= m && b.MultipleOfPow2(a.args[0], j)
+	case kMul:
+		return b.MultipleOfPow2(a.args[0], j) || b.MultipleOfPow2(a.args[1], j)
+	case kFloorDiv, kTruncDiv:
+		// A multiple of 2^(d+j) over ±2^d divides exactly: a multiple
+		// of 2^j.
+		m := uint64(a.divisor())
+		if a.divisor() < 0 {
+			m = -m
+		}
+		d := bits.TrailingZeros64(m)
+		return m&(m-1) == 0 && d+j <= 64 && b.MultipleOfPow2(a.args[0], d+j)
+	}
+	return false
+}
+
 // FloorDivK is floor(e / k) for a constant k != 0.
 func (b *Builder) FloorDivK(e Expr, k int64) Expr {
 	if k < 0 {
@@ -760,6 +812,41 @@ func (b *Builder) HasElements(e Expr) bool {
 		}
 	}
 	return false
+}
+
+// Inner lists the atoms below the top of es (arguments of their atoms,
+// and theirs), shallowest first, that depend on some symbol and are not
+// one: the values an expression is made of, which a proof may treat as
+// symbols of their own (x for Min(x, 8) / Max(x, 1)). At most
+// maxConstAtoms are looked at.
+func (b *Builder) Inner(es ...Expr) []Expr {
+	seen := make(map[*Atom]bool)
+	var queue []*Atom
+	for _, e := range es {
+		for _, t := range e.terms {
+			queue = append(queue, t.a)
+		}
+	}
+	var out []Expr
+	listed := make(map[*Atom]bool)
+	for len(queue) > 0 && len(seen) < maxConstAtoms {
+		a := queue[0]
+		queue = queue[1:]
+		if seen[a] {
+			continue
+		}
+		seen[a] = true
+		for _, arg := range a.args {
+			for _, t := range arg.terms {
+				if c := t.a; !listed[c] && c.kind != kSym && len(c.walk().syms) > 0 {
+					listed[c] = true
+					out = append(out, b.of(c))
+				}
+				queue = append(queue, t.a)
+			}
+		}
+	}
+	return out
 }
 
 // Syms lists the symbols e depends on, in increasing order.
