@@ -33,12 +33,44 @@ func selectF(_ *Analysis, c *call) *FloatRange {
 }
 
 // compare is a comparison's boolean where the ranges decide it for every
-// input (a dim is never -1, never below 0), else unknown.
+// input (a dim is never -1, never below 0), else unknown: a symbol that
+// is 0 or 1, which is one of them at the declared shapes where their
+// ranges decide it there (len(y) < 6 of y: i64[2] holds at its declared
+// shape only; seed 569 of the differential).
 func (a *Analysis) compare(l *ir.Layer, op ops.Op, x, y sym.Expr) sym.Expr {
-	d := a.decide.Range(a.B.Sub(x, y)) // x - y
+	d := a.B.Sub(x, y)
+	r, known := decideComparison(op, a.decide.Range(d))
+	switch {
+	case !known:
+		declared := sym.R(0, 1)
+		if a.declared == nil {
+			a.declared = sym.NewProver(a.B, &a.Declared)
+		}
+		if r, known := decideComparison(op, a.declared.Range(d)); known {
+			declared = sym.R(0, 0)
+			if r {
+				declared = sym.R(1, 1)
+			}
+		}
+		c := a.B.Var(a.newSym("a comparison of "+describe(l), true, declared, sym.R(0, 1), Origin{Kind: Derived, Layer: l, Index: -1}))
+		if bounds, ok := differenceBounds(op); ok {
+			if a.conditions == nil {
+				a.conditions = make(map[sym.Sym]condition)
+			}
+			a.conditions[a.B.Syms(c)[0]] = condition{d: d, holds: bounds[0], fails: bounds[1]}
+		}
+		return c
+	case r:
+		return sym.Const(1)
+	}
+	return sym.Const(0)
+}
+
+// decideComparison is a comparison's boolean where x - y lies in d, and
+// whether d decides it.
+func decideComparison(op ops.Op, d sym.Range) (r, known bool) {
 	less, greater := d.Hi.AtMost(-1), d.Lo.AtLeast(1)
 	equal := d.Lo.AtLeast(0) && d.Hi.AtMost(0)
-	var r, known bool
 	switch op.(type) {
 	case *ops.Equal:
 		r, known = equal, equal || less || greater
@@ -53,20 +85,7 @@ func (a *Analysis) compare(l *ir.Layer, op ops.Op, x, y sym.Expr) sym.Expr {
 	case *ops.GreaterEqual:
 		r, known = d.Lo.AtLeast(0), d.Lo.AtLeast(0) || less
 	}
-	switch {
-	case !known:
-		c := a.fresh(l, sym.R(0, 1), "a comparison")
-		if bounds, ok := differenceBounds(op); ok {
-			if a.conditions == nil {
-				a.conditions = make(map[sym.Sym]condition)
-			}
-			a.conditions[a.B.Syms(c)[0]] = condition{d: a.B.Sub(x, y), holds: bounds[0], fails: bounds[1]}
-		}
-		return c
-	case r:
-		return sym.Const(1)
-	}
-	return sym.Const(0)
+	return r, known
 }
 
 // A condition is what a comparison irdiv could not decide says where it
