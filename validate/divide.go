@@ -507,7 +507,7 @@ func (n narrowedEnv) Range(s sym.Sym) sym.Range {
 // agreeOn tells whether floor and truncation agree on every pair under
 // p's ranges, and why.
 func agreeOn(an *absint.Analysis, p *sym.Prover, pairs []absint.Pair) (bool, string) {
-	nonNegative, exactDivision := true, true
+	nonNegative, exactDivision, minOnly := true, true, false
 	for _, pr := range pairs {
 		ra, rb := p.Range(pr.A), p.Range(pr.B)
 		sameSign := ra.Lo.AtLeast(0) && rb.Lo.AtLeast(0) || ra.Hi.AtMost(0) && rb.Hi.AtMost(0) || ra.Lo.AtLeast(0) && ra.Hi.AtMost(0)
@@ -533,7 +533,7 @@ func agreeOn(an *absint.Analysis, p *sym.Prover, pairs []absint.Pair) (bool, str
 		if !sameSign && !exact && onlyMinNegative(an.B, p, pr.A, rb) {
 			// |x| wrapped into its type is negative only at MIN (Abs(MIN)
 			// = MIN), which a constant power of two divides exactly.
-			sameSign, exact = true, true
+			sameSign, exact, minOnly = true, true, true
 		}
 		if !sameSign && !exact {
 			return false, ""
@@ -542,6 +542,8 @@ func agreeOn(an *absint.Analysis, p *sym.Prover, pairs []absint.Pair) (bool, str
 		exactDivision = exactDivision && exact
 	}
 	switch {
+	case nonNegative && minOnly:
+		return true, "the operands never have opposite signs but where the dividend, an absolute value, is its type's minimum, which the divisor divides exactly"
 	case nonNegative:
 		return true, "the operands never have opposite signs"
 	case exactDivision:
@@ -558,9 +560,19 @@ func onlyMinNegative(b0 *sym.Builder, p *sym.Prover, a sym.Expr, b sym.Range) bo
 	if !ok || !r.Lo.IsFinite() || b.Lo != b.Hi || !b.Lo.IsFinite() || b.Lo.V == 0 {
 		return false
 	}
+	if r.Lo.V%b.Lo.V != 0 || b.Lo.V <= 0 {
+		return false
+	}
 	f := p.Range(arg)
+	if r.Lo.V == math.MinInt64 {
+		// -MIN leaves int64: |x| of an int64 x is at most 2^63, which
+		// the range of Max(x, -x) shows as no bound.
+		x, ok := b0.AbsArg(arg)
+		fx, fnx := p.Range(x), p.Range(b0.Neg(x))
+		return ok && (fx.Lo.IsFinite() && fx.Hi.IsFinite() || fnx.Lo.IsFinite() && fnx.Hi.IsFinite())
+	}
 	// arg in [0, -MIN]: it wraps only at -MIN, to MIN.
-	return f.Lo.AtLeast(0) && f.Hi.AtMost(-r.Lo.V) && r.Lo.V%b.Lo.V == 0 && b.Lo.V > 0
+	return f.Lo.AtLeast(0) && f.Hi.AtMost(-r.Lo.V)
 }
 
 // shapeDerived tells whether an operand depends on input dims (a shape

@@ -206,3 +206,28 @@ func TestComparisonAtTheDeclaredShapes(t *testing.T) {
 	}
 	t.Fatalf("no verdict for q: %v", r.Findings)
 }
+
+// TestAbsOfInt64: |x| of an int64 x wraps only at MIN (|MIN| = MIN),
+// which 4 divides exactly: agreement, though the range of Max(x, -x),
+// up to 2^63, leaves int64 (seed 1026 of the differential). 3 does not
+// divide MIN: x = MIN is a counter-example.
+func TestAbsOfInt64(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Int64, fixed(3)).
+		i64("four", []int64{}, 4).i64("three", []int64{}, 3).
+		node("Abs", []string{"x"}, "a").
+		node("Div", []string{"a", "four"}, "by4").node("Div", []string{"a", "three"}, "by3").
+		output("by4", onnxwire.Int64).output("by3", onnxwire.Int64)
+	r := Model(g.imported(t), "abs.onnx", Options{})
+	got := map[string]Finding{}
+	for _, f := range r.Findings {
+		if d := f.divide(); d != nil && verdicts[f.Code] != "" && len(d.Outputs) > 0 && len(d.Outputs[0].Names) > 0 {
+			got[d.Outputs[0].Names[0]] = f
+		}
+	}
+	if f := got["by4"]; f.Code != FloorTruncAgree || !strings.Contains(f.Message, "an absolute value") {
+		t.Errorf("by4: %s %s, want %s (an absolute value)", f.Code, f.Message, FloorTruncAgree)
+	}
+	if f := got["by3"]; f.Code != FloorTrunc {
+		t.Errorf("by3: %s %s, want %s", f.Code, f.Message, FloorTrunc)
+	}
+}

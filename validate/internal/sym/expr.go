@@ -740,6 +740,18 @@ func (b *Builder) extreme(k kind, es []Expr) Expr {
 // fit).
 func (b *Builder) Abs(e Expr) Expr { return b.Max(e, b.Neg(e)) }
 
+// AbsArg tells whether e is |x| (Abs: Max(x, -x)), and gives x.
+func (b *Builder) AbsArg(e Expr) (Expr, bool) {
+	if len(e.terms) != 1 || e.c != 0 || e.terms[0].k != 1 {
+		return Expr{}, false
+	}
+	a := e.terms[0].a
+	if a.kind != kMax || len(a.args) != 2 || !b.Add(a.args[0], a.args[1]).Equal(Const(0)) {
+		return Expr{}, false
+	}
+	return a.args[0], true
+}
+
 // Select is one of the expressions, which one depending on a condition
 // this package does not follow.
 func (b *Builder) Select(es ...Expr) Expr {
