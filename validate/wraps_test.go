@@ -41,6 +41,9 @@ func TestWrapAtLargeDims(t *testing.T) {
 		input string
 		least int64
 		says  string
+		// wraps is the layer the message must name as wrapping: "" for
+		// the Multiply w, "-" for none.
+		wraps string
 	}{
 		{
 			// Seed 1954: x: f32[3,W,T,1], y: i64[W1,T]; Shape(y)[1] *
@@ -72,10 +75,31 @@ func TestWrapAtLargeDims(t *testing.T) {
 			input: "x", least: 1 << 23, says: `] = 83886`,
 		},
 		{
-			// d * 2^31 wraps at d = 2^32, beyond the dims tried (though
-			// x would be empty there, at M = 0).
+			// d * 2^31 wraps at d = 2^32, beyond the dims tried: x would
+			// be empty there, at M = 0, but onnxruntime-node refuses a
+			// dim of 2^32.
 			name:  "a dim times 2^31",
 			g:     wrapped(new(graph).input("x", onnxwire.Float, param("M"), param("N")), "x", 1, 1<<31),
+			input: "",
+		},
+		{
+			// int32(d) / 16 wraps at d = 2^31 (seed 702): x: [0, 2^31].
+			name: "a dim converted to int32",
+			g: new(graph).input("x", onnxwire.Float, param("M"), param("N")).
+				i64("one", []int64{}, 1).i32("sixteen", []int64{}, 16).
+				node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "one"}, "d", onnxwire.IntAttr("axis", 0)).
+				node("Cast", []string{"d"}, "d32", onnxwire.IntAttr("to", int64(onnxwire.Int32))).
+				node("Div", []string{"d32", "sixteen"}, "div").output("div", onnxwire.Int32),
+			input: "x", least: 1 << 31, says: `at x.shape[1] = 21474836`, wraps: "-",
+		},
+		{
+			// The same of y: [N], which is never empty at such a dim.
+			name: "a dim of a one-dim input converted to int32",
+			g: new(graph).input("y", onnxwire.Float, param("N")).
+				i64("zero", []int64{}, 0).i32("sixteen", []int64{}, 16).
+				node("Shape", []string{"y"}, "s").node("Gather", []string{"s", "zero"}, "d", onnxwire.IntAttr("axis", 0)).
+				node("Cast", []string{"d"}, "d32", onnxwire.IntAttr("to", int64(onnxwire.Int32))).
+				node("Div", []string{"d32", "sixteen"}, "div").output("div", onnxwire.Int32),
 			input: "",
 		},
 	} {
@@ -103,7 +127,7 @@ func TestWrapAtLargeDims(t *testing.T) {
 			if in == nil || len(in.Shape) == 0 || slices.Max(in.Shape) < tc.least || slices.Max(in.Shape) >= tc.least+8 {
 				t.Fatalf("counter-example %v: want a dim of %s in [%d, %d)", div.CounterExample.Inputs, tc.input, tc.least, tc.least+8)
 			}
-			if !strings.Contains(div.Message, tc.says) || !strings.Contains(div.Message, `layer "w" (Multiply) wraps around int64`) {
+			if !strings.Contains(div.Message, tc.says) || tc.wraps == "" && !strings.Contains(div.Message, `layer "w" (Multiply) wraps around int64`) {
 				t.Errorf("message %q: want %q and the Multiply named", div.Message, tc.says)
 			}
 			size := 0

@@ -433,7 +433,7 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 		}
 	}
 	s.batch = 1
-	if hasLargeConst(consts) {
+	if hasLargeConst(consts) || s.narrowWrapOfDim(pairs) {
 		if w, ok := s.searchWraps(l, pairs, o, env, picked); ok {
 			return w, true
 		}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 
@@ -34,10 +35,32 @@ const (
 	// smallest dim: each builds inputs of up to maxWrapInputBytes.
 	maxWrapRuns = 4
 	// largeConst is the least constant whose product with a dim below
-	// maxWrapDim may wrap int64: the searches of expressions without one
-	// look no further.
-	largeConst = (1 << 63) / maxWrapDim
+	// maxEmptyWrapDim may wrap int64: the searches of expressions without
+	// one look no further.
+	largeConst = (1 << 63) / maxEmptyWrapDim
+	// maxEmptyWrapDim bounds the dims tried where the input that has it
+	// is empty (another of its dims 0): such an input costs nothing, and
+	// a dim converted to int32 wraps only at 2^31. onnxruntime-node
+	// refuses a tensor of a dim of 2^32 or more ("Tensor.dims[1] is
+	// invalid"), which no replay could then show.
+	maxEmptyWrapDim = 1<<32 - 1
 )
+
+// narrowWrapOfDim tells whether an operand of pairs depends on a dim
+// wrapped into a type narrower than int64 (a Convert of a dim to int32,
+// which wraps at 2^31): searchWraps tries such dims on empty inputs.
+func (s *Searcher) narrowWrapOfDim(pairs []absint.Pair) bool {
+	for _, p := range pairs {
+		for _, e := range []sym.Expr{p.A, p.B} {
+			for _, w := range s.an.B.Wraps(e) {
+				if w.R.Lo.IsFinite() && w.R.Lo.V > math.MinInt64 && slices.ContainsFunc(s.keysOf(w.Arg), func(k key) bool { return k.dim }) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
 
 // WrapNote says where a counter-example's shape arithmetic wraps: at
 // Dim = Value, the first layer of the model whose integer product
@@ -56,7 +79,7 @@ type wrapDim struct {
 }
 
 // hasLargeConst tells whether some constant may make a dim below
-// maxWrapDim wrap int64.
+// maxEmptyWrapDim wrap int64.
 func hasLargeConst(consts []int64) bool {
 	return slices.ContainsFunc(consts, func(c int64) bool { return c >= largeConst || c <= -largeConst })
 }
@@ -89,6 +112,11 @@ func (s *Searcher) wrapDims(pairs []absint.Pair, env *absint.Ranges) []wrapDim {
 func (s *Searcher) firstWrap(w sym.Wrapped, k key, env *absint.Ranges) (int64, bool) {
 	r := env.Range(k.in.Dims[k.index])
 	lo, hi := max(r.Lo.V, 0), int64(maxWrapDim)
+	if s.leastDim == 0 {
+		// The input holding the dim is empty where another of its dims
+		// is 0 (build refuses it otherwise, beyond maxWrapInputBytes).
+		hi = maxEmptyWrapDim
+	}
 	if r.Hi.IsFinite() {
 		hi = min(hi, r.Hi.V)
 	}
