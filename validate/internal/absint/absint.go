@@ -304,6 +304,11 @@ type Options struct {
 	// (a Gather index outside its axis, a Squeeze of a dim that is not
 	// 1): the inputs the model runs on are ONNX's.
 	ONNX bool
+	// Failed holds the ops of layers whose inference failed, absent from
+	// the walk's ops: opaque, but what they need of their inputs still
+	// holds (a Reshape to a count of elements its input does not have at
+	// the declared shapes runs on none of them).
+	Failed map[*ir.Layer]ops.Op
 }
 
 // Analyze works out the values of m's layers in the order of inf, the

@@ -1,6 +1,8 @@
 package absint
 
 import (
+	"slices"
+
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/validate/internal/sym"
@@ -44,6 +46,37 @@ func (a *Analysis) broadcast(l *ir.Layer, ins []*Value, o *ops.Broadcast, t ir.E
 		return a.kept(x, t, dims)
 	}
 	return a.moved(x, t, dims)
+}
+
+// broadcastRequires records that a dim of a Broadcast's target (an
+// ONNX Expand or ConstantOfShape) is not negative where that stops the
+// model: where every other dim of the output is 1 or more, the product
+// of the dims is then negative, which ONNX Runtime refuses (it runs
+// [0, -4]), and a target dim below 0 OpenVINO refuses too. Beside the
+// target's other dims, those are the input's where the mode broadcasts
+// both ways (Expand). The walk calls it for every Broadcast, folded,
+// traced or not.
+func (a *Analysis) broadcastRequires(l *ir.Layer, ins []*Value, o *ops.Broadcast) {
+	if len(ins) < 2 || !ins[1].Int || ins[1].Elems == nil {
+		return
+	}
+	x, target := ins[0], ins[1]
+	positive := func(e sym.Expr) bool { return a.decide.Range(e).Lo.AtLeast(1) }
+	switch o.Mode {
+	case ops.BroadcastNumpy:
+	case ops.BroadcastBidirectional:
+		if x.Rank < 0 || slices.ContainsFunc(x.Dims, func(d sym.Expr) bool { return !positive(d) }) {
+			return
+		}
+	default:
+		return
+	}
+	for i, e := range target.Elems {
+		others := slices.Delete(slices.Clone(target.Elems), i, i+1)
+		if !slices.ContainsFunc(others, func(d sym.Expr) bool { return !positive(d) }) {
+			a.require(l, target, e, sym.Range{Lo: sym.Finite(0), Hi: sym.PosInf}, "makes a tensor of these dims, none negative (the others are 1 or more, so that their product is negative)", true)
+		}
+	}
 }
 
 func (a *Analysis) tile(l *ir.Layer, ins []*Value, t ir.ElementType) *Value {
