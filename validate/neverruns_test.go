@@ -105,6 +105,17 @@ func TestNeverRuns(t *testing.T) {
 			layer: "r",
 		},
 		{
+			// The pooling's window narrows f.shape[0] to 2 or more in
+			// OpenVINO only: a walk without that narrowing finds it.
+			name:   "Range of a step x - x beside a MaxPool",
+			inputs: "x f",
+			g: new(graph).input("x", onnxwire.Int64).input("f", onnxwire.Float, param("W")).i64("two", []int64{}, 2).i64("axes", []int64{2}, 0, 1).
+				node("Unsqueeze", []string{"f", "axes"}, "f3").node("MaxPool", []string{"f3"}, "p", onnxwire.IntsAttr("kernel_shape", 2)).
+				node("Sub", []string{"x", "x"}, "z").node("Range", []string{"x", "two", "z"}, "r").
+				node("Div", []string{"x", "two"}, "div").output("div", onnxwire.Int64).output("r", onnxwire.Int64).output("p", onnxwire.Float),
+			layer: "r",
+		},
+		{
 			name:   "Range of a step x, 0 at some inputs only",
 			inputs: "x",
 			g: three().node("Range", []string{"two", "x", "x"}, "r").

@@ -281,7 +281,12 @@ type Analysis struct {
 	current    map[inputKey]Narrowing
 	// loose: some narrowing came from a requirement that does not stop
 	// the model (requirement.stops), in this walk or the one before.
-	loose    bool
+	loose bool
+	// strict is, where loose, a walk whose requirements that do not stop
+	// the model narrow nothing (Options.strict): the layers it finds
+	// unrunnable are, where this walk's are not to be trusted (an ONNX
+	// model's pooling narrowed to OpenVINO's window).
+	strict   *Analysis
 	reaching map[*ir.Layer]bool
 	// solver evaluates the requirements' bisections (solve).
 	solver *sym.Evaluator
@@ -309,6 +314,9 @@ type Options struct {
 	// holds (a Reshape to a count of elements its input does not have at
 	// the declared shapes runs on none of them).
 	Failed map[*ir.Layer]ops.Op
+	// strict: requirements that do not stop the model narrow nothing
+	// (Analysis.strict).
+	strict bool
 }
 
 // Analyze works out the values of m's layers in the order of inf, the
@@ -324,6 +332,14 @@ func Analyze(m *ir.Model, inf *ops.Inference, o Options) *Analysis {
 	for pass := 1; ; pass++ {
 		a := walk(m, inf, o, narrowings)
 		if !a.narrowedMore() || pass == maxPasses || !a.narrowingReachesDivide() {
+			// Only where this walk found some layer unrunnable, which its
+			// narrower ranges find wherever the strict walk does: a walk
+			// more for every model with a pooling costs twice the time.
+			if a.loose && (len(a.unrunnables) > 0 || len(a.unrunnablesDeclared) > 0) {
+				strict := o
+				strict.strict = true
+				a.strict = walk(m, inf, strict, nil)
+			}
 			return a
 		}
 		narrowings = a.current

@@ -121,6 +121,9 @@ func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why s
 	// poolings reads its pattern with the dims they need.
 	if ok {
 		if !n.Stops {
+			if a.opts.strict {
+				return
+			}
 			a.loose = true
 		}
 		a.current[k] = n
@@ -254,6 +257,9 @@ func (a *Analysis) requireDeclared(l *ir.Layer, e sym.Expr, r sym.Range, why str
 // requirements that stop the model (as Unrunnables).
 func (a *Analysis) UnrunnablesDeclared() []Unrunnable {
 	if a.loose {
+		if a.strict != nil && !a.strict.loose {
+			return a.strict.unrunnablesDeclared
+		}
 		return nil
 	}
 	return a.unrunnablesDeclared
@@ -266,6 +272,9 @@ func (a *Analysis) UnrunnablesDeclared() []Unrunnable {
 // Runtime has some.
 func (a *Analysis) Unrunnables() []Unrunnable {
 	if a.loose {
+		if a.strict != nil && !a.strict.loose {
+			return a.strict.unrunnables
+		}
 		return nil
 	}
 	return a.unrunnables
