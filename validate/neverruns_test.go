@@ -180,6 +180,16 @@ func TestNeverRuns(t *testing.T) {
 			layer: "e",
 		},
 		{
+			// f of any dim: 0 resized to -1 fails too.
+			name:   "Resize of f to x - x - 1",
+			inputs: "x f",
+			g: new(graph).input("x", onnxwire.Int64).input("f", onnxwire.Float, param("W")).i64("two", []int64{}, 2).i64("one", []int64{}, 1).
+				i64("axes", []int64{1}, 0).node("Sub", []string{"x", "x"}, "z").node("Sub", []string{"z", "one"}, "m").
+				node("Unsqueeze", []string{"m", "axes"}, "sizes").node("Resize", []string{"f", "", "", "sizes"}, "rs").
+				node("Div", []string{"x", "two"}, "div").output("div", onnxwire.Int64).output("rs", onnxwire.Float),
+			layer: "rs",
+		},
+		{
 			name:   "Squeeze of a dim of 3",
 			inputs: "x",
 			g: three().i64("axes", []int64{1}, 0).node("Squeeze", []string{"v", "axes"}, "s").

@@ -46,6 +46,10 @@ func (a *Analysis) requirements(l *ir.Layer, op ops.Op, ins []*Value) {
 		a.reshapeRequires(l, ins, o.SpecialZero)
 	case *ops.Broadcast:
 		a.broadcastRequires(l, ins, o)
+	case *ops.Interpolate:
+		if a.opts.ONNX {
+			a.resizeRequires(l, ins, o)
+		}
 	}
 }
 
