@@ -190,6 +190,17 @@ func TestNeverRuns(t *testing.T) {
 			layer: "rs",
 		},
 		{
+			name:   "Scan over Range(x, x, 2), empty",
+			inputs: "x",
+			g: three().node("Range", []string{"x", "x", "two"}, "r").
+				node("Scan", []string{"r"}, "s", onnxwire.IntAttr("num_scan_inputs", 1),
+					onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+						onnxwire.Node("Div", "div", []string{"e", "two"}, []string{"q"}),
+					}, nil, [][]byte{onnxwire.ValueDims("e", onnxwire.Int64, []onnxwire.Dim{})}, [][]byte{onnxwire.ValueDims("q", onnxwire.Int64, []onnxwire.Dim{})}))).
+				output("s", onnxwire.Int64),
+			layer: "s",
+		},
+		{
 			name:   "Squeeze of a dim of 3",
 			inputs: "x",
 			g: three().i64("axes", []int64{1}, 0).node("Squeeze", []string{"v", "axes"}, "s").

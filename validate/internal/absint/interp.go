@@ -50,6 +50,10 @@ func (a *Analysis) requirements(l *ir.Layer, op ops.Op, ins []*Value) {
 		if a.opts.ONNX {
 			a.resizeRequires(l, ins, o)
 		}
+	case *ops.TensorIterator:
+		if a.opts.ONNX {
+			a.scanRequires(l, ins, o)
+		}
 	}
 }
 
