@@ -201,6 +201,47 @@ func TestNeverRuns(t *testing.T) {
 			layer: "s",
 		},
 		{
+			// ONNX Runtime refuses [-2, 0] too (x = 1).
+			name:   "ConstantOfShape of dims [-1 - clip(x, 0, 5), clip(x - 1, 0, 5)]",
+			inputs: "x",
+			g: negativeDim().i64("one", []int64{}, 1).node("Sub", []string{"x", "one"}, "x1").node("Clip", []string{"x1", "zero", "five"}, "other").
+				node("Unsqueeze", []string{"neg", "axes"}, "d0").node("Unsqueeze", []string{"other", "axes"}, "d1").
+				node("Concat", []string{"d0", "d1"}, "shape", onnxwire.IntAttr("axis", 0)).node("ConstantOfShape", []string{"shape"}, "c").
+				node("Div", []string{"x", "two"}, "div").output("div", onnxwire.Int64).output("c", onnxwire.Float),
+			layer: "c",
+		},
+		{
+			// OpenVINO's product is 0 where x.shape[0] is 0: not said to
+			// stop an IR.
+			name: "Broadcast to [x.shape[0], -1] in an IR",
+			ir: func(t *testing.T) *ir.Model {
+				b := newBuilder(t, "")
+				x := b.param("x", ir.I64, "[?]")
+				s := b.op("ShapeOf", "opset3", attrs("output_type", "i64"), ir.I64, []int64{1}, x)
+				target := b.op("Concat", "opset1", attrs("axis", "0"), ir.I64, []int64{2}, s, b.ints(ir.I64, []int64{1}, -1))
+				c := b.op("Broadcast", "opset3", attrs("mode", "numpy"), ir.I64, []int64{-1, -1}, b.ints(ir.I64, []int64{}, 0), target)
+				b.m.AddResult("c_out", c)
+				b.divide("div", x, b.ints(ir.I64, []int64{}, 2), true)
+				return b.m
+			},
+		},
+		{
+			name: "Broadcast to [x.shape[0] + 1, -1] in an IR",
+			ir: func(t *testing.T) *ir.Model {
+				b := newBuilder(t, "")
+				x := b.param("x", ir.I64, "[?]")
+				s := b.op("ShapeOf", "opset3", attrs("output_type", "i64"), ir.I64, []int64{1}, x)
+				s1 := b.op("Add", "opset1", attrs("auto_broadcast", "numpy"), ir.I64, []int64{1}, s, b.ints(ir.I64, []int64{1}, 1))
+				target := b.op("Concat", "opset1", attrs("axis", "0"), ir.I64, []int64{2}, s1, b.ints(ir.I64, []int64{1}, -1))
+				c := b.op("Broadcast", "opset3", attrs("mode", "numpy"), ir.I64, []int64{-1, -1}, b.ints(ir.I64, []int64{}, 0), target)
+				c.Layer.Name = "c"
+				b.m.AddResult("c_out", c)
+				b.divide("div", x, b.ints(ir.I64, []int64{}, 2), true)
+				return b.m
+			},
+			layer: "c",
+		},
+		{
 			name:   "Squeeze of a dim of 3",
 			inputs: "x",
 			g: three().i64("axes", []int64{1}, 0).node("Squeeze", []string{"v", "axes"}, "s").
