@@ -282,11 +282,11 @@ type Analysis struct {
 	// loose: some narrowing came from a requirement that does not stop
 	// the model (requirement.stops), in this walk or the one before.
 	loose bool
-	// strict is, where loose, a walk whose requirements that do not stop
-	// the model narrow nothing (Options.strict): the layers it finds
-	// unrunnable are, where this walk's are not to be trusted (an ONNX
-	// model's pooling narrowed to OpenVINO's window).
-	strict   *Analysis
+	// strict holds, where loose, the unrunnable layers of a walk whose
+	// requirements that do not stop the model narrow nothing
+	// (Options.strict): they are, where this walk's are not to be
+	// trusted (an ONNX model's pooling narrowed to OpenVINO's window).
+	strict   *unrunnableLayers
 	reaching map[*ir.Layer]bool
 	// solver evaluates the requirements' bisections (solve).
 	solver *sym.Evaluator
@@ -338,7 +338,9 @@ func Analyze(m *ir.Model, inf *ops.Inference, o Options) *Analysis {
 			if a.loose && (len(a.unrunnables) > 0 || len(a.unrunnablesDeclared) > 0) {
 				strict := o
 				strict.strict = true
-				a.strict = walk(m, inf, strict, nil)
+				if sa := walk(m, inf, strict, nil); !sa.loose {
+					a.strict = &unrunnableLayers{sa.unrunnables, sa.unrunnablesDeclared}
+				}
 			}
 			return a
 		}

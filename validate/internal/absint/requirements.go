@@ -252,13 +252,17 @@ func (a *Analysis) requireDeclared(l *ir.Layer, e sym.Expr, r sym.Range, why str
 		Detail: fmt.Sprintf("%s at every input of the declared shapes, where it needs %s", got, r)})
 }
 
+// unrunnableLayers are the layers a walk found to run on no input, and
+// on no input of the declared shapes.
+type unrunnableLayers struct{ any, declared []Unrunnable }
+
 // UnrunnablesDeclared are the layers that run on no input of the declared
 // shapes (requireDeclared), where the input ranges are narrowed only by
 // requirements that stop the model (as Unrunnables).
 func (a *Analysis) UnrunnablesDeclared() []Unrunnable {
 	if a.loose {
-		if a.strict != nil && !a.strict.loose {
-			return a.strict.unrunnablesDeclared
+		if a.strict != nil {
+			return a.strict.declared
 		}
 		return nil
 	}
@@ -272,8 +276,8 @@ func (a *Analysis) UnrunnablesDeclared() []Unrunnable {
 // Runtime has some.
 func (a *Analysis) Unrunnables() []Unrunnable {
 	if a.loose {
-		if a.strict != nil && !a.strict.loose {
-			return a.strict.unrunnables
+		if a.strict != nil {
+			return a.strict.any
 		}
 		return nil
 	}
