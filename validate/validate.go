@@ -103,8 +103,12 @@ type validator struct {
 	sources  map[*ir.Layer][]ir.Output
 	ops      map[*ir.Layer]ops.Op
 	infos    map[*ir.Layer][]ops.ValueInfo
-	an       *absint.Analysis
-	search   *search.Searcher
+	// failed holds the ops of the layers whose inference failed: the
+	// analysis takes their outputs as opaque, but what they need of
+	// their inputs as it is.
+	failed map[*ir.Layer]ops.Op
+	an     *absint.Analysis
+	search *search.Searcher
 	// bodyAnalyses are the analyses of the bodies of If and Loop layers,
 	// each on its own (bodyAgrees).
 	bodyAnalyses map[*ir.Model]*absint.Analysis
@@ -156,7 +160,7 @@ func analyze(m *ir.Model, path string, opts Options) *validator {
 	inf := v.infer()
 	v.order, v.sources = inf.Order, inf.Sources
 	v.unreachable()
-	v.an = absint.Analyze(m, inf, absint.Options{TrackedElems: opts.TrackedElems, ONNX: v.origin == fromONNX})
+	v.an = absint.Analyze(m, inf, absint.Options{TrackedElems: opts.TrackedElems, ONNX: v.origin == fromONNX, Failed: v.failed})
 	v.search = search.New(v.an, v.searchOptions())
 	v.declared, v.anyShape = v.an.Prover(false), v.an.Prover(true)
 	for _, is := range v.an.Issues {
@@ -329,6 +333,10 @@ func (v *validator) infer() *ops.Inference {
 		}
 		if err != nil {
 			v.r.add(Error, StructureInference, l, nil, "%v", err)
+			if v.failed == nil {
+				v.failed = make(map[*ir.Layer]ops.Op)
+			}
+			v.failed[l] = s.Op
 			return nil
 		}
 		if err := s.CheckOutputs(len(out)); err != nil {

@@ -281,7 +281,12 @@ type Analysis struct {
 	current    map[inputKey]Narrowing
 	// loose: some narrowing came from a requirement that does not stop
 	// the model (requirement.stops), in this walk or the one before.
-	loose    bool
+	loose bool
+	// strict holds, where loose, the unrunnable layers of a walk whose
+	// requirements that do not stop the model narrow nothing
+	// (Options.strict): they are, where this walk's are not to be
+	// trusted (an ONNX model's pooling narrowed to OpenVINO's window).
+	strict   *unrunnableLayers
 	reaching map[*ir.Layer]bool
 	// solver evaluates the requirements' bisections (solve).
 	solver *sym.Evaluator
@@ -304,6 +309,14 @@ type Options struct {
 	// (a Gather index outside its axis, a Squeeze of a dim that is not
 	// 1): the inputs the model runs on are ONNX's.
 	ONNX bool
+	// Failed holds the ops of layers whose inference failed, absent from
+	// the walk's ops: opaque, but what they need of their inputs still
+	// holds (a Reshape to a count of elements its input does not have at
+	// the declared shapes runs on none of them).
+	Failed map[*ir.Layer]ops.Op
+	// strict: requirements that do not stop the model narrow nothing
+	// (Analysis.strict).
+	strict bool
 }
 
 // Analyze works out the values of m's layers in the order of inf, the
@@ -319,6 +332,16 @@ func Analyze(m *ir.Model, inf *ops.Inference, o Options) *Analysis {
 	for pass := 1; ; pass++ {
 		a := walk(m, inf, o, narrowings)
 		if !a.narrowedMore() || pass == maxPasses || !a.narrowingReachesDivide() {
+			// Only where this walk found some layer unrunnable, which its
+			// narrower ranges find wherever the strict walk does: a walk
+			// more for every model with a pooling costs twice the time.
+			if a.loose && (len(a.unrunnables) > 0 || len(a.unrunnablesDeclared) > 0) {
+				strict := o
+				strict.strict = true
+				if sa := walk(m, inf, strict, nil); !sa.loose {
+					a.strict = &unrunnableLayers{sa.unrunnables, sa.unrunnablesDeclared}
+				}
+			}
 			return a
 		}
 		narrowings = a.current

@@ -86,6 +86,14 @@ func (a *Analysis) spatial(l *ir.Layer, s ops.Spatial, ins []*Value, infos []ops
 		if r.CeilTorch {
 			dims[r.Axis] = a.ceilTorch(l, dims[r.Axis], in, r)
 		}
+		if a.opts.strict && a.opts.ONNX && r.MinIn > 0 && r.Axis >= 2 {
+			// The input is not narrowed to OpenVINO's window here (the
+			// requirement above does not stop an ONNX model), and below
+			// it ONNX Runtime's dim is not OpenVINO's formula (its
+			// division truncates): any dim there.
+			small := a.fresh(l, anyDim, fmt.Sprintf("dim %d of an input smaller than the window", r.Axis))
+			dims[r.Axis] = a.B.Where(a.B.Max(sym.Const(0), a.B.Sub(in, sym.Const(r.MinIn-1))), dims[r.Axis], small)
+		}
 	}
 	out := make([]*Value, len(infos))
 	for i, info := range infos {

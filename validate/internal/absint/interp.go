@@ -25,6 +25,38 @@ func (a *Analysis) fresh(l *ir.Layer, r sym.Range, what string) sym.Expr {
 	return a.B.Var(a.newSym(name, true, r, r, Origin{Kind: Derived, Layer: l, Index: -1}))
 }
 
+// requirements records what l needs of its inputs to run
+// (requirements.go), before folding or tracing, which compute
+// OpenVINO's ops: its Squeeze keeps a dim that is not 1, where ONNX's
+// fails, and its Range-4 makes no elements of a step of 0, where ONNX's
+// fails.
+func (a *Analysis) requirements(l *ir.Layer, op ops.Op, ins []*Value) {
+	switch o := op.(type) {
+	case *ops.Gather:
+		if a.opts.ONNX && len(ins) == 3 {
+			a.gatherRequires(l, ins, o)
+		}
+	case *ops.Squeeze:
+		if a.opts.ONNX {
+			a.squeezeRequires(l, ins)
+		}
+	case *ops.Range:
+		a.rangeRequires(l, ins, o)
+	case *ops.Reshape:
+		a.reshapeRequires(l, ins, o.SpecialZero)
+	case *ops.Broadcast:
+		a.broadcastRequires(l, ins, o)
+	case *ops.Interpolate:
+		if a.opts.ONNX {
+			a.resizeRequires(l, ins, o)
+		}
+	case *ops.TensorIterator:
+		if a.opts.ONNX {
+			a.scanRequires(l, ins, o)
+		}
+	}
+}
+
 // transfer computes the values of l's outputs.
 func (a *Analysis) transfer(l *ir.Layer) []*Value {
 	infos := a.Infos[l]
@@ -38,6 +70,14 @@ func (a *Analysis) transfer(l *ir.Layer) []*Value {
 	op := a.Ops[l]
 	switch o := op.(type) {
 	case nil:
+		if f := a.opts.Failed[l]; f != nil {
+			// Opaque, but what its op needs of its inputs holds.
+			ins := make([]*Value, len(l.Inputs))
+			for i := range ins {
+				ins[i] = a.In(l, i)
+			}
+			a.requirements(l, f, ins)
+		}
 		return fallback()
 	case *ops.Parameter:
 		return []*Value{a.input(l, infos[0])}
@@ -63,15 +103,8 @@ func (a *Analysis) transfer(l *ir.Layer) []*Value {
 	}
 	if g, ok := op.(*ops.Gather); ok && len(ins) == 3 {
 		a.checkGather(l, ins, g)
-		if a.opts.ONNX {
-			a.gatherRequires(l, ins, g)
-		}
 	}
-	if _, ok := op.(*ops.Squeeze); ok && a.opts.ONNX {
-		// Before tracing, which computes OpenVINO's Squeeze: it keeps a
-		// dim that is not 1, where ONNX's fails.
-		a.squeezeRequires(l, ins)
-	}
+	a.requirements(l, op, ins)
 	// An If or a Loop is never computed from constants or traced: the
 	// Divides of its bodies need values of their own (controlflow.go).
 	if _, holdsBodies := op.(ops.BodyHolder); !holdsBodies {

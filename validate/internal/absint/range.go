@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/irdiv/irdiv/ir"
+	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/validate/internal/sym"
 )
 
@@ -46,4 +47,18 @@ func (a *Analysis) rangeOp(l *ir.Layer, ins []*Value, t ir.ElementType) *Value {
 	}
 	i := a.B.Var(a.newSym("a Range index of "+describe(l), true, index(a.Prover(false)), index(a.Prover(true)), Origin{Kind: Derived, Layer: l, Index: -1}))
 	return &Value{Type: t, Rank: 1, Dims: []sym.Expr{n}, Int: true, all: a.wrap(a.B.Add(start, a.B.Scale(i, k)), t)}
+}
+
+// rangeRequires records that a Range's step is not 0 where that stops
+// the model: ONNX Runtime refuses it ("delta in Range operator can not be
+// zero"), and so does OpenVINO's Range-1; OpenVINO's Range-4 makes no
+// elements of it (its length, ceil(span / 0) held in 32 bits, is 0), and
+// its CPU plugin's integer kernel divides by it, so an IR's Range-4 is
+// not said to stop there. The walk calls it for every Range, folded,
+// traced or not.
+func (a *Analysis) rangeRequires(l *ir.Layer, ins []*Value, r *ops.Range) {
+	if len(ins) < 3 || ins[2] == nil || !ins[2].Int || !a.opts.ONNX && r.Version != 1 {
+		return
+	}
+	a.requireNonZero(l, ins[2], a.All(ins[2]), "takes a step that is not 0")
 }

@@ -12,7 +12,9 @@ import (
 // What an input must be for the model to run. A model runs on an input
 // only if every layer does: a pooling's window fits its padded input, a
 // dim Squeeze removes is 1 (ONNX), a shape Expand or ConstantOfShape is
-// given is not negative, a Gather's index is within its axis (ONNX). A
+// given is not negative, a Gather's index is within its axis (ONNX), a
+// Range's step is not 0 (ONNX, Range-1), a Reshape makes as many
+// elements as its input holds. A
 // verdict is about the inputs the model runs on (elsewhere there is no
 // output to differ), so each such requirement of a layer that some
 // Result depends on narrows the input symbols it is about: a proof may
@@ -100,6 +102,13 @@ func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why s
 		}
 		return
 	}
+	if got := a.decide.Range(e); stops && (r.Hi.Less(r.Lo) || !got.Hi.Less(got.Lo) && (got.Hi.Less(r.Lo) || r.Hi.Less(got.Lo))) {
+		// Every value e may have is outside r (of several symbols, or
+		// not monotone in one), or r holds none (an index into an axis
+		// of 0).
+		a.unrunnable(l, why, fmt.Sprintf("%s at every input, where it needs %s", got, r))
+		return
+	}
 	q := requirement{l, e, r, why, stops}
 	k, s, n, ok, none := a.narrowing(q, a.current)
 	if none && stops {
@@ -112,6 +121,9 @@ func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why s
 	// poolings reads its pattern with the dims they need.
 	if ok {
 		if !n.Stops {
+			if a.opts.strict {
+				return
+			}
 			a.loose = true
 		}
 		a.current[k] = n
@@ -120,6 +132,31 @@ func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why s
 		// The prover's memory of atom ranges is of the wider ranges.
 		a.decide = sym.NewProver(a.B, &a.Any)
 		a.declared = nil
+	}
+}
+
+// requireNonZero records that layer l runs only where e is not 0 (a
+// Range's step), which stops the model. Where e has one sign at every
+// input (0 aside), that is e within [1, +inf] or [-inf, -1], which
+// require takes: a constant 0 makes l Unrunnable, and 0 at one end of
+// the symbol's range narrows it (a step x.shape[0] needs it 1 or more).
+// Where e takes both signs, nothing narrows, but 0 at every input of the
+// declared shapes still makes l unrunnable there.
+func (a *Analysis) requireNonZero(l *ir.Layer, v *Value, e sym.Expr, why string) {
+	if l == nil || !a.feedsResult(l) {
+		return
+	}
+	positive, negative := sym.Range{Lo: sym.Finite(1), Hi: sym.PosInf}, sym.Range{Lo: sym.NegInf, Hi: sym.Finite(-1)}
+	b := a.boundsOf(e)
+	switch {
+	case b.any.Lo.AtLeast(0):
+		a.require(l, v, e, positive, why, true)
+	case b.any.Hi.AtMost(0):
+		a.require(l, v, e, negative, why, true)
+	case b.declared.Lo.AtLeast(0):
+		a.requireDeclared(l, e, positive, why)
+	case b.declared.Hi.AtMost(0):
+		a.requireDeclared(l, e, negative, why)
 	}
 }
 
@@ -215,11 +252,18 @@ func (a *Analysis) requireDeclared(l *ir.Layer, e sym.Expr, r sym.Range, why str
 		Detail: fmt.Sprintf("%s at every input of the declared shapes, where it needs %s", got, r)})
 }
 
+// unrunnableLayers are the layers a walk found to run on no input, and
+// on no input of the declared shapes.
+type unrunnableLayers struct{ any, declared []Unrunnable }
+
 // UnrunnablesDeclared are the layers that run on no input of the declared
 // shapes (requireDeclared), where the input ranges are narrowed only by
 // requirements that stop the model (as Unrunnables).
 func (a *Analysis) UnrunnablesDeclared() []Unrunnable {
 	if a.loose {
+		if a.strict != nil {
+			return a.strict.declared
+		}
 		return nil
 	}
 	return a.unrunnablesDeclared
@@ -232,6 +276,9 @@ func (a *Analysis) UnrunnablesDeclared() []Unrunnable {
 // Runtime has some.
 func (a *Analysis) Unrunnables() []Unrunnable {
 	if a.loose {
+		if a.strict != nil {
+			return a.strict.any
+		}
 		return nil
 	}
 	return a.unrunnables

@@ -91,6 +91,71 @@ func (a *Analysis) reshape(l *ir.Layer, ins []*Value, specialZero bool, t ir.Ele
 	return a.kept(x, t, dims)
 }
 
+// reshapeRequires records what a Reshape needs of its pattern beyond
+// dims of -1 or more (reshape): with special_zero, a 0 past the input's
+// rank copies no dim, and both OpenVINO and ONNX Runtime refuse it; and
+// the output holds as many elements as the input. The count is required
+// where each element of the pattern reads as one dim whatever the input
+// (one of 0 or more, which with special_zero copies the input's dim
+// where it is 0), but one that may be -1, inferred: the others' product
+// must then divide the input's count, required only where it is 1 or
+// more (ONNX Runtime runs a product of 0 with an empty input). The walk
+// calls it for every Reshape, folded, traced or not.
+func (a *Analysis) reshapeRequires(l *ir.Layer, ins []*Value, specialZero bool) {
+	if len(ins) < 2 || ins[0].Rank < 0 || !ins[1].Int || ins[1].Elems == nil {
+		return
+	}
+	x, p := ins[0], ins[1]
+	if specialZero {
+		for i := x.Rank; i < len(p.Elems); i++ {
+			a.requireNonZero(l, p, p.Elems[i], "copies with a 0 in its pattern a dim its input does not have, which is not 0")
+		}
+	}
+	// dim is the dim element i gives where it is 0 or more; inferred
+	// the element that may be -1, where it is.
+	dim := func(i int) sym.Expr {
+		if e := p.Elems[i]; specialZero && i < x.Rank {
+			return a.B.Where(e, e, x.Dims[i])
+		}
+		return p.Elems[i]
+	}
+	inferred := -1
+	rest := sym.Const(1)
+	for i, e := range p.Elems {
+		switch r := a.decide.Range(e); {
+		case r.Lo.AtLeast(0):
+			rest = a.B.Mul(rest, dim(i))
+		case r.Lo.AtLeast(-1) && inferred < 0:
+			inferred = i
+		default:
+			return
+		}
+	}
+	in := sym.Const(1)
+	for _, d := range x.Dims {
+		in = a.B.Mul(in, d)
+	}
+	// Dims laid out as at the declared shapes are what the Reshape
+	// checks there only (require, for the pattern).
+	v := p
+	if x.DeclaredDims {
+		v = x
+	}
+	why := "makes as many elements as its input holds"
+	if inferred < 0 {
+		a.require(l, v, a.B.Sub(in, rest), sym.R(0, 0), why, true)
+		return
+	}
+	if !a.decide.Range(rest).Lo.AtLeast(1) {
+		return
+	}
+	// Where the element is -1, the remainder of the count by the other
+	// dims; else the count less the output's.
+	e := p.Elems[inferred]
+	a.require(l, v, a.B.Where(a.B.Add(e, sym.Const(1)), a.B.Sub(in, a.B.Mul(rest, dim(inferred))), a.B.Mod(in, rest, true)), sym.R(0, 0),
+		why+" (where a dim is -1, the others' product divides that count)", true)
+}
+
 // squeezeRequires records what ONNX requires of the dims a Squeeze of
 // constant axes removes: each is 1 (OpenVINO keeps a dim that is not).
 // The walk calls it for every Squeeze, traced or not.

@@ -1,6 +1,7 @@
 package absint
 
 import (
+	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/validate/internal/sym"
 )
@@ -98,4 +99,30 @@ func (a *Analysis) slicedAxes(c *call, b ops.Body) []sym.Expr {
 		}
 	}
 	return axes
+}
+
+// scanRequires records that each sliced input of a TensorIterator of an
+// ONNX model (its import of Scan, the one op it makes one of) has an
+// axis of at least one element: ONNX Runtime 1.30 fails a Scan over
+// nothing ("Invalid dim0_offset of 0. Dimension 0 is 0"), where OpenVINO
+// runs no iteration.
+func (a *Analysis) scanRequires(l *ir.Layer, ins []*Value, ti *ops.TensorIterator) {
+	bodies := ti.Bodies(a.inputInfos(l))
+	if len(bodies) != 1 {
+		return
+	}
+	b := bodies[0]
+	for p, ext := range b.Feeds {
+		if !b.Sliced[p] || ext < 0 || ext >= len(ins) {
+			continue
+		}
+		v := ins[ext]
+		axis := b.SliceAxis[p]
+		if axis < 0 {
+			axis += int64(v.Rank)
+		}
+		if v.Rank > 0 && len(v.Dims) == v.Rank && axis >= 0 && axis < int64(v.Rank) {
+			a.requireDim(l, v, int(axis), sym.Range{Lo: sym.Finite(1), Hi: sym.PosInf}, "scans an axis of at least one element, as ONNX Runtime requires", true)
+		}
+	}
 }
