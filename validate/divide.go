@@ -309,6 +309,39 @@ func agreeSplitting(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []abs
 // many as maxSplitPieces proofs.
 const maxInnerValues = 4
 
+// maxDeepProofs bounds the Divides of a model agree tries deep,
+// maxDeepSymbols the symbols their operands may depend on (a value taken
+// as a symbol of its own leaves the rest, which agreePieces splits only
+// where they are one or two) and maxDeepDepth how deep they may be (each
+// piece is a proof over them). A model of thousands of Divides of long
+// sums allocated gigabytes without these bounds.
+const (
+	maxDeepProofs  = 64
+	maxDeepSymbols = 6
+	maxDeepDepth   = 32
+)
+
+// smallOperands tells whether the operands of pairs depend on at most
+// maxDeepSymbols symbols, at most maxDeepDepth deep.
+func smallOperands(b *sym.Builder, pairs []absint.Pair) bool {
+	var syms []sym.Sym
+	for _, p := range pairs {
+		for _, e := range []sym.Expr{p.A, p.B} {
+			if b.Depth(e) > maxDeepDepth {
+				return false
+			}
+			for _, s := range b.Syms(e) {
+				if !slices.Contains(syms, s) {
+					if syms = append(syms, s); len(syms) > maxDeepSymbols {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
 // agreeByInnerValue tells whether floor and truncation agree on every
 // pair, and why, where the operands depend on more symbols than
 // agreePieces splits but on those mostly through one value they are
@@ -679,8 +712,9 @@ func (v *validator) floorTruncation(l *ir.Layer, pairs []absint.Pair, agree, dee
 		v.r.Findings[len(v.r.Findings)-1].CounterExample = v.counterExample(w)
 		return
 	}
-	if !deep {
+	if !deep && v.deepProofs < maxDeepProofs && !v.search.Exhausted() && smallOperands(v.an.B, pairs) {
 		// Nothing found: a proof that costs more may still be had.
+		v.deepProofs++
 		if agree, reason := v.agree(v.an, v.declared, l, pairs, true); agree {
 			v.floorTruncation(l, pairs, true, true, reason, a, b, evidence)
 			return

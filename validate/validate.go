@@ -130,6 +130,9 @@ type validator struct {
 	// (ops.ExactDivides), found at the first Divide the CPU plugin
 	// computes inexactly.
 	exactForms map[*ir.Layer]ops.ExactForm
+	// deepProofs counts the Divides agree tried deep (agreeByInnerValue)
+	// on; at most maxDeepProofs a model.
+	deepProofs int
 }
 
 // Model validates m; path names it in the report.
