@@ -72,8 +72,8 @@ type CodeDoc struct {
 var Codes = []CodeDoc{
 	{FloorTrunc, []Severity{Error}, "floors where ONNX truncates, and inputs make the outputs differ", "`counter_example`, `inputs`, `counter_example_dir`",
 		"The Divide floors (m_pythondiv=true, as OpenVINO's ONNX importer writes every Div) where the ONNX model truncates, and irdiv found inputs of the model under which the operands have opposite signs and do not divide exactly, confirmed by evaluating the model both ways. Fix the model (irdiv fix, or m_pythondiv=\"false\"), or make the operands non-negative."},
-	{FloorTruncReshape, []Severity{Warning}, "agrees at the declared input shapes, not at others", "`reason`, `counter_example`",
-		"At the input shapes the model declares, floor and truncation agree; at other shapes, which OpenVINO's reshape may give the model, they differ. Keep the shapes static, or fix the Divide."},
+	{FloorTruncReshape, []Severity{Warning}, "agrees at the declared input shapes (or is neither proven nor refuted there), not at others", "`reason`, `counter_example`",
+		"At the input shapes the model declares, floor and truncation agree (or irdiv can neither prove it nor find inputs of those shapes where they differ: the message says which); at other shapes, which OpenVINO's reshape may give the model, they differ. Keep the shapes static, or fix the Divide."},
 	{FloorTruncPossible, []Severity{Warning}, "neither proven nor refuted; the message names the ops that stopped the analysis", "`masked_at`, `masked_example` (inputs where the quotients differ and no output does)",
 		"irdiv could neither prove that floor and truncation agree nor find inputs where they differ. The message names the ops whose values irdiv does not follow, and any inputs where the quotients differ but every output of the model is the same both ways (the difference vanishes on the way: not an error of this model, but one of any model that reads the Divide)."},
 	{FloorTruncAgree, []Severity{Note}, "provably agrees", "`reason`, `assumes` (where the proof rests on an assumption), `runs_only_where` (what the model's layers require of the inputs it rests on)",

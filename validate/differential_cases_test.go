@@ -286,7 +286,10 @@ func TestDifferentialCases(t *testing.T) {
 				node("MaxPool", []string{"x"}, "q", onnxwire.IntsAttr("kernel_shape", 3), onnxwire.IntsAttr("strides", 3), onnxwire.IntsAttr("pads", 0, 2), onnxwire.IntAttr("ceil_mode", 1)).
 				node("Shape", []string{"q"}, "qs").node("Gather", []string{"qs", "i2"}, "ql", onnxwire.IntAttr("axis", 0)).
 				output("div", onnxwire.Int64).output("ql", onnxwire.Int64),
-			was: vError, wants: []string{vPossible},
+			// (At other shapes, x.shape[2] = 1 gives (1 - 2) / 3, where the
+			// buffers do not clash: a warning for those, which a reshape
+			// may give.)
+			was: vError, wants: []string{vPossible, vReshape},
 		},
 		{
 			// y.shape[0] floormod -2 is -1 at y: [1]: a Reshape pattern

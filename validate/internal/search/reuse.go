@@ -20,12 +20,15 @@ type edgeRunKey struct {
 	floors                      string
 	maxTensorBytes, maxBytes    int64
 	onnx, integersOnly, doubled bool
+	// anyShape: the inputs of a search of every input shape, whose
+	// dims are not the declared ones (makeInputs).
+	anyShape bool
 }
 
 // edgeRunKeyOf is the key of the evaluation of the k-th edge inputs
 // under o.
 func (s *Searcher) edgeRunKeyOf(k int, o RunOptions) edgeRunKey {
-	return edgeRunKey{k, s.roundings(o), o.MaxTensorBytes, o.MaxBytes, o.ONNX, o.IntegersOnly, o.DoubleReductions}
+	return edgeRunKey{k, s.roundings(o), o.MaxTensorBytes, o.MaxBytes, o.ONNX, o.IntegersOnly, o.DoubleReductions, s.anyShape}
 }
 
 // roundings tells how o rounds each Divide of the model, in order: 'f'

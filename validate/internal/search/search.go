@@ -292,7 +292,14 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 	// assignment, so that the budget bounds the work and the memory of a
 	// search, not only the evaluations: a sum of 4,000 input elements has
 	// 8 million pairs of keys to enumerate.
-	spent := func() bool { return s.steps <= 0 || len(good) >= maxRuns }
+	// An operand irdiv does not follow is not evaluated here: every
+	// assignment is good, the first maxRuns confirmed, and the next
+	// maxScreened screened where those find nothing (screen).
+	maxGood := maxRuns
+	if derived || floatPath {
+		maxGood += maxScreened
+	}
+	spent := func() bool { return s.steps <= 0 || len(good) >= maxGood }
 	try := func(as map[key]int64, fl float64) {
 		s.tries++
 		if spent() {
@@ -342,6 +349,15 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 	for i, p := range pairs {
 		keysA[i], keysB[i] = s.keysOf(p.A), s.keysOf(p.B)
 	}
+	// The pairs of keys leave room in tried for the singles and the
+	// random mixes after them: y: i64[3, 4] has 66 pairs of elements,
+	// whose first candidates filled it, and y = 16, which reaches
+	// y / 16 / -3 as 1 / -3, is a single's (seed 2193).
+	reserve := randomTries
+	for _, k := range keys {
+		reserve += len(cands[k])
+	}
+	reserve = min(reserve, maxTried/2)
 	base := map[key]int64{}
 	for _, fl := range floats {
 		try(base, fl)
@@ -372,7 +388,7 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 			for _, k2 := range keys[i+1:] {
 				for _, c1 := range first(cands[k1], pairedCandidates) {
 					for _, c2 := range first(cands[k2], pairedCandidates) {
-						if spent() {
+						if spent() || len(tried)+reserve >= maxTried {
 							break pairsOfKeys
 						}
 						try(map[key]int64{k1: c1, k2: c2}, fl)
@@ -406,33 +422,48 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 	// 1 first; then, where the model did not run at some assignment and
 	// that gives other shapes, a batch of retriedBatch: a model may run
 	// only where a batch exceeds a dim it indexes (Gather(y, W) of y:
-	// [S, L] needs S > W, seed 1024). (Retried always, it cost a third
-	// more of validate's time on testdata/pytorch.)
-	assignments := append(good, mixed...)[:min(len(good)+len(mixed), maxRuns)]
-	built := make([]map[*ir.Layer]*ir.Tensor, len(assignments))
-	failedBefore := s.failedRuns
-	for pass, batch := range []int64{1, retriedBatch} {
-		if pass > 0 && s.failedRuns == failedBefore {
-			break // the model ran at every assignment: no batch helps
+	// [S, L] needs S > W, seed 1024); then every free dim at 0, and at
+	// 1 (freeDims). (Retried always, it cost a third more of validate's
+	// time on testdata/pytorch.)
+	confirmAll := func(assignments []assignment) (*Witness, bool) {
+		defer func() { s.batch, s.leastDims = 1, false }()
+		built := make([]map[*ir.Layer]*ir.Tensor, len(assignments))
+		failedBefore := s.failedRuns
+		for pass, dims := range freeDims {
+			if pass > 0 && s.failedRuns == failedBefore {
+				break // the model ran at every assignment: no other dims help
+			}
+			s.batch, s.leastDims, s.leastDim = dims.batch, dims.least, dims.leastDim
+			for i, g := range assignments {
+				if s.runLayers < 2*len(s.an.Order) {
+					s.exhausted = true
+					break
+				}
+				inputs, ok := s.build(g.values, g.float, env, 0)
+				if !ok || pass > 0 && sameShapes(inputs, built[i]) {
+					continue
+				}
+				built[i] = inputs
+				if w, ok := s.confirm(l, inputs, s.evaluation(inputs), o); ok {
+					return w, true
+				}
+			}
 		}
-		s.batch = batch
-		for i, g := range assignments {
-			if s.runLayers < 2*len(s.an.Order) {
-				s.exhausted = true
-				break
-			}
-			inputs, ok := s.build(g.values, g.float, env, 0)
-			if !ok || pass > 0 && sameShapes(inputs, built[i]) {
-				continue
-			}
-			built[i] = inputs
-			if w, ok := s.confirm(l, inputs, s.evaluation(inputs), o); ok {
-				s.batch = 1
-				return w, true
-			}
+		return nil, false
+	}
+	all := append(good, mixed...)
+	if w, ok := confirmAll(all[:min(len(all), maxRuns)]); ok {
+		return w, true
+	}
+	if len(good) > maxRuns && s.masked == nil {
+		// (Where the quotients differ at inputs found already, and no
+		// output did there, more such inputs seldom do better: screened
+		// there too, they cost validate of testdata/pytorch 3% more
+		// layers evaluated, and found nothing.)
+		if w, ok := confirmAll(s.screen(l, good[maxRuns:], env, o, maxRuns)); ok {
+			return w, true
 		}
 	}
-	s.batch = 1
 	if hasLargeConst(consts) || s.narrowWrapOfDim(pairs) {
 		if w, ok := s.searchWraps(l, pairs, o, env, picked); ok {
 			return w, true
@@ -470,6 +501,61 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 		}
 	}
 	return nil, false
+}
+
+// maxScreened bounds the assignments screen evaluates, after the first
+// maxRuns of a Divide whose operands the search does not evaluate.
+const maxScreened = 48
+
+// screen evaluates the layers Divide l depends on (not l's Results) at
+// each assignment, and keeps those, at most maxRuns, where its operands
+// are bad, for confirm: where the search cannot evaluate the operands (a
+// value irdiv does not follow), its first assignments are confirmed
+// blindly, and where they find nothing, the next ones are worth a
+// cheaper evaluation first (Where(W == 1, f(W), y) / (2 * y) differs
+// only where 2 * y wraps, at y = -2^63 + 1, a candidate after the small
+// ones; seed 2488). A Divide inside a body is not screened.
+func (s *Searcher) screen(l *ir.Layer, as []assignment, env *absint.Ranges, o Query, maxRuns int) []assignment {
+	src := s.an.Sources[l]
+	if _, inBody := s.an.Holders[l]; inBody || len(src) < 2 {
+		return nil
+	}
+	opts := o.Reference
+	opts.Need, opts.Stop = s.markUpstreamOf(l), l
+	var out []assignment
+	for _, g := range as {
+		if len(out) >= maxRuns || s.runLayers < 2*len(s.an.Order) {
+			break
+		}
+		inputs, ok := s.build(g.values, g.float, env, 0)
+		if !ok {
+			continue
+		}
+		run := s.Evaluate(inputs, opts)
+		x, y := run.Value(src[0]), run.Value(src[1])
+		if run.Err != nil || x == nil || y == nil {
+			continue
+		}
+		ia, _ := run.Info(src[0])
+		ib, _ := run.Info(src[1])
+		outs, err := s.an.Ops[l].Infer([]ops.ValueInfo{ia, ib})
+		if err != nil || len(outs) != 1 {
+			continue
+		}
+		if dims, ok := outs[0].Shape.ToStatic(); ok {
+			if _, _, _, bad := firstBad(x, y, dims, o.Bad); bad {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// markUpstreamOf is l and the layers it depends on.
+func (s *Searcher) markUpstreamOf(l *ir.Layer) map[*ir.Layer]bool {
+	up := make(map[*ir.Layer]bool)
+	s.markUpstream(up, l, nil)
+	return up
 }
 
 // maxOpaqueKeys bounds the keys opaqueKeys gives: an input's elements
@@ -648,6 +734,20 @@ func clamp(v int64, r sym.Range) int64 {
 	}
 	return v
 }
+
+// freeDims are the dims a search gives those its assignments leave free,
+// in turn, while the model does not run at some assignment: defaultDim's
+// of a batch of 1, then of retriedBatch; then every free dim at its
+// least (0 where its range allows), for a model that runs only where a
+// dim is empty (a Loop of W iterations whose first divides by 0: W = 0,
+// seed 951); then at 1, for one that runs only where dims are 1 (a
+// Squeeze of y: [L, C] on axis 0 and a Reshape of it to [1, 1, 1]: L =
+// C = 1, seed 1013).
+var freeDims = []struct {
+	batch    int64
+	least    bool
+	leastDim int64
+}{{batch: 1}, {batch: retriedBatch}, {batch: 1, least: true, leastDim: 0}, {batch: 1, least: true, leastDim: 1}}
 
 // otherDim is the size defaultDim gives a dim other than a batch;
 // retriedBatch the batch of a search's second try, small enough that its

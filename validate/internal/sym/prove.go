@@ -61,6 +61,12 @@ func (p *Prover) Range(e Expr) Range {
 // on for one term (but for a minimum or maximum, bound by its arguments
 // together), without negating e for its upper end.
 func (p *Prover) single(e Expr) (Range, bool) {
+	if len(e.terms) == 0 {
+		// A constant is its own range; bounding it through its negation
+		// would lose MinInt64, whose negation wraps (the upper end of
+		// max(MinInt64, y), a Clip without a minimum, came out +inf).
+		return R(e.c, e.c), true
+	}
 	if len(e.terms) != 1 || e.terms[0].a.kind == kMin || e.terms[0].a.kind == kMax {
 		return Range{}, false
 	}

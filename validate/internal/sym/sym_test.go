@@ -474,3 +474,24 @@ func TestProverReset(t *testing.T) {
 		}
 	}
 }
+
+// TestConstantMinInt64: the upper end of max(MinInt64, y), a Clip
+// without a minimum, is y's: a constant's range is itself, which its
+// negation, wrapping at MinInt64, lost (min(max(MinInt64, y), 7) of y =
+// 4 ranged over [4, 7], and 4 / -2 went unproven; seed 940 of the
+// differential).
+func TestConstantMinInt64(t *testing.T) {
+	b := NewBuilder()
+	y := b.NewSym("y", false)
+	p := NewProver(b, env{y: R(4, 4)})
+	clipped := b.Min(b.Max(Const(math.MinInt64), b.Var(y)), Const(7))
+	if r := p.Range(clipped); r != R(4, 4) {
+		t.Errorf("%s: range %s, want 4", b.String(clipped), r)
+	}
+	if r := p.Range(Const(math.MinInt64)); r != R(math.MinInt64, math.MinInt64) {
+		t.Errorf("MinInt64: range %s", r)
+	}
+	if u := p.Upper(Const(math.MinInt64)); u != Finite(math.MinInt64) {
+		t.Errorf("MinInt64: upper bound %s", u)
+	}
+}
