@@ -16,15 +16,9 @@ func (a *Analysis) interpolate(ins []*Value, o *ops.Interpolate, t ir.ElementTyp
 	if x.Rank < 0 || o.Version != 11 || len(ins) < 2 {
 		return nil
 	}
-	axes := make([]int64, x.Rank)
-	for i := range axes {
-		axes[i] = int64(i)
-	}
-	if len(ins) > 2 {
-		var ok bool
-		if axes, ok = constInts(ins[2]); !ok {
-			return nil
-		}
+	axes, ok := interpolateAxes(x, ins)
+	if !ok {
+		return nil
 	}
 	dims := slices.Clone(x.Dims)
 	for i := range dims {
@@ -70,15 +64,9 @@ func (a *Analysis) resizeRequires(l *ir.Layer, ins []*Value, o *ops.Interpolate)
 		slices.ContainsFunc(o.PadsBegin, func(p int64) bool { return p != 0 }) || slices.ContainsFunc(o.PadsEnd, func(p int64) bool { return p != 0 }) {
 		return
 	}
-	axes := make([]int64, x.Rank)
-	for i := range axes {
-		axes[i] = int64(i)
-	}
-	if len(ins) > 2 {
-		var ok bool
-		if axes, ok = constInts(ins[2]); !ok {
-			return
-		}
+	axes, ok := interpolateAxes(x, ins)
+	if !ok {
+		return
 	}
 	sizes := ins[1]
 	for k, ax := range axes {
@@ -90,4 +78,17 @@ func (a *Analysis) resizeRequires(l *ir.Layer, ins []*Value, o *ops.Interpolate)
 		e := a.B.Where(x.Dims[j], size, a.B.Where(size, sym.Const(0), sym.Const(1)))
 		a.require(l, sizes, e, sym.Range{Lo: sym.Finite(1), Hi: sym.PosInf}, "resizes by a scale greater than 0, as ONNX Runtime requires (a size of 1 or more, or 0 of a dim of 0)", true)
 	}
+}
+
+// interpolateAxes are the axes an Interpolate-11 resizes: its third
+// input, a constant, or every axis of x.
+func interpolateAxes(x *Value, ins []*Value) ([]int64, bool) {
+	if len(ins) > 2 {
+		return constInts(ins[2])
+	}
+	axes := make([]int64, x.Rank)
+	for i := range axes {
+		axes[i] = int64(i)
+	}
+	return axes, true
 }

@@ -131,25 +131,7 @@ func (s *Searcher) CrossCheck(proven []*ir.Layer, bad func(x, y int64) bool, ref
 				}
 				continue
 			}
-			src := s.an.Sources[l]
-			if len(src) < 2 {
-				continue
-			}
-			x, y := run.Value(src[0]), run.Value(src[1])
-			if x == nil || y == nil {
-				continue
-			}
-			ia, _ := run.Info(src[0])
-			ib, _ := run.Info(src[1])
-			outs, err := s.an.Ops[l].Infer([]ops.ValueInfo{ia, ib})
-			if err != nil || len(outs) != 1 {
-				continue
-			}
-			dims, ok := outs[0].Shape.ToStatic()
-			if !ok {
-				continue
-			}
-			if i, a, b, found := firstBad(x, y, dims, bad); found && modelRuns() {
+			if i, a, b, found := s.badIn(run, l, bad); found && modelRuns() {
 				out[l] = &Contradiction{Inputs: inputs, Index: i, A: a, B: b}
 			}
 		}

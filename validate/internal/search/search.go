@@ -532,20 +532,8 @@ func (s *Searcher) screen(l *ir.Layer, as []assignment, env *absint.Ranges, o Qu
 			continue
 		}
 		run := s.Evaluate(inputs, opts)
-		x, y := run.Value(src[0]), run.Value(src[1])
-		if run.Err != nil || x == nil || y == nil {
-			continue
-		}
-		ia, _ := run.Info(src[0])
-		ib, _ := run.Info(src[1])
-		outs, err := s.an.Ops[l].Infer([]ops.ValueInfo{ia, ib})
-		if err != nil || len(outs) != 1 {
-			continue
-		}
-		if dims, ok := outs[0].Shape.ToStatic(); ok {
-			if _, _, _, bad := firstBad(x, y, dims, o.Bad); bad {
-				out = append(out, g)
-			}
+		if _, _, _, bad := s.badIn(run, l, o.Bad); run.Err == nil && bad {
+			out = append(out, g)
 		}
 	}
 	return out
@@ -885,25 +873,7 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, eval fu
 			s.failedRuns++
 			return nil, false
 		}
-		src := s.an.Sources[l]
-		if len(src) < 2 {
-			return nil, false
-		}
-		x, y := ref.Value(src[0]), ref.Value(src[1])
-		if x == nil || y == nil {
-			return nil, false
-		}
-		ia, _ := ref.Info(src[0])
-		ib, _ := ref.Info(src[1])
-		outs, err := s.an.Ops[l].Infer([]ops.ValueInfo{ia, ib})
-		if err != nil || len(outs) != 1 {
-			return nil, false
-		}
-		dims, ok := outs[0].Shape.ToStatic()
-		if !ok {
-			return nil, false
-		}
-		index, xv, yv, found := firstBad(x, y, dims, o.Bad)
+		index, xv, yv, found := s.badIn(ref, l, o.Bad)
 		if !found {
 			return nil, false
 		}
@@ -1071,6 +1041,31 @@ func (s *Searcher) firstReached(ref, test *Run, need map[*ir.Layer]bool) *ir.Lay
 		}
 	}
 	return nil
+}
+
+// badIn finds, in run, the lowest flat output index of Divide l whose
+// operands are bad, and them; found is false where run did not compute
+// them.
+func (s *Searcher) badIn(run *Run, l *ir.Layer, bad func(x, y int64) bool) (index int, a, b int64, found bool) {
+	src := s.an.Sources[l]
+	if len(src) < 2 {
+		return 0, 0, 0, false
+	}
+	x, y := run.Value(src[0]), run.Value(src[1])
+	if x == nil || y == nil {
+		return 0, 0, 0, false
+	}
+	ia, _ := run.Info(src[0])
+	ib, _ := run.Info(src[1])
+	outs, err := s.an.Ops[l].Infer([]ops.ValueInfo{ia, ib})
+	if err != nil || len(outs) != 1 {
+		return 0, 0, 0, false
+	}
+	dims, ok := outs[0].Shape.ToStatic()
+	if !ok {
+		return 0, 0, 0, false
+	}
+	return firstBad(x, y, dims, bad)
 }
 
 // firstBad finds the lowest flat output index whose broadcast operands
