@@ -22,16 +22,10 @@ func TestAgreementPieceByPiece(t *testing.T) {
 		node("Sub", []string{"m", "four"}, "m4").node("Div", []string{"m4", "three"}, "m4_third").
 		output("square_third", onnxwire.Int64).output("m4_third", onnxwire.Int64)
 	r := Model(g.imported(t), "split.onnx", Options{})
-	got := map[string]Finding{}
-	for _, f := range r.Findings {
-		if d := f.divide(); d != nil && verdicts[f.Code] != "" && len(d.Outputs) > 0 && len(d.Outputs[0].Names) > 0 {
-			got[d.Outputs[0].Names[0]] = f
-		}
-	}
-	if f := got["square_third"]; f.Code != FloorTruncAgree || !strings.Contains(f.Message, "pieces of the range") {
+	if f := verdictOf(t, r, "square_third"); f.Code != FloorTruncAgree || !strings.Contains(f.Message, "pieces of the range") {
 		t.Errorf("square_third: %s %s, want %s piece by piece", f.Code, f.Message, FloorTruncAgree)
 	}
-	if f := got["m4_third"]; f.Code != FloorTrunc {
+	if f := verdictOf(t, r, "m4_third"); f.Code != FloorTrunc {
 		t.Errorf("m4_third: %s %s, want %s", f.Code, f.Message, FloorTrunc)
 	}
 }
@@ -141,16 +135,10 @@ func TestAgreementByInnerValue(t *testing.T) {
 		node("Max", []string{"d", "two"}, "m2").node("Div", []string{"c", "m2"}, "by_m2").
 		output("by_m1", onnxwire.Int64).output("by_m2", onnxwire.Int64)
 	r := Model(g.imported(t), "inner.onnx", Options{})
-	got := map[string]Finding{}
-	for _, f := range r.Findings {
-		if d := f.divide(); d != nil && verdicts[f.Code] != "" && len(d.Outputs) > 0 && len(d.Outputs[0].Names) > 0 {
-			got[d.Outputs[0].Names[0]] = f
-		}
-	}
-	if f := got["by_m1"]; f.Code != FloorTruncAgree || !strings.Contains(f.Message, "as a value of its own") {
+	if f := verdictOf(t, r, "by_m1"); f.Code != FloorTruncAgree || !strings.Contains(f.Message, "as a value of its own") {
 		t.Errorf("by_m1: %s %s, want %s taking d as a value of its own", f.Code, f.Message, FloorTruncAgree)
 	}
-	if f := got["by_m2"]; f.Code != FloorTrunc {
+	if f := verdictOf(t, r, "by_m2"); f.Code != FloorTrunc {
 		t.Errorf("by_m2: %s %s, want %s", f.Code, f.Message, FloorTrunc)
 	}
 }
@@ -168,16 +156,10 @@ func TestExactThroughWraps(t *testing.T) {
 		node("Mul", []string{"w", "odd"}, "wo").node("Div", []string{"wo", "two"}, "odd_half").
 		output("even_half", onnxwire.Int64).output("odd_half", onnxwire.Int64)
 	r := Model(g.imported(t), "wraps.onnx", Options{})
-	got := map[string]Finding{}
-	for _, f := range r.Findings {
-		if d := f.divide(); d != nil && verdicts[f.Code] != "" && len(d.Outputs) > 0 && len(d.Outputs[0].Names) > 0 {
-			got[d.Outputs[0].Names[0]] = f
-		}
-	}
-	if f := got["even_half"]; f.Code != FloorTruncAgree {
+	if f := verdictOf(t, r, "even_half"); f.Code != FloorTruncAgree {
 		t.Errorf("even_half: %s %s, want %s", f.Code, f.Message, FloorTruncAgree)
 	}
-	if f := got["odd_half"]; f.Code != FloorTrunc {
+	if f := verdictOf(t, r, "odd_half"); f.Code != FloorTrunc {
 		t.Errorf("odd_half: %s %s, want %s", f.Code, f.Message, FloorTrunc)
 	}
 }
@@ -218,16 +200,10 @@ func TestAbsOfInt64(t *testing.T) {
 		node("Div", []string{"a", "four"}, "by4").node("Div", []string{"a", "three"}, "by3").
 		output("by4", onnxwire.Int64).output("by3", onnxwire.Int64)
 	r := Model(g.imported(t), "abs.onnx", Options{})
-	got := map[string]Finding{}
-	for _, f := range r.Findings {
-		if d := f.divide(); d != nil && verdicts[f.Code] != "" && len(d.Outputs) > 0 && len(d.Outputs[0].Names) > 0 {
-			got[d.Outputs[0].Names[0]] = f
-		}
-	}
-	if f := got["by4"]; f.Code != FloorTruncAgree || !strings.Contains(f.Message, "an absolute value") {
+	if f := verdictOf(t, r, "by4"); f.Code != FloorTruncAgree || !strings.Contains(f.Message, "an absolute value") {
 		t.Errorf("by4: %s %s, want %s (an absolute value)", f.Code, f.Message, FloorTruncAgree)
 	}
-	if f := got["by3"]; f.Code != FloorTrunc {
+	if f := verdictOf(t, r, "by3"); f.Code != FloorTrunc {
 		t.Errorf("by3: %s %s, want %s", f.Code, f.Message, FloorTrunc)
 	}
 }
