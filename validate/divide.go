@@ -324,22 +324,26 @@ const (
 // smallOperands tells whether the operands of pairs depend on at most
 // maxDeepSymbols symbols, at most maxDeepDepth deep.
 func smallOperands(b *sym.Builder, pairs []absint.Pair) bool {
+	es := pairExprs(pairs)
+	for _, e := range es {
+		if b.Depth(e) > maxDeepDepth {
+			return false
+		}
+	}
+	return len(distinctSyms(b, es...)) <= maxDeepSymbols
+}
+
+// distinctSyms lists the symbols es depend on, each once.
+func distinctSyms(b *sym.Builder, es ...sym.Expr) []sym.Sym {
 	var syms []sym.Sym
-	for _, p := range pairs {
-		for _, e := range []sym.Expr{p.A, p.B} {
-			if b.Depth(e) > maxDeepDepth {
-				return false
-			}
-			for _, s := range b.Syms(e) {
-				if !slices.Contains(syms, s) {
-					if syms = append(syms, s); len(syms) > maxDeepSymbols {
-						return false
-					}
-				}
+	for _, e := range es {
+		for _, s := range b.Syms(e) {
+			if !slices.Contains(syms, s) {
+				syms = append(syms, s)
 			}
 		}
 	}
-	return true
+	return syms
 }
 
 // agreeByInnerValue tells whether floor and truncation agree on every
@@ -352,12 +356,8 @@ func smallOperands(b *sym.Builder, pairs []absint.Pair) bool {
 // The pairs with w free hold every pair the model gives, and more: what
 // holds of them holds of the model's.
 func agreeByInnerValue(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []absint.Pair, g guard) (bool, string) {
-	var es []sym.Expr
-	for _, pr := range pairs {
-		es = append(es, pr.A, pr.B)
-	}
 	tried := 0
-	for _, x := range an.B.Inner(es...) {
+	for _, x := range an.B.Inner(pairExprs(pairs)...) {
 		if tried == maxInnerValues {
 			break
 		}
@@ -368,24 +368,16 @@ func agreeByInnerValue(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []
 		ws := an.B.NewSym("("+an.B.String(x)+")", true)
 		w := an.B.Var(ws)
 		replaced := make([]absint.Pair, len(pairs))
-		syms := map[sym.Sym]bool{}
 		for i, pr := range pairs {
 			replaced[i] = absint.Pair{A: an.B.Replace(pr.A, x, w), B: an.B.Replace(pr.B, x, w)}
-			for _, s := range an.B.Syms(replaced[i].A) {
-				syms[s] = true
-			}
-			for _, s := range an.B.Syms(replaced[i].B) {
-				syms[s] = true
-			}
 		}
+		es := pairExprs(replaced)
 		gw := g
 		if g.ok {
 			gw.e = an.B.Replace(g.e, x, w)
-			for _, s := range an.B.Syms(gw.e) {
-				syms[s] = true
-			}
+			es = append(es, gw.e)
 		}
-		if len(syms) > 2 {
+		if len(distinctSyms(an.B, es...)) > 2 {
 			continue
 		}
 		tried++
@@ -401,22 +393,15 @@ func agreeByInnerValue(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []
 // of their ranges (under env) cut at the constants the operands are
 // made with.
 func agreePieces(an *absint.Analysis, env sym.Env, pairs []absint.Pair, g guard) (bool, string) {
-	var syms []sym.Sym
-	var consts []int64
-	for _, pr := range pairs {
-		es := []sym.Expr{pr.A, pr.B}
-		if g.ok {
-			es = append(es, g.e)
-		}
-		for _, e := range es {
-			for _, s := range an.B.Syms(e) {
-				if !slices.Contains(syms, s) {
-					syms = append(syms, s)
-				}
-			}
-			consts = append(consts, an.B.Consts(e)...)
-		}
+	es := pairExprs(pairs)
+	if g.ok {
+		es = append(es, g.e)
 	}
+	var consts []int64
+	for _, e := range es {
+		consts = append(consts, an.B.Consts(e)...)
+	}
+	syms := distinctSyms(an.B, es...)
 	if len(syms) == 0 || len(syms) > 2 {
 		return false, ""
 	}

@@ -18,8 +18,8 @@ import (
 // (opaque layers and what depends on their data stay without one).
 type Run struct {
 	// outs holds each output of the model's layers at the slot its
-	// Searcher gave it (slotOf): a map per evaluation cost a tenth of
-	// validate's time on testdata/pytorch.
+	// Searcher gave it (outputSlots.slot): two maps made per evaluation
+	// cost about a twentieth of validate's time on testdata/pytorch.
 	outs  []evaluated
 	slots *outputSlots
 	// Err is why the model does not run on these inputs (a layer's
@@ -47,7 +47,6 @@ type evaluated struct {
 // the order they are evaluated.
 type outputSlots struct {
 	layers map[*ir.Layer]slotRange
-	order  []*ir.Layer
 	n      int
 }
 
@@ -55,7 +54,7 @@ type outputSlots struct {
 type slotRange struct{ first, n int }
 
 func newOutputSlots(an *absint.Analysis) *outputSlots {
-	sl := &outputSlots{layers: make(map[*ir.Layer]slotRange, len(an.Order)), order: an.Order}
+	sl := &outputSlots{layers: make(map[*ir.Layer]slotRange, len(an.Order))}
 	for _, l := range an.Order {
 		n := max(len(an.Infos[l]), len(l.Outputs))
 		sl.layers[l] = slotRange{sl.n, n}
@@ -94,19 +93,6 @@ func (r *Run) Value(o ir.Output) *ir.Tensor {
 func (r *Run) set(o ir.Output, info ops.ValueInfo, t *ir.Tensor) {
 	if i, ok := r.slots.slot(o); ok {
 		r.outs[i] = evaluated{info: info, value: t, set: true}
-	}
-}
-
-// All yields each output the evaluation reached, with its type and
-// shape.
-func (r *Run) All(yield func(ir.Output, ops.ValueInfo) bool) {
-	for _, l := range r.slots.order {
-		sr := r.slots.layers[l]
-		for i := range sr.n {
-			if e := r.outs[sr.first+i]; e.set && !yield(ir.Output{Layer: l, Index: i}, e.info) {
-				return
-			}
-		}
 	}
 }
 
@@ -253,9 +239,10 @@ type reused struct {
 // evaluate is Evaluate, taking from from the values of the layers it
 // says compute alike.
 func (s *Searcher) evaluate(inputs map[*ir.Layer]*ir.Tensor, o RunOptions, from *reused) *Run {
-	// Sized for the layers evaluated: a confirmation needs a model's
-	// branch around one Divide, and this map was a tenth of the memory
-	// validation allocated.
+	// A slot for every output of the model, whatever o.Need leaves out:
+	// filling a map of the layers evaluated cost more than clearing the
+	// slots (TestSearchBudgetBoundsManyDivides holds what it costs a
+	// Divide).
 	if s.slots == nil {
 		s.slots = newOutputSlots(s.an)
 	}
