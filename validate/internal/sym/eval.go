@@ -96,7 +96,7 @@ func (m *evalMemo) next() {
 // never move, so a slot's address stays valid.
 type byAtom[T any] struct{ pages [][]T }
 
-const atomPage = 512
+const atomPage = 64
 
 func (m *byAtom[T]) slot(id int32) *T {
 	p := int(id) / atomPage
