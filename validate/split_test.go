@@ -88,6 +88,41 @@ func TestAgreementWhereTheBranchRuns(t *testing.T) {
 	t.Fatalf("no verdict for third: %v", r.Findings)
 }
 
+// TestAgreementByInnerSum: d = S - K of two dims, where the else branch
+// of if d < 1 runs, is at least 1: trunc(d / 3) / d there never has
+// operands of opposite signs. No piece of S's and K's ranges shows it
+// (each reaches below the other), and d, a sum, taken as a symbol of its
+// own, does (seed 118 of the differential).
+func TestAgreementByInnerSum(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Float, fixed(2), param("K"), param("S")).
+		i64("one", []int64{}, 1).i64("three", []int64{}, 3).i64("ks", []int64{}, 1).i64("ss", []int64{}, 2).
+		node("Shape", []string{"x"}, "s").
+		node("Gather", []string{"s", "ks"}, "k", onnxwire.IntAttr("axis", 0)).node("Gather", []string{"s", "ss"}, "sd", onnxwire.IntAttr("axis", 0)).
+		node("Sub", []string{"sd", "k"}, "d").node("Less", []string{"d", "one"}, "cond").
+		node("If", []string{"cond"}, "out",
+			onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+				onnxwire.Node("Add", "other", []string{"d", "one"}, []string{"other"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("other", onnxwire.Int64)})),
+			onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+				onnxwire.Node("Div", "third", []string{"d", "three"}, []string{"third"}),
+				onnxwire.Node("Div", "ratio", []string{"third", "d"}, []string{"ratio"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("ratio", onnxwire.Int64)}))).
+		output("out", onnxwire.Int64)
+	r := Model(g.imported(t), "sum.onnx", Options{})
+	found := 0
+	for _, f := range r.Findings {
+		if d := f.divide(); d != nil && len(d.Outputs) > 0 && len(d.Outputs[0].Names) > 0 && d.Outputs[0].Names[0] == "ratio" && verdicts[f.Code] != "" {
+			found++
+			if f.Code != FloorTruncAgree || !strings.Contains(f.Message, "as a value of its own") {
+				t.Errorf("ratio: %s %s, want %s taking S - K as a value of its own", f.Code, f.Message, FloorTruncAgree)
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatalf("no verdict for ratio: %v", r.Findings)
+	}
+}
+
 // TestBranchGuardAtTheDeclaredShapesOnly: the then branch of if y[2] -
 // y[-1] > 0, y: i64[3], never runs at the declared shape, where y[2] is
 // y[-1]; at others (y of four elements) it runs, and x / -2 may be 1 /

@@ -610,6 +610,14 @@ func (b *Builder) atomMultipleOfPow2(a *Atom, j int) bool {
 		}
 		d := bits.TrailingZeros64(m)
 		return m&(m-1) == 0 && d+j <= 64 && b.MultipleOfPow2(a.args[0], d+j)
+	case kMin, kMax:
+		// One of its arguments: a multiple where every one is.
+		for _, arg := range a.args {
+			if !b.MultipleOfPow2(arg, j) {
+				return false
+			}
+		}
+		return len(a.args) > 0
 	}
 	return false
 }
@@ -829,8 +837,10 @@ func (b *Builder) HasElements(e Expr) bool {
 // Inner lists the atoms below the top of es (arguments of their atoms,
 // and theirs), shallowest first, that depend on some symbol and are not
 // one: the values an expression is made of, which a proof may treat as
-// symbols of their own (x for Min(x, 8) / Max(x, 1)). At most
-// maxConstAtoms are looked at.
+// symbols of their own (x for Min(x, 8) / Max(x, 1)). An argument that
+// is a sum of two or more atoms is listed too, without its constant
+// (W - H for trunc((W - H) / 3) / (W - H), which holds no atom for it).
+// At most maxConstAtoms are looked at.
 func (b *Builder) Inner(es ...Expr) []Expr {
 	seen := make(map[*Atom]bool)
 	var queue []*Atom
@@ -849,6 +859,9 @@ func (b *Builder) Inner(es ...Expr) []Expr {
 		}
 		seen[a] = true
 		for _, arg := range a.args {
+			if sum := (Expr{terms: arg.terms}); len(sum.terms) > 1 && !slices.ContainsFunc(out, sum.Equal) {
+				out = append(out, sum)
+			}
 			for _, t := range arg.terms {
 				if c := t.a; !listed[c] && c.kind != kSym && len(c.walk().syms) > 0 {
 					listed[c] = true
@@ -970,14 +983,24 @@ func (b *Builder) OneAtom(e Expr) (Expr, int64, int64, bool) {
 	return b.of(e.terms[0].a), e.terms[0].k, e.c, true
 }
 
-// Replace rebuilds e with the atom x stands for (x is one atom, of
-// coefficient 1 and no constant; anything else changes nothing) replaced
-// by with wherever it occurs: what e is where x equals with.
+// Replace rebuilds e with the value x stands for replaced by with
+// wherever it occurs: what e is where x equals with. x is one atom of
+// coefficient 1, or a sum of atoms, without a constant (anything else
+// changes nothing); a sum is replaced in every sum that holds a multiple
+// of it: W - H + 1 is w + 1 where w stands for W - H. (The rest keeps
+// its atoms: an expression is what it was wherever x equals with.)
 func (b *Builder) Replace(e, x, with Expr) Expr {
-	if len(x.terms) != 1 || x.terms[0].k != 1 || x.c != 0 {
+	if len(x.terms) == 0 || x.c != 0 || len(x.terms) == 1 && x.terms[0].k != 1 {
 		return e
 	}
-	target := x.terms[0].a
+	var target *Atom
+	var depth uint16
+	if len(x.terms) == 1 {
+		target = x.terms[0].a
+	}
+	for _, t := range x.terms {
+		depth = max(depth, t.a.depth)
+	}
 	memo := make(map[*Atom]Expr)
 	var expr func(e Expr) Expr
 	var atom func(a *Atom) Expr
@@ -986,13 +1009,18 @@ func (b *Builder) Replace(e, x, with Expr) Expr {
 		for _, t := range e.terms {
 			out = b.Add(out, b.Scale(atom(t.a), t.k))
 		}
+		if target == nil {
+			if m, ok := multipleOfSum(out, x); ok {
+				out = b.Add(b.Sub(out, b.Scale(x, m)), b.Scale(with, m))
+			}
+		}
 		return out
 	}
 	atom = func(a *Atom) Expr {
 		switch {
 		case a == target:
 			return with
-		case a.depth <= target.depth || len(a.args) == 0:
+		case a.depth <= depth || len(a.args) == 0:
 			return b.of(a) // too shallow to hold it
 		}
 		if r, ok := memo[a]; ok {
@@ -1007,6 +1035,31 @@ func (b *Builder) Replace(e, x, with Expr) Expr {
 		return r
 	}
 	return expr(e)
+}
+
+// multipleOfSum finds m != 0 such that e holds m*x: every atom of x, with
+// m times its coefficient.
+func multipleOfSum(e, x Expr) (int64, bool) {
+	coef := func(a *Atom) int64 {
+		for _, t := range e.terms {
+			if t.a == a {
+				return t.k
+			}
+		}
+		return 0
+	}
+	first := x.terms[0]
+	k := coef(first.a)
+	if k == 0 || k%first.k != 0 || k == math.MinInt64 && first.k == -1 {
+		return 0, false
+	}
+	m := k / first.k
+	for _, t := range x.terms[1:] {
+		if want, ok := mul64(m, t.k); !ok || coef(t.a) != want {
+			return 0, false
+		}
+	}
+	return m, true
 }
 
 // rebuild makes an atom of a's kind and parameters over other arguments.

@@ -439,6 +439,69 @@ func TestReplaceKeepsTheValueWhereTheAssumptionHolds(t *testing.T) {
 	}
 }
 
+// TestReplaceSums: a sum of atoms that Inner lists (W - H of
+// trunc((W - H) / 3)), replaced by min(sum, k), leaves every expression
+// its value wherever the sum is at most k, and is replaced where it
+// occurs with a constant or a multiple of it (W - H + 1, 2W - 2H).
+func TestReplaceSums(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	replaced, sums := 0, 0
+	for round := range 3000 {
+		b := NewBuilder()
+		syms := []Sym{b.NewSym("a", true), b.NewSym("b", false), b.NewSym("c", true)}
+		e := randomExpr(r, b, syms, 4)
+		var xs []Expr
+		for _, x := range b.Inner(e) {
+			if len(x.terms) > 1 {
+				xs = append(xs, x)
+			}
+		}
+		if len(xs) == 0 {
+			continue
+		}
+		sums++
+		x := xs[r.IntN(len(xs))]
+		k := int64(r.IntN(9) - 4)
+		got := b.Replace(e, x, b.Min(x, Const(k)))
+		if !got.Equal(e) {
+			replaced++
+		}
+		vals := [3]int64{}
+		val := func(s Sym) int64 { return vals[s] }
+		for range 50 {
+			for i := range vals {
+				vals[i] = int64(r.IntN(13) - 6)
+			}
+			xv, ok := b.Eval(x, val)
+			if !ok || xv > k {
+				continue
+			}
+			want, ok1 := b.Eval(e, val)
+			have, ok2 := b.Eval(got, val)
+			if ok1 && (!ok2 || have != want) {
+				t.Fatalf("round %d: %s with %s <= %d replaced is %s: %d (%v), want %d at %v", round, b.String(e), b.String(x), k, b.String(got), have, ok2, want, vals)
+			}
+		}
+	}
+	if sums < 300 || replaced < sums/2 {
+		t.Errorf("%d expressions held a sum, %d changed: the test tests little", sums, replaced)
+	}
+	// W - H + 1 and 2W - 2H hold W - H.
+	b := NewBuilder()
+	w, h := b.Var(b.NewSym("W", false)), b.Var(b.NewSym("H", false))
+	d := b.Sub(w, h)
+	v := b.Var(b.NewSym("v", false))
+	for _, c := range []struct{ e, want Expr }{
+		{b.FloorDivK(b.Add(d, Const(1)), 3), b.FloorDivK(b.Add(v, Const(1)), 3)},
+		{b.Min(b.Scale(d, 2), Const(5)), b.Min(b.Scale(v, 2), Const(5))},
+		{b.Min(b.Add(d, w), Const(5)), b.Min(b.Add(d, w), Const(5))},
+	} {
+		if got := b.Replace(c.e, d, v); !got.Equal(c.want) {
+			t.Errorf("%s with W - H replaced by v is %s, want %s", b.String(c.e), b.String(got), b.String(c.want))
+		}
+	}
+}
+
 // TestProverReset: a prover Reset to another env ranges every expression
 // as a new prover under that env does, whatever it ranged before (its
 // memory of the atoms' ranges is of the first env).
