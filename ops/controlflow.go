@@ -873,6 +873,11 @@ type Body struct {
 	Sliced      []bool
 	SliceAxis   []int64
 	AtLeastOnce bool
+	// SlicePart is the part_size of each sliced Parameter: the length of
+	// its part along the axis; SliceReverse marks those taken last to
+	// first (a negative stride).
+	SlicePart    []int64
+	SliceReverse []bool
 	// Params are the type and shape of each Parameter at the layer's
 	// input infos: what feeds it, or for a loop-carried value, what every
 	// iteration may give it (its rank, when every iteration keeps it, and

@@ -450,11 +450,12 @@ func (ti *TensorIterator) emptyConcat(in []ValueInfo, o tiOutput, i int) (*ir.Te
 // it.
 func (ti *TensorIterator) Bodies(in []ValueInfo) []Body {
 	body := Body{Tag: "body", Model: ti.Body.model, Feeds: slices.Clone(ti.in), Carried: make([]bool, len(ti.in)), Back: slices.Repeat([]int{-1}, len(ti.in)),
-		Sliced: make([]bool, len(ti.in)), SliceAxis: make([]int64, len(ti.in)), Cond: -1}
+		Sliced: make([]bool, len(ti.in)), SliceAxis: make([]int64, len(ti.in)), SlicePart: make([]int64, len(ti.in)), SliceReverse: make([]bool, len(ti.in)), Cond: -1}
 	params := ti.params(in)
 	for p, ext := range ti.in {
 		if s := ti.slice[p]; s != nil {
 			body.Sliced[p], body.SliceAxis[p] = true, s.axis
+			body.SlicePart[p], body.SliceReverse[p] = s.partSize, s.stride < 0
 		}
 		if ti.back[p] >= 0 && ext < len(in) {
 			body.Carried[p], body.Back[p] = true, ti.back[p]

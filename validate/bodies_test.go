@@ -362,6 +362,55 @@ var bodyModels = []struct {
 		want: map[string]Code{"dim_half": FloorTruncAgree, "after": FloorTruncAgree},
 	},
 	{
+		// A Scan of min([N, -2y], 6), each element e given (e + 2) / 2: N
+		// is never negative and -2y is even, so each part divides alike
+		// both ways, which the walk for every part at once (e anywhere
+		// below 6) cannot tell. Each part walked on its own does (seed
+		// 62 of the differential).
+		name: "scan-each-part",
+		g: new(graph).input("x", onnxwire.Float, param("N")).input("y", onnxwire.Int64).
+			i64("s0", []int64{}, 0).i64("zero", []int64{}, 0).i64("axes", []int64{1}, 0).i64("minus2", []int64{}, -2).i64("six", []int64{}, 6).
+			node("Shape", []string{"x"}, "dims").node("Gather", []string{"dims", "zero"}, "n", onnxwire.IntAttr("axis", 0)).
+			node("Unsqueeze", []string{"n", "axes"}, "n1").node("Mul", []string{"y", "minus2"}, "even").node("Unsqueeze", []string{"even", "axes"}, "even1").
+			node("Concat", []string{"n1", "even1"}, "parts", onnxwire.IntAttr("axis", 0)).node("Min", []string{"parts", "six"}, "clipped").
+			nodeN("Scan", []string{"s0", "clipped"}, []string{"s", "ys"}, onnxwire.IntAttr("num_scan_inputs", 1),
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
+					onnxwire.Node("Add", "e2", []string{"e", "two"}, []string{"e2"}),
+					onnxwire.Node("Div", "part_half", []string{"e2", "two"}, []string{"part_half"}),
+					onnxwire.Node("Add", "s_out", []string{"s_in", "part_half"}, []string{"s_out"}),
+					onnxwire.Node("Identity", "y_out", []string{"part_half"}, []string{"y_out"}),
+				}, nil, [][]byte{onnxwire.ValueDims("s_in", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("e", onnxwire.Int64, []onnxwire.Dim{})},
+					[][]byte{onnxwire.Rankless("s_out", onnxwire.Int64), onnxwire.Rankless("y_out", onnxwire.Int64)}))).
+			output("s", onnxwire.Int64).output("ys", onnxwire.Int64),
+		want: map[string]Code{"part_half": FloorTruncAgree},
+	},
+	{
+		// The same walked last to first: the carried value is the element
+		// before, -N at the second iteration, and -N / 2 floors where it
+		// truncates for an odd N; first to last it would be N.
+		name: "scan-each-part-reversed",
+		g: new(graph).input("x", onnxwire.Int64, param("N")).
+			i64("s0", []int64{}, 0).i64("zero", []int64{}, 0).i64("axes", []int64{1}, 0).
+			node("Shape", []string{"x"}, "dims").node("Gather", []string{"dims", "zero"}, "n", onnxwire.IntAttr("axis", 0)).
+			node("Unsqueeze", []string{"n", "axes"}, "n1").node("Neg", []string{"n1"}, "minus_n1").
+			node("Concat", []string{"n1", "minus_n1"}, "parts", onnxwire.IntAttr("axis", 0)).
+			nodeN("Scan", []string{"s0", "parts"}, []string{"s", "ys"}, onnxwire.IntAttr("num_scan_inputs", 1), onnxwire.IntsAttr("scan_input_directions", 1),
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
+					onnxwire.Node("Div", "before_half", []string{"s_in", "two"}, []string{"before_half"}),
+					onnxwire.Node("Identity", "s_out", []string{"e"}, []string{"s_out"}),
+					onnxwire.Node("Identity", "y_out", []string{"before_half"}, []string{"y_out"}),
+				}, nil, [][]byte{onnxwire.ValueDims("s_in", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("e", onnxwire.Int64, []onnxwire.Dim{})},
+					[][]byte{onnxwire.Rankless("s_out", onnxwire.Int64), onnxwire.Rankless("y_out", onnxwire.Int64)}))).
+			output("s", onnxwire.Int64).output("ys", onnxwire.Int64),
+		want: map[string]Code{"before_half": FloorTrunc},
+		onnx: func(in map[string][]int64) map[string][]int64 {
+			n := int64(len(in["x"]))
+			return map[string][]int64{"s": {n}, "ys": {0, -n / 2}}
+		},
+	},
+	{
 		// The then branch runs only where y > 20, and divides 3 - 4 by T:
 		// the search left y at 1 and tried the operands' candidates and
 		// its edge inputs only, none of which runs the branch (seed 85).

@@ -1,6 +1,8 @@
 package absint
 
 import (
+	"slices"
+
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/validate/internal/sym"
@@ -32,6 +34,9 @@ func tensorIteratorValues(a *Analysis, c *call) []*Value {
 // tensorIteratorBody walks a TensorIterator's body as
 // tensorIteratorValues says and returns its outputs.
 func (a *Analysis) tensorIteratorBody(c *call, b ops.Body) []*Value {
+	if _, nested := a.Holders[c.l]; !nested {
+		a.unrollParts(c, b)
+	}
 	res, ranges, known, _ := a.iterate(c, b, func(p, ext int) *Value {
 		in := c.ins[ext]
 		if !b.Sliced[p] {
@@ -48,6 +53,101 @@ func (a *Analysis) tensorIteratorBody(c *call, b ops.Body) []*Value {
 	})
 	b.AtLeastOnce = b.AtLeastOnce || a.slicedAxisNotEmpty(c, b)
 	return a.loopOutputs(c, b, res, ranges, known)
+}
+
+// unrollParts walks the body of a TensorIterator of the model once per
+// iteration, where its sliced inputs hold the same number of parts at
+// every input shape, at most unrolledIterations, and irdiv follows
+// their elements: each walk given its parts' own elements and the
+// loop-carried values the walk before gave back. The walks keep the
+// operands of the body's Divides at each iteration (recordIteration), so
+// that a Divide is proven where every iteration's operands agree: (s +
+// 2) / 2 of each element s of min([L, -2y, -2y], 6) is a division of a
+// number at least 2 or an even one, where the walk for every iteration
+// at once sees a part anywhere in [-2^31, 6] (seed 62). Its values are
+// those of the walks that follow, for every iteration at once.
+func (a *Analysis) unrollParts(c *call, b ops.Body) {
+	n := int64(-1)
+	for p, ext := range b.Feeds {
+		if !b.Sliced[p] {
+			continue
+		}
+		if ext < 0 || ext >= len(c.ins) {
+			return
+		}
+		k, ok := partsOf(c.ins[ext], b, p)
+		if !ok || n >= 0 && k != n {
+			return
+		}
+		n = k
+	}
+	if n <= 0 || n > unrolledIterations || a.bodyWalks+int(n) > maxBodyWalks {
+		return
+	}
+	ranges, known := a.initialRanges(c, b)
+	a.unroll(c, b, n, ranges, known, func(iteration bounds) func(p, ext int) *Value {
+		k := iteration.any.Lo.V
+		return func(p, ext int) *Value {
+			if !b.Sliced[p] {
+				return c.ins[ext]
+			}
+			return part(c.ins[ext], b, p, k, n)
+		}
+	})
+}
+
+// partsOf counts the parts of v, the input of sliced Parameter p: its
+// dims constants at every input shape and its elements followed one by
+// one.
+func partsOf(v *Value, b ops.Body, p int) (int64, bool) {
+	dims, ok := v.ConstDims()
+	if !ok || !v.Int || v.DeclaredLayout || v.DeclaredDims || len(dims) == 0 || len(v.Elems) == 0 || int64(len(v.Elems)) != product(dims) {
+		return 0, false
+	}
+	axis, ok := NormAxis(b.SliceAxis[p], len(dims))
+	if !ok || b.SlicePart[p] <= 0 || dims[axis]%b.SlicePart[p] != 0 {
+		return 0, false
+	}
+	return dims[axis] / b.SlicePart[p], true
+}
+
+// part is the part v gives Parameter p at iteration k of n: its elements
+// (nil where the Parameter's shape is not the part's).
+func part(v *Value, b ops.Body, p int, k, n int64) *Value {
+	dims, _ := v.ConstDims()
+	axis, _ := NormAxis(b.SliceAxis[p], len(dims))
+	size := b.SlicePart[p]
+	j := k
+	if b.SliceReverse[p] {
+		j = n - 1 - k
+	}
+	partDims := slices.Clone(dims)
+	partDims[axis] = size
+	if want, ok := b.Params[p].Shape.ToStatic(); !ok || !slices.Equal(want, partDims) {
+		return nil
+	}
+	outer, inner := product(dims[:axis]), product(dims[axis+1:])
+	elems := make([]sym.Expr, 0, product(partDims))
+	for o := range outer {
+		for at := j * size; at < (j+1)*size; at++ {
+			start := (o*dims[axis] + at) * inner
+			elems = append(elems, v.Elems[start:start+inner]...)
+		}
+	}
+	out := &Value{Type: v.Type, Rank: len(partDims), Static: partDims, Int: true, Elems: elems, Shape: v.Shape}
+	for _, d := range partDims {
+		out.Dims = append(out.Dims, sym.Const(d))
+	}
+	return out
+}
+
+// product multiplies dims: -1 where that leaves int64.
+func product(dims []int64) int64 {
+	n, err := ir.NumElements(dims)
+	if err != nil {
+		return -1
+	}
+	return n
 }
 
 // slicedAxisNotEmpty tells whether some sliced input of a TensorIterator

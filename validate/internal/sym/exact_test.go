@@ -151,7 +151,7 @@ func TestDivisionByItself(t *testing.T) {
 
 // TestMultipleOfPow2IsSound builds random expressions of scalings by
 // powers of two, wraps into ranges of 2^m values, products and divisions
-// by powers of two, and checks every value the symbols give is a
+// by powers of two, minimums and maximums, and checks every value the symbols give is a
 // multiple of 2^j wherever MultipleOfPow2 says so.
 func TestMultipleOfPow2IsSound(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
@@ -164,7 +164,7 @@ func TestMultipleOfPow2IsSound(t *testing.T) {
 			return b.Var(syms[r.IntN(len(syms))])
 		}
 		x := gen(b, syms, depth-1)
-		switch r.IntN(7) {
+		switch r.IntN(8) {
 		case 0:
 			return b.Scale(x, int64(1)<<r.IntN(5)*int64(1+2*r.IntN(2)))
 		case 1:
@@ -178,6 +178,11 @@ func TestMultipleOfPow2IsSound(t *testing.T) {
 			return b.TruncDivK(x, int64(1)<<r.IntN(3)*int64(1-2*r.IntN(2)))
 		case 5:
 			return b.Add(x, gen(b, syms, depth-1))
+		case 6:
+			if r.IntN(2) == 0 {
+				return b.Min(x, gen(b, syms, depth-1))
+			}
+			return b.Max(x, gen(b, syms, depth-1), Const(int64(r.IntN(9)-4)*2))
 		}
 		return randomExpr(r, b, syms, 2)
 	}
