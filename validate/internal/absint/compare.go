@@ -25,7 +25,73 @@ func logicalXor(a *Analysis, c *call) []*Value {
 }
 
 func selectRule(a *Analysis, c *call) []*Value {
+	if pick, ok := a.minOrMax(c); ok {
+		return one(a.binary(c.l, c.ins[1], c.ins[2], broadcastOf(c.op), c.t(), pick))
+	}
 	return one(a.selectOp(c.l, c.ins, broadcastOf(c.op), c.t()))
+}
+
+// minOrMax recognises where(p > q, p, q), a maximum, and where(p < q, p,
+// q), a minimum (and their swaps, and >=, <=): the condition compares the
+// two values the Select picks from, element by element where all three
+// broadcast alike. A Select of its own keeps no relation between the
+// condition and the values it picks: where(y > len(y), y, len(y)) / 5
+// was any int64 over 5, and max(y, len(y)) is at least 0 (seed 491).
+func (a *Analysis) minOrMax(c *call) (func(x, y sym.Expr) sym.Expr, bool) {
+	srcs := a.Sources[c.l]
+	if len(srcs) != 3 || len(c.ins) != 3 || !c.ins[1].Int || !c.ins[2].Int || srcs[0].Layer == nil {
+		return nil, false
+	}
+	cmp := srcs[0].Layer
+	operands := a.Sources[cmp]
+	if len(operands) != 2 || !sameBroadcast(broadcastOf(c.op), broadcastOf(a.Ops[cmp])) {
+		return nil, false
+	}
+	var greater bool
+	switch a.Ops[cmp].(type) {
+	case *ops.Greater, *ops.GreaterEqual:
+		greater = true
+	case *ops.Less, *ops.LessEqual:
+	default:
+		return nil, false
+	}
+	maximum := func(x, y sym.Expr) sym.Expr { return a.B.Max(x, y) }
+	minimum := func(x, y sym.Expr) sym.Expr { return a.B.Min(x, y) }
+	same := func(o ir.Output, i int) bool { return o == srcs[i] || sameElements(a.Values[o], c.ins[i]) }
+	switch {
+	case same(operands[0], 1) && same(operands[1], 2):
+		if greater {
+			return maximum, true
+		}
+		return minimum, true
+	case same(operands[0], 2) && same(operands[1], 1):
+		if greater {
+			return minimum, true
+		}
+		return maximum, true
+	}
+	return nil, false
+}
+
+// sameElements tells whether two values hold the same elements at the
+// same positions: followed one by one (Elems), equal, in equal dims (the
+// shape [L] of y and its Gather at [0]).
+func sameElements(u, v *Value) bool {
+	if u == nil || v == nil || !u.Int || !v.Int || u.Elems == nil || len(u.Elems) != len(v.Elems) || !sameDims(u.Dims, v.Dims) || u.Rank != v.Rank || u.Rank < 0 {
+		return false
+	}
+	for i := range u.Elems {
+		if !u.Elems[i].Equal(v.Elems[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameBroadcast tells whether two ops broadcast alike: both as NumPy
+// does, or both not at all.
+func sameBroadcast(x, y shapeinfer.Broadcast) bool {
+	return x.Mode == y.Mode && (x.Mode == shapeinfer.Numpy || x.Mode == shapeinfer.None)
 }
 
 func selectF(_ *Analysis, c *call) *FloatRange {

@@ -568,6 +568,23 @@ var propertyCases = []propertyCase{
 		})
 		return []ir.Output{o[0], o[1], b.one("Subtract", nil, o[0], b.scalar(31)), b.one("Add", nil, o[1], b.scalar(61))}
 	}},
+	{"Select", "a minimum or a maximum", func(b *propModel) []ir.Output {
+		// where(x > y, x, y) is max(x, y), broadcast; its swaps and <=, >=
+		// too; a shape and its Gather at [0] are the same elements.
+		x, y, z := b.param(ir.I64, "1..3"), b.param(ir.I64, ""), b.param(ir.I32, "2,1")
+		s := b.one("ShapeOf", nil, x)
+		first := b.one("Gather/opset8", []string{"batch_dims", "0"}, s, b.vec(0), b.scalar(0))
+		zc := b.one("Convert", []string{"destination_type", "i32"}, b.one("Add", nil, y, b.scalar(1)))
+		maxXY := b.one("Select", nil, b.one("Greater", nil, x, y), x, y)
+		return []ir.Output{
+			maxXY, b.one("Subtract", nil, maxXY, x), b.one("Subtract", nil, maxXY, y),
+			b.one("Select", nil, b.one("Less", nil, x, y), y, x),
+			b.one("Subtract", nil, b.one("Select", nil, b.one("LessEqual", nil, x, y), x, y), y),
+			b.one("Subtract", nil, b.one("Select", nil, b.one("GreaterEqual", nil, y, x), x, y), y),
+			b.one("Select", nil, b.one("Greater", nil, s, y), first, y),
+			b.one("Subtract", nil, b.one("Select", nil, b.one("Less", nil, zc, z), zc, z), z),
+		}
+	}},
 	{"Select", "conditions of their own", func(b *propModel) []ir.Output {
 		// The same branches picked by two conditions, and by two elements
 		// of one condition broadcast over scalars, are different values.
