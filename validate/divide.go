@@ -547,7 +547,7 @@ func agreeOn(an *absint.Analysis, p *sym.Prover, pairs []absint.Pair) (bool, str
 			exact = exact || ra.Lo.V%rb.Lo.V == 0
 		}
 		exact = exact || rb.Lo == rb.Hi && rb.Lo.IsFinite() && (rb.Lo.V == 1 || rb.Lo.V == -1) ||
-			pr.A.Equal(pr.B) || an.B.Add(pr.A, pr.B).Equal(sym.Const(0)) || p.ExactByRemainder(pr.A, pr.B)
+			multipleOf(an.B, pr.A, pr.B) || p.ExactByRemainder(pr.A, pr.B)
 		if !sameSign && !exact && onlyMinNegative(an.B, p, pr.A, rb) {
 			// |x| wrapped into its type is negative only at MIN (Abs(MIN)
 			// = MIN), which a constant power of two divides exactly.
@@ -568,6 +568,13 @@ func agreeOn(an *absint.Analysis, p *sym.Prover, pairs []absint.Pair) (bool, str
 		return true, "every division is exact"
 	}
 	return true, "on every element the operands have the same sign or divide exactly"
+}
+
+// multipleOf tells whether a is k*b for an integer k, whatever the
+// symbols: a / b is k then (b, -5*H*K*C over H*K*C: seed 120).
+func multipleOf(b0 *sym.Builder, a, b sym.Expr) bool {
+	k, ok := b0.Ratio(a, b)
+	return ok && b0.Scale(b, k).Equal(a)
 }
 
 // onlyMinNegative tells whether a is never negative but at its type's

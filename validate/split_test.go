@@ -123,6 +123,30 @@ func TestAgreementByInnerSum(t *testing.T) {
 	}
 }
 
+// TestAgreementOfMultiples: -3 * H over H divides exactly (the operands
+// have opposite signs), and so does 6 * (H - W) over 2 * (W - H); 3 * H + 1
+// over H does not.
+func TestAgreementOfMultiples(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Float, param("H"), param("W")).
+		i64("zero", []int64{}, 0).i64("one", []int64{}, 1).i64("minus3", []int64{}, -3).i64("six", []int64{}, 6).i64("two", []int64{}, 2).i64("three", []int64{}, 3).
+		node("Shape", []string{"x"}, "s").
+		node("Gather", []string{"s", "zero"}, "h", onnxwire.IntAttr("axis", 0)).node("Gather", []string{"s", "one"}, "w", onnxwire.IntAttr("axis", 0)).
+		node("Mul", []string{"h", "minus3"}, "a").node("Div", []string{"a", "h"}, "exact").
+		node("Sub", []string{"h", "w"}, "hw").node("Sub", []string{"w", "h"}, "wh").
+		node("Mul", []string{"hw", "six"}, "a2").node("Mul", []string{"wh", "two"}, "b2").node("Div", []string{"a2", "b2"}, "exact2").
+		node("Mul", []string{"h", "three"}, "h3").node("Add", []string{"h3", "one"}, "a3").node("Neg", []string{"h"}, "minus_h").node("Div", []string{"a3", "minus_h"}, "inexact").
+		output("exact", onnxwire.Int64).output("exact2", onnxwire.Int64).output("inexact", onnxwire.Int64)
+	r := Model(g.imported(t), "multiples.onnx", Options{})
+	for _, name := range []string{"exact", "exact2"} {
+		if f := verdictOf(t, r, name); f.Code != FloorTruncAgree || !strings.Contains(f.Message, "every division is exact") {
+			t.Errorf("%s: %s %s, want %s: every division is exact", name, f.Code, f.Message, FloorTruncAgree)
+		}
+	}
+	if f := verdictOf(t, r, "inexact"); f.Code != FloorTrunc {
+		t.Errorf("inexact: %s %s, want %s", f.Code, f.Message, FloorTrunc)
+	}
+}
+
 // TestBranchGuardAtTheDeclaredShapesOnly: the then branch of if y[2] -
 // y[-1] > 0, y: i64[3], never runs at the declared shape, where y[2] is
 // y[-1]; at others (y of four elements) it runs, and x / -2 may be 1 /

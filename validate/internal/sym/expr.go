@@ -1037,6 +1037,23 @@ func (b *Builder) Replace(e, x, with Expr) Expr {
 	return expr(e)
 }
 
+// Ratio finds k such that e might be k*f: the ratio of their first
+// terms' coefficients (or constants, where f has no term), where it is
+// an integer. The caller checks that Scale(f, k) is e.
+func (b *Builder) Ratio(e, f Expr) (int64, bool) {
+	x, y := e.c, f.c
+	if len(f.terms) > 0 {
+		if len(e.terms) == 0 || e.terms[0].a != f.terms[0].a {
+			return 0, false
+		}
+		x, y = e.terms[0].k, f.terms[0].k
+	}
+	if y == 0 || x%y != 0 || x == math.MinInt64 && y == -1 {
+		return 0, false
+	}
+	return x / y, true
+}
+
 // multipleOfSum finds m != 0 such that e holds m*x: every atom of x, with
 // m times its coefficient.
 func multipleOfSum(e, x Expr) (int64, bool) {
