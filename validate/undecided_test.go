@@ -53,3 +53,39 @@ func TestReshapeInfersOneDim(t *testing.T) {
 		t.Errorf("ONNX Runtime at y = -1: %v, at y = 0: %v; want a failure, then a run", res[0][0].Err, res[0][1].Err)
 	}
 }
+
+// TestFloatsAtTheDeclaredShapes: a dim cast to i32, to float, + 0.5 and
+// back to i32 is 1 at y: i32[1], the declared shape, where 1 / 2 agrees;
+// at other shapes the cast to i32 wraps (2^32 - 4 gives -4, -3.5, -3, and
+// -3 / 2 differs), so the proof is of the declared shapes only
+// (floor-trunc-reshape). Of y: i32[L] the dim is any at the declared
+// shapes too: no proof.
+func TestFloatsAtTheDeclaredShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dim  onnxwire.Dim
+		want Code
+	}{
+		{"fixed", fixed(1), FloorTruncReshape},
+		{"symbolic", param("L"), FloorTruncPossible},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := new(graph).input("y", onnxwire.Int32, tc.dim).i64("zero", []int64{}, 0).f32("half", 0.5).
+				node("Shape", []string{"y"}, "s").node("Gather", []string{"s", "zero"}, "n", onnxwire.IntAttr("axis", 0)).
+				node("Cast", []string{"n"}, "n32", onnxwire.IntAttr("to", onnxwire.Int32)).
+				node("Cast", []string{"n32"}, "f", onnxwire.IntAttr("to", onnxwire.Float)).
+				node("Add", []string{"f", "half"}, "g").
+				node("Cast", []string{"g"}, "a", onnxwire.IntAttr("to", onnxwire.Int32)).
+				node("Constant", nil, "two", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int32, []int64{}, i32s(2)))).
+				node("Div", []string{"a", "two"}, "div").
+				output("div", onnxwire.Int32)
+			f := verdictOf(t, Model(g.imported(t), "floats.onnx", Options{}), "div")
+			if f.Code != tc.want {
+				t.Errorf("div: %s %s, want %s", f.Code, f.Message, tc.want)
+			}
+			if tc.want == FloorTruncReshape && !strings.Contains(f.Message, "at the declared input shapes they agree") {
+				t.Errorf("div: %s, want an agreement at the declared input shapes", f.Message)
+			}
+		})
+	}
+}

@@ -600,6 +600,19 @@ var propertyCases = []propertyCase{
 		return []ir.Output{b.one("Convert", []string{"destination_type", "i32"}, scaled),
 			b.one("Convert", []string{"destination_type", "i64"}, b.one("Divide", nil, x, b.floats(3)))}
 	}},
+	{"Convert", "dims through floats at the declared shapes", func(b *propModel) []ir.Output {
+		// Dims of fixed and ranging declared shapes, to i32 (which wraps
+		// beyond them only), scaled in f32 and back: bounded at the
+		// declared shapes (Value.FD), through Concat, Floor and a Reduce.
+		x := b.param(ir.F32, "3,0..5,2")
+		dims := b.toF32(b.one("Convert", []string{"destination_type", "i32"}, b.one("ShapeOf", nil, x)))
+		scaled := b.one("Add", nil, b.one("Multiply", nil, dims, b.floats(1.5)), b.floats(0.5))
+		both := b.one("Concat", []string{"axis", "0"}, scaled, b.one("Negative", nil, dims))
+		top := b.one("ReduceMax", []string{"keep_dims", "false"}, both, b.vec(0))
+		return []ir.Output{scaled, both, top,
+			b.one("Convert", []string{"destination_type", "i32"}, b.one("Floor", nil, both)),
+			b.one("Convert", []string{"destination_type", "i64"}, top)}
+	}},
 	{"Add", "float", func(b *propModel) []ir.Output {
 		x, y := b.toF32(b.param(ir.I8, "3")), b.toF32(b.param(ir.I8, "3"))
 		out := []ir.Output{}
@@ -1026,11 +1039,16 @@ func contains(a *Analysis, p *sym.Prover, v *Value, info ops.ValueInfo) string {
 			}
 		}
 	}
-	if v.F != nil && x.Type.IsFloat() {
+	// The samples are of the declared shapes: their floats are within
+	// both ranges.
+	for _, f := range []*FloatRange{v.F, v.FD} {
+		if f == nil || !x.Type.IsFloat() {
+			continue
+		}
 		for i := range x.Len() {
-			f := x.Float64At(i)
-			if math.IsNaN(f) && !v.F.NaN || !math.IsNaN(f) && (f < v.F.Lo || f > v.F.Hi) {
-				return fmt.Sprintf("element %d is %g, claimed [%g, %g] (NaN %v)", i, f, v.F.Lo, v.F.Hi, v.F.NaN)
+			got := x.Float64At(i)
+			if math.IsNaN(got) && !f.NaN || !math.IsNaN(got) && (got < f.Lo || got > f.Hi) {
+				return fmt.Sprintf("element %d is %g, claimed [%g, %g] (NaN %v)", i, got, f.Lo, f.Hi, f.NaN)
 			}
 		}
 	}
