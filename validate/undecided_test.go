@@ -89,3 +89,21 @@ func TestFloatsAtTheDeclaredShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestRangeOfAStepNotKnown: the elements of Range(0, clip(len(x), -8, 8),
+// len(y)) lie between its start and stop, whatever its step: 0 to 7,
+// whose division by 2 agrees.
+func TestRangeOfAStepNotKnown(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Float, param("K")).input("y", onnxwire.Float, param("L")).
+		i64("zero", []int64{}, 0).i64("lo", []int64{}, -8).i64("hi", []int64{}, 8).i64("two", []int64{}, 2).
+		node("Shape", []string{"x"}, "sx").node("Gather", []string{"sx", "zero"}, "k", onnxwire.IntAttr("axis", 0)).
+		node("Shape", []string{"y"}, "sy").node("Gather", []string{"sy", "zero"}, "l", onnxwire.IntAttr("axis", 0)).
+		node("Clip", []string{"k", "lo", "hi"}, "stop").
+		node("Range", []string{"zero", "stop", "l"}, "r").
+		node("Div", []string{"r", "two"}, "div").
+		output("div", onnxwire.Int64)
+	f := verdictOf(t, Model(g.imported(t), "range.onnx", Options{}), "div")
+	if f.Code != FloorTruncAgree {
+		t.Errorf("div: %s %s, want %s", f.Code, f.Message, FloorTruncAgree)
+	}
+}

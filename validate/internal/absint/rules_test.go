@@ -739,9 +739,14 @@ var propertyCases = []propertyCase{
 		// Samples reach the declared dim's ends (at most 6 above its
 		// minimum), where the length, and the last element, are largest.
 		n := b.one("Gather/opset8", nil, b.one("ShapeOf", nil, b.param(ir.F32, "0..6")), b.scalar(0), b.scalar(0))
+		// A step that is an input, of either sign (0 fails): every
+		// element between start and stop.
+		start, stop, step := b.param(ir.I8, ""), b.param(ir.I8, ""), b.param(ir.I8, "")
 		return []ir.Output{
 			b.one("Range/opset4", []string{"output_type", "i64"}, b.scalar(0), n, b.scalar(2)),
 			b.one("Range/opset4", []string{"output_type", "i64"}, n, b.scalar(-3), b.scalar(-2)),
+			b.one("Range/opset4", []string{"output_type", "i8"}, start, stop, step),
+			b.one("Range/opset4", []string{"output_type", "i64"}, b.scalar(-5), n, b.one("Convert", []string{"destination_type", "i64"}, step)),
 		}
 	}},
 	{"Pad", "", func(b *propModel) []ir.Output {
