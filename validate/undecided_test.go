@@ -107,3 +107,21 @@ func TestRangeOfAStepNotKnown(t *testing.T) {
 		t.Errorf("div: %s %s, want %s", f.Code, f.Message, FloorTruncAgree)
 	}
 }
+
+// TestProductOfOneValueLeavingInt64: H / H is 1 wherever the model runs
+// (H = 0 divides by zero), and 1 * (2^40 + 3) * (2^40 + 3) wraps to one
+// value, whose division by 3 is decided; the expression alone knew
+// nothing of it (a coefficient beyond int64; seed 769).
+func TestProductOfOneValueLeavingInt64(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Float, param("H")).
+		i64("zero", []int64{}, 0).i64("k", []int64{}, 1<<40+3).i64("three", []int64{}, 3).
+		node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "zero"}, "h", onnxwire.IntAttr("axis", 0)).
+		node("Div", []string{"h", "h"}, "one").
+		node("Mul", []string{"one", "k"}, "m1").node("Mul", []string{"m1", "k"}, "m2").
+		node("Div", []string{"m2", "three"}, "div").
+		output("div", onnxwire.Int64)
+	f := verdictOf(t, Model(g.imported(t), "product.onnx", Options{}), "div")
+	if f.Code != FloorTruncAgree {
+		t.Errorf("div: %s %s, want %s", f.Code, f.Message, FloorTruncAgree)
+	}
+}

@@ -427,6 +427,17 @@ var propertyCases = []propertyCase{
 	binaryCase("Add", ir.I64), binaryCase("Add", ir.I8), binaryCase("Add", ir.U8),
 	binaryCase("Subtract", ir.I32), binaryCase("Subtract", ir.U16),
 	binaryCase("Multiply", ir.I64), binaryCase("Multiply", ir.I16),
+	{"Multiply", "one value whose products leave int64", func(b *propModel) []ir.Output {
+		// H / H is 1 at every H of 1 or more, times 2^40 + 3 twice: a
+		// coefficient beyond int64, and the value, wrapped, is known.
+		h := b.one("Gather/opset8", nil, b.one("ShapeOf", nil, b.param(ir.F32, "1..6")), b.scalar(0), b.scalar(0))
+		one := b.one("Divide", []string{"m_pythondiv", "false"}, h, h)
+		k := b.scalar(1<<40 + 3)
+		twice := b.one("Multiply", nil, b.one("Multiply", nil, one, k), k)
+		small := b.one("Multiply", nil, b.one("Convert", []string{"destination_type", "i32"}, twice), b.ints(ir.I32, nil, 1<<30+1))
+		return []ir.Output{twice, b.one("Multiply", nil, twice, k), b.one("Add", nil, twice, b.scalar(math.MaxInt64)),
+			b.one("Add", nil, b.one("Multiply", nil, twice, b.scalar(3)), b.scalar(math.MinInt64)), small}
+	}},
 	binaryCase("Minimum", ir.I32), binaryCase("Maximum", ir.I64),
 	binaryCase("FloorMod", ir.I32), binaryCase("Mod", ir.I64), binaryCase("Mod", ir.I8),
 	binaryCase("SquaredDifference", ir.I32),

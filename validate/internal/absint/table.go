@@ -58,9 +58,13 @@ func one(v *Value) []*Value {
 // walk's own; the ops of opaqueOps have no rule on purpose.
 var rules = map[string]rule{
 	// Binary arithmetic (binary.go), Divide (divide.go).
-	"Add":               arith(func(a *Analysis, t ir.ElementType, x, y sym.Expr) sym.Expr { return a.wrap(a.B.Add(x, y), t) }, addF),
-	"Subtract":          {inputs: 2, values: subtract, floats: subtractFloats},
-	"Multiply":          arith(func(a *Analysis, t ir.ElementType, x, y sym.Expr) sym.Expr { return a.wrap(a.B.Mul(x, y), t) }, mulF),
+	"Add": arith(func(a *Analysis, t ir.ElementType, x, y sym.Expr) sym.Expr {
+		return a.wrapExact(t, x, y, a.B.Add, func(p, q int64) int64 { return p + q })
+	}, addF),
+	"Subtract": {inputs: 2, values: subtract, floats: subtractFloats},
+	"Multiply": arith(func(a *Analysis, t ir.ElementType, x, y sym.Expr) sym.Expr {
+		return a.wrapExact(t, x, y, a.B.Mul, func(p, q int64) int64 { return p * q })
+	}, mulF),
 	"Minimum":           arith(func(a *Analysis, _ ir.ElementType, x, y sym.Expr) sym.Expr { return a.B.Min(x, y) }, minF),
 	"Maximum":           arith(func(a *Analysis, _ ir.ElementType, x, y sym.Expr) sym.Expr { return a.B.Max(x, y) }, maxF),
 	"FloorMod":          arith(func(a *Analysis, _ ir.ElementType, x, y sym.Expr) sym.Expr { return a.B.Mod(x, y, true) }, nil),
