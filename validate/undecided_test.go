@@ -108,6 +108,21 @@ func TestRangeOfAStepNotKnown(t *testing.T) {
 	}
 }
 
+// TestSelectOfOneCondition: y * 0 > 6 is false at every element of y:
+// Where picks 16 everywhere, whose division by 3 agrees (seed 534).
+func TestSelectOfOneCondition(t *testing.T) {
+	g := new(graph).input("y", onnxwire.Int64, param("L")).
+		i64("zero", []int64{}, 0).i64("six", []int64{}, 6).i64("sixteen", []int64{}, 16).i64("three", []int64{}, 3).
+		node("Mul", []string{"y", "zero"}, "y0").node("Greater", []string{"y0", "six"}, "c").
+		node("Where", []string{"c", "y", "sixteen"}, "w").
+		node("Div", []string{"w", "three"}, "div").
+		output("div", onnxwire.Int64)
+	f := verdictOf(t, Model(g.imported(t), "select.onnx", Options{}), "div")
+	if f.Code != FloorTruncAgree {
+		t.Errorf("div: %s %s, want %s", f.Code, f.Message, FloorTruncAgree)
+	}
+}
+
 // TestProductOfOneValueLeavingInt64: H / H is 1 wherever the model runs
 // (H = 0 divides by zero), and 1 * (2^40 + 3) * (2^40 + 3) wraps to one
 // value, whose division by 3 is decided; the expression alone knew

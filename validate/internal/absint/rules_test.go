@@ -453,6 +453,14 @@ var propertyCases = []propertyCase{
 		return []ir.Output{b.one("Select", nil, c, x, y), b.one("Select", nil, lt, x, b.scalar(-7)),
 			b.one("Floor", nil, b.one("Select", nil, c, b.toF32(x), b.floats(0.5, 7, -3)))}
 	}},
+	{"Select", "a condition of one value at every element", func(b *propModel) []ir.Output {
+		// y * 0 > 6 is false at every element of y, however many: the
+		// else branch, and y * 0 >= 0 true: the then branch.
+		y := b.param(ir.I64, "0..4")
+		zero := b.one("Multiply", nil, y, b.scalar(0))
+		return []ir.Output{b.one("Select", nil, b.one("Greater", nil, zero, b.scalar(6)), y, b.scalar(16)),
+			b.one("Select", nil, b.one("GreaterEqual", nil, zero, b.scalar(0)), b.scalar(-5), y)}
+	}},
 	{"If", "values from outside", func(b *propModel) []ir.Output {
 		x, y := b.param(ir.I64, ""), b.param(ir.I64, "1..3")
 		neg := b.one("Less", nil, x, b.scalar(0))
