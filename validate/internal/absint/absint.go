@@ -86,6 +86,10 @@ type Value struct {
 	Shape bool
 	// F bounds the elements of a float tensor (nil: nothing known).
 	F *FloatRange
+	// FD bounds them at the declared input shapes, where that is
+	// narrower than F (nil: as F): a dim of y: i32[1] cast to float is
+	// 1 there, and anything a wrap to i32 makes at other shapes.
+	FD *FloatRange
 	// DeclaredLayout marks a value computed from the element layout at
 	// the declared shapes of a tensor whose dims vary with the input
 	// shapes (see Analysis.markLayout): its expressions hold at the
@@ -98,6 +102,15 @@ type Value struct {
 	// taken from such a layout (Slice(y, 0, 2) of y: i64[1] has one
 	// element there), or sized by marked elements.
 	DeclaredDims bool
+}
+
+// DeclaredF bounds the elements of a float tensor at the declared input
+// shapes (nil: nothing known).
+func (v *Value) DeclaredF() *FloatRange {
+	if v.FD != nil {
+		return v.FD
+	}
+	return v.F
 }
 
 // FloatRange bounds the elements of a float tensor: within [Lo, Hi], or
@@ -269,6 +282,10 @@ type Analysis struct {
 	// shape is set while an op of shape arithmetic is worked out: its
 	// results do not wrap.
 	shape bool
+	// atDeclared is set while a float rule bounds its output at the
+	// declared input shapes (declaredFloats): integers it reads range as
+	// they do there.
+	atDeclared bool
 	// TrackedElems bounds the elements tracked one by one in the whole
 	// model; Summarized is the first layer whose elements were not, for
 	// want of it.

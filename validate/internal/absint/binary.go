@@ -212,6 +212,34 @@ func (a *Analysis) wrap(e sym.Expr, t ir.ElementType) sym.Expr {
 	return a.B.Wrap(e, typeRange(t))
 }
 
+// wrapExact is f(x, y) wrapped into t, where f is exact; where f's
+// coefficients leave int64 (a dim times 2^40 + 3, twice), operands that
+// have one value at every input (H / H, of H at least 1) are that value,
+// and two of them give concrete's result, which wraps in int64 as t does
+// (signed, or unsigned below 64 bits): the value itself, where the
+// expression knew nothing.
+func (a *Analysis) wrapExact(t ir.ElementType, x, y sym.Expr, f func(x, y sym.Expr) sym.Expr, concrete func(p, q int64) int64) sym.Expr {
+	e := f(x, y)
+	if !a.B.LeftInt64(e) || a.shape || !t.IsInteger() || t == ir.U64 {
+		return a.wrap(e, t)
+	}
+	p, ok1 := a.point(x)
+	q, ok2 := a.point(y)
+	if !ok1 || !ok2 {
+		return a.wrap(e, t)
+	}
+	return a.wrap(sym.Const(concrete(p, q)), t)
+}
+
+// point is the one value e has at every input, if it has one.
+func (a *Analysis) point(e sym.Expr) (int64, bool) {
+	if c, ok := e.IsConst(); ok {
+		return c, true
+	}
+	r := a.decide.Range(e)
+	return r.Lo.V, r.Lo == r.Hi && r.Lo.IsFinite()
+}
+
 // shapeOperands tells whether an op of these inputs computes shape
 // arithmetic: some input is, and the others are too or constants that
 // keep it a size. A constant beyond maxSizeFactor (a dim times 2^62, a

@@ -263,7 +263,13 @@ func (a *Analysis) selectOp(l *ir.Layer, ins []*Value, bc shapeinfer.Broadcast, 
 	if known {
 		pick = func(p, q sym.Expr) sym.Expr { return a.B.Where(c, a.assume(p, c, true), a.assume(q, c, false)) }
 	}
-	if cs, ok := constInts(cond); ok && len(cs) > 0 {
+	cs, ok := constInts(cond)
+	if k, one := cond.all.IsConst(); !ok && cond.Int && cond.Elems == nil && one {
+		// Every element of the condition is one constant, however many
+		// (Greater(0 * y, 6) of y: i32[L] is false at every one).
+		cs, ok = []int64{k}, true
+	}
+	if ok && len(cs) > 0 {
 		allTrue, allFalse := true, true
 		for _, c := range cs {
 			allTrue, allFalse = allTrue && c != 0, allFalse && c == 0

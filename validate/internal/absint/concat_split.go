@@ -49,13 +49,15 @@ func (a *Analysis) concat(ins []*Value, axis int64, t ir.ElementType) *Value {
 	}
 	dims[ax] = sum
 	v := &Value{Type: t, Rank: r, Dims: dims, Shape: shapeOperands(ins...)}
+	var declaredF *FloatRange
 	for i, in := range ins {
 		if i == 0 {
-			v.F = in.F
+			v.F, declaredF = in.F, in.DeclaredF()
 		} else {
-			v.F = unionF(v.F, in.F)
+			v.F, declaredF = unionF(v.F, in.F), unionF(declaredF, in.DeclaredF())
 		}
 	}
+	v.FD = narrowerF(declaredF, v.F)
 	if allInt && isInt(t) {
 		v.Int, v.all = true, a.B.Select(parts...)
 	}

@@ -169,6 +169,7 @@ func (a *Analysis) join(cond sym.Expr, then, els *Value, info ops.ValueInfo) *Va
 	}
 	if then.F != nil && els.F != nil {
 		v.F = unionF(then.F, els.F)
+		v.FD = narrowerF(unionF(then.DeclaredF(), els.DeclaredF()), v.F)
 	}
 	return v
 }

@@ -33,23 +33,22 @@ func (a *Analysis) convert(l *ir.Layer, x *Value, to ir.ElementType) *Value {
 	}
 	if !x.Int {
 		v.Int = true
-		r, defined := toInt(x.F, to)
-		if !defined || to == ir.Boolean {
-			// A NaN or a float beyond the type converts to what the
-			// runtime does (x86 gives MIN, ARM saturates; ONNX leaves it
-			// undefined), and any float but 0 is true, 0.5 too: no range
-			// narrower than the type's holds.
-			r = typeRange(to)
-		}
+		// At the declared input shapes the float may range narrower (a
+		// dim of a fixed shape, scaled), and the integers with it.
+		r, declared := convertedRange(x.F, to), convertedRange(x.DeclaredF(), to)
+		declared = intersect(declared, r)
 		what := "a float converted to " + to.String()
-		if r != typeRange(to) {
+		switch {
+		case declared != r:
+			what = "a float in " + r.String() + " (" + declared.String() + " at the declared input shapes) converted to " + to.String()
+		case r != typeRange(to):
 			what = "a float in " + r.String() + " converted to " + to.String()
 		}
-		v.all = a.fresh(l, r, what)
+		v.all = a.freshIn(l, declared, r, what)
 		if n, ok := v.NumElems(); ok && n <= MaxElems {
 			v.Elems = make([]sym.Expr, n)
 			for i := range v.Elems {
-				v.Elems[i] = a.fresh(l, r, what)
+				v.Elems[i] = a.freshIn(l, declared, r, what)
 			}
 		}
 		return v
@@ -65,6 +64,20 @@ func (a *Analysis) convert(l *ir.Layer, x *Value, to ir.ElementType) *Value {
 		return a.B.Wrap(e, typeRange(to))
 	}
 	return a.unary(x, to, f)
+}
+
+// convertedRange is the range of floats of f converted to the integer
+// type t.
+func convertedRange(f *FloatRange, t ir.ElementType) sym.Range {
+	r, defined := toInt(f, t)
+	if !defined || t == ir.Boolean {
+		// A NaN or a float beyond the type converts to what the runtime
+		// does (x86 gives MIN, ARM saturates; ONNX leaves it undefined),
+		// and any float but 0 is true, 0.5 too: no range narrower than
+		// the type's holds.
+		return typeRange(t)
+	}
+	return r
 }
 
 // toInt converts a float range to an integer type: the range truncated.
@@ -102,12 +115,16 @@ func toInt(f *FloatRange, t ir.ElementType) (r sym.Range, defined bool) {
 	return out, defined
 }
 
-// fromInt is the range of integers converted to a float type.
+// fromInt is the range of integers converted to a float type: at the
+// declared input shapes while declaredFloats asks.
 func (a *Analysis) fromInt(x *Value) *FloatRange {
 	if !x.Int {
 		return nil
 	}
 	r := a.decide.Range(a.All(x))
+	if a.atDeclared {
+		r = a.boundsOf(a.All(x)).declared
+	}
 	lo, hi := math.Inf(-1), math.Inf(1)
 	if r.Lo.IsFinite() {
 		lo = float64(r.Lo.V)

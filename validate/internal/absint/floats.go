@@ -26,6 +26,23 @@ func unionF(a, b *FloatRange) *FloatRange {
 	return &FloatRange{Lo: math.Min(a.Lo, b.Lo), Hi: math.Max(a.Hi, b.Hi), NaN: a.NaN || b.NaN}
 }
 
+// narrowerF is what d (a range at the declared shapes) and f (at any
+// shape, which the declared shapes are some of) share, where that is
+// narrower than f; else nil.
+func narrowerF(d, f *FloatRange) *FloatRange {
+	if d == nil {
+		return nil
+	}
+	if f == nil {
+		return d
+	}
+	out := &FloatRange{Lo: math.Max(d.Lo, f.Lo), Hi: math.Min(d.Hi, f.Hi), NaN: d.NaN && f.NaN}
+	if out.Lo > out.Hi || *out == *f {
+		return nil
+	}
+	return out
+}
+
 // roundOut widens a range computed in float64 to what an output of type
 // t holds: its elements are rounded to t (float32(exp(-128)) is 0, and
 // float16 overflows to infinity past 65504), so each end moves outward to

@@ -18,11 +18,17 @@ const foldBytes = 1 << 20
 // independent copies. l is the layer that made it: the op that stopped
 // the analysis.
 func (a *Analysis) fresh(l *ir.Layer, r sym.Range, what string) sym.Expr {
+	return a.freshIn(l, r, r, what)
+}
+
+// freshIn is fresh of range declared at the declared input shapes,
+// anyShape at any.
+func (a *Analysis) freshIn(l *ir.Layer, declared, anyShape sym.Range, what string) sym.Expr {
 	name := what
 	if l != nil {
 		name = fmt.Sprintf("%s of %s", what, describe(l))
 	}
-	return a.B.Var(a.newSym(name, true, r, r, Origin{Kind: Derived, Layer: l, Index: -1}))
+	return a.B.Var(a.newSym(name, true, declared, anyShape, Origin{Kind: Derived, Layer: l, Index: -1}))
 }
 
 // requirements records what l needs of its inputs to run

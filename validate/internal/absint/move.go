@@ -10,7 +10,7 @@ import (
 
 // moved is a value whose elements are elements of x elsewhere.
 func (a *Analysis) moved(x *Value, t ir.ElementType, dims []sym.Expr) *Value {
-	v := &Value{Type: t, Rank: -1, Shape: x.Shape, F: x.F}
+	v := &Value{Type: t, Rank: -1, Shape: x.Shape, F: x.F, FD: x.FD}
 	if dims != nil {
 		v.Rank, v.Dims = len(dims), dims
 	}
@@ -57,7 +57,7 @@ func (x *Value) atMostOneElem() bool {
 // kept is a value with x's elements in the same order (Reshape, Squeeze,
 // Unsqueeze) and new dims.
 func (a *Analysis) kept(x *Value, t ir.ElementType, dims []sym.Expr) *Value {
-	v := &Value{Type: t, Rank: -1, Shape: x.Shape, F: x.F}
+	v := &Value{Type: t, Rank: -1, Shape: x.Shape, F: x.F, FD: x.FD}
 	if dims != nil {
 		v.Rank, v.Dims = len(dims), dims
 	}

@@ -26,7 +26,10 @@ func (a *Analysis) rangeOp(l *ir.Layer, ins []*Value, t ir.ElementType) *Value {
 		return &Value{Type: t, Rank: 1, Dims: []sym.Expr{sym.Const(0)}, Int: true, all: a.fresh(l, typeRange(t), "an element of an empty Range")}
 	}
 	k, ok := a.All(ins[2]).IsConst()
-	if !ok || k == 0 || k == math.MinInt64 {
+	if !ok {
+		return a.rangeBetween(l, start, stop, t)
+	}
+	if k == 0 || k == math.MinInt64 {
 		return nil
 	}
 	var n sym.Expr
@@ -47,6 +50,16 @@ func (a *Analysis) rangeOp(l *ir.Layer, ins []*Value, t ir.ElementType) *Value {
 	}
 	i := a.B.Var(a.newSym("a Range index of "+describe(l), true, index(a.Prover(false)), index(a.Prover(true)), Origin{Kind: Derived, Layer: l, Index: -1}))
 	return &Value{Type: t, Rank: 1, Dims: []sym.Expr{n}, Int: true, all: a.wrap(a.B.Add(start, a.B.Scale(i, k)), t)}
+}
+
+// rangeBetween is a Range of a step that is not a constant: its length
+// unknown (the dims inference gives), each element between start and
+// stop, whichever the step's sign (start <= e < stop for a step above 0,
+// stop < e <= start below), and so within the type, where it exists.
+func (a *Analysis) rangeBetween(l *ir.Layer, start, stop sym.Expr, t ir.ElementType) *Value {
+	b := hullBounds(a.boundsOf(start), a.boundsOf(stop))
+	e := a.freshIn(l, b.declared, b.any, "an element of a Range of a step irdiv does not know, between its start and stop")
+	return &Value{Type: t, Rank: -1, Int: true, all: e}
 }
 
 // rangeRequires records that a Range's step is not 0 where that stops

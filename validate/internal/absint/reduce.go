@@ -44,7 +44,7 @@ func (a *Analysis) reduce(l *ir.Layer, ins []*Value, o *ops.Reduce, t ir.Element
 	}
 	v := &Value{Type: t, Rank: len(dims), Dims: dims, Shape: x.Shape}
 	if o.Kind == ops.ReduceMax || o.Kind == ops.ReduceMin {
-		v.F = x.F
+		v.F, v.FD = x.F, x.FD
 	}
 	a.shape = x.Shape
 	defer func() { a.shape = false }()

@@ -1,6 +1,8 @@
 package absint
 
 import (
+	"slices"
+
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/validate/internal/sym"
@@ -14,7 +16,17 @@ func (a *Analysis) reshape(l *ir.Layer, ins []*Value, specialZero bool, t ir.Ele
 	if !p.Int || p.Elems == nil {
 		return a.kept(x, t, nil)
 	}
-	for _, e := range p.Elems {
+	// One dim at most is inferred (ONNX's Reshape and OpenVINO's refuse
+	// two -1): where the pattern holds a constant -1, its other elements
+	// are 0 or more.
+	inferredElsewhere := func(i int) bool {
+		return slices.ContainsFunc(p.Elems[:i], isMinusOne) || slices.ContainsFunc(p.Elems[i+1:], isMinusOne)
+	}
+	for i, e := range p.Elems {
+		if inferredElsewhere(i) {
+			a.require(l, p, e, sym.Range{Lo: sym.Finite(0), Hi: sym.PosInf}, "infers one dim only, which a -1 elsewhere in its pattern asks, so takes no dim below 0 here", true)
+			continue
+		}
 		a.require(l, p, e, sym.Range{Lo: sym.Finite(-1), Hi: sym.PosInf}, "takes no dim below -1", true)
 	}
 	// Each element of the pattern is a dim, asks for the dim to be
@@ -89,6 +101,11 @@ func (a *Analysis) reshape(l *ir.Layer, ins []*Value, specialZero bool, t ir.Ele
 		dims[i] = a.B.Select(arms...)
 	}
 	return a.kept(x, t, dims)
+}
+
+func isMinusOne(e sym.Expr) bool {
+	c, ok := e.IsConst()
+	return ok && c == -1
 }
 
 // reshapeRequires records what a Reshape needs of its pattern beyond

@@ -427,6 +427,17 @@ var propertyCases = []propertyCase{
 	binaryCase("Add", ir.I64), binaryCase("Add", ir.I8), binaryCase("Add", ir.U8),
 	binaryCase("Subtract", ir.I32), binaryCase("Subtract", ir.U16),
 	binaryCase("Multiply", ir.I64), binaryCase("Multiply", ir.I16),
+	{"Multiply", "one value whose products leave int64", func(b *propModel) []ir.Output {
+		// H / H is 1 at every H of 1 or more, times 2^40 + 3 twice: a
+		// coefficient beyond int64, and the value, wrapped, is known.
+		h := b.one("Gather/opset8", nil, b.one("ShapeOf", nil, b.param(ir.F32, "1..6")), b.scalar(0), b.scalar(0))
+		one := b.one("Divide", []string{"m_pythondiv", "false"}, h, h)
+		k := b.scalar(1<<40 + 3)
+		twice := b.one("Multiply", nil, b.one("Multiply", nil, one, k), k)
+		small := b.one("Multiply", nil, b.one("Convert", []string{"destination_type", "i32"}, twice), b.ints(ir.I32, nil, 1<<30+1))
+		return []ir.Output{twice, b.one("Multiply", nil, twice, k), b.one("Add", nil, twice, b.scalar(math.MaxInt64)),
+			b.one("Add", nil, b.one("Multiply", nil, twice, b.scalar(3)), b.scalar(math.MinInt64)), small}
+	}},
 	binaryCase("Minimum", ir.I32), binaryCase("Maximum", ir.I64),
 	binaryCase("FloorMod", ir.I32), binaryCase("Mod", ir.I64), binaryCase("Mod", ir.I8),
 	binaryCase("SquaredDifference", ir.I32),
@@ -441,6 +452,14 @@ var propertyCases = []propertyCase{
 		lt := b.one("Less", nil, x, b.scalar(2))
 		return []ir.Output{b.one("Select", nil, c, x, y), b.one("Select", nil, lt, x, b.scalar(-7)),
 			b.one("Floor", nil, b.one("Select", nil, c, b.toF32(x), b.floats(0.5, 7, -3)))}
+	}},
+	{"Select", "a condition of one value at every element", func(b *propModel) []ir.Output {
+		// y * 0 > 6 is false at every element of y, however many: the
+		// else branch, and y * 0 >= 0 true: the then branch.
+		y := b.param(ir.I64, "0..4")
+		zero := b.one("Multiply", nil, y, b.scalar(0))
+		return []ir.Output{b.one("Select", nil, b.one("Greater", nil, zero, b.scalar(6)), y, b.scalar(16)),
+			b.one("Select", nil, b.one("GreaterEqual", nil, zero, b.scalar(0)), b.scalar(-5), y)}
 	}},
 	{"If", "values from outside", func(b *propModel) []ir.Output {
 		x, y := b.param(ir.I64, ""), b.param(ir.I64, "1..3")
@@ -617,6 +636,19 @@ var propertyCases = []propertyCase{
 		return []ir.Output{b.one("Convert", []string{"destination_type", "i32"}, scaled),
 			b.one("Convert", []string{"destination_type", "i64"}, b.one("Divide", nil, x, b.floats(3)))}
 	}},
+	{"Convert", "dims through floats at the declared shapes", func(b *propModel) []ir.Output {
+		// Dims of fixed and ranging declared shapes, to i32 (which wraps
+		// beyond them only), scaled in f32 and back: bounded at the
+		// declared shapes (Value.FD), through Concat, Floor and a Reduce.
+		x := b.param(ir.F32, "3,0..5,2")
+		dims := b.toF32(b.one("Convert", []string{"destination_type", "i32"}, b.one("ShapeOf", nil, x)))
+		scaled := b.one("Add", nil, b.one("Multiply", nil, dims, b.floats(1.5)), b.floats(0.5))
+		both := b.one("Concat", []string{"axis", "0"}, scaled, b.one("Negative", nil, dims))
+		top := b.one("ReduceMax", []string{"keep_dims", "false"}, both, b.vec(0))
+		return []ir.Output{scaled, both, top,
+			b.one("Convert", []string{"destination_type", "i32"}, b.one("Floor", nil, both)),
+			b.one("Convert", []string{"destination_type", "i64"}, top)}
+	}},
 	{"Add", "float", func(b *propModel) []ir.Output {
 		x, y := b.toF32(b.param(ir.I8, "3")), b.toF32(b.param(ir.I8, "3"))
 		out := []ir.Output{}
@@ -743,9 +775,14 @@ var propertyCases = []propertyCase{
 		// Samples reach the declared dim's ends (at most 6 above its
 		// minimum), where the length, and the last element, are largest.
 		n := b.one("Gather/opset8", nil, b.one("ShapeOf", nil, b.param(ir.F32, "0..6")), b.scalar(0), b.scalar(0))
+		// A step that is an input, of either sign (0 fails): every
+		// element between start and stop.
+		start, stop, step := b.param(ir.I8, ""), b.param(ir.I8, ""), b.param(ir.I8, "")
 		return []ir.Output{
 			b.one("Range/opset4", []string{"output_type", "i64"}, b.scalar(0), n, b.scalar(2)),
 			b.one("Range/opset4", []string{"output_type", "i64"}, n, b.scalar(-3), b.scalar(-2)),
+			b.one("Range/opset4", []string{"output_type", "i8"}, start, stop, step),
+			b.one("Range/opset4", []string{"output_type", "i64"}, b.scalar(-5), n, b.one("Convert", []string{"destination_type", "i64"}, step)),
 		}
 	}},
 	{"Pad", "", func(b *propModel) []ir.Output {
@@ -1043,11 +1080,16 @@ func contains(a *Analysis, p *sym.Prover, v *Value, info ops.ValueInfo) string {
 			}
 		}
 	}
-	if v.F != nil && x.Type.IsFloat() {
+	// The samples are of the declared shapes: their floats are within
+	// both ranges.
+	for _, f := range []*FloatRange{v.F, v.FD} {
+		if f == nil || !x.Type.IsFloat() {
+			continue
+		}
 		for i := range x.Len() {
-			f := x.Float64At(i)
-			if math.IsNaN(f) && !v.F.NaN || !math.IsNaN(f) && (f < v.F.Lo || f > v.F.Hi) {
-				return fmt.Sprintf("element %d is %g, claimed [%g, %g] (NaN %v)", i, f, v.F.Lo, v.F.Hi, v.F.NaN)
+			got := x.Float64At(i)
+			if math.IsNaN(got) && !f.NaN || !math.IsNaN(got) && (got < f.Lo || got > f.Hi) {
+				return fmt.Sprintf("element %d is %g, claimed [%g, %g] (NaN %v)", i, got, f.Lo, f.Hi, f.NaN)
 			}
 		}
 	}

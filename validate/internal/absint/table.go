@@ -1,6 +1,8 @@
 package absint
 
 import (
+	"slices"
+
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/ops"
 	"github.com/irdiv/irdiv/shapeinfer"
@@ -56,9 +58,13 @@ func one(v *Value) []*Value {
 // walk's own; the ops of opaqueOps have no rule on purpose.
 var rules = map[string]rule{
 	// Binary arithmetic (binary.go), Divide (divide.go).
-	"Add":               arith(func(a *Analysis, t ir.ElementType, x, y sym.Expr) sym.Expr { return a.wrap(a.B.Add(x, y), t) }, addF),
-	"Subtract":          {inputs: 2, values: subtract, floats: subtractFloats},
-	"Multiply":          arith(func(a *Analysis, t ir.ElementType, x, y sym.Expr) sym.Expr { return a.wrap(a.B.Mul(x, y), t) }, mulF),
+	"Add": arith(func(a *Analysis, t ir.ElementType, x, y sym.Expr) sym.Expr {
+		return a.wrapExact(t, x, y, a.B.Add, func(p, q int64) int64 { return p + q })
+	}, addF),
+	"Subtract": {inputs: 2, values: subtract, floats: subtractFloats},
+	"Multiply": arith(func(a *Analysis, t ir.ElementType, x, y sym.Expr) sym.Expr {
+		return a.wrapExact(t, x, y, a.B.Mul, func(p, q int64) int64 { return p * q })
+	}, mulF),
 	"Minimum":           arith(func(a *Analysis, _ ir.ElementType, x, y sym.Expr) sym.Expr { return a.B.Min(x, y) }, minF),
 	"Maximum":           arith(func(a *Analysis, _ ir.ElementType, x, y sym.Expr) sym.Expr { return a.B.Max(x, y) }, maxF),
 	"FloorMod":          arith(func(a *Analysis, _ ir.ElementType, x, y sym.Expr) sym.Expr { return a.B.Mod(x, y, true) }, nil),
@@ -195,6 +201,32 @@ func (a *Analysis) apply(c *call) []*Value {
 	}
 	if len(out) == 1 && out[0].Type.IsFloat() && out[0].F == nil && r.floats != nil {
 		out[0].F = roundOut(r.floats(a, c), out[0].Type)
+		out[0].FD = a.declaredFloats(r, c, out[0])
 	}
 	return out
+}
+
+// declaredFloats bounds the elements of v, the float output of c, at the
+// declared input shapes: the rule's floats again, of the inputs' ranges
+// there (Value.FD), where some input has one narrower than at any shape,
+// or is an integer (whose range there may be narrower). Nil where that is
+// no narrower than v.F.
+func (a *Analysis) declaredFloats(r rule, c *call, v *Value) *FloatRange {
+	if !slices.ContainsFunc(c.ins, func(x *Value) bool { return x != nil && (x.FD != nil || x.Int) }) {
+		return nil
+	}
+	declared := *c
+	declared.ins = make([]*Value, len(c.ins))
+	for i, x := range c.ins {
+		if x != nil && x.FD != nil {
+			y := *x
+			y.F = x.FD
+			x = &y
+		}
+		declared.ins[i] = x
+	}
+	a.atDeclared = true
+	f := roundOut(r.floats(a, &declared), v.Type)
+	a.atDeclared = false
+	return narrowerF(f, v.F)
 }

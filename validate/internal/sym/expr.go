@@ -26,6 +26,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Sym is a symbol: a value a model's user chooses.
@@ -472,10 +473,23 @@ func (e Expr) Equal(f Expr) bool {
 func (b *Builder) combine(x int64, e Expr, y int64, f Expr) Expr {
 	out, ok := b.combineExact(x, e, y, f)
 	if !ok {
-		return b.Unknown(Range{NegInf, PosInf}, fmt.Sprintf("a coefficient beyond int64 (#%d)", b.made))
+		return b.Unknown(Range{NegInf, PosInf}, fmt.Sprintf("%s (#%d)", coefficientBeyond, b.made))
 	}
 	return out
 }
+
+// LeftInt64 reports whether e is what combine makes where a coefficient
+// leaves int64: an unknown of any value.
+func (b *Builder) LeftInt64(e Expr) bool {
+	if len(e.terms) != 1 || e.c != 0 || e.terms[0].k != 1 {
+		return false
+	}
+	a := e.terms[0].a
+	return a.kind == kUnknown && strings.HasPrefix(a.limits.origin, coefficientBeyond)
+}
+
+// coefficientBeyond names the unknowns combine makes.
+const coefficientBeyond = "a coefficient beyond int64"
 
 // combineExact returns x*e + y*f; ok is false where a coefficient leaves
 // int64.
