@@ -147,6 +147,22 @@ func TestAgreementOfMultiples(t *testing.T) {
 	}
 }
 
+// TestNoProofThroughAPaddedFloat: N + 300 of a dim N is at least 300,
+// but padded with -9 and converted, -9 / 2 floors where it truncates
+// (the Pad's float range left its fill out once: a false proof).
+func TestNoProofThroughAPaddedFloat(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Float, param("N")).
+		i64("pads", []int64{2}, 0, 1).i64("two", []int64{}, 2).i64("axes", []int64{1}, 0).f32("c300", 300).f32("fill", -9).
+		node("Shape", []string{"x"}, "n").node("Cast", []string{"n"}, "nf", onnxwire.IntAttr("to", int64(onnxwire.Float))).
+		node("Add", []string{"nf", "c300"}, "shifted").node("Pad", []string{"shifted", "pads", "fill"}, "padded").
+		node("Cast", []string{"padded"}, "ints", onnxwire.IntAttr("to", int64(onnxwire.Int64))).node("Div", []string{"ints", "two"}, "half").
+		output("half", onnxwire.Int64)
+	r := Model(g.imported(t), "pad.onnx", Options{})
+	if f := verdictOf(t, r, "half"); f.Code == FloorTruncAgree {
+		t.Errorf("half: %s %s: proven, but -9 / 2 floors where it truncates", f.Code, f.Message)
+	}
+}
+
 // TestBranchGuardAtTheDeclaredShapesOnly: the then branch of if y[2] -
 // y[-1] > 0, y: i64[3], never runs at the declared shape, where y[2] is
 // y[-1]; at others (y of four elements) it runs, and x / -2 may be 1 /

@@ -17,6 +17,22 @@ func (a *Analysis) pad(ins []*Value, t ir.ElementType) *Value {
 		dims[i] = a.B.Add(a.B.Add(d, ins[1].Elems[i]), ins[2].Elems[i])
 	}
 	v := a.moved(x, t, dims)
+	if t.IsFloat() {
+		// The fill is among the elements (0 where the Pad has no value),
+		// whatever the mode: the rule does not know it, and a constant
+		// Pad of x in [300, 555] holds a 0.
+		fill, declaredFill := &FloatRange{}, &FloatRange{}
+		if len(ins) > 3 {
+			fill, declaredFill = ins[3].F, ins[3].DeclaredF()
+		}
+		v.F, v.FD = nil, nil
+		if x.F != nil && fill != nil {
+			v.F = unionF(x.F, fill)
+			if d := x.DeclaredF(); d != nil && declaredFill != nil {
+				v.FD = narrowerF(unionF(d, declaredFill), v.F)
+			}
+		}
+	}
 	if v.Int {
 		fill := sym.Const(0)
 		if len(ins) > 3 && ins[3].Int {

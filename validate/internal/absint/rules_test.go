@@ -815,6 +815,40 @@ var propertyCases = []propertyCase{
 	}},
 }
 
+// TestPadFillsFloats: the fill of a Pad is among its float elements (0
+// where it has no value), and among the integers converted from them:
+// x in [300, 555] padded with -9 and converted is no longer positive.
+// (ops does not evaluate Pad, so TestRuleProperties cannot check it.)
+func TestPadFillsFloats(t *testing.T) {
+	b := &propModel{m: &ir.Model{}}
+	x := b.one("Add", nil, b.toF32(b.param(ir.U8, "1..3,2")), b.one("Convert", []string{"destination_type", "f32"}, b.scalar(300)))
+	zero := b.one("Pad", []string{"pad_mode", "constant"}, x, b.vec(1, 0), b.vec(0, 2))
+	minus9 := b.one("Pad", []string{"pad_mode", "constant"}, x, b.vec(0, 1), b.vec(0, 0), b.one("Convert", []string{"destination_type", "f32"}, b.scalar(-9)))
+	ints := b.one("Convert", []string{"destination_type", "i32"}, minus9)
+	b.m.AddResult("zero", zero)
+	b.m.AddResult("ints", ints)
+	inf, err := ops.InferModel(b.m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := Analyze(b.m, inf, Options{})
+	for _, c := range []struct {
+		o    ir.Output
+		fill float64
+	}{{zero, 0}, {minus9, -9}} {
+		for _, f := range []*FloatRange{a.Values[c.o].F, a.Values[c.o].DeclaredF()} {
+			if f != nil && (c.fill < f.Lo || c.fill > f.Hi) {
+				t.Errorf("%s: elements claimed in [%g, %g], but %g fills it", c.o.Layer.Name, f.Lo, f.Hi, c.fill)
+			}
+		}
+	}
+	for _, declared := range []bool{false, true} {
+		if r := a.Prover(!declared).Range(a.All(a.Values[ints])); !r.Contains(-9) {
+			t.Errorf("the integers converted (declared shapes %v) claimed in %s, but -9 fills the Pad", declared, r)
+		}
+	}
+}
+
 // TestRuleProperties: for every case, on random and edge inputs, the
 // concrete values (ops' evaluation of the model) are among what the
 // abstract values claim: each dim and integer element within the bounds
