@@ -267,6 +267,28 @@ func TestNeverRuns(t *testing.T) {
 				output("out", onnxwire.Int64),
 			layer: "div",
 		},
+		{
+			name:   "a divisor [0, x], one element 0",
+			inputs: "x",
+			g: new(graph).input("x", onnxwire.Int64).i64("axes", []int64{1}, 0).i64("zero", []int64{1}, 0).
+				node("Unsqueeze", []string{"x", "axes"}, "ux").node("Concat", []string{"zero", "ux"}, "d", onnxwire.IntAttr("axis", 0)).
+				node("Div", []string{"x", "d"}, "div").output("div", onnxwire.Int64),
+			layer: "div",
+		},
+		{
+			name:   "a divisor [1, x]",
+			inputs: "x",
+			g: new(graph).input("x", onnxwire.Int64).i64("axes", []int64{1}, 0).i64("one", []int64{1}, 1).
+				node("Unsqueeze", []string{"x", "axes"}, "ux").node("Concat", []string{"one", "ux"}, "d", onnxwire.IntAttr("axis", 0)).
+				node("Div", []string{"x", "d"}, "div").output("div", onnxwire.Int64),
+		},
+		{
+			name:   "a Mod by x - x",
+			inputs: "x",
+			g: new(graph).input("x", onnxwire.Int64).i64("two", []int64{}, 2).node("Sub", []string{"x", "x"}, "none").
+				node("Mod", []string{"x", "none"}, "mod").node("Div", []string{"mod", "two"}, "div").output("div", onnxwire.Int64),
+			layer: "mod",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var m *ir.Model
