@@ -56,7 +56,6 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 			"floor and truncation agree here: the output is empty whatever the input shapes (a dim is 0), so nothing is divided")
 		return
 	}
-	v.zeroAtEveryInput(l, out)
 	pairs := v.an.Pairs(l, d.Broadcast)
 	if len(pairs) == 0 {
 		v.notAnalysed(l, nil, "", "", "irdiv does not follow the values of its operands")
@@ -86,42 +85,6 @@ func (v *validator) divide(l *ir.Layer, d *ops.Divide) {
 		v.pytorch(l, pairs, agree, evidence)
 	}
 	v.cpu(l, info.Type, d, pairs, agree, evidence)
-}
-
-// zeroAtEveryInput records an integer Divide of a model from ONNX that
-// divides by 0 at every input (structure/never-runs): a layer of the
-// model's graph that every run runs, whose output is never empty and
-// every element of whose divisor the prover finds 0 whatever the inputs.
-// ONNX Runtime fails there ("Integer division by zero"); OpenVINO's CPU
-// plugin computes something, so an IR not from ONNX gets nothing.
-func (v *validator) zeroAtEveryInput(l *ir.Layer, out *absint.Value) {
-	if !v.an.Options().ONNX || !v.an.RunsWheneverTheModelDoes(l) || !v.an.NarrowedAsTheModelRuns() ||
-		out == nil || out.Rank < 0 || out.DeclaredDims || v.an.DeclaredLayout(l) {
-		return
-	}
-	for _, d := range out.Dims {
-		if !v.anyShape.Range(d).Lo.AtLeast(1) {
-			return
-		}
-	}
-	b := v.an.In(l, 1)
-	if !b.Int || b.DeclaredLayout {
-		return
-	}
-	divisors := b.Elems
-	if divisors == nil {
-		divisors = []sym.Expr{v.an.All(b)}
-	}
-	if len(divisors) == 0 {
-		return
-	}
-	for _, e := range divisors {
-		if v.anyShape.Range(e) != sym.R(0, 0) {
-			return
-		}
-	}
-	v.neverRuns = append(v.neverRuns, absint.Unrunnable{Layer: l, Needs: "divides integers, which ONNX Runtime refuses to do by 0 (\"Integer division by zero\")",
-		Detail: "a divisor of 0 at every input, and its output is never empty"})
 }
 
 // emptyAtEveryShape reports whether a value has a dim that is 0 whatever

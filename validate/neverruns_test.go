@@ -267,6 +267,50 @@ func TestNeverRuns(t *testing.T) {
 				output("out", onnxwire.Int64),
 			layer: "div",
 		},
+		{
+			name:   "a divisor [0, x], one element 0",
+			inputs: "x",
+			g: new(graph).input("x", onnxwire.Int64).i64("axes", []int64{1}, 0).i64("zero", []int64{1}, 0).
+				node("Unsqueeze", []string{"x", "axes"}, "ux").node("Concat", []string{"zero", "ux"}, "d", onnxwire.IntAttr("axis", 0)).
+				node("Div", []string{"x", "d"}, "div").output("div", onnxwire.Int64),
+			layer: "div",
+		},
+		{
+			name:   "a divisor [1, x]",
+			inputs: "x",
+			g: new(graph).input("x", onnxwire.Int64).i64("axes", []int64{1}, 0).i64("one", []int64{1}, 1).
+				node("Unsqueeze", []string{"x", "axes"}, "ux").node("Concat", []string{"one", "ux"}, "d", onnxwire.IntAttr("axis", 0)).
+				node("Div", []string{"x", "d"}, "div").output("div", onnxwire.Int64),
+		},
+		{
+			name:   "a Mod by x - x",
+			inputs: "x",
+			g: new(graph).input("x", onnxwire.Int64).i64("two", []int64{}, 2).node("Sub", []string{"x", "x"}, "none").
+				node("Mod", []string{"x", "none"}, "mod").node("Div", []string{"mod", "two"}, "div").output("div", onnxwire.Int64),
+			layer: "mod",
+		},
+		{
+			name:   "a Loop of 3 iterations dividing by the iteration",
+			inputs: "x",
+			g:      loopDividing(new(graph).input("x", onnxwire.Int64).i64("trip", []int64{}, 3)),
+			layer:  "v",
+		},
+		{
+			name:   "a Loop of y iterations dividing by the iteration",
+			inputs: "x y",
+			g:      loopDividing(new(graph).input("x", onnxwire.Int64).input("y", onnxwire.Int64).node("Identity", []string{"y"}, "trip")),
+		},
+		{
+			name:   "an If whose branches both divide by x - x",
+			inputs: "x",
+			g:      ifDividing(new(graph).input("x", onnxwire.Int64), "none"),
+			layer:  "out",
+		},
+		{
+			name:   "an If whose then_branch divides by x - x",
+			inputs: "x",
+			g:      ifDividing(new(graph).input("x", onnxwire.Int64), "two"),
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var m *ir.Model
@@ -306,6 +350,37 @@ func TestNeverRuns(t *testing.T) {
 			}
 		})
 	}
+}
+
+// loopDividing adds to g (of x and trip) v, the Loop of trip
+// iterations whose body gives x / i at iteration i: a division by 0 at
+// iteration 0, where the Loop runs one.
+func loopDividing(g *graph) *graph {
+	return g.node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+		nodeN("Loop", []string{"trip", "go"}, []string{"v"},
+			onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+				onnxwire.Node("Div", "by_i", []string{"x", "i"}, []string{"by_i"}),
+				onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+			}, nil,
+				[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{})},
+				[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("by_i", onnxwire.Int64)}))).
+		output("v", onnxwire.Int64)
+}
+
+// ifDividing adds to g (of x) out, an If on x < 0 whose then_branch
+// gives x / (x - x) and whose else_branch gives 2 / else (else is
+// "none", x - x, or "two").
+func ifDividing(g *graph, els string) *graph {
+	return g.i64("zero", []int64{}, 0).i64("two", []int64{}, 2).
+		node("Sub", []string{"x", "x"}, "none").node("Less", []string{"x", "zero"}, "cond").
+		node("If", []string{"cond"}, "out",
+			onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+				onnxwire.Node("Div", "then_div", []string{"x", "none"}, []string{"then_div"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("then_div", onnxwire.Int64)})),
+			onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+				onnxwire.Node("Div", "else_div", []string{"two", els}, []string{"else_div"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("else_div", onnxwire.Int64)}))).
+		output("out", onnxwire.Int64)
 }
 
 // irRange is an IR of a Range of the given version (named name, unless

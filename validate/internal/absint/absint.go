@@ -262,7 +262,11 @@ type Analysis struct {
 	dead      string
 	unreached map[*ir.Layer]string
 	reached   map[*ir.Layer]bool
-	Issues    []Issue
+	// running is the body the walk is in, where each of its layers runs
+	// whenever the layer that holds it does (bodyRun): what they
+	// require, that layer requires.
+	running *bodyRun
+	Issues  []Issue
 	// unrunnables are the layers that run on no input (requirements.go):
 	// the model runs on none either.
 	unrunnables []Unrunnable

@@ -1,6 +1,7 @@
 package absint
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -41,6 +42,9 @@ func ifValues(a *Analysis, c *call) []*Value {
 		pick = a.fresh(c.l, sym.R(0, 1), "the condition")
 	}
 	var branches [][]*Value
+	// Why each branch runs on no input where it runs: a layer of it that
+	// fails, or the condition never picking it.
+	var fails []string
 	for k, b := range f.Bodies(a.inputInfos(c.l)) {
 		// then_body runs where the condition holds, else_body where it
 		// fails: each knows it of what it reads (where(x >= 0, x / 2, 0)).
@@ -55,7 +59,15 @@ func ifValues(a *Analysis, c *call) []*Value {
 		if !cond.DeclaredLayout && !cond.DeclaredDims {
 			dead = a.deadBranch(pick, k == 0)
 		}
-		a.walkingDead(dead, func() { res = a.walkBody(c.l, b, params) })
+		run := &bodyRun{holder: c.l, body: b.Model, iteration: -1}
+		a.walkingDead(dead, func() { a.inBody(run, func() { res = a.walkBody(c.l, b, params) }) })
+		switch name := []string{"then_branch", "else_branch"}[min(k, 1)]; {
+		case dead != "":
+			fails = append(fails, name+" never runs ("+dead+")")
+		case run.failed != nil:
+			u := run.failed
+			fails = append(fails, fmt.Sprintf("%s: layer %q (%s), which %s, gets %s", name, u.Layer.Name, u.Layer.Type, u.Needs, u.Detail))
+		}
 		outs := make([]*Value, len(b.Outputs))
 		for i, r := range b.Outputs {
 			if r < len(res) {
@@ -63,6 +75,11 @@ func ifValues(a *Analysis, c *call) []*Value {
 			}
 		}
 		branches = append(branches, outs)
+	}
+	// (A condition laid out as at the declared shapes only narrows the
+	// branches' values there, not at other shapes.)
+	if len(branches) == 2 && len(fails) == 2 && !cond.DeclaredLayout && !cond.DeclaredDims {
+		a.fails(c.l, "runs the branch its condition picks", strings.Join(fails, "; "))
 	}
 	if len(branches) != 2 || len(branches[0]) != len(branches[1]) {
 		return nil
@@ -433,9 +450,19 @@ func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known [
 	// operands at each one.
 	_, nested := a.Holders[c.l]
 	record := !nested
+	runs := len(c.ins) > 0 && c.ins[0] != nil && c.ins[0].Int && (len(c.ins) < 2 || c.ins[1] == nil || a.provablyTrue(c.ins[1]))
 	for k := range n {
 		a.bodyWalks++
-		res := a.walkBody(c.l, b, a.bodyParams(c, b, given(bounds{sym.R(k, k), sym.R(k, k)}), func(p int) *Value { return current[p] }))
+		// Every run of the Loop runs iteration k where the trip count
+		// exceeds k at every input, and the condition held so far.
+		var run *bodyRun
+		if runs = runs && always && a.valueBounds(c.ins[0]).any.Lo.AtLeast(k+1); runs {
+			run = &bodyRun{holder: c.l, body: b.Model, iteration: k}
+		}
+		var res []*Value
+		a.inBody(run, func() {
+			res = a.walkBody(c.l, b, a.bodyParams(c, b, given(bounds{sym.R(k, k), sym.R(k, k)}), func(p int) *Value { return current[p] }))
+		})
 		last = res
 		if record {
 			a.recordIteration(c.l, b.Model, n)

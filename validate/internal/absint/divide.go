@@ -37,6 +37,41 @@ func divide(a *Analysis, c *call) []*Value {
 	}))
 }
 
+// divisorRequires records that no element of an integer Divide's or
+// FloorMod's divisor is 0, in a model from ONNX, where the output is
+// never empty (then each element of the divisor divides some element):
+// ONNX Runtime fails there ("Integer division by zero", and "Integer
+// modulo by zero" for its Mod of fmod 0, which the import makes a
+// FloorMod). A divisor of 0 at every input then makes the layer
+// Unrunnable (seed 799: x.shape[0] / [0, x.shape[0]]), and one of one
+// sign narrows what it is made of (a divisor x.shape[1] needs it 1 or
+// more). The walk calls it for every such layer, folded, traced or not.
+func (a *Analysis) divisorRequires(l *ir.Layer, ins []*Value, bc shapeinfer.Broadcast, why string) {
+	if len(ins) < 2 || !a.opts.ONNX || !ins[0].Int || !ins[1].Int || ins[0].DeclaredDims || ins[1].DeclaredDims {
+		return
+	}
+	dims, ok := a.broadcastDims(ins[0], ins[1], bc)
+	if !ok {
+		return
+	}
+	for _, d := range dims {
+		if !a.decide.Range(d).Lo.AtLeast(1) {
+			return // empty at some input, where nothing is divided
+		}
+	}
+	y := ins[1]
+	divisors := y.Elems
+	if divisors == nil {
+		divisors = []sym.Expr{a.All(y)}
+	}
+	for _, e := range divisors {
+		if c, ok := e.IsConst(); ok && c != 0 {
+			continue
+		}
+		a.requireNonZero(l, y, e, why)
+	}
+}
+
 func divideFloats(_ *Analysis, c *call) *FloatRange { return divideF(floatIn(c, 0), floatIn(c, 1)) }
 
 // Pair is the operands of elements of an element-wise op: one element

@@ -60,6 +60,10 @@ func (a *Analysis) requirements(l *ir.Layer, op ops.Op, ins []*Value) {
 		if a.opts.ONNX {
 			a.scanRequires(l, ins, o)
 		}
+	case *ops.Divide:
+		a.divisorRequires(l, ins, o.Broadcast, "divides integers, which ONNX Runtime refuses to do by 0 (\"Integer division by zero\")")
+	case *ops.FloorMod:
+		a.divisorRequires(l, ins, o.Broadcast, "takes the remainder of integers, which ONNX Runtime refuses to do by 0 (\"Integer modulo by zero\")")
 	}
 }
 

@@ -85,6 +85,10 @@ type Narrowing struct {
 // require nothing. A requirement that stops the model and that no input
 // meets makes the layer Unrunnable.
 func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why string, stops bool) {
+	if _, inBody := a.Holders[l]; inBody && stops {
+		a.requireInBody(l, v, e, r, why)
+		return
+	}
 	if l == nil || !a.feedsResult(l) {
 		return
 	}
@@ -135,6 +139,107 @@ func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why s
 	}
 }
 
+// bodyRun is a body the walk is in whose layers (those some Result of
+// the body depends on: every run of the body computes them) run
+// whenever the layer that holds it runs: an iteration of a Loop that
+// every run of the Loop runs (its trip count exceeds the iteration at
+// every input, its condition held at the start and after every
+// iteration before), or a branch of an If, where its condition picks
+// it. A layer of it that runs on no input makes the Loop fail, and the
+// If once each branch fails or never runs (fails).
+type bodyRun struct {
+	holder    *ir.Layer
+	body      *ir.Model
+	iteration int64 // of a Loop; -1 for a branch of an If
+	computed  map[*ir.Layer]bool
+	// failed is the first layer of an If's branch that runs on no input
+	// where the branch runs.
+	failed *Unrunnable
+}
+
+// inBody walks run's body as it runs (run is the body the walk is in
+// meanwhile).
+func (a *Analysis) inBody(run *bodyRun, walk func()) {
+	saved := a.running
+	a.running = run
+	walk()
+	a.running = saved
+}
+
+// requireInBody records that a layer of a body runs only where e lies
+// within r: where that holds at no input, the layer fails (fails). Nothing
+// is narrowed: a body's value is not the model's input, and a body may
+// not run.
+func (a *Analysis) requireInBody(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why string) {
+	if a.running == nil || a.dead != "" || v.DeclaredLayout || v.DeclaredDims {
+		return
+	}
+	got := a.decide.Range(e)
+	if c, ok := e.IsConst(); ok {
+		got = sym.R(c, c)
+	}
+	if !r.Hi.Less(r.Lo) && (got.Hi.Less(got.Lo) || !got.Hi.Less(r.Lo) && !r.Hi.Less(got.Lo)) {
+		return // some value within r
+	}
+	a.fails(l, why, fmt.Sprintf("%s at every input, where it needs %s", got, r))
+}
+
+// fails records that layer l runs on no input where it runs (what it
+// needs, and why no input gives it): a layer of the model's graph that
+// some Result depends on is Unrunnable; one of the body the walk is in
+// (Analysis.running), which every run of that body computes, makes the
+// layer that holds the body fail in turn: a Loop at once, the iteration
+// running whenever the Loop does (seed 2230: x / iter divides by 0 at
+// iteration 0 of a Loop of 3); an If once each branch fails or never
+// runs (ifValues). A layer of a body within that body (of an If in it,
+// which may not run) fails nothing here: its own body's walk tells.
+func (a *Analysis) fails(l *ir.Layer, needs, detail string) {
+	if _, inBody := a.Holders[l]; !inBody {
+		if a.feedsResult(l) {
+			a.unrunnable(l, needs, detail)
+		}
+		return
+	}
+	run := a.running
+	if run == nil || a.dead != "" || !slices.Contains(run.body.Layers, l) {
+		return
+	}
+	if run.computed == nil {
+		run.computed = a.computedOf(run.body)
+	}
+	if !run.computed[l] {
+		return
+	}
+	if run.iteration < 0 {
+		if run.failed == nil {
+			run.failed = &Unrunnable{Layer: l, Needs: needs, Detail: detail}
+		}
+		return
+	}
+	a.fails(run.holder, fmt.Sprintf("runs its body, whose layer %q (%s) %s", l.Name, l.Type, needs),
+		fmt.Sprintf("%s, at iteration %d, which every run of the Loop runs", detail, run.iteration))
+}
+
+// computedOf are the layers of a body that some Result of it depends on.
+func (a *Analysis) computedOf(body *ir.Model) map[*ir.Layer]bool {
+	computed := make(map[*ir.Layer]bool)
+	stack := body.Results()
+	for len(stack) > 0 {
+		l := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if computed[l] {
+			continue
+		}
+		computed[l] = true
+		for _, src := range a.Sources[l] {
+			if src.Layer != nil && !computed[src.Layer] {
+				stack = append(stack, src.Layer)
+			}
+		}
+	}
+	return computed
+}
+
 // requireNonZero records that layer l runs only where e is not 0 (a
 // Range's step), which stops the model. Where e has one sign at every
 // input (0 aside), that is e within [1, +inf] or [-inf, -1], which
@@ -143,7 +248,7 @@ func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why s
 // Where e takes both signs, nothing narrows, but 0 at every input of the
 // declared shapes still makes l unrunnable there.
 func (a *Analysis) requireNonZero(l *ir.Layer, v *Value, e sym.Expr, why string) {
-	if l == nil || !a.feedsResult(l) {
+	if _, inBody := a.Holders[l]; l == nil || !inBody && !a.feedsResult(l) {
 		return
 	}
 	positive, negative := sym.Range{Lo: sym.Finite(1), Hi: sym.PosInf}, sym.Range{Lo: sym.NegInf, Hi: sym.Finite(-1)}
