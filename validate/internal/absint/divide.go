@@ -43,9 +43,10 @@ func divide(a *Analysis, c *call) []*Value {
 // ONNX Runtime fails there ("Integer division by zero", and "Integer
 // modulo by zero" for its Mod of fmod 0, which the import makes a
 // FloorMod). A divisor of 0 at every input then makes the layer
-// Unrunnable (seed 799: x.shape[0] / [0, x.shape[0]]), and one of one
-// sign narrows what it is made of (a divisor x.shape[1] needs it 1 or
-// more). The walk calls it for every such layer, folded, traced or not.
+// Unrunnable (seed 799: x.shape[0] / [0, x.shape[0]]); inside a body
+// that runs whenever its holder does, one 0 at every input there fails
+// the holder. Nothing is narrowed. The walk calls it for every such
+// layer, folded, traced or not.
 func (a *Analysis) divisorRequires(l *ir.Layer, ins []*Value, bc shapeinfer.Broadcast, why string) {
 	if len(ins) < 2 || !a.opts.ONNX || !ins[0].Int || !ins[1].Int || ins[0].DeclaredDims || ins[1].DeclaredDims {
 		return
@@ -65,8 +66,14 @@ func (a *Analysis) divisorRequires(l *ir.Layer, ins []*Value, bc shapeinfer.Broa
 		divisors = []sym.Expr{a.All(y)}
 	}
 	for _, e := range divisors {
-		if c, ok := e.IsConst(); ok && c != 0 {
-			continue
+		// Only a divisor of 0 at every input stops the model here: one
+		// narrowed to where it is not 0 would hide the inputs where it is
+		// (divide/zero-divisor names them; ONNX Runtime fails there, and
+		// OpenVINO computes something).
+		if r := a.decide.Range(e); r != sym.R(0, 0) {
+			if _, inBody := a.Holders[l]; !inBody || a.running == nil {
+				continue
+			}
 		}
 		a.requireNonZero(l, y, e, why)
 	}
