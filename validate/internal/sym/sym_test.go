@@ -417,25 +417,32 @@ func TestReplaceKeepsTheValueWhereTheAssumptionHolds(t *testing.T) {
 		if !got.Equal(e) {
 			replaced++
 		}
-		vals := [3]int64{}
-		val := func(s Sym) int64 { return vals[s] }
-		for range 50 {
-			for i := range vals {
-				vals[i] = int64(r.IntN(13) - 6)
-			}
-			xv, ok := b.Eval(x, val)
-			if !ok || xv > k {
-				continue
-			}
-			want, ok1 := b.Eval(e, val)
-			have, ok2 := b.Eval(got, val)
-			if ok1 && (!ok2 || have != want) {
-				t.Fatalf("round %d: %s with %s <= %d replaced is %s: %d (%v), want %d at %v", round, b.String(e), b.String(x), k, b.String(got), have, ok2, want, vals)
-			}
-		}
+		checkReplaced(t, r, round, b, e, x, k, got)
 	}
 	if replaced < 500 {
 		t.Errorf("only %d of 1500 expressions changed: the test tests little", replaced)
+	}
+}
+
+// checkReplaced checks, at 50 random values of three symbols, that got,
+// e with x replaced by min(x, k), is e wherever x <= k.
+func checkReplaced(t *testing.T, r *rand.Rand, round int, b *Builder, e, x Expr, k int64, got Expr) {
+	t.Helper()
+	vals := [3]int64{}
+	val := func(s Sym) int64 { return vals[s] }
+	for range 50 {
+		for i := range vals {
+			vals[i] = int64(r.IntN(13) - 6)
+		}
+		xv, ok := b.Eval(x, val)
+		if !ok || xv > k {
+			continue
+		}
+		want, ok1 := b.Eval(e, val)
+		have, ok2 := b.Eval(got, val)
+		if ok1 && (!ok2 || have != want) {
+			t.Fatalf("round %d: %s with %s <= %d replaced is %s: %d (%v), want %d at %v", round, b.String(e), b.String(x), k, b.String(got), have, ok2, want, vals)
+		}
 	}
 }
 
@@ -466,22 +473,7 @@ func TestReplaceSums(t *testing.T) {
 		if !got.Equal(e) {
 			replaced++
 		}
-		vals := [3]int64{}
-		val := func(s Sym) int64 { return vals[s] }
-		for range 50 {
-			for i := range vals {
-				vals[i] = int64(r.IntN(13) - 6)
-			}
-			xv, ok := b.Eval(x, val)
-			if !ok || xv > k {
-				continue
-			}
-			want, ok1 := b.Eval(e, val)
-			have, ok2 := b.Eval(got, val)
-			if ok1 && (!ok2 || have != want) {
-				t.Fatalf("round %d: %s with %s <= %d replaced is %s: %d (%v), want %d at %v", round, b.String(e), b.String(x), k, b.String(got), have, ok2, want, vals)
-			}
-		}
+		checkReplaced(t, r, round, b, e, x, k, got)
 	}
 	if sums < 300 || replaced < sums/2 {
 		t.Errorf("%d expressions held a sum, %d changed: the test tests little", sums, replaced)
