@@ -88,6 +88,24 @@ var hazardModels = []struct {
 			node("Div", []string{"sixtyfourth", "minus3"}, "div").
 			output("div", onnxwire.Int64),
 	},
+	{
+		// y * c / y of y: i64[] where a Reshape of an empty tensor to
+		// [y * c / 28, -1] runs only where y * c / 28 is 0 or a dim: the
+		// bisection of that requirement over y's range finds y =
+		// -2305843009213693895, where y * c wraps to 57 and the Reshape
+		// makes [2, 0] (differential_cases_test's "a counter-example
+		// makes no dim beyond 2^40", whose dims ONNX Runtime could not
+		// make).
+		name: "wrappedrequirement",
+		g: new(graph).input("y", onnxwire.Int64).
+			i64("c", []int64{}, 2305843009213693953).i64("d", []int64{}, 28).i64("empty", []int64{0}).
+			i64("zero", []int64{1}, 0).i64("infer", []int64{1}, -1).
+			node("Mul", []string{"y", "c"}, "p").node("Div", []string{"p", "y"}, "div").
+			node("Div", []string{"p", "d"}, "q").node("Unsqueeze", []string{"q", "zero"}, "qv").
+			node("Concat", []string{"qv", "infer"}, "pattern", onnxwire.IntAttr("axis", 0)).
+			node("Reshape", []string{"empty", "pattern"}, "r").
+			output("div", onnxwire.Int64).output("r", onnxwire.Int64),
+	},
 }
 
 // TestHazardsAtTheDeclaredShapes: each hazard of hazardModels is an
