@@ -214,8 +214,11 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 	if o.AnyShape {
 		env = &s.an.Any
 	}
+	// (Restored, not cleared: searchRunnable's search runs inside
+	// another, which goes on at its shapes; seeds 746, 1362.)
+	wasAnyShape := s.anyShape
 	s.anyShape = o.AnyShape
-	defer func() { s.anyShape = false }()
+	defer func() { s.anyShape = wasAnyShape }()
 	maxRuns := cmp.Or(o.MaxRuns, defaultMaxRuns)
 	if len(pairs) > maxPairs {
 		pairs = pairs[:maxPairs]
@@ -394,19 +397,20 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 	}
 	reserve = min(reserve, maxTried/2)
 	// Where every assignment is good unevaluated (an operand irdiv does
-	// not follow), the pairs leave room in good for the candidates of
-	// each key alone too, up to three quarters of it: the sum of y:
-	// i64[2, L] over its first axis, / 8 / 8 / -3, differs at y = 64, a
-	// single's, which the first pairs of L's and y's small values
-	// crowded out (seeds 171 and 2155 of the differential).
+	// not follow), the candidates of each key alone come after the
+	// pairs, which fill good: they get room of their own, up to
+	// maxScreened more assignments, screened. The sum of y: i64[2, L]
+	// over its first axis, / 8 / 8 / -3, differs at y = 64, a single's,
+	// which the pairs of L's and y's first candidates crowded out (seeds
+	// 171 and 2155 of the differential). (Room taken from the pairs
+	// instead lost counter-examples of pairs: seeds 1726, 2250.)
 	singlesRoom := 0
 	if derived || floatPath {
 		for _, k := range keys {
 			singlesRoom += len(cands[k])
 		}
-		singlesRoom = min(singlesRoom, maxGood*3/4)
+		singlesRoom = min(singlesRoom, maxScreened)
 	}
-	crowded := func() bool { return len(good)+singlesRoom >= maxGood }
 	base := map[key]int64{}
 	for _, fl := range floats {
 		try(base, fl)
@@ -421,7 +425,7 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 					}
 					for _, c1 := range cands[ka] {
 						for _, c2 := range cands[kb] {
-							if spent() || crowded() {
+							if spent() {
 								break dividends
 							}
 							try(map[key]int64{ka: c1, kb: c2}, fl)
@@ -437,13 +441,16 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 			for _, k2 := range keys[i+1:] {
 				for _, c1 := range first(cands[k1], pairedCandidates) {
 					for _, c2 := range first(cands[k2], pairedCandidates) {
-						if spent() || len(tried)+reserve >= maxTried || crowded() {
+						if spent() || len(tried)+reserve >= maxTried {
 							break pairsOfKeys
 						}
 						try(map[key]int64{k1: c1, k2: c2}, fl)
 					}
 				}
 			}
+		}
+		if singlesRoom > 0 {
+			maxGood, singlesRoom = max(maxGood, len(good)+singlesRoom), 0
 		}
 	singles:
 		for _, k := range keys {
