@@ -9,6 +9,7 @@ import (
 	"github.com/irdiv/irdiv/internal/ortreplay"
 	"github.com/irdiv/irdiv/ir"
 	"github.com/irdiv/irdiv/onnx"
+	"github.com/irdiv/irdiv/validate/internal/randmodel"
 )
 
 // hazardModels are hazards at the declared shapes that the search once
@@ -150,5 +151,26 @@ func TestHazardsAtTheDeclaredShapes(t *testing.T) {
 				t.Errorf("ONNX Runtime gives div = %v at %v, want %d / %d truncated at %d", o, f.CounterExample.Inputs, a, b, i)
 			}
 		})
+	}
+}
+
+// TestSearchInsideASearchKeepsItsShapes: seed 1362 of the differential,
+// x: i32[8, 16, 16] reshaped to [2, T, 1] (T = 1024 only at the declared
+// shapes), x / 4: the search of other shapes fails its candidates at
+// the Reshape, searches again within its requirements (searchRunnable),
+// and then goes on at other shapes, which find where it differs: a
+// reshape warning, not a warning of nothing found (the inner search left
+// the outer at the declared shapes).
+func TestSearchInsideASearchKeepsItsShapes(t *testing.T) {
+	om, err := onnx.Read(randmodel.Generate(1362).Bytes(), onnx.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := onnx.Import(om, onnx.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := verdictOf(t, Model(m, "1362.onnx", Options{}), "v11"); f.Code != FloorTruncReshape {
+		t.Errorf("v11: %s %s, want %s", f.Code, f.Message, FloorTruncReshape)
 	}
 }
