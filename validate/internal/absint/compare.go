@@ -367,6 +367,30 @@ func holds(m *ir.Model, l *ir.Layer) bool {
 	return false
 }
 
+// Comparison is, for the symbol of a comparison irdiv could not decide
+// (compare), x - y of its operands and the ranges of it where the
+// comparison holds and where it fails; ok is false for other symbols,
+// and where x - y is made of other symbols than the inputs' dims and
+// elements. A search evaluates the comparison at the inputs it chooses.
+// A copy of the symbol, which stands for another element of the
+// comparison's output, is taken as the one it copies: what the search
+// evaluates is a guess, which it confirms by evaluating the model.
+func (a *Analysis) Comparison(s sym.Sym) (d sym.Expr, holds, fails sym.Range, ok bool) {
+	cond, ok := a.conditions[s]
+	if !ok {
+		cond, ok = a.conditions[a.B.Info(s).Of]
+	}
+	if !ok {
+		return d, holds, fails, false
+	}
+	for _, t := range a.B.Syms(cond.d) {
+		if int(t) >= len(a.Origins) || a.Origins[t].Input == nil {
+			return d, holds, fails, false
+		}
+	}
+	return cond.d, cond.holds, cond.fails, true
+}
+
 // conditionOf is what the comparison that made c says, where c is the
 // boolean of a comparison irdiv could not decide (one symbol).
 func (a *Analysis) conditionOf(c sym.Expr) (condition, bool) {

@@ -100,6 +100,9 @@ func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why s
 	if v.DeclaredLayout || v.DeclaredDims {
 		return
 	}
+	if stops {
+		a.noteJoint(l, e, r)
+	}
 	if c, ok := e.IsConst(); ok {
 		if !r.Contains(c) && stops {
 			a.unrunnable(l, why, fmt.Sprintf("%d at every input, where it needs %s", c, r))
@@ -239,6 +242,43 @@ func (a *Analysis) computedOf(body *ir.Model) map[*ir.Layer]bool {
 	}
 	return computed
 }
+
+// maxJoint bounds the joint requirements an analysis keeps.
+const maxJoint = 32
+
+// Joint is what a layer needs of a value of several input symbols (E
+// within R), where the model stops outside it: a Gather of y at index
+// x.shape[0] needs x.shape[0] < y.shape[0]. No one symbol's range shows
+// it, but a search for inputs the model runs on may choose its symbols
+// together.
+type Joint struct {
+	Layer *ir.Layer
+	E     sym.Expr
+	R     sym.Range
+}
+
+// noteJoint keeps a requirement of a layer of the model's graph (a
+// body's may not run) about several symbols, each a dim or an element of
+// an input, the first maxJoint of them.
+func (a *Analysis) noteJoint(l *ir.Layer, e sym.Expr, r sym.Range) {
+	if _, inBody := a.Holders[l]; inBody || len(a.joint) >= maxJoint {
+		return
+	}
+	syms := a.B.Syms(e)
+	if len(syms) == 0 {
+		return
+	}
+	for _, s := range syms {
+		if int(s) >= len(a.Origins) || a.Origins[s].Input == nil {
+			return
+		}
+	}
+	a.joint = append(a.joint, Joint{l, e, r})
+}
+
+// JointRequirements are the requirements of several input symbols that
+// stop the model (Joint), of the layers some Result depends on.
+func (a *Analysis) JointRequirements() []Joint { return a.joint }
 
 // requireNonZero records that layer l runs only where e is not 0 (a
 // Range's step), which stops the model. Where e has one sign at every

@@ -628,16 +628,24 @@ func onnxRefuses(op ops.Op, in, outs []ops.ValueInfo) error {
 			return fmt.Errorf("ONNX's Reshape fails: -1 in %v cannot be inferred beside a zero dim", pattern)
 		}
 	case *ops.Interpolate:
+		dims, ok1 := static(in[0])
 		if o.ShapeCalculationMode == "sizes" && len(in) > 1 {
 			if sizes, ok := values(in[1]); ok {
-				for _, d := range sizes {
-					if d <= 0 {
+				// A size of 0 is a scale of 0, which ONNX Runtime refuses,
+				// but of an axis of 0, where it takes a scale of 1 (as
+				// absint's resizeRequires): x: [16, 2, 0] resized to [16,
+				// 2, 0] runs (seed 2596 of the differential).
+				var axes []int64
+				if len(in) > 2 {
+					axes, _ = values(in[2])
+				}
+				for k, d := range sizes {
+					if d < 0 || d == 0 && !emptyAxis(dims, ok1, axes, k) {
 						return fmt.Errorf("ONNX's Resize fails: size %d", d)
 					}
 				}
 			}
 		}
-		dims, ok1 := static(in[0])
 		if len(outs) != 1 || !ok1 {
 			return nil
 		}
@@ -758,6 +766,24 @@ func reduceInDouble(r *ops.Reduce, ins []*ir.Tensor, o ops.Options) ([]*ir.Tenso
 }
 
 // oneInt is the one integer v holds, where its value is known.
+// emptyAxis tells whether the axis the k-th size of an Interpolate
+// resizes (axes[k], or k where no axes are given) is known to be 0 in
+// dims (known where static).
+func emptyAxis(dims []int64, static bool, axes []int64, k int) bool {
+	if !static {
+		return false
+	}
+	axis := int64(k)
+	if axes != nil {
+		if k >= len(axes) {
+			return false
+		}
+		axis = axes[k]
+	}
+	ax, ok := absint.NormAxis(axis, len(dims))
+	return ok && dims[ax] == 0
+}
+
 func oneInt(v ops.ValueInfo) (int64, bool) {
 	if v.Value == nil || !v.Value.Type.IsInteger() || v.Value.Len() != 1 {
 		return 0, false

@@ -90,6 +90,13 @@ type Searcher struct {
 	// needs are what a counter-example at each Divide evaluates (need),
 	// for the searches' many candidates.
 	needs map[*ir.Layer]map[*ir.Layer]bool
+	// joint are the requirements of several input symbols a search
+	// meets while it looks again for inputs the model runs on
+	// (searchRunnable); nil in the first search of a Divide.
+	joint []absint.Joint
+	// compareEval evaluates the comparisons the searches choose the
+	// operands of (compared).
+	compareEval *sym.Evaluator
 	// alikes are the layers that compute alike under two roundings of
 	// the Divides (alike), by the roundings.
 	alikes map[string]map[*ir.Layer]bool
@@ -197,7 +204,9 @@ const tryCost = 16
 // Search looks for model inputs under which one of the pairs of Divide l
 // is bad, confirmed by evaluating the model.
 func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, bool) {
-	s.masked = nil
+	if s.joint == nil {
+		s.masked = nil
+	}
 	if s.exhausted {
 		return nil, false
 	}
@@ -205,8 +214,11 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 	if o.AnyShape {
 		env = &s.an.Any
 	}
+	// (Restored, not cleared: searchRunnable's search runs inside
+	// another, which goes on at its shapes; seeds 746, 1362.)
+	wasAnyShape := s.anyShape
 	s.anyShape = o.AnyShape
-	defer func() { s.anyShape = false }()
+	defer func() { s.anyShape = wasAnyShape }()
 	maxRuns := cmp.Or(o.MaxRuns, defaultMaxRuns)
 	if len(pairs) > maxPairs {
 		pairs = pairs[:maxPairs]
@@ -221,6 +233,17 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 			consts = append(consts, s.an.B.Consts(e)...)
 			for _, sy := range s.an.B.Syms(e) {
 				org := s.an.OriginOf(sy)
+				if d, _, _, ok := s.an.Comparison(sy); ok {
+					// A comparison of the inputs' dims and elements: the
+					// search chooses them, and evaluates it (valuer).
+					consts = append(consts, s.an.B.Consts(d)...)
+					for _, k := range s.keysOf(d) {
+						if !slices.Contains(keys, k) {
+							keys = append(keys, k)
+						}
+					}
+					continue
+				}
 				switch {
 				case org.Kind == absint.Derived:
 					derived = true
@@ -262,7 +285,22 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 			}
 		}
 	}
+	// In a search for inputs the model runs on, the symbols of its
+	// layers' joint requirements are chosen too, at candidates that
+	// include where each requirement starts or stops holding.
+	jointKeys := 0
+	for _, q := range s.joint {
+		for _, k := range s.keysOf(q.E) {
+			if !slices.Contains(keys, k) && jointKeys < maxOpaqueKeys {
+				keys = append(keys, k)
+				jointKeys++
+			}
+		}
+	}
 	picked := func(as map[key]int64) bool {
+		if !s.meetsJoint(as) {
+			return false
+		}
 		if !inBranch {
 			return true
 		}
@@ -271,7 +309,7 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 	}
 	cands := make(map[key][]int64)
 	for _, k := range keys {
-		cands[k] = s.candidates(k, env, consts)
+		cands[k] = s.candidates(k, env, slices.Concat(consts, s.jointEdges(k, env)))
 	}
 	floats := []float64{0}
 	if floatPath {
@@ -358,6 +396,21 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 		reserve += len(cands[k])
 	}
 	reserve = min(reserve, maxTried/2)
+	// Where every assignment is good unevaluated (an operand irdiv does
+	// not follow), the candidates of each key alone come after the
+	// pairs, which fill good: they get room of their own, up to
+	// maxScreened more assignments, screened. The sum of y: i64[2, L]
+	// over its first axis, / 8 / 8 / -3, differs at y = 64, a single's,
+	// which the pairs of L's and y's first candidates crowded out (seeds
+	// 171 and 2155 of the differential). (Room taken from the pairs
+	// instead lost counter-examples of pairs: seeds 1726, 2250.)
+	singlesRoom := 0
+	if derived || floatPath {
+		for _, k := range keys {
+			singlesRoom += len(cands[k])
+		}
+		singlesRoom = min(singlesRoom, maxScreened)
+	}
 	base := map[key]int64{}
 	for _, fl := range floats {
 		try(base, fl)
@@ -395,6 +448,9 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 					}
 				}
 			}
+		}
+		if singlesRoom > 0 {
+			maxGood, singlesRoom = max(maxGood, len(good)+singlesRoom), 0
 		}
 	singles:
 		for _, k := range keys {
@@ -451,6 +507,7 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 		}
 		return nil, false
 	}
+	failedBefore := s.failedRuns
 	all := append(good, mixed...)
 	if w, ok := confirmAll(all[:min(len(all), maxRuns)]); ok {
 		return w, true
@@ -461,6 +518,15 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 		// there too, they cost validate of testdata/pytorch 3% more
 		// layers evaluated, and found nothing.)
 		if w, ok := confirmAll(s.screen(l, good[maxRuns:], env, o, maxRuns)); ok {
+			return w, true
+		}
+	}
+	if s.joint != nil {
+		// The rest is the first search's.
+		return nil, false
+	}
+	if s.failedRuns > failedBefore && len(s.an.JointRequirements()) > 0 {
+		if w, ok := s.searchRunnable(l, pairs, o); ok {
 			return w, true
 		}
 	}
@@ -502,6 +568,91 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 	}
 	return nil, false
 }
+
+// searchRunnable searches again where the model did not run at some of
+// the first search's candidates, and the analysis knows requirements of
+// several input symbols that stop it (absint.Joint): their symbols are
+// chosen too, and only assignments that meet them all are tried. A
+// Gather of y at x.shape[0] runs only where x.shape[0] < y.shape[0],
+// which no dims the search leaves free give (seed 2179 of the
+// differential); a Resize to y.shape[0] / 80 only where y.shape[0] >=
+// 80, beyond the search's small candidates (seed 180).
+func (s *Searcher) searchRunnable(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, bool) {
+	s.joint = s.an.JointRequirements()
+	defer func() { s.joint = nil }()
+	return s.Search(l, pairs, o)
+}
+
+// meetsJoint tells whether an assignment meets the joint requirements
+// of the search (those it cannot evaluate aside).
+func (s *Searcher) meetsJoint(as map[key]int64) bool {
+	for _, q := range s.joint {
+		if v, ok := s.eval.Eval(q.E, s.valuer(as), &s.steps); ok && !q.R.Contains(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// jointEdges are, for each joint requirement of the search about key k,
+// the values of k next to where the requirement starts or stops holding,
+// the other symbols at their defaults: found by bisection between a
+// value where it holds and one where it does not, within k's range (a
+// dim's up to maxDimCandidate).
+func (s *Searcher) jointEdges(k key, env *absint.Ranges) []int64 {
+	var out []int64
+	for _, q := range s.joint {
+		if !slices.Contains(s.keysOf(q.E), k) {
+			continue
+		}
+		holds := func(v int64) bool {
+			x, ok := s.eval.Eval(q.E, s.valuer(map[key]int64{k: v}), &s.steps)
+			return ok && q.R.Contains(x)
+		}
+		r := absint.TypeRange(k.in.Type)
+		if k.dim {
+			r = env.Range(k.in.Dims[k.index])
+			r = sym.R(max(r.Lo.V, 0), maxDimCandidate)
+			if h := env.Range(k.in.Dims[k.index]).Hi; h.IsFinite() && h.V < maxDimCandidate {
+				r.Hi = h
+			}
+		}
+		if !r.Lo.IsFinite() || !r.Hi.IsFinite() {
+			continue
+		}
+		// Bisection between the ends, and between 0 and each: an index
+		// of a Gather holds in the middle of its range.
+		ends := [][2]int64{{r.Lo.V, r.Hi.V}}
+		if r.Contains(0) {
+			ends = append(ends, [2]int64{0, r.Lo.V}, [2]int64{0, r.Hi.V})
+		}
+		for _, e := range ends {
+			a, b := min(e[0], e[1]), max(e[0], e[1])
+			atA, atB := holds(a), holds(b)
+			if atA == atB {
+				continue
+			}
+			// holds(a) is atA, holds(b) atB, all along.
+			for uint64(b)-uint64(a) > 1 && s.steps > 0 {
+				mid := a + int64((uint64(b)-uint64(a))/2)
+				if holds(mid) == atA {
+					a = mid
+				} else {
+					b = mid
+				}
+			}
+			v := b
+			if atA {
+				v = a
+			}
+			out = append(out, v, v+1, v-1, v+2)
+		}
+	}
+	return out
+}
+
+// maxDimCandidate is the greatest dim a search tries.
+const maxDimCandidate = 1 << 14
 
 // maxScreened bounds the assignments screen evaluates, after the first
 // maxRuns of a Divide whose operands the search does not evaluate.
@@ -677,7 +828,7 @@ func (s *Searcher) candidates(k key, env *absint.Ranges, consts []int64) []int64
 		}
 		var out []int64
 		for _, v := range list {
-			if r.Contains(v) && v >= 0 && v <= 1<<14 && !slices.Contains(out, v) {
+			if r.Contains(v) && v >= 0 && v <= maxDimCandidate && !slices.Contains(out, v) {
 				out = append(out, v)
 			}
 		}
@@ -709,9 +860,13 @@ func (s *Searcher) candidates(k key, env *absint.Ranges, consts []int64) []int64
 // valuer gives the symbols their values: assigned, or the defaults build
 // uses.
 func (s *Searcher) valuer(as map[key]int64) func(sym.Sym) int64 {
-	return func(sy sym.Sym) int64 {
+	var val func(sy sym.Sym) int64
+	val = func(sy sym.Sym) int64 {
 		org := s.an.OriginOf(sy)
 		if org.Input == nil {
+			if d, holds, fails, ok := s.an.Comparison(sy); ok {
+				return s.compared(d, holds, fails, val)
+			}
 			return 0
 		}
 		k := key{org.Input, org.Kind == absint.InputDim, org.Index}
@@ -740,6 +895,32 @@ func (s *Searcher) valuer(as map[key]int64) func(sym.Sym) int64 {
 		// (a Squeeze of Range(-2, y, 1) needs y = -1).
 		return clamp(1, s.an.Declared.Range(sy))
 	}
+	return val
+}
+
+// compared is the boolean of a comparison (absint's Comparison) whose
+// operands differ by d, at the values val gives d's symbols (the inputs'
+// own: no comparison nests), through an evaluator of its own, as the
+// search's is in the middle of an evaluation. Where d lies in both
+// ranges, the narrower one says (Equal holds at 0 only, and fails
+// anywhere else).
+func (s *Searcher) compared(d sym.Expr, holds, fails sym.Range, val func(sym.Sym) int64) int64 {
+	if s.compareEval == nil {
+		s.compareEval = s.an.B.NewEvaluator()
+	}
+	v, ok := s.compareEval.Eval(d, val, &s.steps)
+	inHolds, inFails := holds.Contains(v), fails.Contains(v)
+	switch {
+	case !ok:
+		return 0
+	case inHolds && !inFails:
+		return 1
+	case inFails && !inHolds:
+		return 0
+	case holds.Lo.IsFinite() || holds.Hi.IsFinite():
+		return 1 // holds is the narrower
+	}
+	return 0
 }
 
 // clamp is the value of r nearest v.
@@ -1227,7 +1408,15 @@ func (s *Searcher) differsUpstream(upstream [][]absint.Pair, as map[key]int64, b
 // keysOf lists the keys of the input symbols an expression depends on.
 func (s *Searcher) keysOf(e sym.Expr) []key {
 	var out []key
-	for _, sy := range s.an.B.Syms(e) {
+	syms := s.an.B.Syms(e)
+	var compared []sym.Sym
+	for _, sy := range syms {
+		if d, _, _, ok := s.an.Comparison(sy); ok {
+			// (Comparison's operands are the inputs' own.)
+			compared = append(compared, s.an.B.Syms(d)...)
+		}
+	}
+	for _, sy := range slices.Concat(syms, compared) {
 		if org := s.an.OriginOf(sy); org.Input != nil {
 			k := key{org.Input, org.Kind == absint.InputDim, org.Index}
 			if !slices.Contains(out, k) {
