@@ -765,7 +765,6 @@ func reduceInDouble(r *ops.Reduce, ins []*ir.Tensor, o ops.Options) ([]*ir.Tenso
 	return []*ir.Tensor{back}, nil
 }
 
-// oneInt is the one integer v holds, where its value is known.
 // emptyAxis tells whether the axis the k-th size of an Interpolate
 // resizes (axes[k], or k where no axes are given) is known to be 0 in
 // dims (known where static).
@@ -784,6 +783,7 @@ func emptyAxis(dims []int64, static bool, axes []int64, k int) bool {
 	return ok && dims[ax] == 0
 }
 
+// oneInt is the one integer v holds, where its value is known.
 func oneInt(v ops.ValueInfo) (int64, bool) {
 	if v.Value == nil || !v.Value.Type.IsInteger() || v.Value.Len() != 1 {
 		return 0, false
