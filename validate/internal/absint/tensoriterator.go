@@ -62,10 +62,11 @@ func (a *Analysis) tensorIteratorBody(c *call, b ops.Body) []*Value {
 // loop-carried values the walk before gave back. The walks keep the
 // operands of the body's Divides at each iteration (recordIteration), so
 // that a Divide is proven where every iteration's operands agree: (s +
-// 2) / 2 of each element s of min([L, -2y, -2y], 6) is a division of a
-// number at least 2 or an even one, where the walk for every iteration
-// at once sees a part anywhere in [-2^31, 6] (seed 62). Its values are
-// those of the walks that follow, for every iteration at once.
+// 2) / 2 of each element s of min([N, -2y], 6) divides a number at least
+// 2 or an even one, where the walk for every iteration at once sees a
+// part anywhere below 6 (bodies_test's scan-each-part, after seed 62 of
+// the differential). The analysis keeps the values of the walks that
+// follow, for every iteration at once.
 func (a *Analysis) unrollParts(c *call, b ops.Body) {
 	n := int64(-1)
 	for p, ext := range b.Feeds {
