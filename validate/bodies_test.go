@@ -11,7 +11,6 @@ import (
 	"github.com/irdiv/irdiv/internal/onnxwire"
 	"github.com/irdiv/irdiv/internal/ortreplay"
 	"github.com/irdiv/irdiv/ir"
-	"github.com/irdiv/irdiv/onnx"
 )
 
 // bodyModels are ONNX models whose integer Divs sit inside If, Loop and
@@ -552,16 +551,8 @@ func TestDivideInABodyGetsOuterValues(t *testing.T) {
 	}
 	for _, tc := range bodyModels {
 		t.Run(tc.name, func(t *testing.T) {
-			data := onnxwire.Model(13, onnxwire.Graph("g", tc.g.nodes, tc.g.inits, tc.g.inputs, tc.g.outputs))
-			om, err := onnx.Read(data, onnx.ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := onnx.Import(om, onnx.ImportOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := Model(m, tc.name+".onnx", Options{})
+			data := tc.g.bytes()
+			r := Model(tc.g.imported(t), tc.name+".onnx", Options{})
 			got := map[string]Finding{}
 			for _, f := range r.Findings {
 				if d := f.divide(); d != nil && verdicts[f.Code] != "" && len(d.Outputs) > 0 && len(d.Outputs[0].Names) > 0 {

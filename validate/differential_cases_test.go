@@ -53,7 +53,7 @@ func (g *graph) output(name string, dataType int32) *graph {
 // does.
 func (g *graph) imported(t *testing.T) *ir.Model {
 	t.Helper()
-	om, err := onnx.Read(onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), onnx.ReadOptions{})
+	om, err := onnx.Read(g.bytes(), onnx.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,6 +62,24 @@ func (g *graph) imported(t *testing.T) *ir.Model {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// bytes is the graph as an ONNX model of opset 13.
+func (g *graph) bytes() []byte {
+	return onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs))
+}
+
+// wrappedRequirement is y * c / y of y: i64[], beside a Reshape of an
+// empty tensor to [y * c / 28, -1], with c = 2^61 + 1: y * c wraps.
+func wrappedRequirement() *graph {
+	return new(graph).input("y", onnxwire.Int64).
+		i64("c", []int64{}, 2305843009213693953).i64("d", []int64{}, 28).i64("empty", []int64{0}).
+		i64("zero", []int64{1}, 0).i64("infer", []int64{1}, -1).
+		node("Mul", []string{"y", "c"}, "p").node("Div", []string{"p", "y"}, "div").
+		node("Div", []string{"p", "d"}, "q").node("Unsqueeze", []string{"q", "zero"}, "qv").
+		node("Concat", []string{"qv", "infer"}, "pattern", onnxwire.IntAttr("axis", 0)).
+		node("Reshape", []string{"empty", "pattern"}, "r").
+		output("div", onnxwire.Int64).output("r", onnxwire.Int64)
 }
 
 func param(name string) onnxwire.Dim { return onnxwire.Dim{Param: name} }
@@ -330,15 +348,8 @@ func TestDifferentialCases(t *testing.T) {
 			// Reshape's requirement finds (hazardsearch_test's
 			// "wrappedrequirement", which ONNX Runtime replays).
 			name: "a counter-example makes no dim beyond 2^40",
-			g: new(graph).input("y", onnxwire.Int64).
-				i64("c", []int64{}, 2305843009213693953).i64("d", []int64{}, 28).i64("empty", []int64{0}).
-				i64("zero", []int64{1}, 0).i64("infer", []int64{1}, -1).
-				node("Mul", []string{"y", "c"}, "p").node("Div", []string{"p", "y"}, "div").
-				node("Div", []string{"p", "d"}, "q").node("Unsqueeze", []string{"q", "zero"}, "qv").
-				node("Concat", []string{"qv", "infer"}, "pattern", onnxwire.IntAttr("axis", 0)).
-				node("Reshape", []string{"empty", "pattern"}, "r").
-				output("div", onnxwire.Int64).output("r", onnxwire.Int64),
-			was: vError, wants: []string{vPossible, vError},
+			g:    wrappedRequirement(),
+			was:  vError, wants: []string{vPossible, vError},
 		},
 		{
 			// A fixed dim of 3 over -3 divides exactly at the declared

@@ -98,14 +98,7 @@ var hazardModels = []struct {
 		// makes no dim beyond 2^40", whose dims ONNX Runtime could not
 		// make).
 		name: "wrappedrequirement",
-		g: new(graph).input("y", onnxwire.Int64).
-			i64("c", []int64{}, 2305843009213693953).i64("d", []int64{}, 28).i64("empty", []int64{0}).
-			i64("zero", []int64{1}, 0).i64("infer", []int64{1}, -1).
-			node("Mul", []string{"y", "c"}, "p").node("Div", []string{"p", "y"}, "div").
-			node("Div", []string{"p", "d"}, "q").node("Unsqueeze", []string{"q", "zero"}, "qv").
-			node("Concat", []string{"qv", "infer"}, "pattern", onnxwire.IntAttr("axis", 0)).
-			node("Reshape", []string{"empty", "pattern"}, "r").
-			output("div", onnxwire.Int64).output("r", onnxwire.Int64),
+		g:    wrappedRequirement(),
 	},
 }
 
@@ -119,16 +112,8 @@ func TestHazardsAtTheDeclaredShapes(t *testing.T) {
 	}
 	for _, tc := range hazardModels {
 		t.Run(tc.name, func(t *testing.T) {
-			data := onnxwire.Model(13, onnxwire.Graph("g", tc.g.nodes, tc.g.inits, tc.g.inputs, tc.g.outputs))
-			om, err := onnx.Read(data, onnx.ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := onnx.Import(om, onnx.ImportOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := verdictOf(t, Model(m, tc.name+".onnx", Options{}), "div")
+			data := tc.g.bytes()
+			f := verdictOf(t, Model(tc.g.imported(t), tc.name+".onnx", Options{}), "div")
 			if f.Code != FloorTrunc {
 				t.Fatalf("div: %s %s, want %s", f.Code, f.Message, FloorTrunc)
 			}
