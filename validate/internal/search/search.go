@@ -309,7 +309,11 @@ func (s *Searcher) Search(l *ir.Layer, pairs []absint.Pair, o Query) (*Witness, 
 	}
 	cands := make(map[key][]int64)
 	for _, k := range keys {
-		cands[k] = s.candidates(k, env, slices.Concat(consts, s.jointEdges(k, env)))
+		kc := consts
+		if edges := s.jointEdges(k, env); len(edges) > 0 {
+			kc = slices.Concat(consts, edges)
+		}
+		cands[k] = s.candidates(k, env, kc)
 	}
 	floats := []float64{0}
 	if floatPath {
