@@ -1,6 +1,9 @@
 package sym
 
-import "slices"
+import (
+	"math/big"
+	"slices"
+)
 
 // Env gives every symbol its range: the declared input shapes, or any.
 type Env interface {
@@ -225,6 +228,47 @@ func (p *Prover) linear(a *Atom, lower bool) []linearBound {
 	return nil
 }
 
+// wrappedSum bounds Wrap(e, r) where e's bounds leave int64, which
+// saturate (a dim of 1 plus 2^63 - 1, 3 plus 2^63 - 3, past an Add whose
+// type wraps): e's ends computed exactly from its atoms' ranges, in big
+// integers, wrap to one range of r where both lie in the same turn of it.
+func (p *Prover) wrappedSum(e Expr, r Range) (Range, bool) {
+	if !r.Lo.IsFinite() || !r.Hi.IsFinite() {
+		return Range{}, false
+	}
+	lo, hi := big.NewInt(e.c), big.NewInt(e.c)
+	for _, t := range e.terms {
+		ar := p.atomRange(t.a)
+		if !ar.Lo.IsFinite() || !ar.Hi.IsFinite() {
+			return Range{}, false
+		}
+		k := big.NewInt(t.k)
+		x, y := new(big.Int).Mul(k, big.NewInt(ar.Lo.V)), new(big.Int).Mul(k, big.NewInt(ar.Hi.V))
+		if t.k < 0 {
+			x, y = y, x
+		}
+		lo.Add(lo, x)
+		hi.Add(hi, y)
+	}
+	base := big.NewInt(r.Lo.V)
+	width := new(big.Int).Sub(big.NewInt(r.Hi.V), base)
+	width.Add(width, big.NewInt(1))
+	// The turn of v is floor((v - r.Lo) / width); big.Int's Div floors
+	// for a positive divisor.
+	turnLo := new(big.Int).Div(new(big.Int).Sub(lo, base), width)
+	turnHi := new(big.Int).Div(new(big.Int).Sub(hi, base), width)
+	if turnLo.Cmp(turnHi) != 0 {
+		return Range{}, false
+	}
+	shift := new(big.Int).Mul(turnLo, width)
+	lo.Sub(lo, shift)
+	hi.Sub(hi, shift)
+	if !lo.IsInt64() || !hi.IsInt64() {
+		return Range{}, false
+	}
+	return R(lo.Int64(), hi.Int64()), true
+}
+
 // upper bounds a sub-expression from above within the current query,
 // sharing its budget, as lower does from below.
 func (p *Prover) upper(e Expr) Bound {
@@ -331,6 +375,9 @@ func (p *Prover) computeRange(a *Atom) Range {
 					return R(lo, hi)
 				}
 			}
+		}
+		if r, ok := p.wrappedSum(a.args[0], a.r()); ok {
+			return r
 		}
 		return a.r()
 	case kMin, kMax:

@@ -550,3 +550,72 @@ func TestConstantMinInt64(t *testing.T) {
 		t.Errorf("MinInt64: upper bound %s", u)
 	}
 }
+
+// TestWrappedSumsPastInt64: a sum whose exact value leaves int64 before
+// its type wraps it (a dim of 1 plus 2^63 - 1, seed 1127 of the
+// differential; 4 plus 2^63 - 3, seed 2434) ranges where it lands, not
+// over the whole type, while its ends lie in one turn of the type; and
+// every value the symbols give lies in the range (random sums of large
+// constants and coefficients, symbols of small ranges).
+func TestWrappedSumsPastInt64(t *testing.T) {
+	i64, i32 := R(math.MinInt64, math.MaxInt64), R(math.MinInt32, math.MaxInt32)
+	b := NewBuilder()
+	h := b.NewSym("H", false)
+	H := b.Var(h)
+	for _, tc := range []struct {
+		e    Expr
+		h    Range
+		want Range
+	}{
+		{b.Wrap(b.Add(H, Const(math.MaxInt64)), i64), R(1, 1), R(math.MinInt64, math.MinInt64)},
+		{b.Wrap(b.Add(H, Const(math.MaxInt64-2)), i64), R(4, 6), R(math.MinInt64+1, math.MinInt64+3)},
+		{b.Wrap(b.Sub(Const(math.MinInt64), H), i64), R(1, 3), R(math.MaxInt64-2, math.MaxInt64)},
+		{b.Wrap(b.Add(b.Scale(H, 1<<62), Const(1<<62)), i64), R(1, 1), R(math.MinInt64, math.MinInt64)},
+		{b.Wrap(b.Add(H, Const(math.MaxInt64)), i32), R(1, 1), R(0, 0)},
+		// Ends in two turns: the whole type.
+		{b.Wrap(b.Add(H, Const(math.MaxInt64)), i64), R(0, 2), i64},
+		{b.Wrap(b.Scale(H, 1<<62), i64), R(1, 3), i64},
+	} {
+		if got := NewProver(b, env{h: tc.h}).Range(tc.e); got != tc.want {
+			t.Errorf("%s at H in %s: range %s, want %s", b.String(tc.e), tc.h, got, tc.want)
+		}
+	}
+
+	r := rand.New(rand.NewPCG(7, 27))
+	bigs := []int64{math.MaxInt64, math.MaxInt64 - 3, math.MinInt64, math.MinInt64 + 5, 1 << 62, -(1 << 62), 3 << 61, 1<<63 - 1<<40}
+	for round := range 3000 {
+		b := NewBuilder()
+		syms := []Sym{b.NewSym("a", true), b.NewSym("b", false)}
+		ranges := env{}
+		for _, s := range syms {
+			lo := int64(r.IntN(12) - 6)
+			ranges[s] = R(lo, lo+int64(r.IntN(6)))
+		}
+		e := Const(bigs[r.IntN(len(bigs))])
+		for _, s := range syms {
+			switch r.IntN(3) {
+			case 0:
+				e = b.Add(e, b.Scale(b.Var(s), bigs[r.IntN(len(bigs))]))
+			case 1:
+				e = b.Add(e, b.Scale(b.Var(s), int64(r.IntN(7)-3)))
+			}
+		}
+		typ := i64
+		if r.IntN(3) == 0 {
+			typ = i32
+		}
+		w := b.Wrap(e, typ)
+		bounds := NewProver(b, ranges).Range(w)
+		for va := ranges[syms[0]].Lo.V; va <= ranges[syms[0]].Hi.V; va++ {
+			for vb := ranges[syms[1]].Lo.V; vb <= ranges[syms[1]].Hi.V; vb++ {
+				v, ok := b.Eval(w, func(s Sym) int64 { return map[Sym]int64{syms[0]: va, syms[1]: vb}[s] })
+				if !ok {
+					continue
+				}
+				if !bounds.Contains(v) {
+					t.Fatalf("round %d: %s = %d at a = %d, b = %d, outside %s (ranges %v)", round, b.String(w), v, va, vb, bounds, ranges)
+				}
+			}
+		}
+	}
+}
