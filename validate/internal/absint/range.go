@@ -49,7 +49,18 @@ func (a *Analysis) rangeOp(l *ir.Layer, ins []*Value, t ir.ElementType) *Value {
 		return sym.R(0, max(hi.V-1, 0))
 	}
 	i := a.B.Var(a.newSym("a Range index of "+describe(l), true, index(a.Prover(false)), index(a.Prover(true)), Origin{Kind: Derived, Layer: l, Index: -1}))
-	return &Value{Type: t, Rank: 1, Dims: []sym.Expr{n}, Int: true, all: a.wrap(a.B.Add(start, a.B.Scale(i, k)), t)}
+	// An element is also between start and stop (start <= e <= stop - 1
+	// for a step above 0, stop + 1 <= e <= start below), which the
+	// index's range alone does not say: clamped there, every element is
+	// itself, and a proof sees that Range(start, 1, -1) is 2 or more
+	// (seed 2473 of the differential).
+	e := a.B.Add(start, a.B.Scale(i, k))
+	if k > 0 {
+		e = a.B.Max(start, a.B.Min(e, a.B.Add(stop, sym.Const(-1))))
+	} else {
+		e = a.B.Min(start, a.B.Max(e, a.B.Add(stop, sym.Const(1))))
+	}
+	return &Value{Type: t, Rank: 1, Dims: []sym.Expr{n}, Int: true, all: a.wrap(e, t)}
 }
 
 // rangeBetween is a Range of a step that is not a constant: its length

@@ -781,6 +781,10 @@ var propertyCases = []propertyCase{
 		return []ir.Output{
 			b.one("Range/opset4", []string{"output_type", "i64"}, b.scalar(0), n, b.scalar(2)),
 			b.one("Range/opset4", []string{"output_type", "i64"}, n, b.scalar(-3), b.scalar(-2)),
+			// Steps of 1 and -1 reach stop - 1 and stop + 1, the ends
+			// each element is clamped to.
+			b.one("Range/opset4", []string{"output_type", "i64"}, b.scalar(-4), n, b.scalar(1)),
+			b.one("Range/opset4", []string{"output_type", "i64"}, n, b.scalar(-3), b.scalar(-1)),
 			b.one("Range/opset4", []string{"output_type", "i8"}, start, stop, step),
 			b.one("Range/opset4", []string{"output_type", "i64"}, b.scalar(-5), n, b.one("Convert", []string{"destination_type", "i64"}, step)),
 		}

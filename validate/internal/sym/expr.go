@@ -748,6 +748,18 @@ func (b *Builder) extreme(k kind, es []Expr) Expr {
 			args = append(args, e)
 		}
 	}
+	if haveConst && len(args) == 1 {
+		// A constant the other argument never passes changes nothing
+		// (Clip(Clip(x, -8, 8), -8, 8) is Clip(x, -8, 8)); one it always
+		// passes is the result.
+		r := staticRange(args[0], maxStaticDepth)
+		switch {
+		case k == kMin && r.Hi.AtMost(c), k == kMax && r.Lo.AtLeast(c):
+			return args[0]
+		case k == kMin && r.Lo.AtLeast(c), k == kMax && r.Hi.AtMost(c):
+			return Const(c)
+		}
+	}
 	if haveConst {
 		args = append(args, Const(c))
 	}
@@ -756,6 +768,55 @@ func (b *Builder) extreme(k kind, es []Expr) Expr {
 	}
 	slices.SortFunc(args, compareExprs)
 	return b.of(b.atom(Atom{kind: k, args: args}))
+}
+
+// maxStaticDepth bounds how deep staticRange looks, so that a chain of
+// Min and Max as deep as the model costs no more to build than to walk.
+const maxStaticDepth = 4
+
+// staticRange bounds e whatever its symbols' values, from its form alone:
+// a Max holding a constant is at least that constant, a Min at most, a
+// value wrapped or converted into a type is within it.
+func staticRange(e Expr, depth int) Range {
+	r := R(e.c, e.c)
+	for _, t := range e.terms {
+		ar := staticAtomRange(t.a, depth)
+		lo, hi := mulK(ar.Lo, t.k), mulK(ar.Hi, t.k)
+		if t.k < 0 {
+			lo, hi = hi, lo
+		}
+		r = Range{add(r.Lo, lo, -1), add(r.Hi, hi, 1)}
+	}
+	return r
+}
+
+func staticAtomRange(a *Atom, depth int) Range {
+	all := Range{NegInf, PosInf}
+	switch a.kind {
+	case kWrap, kConvert, kUnknown:
+		if a.limits == nil {
+			return all
+		}
+		return a.r()
+	case kMin, kMax:
+		if depth == 0 {
+			return all
+		}
+		var r Range
+		for i, arg := range a.args {
+			ar := staticRange(arg, depth-1)
+			switch {
+			case i == 0:
+				r = ar
+			case a.kind == kMin:
+				r = Range{minBound(r.Lo, ar.Lo), minBound(r.Hi, ar.Hi)}
+			default:
+				r = Range{maxBound(r.Lo, ar.Lo), maxBound(r.Hi, ar.Hi)}
+			}
+		}
+		return r
+	}
+	return all
 }
 
 // Abs is |e| in the integers (Wrap it to the element type: |MIN| does not

@@ -619,3 +619,79 @@ func TestWrappedSumsPastInt64(t *testing.T) {
 		}
 	}
 }
+
+// TestClampsFold: a Min or Max of a constant that the other argument's
+// form already keeps to (Clip(Clip(x, -8, 8), -8, 8), seed 303 of the
+// differential, whose Range of a start and an equal stop was then known
+// empty) is that argument, or the constant where the argument always
+// passes it; and random chains of them, built so, evaluate as they do
+// step by step.
+func TestClampsFold(t *testing.T) {
+	b := NewBuilder()
+	x := b.Var(b.NewSym("x", true))
+	clip := func(e Expr, lo, hi int64) Expr { return b.Min(b.Max(e, Const(lo)), Const(hi)) }
+	once := clip(x, -8, 8)
+	for _, tc := range []struct {
+		name      string
+		got, want Expr
+	}{
+		{"clip of a clip", clip(once, -8, 8), once},
+		{"wider clip of a clip", clip(once, -9, 9), once},
+		{"max below a clip", b.Max(once, Const(-20)), once},
+		{"min above a max", b.Min(b.Max(x, Const(10)), Const(5)), Const(5)},
+		{"wrapped into i8", b.Min(b.Wrap(x, R(-128, 127)), Const(127)), b.Wrap(x, R(-128, 127))},
+		{"narrower clip", clip(once, -3, 3), b.Min(b.Max(once, Const(-3)), Const(3))},
+	} {
+		if !tc.got.Equal(tc.want) {
+			t.Errorf("%s: %s, want %s", tc.name, b.String(tc.got), b.String(tc.want))
+		}
+	}
+
+	type step struct {
+		op int
+		c  int64
+	}
+	r := rand.New(rand.NewPCG(3, 303))
+	for round := range 2000 {
+		b := NewBuilder()
+		xs := b.NewSym("x", true)
+		e := b.Var(xs)
+		var steps []step
+		for range 1 + r.IntN(6) {
+			s := step{r.IntN(5), int64(r.IntN(25) - 12)}
+			steps = append(steps, s)
+			switch s.op {
+			case 0:
+				e = b.Min(e, Const(s.c))
+			case 1:
+				e = b.Max(Const(s.c), e)
+			case 2:
+				e = b.Add(e, Const(s.c))
+			case 3:
+				e = b.Wrap(e, R(-8, 7))
+			case 4:
+				e = b.Neg(e)
+			}
+		}
+		for v := int64(-40); v <= 40; v++ {
+			want := v
+			for _, s := range steps {
+				switch s.op {
+				case 0:
+					want = min(want, s.c)
+				case 1:
+					want = max(want, s.c)
+				case 2:
+					want += s.c
+				case 3:
+					want = (want+8)&15 - 8
+				case 4:
+					want = -want
+				}
+			}
+			if got, ok := b.Eval(e, func(Sym) int64 { return v }); !ok || got != want {
+				t.Fatalf("round %d: %s at x = %d is %d (%v), want %d (steps %v)", round, b.String(e), v, got, ok, want, steps)
+			}
+		}
+	}
+}
