@@ -140,3 +140,20 @@ func TestProductOfOneValueLeavingInt64(t *testing.T) {
 		t.Errorf("div: %s %s, want %s", f.Code, f.Message, FloorTruncAgree)
 	}
 }
+
+// TestEmptySliceAtTheDeclaredShapes: y[1:-1] of y: i64[2] is empty at the
+// declared shape, whose elements irdiv lays out, and has elements at
+// others (y: [4] gives y[1:3], and -1 / 2 differs there): the Divide of
+// it by 2 agrees at the declared shapes only (floor-trunc-reshape), where
+// it was not analysed at all.
+func TestEmptySliceAtTheDeclaredShapes(t *testing.T) {
+	g := new(graph).input("y", onnxwire.Int64, fixed(2)).
+		i64("start", []int64{1}, 1).i64("stop", []int64{1}, -1).i64("two", []int64{}, 2).
+		node("Slice", []string{"y", "start", "stop"}, "inner").
+		node("Div", []string{"inner", "two"}, "half").
+		output("half", onnxwire.Int64)
+	f := verdictOf(t, Model(g.imported(t), "empty.onnx", Options{}), "half")
+	if f.Code != FloorTruncReshape || !strings.Contains(f.Message, "empty at the declared input shapes") {
+		t.Errorf("half: %s %s, want %s, empty at the declared shapes", f.Code, f.Message, FloorTruncReshape)
+	}
+}

@@ -102,6 +102,12 @@ type Value struct {
 	// taken from such a layout (Slice(y, 0, 2) of y: i64[1] has one
 	// element there), or sized by marked elements.
 	DeclaredDims bool
+	// Uniform marks an integer value whose every element is all, the
+	// same value at each input: a Broadcast of one element, and what
+	// moves or reshapes such elements. An element taken from it is that
+	// value, not a copy: Gather(Expand(n, [k]), -1) - Gather(Expand(n,
+	// [k]), 0) is 0 (seed 402 of the differential).
+	Uniform bool
 }
 
 // DeclaredF bounds the elements of a float tensor at the declared input

@@ -45,7 +45,12 @@ func (a *Analysis) broadcast(l *ir.Layer, ins []*Value, o *ops.Broadcast, t ir.E
 	if sameDims(dims, x.Dims) {
 		return a.kept(x, t, dims)
 	}
-	return a.moved(x, t, dims)
+	v := a.moved(x, t, dims)
+	if v.Int && x.atMostOneElem() && !x.DeclaredLayout {
+		// Every element is x's one element (none: the output is empty).
+		v.all, v.Uniform = a.All(x), true
+	}
+	return v
 }
 
 // broadcastRequires records that a dim of a Broadcast's target (an

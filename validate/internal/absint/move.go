@@ -15,7 +15,7 @@ func (a *Analysis) moved(x *Value, t ir.ElementType, dims []sym.Expr) *Value {
 		v.Rank, v.Dims = len(dims), dims
 	}
 	if x.Int && isInt(t) {
-		v.Int, v.all = true, a.copyOf(x)
+		v.Int, v.all, v.Uniform = true, a.copyOf(x), x.Uniform
 	}
 	return v
 }
@@ -27,6 +27,9 @@ func (a *Analysis) moved(x *Value, t ir.ElementType, dims []sym.Expr) *Value {
 // fresh element symbol in their range keeps them apart.
 func (a *Analysis) copyOf(x *Value) sym.Expr {
 	all := a.All(x)
+	if x.Uniform {
+		return all // each element is all itself
+	}
 	c := a.B.Copy(all)
 	if _, ok := all.IsConst(); ok || !c.Equal(all) {
 		return c
@@ -66,6 +69,6 @@ func (a *Analysis) kept(x *Value, t ir.ElementType, dims []sym.Expr) *Value {
 	}
 	// In a model that runs, the output holds as many elements as the
 	// input, in the same order.
-	v.Int, v.Elems, v.all = true, x.Elems, x.all
+	v.Int, v.Elems, v.all, v.Uniform = true, x.Elems, x.all, x.Uniform
 	return v
 }

@@ -17,6 +17,7 @@ func (a *Analysis) pad(ins []*Value, t ir.ElementType) *Value {
 		dims[i] = a.B.Add(a.B.Add(d, ins[1].Elems[i]), ins[2].Elems[i])
 	}
 	v := a.moved(x, t, dims)
+	v.Uniform = false // the fill is among the elements
 	if t.IsFloat() {
 		// The fill is among the elements (0 where the Pad has no value),
 		// whatever the mode: the rule does not know it, and a constant

@@ -768,6 +768,23 @@ var propertyCases = []propertyCase{
 			b.one("Broadcast/opset3", []string{"mode", "bidirectional"}, b.param(ir.I32, "2,1"), b.vec(1, 3)),
 		}
 	}},
+	{"Broadcast", "one element, then taken apart", func(b *propModel) []ir.Output {
+		// Every element of a Broadcast of one element is that element:
+		// two taken from it are equal, and differ by 0; two of a
+		// Broadcast of a vector need not be (a Pad's fill, which ops
+		// does not evaluate, TestPadFillsFloats checks).
+		s := b.one("ShapeOf", nil, b.param(ir.F32, "1..4,3"))
+		flat := func(x ir.Output) ir.Output {
+			wide := b.one("Broadcast/opset3", []string{"mode", "numpy"}, x, s)
+			return b.one("Reshape", []string{"special_zero", "false"}, wide, b.vec(-1))
+		}
+		apart := func(x ir.Output) ir.Output {
+			last := b.one("Gather/opset8", nil, x, b.scalar(-1), b.scalar(0))
+			first := b.one("Gather/opset8", nil, x, b.scalar(0), b.scalar(0))
+			return b.one("Subtract", nil, last, first)
+		}
+		return []ir.Output{apart(flat(b.param(ir.I64, ""))), apart(flat(b.param(ir.I64, "3")))}
+	}},
 	{"Tile", "", func(b *propModel) []ir.Output {
 		return []ir.Output{b.one("Tile", nil, b.param(ir.I64, "2"), b.vec(3)), b.one("Tile", nil, b.param(ir.I8, "1..3,2"), b.vec(2, 1))}
 	}},
@@ -850,6 +867,41 @@ func TestPadFillsFloats(t *testing.T) {
 		if r := a.Prover(!declared).Range(a.All(a.Values[ints])); !r.Contains(-9) {
 			t.Errorf("the integers converted (declared shapes %v) claimed in %s, but -9 fills the Pad", declared, r)
 		}
+	}
+}
+
+// TestOneValueTakenApart: two elements taken from a Broadcast of one
+// element (Value.Uniform) are that element, and differ by 0 (seed 402 of
+// the differential: last - first of Expand(n, [k])); a Pad of it holds
+// its fill too, and its last element less its first is y - -9 (ops does
+// not evaluate Pad, so that TestRuleProperties cannot check it).
+func TestOneValueTakenApart(t *testing.T) {
+	b := &propModel{m: &ir.Model{}}
+	s := b.one("ShapeOf", nil, b.param(ir.F32, "1..4,3"))
+	wide := b.one("Broadcast/opset3", []string{"mode", "numpy"}, b.param(ir.I64, ""), s)
+	flat := b.one("Reshape", []string{"special_zero", "false"}, wide, b.vec(-1))
+	padded := b.one("Pad", []string{"pad_mode", "constant"}, flat, b.vec(1), b.vec(0), b.scalar(-9))
+	apart := func(x ir.Output) ir.Output {
+		last := b.one("Gather/opset8", nil, x, b.scalar(-1), b.scalar(0))
+		first := b.one("Gather/opset8", nil, x, b.scalar(0), b.scalar(0))
+		return b.one("Subtract", nil, last, first)
+	}
+	same, filled := apart(flat), apart(padded)
+	b.m.AddResult("same", same)
+	b.m.AddResult("filled", filled)
+	inf, err := ops.InferModel(b.m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := Analyze(b.m, inf, Options{})
+	if r := a.Prover(true).Range(a.All(a.Values[same])); r != sym.R(0, 0) {
+		t.Errorf("last - first of the Broadcast claimed %s, want 0", r)
+	}
+	if a.Values[padded].Uniform {
+		t.Error("the Pad is said to hold one value")
+	}
+	if r := a.Prover(true).Range(a.All(a.Values[filled])); r == sym.R(0, 0) {
+		t.Errorf("last - first of the Pad claimed %s", r)
 	}
 }
 
