@@ -225,10 +225,15 @@ func (a *Analysis) wrapExact(t ir.ElementType, x, y sym.Expr, f func(x, y sym.Ex
 	}
 	p, ok1 := a.point(x)
 	q, ok2 := a.point(y)
-	if !ok1 || !ok2 {
-		return a.wrap(e, t)
+	if ok1 && ok2 {
+		return a.wrap(sym.Const(concrete(p, q)), t)
 	}
-	return a.wrap(sym.Const(concrete(p, q)), t)
+	// Each operand is an element of t, so wrapped into t it is itself;
+	// as one atom, its terms' coefficients are not multiplied out:
+	// (d % 4) * (2^61 + 1) is d * (2^61 + 1) - floor(d / 4) * (2^63 +
+	// 4) expanded, but at most 3 * (2^61 + 1) (seed 2873).
+	r := typeRange(t)
+	return a.wrap(f(a.B.Wrap(x, r), a.B.Wrap(y, r)), t)
 }
 
 // point is the one value e has at every input, if it has one.

@@ -438,6 +438,17 @@ var propertyCases = []propertyCase{
 		return []ir.Output{twice, b.one("Multiply", nil, twice, k), b.one("Add", nil, twice, b.scalar(math.MaxInt64)),
 			b.one("Add", nil, b.one("Multiply", nil, twice, b.scalar(3)), b.scalar(math.MinInt64)), small}
 	}},
+	{"Multiply", "operands whose expansion leaves int64", func(b *propModel) []ir.Output {
+		// (H % 4) * (2^61 + 1) expands to coefficients beyond int64, and
+		// is at most 3 * (2^61 + 1); times 2^62 + 1 it wraps.
+		h := b.one("Gather/opset8", nil, b.one("ShapeOf", nil, b.param(ir.F32, "0..6")), b.scalar(0), b.scalar(0))
+		m := b.one("FloorMod", nil, h, b.scalar(4))
+		return []ir.Output{
+			b.one("Multiply", nil, m, b.scalar(1<<61+1)),
+			b.one("Multiply", nil, m, b.scalar(1<<62+1)),
+			b.one("Add", nil, b.one("Multiply", nil, m, b.scalar(3<<61)), b.scalar(math.MaxInt64)),
+		}
+	}},
 	binaryCase("Minimum", ir.I32), binaryCase("Maximum", ir.I64),
 	binaryCase("FloorMod", ir.I32), binaryCase("Mod", ir.I64), binaryCase("Mod", ir.I8),
 	binaryCase("SquaredDifference", ir.I32),
@@ -867,6 +878,24 @@ func TestPadFillsFloats(t *testing.T) {
 		if r := a.Prover(!declared).Range(a.All(a.Values[ints])); !r.Contains(-9) {
 			t.Errorf("the integers converted (declared shapes %v) claimed in %s, but -9 fills the Pad", declared, r)
 		}
+	}
+}
+
+// TestProductOfARemainder: (H % 4) * (2^61 + 1), whose expansion has
+// coefficients beyond int64, is at most 3 * (2^61 + 1) and never
+// negative (seed 2873 of the differential: it was any int64).
+func TestProductOfARemainder(t *testing.T) {
+	b := &propModel{m: &ir.Model{}}
+	h := b.one("Gather/opset8", nil, b.one("ShapeOf", nil, b.param(ir.F32, "0..6")), b.scalar(0), b.scalar(0))
+	p := b.one("Multiply", nil, b.one("FloorMod", nil, h, b.scalar(4)), b.scalar(1<<61+1))
+	b.m.AddResult("p", p)
+	inf, err := ops.InferModel(b.m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := Analyze(b.m, inf, Options{})
+	if r, want := a.Prover(true).Range(a.All(a.Values[p])), sym.R(0, 3*(1<<61+1)); r != want {
+		t.Errorf("(H %% 4) * (2^61 + 1) claimed %s, want %s", r, want)
 	}
 }
 
