@@ -237,6 +237,13 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 	if ok, why := agreeSplitting(an, p, env, pairs, g, deep); ok {
 		return true, why
 	}
+	if an == v.an {
+		if fp, layers := v.factProver(p, env); fp != nil {
+			if ok, why := agreeOn(an, fp, pairs); ok {
+				return true, why + ", given what the model's layers require of values wherever it runs (" + layers + ")"
+			}
+		}
+	}
 	// A Loop's Divide whose every iteration the analysis walked one at a
 	// time: agreement at each is agreement (pairs laid out as at the
 	// declared shapes at some iteration prove nothing of other shapes).
@@ -255,6 +262,37 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 		}
 	}
 	return true, fmt.Sprintf("at each of the %s %s may run, walked one at a time, %s", plural(len(it.Pairs), "iteration"), it.Loop, strings.Join(whys, "; "))
+}
+
+// factProver is p, under env, knowing what the layers of the model's
+// graph require of values wherever the model runs (a Concat of T - C
+// made a ConstantOfShape's dims: T - C is 0 or more, though neither T
+// nor C alone is bounded by it; seed 1165 of the differential), and the
+// layers that require it, for the proof to say; nil where none does.
+func (v *validator) factProver(p *sym.Prover, env sym.Env) (*sym.Prover, string) {
+	joint := v.an.JointRequirements()
+	if len(joint) == 0 {
+		return nil, ""
+	}
+	var names []string
+	for _, j := range joint {
+		if name := fmt.Sprintf("%s %s", j.Layer.Type, j.Layer); !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	layers := strings.Join(names[:min(len(names), 2)], ", ") + more(len(names), 2)
+	if fp, ok := v.withFacts[p]; ok {
+		return fp, layers
+	}
+	fp := sym.NewProver(v.an.B, env)
+	for _, j := range joint {
+		fp.AddFact(j.E, j.R)
+	}
+	if v.withFacts == nil {
+		v.withFacts = make(map[*sym.Prover]*sym.Prover)
+	}
+	v.withFacts[p] = fp
+	return fp, layers
 }
 
 // agreeSplitting tells whether floor and truncation agree on every pair

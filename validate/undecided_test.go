@@ -157,3 +157,47 @@ func TestEmptySliceAtTheDeclaredShapes(t *testing.T) {
 		t.Errorf("half: %s %s, want %s, empty at the declared shapes", f.Code, f.Message, FloorTruncReshape)
 	}
 }
+
+// TestFactsOfLayers: T - C of x: f32[T, C], made the dims of a
+// ConstantOfShape (through a Min with 6), is 0 or more wherever the model
+// runs, though neither dim alone is bounded so: (T - C) / 3 agrees there,
+// and the proof says what it rests on (seed 1165 of the differential).
+// ONNX Runtime, where installed, refuses T < C and runs T >= C.
+func TestFactsOfLayers(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Float, param("T"), param("C")).
+		i64("zero", []int64{}, 0).i64("one", []int64{}, 1).i64("axes", []int64{1}, 0).i64("six", []int64{}, 6).i64("three", []int64{}, 3).
+		node("Shape", []string{"x"}, "s").
+		node("Gather", []string{"s", "zero"}, "rows", onnxwire.IntAttr("axis", 0)).
+		node("Gather", []string{"s", "one"}, "cols", onnxwire.IntAttr("axis", 0)).
+		node("Sub", []string{"rows", "cols"}, "d").
+		node("Unsqueeze", []string{"d", "axes"}, "d1").
+		node("Min", []string{"d1", "six"}, "dims").
+		node("ConstantOfShape", []string{"dims"}, "zeros").
+		node("Div", []string{"d", "three"}, "q").
+		output("q", onnxwire.Int64).output("zeros", onnxwire.Float)
+	f := verdictOf(t, Model(g.imported(t), "facts.onnx", Options{}), "q")
+	if f.Code != FloorTruncAgree || !strings.Contains(f.Message, "require of values wherever it runs (Broadcast layer \"zeros\"") {
+		t.Errorf("q: %s %s, want %s resting on the ConstantOfShape", f.Code, f.Message, FloorTruncAgree)
+	}
+	runner, err := ortreplay.Find()
+	if err != nil {
+		t.Logf("ONNX Runtime is not available (%v): the model is not run", err)
+		return
+	}
+	path := filepath.Join(t.TempDir(), "m.onnx")
+	if err := os.WriteFile(path, onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var runs []map[string]*ir.Tensor
+	for _, dims := range [][]int64{{2, 4}, {5, 3}} {
+		x, _ := ir.NewTensor(ir.F32, dims)
+		runs = append(runs, map[string]*ir.Tensor{"x": x})
+	}
+	res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: runs}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0][0].Err == nil || res[0][1].Err != nil {
+		t.Errorf("ONNX Runtime at x: [2, 4]: %v, at [5, 3]: %v; want a failure, then a run", res[0][0].Err, res[0][1].Err)
+	}
+}

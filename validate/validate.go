@@ -114,6 +114,10 @@ type validator struct {
 	bodyAnalyses map[*ir.Model]*absint.Analysis
 	declared     *sym.Prover // under the declared input shapes
 	anyShape     *sym.Prover // under any input shape
+	// withFacts are provers like declared and anyShape that also know
+	// what the model's layers require of values (factProver), made
+	// when first needed.
+	withFacts map[*sym.Prover]*sym.Prover
 	origin       origin
 	// constTexts remembers constText: every finding's expression text
 	// shows the constants of up to six layers above its Divide.

@@ -1,6 +1,7 @@
 package sym
 
 import (
+	"math"
 	"math/big"
 	"slices"
 )
@@ -26,6 +27,9 @@ type Prover struct {
 	// lows are the lower bounds of linear forms found so far.
 	lows  map[shortKey]Bound
 	steps int
+	// facts bound some expressions (by their terms, without their
+	// constant) beyond what their form shows (AddFact).
+	facts map[shortKey]Range
 }
 
 // NewProver returns a prover of b's expressions under env.
@@ -44,6 +48,64 @@ func (p *Prover) Reset(env Env) {
 		p.memo = byAtom[memoSlot]{}
 		p.stamp = 1
 	}
+}
+
+// AddFact makes p bound e within r too, wherever e appears: r must hold
+// at every input p's answers are about (a layer's requirement, at the
+// inputs the model runs on). A minimum at least r's lower end has each
+// argument so; a maximum at most its upper end likewise.
+func (p *Prover) AddFact(e Expr, r Range) {
+	if p.facts == nil {
+		p.facts = make(map[shortKey]Range)
+	}
+	p.addFact(e, r, 2)
+	p.Reset(p.env) // the atoms' ranges remembered knew nothing of it
+}
+
+func (p *Prover) addFact(e Expr, r Range, depth int) {
+	if len(e.terms) == 0 || r.Hi.Less(r.Lo) {
+		return
+	}
+	terms := Expr{terms: e.terms}
+	shifted := Range{add(r.Lo, Finite(-e.c), -1), add(r.Hi, Finite(-e.c), 1)}
+	if e.c == math.MinInt64 {
+		return // -c does not fit
+	}
+	p.narrowFact(terms, shifted)
+	p.narrowFact(p.b.Neg(terms), Range{neg(shifted.Hi), neg(shifted.Lo)})
+	if depth == 0 || len(e.terms) != 1 || e.terms[0].k != 1 {
+		return
+	}
+	a := e.terms[0].a
+	switch {
+	case a.kind == kMin && r.Lo.IsFinite():
+		for _, arg := range a.args {
+			p.addFact(arg, Range{add(r.Lo, Finite(-e.c), -1), PosInf}, depth-1)
+		}
+	case a.kind == kMax && r.Hi.IsFinite():
+		for _, arg := range a.args {
+			p.addFact(arg, Range{NegInf, add(r.Hi, Finite(-e.c), 1)}, depth-1)
+		}
+	}
+}
+
+func (p *Prover) narrowFact(e Expr, r Range) {
+	k := e.shortKey()
+	if old, ok := p.facts[k]; ok {
+		r = Range{maxBound(old.Lo, r.Lo), minBound(old.Hi, r.Hi)}
+	}
+	p.facts[k] = r
+}
+
+// withFacts narrows what p found of e (its terms, c its constant) by the
+// facts about them.
+func (p *Prover) withFacts(e Expr, r Range) Range {
+	f, ok := p.facts[Expr{terms: e.terms}.shortKey()]
+	if !ok {
+		return r
+	}
+	lo, hi := add(f.Lo, Finite(e.c), -1), add(f.Hi, Finite(e.c), 1)
+	return Range{maxBound(r.Lo, lo), minBound(r.Hi, hi)}
 }
 
 // stepBudget bounds the linear substitutions of one query: each compound
@@ -103,6 +165,15 @@ func (p *Prover) Upper(e Expr) Bound {
 // gives more. As an atom's arguments are older than the atom, replacing
 // the newest first ends.
 func (p *Prover) lower(e Expr) Bound {
+	lb := p.lowerByForm(e)
+	if p.facts != nil && len(e.terms) > 0 {
+		lb = p.withFacts(e, Range{lb, PosInf}).Lo
+	}
+	return lb
+}
+
+// lowerByForm is lower without the facts about e itself.
+func (p *Prover) lowerByForm(e Expr) Bound {
 	last := -1
 	for i, t := range e.terms {
 		if t.a.kind != kSym {
@@ -286,9 +357,18 @@ func (p *Prover) atomRange(a *Atom) Range {
 	slot := p.memo.slot(a.id)
 	if slot.stamp != p.stamp {
 		p.argRanges(a)
-		slot.r, slot.stamp = p.computeRange(a), p.stamp // pages never move
+		slot.r, slot.stamp = p.rangeOf(a), p.stamp // pages never move
 	}
 	return slot.r
+}
+
+// rangeOf computes a's range, within the facts about it.
+func (p *Prover) rangeOf(a *Atom) Range {
+	r := p.computeRange(a)
+	if p.facts != nil {
+		r = p.withFacts(Expr{terms: []term{{a: a, k: 1}}}, r)
+	}
+	return r
 }
 
 // argRanges computes the ranges of the atoms under a, deepest first, with
@@ -324,7 +404,7 @@ func (p *Prover) argRanges(root *Atom) {
 		stack = stack[:len(stack)-1]
 		if a != root {
 			if slot := p.memo.slot(a.id); slot.stamp != p.stamp {
-				slot.r, slot.stamp = p.computeRange(a), p.stamp
+				slot.r, slot.stamp = p.rangeOf(a), p.stamp
 			}
 		}
 	}

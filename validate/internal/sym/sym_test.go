@@ -695,3 +695,39 @@ func TestClampsFold(t *testing.T) {
 		}
 	}
 }
+
+// TestFacts: a prover told that min(W - H, 6) is 0 or more bounds W - H
+// from below by 0, and -(W - H) from above, as a sum and inside atoms
+// (floor((W - H) / 3)); told max(y, -2) is at most 5, y is at most 5;
+// told W + H is at most 10, its upper end, which a bound of its negation
+// gives, is 10.
+// Without facts, nothing changes.
+func TestFacts(t *testing.T) {
+	b := NewBuilder()
+	w, h, y := b.NewSym("W", false), b.NewSym("H", false), b.NewSym("y", true)
+	W, H, Y := b.Var(w), b.Var(h), b.Var(y)
+	d := b.Sub(W, H)
+	en := env{w: R(0, 1<<40), h: R(0, 1<<40), y: R(math.MinInt64, math.MaxInt64)}
+	plain, told := NewProver(b, en), NewProver(b, en)
+	told.AddFact(b.Min(d, Const(6)), Range{Finite(0), PosInf})
+	told.AddFact(b.Max(Y, Const(-2)), Range{NegInf, Finite(5)})
+	told.AddFact(b.Add(W, H), Range{NegInf, Finite(10)})
+	for _, tc := range []struct {
+		e          Expr
+		plain, got Range
+	}{
+		{d, R(-1<<40, 1<<40), R(0, 1<<40)},
+		{b.Neg(d), R(-1<<40, 1<<40), R(-1<<40, 0)},
+		{b.Add(d, Const(7)), R(-1<<40+7, 1<<40+7), R(7, 1<<40+7)},
+		{b.FloorDivK(d, 3), R(-366503875926, 366503875925), R(0, 366503875925)},
+		{Y, R(math.MinInt64, math.MaxInt64), R(math.MinInt64, 5)},
+		{b.Add(W, H), R(0, 1<<41), R(0, 10)},
+	} {
+		if r := plain.Range(tc.e); r != tc.plain {
+			t.Errorf("%s without facts: %s, want %s", b.String(tc.e), r, tc.plain)
+		}
+		if r := told.Range(tc.e); r != tc.got {
+			t.Errorf("%s with facts: %s, want %s", b.String(tc.e), r, tc.got)
+		}
+	}
+}
