@@ -118,7 +118,7 @@ type validator struct {
 	// what the model's layers require of values (factProver), made
 	// when first needed.
 	withFacts map[*sym.Prover]*sym.Prover
-	origin       origin
+	origin    origin
 	// constTexts remembers constText: every finding's expression text
 	// shows the constants of up to six layers above its Divide.
 	constTexts map[*absint.Value]string
