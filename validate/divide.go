@@ -265,17 +265,17 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 }
 
 // factProver is p, under env, knowing what the layers of the model's
-// graph require of values wherever the model runs (a Concat of T - C
+// graph require of values wherever the model runs (absint's Facts) (a Concat of T - C
 // made a ConstantOfShape's dims: T - C is 0 or more, though neither T
 // nor C alone is bounded by it; seed 1165 of the differential), and the
 // layers that require it, for the proof to say; nil where none does.
 func (v *validator) factProver(p *sym.Prover, env sym.Env) (*sym.Prover, string) {
-	joint := v.an.JointRequirements()
-	if len(joint) == 0 {
+	facts := v.an.Facts()
+	if len(facts) == 0 {
 		return nil, ""
 	}
 	var names []string
-	for _, j := range joint {
+	for _, j := range facts {
 		if name := fmt.Sprintf("%s %s", j.Layer.Type, j.Layer); !slices.Contains(names, name) {
 			names = append(names, name)
 		}
@@ -285,7 +285,7 @@ func (v *validator) factProver(p *sym.Prover, env sym.Env) (*sym.Prover, string)
 		return fp, layers
 	}
 	fp := sym.NewProver(v.an.B, env)
-	for _, j := range joint {
+	for _, j := range facts {
 		fp.AddFact(j.E, j.R)
 	}
 	if v.withFacts == nil {

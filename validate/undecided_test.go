@@ -201,3 +201,27 @@ func TestFactsOfLayers(t *testing.T) {
 		t.Errorf("ONNX Runtime at x: [2, 4]: %v, at [5, 3]: %v; want a failure, then a run", res[0][0].Err, res[0][1].Err)
 	}
 }
+
+// TestFactsOfConvertedValues: int32(0.75 * T), which wraps at T of 2^31
+// and more, made the dims of a ConstantOfShape, is 0 or more wherever
+// the model runs: a fact of a value converted, no input symbol, and its
+// Divide by 3 agrees there (seed 1115 of the differential).
+func TestFactsOfConvertedValues(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Float, param("T")).f32("scale", 0.75).
+		i64("zero", []int64{}, 0).i64("axes", []int64{1}, 0).i64("six", []int64{}, 6).i64("three", []int64{}, 3).
+		node("Shape", []string{"x"}, "s").
+		node("Gather", []string{"s", "zero"}, "n", onnxwire.IntAttr("axis", 0)).
+		node("Cast", []string{"n"}, "f", onnxwire.IntAttr("to", onnxwire.Float)).
+		node("Mul", []string{"f", "scale"}, "g").
+		node("Cast", []string{"g"}, "n32", onnxwire.IntAttr("to", onnxwire.Int32)).
+		node("Cast", []string{"n32"}, "d", onnxwire.IntAttr("to", onnxwire.Int64)).
+		node("Unsqueeze", []string{"d", "axes"}, "d1").
+		node("Min", []string{"d1", "six"}, "dims").
+		node("ConstantOfShape", []string{"dims"}, "zeros").
+		node("Div", []string{"d", "three"}, "q").
+		output("q", onnxwire.Int64).output("zeros", onnxwire.Float)
+	f := verdictOf(t, Model(g.imported(t), "facts.onnx", Options{}), "q")
+	if f.Code != FloorTruncAgree || !strings.Contains(f.Message, "require of values wherever it runs (Broadcast layer \"zeros\"") {
+		t.Errorf("q: %s %s, want %s resting on the ConstantOfShape", f.Code, f.Message, FloorTruncAgree)
+	}
+}

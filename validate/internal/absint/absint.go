@@ -315,8 +315,9 @@ type Analysis struct {
 	// trusted (an ONNX model's pooling narrowed to OpenVINO's window).
 	strict   *unrunnableLayers
 	reaching map[*ir.Layer]bool
-	// joint are the requirements of several input symbols (Joint).
-	joint []Joint
+	// joint are the requirements of several input symbols (Joint);
+	// facts those of any values (Facts).
+	joint, facts []Joint
 	// solver evaluates the requirements' bisections (solve).
 	solver *sym.Evaluator
 	// iterations keeps the operands of the Divides of Loop bodies at each

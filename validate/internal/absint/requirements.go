@@ -102,6 +102,7 @@ func (a *Analysis) require(l *ir.Layer, v *Value, e sym.Expr, r sym.Range, why s
 	}
 	if stops {
 		a.noteJoint(l, e, r)
+		a.noteFact(l, e, r)
 	}
 	if c, ok := e.IsConst(); ok {
 		if !r.Contains(c) && stops {
@@ -279,6 +280,28 @@ func (a *Analysis) noteJoint(l *ir.Layer, e sym.Expr, r sym.Range) {
 // JointRequirements are the requirements of several input symbols that
 // stop the model (Joint), of the layers some Result depends on.
 func (a *Analysis) JointRequirements() []Joint { return a.joint }
+
+// maxFacts bounds the facts an analysis keeps.
+const maxFacts = 64
+
+// noteFact keeps a requirement that stops the model, of a layer of the
+// model's graph (a body's may not run), as a fact of every input the
+// model runs on: of any values, input symbols or not (an element moved
+// out of a Range, a value converted), the first maxFacts of them.
+func (a *Analysis) noteFact(l *ir.Layer, e sym.Expr, r sym.Range) {
+	if _, inBody := a.Holders[l]; inBody || len(a.facts) >= maxFacts {
+		return
+	}
+	if _, ok := e.IsConst(); ok {
+		return
+	}
+	a.facts = append(a.facts, Joint{l, e, r})
+}
+
+// Facts are what the layers of the model's graph that some Result
+// depends on require of values, where a value outside stops the model:
+// true at every input the model runs on.
+func (a *Analysis) Facts() []Joint { return a.facts }
 
 // requireNonZero records that layer l runs only where e is not 0 (a
 // Range's step), which stops the model. Where e has one sign at every
