@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,6 +30,21 @@ func TestReshapeInfersOneDim(t *testing.T) {
 	if f.Code != FloorTruncAgree || !strings.Contains(f.Message, "infers one dim only") {
 		t.Errorf("half: %s %s, want %s resting on the Reshape", f.Code, f.Message, FloorTruncAgree)
 	}
+	x, _ := ir.NewTensor(ir.F32, []int64{4})
+	var runs []map[string]*ir.Tensor
+	for _, v := range []int64{-1, 0} {
+		y, _ := ir.NewTensor(ir.I64, []int64{})
+		y.SetInt64(0, v)
+		runs = append(runs, map[string]*ir.Tensor{"x": x, "y": y})
+	}
+	failsThenRuns(t, g, "y = -1", "y = 0", runs)
+}
+
+// failsThenRuns runs the model of g in ONNX Runtime, where installed, on
+// two inputs (first and then say which), and wants it to fail on the
+// first and run on the second.
+func failsThenRuns(t *testing.T, g *graph, first, then string, runs []map[string]*ir.Tensor) {
+	t.Helper()
 	runner, err := ortreplay.Find()
 	if err != nil {
 		t.Logf("ONNX Runtime is not available (%v): the model is not run", err)
@@ -38,19 +54,12 @@ func TestReshapeInfersOneDim(t *testing.T) {
 	if err := os.WriteFile(path, onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	x, _ := ir.NewTensor(ir.F32, []int64{4})
-	var runs []map[string]*ir.Tensor
-	for _, v := range []int64{-1, 0} {
-		y, _ := ir.NewTensor(ir.I64, []int64{})
-		y.SetInt64(0, v)
-		runs = append(runs, map[string]*ir.Tensor{"x": x, "y": y})
-	}
 	res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: runs}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res[0][0].Err == nil || res[0][1].Err != nil {
-		t.Errorf("ONNX Runtime at y = -1: %v, at y = 0: %v; want a failure, then a run", res[0][0].Err, res[0][1].Err)
+		t.Errorf("ONNX Runtime at %s: %v, at %s: %v; want a failure, then a run", first, res[0][0].Err, then, res[0][1].Err)
 	}
 }
 
@@ -158,70 +167,56 @@ func TestEmptySliceAtTheDeclaredShapes(t *testing.T) {
 	}
 }
 
-// TestFactsOfLayers: T - C of x: f32[T, C], made the dims of a
-// ConstantOfShape (through a Min with 6), is 0 or more wherever the model
-// runs, though neither dim alone is bounded so: (T - C) / 3 agrees there,
-// and the proof says what it rests on (seed 1165 of the differential).
-// ONNX Runtime, where installed, refuses T < C and runs T >= C.
+// TestFactsOfLayers: a value d made the dims of a ConstantOfShape
+// (through a Min with 6) is 0 or more wherever the model runs, though no
+// input symbol alone is bounded so, and d / 3 agrees there; the proof
+// says what it rests on. d is T - C of x: f32[T, C] (seed 1165 of the
+// differential), or int32(0.75 * T), which wraps at T of 2^31 and more:
+// a fact of a value converted, no input symbol (seed 1115). ONNX Runtime,
+// where installed, refuses T < C and runs T >= C.
 func TestFactsOfLayers(t *testing.T) {
-	g := new(graph).input("x", onnxwire.Float, param("T"), param("C")).
-		i64("zero", []int64{}, 0).i64("one", []int64{}, 1).i64("axes", []int64{1}, 0).i64("six", []int64{}, 6).i64("three", []int64{}, 3).
-		node("Shape", []string{"x"}, "s").
-		node("Gather", []string{"s", "zero"}, "rows", onnxwire.IntAttr("axis", 0)).
-		node("Gather", []string{"s", "one"}, "cols", onnxwire.IntAttr("axis", 0)).
-		node("Sub", []string{"rows", "cols"}, "d").
-		node("Unsqueeze", []string{"d", "axes"}, "d1").
-		node("Min", []string{"d1", "six"}, "dims").
-		node("ConstantOfShape", []string{"dims"}, "zeros").
-		node("Div", []string{"d", "three"}, "q").
-		output("q", onnxwire.Int64).output("zeros", onnxwire.Float)
-	f := verdictOf(t, Model(g.imported(t), "facts.onnx", Options{}), "q")
-	if f.Code != FloorTruncAgree || !strings.Contains(f.Message, "require of values wherever it runs (Broadcast layer \"zeros\"") {
-		t.Errorf("q: %s %s, want %s resting on the ConstantOfShape", f.Code, f.Message, FloorTruncAgree)
-	}
-	runner, err := ortreplay.Find()
-	if err != nil {
-		t.Logf("ONNX Runtime is not available (%v): the model is not run", err)
-		return
-	}
-	path := filepath.Join(t.TempDir(), "m.onnx")
-	if err := os.WriteFile(path, onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var runs []map[string]*ir.Tensor
-	for _, dims := range [][]int64{{2, 4}, {5, 3}} {
-		x, _ := ir.NewTensor(ir.F32, dims)
-		runs = append(runs, map[string]*ir.Tensor{"x": x})
-	}
-	res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: runs}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res[0][0].Err == nil || res[0][1].Err != nil {
-		t.Errorf("ONNX Runtime at x: [2, 4]: %v, at [5, 3]: %v; want a failure, then a run", res[0][0].Err, res[0][1].Err)
-	}
-}
-
-// TestFactsOfConvertedValues: int32(0.75 * T), which wraps at T of 2^31
-// and more, made the dims of a ConstantOfShape, is 0 or more wherever
-// the model runs: a fact of a value converted, no input symbol, and its
-// Divide by 3 agrees there (seed 1115 of the differential).
-func TestFactsOfConvertedValues(t *testing.T) {
-	g := new(graph).input("x", onnxwire.Float, param("T")).f32("scale", 0.75).
-		i64("zero", []int64{}, 0).i64("axes", []int64{1}, 0).i64("six", []int64{}, 6).i64("three", []int64{}, 3).
-		node("Shape", []string{"x"}, "s").
-		node("Gather", []string{"s", "zero"}, "n", onnxwire.IntAttr("axis", 0)).
-		node("Cast", []string{"n"}, "f", onnxwire.IntAttr("to", onnxwire.Float)).
-		node("Mul", []string{"f", "scale"}, "g").
-		node("Cast", []string{"g"}, "n32", onnxwire.IntAttr("to", onnxwire.Int32)).
-		node("Cast", []string{"n32"}, "d", onnxwire.IntAttr("to", onnxwire.Int64)).
-		node("Unsqueeze", []string{"d", "axes"}, "d1").
-		node("Min", []string{"d1", "six"}, "dims").
-		node("ConstantOfShape", []string{"dims"}, "zeros").
-		node("Div", []string{"d", "three"}, "q").
-		output("q", onnxwire.Int64).output("zeros", onnxwire.Float)
-	f := verdictOf(t, Model(g.imported(t), "facts.onnx", Options{}), "q")
-	if f.Code != FloorTruncAgree || !strings.Contains(f.Message, "require of values wherever it runs (Broadcast layer \"zeros\"") {
-		t.Errorf("q: %s %s, want %s resting on the ConstantOfShape", f.Code, f.Message, FloorTruncAgree)
+	for _, tc := range []struct {
+		name string
+		d    func(g *graph) *graph
+		runs [][]int64
+	}{
+		{"T - C", func(g *graph) *graph {
+			return g.input("x", onnxwire.Float, param("T"), param("C")).i64("one", []int64{}, 1).
+				node("Shape", []string{"x"}, "s").
+				node("Gather", []string{"s", "zero"}, "rows", onnxwire.IntAttr("axis", 0)).
+				node("Gather", []string{"s", "one"}, "cols", onnxwire.IntAttr("axis", 0)).
+				node("Sub", []string{"rows", "cols"}, "d")
+		}, [][]int64{{2, 4}, {5, 3}}},
+		{"int32(0.75 * T)", func(g *graph) *graph {
+			return g.input("x", onnxwire.Float, param("T")).f32("scale", 0.75).
+				node("Shape", []string{"x"}, "s").
+				node("Gather", []string{"s", "zero"}, "n", onnxwire.IntAttr("axis", 0)).
+				node("Cast", []string{"n"}, "f", onnxwire.IntAttr("to", onnxwire.Float)).
+				node("Mul", []string{"f", "scale"}, "g").
+				node("Cast", []string{"g"}, "n32", onnxwire.IntAttr("to", onnxwire.Int32)).
+				node("Cast", []string{"n32"}, "d", onnxwire.IntAttr("to", onnxwire.Int64))
+		}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := tc.d(new(graph).i64("zero", []int64{}, 0).i64("axes", []int64{1}, 0).i64("six", []int64{}, 6).i64("three", []int64{}, 3)).
+				node("Unsqueeze", []string{"d", "axes"}, "d1").
+				node("Min", []string{"d1", "six"}, "dims").
+				node("ConstantOfShape", []string{"dims"}, "zeros").
+				node("Div", []string{"d", "three"}, "q").
+				output("q", onnxwire.Int64).output("zeros", onnxwire.Float)
+			f := verdictOf(t, Model(g.imported(t), "facts.onnx", Options{}), "q")
+			if f.Code != FloorTruncAgree || !strings.Contains(f.Message, "require of values wherever it runs (Broadcast layer \"zeros\"") {
+				t.Errorf("q: %s %s, want %s resting on the ConstantOfShape", f.Code, f.Message, FloorTruncAgree)
+			}
+			if tc.runs == nil {
+				return
+			}
+			var runs []map[string]*ir.Tensor
+			for _, dims := range tc.runs {
+				x, _ := ir.NewTensor(ir.F32, dims)
+				runs = append(runs, map[string]*ir.Tensor{"x": x})
+			}
+			failsThenRuns(t, g, fmt.Sprint("x: ", tc.runs[0]), fmt.Sprint("x: ", tc.runs[1]), runs)
+		})
 	}
 }

@@ -802,21 +802,26 @@ func staticAtomRange(a *Atom, depth int) Range {
 		if depth == 0 {
 			return all
 		}
-		var r Range
-		for i, arg := range a.args {
-			ar := staticRange(arg, depth-1)
-			switch {
-			case i == 0:
-				r = ar
-			case a.kind == kMin:
-				r = Range{minBound(r.Lo, ar.Lo), minBound(r.Hi, ar.Hi)}
-			default:
-				r = Range{maxBound(r.Lo, ar.Lo), maxBound(r.Hi, ar.Hi)}
-			}
-		}
-		return r
+		return extremeRange(a, func(e Expr) Range { return staticRange(e, depth-1) })
 	}
 	return all
+}
+
+// extremeRange bounds a minimum or maximum atom by its arguments' ranges.
+func extremeRange(a *Atom, rangeOf func(Expr) Range) Range {
+	var r Range
+	for i, arg := range a.args {
+		ar := rangeOf(arg)
+		switch {
+		case i == 0:
+			r = ar
+		case a.kind == kMin:
+			r = Range{minBound(r.Lo, ar.Lo), minBound(r.Hi, ar.Hi)}
+		default:
+			r = Range{maxBound(r.Lo, ar.Lo), maxBound(r.Hi, ar.Hi)}
+		}
+	}
+	return r
 }
 
 // Abs is |e| in the integers (Wrap it to the element type: |MIN| does not

@@ -461,19 +461,7 @@ func (p *Prover) computeRange(a *Atom) Range {
 		}
 		return a.r()
 	case kMin, kMax:
-		var r Range
-		for i, arg := range a.args {
-			ar := p.exprRange(arg)
-			switch {
-			case i == 0:
-				r = ar
-			case a.kind == kMin:
-				r = Range{minBound(r.Lo, ar.Lo), minBound(r.Hi, ar.Hi)}
-			default:
-				r = Range{maxBound(r.Lo, ar.Lo), maxBound(r.Hi, ar.Hi)}
-			}
-		}
-		return r
+		return extremeRange(a, p.exprRange)
 	case kWhere:
 		c, x, y := p.exprRange(a.args[0]), p.exprRange(a.args[1]), p.exprRange(a.args[2])
 		switch {
