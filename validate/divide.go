@@ -234,6 +234,11 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 		// of others.
 		g.ok = g.ok && (!declaredOnly || p == v.declared)
 	}
+	if g.ok && !overlaps(p.Range(g.e), g.r) {
+		// (A condition the walk could not decide at every shape may be
+		// decided at the declared ones, where the values are narrower.)
+		return true, "the If's branch that holds the Divide never runs: nothing is divided"
+	}
 	if ok, why := agreeSplitting(an, p, env, pairs, g, deep); ok {
 		return true, why
 	}

@@ -157,3 +157,51 @@ func TestEmptySliceAtTheDeclaredShapes(t *testing.T) {
 		t.Errorf("half: %s %s, want %s, empty at the declared shapes", f.Code, f.Message, FloorTruncReshape)
 	}
 }
+
+// TestBranchThatNeverRunsAtTheDeclaredShapes: If(Shape(y)[0] > 0) of y:
+// i64[1] takes its then_branch at the declared shape, at every input; x
+// / z in its else_branch divides nothing there (seeds 2141 and 2937 of
+// the differential), and may differ at y of shape [0], which a reshape
+// may give: agreement at the declared shapes only (floor-trunc-reshape),
+// resting on the branch, of operands of more symbols than the proof cuts
+// into pieces. ONNX Runtime, where installed, runs the model at x = -1
+// and gives the then_branch's x + 1.
+func TestBranchThatNeverRunsAtTheDeclaredShapes(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Int64).input("y", onnxwire.Int64, fixed(1)).input("z", onnxwire.Int64).
+		i64("zero", []int64{}, 0).i64("one", []int64{}, 1).
+		node("Shape", []string{"y"}, "s").node("Gather", []string{"s", "zero"}, "n", onnxwire.IntAttr("axis", 0)).
+		node("Greater", []string{"n", "zero"}, "cond").
+		node("If", []string{"cond"}, "out",
+			onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+				onnxwire.Node("Add", "more", []string{"x", "one"}, []string{"more"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("more", onnxwire.Int64)})),
+			onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+				onnxwire.Node("Div", "half", []string{"x", "z"}, []string{"half"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("half", onnxwire.Int64)}))).
+		output("out", onnxwire.Int64)
+	f := verdictOf(t, Model(g.imported(t), "branch.onnx", Options{}), "half")
+	if f.Code != FloorTruncReshape || !strings.Contains(f.Message, "branch that holds the Divide never runs") {
+		t.Errorf("half: %s %s, want %s, the branch never running at the declared shapes", f.Code, f.Message, FloorTruncReshape)
+	}
+	runner, err := ortreplay.Find()
+	if err != nil {
+		t.Logf("ONNX Runtime is not available (%v): the model is not run", err)
+		return
+	}
+	path := filepath.Join(t.TempDir(), "m.onnx")
+	if err := os.WriteFile(path, onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := ir.NewTensor(ir.I64, []int64{})
+	x.SetInt64(0, -1)
+	y, _ := ir.NewTensor(ir.I64, []int64{1})
+	z, _ := ir.NewTensor(ir.I64, []int64{})
+	z.SetInt64(0, 2)
+	res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: []map[string]*ir.Tensor{{"x": x, "y": y, "z": z}}}})
+	if err != nil || res[0][0].Err != nil {
+		t.Fatalf("ONNX Runtime: %v %v", err, res[0][0].Err)
+	}
+	if o := res[0][0].Outputs["out"]; o == nil || o.Type != ir.I64 || ir.View[int64](o)[0] != 0 {
+		t.Errorf("ONNX Runtime gives out = %v at x = -1, want the then_branch's 0", o)
+	}
+}
