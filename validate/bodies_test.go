@@ -109,6 +109,51 @@ var bodyModels = []struct {
 		onnx: func(in map[string][]int64) map[string][]int64 { return map[string][]int64{"v": {3 * (in["x"][0] / 3)}} },
 	},
 	{
+		// c = Shape(y)[1:-1] of y: i64[2, H], empty at every shape, then
+		// c / -3 three times: every iteration gives back c's dims, so c
+		// is empty at each (seeds 1947, 2136 of the differential; the body
+		// alone, its c of any dims, could not tell).
+		name: "loop-carried empty value",
+		g: new(graph).input("y", onnxwire.Int64, fixed(2), param("H")).
+			i64("trip", []int64{}, 3).i64("start", []int64{1}, 1).i64("stop", []int64{1}, -1).
+			node("Shape", []string{"y"}, "s").node("Slice", []string{"s", "start", "stop"}, "c0").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"trip", "go", "c0"}, []string{"c"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.NodeAttrs("Constant", "m3", nil, []string{"m3"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(-3)))),
+					onnxwire.Node("Div", "c_third", []string{"c_in", "m3"}, []string{"c_third"}),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_third", onnxwire.Int64)}))).
+			output("c", onnxwire.Int64),
+		want: map[string]Code{"c_third": FloorTruncAgree},
+	},
+	{
+		// The same empty c, given back with -1 appended after c / 2: at
+		// the second iteration c is [-1], and -1 / 2 differs. The dims
+		// the body gives back are not c's: they hold at no iteration.
+		name: "loop-carried dims that grow",
+		g: new(graph).input("y", onnxwire.Int64, fixed(2), param("H")).
+			i64("trip", []int64{}, 3).i64("start", []int64{1}, 1).i64("stop", []int64{1}, -1).
+			node("Shape", []string{"y"}, "s").node("Slice", []string{"s", "start", "stop"}, "c0").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"trip", "go", "c0"}, []string{"c"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
+					onnxwire.NodeAttrs("Constant", "m1", nil, []string{"m1"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{1}, le64(-1)))),
+					onnxwire.Node("Div", "c_half", []string{"c_in", "two"}, []string{"c_half"}),
+					onnxwire.NodeAttrs("Concat", "c_out", []string{"c_half", "m1"}, []string{"c_out"}, onnxwire.IntAttr("axis", 0)),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_out", onnxwire.Int64)}))).
+			output("c", onnxwire.Int64),
+		want: map[string]Code{"c_half": FloorTrunc},
+		// [] gives [-1], then [-1 / 2, -1] = [0, -1], then [0, 0, -1].
+		onnx: func(map[string][]int64) map[string][]int64 { return map[string][]int64{"c": {0, 0, -1}} },
+	},
+	{
 		// c = max(min(x, 5), 0), then c / 2 + 1 three times: every
 		// iteration keeps c within [0, 5], so c / 2 never floors a
 		// negative (the body alone, its c any i64, could not tell).

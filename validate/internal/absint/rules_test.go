@@ -532,6 +532,23 @@ var propertyCases = []propertyCase{
 		})
 		return []ir.Output{grows[0], grows[1], keeps[0], keeps[1]}
 	}},
+	{"Loop", "carried dims every iteration keeps", func(b *propModel) []ir.Output {
+		// c / -3 + i keeps c's dims (0 to 3 elements), at every
+		// iteration; c with i appended grows by one element each.
+		t, acc := b.param(ir.I64, ""), b.param(ir.I64, "0..3")
+		trip := b.one("Minimum", nil, b.one("Maximum", nil, t, b.scalar(0)), b.scalar(4))
+		keeps := b.loopOp(trip, t, acc, ir.I64, ir.I64, "", "?", 1, func(bb *propModel, p []ir.Output) []ir.Output {
+			next := bb.one("Add", nil, bb.one("Divide", []string{"m_pythondiv", "true"}, p[2], bb.scalar(-3)), p[0])
+			return []ir.Output{next, bb.one("Multiply", nil, next, bb.scalar(2))}
+		})
+		grows := b.loopOp(trip, t, acc, ir.I64, ir.I64, "", "?", 1, func(bb *propModel, p []ir.Output) []ir.Output {
+			next := bb.one("Concat", []string{"axis", "0"}, p[2], bb.one("Unsqueeze", nil, p[0], bb.scalar(0)))
+			return []ir.Output{next, bb.one("Divide", []string{"m_pythondiv", "true"}, next, bb.scalar(2))}
+		})
+		// (The dims inference gives grows' outputs are not the case's:
+		// summed, only its elements are.)
+		return []ir.Output{keeps[0], keeps[1], b.one("ReduceSum", []string{"keep_dims", "false"}, grows[0], b.scalar(0))}
+	}},
 	{"Loop", "a fixed trip count's last values", func(b *propModel) []ir.Output {
 		// Three iterations of c = 2c - i, always: the last value is
 		// exactly 8c - 4, each iteration walked in turn.
