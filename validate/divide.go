@@ -250,14 +250,30 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 		return false, ""
 	}
 	var whys []string
-	for _, ps := range it.Pairs {
-		ok, why := agreeSplitting(an, p, env, ps, g, deep)
+	// Iteration k runs only where the trip count exceeds k, where it is
+	// never negative (OpenVINO takes a negative one as no bound): a
+	// condition on the Divide, as an If's, where it is in no If's branch.
+	tripGuard := !g.ok && it.TripKnown && (!it.TripDeclaredOnly || p == v.declared) && p.Range(it.Trip).Lo.AtLeast(0)
+	idle := 0
+	for k, ps := range it.Pairs {
+		gk := g
+		if tripGuard {
+			gk = guard{e: it.Trip, r: sym.Range{Lo: sym.Finite(int64(k) + 1), Hi: sym.PosInf}, ok: true, iteration: true}
+		}
+		if len(ps) == 0 || gk.ok && !overlaps(p.Range(gk.e), gk.r) {
+			idle++ // the Divide does not run at this iteration
+			continue
+		}
+		ok, why := agreeSplitting(an, p, env, ps, gk, deep)
 		if !ok {
 			return false, ""
 		}
 		if !slices.Contains(whys, why) {
 			whys = append(whys, why)
 		}
+	}
+	if idle > 0 {
+		whys = append(whys, fmt.Sprintf("the Divide does not run at %s of them", plural(idle, "iteration")))
 	}
 	return true, fmt.Sprintf("at each of the %s %s may run, walked one at a time, %s", plural(len(it.Pairs), "iteration"), it.Loop, strings.Join(whys, "; "))
 }
@@ -430,9 +446,9 @@ func agreePieces(an *absint.Analysis, env sym.Env, pairs []absint.Pair, g guard)
 	}
 	switch {
 	case idle == total:
-		whys = append(whys, "the If's branch that holds the Divide runs on none of them")
+		whys = append(whys, g.what()+" runs on none of them")
 	case idle > 0:
-		whys = append(whys, fmt.Sprintf("the If's branch that holds the Divide runs on %d of them only", total-idle))
+		whys = append(whys, fmt.Sprintf("%s runs on %d of them only", g.what(), total-idle))
 	}
 	return true, fmt.Sprintf("for each of %d pieces of the range of %s, %s", total, strings.Join(names, " and "), strings.Join(whys, "; "))
 }
@@ -444,6 +460,17 @@ type guard struct {
 	e  sym.Expr
 	r  sym.Range
 	ok bool
+	// iteration: the condition is a Loop's trip count's, under which one
+	// iteration runs, not an If's.
+	iteration bool
+}
+
+// what names what runs where the guard's condition holds.
+func (g guard) what() string {
+	if g.iteration {
+		return "the iteration"
+	}
+	return "the If's branch that holds the Divide"
 }
 
 // overlaps tells whether two ranges share a value.

@@ -519,6 +519,11 @@ func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known [
 	// operands at each one.
 	_, nested := a.Holders[c.l]
 	record := !nested
+	// A Loop's iteration k runs only where its trip count exceeds k.
+	var trip *Value
+	if _, loop := c.op.(*ops.Loop); loop && len(c.ins) > 0 && c.ins[0] != nil && c.ins[0].Int {
+		trip = c.ins[0]
+	}
 	runs := len(c.ins) > 0 && c.ins[0] != nil && c.ins[0].Int && (len(c.ins) < 2 || c.ins[1] == nil || a.provablyTrue(c.ins[1]))
 	for k := range n {
 		a.bodyWalks++
@@ -529,12 +534,16 @@ func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known [
 			run = &bodyRun{holder: c.l, body: b.Model, iteration: k}
 		}
 		var res []*Value
+		if record {
+			a.walked = make(map[*ir.Layer]bool)
+		}
 		a.inBody(run, func() {
 			res = a.walkBody(c.l, b, a.bodyParams(c, b, given(bounds{sym.R(k, k), sym.R(k, k)}), func(p int) *Value { return current[p] }))
 		})
 		last = res
 		if record {
-			a.recordIteration(c.l, b.Model, n)
+			a.recordIteration(c.l, b.Model, n, trip)
+			a.walked = nil
 		}
 		if b.Cond >= 0 && (b.Cond >= len(res) || res[b.Cond] == nil || !a.provablyTrue(res[b.Cond])) {
 			always = false
@@ -659,6 +668,9 @@ func (a *Analysis) walkBody(holder *ir.Layer, b ops.Body, params []*Value) []*Va
 				a.reached = make(map[*ir.Layer]bool)
 			}
 			a.reached[l] = true
+			if a.walked != nil {
+				a.walked[l] = true
+			}
 		}
 		if v, ok := bound[l]; ok {
 			a.Values[ir.Output{Layer: l}] = v
@@ -714,6 +726,14 @@ type Iterations struct {
 	// declared shapes only (Value.DeclaredLayout): what its pairs prove
 	// holds there, not for every input shape.
 	DeclaredLayout bool
+	// Trip is the Loop's trip count (TripKnown: it has one), which
+	// iteration k runs only where it exceeds k, or is negative (OpenVINO
+	// takes a negative trip count as none at all); TripDeclaredOnly: it is
+	// laid out as at the declared shapes only, and bounds nothing at
+	// others. Pairs[k] is empty where the walk of iteration k found that
+	// the Divide never runs there (in a branch its If never picks then).
+	Trip                        sym.Expr
+	TripKnown, TripDeclaredOnly bool
 }
 
 // IterationPairs gives the operands of l, an integer Divide in a Loop's
@@ -734,11 +754,13 @@ type iterationRecord struct {
 }
 
 // recordIteration keeps, after the walk of one iteration of the Loop
-// loop, the operands of every integer Divide of its body and of the If
-// branches within it (a nested Loop's body is walked over and over in
-// search of its ranges: none of those walks is one iteration). A Divide
-// whose operands the walk did not follow gets no record at all.
-func (a *Analysis) recordIteration(loop *ir.Layer, m *ir.Model, n int64) {
+// loop (its trip count trip, nil where it has none), the operands of
+// every integer Divide of its body and of the If branches within it (a
+// nested Loop's body is walked over and over in search of its ranges:
+// none of those walks is one iteration); none for a Divide the walk
+// found never to run (walked). A Divide whose operands the walk did not
+// follow gets no record at all.
+func (a *Analysis) recordIteration(loop *ir.Layer, m *ir.Model, n int64, trip *Value) {
 	if a.iterations == nil {
 		a.iterations = make(map[*ir.Layer]*iterationRecord)
 	}
@@ -749,20 +771,25 @@ func (a *Analysis) recordIteration(loop *ir.Layer, m *ir.Model, n int64) {
 			if seen && r == nil {
 				continue
 			}
-			pairs := a.Pairs(l, op.Broadcast)
-			if len(pairs) == 0 {
-				a.iterations[l] = nil
-				continue
+			pairs := []Pair{}
+			if a.walked == nil || a.walked[l] {
+				if pairs = a.Pairs(l, op.Broadcast); len(pairs) == 0 {
+					a.iterations[l] = nil
+					continue
+				}
 			}
 			if !seen {
 				r = &iterationRecord{Iterations: Iterations{Loop: loop}, want: n}
+				if trip != nil {
+					r.Trip, r.TripKnown, r.TripDeclaredOnly = a.All(trip), true, trip.DeclaredLayout || trip.DeclaredDims
+				}
 				a.iterations[l] = r
 			}
 			r.Pairs = append(r.Pairs, pairs)
 			r.DeclaredLayout = r.DeclaredLayout || a.DeclaredLayout(l)
 		case *ops.If:
 			for _, b := range op.Bodies(a.inputInfos(l)) {
-				a.recordIteration(loop, b.Model, n)
+				a.recordIteration(loop, b.Model, n, trip)
 			}
 		}
 	}
