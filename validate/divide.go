@@ -301,8 +301,12 @@ func agreeSplitting(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []abs
 }
 
 // maxInnerValues bounds the values agreeByInnerValue tries, each as
-// many as maxSplitPieces proofs.
-const maxInnerValues = 4
+// many as maxSplitPieces proofs; maxTopValues those of them that are an
+// operand's own atoms, tried last.
+const (
+	maxInnerValues = 4
+	maxTopValues   = 2
+)
 
 // maxDeepProofs bounds the Divides of a model agree tries deep,
 // maxDeepSymbols the symbols their operands may depend on (a value taken
@@ -351,9 +355,20 @@ func distinctSyms(b *sym.Builder, es ...sym.Expr) []sym.Sym {
 // The pairs with w free hold every pair the model gives, and more: what
 // holds of them holds of the model's.
 func agreeByInnerValue(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []absint.Pair, g guard) (bool, string) {
+	inner := an.B.Inner(pairExprs(pairs)...)
+	// Then an operand's own atoms (w of w - 1, where the If's condition
+	// compares w too: seed 1685 of the differential), each tried after
+	// every inner value, with a budget of its own.
+	candidates := append(inner, an.B.Top(pairExprs(pairs)...)...)
 	tried := 0
-	for _, x := range an.B.Inner(pairExprs(pairs)...) {
-		if tried == maxInnerValues {
+	for i, x := range candidates {
+		if i == len(inner) {
+			tried = maxInnerValues - maxTopValues
+		}
+		if tried >= maxInnerValues {
+			if i < len(inner) {
+				continue
+			}
 			break
 		}
 		r := p.Range(x)

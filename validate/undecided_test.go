@@ -205,3 +205,52 @@ func TestBranchThatNeverRunsAtTheDeclaredShapes(t *testing.T) {
 		t.Errorf("ONNX Runtime gives out = %v at x = -1, want the then_branch's 0", o)
 	}
 }
+
+// TestBranchComparesAWholeOperand: L / (max(N, K) - 1) of x: f32[N, K,
+// L], where L > max(N, K): the divisor is -1 (max 0) or not negative,
+// which the Max taken as a value of its own shows, cut into pieces with
+// L (seed 1685 of the differential); the three dims at once are more
+// than the pieces cut, and the Max lies at the top of the divisor,
+// where no value below it is. ONNX Runtime, where installed, runs x:
+// [1, 2, 3] and gives 3 / (2 - 1).
+func TestBranchComparesAWholeOperand(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Float, param("N"), param("K"), param("L")).
+		i64("i0", []int64{}, 0).i64("i1", []int64{}, 1).i64("i2", []int64{}, 2).
+		node("Shape", []string{"x"}, "s").
+		node("Gather", []string{"s", "i0"}, "n", onnxwire.IntAttr("axis", 0)).
+		node("Gather", []string{"s", "i1"}, "k", onnxwire.IntAttr("axis", 0)).
+		node("Gather", []string{"s", "i2"}, "l", onnxwire.IntAttr("axis", 0)).
+		node("Max", []string{"n", "k"}, "m").
+		node("Greater", []string{"l", "m"}, "cond").
+		node("If", []string{"cond"}, "out",
+			onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+				onnxwire.NodeAttrs("Constant", "one", nil, []string{"one"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(1)))),
+				onnxwire.Node("Sub", "less", []string{"m", "one"}, []string{"less"}),
+				onnxwire.Node("Div", "quot", []string{"l", "less"}, []string{"quot"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("quot", onnxwire.Int64)})),
+			onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+				onnxwire.Node("Neg", "neg", []string{"l"}, []string{"neg"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("neg", onnxwire.Int64)}))).
+		output("out", onnxwire.Int64)
+	f := verdictOf(t, Model(g.imported(t), "top.onnx", Options{}), "quot")
+	if f.Code != FloorTruncAgree || !strings.Contains(f.Message, "as a value of its own") {
+		t.Errorf("quot: %s %s, want %s, the Max taken as a value of its own", f.Code, f.Message, FloorTruncAgree)
+	}
+	runner, err := ortreplay.Find()
+	if err != nil {
+		t.Logf("ONNX Runtime is not available (%v): the model is not run", err)
+		return
+	}
+	path := filepath.Join(t.TempDir(), "m.onnx")
+	if err := os.WriteFile(path, onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := ir.NewTensor(ir.F32, []int64{1, 2, 3})
+	res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: []map[string]*ir.Tensor{{"x": x}}}})
+	if err != nil || res[0][0].Err != nil {
+		t.Fatalf("ONNX Runtime: %v %v", err, res[0][0].Err)
+	}
+	if o := res[0][0].Outputs["out"]; o == nil || o.Type != ir.I64 || ir.View[int64](o)[0] != 3 {
+		t.Errorf("ONNX Runtime gives out = %v at x: [1, 2, 3], want 3 / (2 - 1)", o)
+	}
+}
