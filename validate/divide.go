@@ -294,6 +294,15 @@ func agreeSplitting(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []abs
 	if ok, why := agreeOn(an, p, pairs); ok {
 		return true, why
 	}
+	if g.ok && len(distinctSyms(an.B, append(pairExprs(pairs), g.e)...)) > 2 {
+		// More symbols than agreePieces cuts: the condition's alone cut
+		// into pieces, the rest whole. clip(N - 16, 1, 3) / (max(-8,
+		// min(T, 8)) - 1) divides by -1 at T = 0 only, and the pieces of
+		// T say so, N and M whole (seed 486 of the differential).
+		if ok, why := agreePiecesOf(an, env, pairs, g, distinctSyms(an.B, g.e)); ok {
+			return true, why
+		}
+	}
 	if ok, why := agreePieces(an, env, pairs, g); ok || !deep {
 		return ok, why
 	}
@@ -407,11 +416,20 @@ func agreePieces(an *absint.Analysis, env sym.Env, pairs []absint.Pair, g guard)
 	if g.ok {
 		es = append(es, g.e)
 	}
+	return agreePiecesOf(an, env, pairs, g, distinctSyms(an.B, es...))
+}
+
+// agreePiecesOf is agreePieces cutting the ranges of syms only (one or
+// two), each other symbol's range taken whole.
+func agreePiecesOf(an *absint.Analysis, env sym.Env, pairs []absint.Pair, g guard, syms []sym.Sym) (bool, string) {
+	es := pairExprs(pairs)
+	if g.ok {
+		es = append(es, g.e)
+	}
 	var consts []int64
 	for _, e := range es {
 		consts = append(consts, an.B.Consts(e)...)
 	}
-	syms := distinctSyms(an.B, es...)
 	if len(syms) == 0 || len(syms) > 2 {
 		return false, ""
 	}

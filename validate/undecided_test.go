@@ -254,3 +254,54 @@ func TestBranchComparesAWholeOperand(t *testing.T) {
 		t.Errorf("ONNX Runtime gives out = %v at x: [1, 2, 3], want 3 / (2 - 1)", o)
 	}
 }
+
+// TestBranchOfManySymbols: (clip(N - 16, 1, 3) + clip(M - 16, 1, 3)) /
+// (min(T, 8) - 1) of x: f32[N, M, T], where T < 100: the divisor is -1 at
+// T = 0 only, and not negative elsewhere. The operands and the condition
+// depend on three dims, more than agreePieces cuts at once, and no value
+// they are made of leaves two; the condition's T cut into pieces, N and
+// M whole, shows it (seed 486 of the differential). ONNX Runtime, where
+// installed, runs x: [17, 18, 0] and gives (1 + 2) / -1.
+func TestBranchOfManySymbols(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Float, param("N"), param("M"), param("T")).
+		i64("i0", []int64{}, 0).i64("i1", []int64{}, 1).i64("i2", []int64{}, 2).i64("i3", []int64{}, 3).
+		i64("i8", []int64{}, 8).i64("i16", []int64{}, 16).i64("i100", []int64{}, 100).
+		node("Shape", []string{"x"}, "s").
+		node("Gather", []string{"s", "i0"}, "n", onnxwire.IntAttr("axis", 0)).
+		node("Gather", []string{"s", "i1"}, "m", onnxwire.IntAttr("axis", 0)).
+		node("Gather", []string{"s", "i2"}, "t", onnxwire.IntAttr("axis", 0)).
+		node("Sub", []string{"n", "i16"}, "n16").node("Clip", []string{"n16", "i1", "i3"}, "cn").
+		node("Sub", []string{"m", "i16"}, "m16").node("Clip", []string{"m16", "i1", "i3"}, "cm").
+		node("Add", []string{"cn", "cm"}, "a").
+		node("Min", []string{"t", "i8"}, "t8").node("Sub", []string{"t8", "i1"}, "b").
+		node("Less", []string{"t", "i100"}, "cond").
+		node("If", []string{"cond"}, "out",
+			onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+				onnxwire.Node("Div", "quot", []string{"a", "b"}, []string{"quot"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("quot", onnxwire.Int64)})),
+			onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+				onnxwire.Node("Neg", "neg", []string{"a"}, []string{"neg"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("neg", onnxwire.Int64)}))).
+		output("out", onnxwire.Int64)
+	f := verdictOf(t, Model(g.imported(t), "many.onnx", Options{}), "quot")
+	if f.Code != FloorTruncAgree || !strings.Contains(f.Message, "pieces of the range of x.shape[2]") {
+		t.Errorf("quot: %s %s, want %s, cut on T alone", f.Code, f.Message, FloorTruncAgree)
+	}
+	runner, err := ortreplay.Find()
+	if err != nil {
+		t.Logf("ONNX Runtime is not available (%v): the model is not run", err)
+		return
+	}
+	path := filepath.Join(t.TempDir(), "m.onnx")
+	if err := os.WriteFile(path, onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := ir.NewTensor(ir.F32, []int64{17, 18, 0})
+	res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: []map[string]*ir.Tensor{{"x": x}}}})
+	if err != nil || res[0][0].Err != nil {
+		t.Fatalf("ONNX Runtime: %v %v", err, res[0][0].Err)
+	}
+	if o := res[0][0].Outputs["out"]; o == nil || o.Type != ir.I64 || ir.View[int64](o)[0] != -3 {
+		t.Errorf("ONNX Runtime gives out = %v at x: [17, 18, 0], want (1 + 2) / -1", o)
+	}
+}
