@@ -109,6 +109,136 @@ var bodyModels = []struct {
 		onnx: func(in map[string][]int64) map[string][]int64 { return map[string][]int64{"v": {3 * (in["x"][0] / 3)}} },
 	},
 	{
+		// c = Shape(y)[1:-1] of y: i64[2, H], empty at every shape, then
+		// c / -3 three times: every iteration gives back c's dims, so c
+		// is empty at each (seeds 1947, 2136 of the differential; the body
+		// alone, its c of any dims, could not tell).
+		name: "loop-carried empty value",
+		g: new(graph).input("y", onnxwire.Int64, fixed(2), param("H")).
+			i64("trip", []int64{}, 3).i64("start", []int64{1}, 1).i64("stop", []int64{1}, -1).
+			node("Shape", []string{"y"}, "s").node("Slice", []string{"s", "start", "stop"}, "c0").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"trip", "go", "c0"}, []string{"c"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.NodeAttrs("Constant", "m3", nil, []string{"m3"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(-3)))),
+					onnxwire.Node("Div", "c_third", []string{"c_in", "m3"}, []string{"c_third"}),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_third", onnxwire.Int64)}))).
+			output("c", onnxwire.Int64),
+		want: map[string]Code{"c_third": FloorTruncAgree},
+	},
+	{
+		// The same empty c, given back with -1 appended after c / 2: at
+		// the second iteration c is [-1], and -1 / 2 differs. The dims
+		// the body gives back are not c's: they hold at no iteration.
+		name: "loop-carried dims that grow",
+		g: new(graph).input("y", onnxwire.Int64, fixed(2), param("H")).
+			i64("trip", []int64{}, 3).i64("start", []int64{1}, 1).i64("stop", []int64{1}, -1).
+			node("Shape", []string{"y"}, "s").node("Slice", []string{"s", "start", "stop"}, "c0").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"trip", "go", "c0"}, []string{"c"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.NodeAttrs("Constant", "two", nil, []string{"two"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(2)))),
+					onnxwire.NodeAttrs("Constant", "m1", nil, []string{"m1"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{1}, le64(-1)))),
+					onnxwire.Node("Div", "c_half", []string{"c_in", "two"}, []string{"c_half"}),
+					onnxwire.NodeAttrs("Concat", "c_out", []string{"c_half", "m1"}, []string{"c_out"}, onnxwire.IntAttr("axis", 0)),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_out", onnxwire.Int64)}))).
+			output("c", onnxwire.Int64),
+		want: map[string]Code{"c_half": FloorTrunc},
+		// [] gives [-1], then [-1 / 2, -1] = [0, -1], then [0, 0, -1].
+		onnx: func(map[string][]int64) map[string][]int64 { return map[string][]int64{"c": {0, 0, -1}} },
+	},
+	{
+		// c = x % 2 and c iterations of c = (c - 16) / 3: the first runs
+		// only where c is 1, and -15 / 3 is exact (seed 2425 of the
+		// differential); where c is 0 no iteration runs, and -16 / 3,
+		// which differs, is never computed.
+		name: "loop iteration past the trip count",
+		g: new(graph).input("x", onnxwire.Int64).
+			i64("two", []int64{}, 2).
+			node("Mod", []string{"x", "two"}, "c0").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"c0", "go", "c0"}, []string{"c"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.NodeAttrs("Constant", "three", nil, []string{"three"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(3)))),
+					onnxwire.NodeAttrs("Constant", "sixteen", nil, []string{"sixteen"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(16)))),
+					onnxwire.Node("Sub", "less", []string{"c_in", "sixteen"}, []string{"less"}),
+					onnxwire.Node("Div", "c_out", []string{"less", "three"}, []string{"c_out"}),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_out", onnxwire.Int64)}))).
+			output("c", onnxwire.Int64),
+		want: map[string]Code{"c_out": FloorTruncAgree},
+	},
+	{
+		// The same body, c + 1 iterations: the first runs at c = 0 too,
+		// where -16 / 3 differs.
+		name: "loop iteration within the trip count",
+		g: new(graph).input("x", onnxwire.Int64).
+			i64("two", []int64{}, 2).i64("one", []int64{}, 1).
+			node("Mod", []string{"x", "two"}, "c0").node("Add", []string{"c0", "one"}, "trip").
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"trip", "go", "c0"}, []string{"c"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.NodeAttrs("Constant", "three", nil, []string{"three"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(3)))),
+					onnxwire.NodeAttrs("Constant", "sixteen", nil, []string{"sixteen"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(16)))),
+					onnxwire.Node("Sub", "less", []string{"c_in", "sixteen"}, []string{"less"}),
+					onnxwire.Node("Div", "c_out", []string{"less", "three"}, []string{"c_out"}),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_out", onnxwire.Int64)}))).
+			output("c", onnxwire.Int64),
+		want: map[string]Code{"c_out": FloorTrunc},
+		onnx: func(in map[string][]int64) map[string][]int64 {
+			c := ((in["x"][0] % 2) + 2) % 2
+			for range c + 1 {
+				c = (c - 16) / 3
+			}
+			return map[string][]int64{"c": {c}}
+		},
+	},
+	{
+		// One iteration of a c = Shape(x)[0]: If(c < i), at i = 0, never
+		// takes its then_branch, whose Mod(max(c, 7), -2) / 16 would
+		// divide -1 (seed 642 of the differential); the else_branch's c -
+		// 5 makes c negative, so that a walk for every iteration at once
+		// sees the branch run.
+		name: "loop branch dead at its iteration",
+		g: new(graph).input("x", onnxwire.Float, param("N")).
+			i64("one", []int64{}, 1).i64("zero", []int64{}, 0).
+			node("Shape", []string{"x"}, "s").node("Gather", []string{"s", "zero"}, "c0", onnxwire.IntAttr("axis", 0)).
+			node("Constant", nil, "go", onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Bool, []int64{}, []byte{1}))).
+			nodeN("Loop", []string{"one", "go", "c0"}, []string{"c"},
+				onnxwire.GraphAttr("body", onnxwire.Graph("body", [][]byte{
+					onnxwire.Node("Less", "below", []string{"c_in", "i"}, []string{"below"}),
+					onnxwire.NodeAttrs("If", "c_out", []string{"below"}, []string{"c_out"},
+						onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+							onnxwire.NodeAttrs("Constant", "seven", nil, []string{"seven"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(7)))),
+							onnxwire.NodeAttrs("Constant", "m2", nil, []string{"m2"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(-2)))),
+							onnxwire.NodeAttrs("Constant", "sixteen", nil, []string{"sixteen"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(16)))),
+							onnxwire.Node("Max", "big", []string{"c_in", "seven"}, []string{"big"}),
+							onnxwire.Node("Mod", "rem", []string{"big", "m2"}, []string{"rem"}),
+							onnxwire.Node("Div", "rem16", []string{"rem", "sixteen"}, []string{"rem16"}),
+						}, nil, nil, [][]byte{onnxwire.Rankless("rem16", onnxwire.Int64)})),
+						onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+							onnxwire.NodeAttrs("Constant", "five", nil, []string{"five"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(5)))),
+							onnxwire.Node("Sub", "less", []string{"c_in", "five"}, []string{"less"}),
+						}, nil, nil, [][]byte{onnxwire.Rankless("less", onnxwire.Int64)}))),
+					onnxwire.Node("Identity", "cond_out", []string{"cond_in"}, []string{"cond_out"}),
+				}, nil,
+					[][]byte{onnxwire.ValueDims("i", onnxwire.Int64, []onnxwire.Dim{}), onnxwire.ValueDims("cond_in", onnxwire.Bool, []onnxwire.Dim{}), onnxwire.Rankless("c_in", onnxwire.Int64)},
+					[][]byte{onnxwire.Rankless("cond_out", onnxwire.Bool), onnxwire.Rankless("c_out", onnxwire.Int64)}))).
+			output("c", onnxwire.Int64),
+		want: map[string]Code{"rem16": FloorTruncAgree},
+	},
+	{
 		// c = max(min(x, 5), 0), then c / 2 + 1 three times: every
 		// iteration keeps c within [0, 5], so c / 2 never floors a
 		// negative (the body alone, its c any i64, could not tell).

@@ -234,6 +234,11 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 		// of others.
 		g.ok = g.ok && (!declaredOnly || p == v.declared)
 	}
+	if g.ok && !overlaps(p.Range(g.e), g.r) {
+		// (A condition the walk could not decide at every shape may be
+		// decided at the declared ones, where the values are narrower.)
+		return true, "the If's branch that holds the Divide never runs: nothing is divided"
+	}
 	if ok, why := agreeSplitting(an, p, env, pairs, g, deep); ok {
 		return true, why
 	}
@@ -252,14 +257,30 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 		return false, ""
 	}
 	var whys []string
-	for _, ps := range it.Pairs {
-		ok, why := agreeSplitting(an, p, env, ps, g, deep)
+	// Iteration k runs only where the trip count exceeds k, where it is
+	// never negative (OpenVINO takes a negative one as no bound): a
+	// condition on the Divide, as an If's, where it is in no If's branch.
+	tripGuard := !g.ok && it.TripKnown && (!it.TripDeclaredOnly || p == v.declared) && p.Range(it.Trip).Lo.AtLeast(0)
+	idle := 0
+	for k, ps := range it.Pairs {
+		gk := g
+		if tripGuard {
+			gk = guard{e: it.Trip, r: sym.Range{Lo: sym.Finite(int64(k) + 1), Hi: sym.PosInf}, ok: true, iteration: true}
+		}
+		if len(ps) == 0 || gk.ok && !overlaps(p.Range(gk.e), gk.r) {
+			idle++ // the Divide does not run at this iteration
+			continue
+		}
+		ok, why := agreeSplitting(an, p, env, ps, gk, deep)
 		if !ok {
 			return false, ""
 		}
 		if !slices.Contains(whys, why) {
 			whys = append(whys, why)
 		}
+	}
+	if idle > 0 {
+		whys = append(whys, fmt.Sprintf("the Divide does not run at %s of them", plural(idle, "iteration")))
 	}
 	return true, fmt.Sprintf("at each of the %s %s may run, walked one at a time, %s", plural(len(it.Pairs), "iteration"), it.Loop, strings.Join(whys, "; "))
 }
@@ -311,6 +332,15 @@ func agreeSplitting(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []abs
 	if ok, why := agreeOn(an, p, pairs); ok {
 		return true, why
 	}
+	if g.ok && len(distinctSyms(an.B, append(pairExprs(pairs), g.e)...)) > 2 {
+		// More symbols than agreePieces cuts: the condition's alone cut
+		// into pieces, the rest whole. clip(N - 16, 1, 3) / (max(-8,
+		// min(T, 8)) - 1) divides by -1 at T = 0 only, and the pieces of
+		// T say so, N and M whole (seed 486 of the differential).
+		if ok, why := agreePiecesOf(an, env, pairs, g, distinctSyms(an.B, g.e)); ok {
+			return true, why
+		}
+	}
 	if ok, why := agreePieces(an, env, pairs, g); ok || !deep {
 		return ok, why
 	}
@@ -318,8 +348,12 @@ func agreeSplitting(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []abs
 }
 
 // maxInnerValues bounds the values agreeByInnerValue tries, each as
-// many as maxSplitPieces proofs.
-const maxInnerValues = 4
+// many as maxSplitPieces proofs; maxTopValues those of them that are an
+// operand's own atoms, tried last.
+const (
+	maxInnerValues = 4
+	maxTopValues   = 2
+)
 
 // maxDeepProofs bounds the Divides of a model agree tries deep,
 // maxDeepSymbols the symbols their operands may depend on (a value taken
@@ -368,9 +402,20 @@ func distinctSyms(b *sym.Builder, es ...sym.Expr) []sym.Sym {
 // The pairs with w free hold every pair the model gives, and more: what
 // holds of them holds of the model's.
 func agreeByInnerValue(an *absint.Analysis, p *sym.Prover, env sym.Env, pairs []absint.Pair, g guard) (bool, string) {
+	inner := an.B.Inner(pairExprs(pairs)...)
+	// Then an operand's own atoms (w of w - 1, where the If's condition
+	// compares w too: seed 1685 of the differential), each tried after
+	// every inner value, with a budget of its own.
+	candidates := append(inner, an.B.Top(pairExprs(pairs)...)...)
 	tried := 0
-	for _, x := range an.B.Inner(pairExprs(pairs)...) {
-		if tried == maxInnerValues {
+	for i, x := range candidates {
+		if i == len(inner) {
+			tried = maxInnerValues - maxTopValues
+		}
+		if tried >= maxInnerValues {
+			if i < len(inner) {
+				continue
+			}
 			break
 		}
 		r := p.Range(x)
@@ -409,11 +454,20 @@ func agreePieces(an *absint.Analysis, env sym.Env, pairs []absint.Pair, g guard)
 	if g.ok {
 		es = append(es, g.e)
 	}
+	return agreePiecesOf(an, env, pairs, g, distinctSyms(an.B, es...))
+}
+
+// agreePiecesOf is agreePieces cutting the ranges of syms only (one or
+// two), each other symbol's range taken whole.
+func agreePiecesOf(an *absint.Analysis, env sym.Env, pairs []absint.Pair, g guard, syms []sym.Sym) (bool, string) {
+	es := pairExprs(pairs)
+	if g.ok {
+		es = append(es, g.e)
+	}
 	var consts []int64
 	for _, e := range es {
 		consts = append(consts, an.B.Consts(e)...)
 	}
-	syms := distinctSyms(an.B, es...)
 	if len(syms) == 0 || len(syms) > 2 {
 		return false, ""
 	}
@@ -463,9 +517,9 @@ func agreePieces(an *absint.Analysis, env sym.Env, pairs []absint.Pair, g guard)
 	}
 	switch {
 	case idle == total:
-		whys = append(whys, "the If's branch that holds the Divide runs on none of them")
+		whys = append(whys, g.what()+" runs on none of them")
 	case idle > 0:
-		whys = append(whys, fmt.Sprintf("the If's branch that holds the Divide runs on %d of them only", total-idle))
+		whys = append(whys, fmt.Sprintf("%s runs on %d of them only", g.what(), total-idle))
 	}
 	return true, fmt.Sprintf("for each of %d pieces of the range of %s, %s", total, strings.Join(names, " and "), strings.Join(whys, "; "))
 }
@@ -477,6 +531,17 @@ type guard struct {
 	e  sym.Expr
 	r  sym.Range
 	ok bool
+	// iteration: the condition is a Loop's trip count's, under which one
+	// iteration runs, not an If's.
+	iteration bool
+}
+
+// what names what runs where the guard's condition holds.
+func (g guard) what() string {
+	if g.iteration {
+		return "the iteration"
+	}
+	return "the If's branch that holds the Divide"
 }
 
 // overlaps tells whether two ranges share a value.

@@ -220,3 +220,151 @@ func TestFactsOfLayers(t *testing.T) {
 		})
 	}
 }
+
+// TestBranchThatNeverRunsAtTheDeclaredShapes: If(Shape(y)[0] > 0) of y:
+// i64[1] takes its then_branch at the declared shape, at every input; x
+// / z in its else_branch divides nothing there (seeds 2141 and 2937 of
+// the differential), and may differ at y of shape [0], which a reshape
+// may give: agreement at the declared shapes only (floor-trunc-reshape),
+// resting on the branch, of operands of more symbols than the proof cuts
+// into pieces. ONNX Runtime, where installed, runs the model at x = -1
+// and gives the then_branch's x + 1.
+func TestBranchThatNeverRunsAtTheDeclaredShapes(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Int64).input("y", onnxwire.Int64, fixed(1)).input("z", onnxwire.Int64).
+		i64("zero", []int64{}, 0).i64("one", []int64{}, 1).
+		node("Shape", []string{"y"}, "s").node("Gather", []string{"s", "zero"}, "n", onnxwire.IntAttr("axis", 0)).
+		node("Greater", []string{"n", "zero"}, "cond").
+		node("If", []string{"cond"}, "out",
+			onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+				onnxwire.Node("Add", "more", []string{"x", "one"}, []string{"more"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("more", onnxwire.Int64)})),
+			onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+				onnxwire.Node("Div", "half", []string{"x", "z"}, []string{"half"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("half", onnxwire.Int64)}))).
+		output("out", onnxwire.Int64)
+	f := verdictOf(t, Model(g.imported(t), "branch.onnx", Options{}), "half")
+	if f.Code != FloorTruncReshape || !strings.Contains(f.Message, "branch that holds the Divide never runs") {
+		t.Errorf("half: %s %s, want %s, the branch never running at the declared shapes", f.Code, f.Message, FloorTruncReshape)
+	}
+	runner, err := ortreplay.Find()
+	if err != nil {
+		t.Logf("ONNX Runtime is not available (%v): the model is not run", err)
+		return
+	}
+	path := filepath.Join(t.TempDir(), "m.onnx")
+	if err := os.WriteFile(path, onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := ir.NewTensor(ir.I64, []int64{})
+	x.SetInt64(0, -1)
+	y, _ := ir.NewTensor(ir.I64, []int64{1})
+	z, _ := ir.NewTensor(ir.I64, []int64{})
+	z.SetInt64(0, 2)
+	res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: []map[string]*ir.Tensor{{"x": x, "y": y, "z": z}}}})
+	if err != nil || res[0][0].Err != nil {
+		t.Fatalf("ONNX Runtime: %v %v", err, res[0][0].Err)
+	}
+	if o := res[0][0].Outputs["out"]; o == nil || o.Type != ir.I64 || ir.View[int64](o)[0] != 0 {
+		t.Errorf("ONNX Runtime gives out = %v at x = -1, want the then_branch's 0", o)
+	}
+}
+
+// TestBranchComparesAWholeOperand: L / (max(N, K) - 1) of x: f32[N, K,
+// L], where L > max(N, K): the divisor is -1 (max 0) or not negative,
+// which the Max taken as a value of its own shows, cut into pieces with
+// L (seed 1685 of the differential); the three dims at once are more
+// than the pieces cut, and the Max lies at the top of the divisor,
+// where no value below it is. ONNX Runtime, where installed, runs x:
+// [1, 2, 3] and gives 3 / (2 - 1).
+func TestBranchComparesAWholeOperand(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Float, param("N"), param("K"), param("L")).
+		i64("i0", []int64{}, 0).i64("i1", []int64{}, 1).i64("i2", []int64{}, 2).
+		node("Shape", []string{"x"}, "s").
+		node("Gather", []string{"s", "i0"}, "n", onnxwire.IntAttr("axis", 0)).
+		node("Gather", []string{"s", "i1"}, "k", onnxwire.IntAttr("axis", 0)).
+		node("Gather", []string{"s", "i2"}, "l", onnxwire.IntAttr("axis", 0)).
+		node("Max", []string{"n", "k"}, "m").
+		node("Greater", []string{"l", "m"}, "cond").
+		node("If", []string{"cond"}, "out",
+			onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+				onnxwire.NodeAttrs("Constant", "one", nil, []string{"one"}, onnxwire.TensorAttr("value", onnxwire.Tensor("", onnxwire.Int64, []int64{}, le64(1)))),
+				onnxwire.Node("Sub", "less", []string{"m", "one"}, []string{"less"}),
+				onnxwire.Node("Div", "quot", []string{"l", "less"}, []string{"quot"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("quot", onnxwire.Int64)})),
+			onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+				onnxwire.Node("Neg", "neg", []string{"l"}, []string{"neg"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("neg", onnxwire.Int64)}))).
+		output("out", onnxwire.Int64)
+	f := verdictOf(t, Model(g.imported(t), "top.onnx", Options{}), "quot")
+	if f.Code != FloorTruncAgree || !strings.Contains(f.Message, "as a value of its own") {
+		t.Errorf("quot: %s %s, want %s, the Max taken as a value of its own", f.Code, f.Message, FloorTruncAgree)
+	}
+	runner, err := ortreplay.Find()
+	if err != nil {
+		t.Logf("ONNX Runtime is not available (%v): the model is not run", err)
+		return
+	}
+	path := filepath.Join(t.TempDir(), "m.onnx")
+	if err := os.WriteFile(path, onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := ir.NewTensor(ir.F32, []int64{1, 2, 3})
+	res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: []map[string]*ir.Tensor{{"x": x}}}})
+	if err != nil || res[0][0].Err != nil {
+		t.Fatalf("ONNX Runtime: %v %v", err, res[0][0].Err)
+	}
+	if o := res[0][0].Outputs["out"]; o == nil || o.Type != ir.I64 || ir.View[int64](o)[0] != 3 {
+		t.Errorf("ONNX Runtime gives out = %v at x: [1, 2, 3], want 3 / (2 - 1)", o)
+	}
+}
+
+// TestBranchOfManySymbols: (clip(N - 16, 1, 3) + clip(M - 16, 1, 3)) /
+// (min(T, 8) - 1) of x: f32[N, M, T], where T < 100: the divisor is -1 at
+// T = 0 only, and not negative elsewhere. The operands and the condition
+// depend on three dims, more than agreePieces cuts at once, and no value
+// they are made of leaves two; the condition's T cut into pieces, N and
+// M whole, shows it (seed 486 of the differential). ONNX Runtime, where
+// installed, runs x: [17, 18, 0] and gives (1 + 2) / -1.
+func TestBranchOfManySymbols(t *testing.T) {
+	g := new(graph).input("x", onnxwire.Float, param("N"), param("M"), param("T")).
+		i64("i0", []int64{}, 0).i64("i1", []int64{}, 1).i64("i2", []int64{}, 2).i64("i3", []int64{}, 3).
+		i64("i8", []int64{}, 8).i64("i16", []int64{}, 16).i64("i100", []int64{}, 100).
+		node("Shape", []string{"x"}, "s").
+		node("Gather", []string{"s", "i0"}, "n", onnxwire.IntAttr("axis", 0)).
+		node("Gather", []string{"s", "i1"}, "m", onnxwire.IntAttr("axis", 0)).
+		node("Gather", []string{"s", "i2"}, "t", onnxwire.IntAttr("axis", 0)).
+		node("Sub", []string{"n", "i16"}, "n16").node("Clip", []string{"n16", "i1", "i3"}, "cn").
+		node("Sub", []string{"m", "i16"}, "m16").node("Clip", []string{"m16", "i1", "i3"}, "cm").
+		node("Add", []string{"cn", "cm"}, "a").
+		node("Min", []string{"t", "i8"}, "t8").node("Sub", []string{"t8", "i1"}, "b").
+		node("Less", []string{"t", "i100"}, "cond").
+		node("If", []string{"cond"}, "out",
+			onnxwire.GraphAttr("then_branch", onnxwire.Graph("then", [][]byte{
+				onnxwire.Node("Div", "quot", []string{"a", "b"}, []string{"quot"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("quot", onnxwire.Int64)})),
+			onnxwire.GraphAttr("else_branch", onnxwire.Graph("else", [][]byte{
+				onnxwire.Node("Neg", "neg", []string{"a"}, []string{"neg"}),
+			}, nil, nil, [][]byte{onnxwire.Rankless("neg", onnxwire.Int64)}))).
+		output("out", onnxwire.Int64)
+	f := verdictOf(t, Model(g.imported(t), "many.onnx", Options{}), "quot")
+	if f.Code != FloorTruncAgree || !strings.Contains(f.Message, "pieces of the range of x.shape[2]") {
+		t.Errorf("quot: %s %s, want %s, cut on T alone", f.Code, f.Message, FloorTruncAgree)
+	}
+	runner, err := ortreplay.Find()
+	if err != nil {
+		t.Logf("ONNX Runtime is not available (%v): the model is not run", err)
+		return
+	}
+	path := filepath.Join(t.TempDir(), "m.onnx")
+	if err := os.WriteFile(path, onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := ir.NewTensor(ir.F32, []int64{17, 18, 0})
+	res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: []map[string]*ir.Tensor{{"x": x}}}})
+	if err != nil || res[0][0].Err != nil {
+		t.Fatalf("ONNX Runtime: %v %v", err, res[0][0].Err)
+	}
+	if o := res[0][0].Outputs["out"]; o == nil || o.Type != ir.I64 || ir.View[int64](o)[0] != -3 {
+		t.Errorf("ONNX Runtime gives out = %v at x: [17, 18, 0], want (1 + 2) / -1", o)
+	}
+}

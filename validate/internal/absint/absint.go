@@ -268,6 +268,9 @@ type Analysis struct {
 	dead      string
 	unreached map[*ir.Layer]string
 	reached   map[*ir.Layer]bool
+	// walked are the body layers the walk of one iteration (unroll)
+	// found reachable, where it is kept (nil otherwise).
+	walked map[*ir.Layer]bool
 	// running is the body the walk is in, where each of its layers runs
 	// whenever the layer that holds it does (bodyRun): what they
 	// require, that layer requires.

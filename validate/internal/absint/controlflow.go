@@ -288,7 +288,7 @@ func (a *Analysis) loopBody(c *call, b ops.Body, iterations bounds) []*Value {
 			lastResults = nil
 		}
 	}
-	res, ranges, known, stable := a.iterate(c, b, given(iterations))
+	res, ranges, known, dims, stable := a.iterate(c, b, given(iterations))
 	if unrolled == nil {
 		return a.loopOutputs(c, b, res, ranges, known)
 	}
@@ -308,9 +308,9 @@ func (a *Analysis) loopBody(c *call, b ops.Body, iterations bounds) []*Value {
 	}
 	res = a.walkBody(c.l, b, a.bodyParams(c, b, given(iterations), func(p int) *Value {
 		if !known[p] {
-			return nil
+			return a.withDims(b, p, nil, dims[p])
 		}
-		return a.loopValue(b, p, ranges[p], "a loop-carried value")
+		return a.withDims(b, p, a.loopValue(b, p, ranges[p], "a loop-carried value"), dims[p])
 	}))
 	out := a.loopOutputs(c, b, res, ranges, known)
 	for i, r := range b.Outputs {
@@ -359,9 +359,11 @@ func (a *Analysis) bodyParams(c *call, b ops.Body, given func(p, ext int) *Value
 // gives the value of every other Parameter p (fed by input ext, -1 for a
 // Loop's current iteration) at each walk. It returns the Results of the
 // walk that holds for every iteration, and the carried ranges (known:
-// those of integers), which hold the initial values still.
-func (a *Analysis) iterate(c *call, b ops.Body, given func(p, ext int) *Value) (res []*Value, ranges []bounds, known []bool, stable bool) {
+// those of integers), which hold the initial values still, and the
+// carried dims that hold at every iteration (carriedDims).
+func (a *Analysis) iterate(c *call, b ops.Body, given func(p, ext int) *Value) (res []*Value, ranges []bounds, known []bool, dims []carriedDims, stable bool) {
 	ranges, known = a.initialRanges(c, b)
+	dims = a.initialDims(c, b)
 	// Nested Loops multiply their walks: past a budget, one walk, the
 	// carried values any of their types.
 	first := 1
@@ -373,14 +375,21 @@ func (a *Analysis) iterate(c *call, b ops.Body, given func(p, ext int) *Value) (
 		last := walk >= loopIterations
 		res = a.walkBody(c.l, b, a.bodyParams(c, b, given, func(p int) *Value {
 			if last || !known[p] {
-				return nil // any value of its type
+				return a.withDims(b, p, nil, dims[p]) // any value of its type
 			}
-			return a.loopValue(b, p, ranges[p], "a loop-carried value")
+			return a.withDims(b, p, a.loopValue(b, p, ranges[p], "a loop-carried value"), dims[p])
 		}))
+		kept := keepDims(b, res, dims)
 		if last {
-			return res, ranges, known, false
+			if !kept {
+				// The dims the walk assumed are not all given back: walk
+				// again without those, until the rest are.
+				walk--
+				continue
+			}
+			return res, ranges, known, dims, false
 		}
-		stable = true
+		stable = kept
 		for p, r := range b.Back {
 			if r < 0 || !known[p] {
 				continue
@@ -395,9 +404,69 @@ func (a *Analysis) iterate(c *call, b ops.Body, given func(p, ext int) *Value) (
 			}
 		}
 		if stable {
-			return res, ranges, known, true
+			return res, ranges, known, dims, true
 		}
 	}
+}
+
+// carriedDims are the dims of a loop-carried value at every iteration
+// (nil: not known): its initial value's, where the body gives back a
+// value of those very dims when given one of them (x / 3 of a carried x),
+// so that, by induction, every iteration starts with them (an empty
+// initial value stays empty: seeds 1947 and 2136 of the differential).
+// declared: they hold at the declared shapes only (Value.DeclaredDims).
+type carriedDims struct {
+	dims     []sym.Expr
+	declared bool
+}
+
+// initialDims are the dims of the values that feed a Loop's or
+// TensorIterator's loop-carried Parameters, where their rank is the
+// Parameter's.
+func (a *Analysis) initialDims(c *call, b ops.Body) []carriedDims {
+	out := make([]carriedDims, len(b.Feeds))
+	for p, ext := range b.Feeds {
+		if !b.Carried[p] || ext < 0 || ext >= len(c.ins) || c.ins[ext] == nil {
+			continue
+		}
+		v := c.ins[ext]
+		if info := b.Params[p]; v.Rank < 0 || v.Dims == nil || len(v.Dims) != v.Rank || info.Shape.DynamicRank || len(info.Shape.Dims) != v.Rank {
+			continue
+		}
+		out[p] = carriedDims{dims: v.Dims, declared: v.DeclaredDims}
+	}
+	return out
+}
+
+// withDims is v (nil: a value of any of its type) of carried Parameter p
+// with the dims d, where known.
+func (a *Analysis) withDims(b ops.Body, p int, v *Value, d carriedDims) *Value {
+	if d.dims == nil {
+		return v
+	}
+	if v == nil {
+		v = a.opaque(b.Model.Parameters()[p], 0, b.Params[p])
+	}
+	if v.Rank != len(d.dims) {
+		return v
+	}
+	v.Dims, v.DeclaredDims = d.dims, d.declared
+	return v
+}
+
+// keepDims forgets the carried dims the body does not give back as they
+// are, and reports whether it kept them all.
+func keepDims(b ops.Body, res []*Value, dims []carriedDims) bool {
+	kept := true
+	for p, r := range b.Back {
+		if dims[p].dims == nil {
+			continue
+		}
+		if r < 0 || r >= len(res) || res[r] == nil || !sameDims(res[r].Dims, dims[p].dims) || res[r].DeclaredDims && !dims[p].declared {
+			dims[p], kept = carriedDims{}, false
+		}
+	}
+	return kept
 }
 
 // iterationsExactly reports whether a Loop runs exactly n iterations at
@@ -450,6 +519,11 @@ func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known [
 	// operands at each one.
 	_, nested := a.Holders[c.l]
 	record := !nested
+	// A Loop's iteration k runs only where its trip count exceeds k.
+	var trip *Value
+	if _, loop := c.op.(*ops.Loop); loop && len(c.ins) > 0 && c.ins[0] != nil && c.ins[0].Int {
+		trip = c.ins[0]
+	}
 	runs := len(c.ins) > 0 && c.ins[0] != nil && c.ins[0].Int && (len(c.ins) < 2 || c.ins[1] == nil || a.provablyTrue(c.ins[1]))
 	for k := range n {
 		a.bodyWalks++
@@ -460,12 +534,16 @@ func (a *Analysis) unroll(c *call, b ops.Body, n int64, ranges []bounds, known [
 			run = &bodyRun{holder: c.l, body: b.Model, iteration: k}
 		}
 		var res []*Value
+		if record {
+			a.walked = make(map[*ir.Layer]bool)
+		}
 		a.inBody(run, func() {
 			res = a.walkBody(c.l, b, a.bodyParams(c, b, given(bounds{sym.R(k, k), sym.R(k, k)}), func(p int) *Value { return current[p] }))
 		})
 		last = res
 		if record {
-			a.recordIteration(c.l, b.Model, n)
+			a.recordIteration(c.l, b.Model, n, trip)
+			a.walked = nil
 		}
 		if b.Cond >= 0 && (b.Cond >= len(res) || res[b.Cond] == nil || !a.provablyTrue(res[b.Cond])) {
 			always = false
@@ -590,6 +668,9 @@ func (a *Analysis) walkBody(holder *ir.Layer, b ops.Body, params []*Value) []*Va
 				a.reached = make(map[*ir.Layer]bool)
 			}
 			a.reached[l] = true
+			if a.walked != nil {
+				a.walked[l] = true
+			}
 		}
 		if v, ok := bound[l]; ok {
 			a.Values[ir.Output{Layer: l}] = v
@@ -645,6 +726,14 @@ type Iterations struct {
 	// declared shapes only (Value.DeclaredLayout): what its pairs prove
 	// holds there, not for every input shape.
 	DeclaredLayout bool
+	// Trip is the Loop's trip count (TripKnown: it has one), which
+	// iteration k runs only where it exceeds k, or is negative (OpenVINO
+	// takes a negative trip count as none at all); TripDeclaredOnly: it is
+	// laid out as at the declared shapes only, and bounds nothing at
+	// others. Pairs[k] is empty where the walk of iteration k found that
+	// the Divide never runs there (in a branch its If never picks then).
+	Trip                        sym.Expr
+	TripKnown, TripDeclaredOnly bool
 }
 
 // IterationPairs gives the operands of l, an integer Divide in a Loop's
@@ -665,11 +754,13 @@ type iterationRecord struct {
 }
 
 // recordIteration keeps, after the walk of one iteration of the Loop
-// loop, the operands of every integer Divide of its body and of the If
-// branches within it (a nested Loop's body is walked over and over in
-// search of its ranges: none of those walks is one iteration). A Divide
-// whose operands the walk did not follow gets no record at all.
-func (a *Analysis) recordIteration(loop *ir.Layer, m *ir.Model, n int64) {
+// loop (its trip count trip, nil where it has none), the operands of
+// every integer Divide of its body and of the If branches within it (a
+// nested Loop's body is walked over and over in search of its ranges:
+// none of those walks is one iteration); none for a Divide the walk
+// found never to run (walked). A Divide whose operands the walk did not
+// follow gets no record at all.
+func (a *Analysis) recordIteration(loop *ir.Layer, m *ir.Model, n int64, trip *Value) {
 	if a.iterations == nil {
 		a.iterations = make(map[*ir.Layer]*iterationRecord)
 	}
@@ -680,20 +771,25 @@ func (a *Analysis) recordIteration(loop *ir.Layer, m *ir.Model, n int64) {
 			if seen && r == nil {
 				continue
 			}
-			pairs := a.Pairs(l, op.Broadcast)
-			if len(pairs) == 0 {
-				a.iterations[l] = nil
-				continue
+			pairs := []Pair{}
+			if a.walked == nil || a.walked[l] {
+				if pairs = a.Pairs(l, op.Broadcast); len(pairs) == 0 {
+					a.iterations[l] = nil
+					continue
+				}
 			}
 			if !seen {
 				r = &iterationRecord{Iterations: Iterations{Loop: loop}, want: n}
+				if trip != nil {
+					r.Trip, r.TripKnown, r.TripDeclaredOnly = a.All(trip), true, trip.DeclaredLayout || trip.DeclaredDims
+				}
 				a.iterations[l] = r
 			}
 			r.Pairs = append(r.Pairs, pairs)
 			r.DeclaredLayout = r.DeclaredLayout || a.DeclaredLayout(l)
 		case *ops.If:
 			for _, b := range op.Bodies(a.inputInfos(l)) {
-				a.recordIteration(loop, b.Model, n)
+				a.recordIteration(loop, b.Model, n, trip)
 			}
 		}
 	}

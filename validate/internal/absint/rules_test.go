@@ -543,6 +543,23 @@ var propertyCases = []propertyCase{
 		})
 		return []ir.Output{grows[0], grows[1], keeps[0], keeps[1]}
 	}},
+	{"Loop", "carried dims every iteration keeps", func(b *propModel) []ir.Output {
+		// c / -3 + i keeps c's dims (0 to 3 elements), at every
+		// iteration; c with i appended grows by one element each.
+		t, acc := b.param(ir.I64, ""), b.param(ir.I64, "0..3")
+		trip := b.one("Minimum", nil, b.one("Maximum", nil, t, b.scalar(0)), b.scalar(4))
+		keeps := b.loopOp(trip, t, acc, ir.I64, ir.I64, "", "?", 1, func(bb *propModel, p []ir.Output) []ir.Output {
+			next := bb.one("Add", nil, bb.one("Divide", []string{"m_pythondiv", "true"}, p[2], bb.scalar(-3)), p[0])
+			return []ir.Output{next, bb.one("Multiply", nil, next, bb.scalar(2))}
+		})
+		grows := b.loopOp(trip, t, acc, ir.I64, ir.I64, "", "?", 1, func(bb *propModel, p []ir.Output) []ir.Output {
+			next := bb.one("Concat", []string{"axis", "0"}, p[2], bb.one("Unsqueeze", nil, p[0], bb.scalar(0)))
+			return []ir.Output{next, bb.one("Divide", []string{"m_pythondiv", "true"}, next, bb.scalar(2))}
+		})
+		// (The dims inference gives grows' outputs are not the case's:
+		// summed, only its elements are.)
+		return []ir.Output{keeps[0], keeps[1], b.one("ReduceSum", []string{"keep_dims", "false"}, grows[0], b.scalar(0))}
+	}},
 	{"Loop", "a fixed trip count's last values", func(b *propModel) []ir.Output {
 		// Three iterations of c = 2c - i, always: the last value is
 		// exactly 8c - 4, each iteration walked in turn.
@@ -1291,5 +1308,94 @@ func TestFloorFixup(t *testing.T) {
 		if within := r.Lo.AtLeast(tc.lo) && r.Hi.AtMost(tc.hi); within != tc.floor {
 			t.Errorf("%s: the remainder is claimed in %s; want within [%d, %d]: %v", tc.name, r, tc.lo, tc.hi, tc.floor)
 		}
+	}
+}
+
+// TestIterationRecords: the operands a Loop's Divides are recorded with
+// at each iteration walked one at a time (IterationPairs) hold at that
+// iteration, concretely: a Divide that runs at iteration k has operands
+// recorded there (none where the walk found its If's branch never taken
+// then: c < i at i = 0 of c at least 0) within their ranges, and the
+// trip count exceeds k.
+func TestIterationRecords(t *testing.T) {
+	b := &propModel{m: &ir.Model{}}
+	tr, acc := b.param(ir.I64, ""), b.param(ir.I64, "")
+	trip := b.one("Minimum", nil, b.one("Maximum", nil, tr, b.scalar(0)), b.scalar(2))
+	init := b.one("Minimum", nil, b.one("Maximum", nil, acc, b.scalar(0)), b.scalar(9))
+	var below *ir.Layer
+	out := b.loopOp(trip, tr, init, ir.I64, ir.I64, "", "", 1, func(bb *propModel, p []ir.Output) []ir.Output {
+		c := p[2]
+		less := bb.one("Less", nil, c, p[0])
+		below = less.Layer
+		next := bb.ifOp(less, []ir.Output{c}, []ir.ElementType{ir.I64}, []string{""}, 1,
+			func(bb *propModel, q []ir.Output) []ir.Output {
+				return []ir.Output{bb.one("Divide", []string{"m_pythondiv", "true"}, bb.one("Subtract", nil, q[0], bb.scalar(7)), bb.scalar(2))}
+			},
+			func(bb *propModel, q []ir.Output) []ir.Output {
+				return []ir.Output{bb.one("Subtract", nil, q[0], bb.scalar(5))}
+			})[0]
+		each := bb.one("Divide", []string{"m_pythondiv", "true"}, bb.one("Subtract", nil, c, bb.scalar(16)), bb.scalar(3))
+		return []ir.Output{next, bb.one("Unsqueeze", nil, each, bb.scalar(0))}
+	})
+	b.m.AddResult("c", out[0])
+	b.m.AddResult("each", out[1])
+	inf, err := ops.InferModel(b.m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := Analyze(b.m, inf, Options{})
+	r := rand.New(rand.NewPCG(7, 27))
+	recorded, idle, checked := 0, 0, 0
+	for l := range a.Holders {
+		if it, ok := a.IterationPairs(l); ok {
+			recorded++
+			if !it.TripKnown {
+				t.Errorf("%s: no trip count recorded", l)
+			}
+			for _, ps := range it.Pairs {
+				if len(ps) == 0 {
+					idle++
+				}
+			}
+		}
+	}
+	if recorded != 2 || idle != 1 {
+		t.Fatalf("%d Divides recorded, %d iterations without operands; want 2 and 1 (the branch's at iteration 0)", recorded, idle)
+	}
+	for sample := range propertySamples {
+		inputs := make(map[*ir.Layer]*ir.Tensor, len(a.Inputs))
+		env := &pinned{a: a, r: map[sym.Sym]sym.Range{}}
+		for _, in := range a.Inputs {
+			inputs[in.Layer] = randomInput(r, in, env, sample)
+		}
+		p := sym.NewProver(a.B, env)
+		k := int64(-1)
+		_, err := concrete(b.m, inf.Order, inf.Ops, inputs, func(l *ir.Layer, in []*ir.Tensor) {
+			if l == below {
+				k, _ = IntAt(in[1], 0)
+			}
+			it, ok := a.IterationPairs(l)
+			if !ok {
+				return
+			}
+			if k < 0 || k >= int64(len(it.Pairs)) || len(it.Pairs[k]) == 0 {
+				t.Fatalf("%s runs at iteration %d on inputs %v, recorded %d iterations: %v", l, k, inputs, len(it.Pairs), it.Pairs)
+			}
+			if tr := p.Range(it.Trip); tr.Hi.Less(sym.Finite(k + 1)) {
+				t.Fatalf("%s runs at iteration %d on inputs %v, the trip count recorded %s", l, k, inputs, tr)
+			}
+			for i, e := range []sym.Expr{it.Pairs[k][0].A, it.Pairs[k][0].B} {
+				if got, _ := IntAt(in[i], 0); !p.Range(e).Contains(got) {
+					t.Fatalf("%s at iteration %d on inputs %v: operand %d is %d, recorded %s = %s", l, k, inputs, i, got, a.B.String(e), p.Range(e))
+				}
+			}
+			checked++
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked == 0 {
+		t.Error("no Divide was checked")
 	}
 }

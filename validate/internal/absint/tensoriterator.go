@@ -37,7 +37,7 @@ func (a *Analysis) tensorIteratorBody(c *call, b ops.Body) []*Value {
 	if _, nested := a.Holders[c.l]; !nested {
 		a.unrollParts(c, b)
 	}
-	res, ranges, known, _ := a.iterate(c, b, func(p, ext int) *Value {
+	res, ranges, known, _, _ := a.iterate(c, b, func(p, ext int) *Value {
 		in := c.ins[ext]
 		if !b.Sliced[p] {
 			return in

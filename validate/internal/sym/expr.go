@@ -954,6 +954,23 @@ func (b *Builder) Inner(es ...Expr) []Expr {
 	return out
 }
 
+// Top lists the atoms at the top of es (their terms' atoms) that depend
+// on some symbol and are not one, each once: max(a, b) of max(a, b) - 1,
+// which Inner, listing what lies below, leaves out.
+func (b *Builder) Top(es ...Expr) []Expr {
+	var out []Expr
+	listed := make(map[*Atom]bool)
+	for _, e := range es {
+		for _, t := range e.terms {
+			if c := t.a; !listed[c] && c.kind != kSym && len(c.walk().syms) > 0 {
+				listed[c] = true
+				out = append(out, b.of(c))
+			}
+		}
+	}
+	return out
+}
+
 // Syms lists the symbols e depends on, in increasing order.
 func (b *Builder) Syms(e Expr) []Sym {
 	var out []Sym
