@@ -621,7 +621,13 @@ func (lp *Loop) Infer(in []ValueInfo) ([]ValueInfo, error) {
 // inferCarried infers the body of a Loop or TensorIterator from params;
 // a loop-carried Parameter (back: the Result that feeds it, per
 // Parameter) whose Result comes back with another shape is widened to
-// admit both, and the body inferred again, once.
+// admit both, and the body inferred again, until it comes back within
+// them. After the first widening, a dim that still changes is opened
+// (openChanged) where it grew or shrank, so that it changes no more than
+// twice: a Concat each iteration grows it at every iteration (it had
+// stopped after one widening, and claimed [0, 5] of a dim that four
+// iterations make 7). A Parameter still changing after maxCarriedRounds
+// takes any shape.
 func inferCarried(body *Program, params []ValueInfo, back []int) ([]ValueInfo, error) {
 	for round := 0; ; round++ {
 		res, err := body.infer(params)
@@ -639,13 +645,45 @@ func inferCarried(body *Program, params []ValueInfo, back []int) ([]ValueInfo, e
 			}
 			merged.Value = nil
 			if !merged.Shape.Equal(params[p].Shape) || merged.Type != params[p].Type {
+				switch {
+				case round >= maxCarriedRounds:
+					merged.Shape = shapeinfer.DynamicRankShape()
+				case round >= 1:
+					merged.Shape = openChanged(params[p].Shape, merged.Shape)
+				}
 				params[p], changed = merged, true
 			}
 		}
-		if !changed || round == 1 {
+		if !changed {
 			return res, nil
 		}
 	}
+}
+
+// maxCarriedRounds bounds the widenings of loop-carried Parameters
+// before one that still changes takes any shape (which no body output
+// changes again).
+const maxCarriedRounds = 8
+
+// openChanged is merged with each dim that differs from was's open on
+// the side it moved: unbounded above where it grew, from 0 where it
+// shrank.
+func openChanged(was, merged shapeinfer.Shape) shapeinfer.Shape {
+	if merged.DynamicRank || was.DynamicRank || len(was.Dims) != len(merged.Dims) {
+		return merged
+	}
+	out := shapeinfer.Shape{Dims: slices.Clone(merged.Dims)}
+	for i, d := range merged.Dims {
+		lo, hi := d.Min, d.Max
+		if d.Max != was.Dims[i].Max {
+			hi = shapeinfer.Unbounded
+		}
+		if d.Min != was.Dims[i].Min {
+			lo = 0
+		}
+		out.Dims[i] = shapeinfer.Interval(lo, hi)
+	}
+	return out
 }
 
 // knownIterations tells how many iterations run when inference knows it:
