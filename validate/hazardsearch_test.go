@@ -90,6 +90,27 @@ var hazardModels = []struct {
 			output("div", onnxwire.Int64),
 	},
 	{
+		// x: f32[N, 2, W] reshaped to [q, -1] (allowzero), q = (the
+		// width of an AveragePool of x of stride 2, - 3) / 2, runs only
+		// where N = 0: ONNX Runtime 1.30 pools an empty batch, and infers
+		// the -1 beside q = 0 as 2 * W, where OpenVINO refuses the pool
+		// ("Batch size is zero") and reshapes to [0, 1]; irdiv's
+		// evaluations failed the pool, and the Reshape (seeds 498, 1053).
+		// (Of a fixed W, q is constant at the declared shapes, which
+		// irdiv takes as a pattern ONNX Runtime's loading may know, and
+		// refuse, as it does a constant [0, -1] (seed 337): ONNX Runtime
+		// 1.30 runs it still, which irdiv leaves a warning.)
+		name: "emptybatch",
+		g: new(graph).atOpset(14).input("x", onnxwire.Float, param("N"), fixed(2), param("W")).
+			i64("two", []int64{}, 2).i64("three", []int64{}, 3).i64("axes", []int64{1}, 0).i64("rest", []int64{1}, -1).
+			node("AveragePool", []string{"x"}, "p", onnxwire.IntsAttr("kernel_shape", 1), onnxwire.IntsAttr("strides", 2)).
+			node("Shape", []string{"p"}, "shape").node("Gather", []string{"shape", "two"}, "w", onnxwire.IntAttr("axis", 0)).
+			node("Sub", []string{"w", "three"}, "a").node("Div", []string{"a", "two"}, "div").
+			node("Unsqueeze", []string{"div", "axes"}, "q").node("Concat", []string{"q", "rest"}, "target", onnxwire.IntAttr("axis", 0)).
+			node("Reshape", []string{"x", "target"}, "r", onnxwire.IntAttr("allowzero", 1)).node("Shape", []string{"r"}, "rshape").
+			output("div", onnxwire.Int64).output("rshape", onnxwire.Int64),
+	},
+	{
 		// y * c / y of y: i64[] where a Reshape of an empty tensor to
 		// [y * c / 28, -1] runs only where y * c / 28 is 0 or a dim: the
 		// bisection of that requirement over y's range finds y =

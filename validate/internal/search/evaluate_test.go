@@ -2,6 +2,7 @@ package search
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/irdiv/irdiv/ir"
@@ -43,7 +44,16 @@ func TestONNXRefuses(t *testing.T) {
 		{"Squeeze of a 2", &ops.Squeeze{Version: 1}, []ops.ValueInfo{data(2, 1), ints(ir.I64, []int64{1}, 0)}, out(2, 1), true},
 		{"Reshape keeping the count", &ops.Reshape{SpecialZero: true}, []ops.ValueInfo{data(2, 3), ints(ir.I64, []int64{2}, 0, -1)}, out(2, 3), false},
 		{"Reshape to another count", &ops.Reshape{SpecialZero: true}, []ops.ValueInfo{data(1, 32, 32), ints(ir.I64, []int64{2}, 2, 0)}, out(2, 32), true},
+		// ONNX Runtime 1.30 infers a -1 beside a zero of the pattern
+		// (allowzero) of an empty input: the product of its nonzero dims
+		// over the pattern's.
+		// (Not beside a zero dim of the input that a zero copies.)
 		{"Reshape [0,-1] of an empty tensor", &ops.Reshape{SpecialZero: true}, []ops.ValueInfo{data(0), ints(ir.I64, []int64{2}, 0, -1)}, out(0, 1), true},
+		{"Reshape [0,-1] of [0, 32, 2] without allowzero", &ops.Reshape{SpecialZero: true}, []ops.ValueInfo{data(0, 32, 2), ints(ir.I64, []int64{2}, 0, -1)}, out(0, 64), true},
+		{"Reshape [0,-1] of [0, 5, 2]", &ops.Reshape{}, []ops.ValueInfo{data(0, 5, 2), ints(ir.I64, []int64{2}, 0, -1)}, out(0, 10), false},
+		{"Reshape [0,-1] of [0, 5, 2] shaped as OpenVINO does", &ops.Reshape{}, []ops.ValueInfo{data(0, 5, 2), ints(ir.I64, []int64{2}, 0, -1)}, out(0, 1), true},
+		{"Reshape [0,-1,3] of [0, 5, 2]", &ops.Reshape{}, []ops.ValueInfo{data(0, 5, 2), ints(ir.I64, []int64{3}, 0, -1, 3)}, out(0, 3, 3), true},
+		{"Reshape [0,-1] of a tensor", &ops.Reshape{}, []ops.ValueInfo{data(2, 5), ints(ir.I64, []int64{2}, 0, -1)}, out(0, 1), true},
 		{"Interpolate to 0", &ops.Interpolate{Version: 11}, []ops.ValueInfo{data(1, 1, 4)}, out(1, 1, 0), true},
 		{"Interpolate to 2", &ops.Interpolate{Version: 11}, []ops.ValueInfo{data(1, 1, 4)}, out(1, 1, 2), false},
 		{"Interpolate of 0 to 1", &ops.Interpolate{Version: 11}, []ops.ValueInfo{data(1, 1, 0)}, out(1, 1, 1), true},
@@ -52,11 +62,18 @@ func TestONNXRefuses(t *testing.T) {
 		{"Interpolate to sizes [1,1,3]", &ops.Interpolate{Version: 11, ShapeCalculationMode: "sizes"}, []ops.ValueInfo{data(1, 1, 4), ints(ir.I64, []int64{3}, 1, 1, 3)}, out(1, 1, 3), false},
 		{"MaxPool of an empty batch", &ops.MaxPool{Version: 8}, []ops.ValueInfo{data(0, 1, 4)}, out(0, 1, 2), false},
 		{"MaxPool of a zero dim", &ops.MaxPool{Version: 8}, []ops.ValueInfo{data(1, 1, 0)}, out(1, 1, 0), true},
+		{"MaxPool of no channel", &ops.MaxPool{Version: 8}, []ops.ValueInfo{data(1, 0, 4)}, out(1, 0, 2), true},
+		{"MaxPool of an empty batch and no channel", &ops.MaxPool{Version: 8}, []ops.ValueInfo{data(0, 0, 4)}, out(0, 0, 2), false},
 	} {
-		err := onnxRefuses(tc.op, tc.in, tc.outs)
+		err := onnxRefuses(tc.op, tc.in, tc.outs, true)
 		if (err != nil) != tc.refuses {
 			t.Errorf("%s: %v, want refused %v", tc.name, err, tc.refuses)
 		}
+	}
+	// Where ONNX Runtime's loading may know the zero beside the -1, it
+	// refuses the model.
+	if onnxRefuses(&ops.Reshape{}, []ops.ValueInfo{data(0, 5, 2), ints(ir.I64, []int64{2}, 0, -1)}, out(0, 10), false) == nil {
+		t.Errorf("Reshape [0,-1] of [0, 5, 2] of a zero known as ONNX Runtime loads the model: not refused")
 	}
 }
 
@@ -83,8 +100,60 @@ func TestONNXRefusesAnEmptyScan(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := onnxRefuses(op, in, outs); (err != nil) != refuses {
+		if err := onnxRefuses(op, in, outs, false); (err != nil) != refuses {
 			t.Errorf("a Scan over %d elements: %v, want refused %v", n, err, refuses)
+		}
+	}
+}
+
+// TestEmptyAsONNXRuntime: the ops of empty inputs that ONNX Runtime 1.30
+// runs and OpenVINO refuses, or shapes otherwise, shaped as ONNX Runtime
+// does; the others left to OpenVINO's inference.
+func TestEmptyAsONNXRuntime(t *testing.T) {
+	data := func(dims ...int64) ops.ValueInfo {
+		return ops.ValueInfo{Type: ir.F32, Shape: shapeinfer.StaticShape(dims...)}
+	}
+	pattern := func(vs ...int64) ops.ValueInfo {
+		x, err := ir.NewTensor(ir.I64, []int64{int64(len(vs))})
+		if err != nil {
+			panic(err)
+		}
+		for i, v := range vs {
+			x.SetInt64(i, v)
+		}
+		return ops.ValueInfo{Type: ir.I64, Shape: shapeinfer.StaticShape(int64(len(vs))), Value: x}
+	}
+	pool := ops.PoolAttrs{Kernel: []int64{2}, Strides: []int64{2}, PadsBegin: []int64{0}, PadsEnd: []int64{0}}
+	for _, tc := range []struct {
+		name string
+		op   ops.Op
+		in   []ops.ValueInfo
+		want string // the outputs' shapes; "" where left to OpenVINO
+	}{
+		{"AvgPool of an empty batch", &ops.AvgPool{Version: 1, PoolAttrs: pool}, []ops.ValueInfo{data(0, 5, 4)}, "[[0,5,2]]"},
+		{"AvgPool of an empty batch and no channel", &ops.AvgPool{Version: 1, PoolAttrs: pool}, []ops.ValueInfo{data(0, 0, 4)}, "[[0,0,2]]"},
+		{"MaxPool of an empty batch", &ops.MaxPool{Version: 8, PoolAttrs: pool, IndexElementType: ir.I64}, []ops.ValueInfo{data(0, 3, 6)}, "[[0,3,3] [0,3,3]]"},
+		{"AvgPool of no channel", &ops.AvgPool{Version: 1, PoolAttrs: pool}, []ops.ValueInfo{data(1, 0, 4)}, ""},
+		{"AvgPool of a batch", &ops.AvgPool{Version: 1, PoolAttrs: pool}, []ops.ValueInfo{data(1, 5, 4)}, ""},
+		{"Reshape [0,-1] of [0, 5, 2]", &ops.Reshape{}, []ops.ValueInfo{data(0, 5, 2), pattern(0, -1)}, "[[0,10]]"},
+		{"Reshape [0,-1] of [0, 5, 2] with a special zero", &ops.Reshape{SpecialZero: true}, []ops.ValueInfo{data(0, 5, 2), pattern(0, -1)}, ""},
+		{"Reshape [2,0,-1] of [2, 5, 0] with a special zero", &ops.Reshape{SpecialZero: true}, []ops.ValueInfo{data(2, 5, 0), pattern(2, 0, -1)}, ""},
+		{"Reshape [2,0,-1] of [3, 0]", &ops.Reshape{}, []ops.ValueInfo{data(3, 0), pattern(2, 0, -1)}, ""},
+		{"Reshape [0,-1,3] of [3, 0]", &ops.Reshape{}, []ops.ValueInfo{data(3, 0), pattern(0, -1, 3)}, "[[0,1,3]]"},
+		{"Reshape [5,-1] of [0, 2]", &ops.Reshape{}, []ops.ValueInfo{data(0, 2), pattern(5, -1)}, ""},
+		{"Reshape [0,-1] of [2, 5]", &ops.Reshape{}, []ops.ValueInfo{data(2, 5), pattern(0, -1)}, ""},
+	} {
+		outs, ok := emptyAsONNXRuntime(tc.op, tc.in)
+		got := ""
+		if ok {
+			var shapes []string
+			for _, o := range outs {
+				shapes = append(shapes, o.Shape.String())
+			}
+			got = "[" + strings.Join(shapes, " ") + "]"
+		}
+		if got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 		}
 	}
 }

@@ -20,6 +20,7 @@ type edgeRunKey struct {
 	floors                      string
 	maxTensorBytes, maxBytes    int64
 	onnx, integersOnly, doubled bool
+	emptyAsONNXRuntime          bool
 	// anyShape: the inputs of a search of every input shape, whose
 	// dims are not the declared ones (makeInputs).
 	anyShape bool
@@ -28,7 +29,7 @@ type edgeRunKey struct {
 // edgeRunKeyOf is the key of the evaluation of the k-th edge inputs
 // under o.
 func (s *Searcher) edgeRunKeyOf(k int, o RunOptions) edgeRunKey {
-	return edgeRunKey{k, s.roundings(o), o.MaxTensorBytes, o.MaxBytes, o.ONNX, o.IntegersOnly, o.DoubleReductions, s.anyShape}
+	return edgeRunKey{k, s.roundings(o), o.MaxTensorBytes, o.MaxBytes, o.ONNX, o.IntegersOnly, o.DoubleReductions, o.EmptyAsONNXRuntime, s.anyShape}
 }
 
 // roundings tells how o rounds each Divide of the model, in order: 'f'
@@ -75,7 +76,8 @@ func (s *Searcher) opOf(l *ir.Layer) ops.Op {
 // refuses (of every layer, evaluated or not).
 func (s *Searcher) alike(ref, test RunOptions) map[*ir.Layer]bool {
 	if test.ONNX || ref.MaxTensorBytes != test.MaxTensorBytes || ref.MaxBytes != test.MaxBytes ||
-		ref.IntegersOnly != test.IntegersOnly || ref.DoubleReductions != test.DoubleReductions {
+		ref.IntegersOnly != test.IntegersOnly || ref.DoubleReductions != test.DoubleReductions ||
+		ref.EmptyAsONNXRuntime != test.EmptyAsONNXRuntime {
 		return nil
 	}
 	key := s.roundings(ref) + "/" + s.roundings(test)

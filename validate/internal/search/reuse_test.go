@@ -124,7 +124,7 @@ func TestReusedEvaluationsAgree(t *testing.T) {
 // the reused ones (alike) tell options apart by the fields they know;
 // another field of RunOptions must be added to both.
 func TestRunOptionsKnownToReuse(t *testing.T) {
-	known := map[string]bool{"Floor": true, "MaxTensorBytes": true, "MaxBytes": true, "Stop": true, "Need": true, "ONNX": true, "IntegersOnly": true, "DoubleReductions": true, "watch": true}
+	known := map[string]bool{"Floor": true, "MaxTensorBytes": true, "MaxBytes": true, "Stop": true, "Need": true, "ONNX": true, "IntegersOnly": true, "DoubleReductions": true, "EmptyAsONNXRuntime": true, "watch": true}
 	ty := reflect.TypeFor[RunOptions]()
 	for i := range ty.NumField() {
 		if name := ty.Field(i).Name; !known[name] {

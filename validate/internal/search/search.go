@@ -72,6 +72,9 @@ type Searcher struct {
 	// the model did not run for.
 	batch      int64
 	failedRuns int
+	// maskedRuns counts the confirmations where the Divide's operands
+	// were bad and no output differed (noteMasked).
+	maskedRuns int
 	// anyShape is set while a search looks at every input shape.
 	anyShape bool
 	// leastDims is set while a search tries the dims where a product
@@ -669,14 +672,25 @@ const maxScreened = 48
 // blindly, and where they find nothing, the next ones are worth a
 // cheaper evaluation first (Where(W == 1, f(W), y) / (2 * y) differs
 // only where 2 * y wraps, at y = -2^63 + 1, a candidate after the small
-// ones; seed 2488). A Divide inside a body is not screened.
+// ones; seed 2488). A Divide inside a body is screened by running
+// the layer that holds it.
 func (s *Searcher) screen(l *ir.Layer, as []assignment, env *absint.Ranges, o Query, maxRuns int) []assignment {
 	src := s.an.Sources[l]
-	if _, inBody := s.an.Holders[l]; inBody || len(src) < 2 {
+	if len(src) < 2 {
 		return nil
 	}
 	opts := o.Reference
-	opts.Need, opts.Stop = s.markUpstreamOf(l), l
+	holder, inBody := s.an.Holders[l]
+	if inBody {
+		// A Divide inside a body: the layer that holds it runs, and its
+		// operands are read as it runs, as confirm reads them. (A value
+		// carried into a Scan from N / 3 / -3 of x: [N, N1, N2, H], / 5,
+		// differs from N = 9, a single's candidate, after the pairs of
+		// the four dims; seeds 1410 and 2863.)
+		opts.Need = s.markUpstreamOf(holder)
+	} else {
+		opts.Need, opts.Stop = s.markUpstreamOf(l), l
+	}
 	var out []assignment
 	for _, g := range as {
 		if len(out) >= maxRuns || s.runLayers < 2*len(s.an.Order) {
@@ -684,6 +698,14 @@ func (s *Searcher) screen(l *ir.Layer, as []assignment, env *absint.Ranges, o Qu
 		}
 		inputs, ok := s.build(g.values, g.float, env, 0)
 		if !ok {
+			continue
+		}
+		if inBody {
+			watch := &watched{bad: o.Bad}
+			opts.watch = map[*ir.Layer]*watched{l: watch}
+			if run := s.Evaluate(inputs, opts); run.Err == nil && watch.found {
+				out = append(out, g)
+			}
 			continue
 		}
 		run := s.Evaluate(inputs, opts)
@@ -1148,6 +1170,7 @@ func (s *Searcher) confirm(l *ir.Layer, inputs map[*ir.Layer]*ir.Tensor, eval fu
 // noteMasked keeps the first input of a search where the Divide's
 // operands are bad and the outputs the same both ways.
 func (s *Searcher) noteMasked(w *Witness) {
+	s.maskedRuns++
 	if s.masked == nil {
 		s.masked = w
 	}

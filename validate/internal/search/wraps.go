@@ -146,12 +146,16 @@ func (s *Searcher) firstWrap(w sym.Wrapped, k key, env *absint.Ranges) (int64, b
 // inputs stay empty where the model runs so), then 1.
 func (s *Searcher) searchWraps(l *ir.Layer, pairs []absint.Pair, o Query, env *absint.Ranges, picked func(map[key]int64) bool) (*Witness, bool) {
 	defer func() { s.leastDims = false }()
-	failedBefore, runs := s.failedRuns, 0
+	failedBefore, maskedBefore, runs := s.failedRuns, s.maskedRuns, 0
 	for pass, least := range []int64{0, 1} {
-		if pass > 0 && runs > 0 && s.failedRuns == failedBefore {
-			// The model ran at every candidate: larger inputs show no
-			// more. (Where none was bad, a dim of 0 may have emptied
-			// the product: 1 is tried.)
+		if pass > 0 && runs > 0 && s.failedRuns == failedBefore && s.maskedRuns == maskedBefore {
+			// The model ran at every candidate, and they differ: larger
+			// inputs show no more. (Where none was bad, a dim of 0 may
+			// have emptied the product: 1 is tried; and where the
+			// outputs were the same both ways, a dim of 0 may have
+			// emptied what the difference flows into: x: [0, 0, 2^23]
+			// pooled, of an empty batch, which multiplies the quotient,
+			// seed 1847.)
 			break
 		}
 		s.leastDims, s.leastDim = true, least
