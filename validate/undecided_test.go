@@ -246,6 +246,18 @@ func TestBranchThatNeverRunsAtTheDeclaredShapes(t *testing.T) {
 	if f.Code != FloorTruncReshape || !strings.Contains(f.Message, "branch that holds the Divide never runs") {
 		t.Errorf("half: %s %s, want %s, the branch never running at the declared shapes", f.Code, f.Message, FloorTruncReshape)
 	}
+	x, _ := ir.NewTensor(ir.I64, []int64{})
+	x.SetInt64(0, -1)
+	y, _ := ir.NewTensor(ir.I64, []int64{1})
+	z, _ := ir.NewTensor(ir.I64, []int64{})
+	z.SetInt64(0, 2)
+	ortGives(t, g, map[string]*ir.Tensor{"x": x, "y": y, "z": z}, 0, "x = -1, the then_branch's 0")
+}
+
+// ortGives runs the model of g in ONNX Runtime, where installed, on
+// inputs, and wants its output "out" to be want (said so in what).
+func ortGives(t *testing.T, g *graph, inputs map[string]*ir.Tensor, want int64, what string) {
+	t.Helper()
 	runner, err := ortreplay.Find()
 	if err != nil {
 		t.Logf("ONNX Runtime is not available (%v): the model is not run", err)
@@ -255,17 +267,12 @@ func TestBranchThatNeverRunsAtTheDeclaredShapes(t *testing.T) {
 	if err := os.WriteFile(path, onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	x, _ := ir.NewTensor(ir.I64, []int64{})
-	x.SetInt64(0, -1)
-	y, _ := ir.NewTensor(ir.I64, []int64{1})
-	z, _ := ir.NewTensor(ir.I64, []int64{})
-	z.SetInt64(0, 2)
-	res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: []map[string]*ir.Tensor{{"x": x, "y": y, "z": z}}}})
+	res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: []map[string]*ir.Tensor{inputs}}})
 	if err != nil || res[0][0].Err != nil {
 		t.Fatalf("ONNX Runtime: %v %v", err, res[0][0].Err)
 	}
-	if o := res[0][0].Outputs["out"]; o == nil || o.Type != ir.I64 || ir.View[int64](o)[0] != 0 {
-		t.Errorf("ONNX Runtime gives out = %v at x = -1, want the then_branch's 0", o)
+	if o := res[0][0].Outputs["out"]; o == nil || o.Type != ir.I64 || ir.View[int64](o)[0] != want {
+		t.Errorf("ONNX Runtime gives out = %v, want %d at %s", o, want, what)
 	}
 }
 
@@ -299,23 +306,8 @@ func TestBranchComparesAWholeOperand(t *testing.T) {
 	if f.Code != FloorTruncAgree || !strings.Contains(f.Message, "as a value of its own") {
 		t.Errorf("quot: %s %s, want %s, the Max taken as a value of its own", f.Code, f.Message, FloorTruncAgree)
 	}
-	runner, err := ortreplay.Find()
-	if err != nil {
-		t.Logf("ONNX Runtime is not available (%v): the model is not run", err)
-		return
-	}
-	path := filepath.Join(t.TempDir(), "m.onnx")
-	if err := os.WriteFile(path, onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	x, _ := ir.NewTensor(ir.F32, []int64{1, 2, 3})
-	res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: []map[string]*ir.Tensor{{"x": x}}}})
-	if err != nil || res[0][0].Err != nil {
-		t.Fatalf("ONNX Runtime: %v %v", err, res[0][0].Err)
-	}
-	if o := res[0][0].Outputs["out"]; o == nil || o.Type != ir.I64 || ir.View[int64](o)[0] != 3 {
-		t.Errorf("ONNX Runtime gives out = %v at x: [1, 2, 3], want 3 / (2 - 1)", o)
-	}
+	ortGives(t, g, map[string]*ir.Tensor{"x": x}, 3, "x: [1, 2, 3], 3 / (2 - 1)")
 }
 
 // TestBranchOfManySymbols: (clip(N - 16, 1, 3) + clip(M - 16, 1, 3)) /
@@ -350,21 +342,6 @@ func TestBranchOfManySymbols(t *testing.T) {
 	if f.Code != FloorTruncAgree || !strings.Contains(f.Message, "pieces of the range of x.shape[2]") {
 		t.Errorf("quot: %s %s, want %s, cut on T alone", f.Code, f.Message, FloorTruncAgree)
 	}
-	runner, err := ortreplay.Find()
-	if err != nil {
-		t.Logf("ONNX Runtime is not available (%v): the model is not run", err)
-		return
-	}
-	path := filepath.Join(t.TempDir(), "m.onnx")
-	if err := os.WriteFile(path, onnxwire.Model(13, onnxwire.Graph("g", g.nodes, g.inits, g.inputs, g.outputs)), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	x, _ := ir.NewTensor(ir.F32, []int64{17, 18, 0})
-	res, err := runner.RunJobs([]ortreplay.Job{{Model: path, Runs: []map[string]*ir.Tensor{{"x": x}}}})
-	if err != nil || res[0][0].Err != nil {
-		t.Fatalf("ONNX Runtime: %v %v", err, res[0][0].Err)
-	}
-	if o := res[0][0].Outputs["out"]; o == nil || o.Type != ir.I64 || ir.View[int64](o)[0] != -3 {
-		t.Errorf("ONNX Runtime gives out = %v at x: [17, 18, 0], want (1 + 2) / -1", o)
-	}
+	ortGives(t, g, map[string]*ir.Tensor{"x": x}, -3, "x: [17, 18, 0], (1 + 2) / -1")
 }
