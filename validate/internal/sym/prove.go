@@ -63,14 +63,11 @@ func (p *Prover) AddFact(e Expr, r Range) {
 }
 
 func (p *Prover) addFact(e Expr, r Range, depth int) {
-	if len(e.terms) == 0 || r.Hi.Less(r.Lo) {
-		return
+	if len(e.terms) == 0 || r.Hi.Less(r.Lo) || e.c == math.MinInt64 {
+		return // (-c of MinInt64 does not fit)
 	}
 	terms := Expr{terms: e.terms}
 	shifted := Range{add(r.Lo, Finite(-e.c), -1), add(r.Hi, Finite(-e.c), 1)}
-	if e.c == math.MinInt64 {
-		return // -c does not fit
-	}
 	p.narrowFact(terms, shifted)
 	p.narrowFact(p.b.Neg(terms), Range{neg(shifted.Hi), neg(shifted.Lo)})
 	if depth == 0 || len(e.terms) != 1 || e.terms[0].k != 1 {
