@@ -243,9 +243,9 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 		return true, why
 	}
 	if an == v.an {
-		if fp, layers := v.factProver(p, env); fp != nil {
+		if fp := v.factProver(p, env); fp != nil {
 			if ok, why := agreeOn(an, fp, pairs); ok {
-				return true, why + ", given what the model's layers require of values wherever it runs (" + layers + ")"
+				return true, why + ", given what the model's layers require of values wherever it runs (" + v.factLayers() + ")"
 			}
 		}
 	}
@@ -286,24 +286,18 @@ func (v *validator) agree(an *absint.Analysis, p *sym.Prover, l *ir.Layer, pairs
 }
 
 // factProver is p, under env, knowing what the layers of the model's
-// graph require of values wherever the model runs (absint's Facts) (a Concat of T - C
-// made a ConstantOfShape's dims: T - C is 0 or more, though neither T
-// nor C alone is bounded by it; seed 1165 of the differential), and the
-// layers that require it, for the proof to say; nil where none does.
-func (v *validator) factProver(p *sym.Prover, env sym.Env) (*sym.Prover, string) {
+// graph require of values wherever the model runs (absint's Facts: a
+// Concat of T - C made a ConstantOfShape's dims, so T - C is 0 or more,
+// though neither T nor C alone is bounded so; seed 1165 of the
+// differential); nil where no layer requires anything. It is made once
+// per prover.
+func (v *validator) factProver(p *sym.Prover, env sym.Env) *sym.Prover {
 	facts := v.an.Facts()
 	if len(facts) == 0 {
-		return nil, ""
+		return nil
 	}
-	var names []string
-	for _, j := range facts {
-		if name := fmt.Sprintf("%s %s", j.Layer.Type, j.Layer); !slices.Contains(names, name) {
-			names = append(names, name)
-		}
-	}
-	layers := strings.Join(names[:min(len(names), 2)], ", ") + more(len(names), 2)
 	if fp, ok := v.withFacts[p]; ok {
-		return fp, layers
+		return fp
 	}
 	fp := sym.NewProver(v.an.B, env)
 	for _, j := range facts {
@@ -313,7 +307,20 @@ func (v *validator) factProver(p *sym.Prover, env sym.Env) (*sym.Prover, string)
 		v.withFacts = make(map[*sym.Prover]*sym.Prover)
 	}
 	v.withFacts[p] = fp
-	return fp, layers
+	return fp
+}
+
+// factLayers names the layers whose requirements the facts are, for a
+// proof that rests on them: all of them, as the prover does not say which
+// it used.
+func (v *validator) factLayers() string {
+	var names []string
+	for _, j := range v.an.Facts() {
+		if name := fmt.Sprintf("%s %s", j.Layer.Type, j.Layer); !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names[:min(len(names), 2)], ", ") + more(len(names), 2)
 }
 
 // agreeSplitting tells whether floor and truncation agree on every pair
