@@ -270,16 +270,19 @@ func absU(x int64) uint64 {
 const wrapBlock = 4096
 
 // wrapBuffer is the data of an input of searchWraps's candidates: block,
-// then zeros.
+// repeated.
 type wrapBuffer struct {
 	data  []byte
 	block []byte
 }
 
 // wrapTensor is an input of searchWraps's candidates: its first wrapBlock
-// elements set by first, the rest 0 (no shape arithmetic reads them; a
-// model that needs other values there is confirmed at none of these
-// candidates, never wrongly). The candidates of a model differ by a few
+// elements set by first, and repeated over the rest. No shape arithmetic
+// reads them, but the model must run on them: zeros there made an
+// integer Mod of a layer the search does not evaluate (no Result it
+// checks depends on it) divide by 0 in ONNX Runtime, which then ran the
+// counter-example on nothing (seed 6579 of the differential: y of 2^23
+// elements, 4096 of them 1). The candidates of a model differ by a few
 // elements at a dim of millions: they share their data where their first
 // elements are the same (Go clears memory it reuses, which touches every
 // page), data that the witnesses of earlier candidates hold unchanged.
@@ -307,7 +310,9 @@ func (s *Searcher) wrapTensor(in *absint.Input, dims []int64, first func(*ir.Ten
 			return nil, err
 		}
 		b = &wrapBuffer{data: words.Data, block: block.Data}
-		copy(b.data, b.block)
+		for filled := copy(b.data, b.block); filled < len(b.data); filled *= 2 {
+			copy(b.data[filled:], b.data[:filled])
+		}
 		if s.wrapData == nil {
 			s.wrapData = make(map[*ir.Layer]*wrapBuffer)
 		}
